@@ -1,0 +1,89 @@
+import { chmodSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
+
+const SHEBANG = '#!/usr/bin/env node'
+const { version } = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { version: string }
+
+/**
+ * Guards the `stepwise` CLI bundle: it runs on plain Node, where importing `electron` tries to download
+ * the binary and throws, so the build fails if any chunk the CLI loads imports it (or the Electron
+ * entry). Then marks out/main/cli.js executable, since `npx` and `npm install -g` run it directly.
+ */
+function cliBundleGuard(): Plugin {
+  return {
+    name: 'stepwise:cli-bundle-guard',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const cli = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'cli')
+      if (!cli || cli.type !== 'chunk') return
+      const seen = new Set<string>()
+      const visit = (fileName: string): void => {
+        if (seen.has(fileName)) return
+        seen.add(fileName)
+        const chunk = bundle[fileName]
+        if (!chunk || chunk.type !== 'chunk') return
+        if (chunk.isEntry && chunk.name === 'index') this.error(`the CLI bundle imports the Electron entry`)
+        const bad = chunk.imports.find((id) => id === 'electron' || id.startsWith('electron/'))
+        if (bad) this.error(`the CLI bundle imports "${bad}" via ${fileName}; keep electron out of the core`)
+        chunk.imports.forEach(visit)
+        chunk.dynamicImports.forEach(visit)
+      }
+      visit(cli.fileName)
+    },
+    writeBundle(options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'chunk' && chunk.isEntry && chunk.name === 'cli' && options.dir) {
+          chmodSync(resolve(options.dir, chunk.fileName), 0o755)
+        }
+      }
+    },
+  }
+}
+
+export default defineConfig({
+  main: {
+    plugins: [cliBundleGuard()],
+    build: {
+      // One build, two programs: the Electron main process and the `stepwise` CLI. The CLI runs on
+      // plain Node 20, so target that instead of Electron's newer Node.
+      target: 'node20.19',
+      // Runtime dependencies stay external (electron-vite's default): native better-sqlite3 cannot
+      // be bundled, and `npm install` of the package provides them.
+      externalizeDeps: true,
+      rolldownOptions: {
+        input: {
+          index: resolve('src/main/index.ts'),
+          cli: resolve('src/main/hosts/cli/main.ts'),
+        },
+        output: {
+          entryFileNames: '[name].js',
+          banner: (chunk) => (chunk.isEntry && chunk.name === 'cli' ? SHEBANG : ''),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      rolldownOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        // A sandboxed preload is not an ES module: Electron runs it as a CommonJS script.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    publicDir: resolve('src/renderer/public'),
+    plugins: [react()],
+    define: { __APP_VERSION__: JSON.stringify(version) },
+    build: {
+      minify: true,
+      rolldownOptions: {
+        input: { index: resolve('src/renderer/index.html') },
+      },
+    },
+  },
+})

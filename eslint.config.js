@@ -1,0 +1,110 @@
+// @ts-check
+import { builtinModules } from 'node:module'
+import { builtinRules } from 'eslint/use-at-your-own-risk'
+import reactHooks from 'eslint-plugin-react-hooks'
+import { defineConfig } from 'eslint/config'
+import tseslint from 'typescript-eslint'
+
+// ESLint's own "recommended" set, rebuilt from the rule metadata: @eslint/js is not a dependency.
+const eslintRecommended = Object.fromEntries(
+  [...builtinRules].filter(([, rule]) => rule.meta?.docs?.recommended).map(([name]) => [name, 'error']),
+)
+
+const NODE_GLOBALS = Object.fromEntries(
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'fetch',
+  ].map((name) => [name, 'readonly']),
+)
+
+// Layering (see STYLE.md): the folder says where code may run. test/architecture.test.ts checks the
+// same rules by scanning imports, so a disabled lint rule cannot hide a violation.
+const electronOnlyInHosts = {
+  name: 'electron',
+  message: 'Only src/main/hosts/electron/**, src/main/index.ts and src/preload/** may import electron.',
+}
+const noElectronSubpath = { group: ['electron/*'], message: electronOnlyInHosts.message }
+const noNode = { group: ['node:*'], message: 'This layer runs without Node: no Node builtins.' }
+const noMain = { group: ['**/main/**', '**/main'], message: 'Only the main process may import src/main.' }
+const noRenderer = {
+  group: ['**/renderer/**', '**/renderer'],
+  message: 'src/renderer is browser code; share through src/shared instead.',
+}
+const nodeBuiltinPaths = builtinModules.map((name) => ({ name, message: 'This layer runs without Node.' }))
+
+export default defineConfig(
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'test-results/**',
+      'playwright-report/**',
+      '**/*.d.ts.map',
+    ],
+  },
+  {
+    files: ['**/*.{js,mjs,cjs,ts,tsx}'],
+    rules: eslintRecommended,
+  },
+  tseslint.configs.recommended,
+  {
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: NODE_GLOBALS },
+  },
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
+    },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs['recommended-latest'].rules,
+      'no-restricted-imports': [
+        'error',
+        { paths: [electronOnlyInHosts, ...nodeBuiltinPaths], patterns: [noElectronSubpath, noNode, noMain] },
+      ],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronOnlyInHosts, ...nodeBuiltinPaths],
+          patterns: [noElectronSubpath, noNode, noMain, noRenderer],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/hosts/electron/**', 'src/main/index.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [electronOnlyInHosts], patterns: [noElectronSubpath, noRenderer] },
+      ],
+    },
+  },
+  {
+    files: ['src/main/hosts/electron/**/*.ts', 'src/main/index.ts', 'src/preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [noRenderer] }],
+    },
+  },
+)

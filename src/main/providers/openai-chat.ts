@@ -1,0 +1,187 @@
+import type { ToolCall, Usage } from '../../shared/protocol'
+import type { ToolSpec } from '../tools/types'
+import { ChatToolCallAccumulator, type ToolCallDelta } from './chat-accumulator'
+import { badResponse, errorFromPayload, payloadFromValue } from './errors'
+import { joinUrl, postStreaming } from './http'
+import { MISSING_OUTPUT } from './responses-input'
+import { SseParser, type SseEvent } from './sse'
+import { applyTextFallback } from './text-fallback'
+import {
+  ProviderError,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelTurn,
+  type StreamHandlers,
+  type TranscriptItem,
+} from './types'
+
+/**
+ * Chat Completions (`openai-chat`): OpenAI, LM Studio, vLLM, llama.cpp, OpenRouter,
+ * Ollama /v1 (reference §2). Raw SSE with our own accumulator; tolerant framing
+ * (comments, CRLF, `data:` without a space, llama.cpp `error:` lines, no `[DONE]`).
+ */
+export class OpenAIChatProvider implements ModelProvider {
+  readonly id = 'openai-chat' as const
+
+  constructor(
+    readonly model: string,
+    readonly baseUrl: string,
+    private readonly apiKey?: string,
+  ) {}
+
+  async streamTurn(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelTurn> {
+    const body: Record<string, unknown> = {
+      model: this.model,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: chatMessages(request.system, request.transcript),
+    }
+    if (request.tools.length > 0) body.tools = chatTools(request.tools)
+
+    const state = new ChatStreamState(handlers.onText)
+    const received = await postStreaming(
+      {
+        provider: this.id,
+        url: joinUrl(this.baseUrl, 'chat/completions'),
+        body,
+        apiKey: this.apiKey,
+        signal,
+        onTraffic: handlers.onTraffic,
+      },
+      new SseParser((event) => state.handle(event)),
+    )
+    return applyTextFallback(state.result(received), request.tools)
+  }
+}
+
+export function chatTools(tools: ToolSpec[]): unknown[] {
+  return tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.parameters },
+  }))
+}
+
+/**
+ * Transcript → messages. Every tool call is answered by exactly one `role:"tool"`
+ * message right after its assistant message (servers reject anything else), so
+ * missing results get a placeholder and orphan results are dropped.
+ */
+export function chatMessages(system: string, transcript: TranscriptItem[]): unknown[] {
+  const messages: unknown[] = system ? [{ role: 'system', content: system }] : []
+  let pending: ToolCall[] = []
+  const answered = new Set<string>()
+  const flush = () => {
+    for (const call of pending) {
+      if (!answered.has(call.id))
+        messages.push({ role: 'tool', tool_call_id: call.id, content: MISSING_OUTPUT })
+    }
+    pending = []
+  }
+  for (const item of transcript) {
+    if (item.role === 'user') {
+      flush()
+      messages.push({ role: 'user', content: item.text })
+    } else if (item.role === 'assistant') {
+      flush()
+      const msg: Record<string, unknown> = {
+        role: 'assistant',
+        content: item.text || (item.toolCalls.length > 0 ? null : ''),
+      }
+      if (item.toolCalls.length > 0) {
+        msg.tool_calls = item.toolCalls.map((c) => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: c.arguments },
+        }))
+      }
+      messages.push(msg)
+      pending = item.toolCalls
+    } else if (pending.some((c) => c.id === item.callId) && !answered.has(item.callId)) {
+      answered.add(item.callId)
+      messages.push({ role: 'tool', tool_call_id: item.callId, content: item.output })
+    }
+  }
+  flush()
+  return messages
+}
+
+type Json = Record<string, unknown>
+
+class ChatStreamState {
+  private readonly calls = new ChatToolCallAccumulator()
+  private text = ''
+  private usage: Usage = { inputTokens: 0, outputTokens: 0 }
+  private finishReason: string | undefined
+  private deltas = 0
+  private events = 0
+  private done = false
+
+  constructor(private readonly onText: (delta: string) => void) {}
+
+  handle(event: SseEvent): void {
+    if (this.done) return // events after [DONE] are ignored
+    if (event.error !== undefined) {
+      // llama.cpp 2025 builds: `error: {…}` at HTTP 200 (the SDKs drop it silently).
+      throw errorFromPayload(payloadFromValue(tryJson(event.error)) ?? { message: event.error })
+    }
+    if (event.data.trim() === '') return
+    this.events++
+    if (event.data.trim() === '[DONE]') {
+      this.done = true
+      return
+    }
+    const parsed = tryJson(event.data)
+    if (!parsed || typeof parsed !== 'object')
+      throw badResponse('a malformed stream event (cut off mid-JSON?)', event.data)
+    const chunk = parsed as Json
+    if (chunk.error) throw errorFromPayload(payloadFromValue(chunk) ?? { message: event.data })
+    const usage = chunk.usage as Json | null | undefined
+    if (usage && typeof usage === 'object') {
+      this.usage = {
+        inputTokens: typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : 0,
+        outputTokens: typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0,
+      }
+    }
+    const choice = Array.isArray(chunk.choices) ? (chunk.choices[0] as Json | undefined) : undefined
+    if (!choice) return
+    const delta = (choice.delta ?? {}) as Json
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      this.deltas++
+      this.text += delta.content
+      this.onText(delta.content)
+    }
+    if (typeof delta.reasoning === 'string' || typeof delta.reasoning_content === 'string') this.deltas++
+    if (Array.isArray(delta.tool_calls)) {
+      for (const tc of delta.tool_calls) {
+        if (tc && typeof tc === 'object') {
+          this.deltas++
+          this.calls.push(tc as ToolCallDelta)
+        }
+      }
+    }
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason)
+      this.finishReason = choice.finish_reason
+  }
+
+  result(body: string): ModelTurn {
+    if (this.events === 0) throw badResponse('no Chat Completions events', body)
+    if (this.deltas === 0 && !this.finishReason) {
+      // LM Studio answers a prompt larger than the loaded context this way (#2339).
+      throw new ProviderError(
+        'bad-response',
+        'The model server ended the turn without sending anything (no text, no tool call, no finish reason). If it is LM Studio, the prompt may exceed the loaded context length.',
+      )
+    }
+    const turn: ModelTurn = { text: this.text, toolCalls: this.calls.finish(), usage: this.usage }
+    if (this.finishReason) turn.finishReason = this.finishReason
+    return turn
+  }
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}

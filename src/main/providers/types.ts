@@ -1,0 +1,113 @@
+import type { ProviderId, ToolCall, Usage } from '../../shared/protocol'
+import type { ToolSpec } from '../tools/types'
+
+/**
+ * A provider-neutral transcript, so the model can be switched mid-session.
+ * Each adapter maps it to its own wire format.
+ */
+export type TranscriptItem =
+  | { role: 'user'; text: string }
+  | { role: 'assistant'; text: string; toolCalls: ToolCall[]; responseId?: string }
+  | { role: 'tool'; callId: string; name: string; output: string }
+
+export interface ModelRequest {
+  system: string
+  transcript: TranscriptItem[]
+  tools: ToolSpec[]
+}
+
+export interface ModelTurn {
+  text: string
+  toolCalls: ToolCall[]
+  usage: Usage
+  /** The server's finish reason, for the record only: tool calls are decided from `toolCalls`. */
+  finishReason?: string
+  /** Responses API id, used as `previous_response_id` on the next turn. */
+  responseId?: string
+  /** True when the calls were parsed out of the text (text fallback). */
+  textToolCalls?: boolean
+}
+
+export interface TrafficEntry {
+  direction: 'request' | 'response'
+  provider: ProviderId
+  url: string
+  status?: number
+  /** Request JSON, or the response body exactly as received (SSE / NDJSON text). */
+  body: string
+}
+
+export interface StreamHandlers {
+  onText(delta: string): void
+  /** Every request and response body, for the raw traffic log. */
+  onTraffic(entry: TrafficEntry): void
+}
+
+export interface ModelInfo {
+  contextLength?: number
+  /** e.g. `["completion","tools"]` from Ollama's /api/show. */
+  capabilities?: string[]
+}
+
+export interface ModelProvider {
+  readonly id: ProviderId
+  readonly model: string
+  readonly baseUrl: string
+  /** One model turn, streamed. Throws `ProviderError` on failure; never retries itself. */
+  streamTurn(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelTurn>
+  /** Context length and capabilities where the server can tell them. */
+  describe?(signal?: AbortSignal): Promise<ModelInfo>
+}
+
+export type ProviderErrorKind =
+  /** Connection refused / reset / dropped mid-stream: retry. */
+  | 'network'
+  /** 429 rate limit: retry after `retryAfterMs`. */
+  | 'rate-limit'
+  /** 5xx or an in-stream server error: retry. */
+  | 'server'
+  /** 401/403: do not retry; the key is missing or wrong. */
+  | 'auth'
+  /** insufficient_quota: do not retry. */
+  | 'quota'
+  /** The request did not fit the model's window. */
+  | 'context-overflow'
+  /** Unknown model (404 "model not found"). */
+  | 'not-found'
+  /** 400 and other client errors. */
+  | 'bad-request'
+  /** The server answered with something that is not the protocol (HTML, garbage, an empty turn). */
+  | 'bad-response'
+
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind
+  readonly status?: number
+  readonly retryAfterMs?: number
+  readonly code?: string
+
+  constructor(
+    kind: ProviderErrorKind,
+    message: string,
+    opts: { status?: number; retryAfterMs?: number; code?: string; cause?: unknown } = {},
+  ) {
+    super(message, { cause: opts.cause })
+    this.name = 'ProviderError'
+    this.kind = kind
+    this.status = opts.status
+    this.retryAfterMs = opts.retryAfterMs
+    this.code = opts.code
+  }
+
+  get retryable(): boolean {
+    return this.kind === 'network' || this.kind === 'rate-limit' || this.kind === 'server'
+  }
+}
+
+export interface ProviderConfig {
+  provider: ProviderId
+  model: string
+  baseUrl?: string
+  apiKey?: string
+  /** Ollama: the `num_ctx` to request (set explicitly, never the server default). */
+  numCtx?: number
+}

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs/promises'
+import type { FileFingerprint } from '../tools/types'
+
+export function sha256Hex(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex')
+}
+
+/**
+ * The file's content and its fingerprint, taken from one open file descriptor so
+ * the fingerprint describes exactly the bytes returned. Null when the file does
+ * not exist.
+ */
+export async function readWithFingerprint(
+  abs: string,
+): Promise<{ data: Buffer; fingerprint: FileFingerprint } | null> {
+  let handle: fs.FileHandle
+  try {
+    handle = await fs.open(abs, 'r')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw err
+  }
+  try {
+    const stat = await handle.stat()
+    const data = await handle.readFile()
+    return { data, fingerprint: { size: data.length, mtimeMs: stat.mtimeMs, sha256: sha256Hex(data) } }
+  } finally {
+    await handle.close()
+  }
+}
+
+/** The fingerprint of the file on disk now, or null when it does not exist. */
+export async function fingerprintFile(abs: string): Promise<FileFingerprint | null> {
+  return (await readWithFingerprint(abs))?.fingerprint ?? null
+}
+
+/**
+ * Same content? Size and hash decide; mtime alone does not, so a `touch` or a
+ * checkout that rewrites identical bytes is not reported as a change.
+ */
+export function sameContent(a: FileFingerprint, b: FileFingerprint): boolean {
+  return a.size === b.size && a.sha256 === b.sha256
+}

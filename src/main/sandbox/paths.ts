@@ -1,0 +1,89 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type { ResolvedPath } from './types'
+
+/**
+ * Resolves a model-supplied path inside `root` (already realpath'd), following
+ * symlinks so a link can never lead a tool out of the project (DESIGN §4).
+ * For a path that does not exist yet, the deepest existing ancestor is realpath'd
+ * and the rest appended, so writes land where the check says they will.
+ */
+export function resolveInside(root: string, input: string): ResolvedPath | { error: string } {
+  if (typeof input !== 'string') return { error: 'The path must be a string.' }
+  if (input.includes('\0'))
+    return { error: 'The path contains a NUL byte; give a plain relative path such as "src/index.ts".' }
+  const raw = process.platform === 'win32' ? input.replace(/\\/g, '/') : input
+  const trimmed = raw.trim()
+
+  if (
+    path.isAbsolute(trimmed) ||
+    path.posix.isAbsolute(trimmed) ||
+    /^[a-zA-Z]:[\\/]/.test(trimmed) ||
+    trimmed.startsWith('~')
+  ) {
+    const inside = path.isAbsolute(trimmed) ? path.relative(root, trimmed) : undefined
+    const hint =
+      inside !== undefined && !inside.startsWith('..') && !path.isAbsolute(inside)
+        ? ` Use the project-relative path "${toPosix(inside) || '.'}" instead.`
+        : ' Paths are relative to the project root, e.g. "src/index.ts".'
+    return { error: `Absolute paths are not allowed: "${input}".${hint}` }
+  }
+
+  const normalized = path.posix.normalize(trimmed === '' ? '.' : trimmed).replace(/\/+$/, '')
+  if (normalized === '..' || normalized.startsWith('../')) {
+    return { error: `"${input}" leads outside the project root; only files inside the project can be used.` }
+  }
+
+  const lexical = path.join(root, normalized)
+  const real = realpathOfDeepestAncestor(lexical)
+  if ('error' in real) return { error: `"${input}": ${real.error}` }
+  const abs = real.rest.length > 0 ? path.join(real.existing, ...real.rest) : real.existing
+  if (!isInside(root, abs)) {
+    return {
+      error: `"${input}" is a symbolic link (or goes through one) that points outside the project root; it cannot be used.`,
+    }
+  }
+  return { abs, rel: toPosix(path.relative(root, abs)) || '.' }
+}
+
+function realpathOfDeepestAncestor(
+  lexical: string,
+): { existing: string; rest: string[] } | { error: string } {
+  const rest: string[] = []
+  let current = lexical
+  for (;;) {
+    try {
+      return { existing: fs.realpathSync.native(current), rest }
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code !== 'ENOENT' && code !== 'ENOTDIR')
+        return { error: `cannot be resolved (${code ?? 'error'}).` }
+      // A name that lstat finds but realpath does not is a dangling symlink: writing
+      // through it could create a file wherever it points, so refuse it.
+      if (code === 'ENOENT' && lstatOrNull(current)?.isSymbolicLink()) {
+        return { error: 'is a symbolic link whose target does not exist; it cannot be used.' }
+      }
+      const parent = path.dirname(current)
+      if (parent === current) return { error: 'cannot be resolved.' }
+      rest.unshift(path.basename(current))
+      current = parent
+    }
+  }
+}
+
+function lstatOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p)
+  } catch {
+    return null
+  }
+}
+
+export function isInside(root: string, abs: string): boolean {
+  const rel = path.relative(root, abs)
+  return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel))
+}
+
+export function toPosix(p: string): string {
+  return path.sep === '/' ? p : p.split(path.sep).join('/')
+}

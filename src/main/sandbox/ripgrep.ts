@@ -1,0 +1,145 @@
+import { spawn } from 'node:child_process'
+import { rgPath } from '@vscode/ripgrep'
+
+/**
+ * Flags shared by listing and search, so both see exactly the same files: hidden
+ * files included, `.gitignore` honoured with or without a git repo, and nothing
+ * else (no user config, no global excludes, no `.ignore`, no parent directories'
+ * rules) so the answer does not depend on the machine. Denied patterns go last,
+ * because a later glob wins in ripgrep.
+ */
+export function ripgrepFilterArgs(denyPatterns: readonly string[]): string[] {
+  const args = [
+    '--hidden',
+    '--no-require-git',
+    '--no-config',
+    '--no-ignore-parent',
+    '--no-ignore-dot',
+    '--no-ignore-global',
+    '--no-ignore-exclude',
+    '--no-messages',
+  ]
+  for (const pattern of denyPatterns) args.push('-g', '!' + pattern)
+  return args
+}
+
+export interface RipgrepRun {
+  /** ripgrep's exit code, or null when it was stopped early. */
+  code: number | null
+  stderr: string
+  /** True when `onLine` asked to stop (or the signal aborted) before ripgrep finished. */
+  stopped: boolean
+}
+
+/**
+ * Runs ripgrep in `cwd`, handing each stdout line to `onLine` as it streams in;
+ * `onLine` returns false to stop, which kills ripgrep at once.
+ */
+export function runRipgrep(
+  args: readonly string[],
+  opts: { cwd: string; signal?: AbortSignal; onLine: (line: string) => boolean },
+): Promise<RipgrepRun> {
+  return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) return resolve({ code: null, stderr: '', stopped: true })
+    const child = spawn(rgPath, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    let pending = ''
+    let stderr = ''
+    let settled = false
+
+    const finish = (result: RipgrepRun) => {
+      if (settled) return
+      settled = true
+      opts.signal?.removeEventListener('abort', onAbort)
+      resolve(result)
+    }
+    const stop = () => {
+      child.stdout.removeAllListeners('data')
+      child.kill('SIGKILL')
+      finish({ code: null, stderr, stopped: true })
+    }
+    const onAbort = () => stop()
+    opts.signal?.addEventListener('abort', onAbort, { once: true })
+
+    child.stdout.setEncoding('utf8')
+    child.stdout.on('data', (chunk: string) => {
+      const text = pending + chunk
+      let start = 0
+      for (;;) {
+        const end = text.indexOf('\n', start)
+        if (end < 0) break
+        if (!opts.onLine(text.slice(start, end))) return stop()
+        start = end + 1
+      }
+      pending = text.slice(start)
+    })
+    child.stderr.setEncoding('utf8')
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < 8192) stderr += chunk
+    })
+    child.on('error', (err) => {
+      if (settled) return
+      settled = true
+      reject(err)
+    })
+    child.on('close', (code) => {
+      if (pending !== '' && !settled) {
+        const last = pending
+        pending = ''
+        if (!opts.onLine(last)) return finish({ code: null, stderr, stopped: true })
+      }
+      finish({ code, stderr, stopped: false })
+    })
+  })
+}
+
+/**
+ * Collects ripgrep's stdout lines, stopping once more than `maxLines` arrived.
+ * The fast path for listing: no per-line work while ripgrep runs, one split at the end.
+ */
+export function collectRipgrepLines(
+  args: readonly string[],
+  opts: { cwd: string; signal?: AbortSignal; maxLines?: number },
+): Promise<{ lines: string[]; truncated: boolean }> {
+  const maxLines = opts.maxLines ?? Number.POSITIVE_INFINITY
+  return new Promise((resolve, reject) => {
+    if (opts.signal?.aborted) return resolve({ lines: [], truncated: true })
+    const child = spawn(rgPath, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'ignore'] })
+    const chunks: Buffer[] = []
+    let newlines = 0
+    let settled = false
+
+    const finish = (truncated: boolean) => {
+      if (settled) return
+      settled = true
+      opts.signal?.removeEventListener('abort', onAbort)
+      const text = Buffer.concat(chunks).toString('utf8')
+      const lines = text === '' ? [] : text.split('\n')
+      if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop()
+      if (lines.length > maxLines) {
+        lines.length = maxLines
+        truncated = true
+      }
+      resolve({ lines, truncated })
+    }
+    const stop = (truncated: boolean) => {
+      child.stdout.removeAllListeners('data')
+      child.kill('SIGKILL')
+      finish(truncated)
+    }
+    const onAbort = () => stop(true)
+    opts.signal?.addEventListener('abort', onAbort, { once: true })
+
+    child.stdout.on('data', (chunk: Buffer) => {
+      chunks.push(chunk)
+      if (maxLines === Number.POSITIVE_INFINITY) return
+      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) newlines++
+      if (newlines > maxLines) stop(true)
+    })
+    child.on('error', (err) => {
+      if (settled) return
+      settled = true
+      reject(err)
+    })
+    child.on('close', () => finish(false))
+  })
+}

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { createDenyList } from './denylist'
+import { ancestorGitignoreRules, createGitignoreMatcher } from './gitignore'
+import { createGlobFilter } from './globs'
+import { resolveInside } from './paths'
+import { collectRipgrepLines, ripgrepFilterArgs, runRipgrep } from './ripgrep'
+import type { ResolvedPath, Sandbox } from './types'
+
+export interface SandboxOptions {
+  /** More gitignore-syntax patterns to deny, on top of the defaults. */
+  extraDeny?: string[]
+  /** Default patterns this project allows (exact pattern text, e.g. `dist/`). */
+  allowDeny?: string[]
+}
+
+/** The project's sandbox (DESIGN §4). `root` is realpath'd here. */
+export async function createSandbox(root: string, opts: SandboxOptions = {}): Promise<Sandbox> {
+  const realRoot = await fs.realpath(root)
+  if (!(await fs.stat(realRoot)).isDirectory()) throw new Error(`Sandbox root is not a directory: ${root}`)
+  const deny = createDenyList(opts)
+  const gitignored = createGitignoreMatcher(realRoot)
+  const filterArgs = ripgrepFilterArgs(deny.patterns)
+
+  const resolve = (
+    input: string,
+    resolveOpts: { allowDenied?: boolean } = {},
+  ): ResolvedPath | { error: string } => {
+    const resolved = resolveInside(realRoot, input)
+    if ('error' in resolved || resolveOpts.allowDenied) return resolved
+    // Check what the model asked for and what it resolves to: a link named `notes`
+    // pointing at `.env` is still `.env`.
+    const requested = input.replace(/^\.\/+/, '')
+    const why =
+      deny.reason(resolved.rel) ??
+      (requested !== resolved.rel && !requested.startsWith('/') ? deny.reason(requested) : undefined)
+    if (why !== undefined) return { error: deniedMessage(input, why) }
+    return resolved
+  }
+
+  /**
+   * Runs `fn` with ripgrep arguments that scope a run to `prefix` (a root-relative
+   * directory or file) under the sandbox's rules, including the `.gitignore` files
+   * above the prefix, which ripgrep would not read on its own.
+   */
+  const withScope = async <T>(prefix: string | undefined, fn: (args: string[]) => Promise<T>): Promise<T> => {
+    if (!prefix) return fn([...filterArgs])
+    const rules = ancestorGitignoreRules(realRoot, prefix)
+    if (rules === null) return fn([...filterArgs, '--', prefix])
+    const ignoreFile = path.join(os.tmpdir(), `stepwise-rg-${randomBytes(6).toString('hex')}.gitignore`)
+    await fs.writeFile(ignoreFile, rules)
+    try {
+      return await fn(['--ignore-file', ignoreFile, ...filterArgs, '--', prefix])
+    } finally {
+      await fs.unlink(ignoreFile).catch(() => {})
+    }
+  }
+
+  const listFiles: Sandbox['listFiles'] = async (listOpts = {}) => {
+    const limit = listOpts.limit ?? Number.POSITIVE_INFINITY
+    const matches = listOpts.glob ? createGlobFilter(listOpts.glob) : undefined
+    const prefix = normalizePrefix(listOpts.prefix)
+    // An ignored directory named explicitly is still skipped, as isIgnored says.
+    if (prefix && (deny.isDenied(prefix) || gitignored(prefix))) return { files: [], truncated: false }
+    // ripgrep walks in parallel, so the order it prints is not stable: list everything,
+    // sort, then cut, so that "first N items" means the first N paths in sorted order.
+    return withScope(prefix, async (scope) => {
+      const { lines } = await collectRipgrepLines(['--files', ...scope], {
+        cwd: realRoot,
+        signal: listOpts.signal,
+      })
+      const files = matches ? lines.filter(matches) : lines
+      files.sort() // the default order is code-unit order, as comparePaths
+      if (files.length <= limit) return { files, truncated: false }
+      files.length = limit
+      return { files, truncated: true }
+    })
+  }
+
+  const ripgrep: Sandbox['ripgrep'] = (args, rgOpts) => {
+    const prefix = normalizePrefix(rgOpts.prefix)
+    if (prefix && (deny.isDenied(prefix) || gitignored(prefix)))
+      return Promise.resolve({ code: 1, stderr: '', stopped: false })
+    return withScope(prefix, (scope) => {
+      const all = [...args, ...scope]
+      return runRipgrep(all, { cwd: realRoot, signal: rgOpts.signal, onLine: rgOpts.onLine })
+    })
+  }
+
+  return {
+    root: realRoot,
+    denyPatterns: deny.patterns,
+    resolve,
+    isDenied: (rel) => deny.isDenied(rel),
+    isIgnored: (rel) => deny.isDenied(rel) || gitignored(rel),
+    listFiles,
+    ripgrep,
+  }
+}
+
+function normalizePrefix(prefix: string | undefined): string | undefined {
+  const p = prefix?.replace(/\/+$/, '')
+  return p && p !== '.' ? p : undefined
+}
+
+/** Plain code-unit order: stable across machines and locales, and fast. */
+export function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function deniedMessage(input: string, pattern: string): string {
+  if (pattern === '.git/' || pattern === '.git') {
+    return `"${input}" is inside .git/, which the file tools never touch; use the git tools (git_status, git_diff, git_log, git_show) instead.`
+  }
+  return (
+    `"${input}" is denied by the sandbox (it matches "${pattern}": secrets, dependencies and build output are off limits to the file tools). ` +
+    'Do not try to read or change it another way; if the task really needs it, ask the user.'
+  )
+}

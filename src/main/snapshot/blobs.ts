@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto'
+import zlib from 'node:zlib'
+import type { SqliteDatabase } from '../store/sqlite'
+
+/** Hex sha256 of the raw bytes: the identity of a file's content everywhere in Stepwise. */
+export function sha256(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex')
+}
+
+export const ENCODING_RAW = 0
+export const ENCODING_DEFLATE_RAW = 1
+export const ENCODING_BROTLI = 2
+
+/**
+ * Brotli at quality 1. Measured on a generated source tree (10,000 files of
+ * ~7 KB): brotli q1 175 MB/s for a ratio of 0.33; deflate-raw level 1 105 MB/s
+ * for 0.32; brotli q0 250 MB/s for 0.37. Checkpoint speed matters more than a
+ * few percent of disk, and q1 loses almost nothing to deflate in ratio.
+ */
+export function encodeBlob(raw: Buffer): { encoding: number; data: Buffer } {
+  if (raw.length < 64) return { encoding: ENCODING_RAW, data: raw }
+  const packed = zlib.brotliCompressSync(raw, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+  })
+  // Already-compressed content (images, archives) is kept as is.
+  return packed.length < raw.length
+    ? { encoding: ENCODING_BROTLI, data: packed }
+    : { encoding: ENCODING_RAW, data: raw }
+}
+
+function decodeBlob(encoding: number, data: Buffer): Buffer {
+  switch (encoding) {
+    case ENCODING_RAW:
+      return data
+    case ENCODING_DEFLATE_RAW:
+      return zlib.inflateRawSync(data)
+    case ENCODING_BROTLI:
+      return zlib.brotliDecompressSync(data)
+    default:
+      throw new Error(`unknown encoding ${encoding}`)
+  }
+}
+
+export class BlobError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'BlobError'
+  }
+}
+
+export interface BlobStore {
+  has(hash: string): boolean
+  /** Stores `raw` under `hash` unless it is already there (dedup across snapshots and sessions). */
+  put(hash: string, raw: Buffer): boolean
+  /** The raw bytes, verified against `hash`; `what` names the file in error messages. */
+  get(hash: string, what?: string): Buffer
+}
+
+export function createBlobStore(db: SqliteDatabase): BlobStore {
+  const hasStmt = db.prepare<[string], number>('SELECT 1 FROM blobs WHERE hash = ?').pluck()
+  const insertStmt = db.prepare<[string, number, number, Buffer]>(
+    'INSERT OR IGNORE INTO blobs (hash, size, encoding, data) VALUES (?, ?, ?, ?)',
+  )
+  const getStmt = db.prepare<[string], { size: number; encoding: number; data: Buffer }>(
+    'SELECT size, encoding, data FROM blobs WHERE hash = ?',
+  )
+
+  return {
+    has: (hash) => hasStmt.get(hash) !== undefined,
+
+    put(hash, raw) {
+      if (hasStmt.get(hash) !== undefined) return false
+      const { encoding, data } = encodeBlob(raw)
+      return insertStmt.run(hash, raw.length, encoding, data).changes === 1
+    },
+
+    get(hash, what) {
+      const label = what ? `${what} (blob ${hash})` : `blob ${hash}`
+      const row = getStmt.get(hash)
+      if (!row) throw new BlobError(`Snapshot data for ${label} is missing from the store.`)
+      let raw: Buffer
+      try {
+        raw = decodeBlob(row.encoding, row.data)
+      } catch {
+        throw new BlobError(`Snapshot data for ${label} is corrupt: it does not decompress.`)
+      }
+      if (raw.length !== row.size || sha256(raw) !== hash) {
+        throw new BlobError(`Snapshot data for ${label} is corrupt: its content no longer matches its hash.`)
+      }
+      return raw
+    },
+  }
+}

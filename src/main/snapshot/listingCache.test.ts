@@ -1,0 +1,233 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createSandbox } from '../sandbox/sandbox'
+import { openStore } from '../store/store'
+import { tempDir } from '../store/testing/helpers'
+import { listUnignoredDirectories } from './directories'
+import { RACY_MARGIN_MS } from './statCache'
+import { createSnapshotter } from './snapshotter'
+
+const cleanups: Array<() => void> = []
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!()
+})
+
+function write(root: string, rel: string, content: string): void {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true })
+  fs.writeFileSync(path.join(root, rel), content)
+}
+
+/**
+ * A snapshotter wired as the app wires it: the sandbox's ripgrep listing and a
+ * walk of the directories it does not ignore. `clockAhead` moves the clock that
+ * judges directories forward, so a tree built a moment ago counts as old.
+ */
+async function setup(files: Record<string, string>, dirs: string[] = [], clockAhead = 10 * RACY_MARGIN_MS) {
+  const root = fs.realpathSync(tempDir('stepwise-tree-'))
+  const dataDir = tempDir()
+  for (const [rel, content] of Object.entries(files)) write(root, rel, content)
+  for (const dir of dirs) fs.mkdirSync(path.join(root, dir), { recursive: true })
+  const sandbox = await createSandbox(root)
+  const store = openStore(dataDir)
+  cleanups.push(() => {
+    store.close()
+    fs.rmSync(root, { recursive: true, force: true })
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  })
+  const counts = { listings: 0 }
+  const snapshotter = createSnapshotter(store.db, {
+    root,
+    listFiles: async () => {
+      counts.listings++
+      return (await sandbox.listFiles()).files
+    },
+    listDirectories: () => listUnignoredDirectories(root, (rel) => sandbox.isIgnored(rel)),
+    now: () => Date.now() + clockAhead,
+  })
+  const snap = async () => {
+    const result = await snapshotter.takeSnapshot({ sessionId: null })
+    const manifest = snapshotter.getManifest(result.info.id).map((f) => f.path)
+    // Whatever path it took, the snapshot holds exactly what a fresh listing shows.
+    expect(manifest).toEqual((await sandbox.listFiles()).files)
+    return { changed: result.changed, manifest, listings: counts.listings }
+  }
+  return { root, snapshotter, snap }
+}
+
+const none = { added: [], modified: [], deleted: [] }
+
+describe('reusing the listing of an unchanged tree', () => {
+  it('does not list again while no directory changed, yet sees files edited in place', async () => {
+    const { root, snap } = await setup({ 'a.ts': 'a', 'src/b.ts': 'b', '.gitignore': '*.log\n' })
+    expect(await snap()).toEqual({
+      changed: { added: ['.gitignore', 'a.ts', 'src/b.ts'], modified: [], deleted: [] },
+      manifest: ['.gitignore', 'a.ts', 'src/b.ts'],
+      listings: 1,
+    })
+    expect(await snap()).toEqual({ changed: none, manifest: ['.gitignore', 'a.ts', 'src/b.ts'], listings: 1 })
+    expect(await snap()).toEqual({ changed: none, manifest: ['.gitignore', 'a.ts', 'src/b.ts'], listings: 1 })
+
+    fs.appendFileSync(path.join(root, 'src/b.ts'), 'more')
+    expect(await snap()).toEqual({
+      changed: { added: [], modified: ['src/b.ts'], deleted: [] },
+      manifest: ['.gitignore', 'a.ts', 'src/b.ts'],
+      listings: 1,
+    })
+  })
+
+  it('sees a file added in a directory that already held files', async () => {
+    const { root, snap } = await setup({ 'src/a.ts': 'a' })
+    await snap()
+    write(root, 'src/new.ts', 'n')
+    expect(await snap()).toEqual({
+      changed: { added: ['src/new.ts'], modified: [], deleted: [] },
+      manifest: ['src/a.ts', 'src/new.ts'],
+      listings: 2,
+    })
+    expect((await snap()).listings).toBe(2)
+  })
+
+  it('sees a file added in a directory that was empty', async () => {
+    const { root, snap } = await setup({ 'a.ts': 'a' }, ['empty/inner'])
+    await snap()
+    write(root, 'empty/inner/new.ts', 'n')
+    expect(await snap()).toEqual({
+      changed: { added: ['empty/inner/new.ts'], modified: [], deleted: [] },
+      manifest: ['a.ts', 'empty/inner/new.ts'],
+      listings: 2,
+    })
+  })
+
+  it('sees a file added in a directory whose other files are all ignored', async () => {
+    const { root, snap } = await setup({ '.gitignore': '*.log\n', 'logs/old.log': 'x', 'a.ts': 'a' })
+    expect((await snap()).manifest).toEqual(['.gitignore', 'a.ts'])
+    write(root, 'logs/new.ts', 'n')
+    expect(await snap()).toEqual({
+      changed: { added: ['logs/new.ts'], modified: [], deleted: [] },
+      manifest: ['.gitignore', 'a.ts', 'logs/new.ts'],
+      listings: 2,
+    })
+  })
+
+  it('sees a file in a new nested directory', async () => {
+    const { root, snap } = await setup({ 'src/a.ts': 'a' })
+    await snap()
+    write(root, 'src/deep/er/x.ts', 'x')
+    expect(await snap()).toEqual({
+      changed: { added: ['src/deep/er/x.ts'], modified: [], deleted: [] },
+      manifest: ['src/a.ts', 'src/deep/er/x.ts'],
+      listings: 2,
+    })
+  })
+
+  it('sees a file deleted', async () => {
+    const { root, snap } = await setup({ 'src/a.ts': 'a', 'src/b.ts': 'b' })
+    await snap()
+    fs.rmSync(path.join(root, 'src/b.ts'))
+    expect(await snap()).toEqual({
+      changed: { added: [], modified: [], deleted: ['src/b.ts'] },
+      manifest: ['src/a.ts'],
+      listings: 2,
+    })
+  })
+
+  it('sees a file renamed, in its directory and into another', async () => {
+    const { root, snap } = await setup({ 'src/a.ts': 'a', 'lib/b.ts': 'b' })
+    await snap()
+    fs.renameSync(path.join(root, 'src/a.ts'), path.join(root, 'src/c.ts'))
+    expect(await snap()).toEqual({
+      changed: { added: ['src/c.ts'], deleted: ['src/a.ts'], modified: [] },
+      manifest: ['lib/b.ts', 'src/c.ts'],
+      listings: 2,
+    })
+    fs.renameSync(path.join(root, 'lib/b.ts'), path.join(root, 'src/b.ts'))
+    expect(await snap()).toEqual({
+      changed: { added: ['src/b.ts'], deleted: ['lib/b.ts'], modified: [] },
+      manifest: ['src/b.ts', 'src/c.ts'],
+      listings: 3,
+    })
+  })
+
+  it('sees a .gitignore edited in place to un-ignore a file, at the root and deeper', async () => {
+    const { root, snap } = await setup({
+      '.gitignore': '*.log\n',
+      'keep.log': 'k',
+      'sub/.gitignore': '*.tmp\n',
+      'sub/x.tmp': 'x',
+    })
+    expect((await snap()).manifest).toEqual(['.gitignore', 'sub/.gitignore'])
+    const dirMtime = fs.statSync(root).mtimeMs
+    fs.writeFileSync(path.join(root, '.gitignore'), '*.txt\n')
+    expect(fs.statSync(root).mtimeMs).toBe(dirMtime) // the directory itself did not change
+    expect(await snap()).toEqual({
+      changed: { added: ['keep.log'], modified: ['.gitignore'], deleted: [] },
+      manifest: ['.gitignore', 'keep.log', 'sub/.gitignore'],
+      listings: 2,
+    })
+    fs.writeFileSync(path.join(root, 'sub/.gitignore'), '')
+    expect(await snap()).toEqual({
+      changed: { added: ['sub/x.tmp'], modified: ['sub/.gitignore'], deleted: [] },
+      manifest: ['.gitignore', 'keep.log', 'sub/.gitignore', 'sub/x.tmp'],
+      listings: 3,
+    })
+  })
+
+  it('sees a .gitignore the listing itself leaves out', async () => {
+    const { root, snap } = await setup({ '.gitignore': '.gitignore\n*.log\n', 'keep.log': 'k', 'a.ts': 'a' })
+    expect((await snap()).manifest).toEqual(['a.ts'])
+    fs.writeFileSync(path.join(root, '.gitignore'), '.gitignore\n')
+    expect(await snap()).toEqual({
+      changed: { added: ['keep.log'], modified: [], deleted: [] },
+      manifest: ['a.ts', 'keep.log'],
+      listings: 2,
+    })
+  })
+
+  it('reads a racily clean file again even when nothing else changed', async () => {
+    const { root, snapshotter, snap } = await setup({ 'a.ts': 'AAAA' })
+    const file = path.join(root, 'a.ts')
+    // Whole seconds survive utimes exactly; "now" is within the margin of the snapshot.
+    const mtime = Math.floor(Date.now() / 1000)
+    fs.utimesSync(file, mtime, mtime)
+    await snap()
+    fs.writeFileSync(file, 'ZZZZ')
+    fs.utimesSync(file, mtime, mtime)
+    expect(await snap()).toEqual({
+      changed: { added: [], modified: ['a.ts'], deleted: [] },
+      manifest: ['a.ts'],
+      listings: 1,
+    })
+    const latest = snapshotter.listSnapshots().at(-1)!
+    expect(snapshotter.readFileAt(latest.id, 'a.ts')!.toString()).toBe('ZZZZ')
+  })
+
+  it('lists again while a directory changed too recently to trust its timestamp', async () => {
+    const { root, snap } = await setup({ 'src/a.ts': 'a' }, [], 0)
+    expect((await snap()).listings).toBe(1)
+    // Every directory here is younger than the margin, so none can vouch for the listing.
+    expect(Date.now() - fs.statSync(path.join(root, 'src')).ctimeMs).toBeLessThan(RACY_MARGIN_MS)
+    expect(await snap()).toEqual({ changed: none, manifest: ['src/a.ts'], listings: 2 })
+  })
+
+  it('keeps listing every time without listDirectories', async () => {
+    const root = fs.realpathSync(tempDir('stepwise-tree-'))
+    const dataDir = tempDir()
+    const store = openStore(dataDir)
+    cleanups.push(() => {
+      store.close()
+      fs.rmSync(root, { recursive: true, force: true })
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    })
+    write(root, 'a.ts', 'a')
+    let listings = 0
+    const snapshotter = createSnapshotter(store.db, {
+      root,
+      listFiles: async () => (listings++, ['a.ts']),
+      now: () => Date.now() + 10 * RACY_MARGIN_MS,
+    })
+    await snapshotter.takeSnapshot({ sessionId: null })
+    await snapshotter.takeSnapshot({ sessionId: null })
+    expect(listings).toBe(2)
+  })
+})

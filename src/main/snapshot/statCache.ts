@@ -1,0 +1,120 @@
+import type { SqliteDatabase } from '../store/sqlite'
+
+/**
+ * Like git's index: what a file's stat looked like when we last hashed it. If
+ * size, mtime, inode and mode still match, the hash is reused without reading.
+ *
+ * Racy case: a file written within the file system's timestamp granularity of
+ * the moment we looked at it could be rewritten later with the same size and
+ * mtime. So an entry only counts as clean when the file's mtime was already
+ * RACY_MARGIN_MS older than the start of the snapshot that recorded it; other
+ * entries are re-hashed once more (then recorded with a later `checkedAt`).
+ * The margin covers the kernel's coarse clock tick and 1–2 s file systems.
+ */
+export const RACY_MARGIN_MS = 2000
+
+export interface StatEntry {
+  size: number
+  mtimeMs: number
+  ino: number
+  mode: number
+  hash: string
+  /** Date.now() at the start of the snapshot that recorded this entry. */
+  checkedAt: number
+}
+
+/** The parts of a file's stat the cache compares. */
+export interface FileStat {
+  size: number
+  mtimeMs: number
+  ino: number
+  mode: number
+}
+
+export interface StatCache {
+  readonly size: number
+  /** The cached hash when `st` proves the file unchanged, else undefined. */
+  cleanHash(path: string, st: FileStat): string | undefined
+  get(path: string): StatEntry | undefined
+  /** Records an entry in memory; `flush` writes it. */
+  set(path: string, entry: StatEntry): void
+  /** Forgets every path not in `keep`. */
+  retain(keep: ReadonlySet<string>): void
+  /** Writes the changed and forgotten entries (call inside a transaction). */
+  flush(): void
+  /** After the flushing transaction committed: nothing is pending any more. */
+  committed(): void
+}
+
+type Row = {
+  path: string
+  size: number
+  mtime_ms: number
+  ino: number
+  mode: number
+  hash: string
+  checked_at: number
+}
+
+export function loadStatCache(db: SqliteDatabase, root: string): StatCache {
+  const entries = new Map<string, StatEntry>()
+  for (const r of db
+    .prepare<[string], Row>(
+      'SELECT path, size, mtime_ms, ino, mode, hash, checked_at FROM stat_cache WHERE root = ?',
+    )
+    .iterate(root)) {
+    entries.set(r.path, {
+      size: r.size,
+      mtimeMs: r.mtime_ms,
+      ino: r.ino,
+      mode: r.mode,
+      hash: r.hash,
+      checkedAt: r.checked_at,
+    })
+  }
+  const upsert = db.prepare(
+    `INSERT INTO stat_cache (root, path, size, mtime_ms, ino, mode, hash, checked_at)
+     VALUES (@root, @path, @size, @mtimeMs, @ino, @mode, @hash, @checkedAt)
+     ON CONFLICT(root, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, ino = excluded.ino,
+       mode = excluded.mode, hash = excluded.hash, checked_at = excluded.checked_at`,
+  )
+  const remove = db.prepare<[string, string]>('DELETE FROM stat_cache WHERE root = ? AND path = ?')
+  const dirty = new Set<string>()
+  const removed = new Set<string>()
+
+  return {
+    get size() {
+      return entries.size
+    },
+    cleanHash(path, st) {
+      const e = entries.get(path)
+      if (!e) return undefined
+      if (e.size !== st.size || e.mtimeMs !== st.mtimeMs || e.ino !== st.ino || e.mode !== st.mode)
+        return undefined
+      if (e.mtimeMs >= e.checkedAt - RACY_MARGIN_MS) return undefined
+      return e.hash
+    },
+    get: (path) => entries.get(path),
+    set(path, entry) {
+      entries.set(path, entry)
+      dirty.add(path)
+      removed.delete(path)
+    },
+    retain(keep) {
+      for (const path of entries.keys()) {
+        if (keep.has(path)) continue
+        entries.delete(path)
+        dirty.delete(path)
+        removed.add(path)
+      }
+    },
+    flush() {
+      for (const path of removed) remove.run(root, path)
+      for (const path of dirty) upsert.run({ root, path, ...entries.get(path)! })
+    },
+    committed() {
+      removed.clear()
+      dirty.clear()
+    },
+  }
+}

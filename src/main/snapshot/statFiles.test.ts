@@ -1,0 +1,60 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { tempDir } from '../store/testing/helpers'
+import { STAT_FIELDS, STAT_OK, statFiles } from './statFiles'
+
+const cleanups: Array<() => void> = []
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!()
+})
+
+function tree(): { root: string; paths: string[] } {
+  const root = fs.realpathSync(tempDir('stepwise-stat-'))
+  cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }))
+  const paths: string[] = []
+  for (let i = 0; i < 40; i++) {
+    const rel = `d${i % 3}/f${i}.txt`
+    fs.mkdirSync(path.join(root, `d${i % 3}`), { recursive: true })
+    fs.writeFileSync(path.join(root, rel), 'x'.repeat(i))
+    paths.push(rel)
+  }
+  fs.symlinkSync('f1.txt', path.join(root, 'd1/link.txt'))
+  paths.push('d1/link.txt', 'missing.txt', 'd0/f0.txt/not-a-dir')
+  return { root, paths }
+}
+
+function expected(root: string, paths: string[]): Float64Array {
+  const out = new Float64Array(paths.length * STAT_FIELDS)
+  paths.forEach((rel, i) => {
+    let st: fs.Stats | undefined
+    try {
+      st = fs.statSync(path.join(root, rel))
+    } catch {
+      return
+    }
+    out.set([STAT_OK, st.size, st.mtimeMs, st.ino, st.mode], i * STAT_FIELDS)
+  })
+  return out
+}
+
+describe('statFiles', () => {
+  it('stats every path on this thread: links followed, status 0 where stat fails', async () => {
+    const { root, paths } = tree()
+    const out = await statFiles(root, paths, { parallelMinFiles: Number.POSITIVE_INFINITY })
+    expect(out).toEqual(expected(root, paths))
+    expect([...out.subarray(-3 * STAT_FIELDS)].filter((_, i) => i % STAT_FIELDS === 0)).toEqual([
+      STAT_OK,
+      0,
+      0,
+    ])
+  })
+
+  it('gives the same answer when half the paths go to the helper thread', async () => {
+    const { root, paths } = tree()
+    expect(await statFiles(root, paths, { parallelMinFiles: 1 })).toEqual(expected(root, paths))
+    // Again, on the helper that is now running, and with fewer paths than before.
+    const fewer = paths.slice(5)
+    expect(await statFiles(root, fewer, { parallelMinFiles: 1 })).toEqual(expected(root, fewer))
+  })
+})

@@ -1,0 +1,112 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { Database, type SqliteDatabase } from './sqlite'
+
+/** One schema step. Runs inside the migration transaction; never commits itself. */
+export type Migration = (db: SqliteDatabase) => void
+
+export interface OpenDatabaseOptions {
+  /** Ordered migrations; migration i takes the schema from version i to i + 1. */
+  migrations: readonly Migration[]
+  /**
+   * How long to wait for another connection's lock before failing (ms). Long
+   * enough to ride out another process's short transaction, short enough that a
+   * second Stepwise on the same file gets a clear error rather than a hang.
+   */
+  busyTimeoutMs?: number
+  /**
+   * NORMAL (default): in WAL mode a commit survives a crash of this process; only
+   * a power loss or OS crash may roll back the last commits, never corrupt the
+   * file. FULL adds an fsync per commit for power-loss durability.
+   */
+  synchronous?: 'NORMAL' | 'FULL'
+}
+
+export class DatabaseLockedError extends Error {
+  constructor(readonly file: string) {
+    super(
+      `The Stepwise database ${file} is locked by another process — probably another Stepwise ` +
+        `window, CLI run or server using the same data folder. Close it (or wait for it to finish) ` +
+        `and try again, or point this run at a different data folder.`,
+    )
+    this.name = 'DatabaseLockedError'
+  }
+}
+
+export class DatabaseTooNewError extends Error {
+  constructor(
+    readonly file: string,
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      `The Stepwise database ${file} has schema version ${found}, but this build of Stepwise only ` +
+        `knows versions up to ${supported}: it was written by a newer Stepwise. Update Stepwise, or ` +
+        `use a different data folder. The file was left untouched.`,
+    )
+    this.name = 'DatabaseTooNewError'
+  }
+}
+
+/** True for SQLite's "another connection holds the lock" errors. */
+export function isBusyError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+}
+
+/** Runs `fn`, turning a lock timeout into a `DatabaseLockedError` that names the file. */
+export function explainLocks<T>(file: string, fn: () => T): T {
+  try {
+    return fn()
+  } catch (err) {
+    if (isBusyError(err)) throw new DatabaseLockedError(file)
+    throw err
+  }
+}
+
+/**
+ * Opens (creating if needed) a SQLite file in WAL mode and brings its schema up
+ * to date. The migration check takes the write lock at once (BEGIN IMMEDIATE),
+ * which doubles as the probe for another process holding the database.
+ */
+export function openDatabase(file: string, opts: OpenDatabaseOptions): SqliteDatabase {
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  const db = new Database(file, { timeout: opts.busyTimeoutMs ?? 3000 })
+  try {
+    explainLocks(file, () => {
+      // journal_mode=WAL needs a lock when it actually switches modes; a no-op otherwise.
+      const mode = db.pragma('journal_mode = WAL', { simple: true })
+      if (String(mode).toLowerCase() !== 'wal')
+        throw new Error(`Could not put ${file} in WAL mode (got ${mode}).`)
+      db.pragma(`synchronous = ${opts.synchronous ?? 'NORMAL'}`)
+      db.pragma('foreign_keys = ON')
+      // Keep the WAL from staying huge after a big first snapshot.
+      db.pragma('journal_size_limit = 67108864')
+      migrate(db, file, opts.migrations)
+    })
+    return db
+  } catch (err) {
+    db.close()
+    throw err
+  }
+}
+
+/**
+ * Applies pending migrations one by one, each in its own IMMEDIATE transaction
+ * that also bumps `user_version`, so a failing step leaves the file at the last
+ * good version. The version is re-read inside each transaction, so two
+ * processes racing to migrate cannot apply a step twice.
+ */
+function migrate(db: SqliteDatabase, file: string, migrations: readonly Migration[]): void {
+  const step = db.transaction((): boolean => {
+    const current = db.pragma('user_version', { simple: true }) as number
+    if (current > migrations.length) throw new DatabaseTooNewError(file, current, migrations.length)
+    if (current === migrations.length) return false
+    migrations[current](db)
+    db.pragma(`user_version = ${current + 1}`)
+    return true
+  })
+  while (step.immediate()) {
+    // next step
+  }
+}

@@ -1,0 +1,88 @@
+import type { Migration } from './db'
+
+/**
+ * The store's schema, one migration per version (index 0 → user_version 1).
+ * Append new migrations; never edit a released one.
+ */
+export const migrations: readonly Migration[] = [
+  (db) => {
+    db.exec(`
+      CREATE TABLE sessions (
+        id         TEXT PRIMARY KEY,
+        repo       TEXT NOT NULL,
+        title      TEXT NOT NULL,
+        provider   TEXT NOT NULL,
+        model      TEXT NOT NULL,
+        status     TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        parent_id  TEXT REFERENCES sessions(id) ON DELETE SET NULL,
+        fork_seq   INTEGER
+      );
+      CREATE INDEX sessions_by_repo ON sessions(repo, updated_at);
+      CREATE INDEX sessions_by_updated ON sessions(updated_at);
+
+      CREATE TABLE events (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq        INTEGER NOT NULL,
+        ts         INTEGER NOT NULL,
+        type       TEXT NOT NULL,
+        payload    TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      );
+
+      CREATE TABLE traffic (
+        id         INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        ts         INTEGER NOT NULL,
+        direction  TEXT NOT NULL,
+        provider   TEXT NOT NULL,
+        url        TEXT NOT NULL,
+        status     INTEGER,
+        body       TEXT NOT NULL
+      );
+      CREATE INDEX traffic_by_session ON traffic(session_id, id);
+
+      CREATE TABLE settings (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) WITHOUT ROWID;
+
+      -- Content-addressed file contents: sha256 of the raw bytes → compressed bytes.
+      -- encoding 0 = raw, 1 = deflate-raw, 2 = brotli (see snapshot/blobs.ts).
+      CREATE TABLE blobs (
+        hash     TEXT PRIMARY KEY,
+        size     INTEGER NOT NULL,
+        encoding INTEGER NOT NULL,
+        data     BLOB NOT NULL
+      );
+
+      -- A snapshot's manifest is itself a blob, so an unchanged tree costs one row.
+      CREATE TABLE snapshots (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id    TEXT REFERENCES sessions(id) ON DELETE SET NULL,
+        root          TEXT NOT NULL,
+        label         TEXT,
+        created_at    INTEGER NOT NULL,
+        manifest_hash TEXT NOT NULL REFERENCES blobs(hash),
+        file_count    INTEGER NOT NULL,
+        total_bytes   INTEGER NOT NULL
+      );
+      CREATE INDEX snapshots_by_root ON snapshots(root, id);
+      CREATE INDEX snapshots_by_session ON snapshots(session_id, id);
+
+      -- Like git's index: lets a snapshot reuse a file's hash without reading it.
+      CREATE TABLE stat_cache (
+        root       TEXT NOT NULL,
+        path       TEXT NOT NULL,
+        size       INTEGER NOT NULL,
+        mtime_ms   REAL NOT NULL,
+        ino        INTEGER NOT NULL,
+        mode       INTEGER NOT NULL,
+        hash       TEXT NOT NULL,
+        checked_at REAL NOT NULL,
+        PRIMARY KEY (root, path)
+      ) WITHOUT ROWID;
+    `)
+  },
+]

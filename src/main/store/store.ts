@@ -1,0 +1,239 @@
+import { randomInt } from 'node:crypto'
+import path from 'node:path'
+import { stepwiseEventSchema, type StepwiseEvent } from '../../shared/protocol'
+import type { TrafficEntry } from '../providers/types'
+import { explainLocks, openDatabase, type OpenDatabaseOptions } from './db'
+import { migrations } from './schema'
+import type { SessionRow, SessionStatus, Store } from './types'
+
+export const STORE_FILE_NAME = 'stepwise.db'
+
+export type OpenStoreOptions = Pick<OpenDatabaseOptions, 'busyTimeoutMs' | 'synchronous'>
+
+/**
+ * A short id that sorts by creation time: 8 base36 chars of milliseconds (good
+ * until 2059) followed by 5 random base36 chars.
+ */
+export function newSessionId(now = Date.now()): string {
+  return (
+    now.toString(36).padStart(8, '0') +
+    randomInt(36 ** 5)
+      .toString(36)
+      .padStart(5, '0')
+  )
+}
+
+interface SessionRecord {
+  id: string
+  repo: string
+  title: string
+  provider: string
+  model: string
+  status: string
+  created_at: number
+  updated_at: number
+  parent_id: string | null
+  fork_seq: number | null
+}
+
+const SESSION_COLUMNS =
+  'id, repo, title, provider, model, status, created_at, updated_at, parent_id, fork_seq'
+
+function toSessionRow(r: SessionRecord): SessionRow {
+  return {
+    id: r.id,
+    repo: r.repo,
+    title: r.title,
+    provider: r.provider,
+    model: r.model,
+    status: r.status as SessionStatus,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    parentId: r.parent_id,
+    forkSeq: r.fork_seq,
+  }
+}
+
+/** Opens (creating and migrating if needed) `<dataDir>/stepwise.db`. */
+export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
+  const file = path.join(dataDir, STORE_FILE_NAME)
+  const db = openDatabase(file, { migrations, ...opts })
+  const guard = <T>(fn: () => T): T => explainLocks(file, fn)
+
+  const stmt = {
+    insertSession: db.prepare(
+      `INSERT INTO sessions (${SESSION_COLUMNS})
+       VALUES (@id, @repo, @title, @provider, @model, @status, @created_at, @updated_at, @parent_id, @fork_seq)`,
+    ),
+    getSession: db.prepare<[string], SessionRecord>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
+    findByPrefix: db.prepare<[number, string], SessionRecord>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 2`,
+    ),
+    listSessions: db.prepare<[number], SessionRecord>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id DESC LIMIT ?`,
+    ),
+    listSessionsByRepo: db.prepare<[string, number], SessionRecord>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE repo = ? ORDER BY updated_at DESC, id DESC LIMIT ?`,
+    ),
+    setStatus: db.prepare<[string, number, string]>(
+      'UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?',
+    ),
+    setTitle: db.prepare<[string, number, string]>(
+      'UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?',
+    ),
+    touch: db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?'),
+    // The next seq is computed inside the INSERT: one indexed MAX() lookup on the primary key.
+    insertEvent: db.prepare<
+      [{ sessionId: string; ts: number; type: string; payload: string }],
+      { seq: number }
+    >(
+      `INSERT INTO events (session_id, seq, ts, type, payload)
+       VALUES (@sessionId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE session_id = @sessionId),
+               @ts, @type, @payload)
+       RETURNING seq`,
+    ),
+    listEvents: db.prepare<[string, number], { seq: number; ts: number; type: string; payload: string }>(
+      'SELECT seq, ts, type, payload FROM events WHERE session_id = ? AND seq > ? ORDER BY seq',
+    ),
+    insertTraffic: db.prepare(
+      `INSERT INTO traffic (session_id, ts, direction, provider, url, status, body)
+       VALUES (@session_id, @ts, @direction, @provider, @url, @status, @body)`,
+    ),
+    listTraffic: db.prepare<
+      [string],
+      {
+        id: number
+        ts: number
+        direction: string
+        provider: string
+        url: string
+        status: number | null
+        body: string
+      }
+    >('SELECT id, ts, direction, provider, url, status, body FROM traffic WHERE session_id = ? ORDER BY id'),
+    getSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
+    setSetting: db.prepare<[string, string]>(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ),
+  }
+
+  const appendEventTx = db.transaction(
+    (sessionId: string, ts: number, type: string, payload: string): number => {
+      const touched = stmt.touch.run(ts, sessionId)
+      if (touched.changes !== 1) throw new Error(`appendEvent: no session with id ${sessionId}`)
+      return stmt.insertEvent.get({ sessionId, ts, type, payload })!.seq
+    },
+  )
+
+  return {
+    path: file,
+    db,
+
+    createSession(input) {
+      const now = Date.now()
+      const record: SessionRecord = {
+        id: input.id ?? newSessionId(now),
+        repo: input.repo,
+        title: input.title,
+        provider: input.provider,
+        model: input.model,
+        status: 'running',
+        created_at: now,
+        updated_at: now,
+        parent_id: input.parentId ?? null,
+        fork_seq: input.forkSeq ?? null,
+      }
+      guard(() => stmt.insertSession.run(record))
+      return toSessionRow(record)
+    },
+
+    getSession(id) {
+      const r = stmt.getSession.get(id)
+      return r && toSessionRow(r)
+    },
+
+    findSession(idOrPrefix) {
+      if (!idOrPrefix) return undefined
+      const exact = stmt.getSession.get(idOrPrefix)
+      if (exact) return toSessionRow(exact)
+      const rows = stmt.findByPrefix.all(idOrPrefix.length, idOrPrefix)
+      return rows.length === 1 ? toSessionRow(rows[0]) : undefined
+    },
+
+    listSessions(opts = {}) {
+      const limit = opts.limit ?? -1
+      const rows =
+        opts.repo === undefined ? stmt.listSessions.all(limit) : stmt.listSessionsByRepo.all(opts.repo, limit)
+      return rows.map(toSessionRow)
+    },
+
+    setSessionStatus(id, status) {
+      guard(() => stmt.setStatus.run(status, Date.now(), id))
+    },
+
+    setSessionTitle(id, title) {
+      guard(() => stmt.setTitle.run(title, Date.now(), id))
+    },
+
+    appendEvent(sessionId, draft) {
+      const ts = Date.now()
+      // Validate before anything is written: a malformed event is a bug in the core,
+      // and the log must replay through the same schema the renderer trusts.
+      const checked = stepwiseEventSchema.safeParse({ ...draft, sessionId, seq: 0, ts })
+      if (!checked.success) {
+        throw new Error(`appendEvent: invalid ${String(draft.type)} event: ${checked.error.message}`)
+      }
+      const event = checked.data
+      const { sessionId: _s, seq: _q, ts: _t, type, ...payload } = event
+      event.seq = guard(() => appendEventTx(sessionId, ts, type, JSON.stringify(payload)))
+      return event
+    },
+
+    listEvents(sessionId, opts = {}) {
+      return stmt.listEvents
+        .all(sessionId, opts.afterSeq ?? -1)
+        .map(
+          (r) =>
+            ({ sessionId, seq: r.seq, ts: r.ts, type: r.type, ...JSON.parse(r.payload) }) as StepwiseEvent,
+        )
+    },
+
+    appendTraffic(sessionId, entry: TrafficEntry) {
+      guard(() =>
+        stmt.insertTraffic.run({
+          session_id: sessionId,
+          ts: Date.now(),
+          direction: entry.direction,
+          provider: entry.provider,
+          url: entry.url,
+          status: entry.status ?? null,
+          body: entry.body,
+        }),
+      )
+    },
+
+    listTraffic(sessionId) {
+      return stmt.listTraffic.all(sessionId).map((r) => ({
+        id: r.id,
+        ts: r.ts,
+        direction: r.direction as TrafficEntry['direction'],
+        provider: r.provider as TrafficEntry['provider'],
+        url: r.url,
+        ...(r.status === null ? {} : { status: r.status }),
+        body: r.body,
+      }))
+    },
+
+    getSetting(key) {
+      return stmt.getSetting.get(key)?.value
+    },
+
+    setSetting(key, value) {
+      guard(() => stmt.setSetting.run(key, value))
+    },
+
+    close() {
+      if (db.open) db.close()
+    },
+  }
+}

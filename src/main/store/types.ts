@@ -1,0 +1,82 @@
+import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
+import type { TrafficEntry } from '../providers/types'
+import type { SqliteDatabase } from './sqlite'
+
+export type SessionStatus = 'running' | 'done' | 'step-limit' | 'error' | 'interrupted'
+
+export interface SessionRow {
+  id: string
+  repo: string
+  title: string
+  provider: string
+  model: string
+  status: SessionStatus
+  createdAt: number
+  updatedAt: number
+  parentId: string | null
+  forkSeq: number | null
+}
+
+export interface SnapshotFile {
+  path: string
+  hash: string
+  size: number
+  mode: number
+  mtimeMs: number
+}
+
+export interface SnapshotInfo {
+  id: number
+  sessionId: string | null
+  /** The project root the snapshot was taken of (realpath'd by the caller). */
+  root: string
+  label: string | null
+  createdAt: number
+  fileCount: number
+  totalBytes: number
+  /** sha256 of the manifest; equal hashes mean identical trees (paths, contents, modes, mtimes). */
+  manifestHash: string
+}
+
+/**
+ * The session store (DESIGN §5). One SQLite file in WAL mode; every write that a
+ * caller has seen return is durable.
+ */
+export interface Store {
+  readonly path: string
+  /** The open connection, shared with the snapshotter (one connection per process). */
+  readonly db: SqliteDatabase
+  createSession(input: {
+    id?: string
+    repo: string
+    title: string
+    provider: string
+    model: string
+    /** For a fork: the session it came from and the step (event seq) it forked at. */
+    parentId?: string
+    forkSeq?: number
+  }): SessionRow
+  getSession(id: string): SessionRow | undefined
+  /** Resolves a full id or a unique prefix of one. */
+  findSession(idOrPrefix: string): SessionRow | undefined
+  listSessions(opts?: { repo?: string; limit?: number }): SessionRow[]
+  setSessionStatus(id: string, status: SessionStatus): void
+  setSessionTitle(id: string, title: string): void
+
+  /**
+   * Validates the event, appends it with the next `seq` (1, 2, 3, … per session)
+   * and `ts` (ms since the epoch), durably, and returns it complete. Throws on an
+   * invalid event or an unknown session (bugs in the core, not user errors).
+   */
+  appendEvent(sessionId: string, draft: EventDraft): StepwiseEvent
+  /** Events in seq order; `afterSeq` returns only those with a greater seq. */
+  listEvents(sessionId: string, opts?: { afterSeq?: number }): StepwiseEvent[]
+
+  appendTraffic(sessionId: string, entry: TrafficEntry): void
+  listTraffic(sessionId: string): Array<TrafficEntry & { id: number; ts: number }>
+
+  getSetting(key: string): string | undefined
+  setSetting(key: string, value: string): void
+
+  close(): void
+}

@@ -1,0 +1,63 @@
+import fs from 'node:fs/promises'
+import type { ResolvedPath } from '../sandbox/types'
+import { readWithFingerprint } from '../sandbox/fingerprint'
+import { decodeText, formatBytes, isBinary } from './text'
+import type { FileFingerprint, ToolContext } from './types'
+
+/** Beyond this a file is not loaded into memory at all, whatever the range asked for. */
+export const MAX_LOAD_BYTES = 64 * 1024 * 1024
+
+export type ToolError = { ok: false; error: string }
+export const fail = (error: string): ToolError => ({ ok: false, error })
+
+/** Resolves a model path through the sandbox, as a value or an error for the model. */
+export function resolvePath(ctx: ToolContext, input: string): ResolvedPath | ToolError {
+  const resolved = ctx.sandbox.resolve(input)
+  return 'error' in resolved ? fail(resolved.error) : resolved
+}
+
+export type StatKind = 'missing' | 'file' | 'directory' | 'other'
+
+export async function statKind(abs: string): Promise<{ kind: StatKind; size: number }> {
+  try {
+    const stat = await fs.stat(abs)
+    return { kind: stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other', size: stat.size }
+  } catch {
+    return { kind: 'missing', size: 0 }
+  }
+}
+
+export interface LoadedText {
+  text: string
+  invalidUtf8: boolean
+  fingerprint: FileFingerprint
+}
+
+/**
+ * An existing text file, or an error the model can act on (missing, a directory,
+ * binary, too large to load).
+ */
+export async function loadTextFile(file: ResolvedPath): Promise<LoadedText | ToolError> {
+  const { kind, size } = await statKind(file.abs)
+  if (kind === 'missing')
+    return fail(`"${file.rel}" does not exist. Use list_files to see which files exist.`)
+  if (kind === 'directory')
+    return fail(
+      `"${file.rel}" is a directory, not a file. Use list_files with prefix "${file.rel}" to see its files.`,
+    )
+  if (kind === 'other') return fail(`"${file.rel}" is not a regular file.`)
+  if (size > MAX_LOAD_BYTES) {
+    return fail(
+      `"${file.rel}" is too large to open (${formatBytes(size)}). Use search_in_files to find what you need in it.`,
+    )
+  }
+  const loaded = await readWithFingerprint(file.abs)
+  if (!loaded) return fail(`"${file.rel}" does not exist. Use list_files to see which files exist.`)
+  if (isBinary(loaded.data)) {
+    return fail(
+      `"${file.rel}" is a binary file (${formatBytes(loaded.data.length)}); only text files can be shown or edited. Use file_info for its details.`,
+    )
+  }
+  const { text, invalidUtf8 } = decodeText(loaded.data)
+  return { text, invalidUtf8, fingerprint: loaded.fingerprint }
+}

@@ -1,0 +1,309 @@
+import fs from 'node:fs/promises'
+import { z } from 'zod'
+import { createGlobFilter } from '../sandbox/globs'
+import { fail, loadTextFile, resolvePath, statKind, type ToolError } from './files'
+import { optionalBool, optionalInt, optionalString, pathArg } from './schema'
+import {
+  EMPTY_FILE,
+  INVALID_UTF8_NOTE,
+  countLines,
+  decodeText,
+  formatBytes,
+  isBinary,
+  numberedView,
+  splitLines,
+  truncatedItems,
+  truncatedLines,
+  truncatedSearch,
+} from './text'
+import type { ReadTool, ToolResult } from './types'
+
+const LIST_DEFAULT = 1000
+const LIST_MAX = 10_000
+const SEARCH_DEFAULT = 100
+const SEARCH_MAX = 1000
+/** Longest matching line shown by search; longer lines are cut around the match. */
+const SEARCH_TEXT_WIDTH = 200
+
+const listFilesInput = z.object({
+  prefix: optionalString(
+    'Only list files under this directory (project-relative, e.g. "src/components"). Omit for the whole project.',
+  ),
+  glob: optionalString(
+    'Only list files matching this glob, gitignore-style: "*.ts" matches at any depth, "src/**/*.test.ts" is anchored at the root, braces like "*.{ts,tsx}" work, a leading "!" excludes.',
+  ),
+  limit: optionalInt(`Most paths to return (default ${LIST_DEFAULT}, max ${LIST_MAX}).`),
+})
+
+export const listFilesTool: ReadTool<typeof listFilesInput> = {
+  name: 'list_files',
+  family: 'read',
+  mutating: false,
+  description:
+    "List the project's files (recursively, sorted, project-relative paths). Skips what .gitignore ignores and denied paths (.git/, node_modules/, dist/, secrets such as .env and keys).",
+  input: listFilesInput,
+  async run(input, ctx) {
+    const limit = Math.min(input.limit ?? LIST_DEFAULT, LIST_MAX)
+    let prefix: string | undefined
+    if (input.prefix !== undefined && input.prefix.trim() !== '' && input.prefix.trim() !== '.') {
+      const dir = resolvePath(ctx, input.prefix)
+      if ('error' in dir) return dir
+      const { kind } = await statKind(dir.abs)
+      if (kind === 'missing')
+        return fail(
+          `"${input.prefix}" does not exist. Call list_files without a prefix to see the project's layout.`,
+        )
+      if (kind !== 'directory')
+        return { ok: true, files: [dir.rel], count: 1, note: `"${dir.rel}" is a file, not a directory.` }
+      if (dir.rel !== '.') prefix = dir.rel
+    }
+    const { files, truncated } = await ctx.sandbox.listFiles({
+      prefix,
+      glob: input.glob || undefined,
+      limit,
+      signal: ctx.signal,
+    })
+    const result: ToolResult = { ok: true, files, count: files.length }
+    if (truncated)
+      result.truncated = `${truncatedItems(files.length)} Narrow it with prefix or glob${limit < LIST_MAX ? `, or raise limit (max ${LIST_MAX})` : ''}.`
+    if (files.length === 0) {
+      result.note =
+        prefix && ctx.sandbox.isIgnored(prefix)
+          ? `"${prefix}" is ignored by .gitignore, so listings skip it; you can still read_file a file in it by its exact path.`
+          : 'No files match.'
+    }
+    return result
+  },
+}
+
+const readFileInput = z.object({
+  path: pathArg('Path of the file to read, relative to the project root.'),
+  start_line: optionalInt('First line to show (1-based). Default 1.'),
+  end_line: optionalInt('Last line to show (1-based, inclusive). Default: end of file.'),
+})
+
+export const readFileTool: ReadTool<typeof readFileInput> = {
+  name: 'read_file',
+  family: 'read',
+  mutating: false,
+  description:
+    'Read a text file. Each line comes back prefixed with its line number and a tab ("12\\tconst x = 1"), so you can pass exact numbers to edit_lines. ' +
+    'The "N\\t" prefix is not part of the file: never copy it into edit_file\'s old_string or write_file\'s content. ' +
+    'Long files are cut at 2000 lines (or the size limit) with a note saying where to continue with start_line.',
+  input: readFileInput,
+  async run(input, ctx) {
+    const file = resolvePath(ctx, input.path)
+    if ('error' in file) return file
+    const loaded = await loadTextFile(file)
+    if ('error' in loaded) return loaded
+    ctx.reads.recordRead(file.rel, loaded.fingerprint)
+    const view = viewLines(loaded.text, input.start_line, input.end_line, ctx.limits.maxReadBytes)
+    if ('error' in view) return view
+    return { ok: true, path: file.rel, ...view.fields, ...textMeta(loaded.text, loaded.invalidUtf8) }
+  },
+}
+
+/** The numbered view of a file's text, as read_file and read_file_original return it. */
+export function viewLines(
+  text: string,
+  start: number | undefined,
+  end: number | undefined,
+  maxBytes: number,
+  continueHint: (nextLine: number) => string = (next) =>
+    `Call read_file again with start_line=${next} to continue.`,
+): ToolError | { fields: Record<string, unknown> } {
+  const lines = splitLines(text)
+  const total = lines.length
+  if (total === 0) {
+    if ((start ?? 1) > 1) return fail(`The file is empty (0 lines); there is no line ${start}.`)
+    return { fields: { total_lines: 0, content: EMPTY_FILE } }
+  }
+  const from = start ?? 1
+  if (from > total) return fail(`start_line ${from} is past the end of the file, which has ${total} lines.`)
+  const to = Math.min(end ?? total, total)
+  if (to < from)
+    return fail(`end_line ${end} is before start_line ${from}; give a range with start_line ≤ end_line.`)
+  const view = numberedView(lines, from, to, maxBytes)
+  const fields: Record<string, unknown> = {
+    total_lines: total,
+    start_line: view.firstLine,
+    end_line: view.lastLine,
+    content: view.content,
+  }
+  if (view.remaining > 0) {
+    const shown = view.lastLine - view.firstLine + 1
+    fields.truncated = `${truncatedLines(shown, view.remaining)} ${continueHint(view.lastLine + 1)}`
+  }
+  return { fields }
+}
+
+export function textMeta(text: string, invalidUtf8: boolean): Record<string, unknown> {
+  const meta: Record<string, unknown> = {}
+  if (text.includes('\r\n')) meta.line_endings = 'crlf'
+  if (invalidUtf8) {
+    meta.encoding = 'invalid-utf8'
+    meta.note = INVALID_UTF8_NOTE
+  }
+  return meta
+}
+
+const fileInfoInput = z.object({
+  path: pathArg('Path of the file or directory, relative to the project root.'),
+})
+
+export const fileInfoTool: ReadTool<typeof fileInfoInput> = {
+  name: 'file_info',
+  family: 'read',
+  mutating: false,
+  description:
+    'Facts about a file or directory without reading it: type, size, line count, whether it is binary or ignored, last modification.',
+  input: fileInfoInput,
+  async run(input, ctx) {
+    const file = resolvePath(ctx, input.path)
+    if ('error' in file) return file
+    let stat: Awaited<ReturnType<typeof fs.stat>>
+    try {
+      stat = await fs.stat(file.abs)
+    } catch {
+      return fail(`"${input.path}" does not exist. Use list_files to see which files exist.`)
+    }
+    const info: ToolResult = {
+      ok: true,
+      path: file.rel,
+      type: stat.isDirectory() ? 'directory' : stat.isFile() ? 'file' : 'other',
+      modified: new Date(stat.mtimeMs).toISOString(),
+      mode: (stat.mode & 0o777).toString(8),
+      ignored: ctx.sandbox.isIgnored(file.rel),
+    }
+    if (stat.isDirectory()) {
+      info.entries = (await fs.readdir(file.abs)).length
+      return info
+    }
+    info.size = stat.size
+    info.size_text = formatBytes(stat.size)
+    if (stat.isFile() && stat.size <= 16 * 1024 * 1024) {
+      const data = await fs.readFile(file.abs)
+      info.binary = isBinary(data)
+      if (!info.binary) {
+        const { text, invalidUtf8 } = decodeText(data)
+        info.lines = countLines(text)
+        info.encoding = invalidUtf8 ? 'invalid-utf8' : 'utf-8'
+      }
+    }
+    info.read_in_session = ctx.reads.lastRead(file.rel) !== undefined
+    return info
+  },
+}
+
+const searchInput = z.object({
+  query: z.string().min(1).describe('Text to find. Literal text unless regex is true.'),
+  regex: optionalBool('Treat query as a regular expression (Rust regex syntax). Default false.'),
+  case_sensitive: optionalBool(
+    'true: exact case; false: ignore case. Default: ignore case unless the query has an upper-case letter.',
+  ),
+  prefix: optionalString('Only search under this directory (project-relative).'),
+  glob: optionalString('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
+  limit_matches: optionalInt(`Most matching lines to return (default ${SEARCH_DEFAULT}, max ${SEARCH_MAX}).`),
+})
+
+interface Match {
+  path: string
+  line: number
+  text: string
+}
+
+export const searchInFilesTool: ReadTool<typeof searchInput> = {
+  name: 'search_in_files',
+  family: 'read',
+  mutating: false,
+  description:
+    'Search file contents (ripgrep) and return each matching line as {path, line, text}. Skips the same files as list_files (ignored, denied, binary).',
+  input: searchInput,
+  async run(input, ctx) {
+    const limit = Math.min(input.limit_matches ?? SEARCH_DEFAULT, SEARCH_MAX)
+    const args = ['--json']
+    if (!input.regex) args.push('--fixed-strings')
+    args.push(
+      input.case_sensitive === undefined
+        ? '--smart-case'
+        : input.case_sensitive
+          ? '--case-sensitive'
+          : '--ignore-case',
+    )
+    args.push('--regexp', input.query)
+    let prefix: string | undefined
+    if (input.prefix !== undefined && input.prefix.trim() !== '' && input.prefix.trim() !== '.') {
+      const dir = resolvePath(ctx, input.prefix)
+      if ('error' in dir) return dir
+      if ((await statKind(dir.abs)).kind === 'missing')
+        return fail(`"${input.prefix}" does not exist. Use list_files to see the project's layout.`)
+      if (dir.rel !== '.') prefix = dir.rel
+    }
+    const matchesGlob = input.glob ? createGlobFilter(input.glob) : undefined
+    const matches: Match[] = []
+    let truncated = false
+    const run = await ctx.sandbox.ripgrep(args, {
+      prefix,
+      signal: ctx.signal,
+      onLine: (line) => {
+        const match = parseMatch(line)
+        if (!match || (matchesGlob && !matchesGlob(match.path))) return true
+        if (matches.length >= limit) {
+          truncated = true
+          return false
+        }
+        matches.push(match)
+        return true
+      },
+    })
+    if (run.code === 2 && matches.length === 0) {
+      const reason = run.stderr.trim().split('\n').slice(0, 6).join('\n')
+      return fail(
+        input.regex
+          ? `The search failed; the regex is probably invalid:\n${reason}\nFix the pattern, or set regex to false to search for the literal text.`
+          : `The search failed: ${reason}`,
+      )
+    }
+    matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line))
+    const result: ToolResult = { ok: true, matches, count: matches.length }
+    if (truncated)
+      result.truncated = `${truncatedSearch(limit)} Narrow the query, prefix or glob to see the rest.`
+    if (matches.length === 0) result.note = 'No matches.'
+    return result
+  },
+}
+
+function parseMatch(line: string): Match | undefined {
+  if (!line.startsWith('{"type":"match"')) return undefined
+  const event = JSON.parse(line) as {
+    data: {
+      path: { text?: string; bytes?: string }
+      lines: { text?: string; bytes?: string }
+      line_number: number
+      submatches: { start: number }[]
+    }
+  }
+  const { data } = event
+  const path = data.path.text ?? Buffer.from(data.path.bytes ?? '', 'base64').toString('utf8')
+  const raw =
+    data.lines.text !== undefined
+      ? Buffer.from(data.lines.text, 'utf8')
+      : Buffer.from(data.lines.bytes ?? '', 'base64')
+  return {
+    path: path.replace(/^\.\//, ''),
+    line: data.line_number,
+    text: excerpt(raw, data.submatches[0]?.start ?? 0),
+  }
+}
+
+/** The matching line, trimmed, and cut to a window around the match when long (minified files). */
+function excerpt(raw: Buffer, matchByte: number): string {
+  const full = raw.toString('utf8').replace(/\r?\n$/, '')
+  if (full.length <= SEARCH_TEXT_WIDTH) return full.trim()
+  const at = raw.subarray(0, matchByte).toString('utf8').length
+  const start = Math.max(0, at - 60)
+  const end = Math.min(full.length, start + SEARCH_TEXT_WIDTH)
+  return (start > 0 ? '…' : '') + full.slice(start, end).trim() + (end < full.length ? '…' : '')
+}
+
+export const readTools = [listFilesTool, readFileTool, fileInfoTool, searchInFilesTool] as const

@@ -1,0 +1,101 @@
+import type { z } from 'zod'
+import type { FileChangeKind } from '../../shared/protocol'
+
+/**
+ * The tool contract (DESIGN §3). A tool is declared schema-first: its zod input
+ * schema validates the model's arguments and becomes the JSON Schema the model
+ * reads (`.describe()` texts included).
+ */
+
+export type ToolFamily = 'read' | 'edit' | 'review' | 'code' | 'git' | 'exec'
+
+/** What every tool returns; this object is serialised and sent to the model. */
+export type ToolResult = ({ ok: true } & Record<string, unknown>) | { ok: false; error: string }
+
+/**
+ * A change a mutating tool proposes. Nothing is written until the agent loop has
+ * the user's (or the policy's) decision; then `applyFileChange` writes `after`,
+ * possibly edited by the user.
+ */
+export interface FileChange {
+  /** POSIX path relative to the project root. */
+  path: string
+  kind: FileChangeKind
+  /** Current text on disk (null when the file does not exist). */
+  before: string | null
+  /** Proposed text (null for a delete). */
+  after: string | null
+  /** Fingerprint of the file when `before` was read, to detect a change on disk before applying. */
+  fingerprint: FileFingerprint | null
+}
+
+export interface FileFingerprint {
+  size: number
+  mtimeMs: number
+  sha256: string
+}
+
+/** Read state per path: the fingerprint when the model last read the file in this session. */
+export interface ReadTracker {
+  recordRead(path: string, fingerprint: FileFingerprint): void
+  lastRead(path: string): FileFingerprint | undefined
+  forget(path: string): void
+}
+
+export interface ToolLimits {
+  /** Largest file `read_file` returns, in bytes (default 400 KB). */
+  maxReadBytes: number
+  /** Largest content a write may produce, in bytes (default 800 KB). */
+  maxWriteBytes: number
+}
+
+/** The session's baseline: the snapshot taken when the session started (review tools). */
+export interface BaselineReader {
+  info(): { snapshotId: number; createdAt: number; fileCount: number; totalBytes: number }
+  /** Paths in the baseline, with their content hash and size. */
+  files(): Map<string, { hash: string; size: number }>
+  /** The file's text as it was at the baseline, or null when it did not exist then. */
+  readOriginal(path: string): Buffer | null
+}
+
+export interface ToolContext {
+  /** The project root, already realpath'd. */
+  root: string
+  sandbox: import('../sandbox/types').Sandbox
+  reads: ReadTracker
+  limits: ToolLimits
+  baseline?: BaselineReader
+  signal: AbortSignal
+}
+
+interface ToolBase<S extends z.ZodType> {
+  name: string
+  family: ToolFamily
+  /** Other names models use for it (`create_file` for `write_file`). */
+  aliases?: readonly string[]
+  description: string
+  input: S
+}
+
+export interface ReadTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
+  mutating: false
+  run(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>
+}
+
+/**
+ * A mutating tool proposes a `FileChange` (or an error for the model); the agent
+ * loop asks for approval, then applies it. Treat a tool as mutating when in doubt.
+ */
+export interface MutatingTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
+  mutating: true
+  propose(input: z.infer<S>, ctx: ToolContext): Promise<FileChange | { ok: false; error: string }>
+}
+
+export type ToolDefinition = ReadTool | MutatingTool
+
+/** The JSON a provider sends to the model for one tool. */
+export interface ToolSpec {
+  name: string
+  description: string
+  parameters: Record<string, unknown>
+}

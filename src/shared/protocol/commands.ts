@@ -1,0 +1,74 @@
+import { z } from 'zod'
+import { approvalDecisionSchema, approvalPolicySchema, providerIdSchema } from './events'
+
+/**
+ * Commands: what a host (renderer, CLI) asks of the core, named `resource/verb`.
+ * Each has an input schema (validated by the host: the renderer is untrusted)
+ * and an output schema.
+ */
+export const commandSchemas = {
+  'session/create': {
+    input: z.object({
+      repo: z.string().min(1),
+      provider: providerIdSchema.optional(),
+      model: z.string().min(1).optional(),
+      baseUrl: z.string().url().optional(),
+      approvalPolicy: approvalPolicySchema.optional(),
+      maxSteps: z.number().int().positive().max(10_000).optional(),
+    }),
+    output: z.object({ sessionId: z.string() }),
+  },
+  'session/list': {
+    input: z.object({ repo: z.string().optional() }),
+    output: z.object({
+      sessions: z.array(
+        z.object({
+          id: z.string(),
+          repo: z.string(),
+          title: z.string(),
+          status: z.string(),
+          provider: z.string(),
+          model: z.string(),
+          createdAt: z.number(),
+          updatedAt: z.number(),
+        }),
+      ),
+    }),
+  },
+  'session/events': {
+    input: z.object({ sessionId: z.string(), afterSeq: z.number().int().optional() }),
+    output: z.object({ events: z.array(z.unknown()) }),
+  },
+  'turn/start': {
+    input: z.object({ sessionId: z.string(), text: z.string().min(1) }),
+    output: z.object({ accepted: z.boolean() }),
+  },
+  'turn/interrupt': {
+    input: z.object({ sessionId: z.string() }),
+    output: z.object({ interrupted: z.boolean() }),
+  },
+  'approval/resolve': {
+    input: z.object({
+      sessionId: z.string(),
+      callId: z.string(),
+      decision: approvalDecisionSchema,
+      reason: z.string().max(4000).optional(),
+      /** For `edited`: the full text the user wants written instead of the proposal. */
+      editedContent: z.string().optional(),
+    }),
+    output: z.object({ ok: z.boolean() }),
+  },
+} as const
+
+export type CommandName = keyof typeof commandSchemas
+export type CommandInput<C extends CommandName> = z.infer<(typeof commandSchemas)[C]['input']>
+export type CommandOutput<C extends CommandName> = z.infer<(typeof commandSchemas)[C]['output']>
+
+/** Validates an untrusted command; throws a ZodError naming the bad field. */
+export function parseCommand<C extends CommandName>(name: C, input: unknown): CommandInput<C> {
+  return commandSchemas[name].input.parse(input) as CommandInput<C>
+}
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(commandSchemas, name)
+}

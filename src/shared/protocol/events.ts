@@ -1,0 +1,218 @@
+import { z } from 'zod'
+
+/**
+ * Events: everything the core tells a host, one discriminated union on `type`.
+ * Every event is appended to the store *before* it is emitted, and the renderer's
+ * state is `reduce(events)` (see ../reducer.ts), live and in replay alike.
+ */
+
+export const APPROVAL_POLICIES = ['ask', 'auto-edit', 'full-auto', 'read-only'] as const
+export const approvalPolicySchema = z.enum(APPROVAL_POLICIES)
+export type ApprovalPolicy = z.infer<typeof approvalPolicySchema>
+
+export const PROVIDER_IDS = ['openai', 'openai-chat', 'ollama'] as const
+export const providerIdSchema = z.enum(PROVIDER_IDS)
+export type ProviderId = z.infer<typeof providerIdSchema>
+
+export const FINISH_REASONS = ['done', 'step-limit', 'error', 'interrupted'] as const
+export const finishReasonSchema = z.enum(FINISH_REASONS)
+export type FinishReason = z.infer<typeof finishReasonSchema>
+
+export const usageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+})
+export type Usage = z.infer<typeof usageSchema>
+
+export const toolCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The raw argument text exactly as the model produced it (may be malformed JSON). */
+  arguments: z.string(),
+})
+export type ToolCall = z.infer<typeof toolCallSchema>
+
+export const fileChangeKindSchema = z.enum(['create', 'modify', 'delete'])
+export type FileChangeKind = z.infer<typeof fileChangeKindSchema>
+
+const base = {
+  sessionId: z.string(),
+  seq: z.number().int().nonnegative(),
+  /** Milliseconds since the epoch. */
+  ts: z.number(),
+}
+
+export const sessionStartedEvent = z.object({
+  ...base,
+  type: z.literal('session.started'),
+  protocolVersion: z.number().int(),
+  repo: z.string(),
+  provider: providerIdSchema,
+  model: z.string(),
+  baseUrl: z.string().optional(),
+  approvalPolicy: approvalPolicySchema,
+  maxSteps: z.number().int().positive(),
+  baselineSnapshotId: z.number().int().optional(),
+})
+
+export const userMessageEvent = z.object({
+  ...base,
+  type: z.literal('user.message'),
+  text: z.string(),
+})
+
+export const assistantDeltaEvent = z.object({
+  ...base,
+  type: z.literal('assistant.delta'),
+  step: z.number().int().positive(),
+  text: z.string(),
+})
+
+export const assistantMessageEvent = z.object({
+  ...base,
+  type: z.literal('assistant.message'),
+  step: z.number().int().positive(),
+  text: z.string(),
+  toolCalls: z.array(toolCallSchema),
+  usage: usageSchema,
+  durationMs: z.number().nonnegative(),
+  provider: providerIdSchema,
+  model: z.string(),
+  /** True when the calls were recovered from text (a model without native tool calls). */
+  textToolCalls: z.boolean().optional(),
+})
+
+export const modelRetryEvent = z.object({
+  ...base,
+  type: z.literal('model.retry'),
+  step: z.number().int().positive(),
+  attempt: z.number().int().positive(),
+  delayMs: z.number().nonnegative(),
+  reason: z.string(),
+})
+
+export const toolStartedEvent = z.object({
+  ...base,
+  type: z.literal('tool.started'),
+  callId: z.string(),
+  name: z.string(),
+  /** Parsed arguments when they parsed, else the raw text. */
+  args: z.unknown(),
+  mutating: z.boolean(),
+})
+
+export const toolOutputEvent = z.object({
+  ...base,
+  type: z.literal('tool.output'),
+  callId: z.string(),
+  stream: z.enum(['stdout', 'stderr']),
+  text: z.string(),
+})
+
+export const approvalRequestedEvent = z.object({
+  ...base,
+  type: z.literal('approval.requested'),
+  callId: z.string(),
+  tool: z.string(),
+  /** What the user is asked to approve: a file change with its unified diff, or a command. */
+  change: z
+    .object({
+      path: z.string(),
+      kind: fileChangeKindSchema,
+      diff: z.string(),
+      before: z.string().nullable(),
+      after: z.string().nullable(),
+    })
+    .optional(),
+  command: z.object({ command: z.string(), cwd: z.string() }).optional(),
+})
+
+export const approvalDecisionSchema = z.enum(['accept', 'reject', 'edited', 'partial'])
+export type ApprovalDecisionKind = z.infer<typeof approvalDecisionSchema>
+
+export const approvalResolvedEvent = z.object({
+  ...base,
+  type: z.literal('approval.resolved'),
+  callId: z.string(),
+  decision: approvalDecisionSchema,
+  /** `user` answered, or the approval `policy` decided without asking. */
+  by: z.enum(['user', 'policy']),
+  reason: z.string().optional(),
+  /** For `edited`/`partial`: the diff that was actually applied, against the file before. */
+  appliedDiff: z.string().optional(),
+})
+
+export const toolFinishedEvent = z.object({
+  ...base,
+  type: z.literal('tool.finished'),
+  callId: z.string(),
+  name: z.string(),
+  ok: z.boolean(),
+  /** The JSON object the model receives: `{ok:true, ...}` or `{ok:false, error}`. */
+  result: z.record(z.string(), z.unknown()),
+  durationMs: z.number().nonnegative(),
+})
+
+export const checkpointCreatedEvent = z.object({
+  ...base,
+  type: z.literal('checkpoint.created'),
+  snapshotId: z.number().int(),
+  callId: z.string().optional(),
+  paths: z.array(z.string()),
+})
+
+export const contextCompactedEvent = z.object({
+  ...base,
+  type: z.literal('context.compacted'),
+  beforeTokens: z.number().int().nonnegative(),
+  afterTokens: z.number().int().nonnegative(),
+  summary: z.string().optional(),
+})
+
+export const errorEvent = z.object({
+  ...base,
+  type: z.literal('error'),
+  message: z.string(),
+  /** Machine-readable cause: `model-unreachable`, `auth`, `quota`, `rate-limit`, `bad-response`, … */
+  code: z.string(),
+  /** What the user can do about it. */
+  hint: z.string().optional(),
+})
+
+export const sessionFinishedEvent = z.object({
+  ...base,
+  type: z.literal('session.finished'),
+  reason: finishReasonSchema,
+  steps: z.number().int().nonnegative(),
+  usage: usageSchema,
+  durationMs: z.number().nonnegative(),
+  message: z.string().optional(),
+})
+
+export const stepwiseEventSchema = z.discriminatedUnion('type', [
+  sessionStartedEvent,
+  userMessageEvent,
+  assistantDeltaEvent,
+  assistantMessageEvent,
+  modelRetryEvent,
+  toolStartedEvent,
+  toolOutputEvent,
+  approvalRequestedEvent,
+  approvalResolvedEvent,
+  toolFinishedEvent,
+  checkpointCreatedEvent,
+  contextCompactedEvent,
+  errorEvent,
+  sessionFinishedEvent,
+])
+
+export type StepwiseEvent = z.infer<typeof stepwiseEventSchema>
+export type EventType = StepwiseEvent['type']
+export type EventOf<T extends EventType> = Extract<StepwiseEvent, { type: T }>
+
+/** An event before the store has given it a `seq` and `ts`. */
+export type EventDraft = StepwiseEvent extends infer E
+  ? E extends StepwiseEvent
+    ? Omit<E, 'seq' | 'ts' | 'sessionId'>
+    : never
+  : never

@@ -1,0 +1,5 @@
+/** Bumped on any incompatible change to commands or events. */
+export const PROTOCOL_VERSION = 1
+
+export * from './events'
+export * from './commands'

@@ -1,0 +1,322 @@
+import type { FinishReason, StepwiseEvent, ToolCall, Usage } from './protocol'
+
+/**
+ * The one reducer from events to what a session looks like, used by the live UI,
+ * by replay and by the CLI's `sessions show`. It must stay pure and total: every
+ * event type is handled (the switch is exhaustive), so a replayed session looks
+ * exactly as it did live.
+ */
+
+export type StepStatus = 'running' | 'waiting' | 'ok' | 'error' | 'rejected'
+
+export type TimelineStep =
+  | { kind: 'user'; seq: number; ts: number; text: string }
+  | {
+      kind: 'model'
+      seq: number
+      ts: number
+      step: number
+      text: string
+      toolCalls: ToolCall[]
+      usage?: Usage
+      durationMs?: number
+      status: 'streaming' | 'ok'
+      retries: number
+    }
+  | {
+      kind: 'tool'
+      seq: number
+      ts: number
+      callId: string
+      name: string
+      args: unknown
+      mutating: boolean
+      status: StepStatus
+      result?: Record<string, unknown>
+      durationMs?: number
+      output: string
+      approval?: { decision: string; by: string; reason?: string; diff?: string; requestedSeq: number }
+    }
+  | { kind: 'checkpoint'; seq: number; ts: number; snapshotId: number; paths: string[]; callId?: string }
+  | { kind: 'compaction'; seq: number; ts: number; beforeTokens: number; afterTokens: number }
+  | { kind: 'error'; seq: number; ts: number; message: string; code: string; hint?: string }
+
+export interface SessionView {
+  sessionId: string | null
+  repo: string | null
+  provider: string | null
+  model: string | null
+  approvalPolicy: string | null
+  status: 'idle' | 'thinking' | 'running-tool' | 'waiting' | 'finished'
+  finishReason: FinishReason | null
+  finishMessage: string | null
+  steps: TimelineStep[]
+  usage: Usage
+  modelSteps: number
+  startedAt: number | null
+  finishedAt: number | null
+  lastSeq: number
+  /** Call ids awaiting a decision, in request order. */
+  pendingApprovals: string[]
+}
+
+export const emptySessionView: SessionView = {
+  sessionId: null,
+  repo: null,
+  provider: null,
+  model: null,
+  approvalPolicy: null,
+  status: 'idle',
+  finishReason: null,
+  finishMessage: null,
+  steps: [],
+  usage: { inputTokens: 0, outputTokens: 0 },
+  modelSteps: 0,
+  startedAt: null,
+  finishedAt: null,
+  lastSeq: -1,
+  pendingApprovals: [],
+}
+
+export function reduceEvents(
+  events: readonly StepwiseEvent[],
+  initial: SessionView = emptySessionView,
+): SessionView {
+  return events.reduce(reduceEvent, initial)
+}
+
+function updateTool(
+  steps: TimelineStep[],
+  callId: string,
+  update: (step: Extract<TimelineStep, { kind: 'tool' }>) => TimelineStep,
+): TimelineStep[] {
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i]
+    if (step.kind === 'tool' && step.callId === callId) {
+      const next = steps.slice()
+      next[i] = update(step)
+      return next
+    }
+  }
+  return steps
+}
+
+function updateModel(
+  steps: TimelineStep[],
+  stepNo: number,
+  update: (
+    step: Extract<TimelineStep, { kind: 'model' }> | undefined,
+  ) => Extract<TimelineStep, { kind: 'model' }>,
+): TimelineStep[] {
+  const last = steps[steps.length - 1]
+  if (last?.kind === 'model' && last.step === stepNo && last.status === 'streaming') {
+    const next = steps.slice()
+    next[next.length - 1] = update(last)
+    return next
+  }
+  return [...steps, update(undefined)]
+}
+
+export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionView {
+  const s: SessionView = { ...state, lastSeq: event.seq }
+  switch (event.type) {
+    case 'session.started':
+      return {
+        ...s,
+        sessionId: event.sessionId,
+        repo: event.repo,
+        provider: event.provider,
+        model: event.model,
+        approvalPolicy: event.approvalPolicy,
+        startedAt: event.ts,
+        status: 'idle',
+      }
+    case 'user.message':
+      return {
+        ...s,
+        status: 'thinking',
+        steps: [...s.steps, { kind: 'user', seq: event.seq, ts: event.ts, text: event.text }],
+      }
+    case 'assistant.delta':
+      return {
+        ...s,
+        status: 'thinking',
+        steps: updateModel(s.steps, event.step, (prev) =>
+          prev
+            ? { ...prev, text: prev.text + event.text }
+            : {
+                kind: 'model',
+                seq: event.seq,
+                ts: event.ts,
+                step: event.step,
+                text: event.text,
+                toolCalls: [],
+                status: 'streaming',
+                retries: 0,
+              },
+        ),
+      }
+    case 'model.retry':
+      return {
+        ...s,
+        steps: updateModel(s.steps, event.step, (prev) =>
+          prev
+            ? { ...prev, text: '', retries: prev.retries + 1 }
+            : {
+                kind: 'model',
+                seq: event.seq,
+                ts: event.ts,
+                step: event.step,
+                text: '',
+                toolCalls: [],
+                status: 'streaming',
+                retries: 1,
+              },
+        ),
+      }
+    case 'assistant.message':
+      return {
+        ...s,
+        status: event.toolCalls.length > 0 ? 'running-tool' : 'idle',
+        model: event.model,
+        provider: event.provider,
+        modelSteps: s.modelSteps + 1,
+        usage: {
+          inputTokens: s.usage.inputTokens + event.usage.inputTokens,
+          outputTokens: s.usage.outputTokens + event.usage.outputTokens,
+        },
+        steps: updateModel(s.steps, event.step, (prev) => ({
+          kind: 'model',
+          seq: prev?.seq ?? event.seq,
+          ts: prev?.ts ?? event.ts,
+          step: event.step,
+          text: event.text,
+          toolCalls: event.toolCalls,
+          usage: event.usage,
+          durationMs: event.durationMs,
+          status: 'ok',
+          retries: prev?.retries ?? 0,
+        })),
+      }
+    case 'tool.started':
+      return {
+        ...s,
+        status: 'running-tool',
+        steps: [
+          ...s.steps,
+          {
+            kind: 'tool',
+            seq: event.seq,
+            ts: event.ts,
+            callId: event.callId,
+            name: event.name,
+            args: event.args,
+            mutating: event.mutating,
+            status: 'running',
+            output: '',
+          },
+        ],
+      }
+    case 'tool.output':
+      return {
+        ...s,
+        steps: updateTool(s.steps, event.callId, (t) => ({ ...t, output: t.output + event.text })),
+      }
+    case 'approval.requested':
+      return {
+        ...s,
+        status: 'waiting',
+        pendingApprovals: [...s.pendingApprovals, event.callId],
+        steps: updateTool(s.steps, event.callId, (t) => ({
+          ...t,
+          status: 'waiting',
+          approval: { decision: 'pending', by: 'user', diff: event.change?.diff, requestedSeq: event.seq },
+        })),
+      }
+    case 'approval.resolved':
+      return {
+        ...s,
+        status: 'running-tool',
+        pendingApprovals: s.pendingApprovals.filter((id) => id !== event.callId),
+        steps: updateTool(s.steps, event.callId, (t) => ({
+          ...t,
+          status: event.decision === 'reject' ? 'rejected' : 'running',
+          approval: {
+            decision: event.decision,
+            by: event.by,
+            reason: event.reason,
+            diff: event.appliedDiff ?? t.approval?.diff,
+            requestedSeq: t.approval?.requestedSeq ?? event.seq,
+          },
+        })),
+      }
+    case 'tool.finished':
+      return {
+        ...s,
+        status: 'thinking',
+        steps: updateTool(s.steps, event.callId, (t) => ({
+          ...t,
+          status: t.status === 'rejected' ? 'rejected' : event.ok ? 'ok' : 'error',
+          result: event.result,
+          durationMs: event.durationMs,
+        })),
+      }
+    case 'checkpoint.created':
+      return {
+        ...s,
+        steps: [
+          ...s.steps,
+          {
+            kind: 'checkpoint',
+            seq: event.seq,
+            ts: event.ts,
+            snapshotId: event.snapshotId,
+            paths: event.paths,
+            callId: event.callId,
+          },
+        ],
+      }
+    case 'context.compacted':
+      return {
+        ...s,
+        steps: [
+          ...s.steps,
+          {
+            kind: 'compaction',
+            seq: event.seq,
+            ts: event.ts,
+            beforeTokens: event.beforeTokens,
+            afterTokens: event.afterTokens,
+          },
+        ],
+      }
+    case 'error':
+      return {
+        ...s,
+        steps: [
+          ...s.steps,
+          {
+            kind: 'error',
+            seq: event.seq,
+            ts: event.ts,
+            message: event.message,
+            code: event.code,
+            hint: event.hint,
+          },
+        ],
+      }
+    case 'session.finished':
+      return {
+        ...s,
+        status: 'finished',
+        finishReason: event.reason,
+        finishMessage: event.message ?? null,
+        finishedAt: event.ts,
+        pendingApprovals: [],
+      }
+    default: {
+      const unreachable: never = event
+      return unreachable
+    }
+  }
+}
