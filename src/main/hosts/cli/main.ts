@@ -1,3 +1,127 @@
 // Entry of the `stepwise` CLI (built to out/main/cli.js, run with plain Node).
-// Placeholder until the agent loop and its commands land; see docs/cli.md.
-process.stdout.write('stepwise 0.1.0\n')
+// The contract scripts depend on is documented in docs/cli.md.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { APPROVAL_POLICIES, PROVIDER_IDS } from '../../../shared/protocol'
+import { VERSION } from '../../version'
+import { runEdit } from './edit'
+import { exportSession, listSessions, showSession } from './sessions'
+import { EXIT, UsageError } from './exit-codes'
+
+function positiveInt(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive whole number.')
+  return n
+}
+
+const dataDirOption = () =>
+  new Option(
+    '--data-dir <dir>',
+    'where sessions are stored (default: $STEPWISE_HOME, else the OS app-data folder)',
+  )
+const repoOption = (what: string) => new Option('--repo <dir>', what)
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('stepwise')
+    .description(
+      'A coding agent you can see and steer. Every step is recorded; every change waits for your approval.',
+    )
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+
+  program
+    .command('edit')
+    .description('Run the agent on a task in a project folder')
+    .argument('<task>', 'what the agent should do, in plain words')
+    .addOption(repoOption('the project folder (default: the current directory)'))
+    .addOption(new Option('--provider <provider>', 'model provider').choices(PROVIDER_IDS))
+    .option('--model <name>', 'model name (e.g. gpt-4.1-mini, qwen2.5-coder:7b)')
+    .option(
+      '--base-url <url>',
+      'model server URL (default: $OPENAI_BASE_URL or $OLLAMA_HOST, else the provider default)',
+    )
+    .addOption(
+      new Option('--approve <policy>', 'approval policy for changes')
+        .choices(APPROVAL_POLICIES)
+        .default('ask'),
+    )
+    .addOption(
+      new Option('--max-steps <n>', 'most model turns before stopping').argParser(positiveInt).default(50),
+    )
+    .option('--json', 'print every event as one JSON line on stdout')
+    .addOption(dataDirOption())
+    .action(async (task: string, opts) => {
+      process.exitCode = await runEdit(task, opts)
+    })
+
+  const sessions = program.command('sessions').description('List, show and export stored sessions')
+  sessions
+    .command('list')
+    .description('List sessions, newest first')
+    .addOption(repoOption('only sessions of this project folder'))
+    .option('--json', 'print the list as JSON')
+    .addOption(dataDirOption())
+    .action((opts) => {
+      process.exitCode = listSessions(opts)
+    })
+  sessions
+    .command('show')
+    .description('Show one session step by step (the seq of each event in brackets)')
+    .argument('<id>', 'session id (a unique prefix is enough)')
+    .addOption(dataDirOption())
+    .action((id: string, opts) => {
+      process.exitCode = showSession(id, opts)
+    })
+  sessions
+    .command('export')
+    .description('Export a session: json (events), md (transcript), diff (net change), raw (model traffic)')
+    .argument('<id>', 'session id (a unique prefix is enough)')
+    .addOption(
+      new Option('--format <format>', 'output format').choices(['json', 'md', 'diff', 'raw']).default('json'),
+    )
+    .addOption(dataDirOption())
+    .action(async (id: string, opts) => {
+      process.exitCode = await exportSession(id, opts)
+    })
+  return program
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram()
+  if (argv.length <= 2) {
+    program.outputHelp()
+    return EXIT.usage
+  }
+  try {
+    await program.parseAsync(argv)
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (
+        err.code === 'commander.helpDisplayed' ||
+        err.code === 'commander.version' ||
+        err.code === 'commander.help'
+      ) {
+        return EXIT.ok
+      }
+      return EXIT.usage
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`stepwise: ${err.message}\n`)
+      return EXIT.usage
+    }
+    process.stderr.write(`stepwise: ${err instanceof Error ? err.message : String(err)}\n`)
+    return EXIT.failed
+  }
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (err: unknown) => {
+    process.stderr.write(`stepwise: ${String(err)}\n`)
+    process.exitCode = EXIT.failed
+  },
+)

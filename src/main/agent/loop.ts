@@ -1,0 +1,318 @@
+import type {
+  ApprovalPolicy,
+  EventDraft,
+  FinishReason,
+  StepwiseEvent,
+  ToolCall,
+  Usage,
+} from '../../shared/protocol'
+import { unifiedDiff } from '../../shared/diff'
+import type { ModelProvider, ModelTurn, TranscriptItem } from '../providers/types'
+import { ProviderError } from '../providers/types'
+import { withRetry, type RetryOptions } from '../providers/retry'
+import type { Store } from '../store/types'
+import { applyFileChange } from '../tools/apply'
+import { findTool, parseToolCall, toolSpecs, unknownToolError } from '../tools/registry'
+import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types'
+import { policyDecision, type Approver } from './approvals'
+import { describeProviderError } from './errors'
+
+/** Takes a checkpoint of the project after a change was applied. */
+export interface CheckpointTaker {
+  takeSnapshot(opts: { sessionId: string; label?: string }): Promise<{
+    info: { id: number }
+    changed: { added: string[]; modified: string[]; deleted: string[] }
+  }>
+}
+
+export interface AgentOptions {
+  store: Store
+  sessionId: string
+  provider: ModelProvider
+  tools: readonly ToolDefinition[]
+  toolContext: ToolContext
+  checkpoints: CheckpointTaker
+  approver: Approver
+  policy: ApprovalPolicy
+  maxSteps: number
+  system: string
+  /** Called with each event after it is durably stored. */
+  emit?: (event: StepwiseEvent) => void
+  retry?: Partial<Omit<RetryOptions, 'signal' | 'onRetry'>>
+  now?: () => number
+}
+
+export interface TaskOutcome {
+  reason: FinishReason
+  steps: number
+  usage: Usage
+  /** The model's last answer (its summary when done). */
+  finalText: string
+  /** Set when the session ended in an error: the provider error kind or `internal`. */
+  errorKind?: ProviderError['kind'] | 'internal'
+  message?: string
+}
+
+/**
+ * The agent loop of DESIGN §2: user message → model turn → tool calls (with
+ * approvals and checkpoints) → next turn, until the model answers without tools,
+ * the step limit is hit, an unrecoverable error occurs or the signal aborts.
+ * Every event is appended to the store before it is emitted.
+ */
+export class Agent {
+  private readonly transcript: TranscriptItem[] = []
+  private policy: ApprovalPolicy
+  private usage: Usage = { inputTokens: 0, outputTokens: 0 }
+  private steps = 0
+  private readonly now: () => number
+
+  constructor(private readonly opts: AgentOptions) {
+    this.policy = opts.policy
+    this.now = opts.now ?? Date.now
+  }
+
+  private record(draft: EventDraft): StepwiseEvent {
+    const event = this.opts.store.appendEvent(this.opts.sessionId, draft)
+    this.opts.emit?.(event)
+    return event
+  }
+
+  /** The tools the model is offered: `read-only` offers no mutating tool. */
+  private offeredTools(): readonly ToolDefinition[] {
+    return this.policy === 'read-only' ? this.opts.tools.filter((t) => !t.mutating) : this.opts.tools
+  }
+
+  async runTask(task: string, signal: AbortSignal): Promise<TaskOutcome> {
+    const started = this.now()
+    this.record({ type: 'user.message', text: task })
+    this.transcript.push({ role: 'user', text: task })
+    let outcome: Omit<TaskOutcome, 'steps' | 'usage'>
+    try {
+      outcome = await this.loop(signal)
+    } catch (err) {
+      outcome = this.failure(err, signal)
+    }
+    const result: TaskOutcome = { ...outcome, steps: this.steps, usage: this.usage }
+    this.record({
+      type: 'session.finished',
+      reason: result.reason,
+      steps: result.steps,
+      usage: result.usage,
+      durationMs: this.now() - started,
+      message: result.message,
+    })
+    return result
+  }
+
+  private async loop(signal: AbortSignal): Promise<Omit<TaskOutcome, 'steps' | 'usage'>> {
+    let finalText = ''
+    for (;;) {
+      if (signal.aborted) return { reason: 'interrupted', finalText, message: 'Interrupted by the user.' }
+      if (this.steps >= this.opts.maxSteps) {
+        return {
+          reason: 'step-limit',
+          finalText,
+          message: `Stopped after ${this.steps} model steps (the limit). Continue with a higher --max-steps or a narrower task.`,
+        }
+      }
+      this.steps += 1
+      const turn = await this.modelTurn(this.steps, signal)
+      finalText = turn.text
+      if (turn.toolCalls.length === 0) return { reason: 'done', finalText }
+      for (const call of turn.toolCalls) {
+        // A stop during a tool still answers every call, so the transcript stays valid.
+        const output = signal.aborted
+          ? { ok: false as const, error: 'Not run: the user interrupted the session.' }
+          : await this.runToolCall(call, signal)
+        this.transcript.push({
+          role: 'tool',
+          callId: call.id,
+          name: call.name,
+          output: JSON.stringify(output),
+        })
+      }
+    }
+  }
+
+  private async modelTurn(step: number, signal: AbortSignal): Promise<ModelTurn> {
+    const { provider } = this.opts
+    const request = {
+      system: this.opts.system,
+      transcript: this.transcript,
+      tools: toolSpecs(this.offeredTools()),
+    }
+    const started = this.now()
+    const turn = await withRetry(
+      () =>
+        provider.streamTurn(
+          request,
+          {
+            onText: (text) => {
+              if (text) this.record({ type: 'assistant.delta', step, text })
+            },
+            onTraffic: (entry) => this.opts.store.appendTraffic(this.opts.sessionId, entry),
+          },
+          signal,
+        ),
+      {
+        ...this.opts.retry,
+        signal,
+        onRetry: (attempt, delayMs, error) =>
+          this.record({ type: 'model.retry', step, attempt, delayMs, reason: error.message }),
+      },
+    )
+    this.usage = {
+      inputTokens: this.usage.inputTokens + turn.usage.inputTokens,
+      outputTokens: this.usage.outputTokens + turn.usage.outputTokens,
+    }
+    this.record({
+      type: 'assistant.message',
+      step,
+      text: turn.text,
+      toolCalls: turn.toolCalls,
+      usage: turn.usage,
+      durationMs: this.now() - started,
+      provider: provider.id,
+      model: provider.model,
+      ...(turn.textToolCalls ? { textToolCalls: true } : {}),
+    })
+    this.transcript.push({
+      role: 'assistant',
+      text: turn.text,
+      toolCalls: turn.toolCalls,
+      responseId: turn.responseId,
+    })
+    return turn
+  }
+
+  private async runToolCall(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+    const started = this.now()
+    const tool = findTool(call.name, this.opts.tools)
+    const parsed = tool ? parseToolCall(tool, call.arguments) : undefined
+    this.record({
+      type: 'tool.started',
+      callId: call.id,
+      name: tool?.name ?? call.name,
+      args: parsed?.ok ? parsed.input : call.arguments,
+      mutating: tool?.mutating ?? false,
+    })
+    let result: ToolResult
+    let applied = false
+    if (!tool) result = { ok: false, error: unknownToolError(call.name, this.offeredTools()) }
+    else if (!parsed?.ok) result = { ok: false, error: parsed?.error ?? 'Invalid arguments.' }
+    else {
+      try {
+        if (tool.mutating) {
+          result = await this.runMutation(tool, call.id, parsed.input, signal)
+          applied = result.ok
+        } else {
+          result = await tool.run(parsed.input, this.opts.toolContext)
+        }
+      } catch (err) {
+        // A tool that throws broke an invariant; the model still gets an answer.
+        result = { ok: false, error: `Internal error in ${tool.name}: ${(err as Error).message}` }
+      }
+    }
+    this.record({
+      type: 'tool.finished',
+      callId: call.id,
+      name: tool?.name ?? call.name,
+      ok: result.ok,
+      result,
+      durationMs: this.now() - started,
+    })
+    if (applied) await this.checkpoint(call.id)
+    return result
+  }
+
+  private async runMutation(
+    tool: Extract<ToolDefinition, { mutating: true }>,
+    callId: string,
+    input: unknown,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const decision = policyDecision(this.policy, true)
+    if (decision === 'refuse') {
+      return {
+        ok: false,
+        error: `${tool.name} is not available: this session is read-only (approval policy "read-only"). Describe the change instead.`,
+      }
+    }
+    const change = await tool.propose(input, this.opts.toolContext)
+    if ('ok' in change) return change
+    const diff = unifiedDiff(change.path, change.before, change.after)
+    let finalAfter: string | null | undefined
+    let note: Record<string, unknown> = {}
+    if (decision === 'ask') {
+      this.record({
+        type: 'approval.requested',
+        callId,
+        tool: tool.name,
+        change: { path: change.path, kind: change.kind, diff, before: change.before, after: change.after },
+      })
+      const answer = await this.opts.approver.requestApproval(
+        { sessionId: this.opts.sessionId, callId, tool: tool.name, change, diff },
+        signal,
+      )
+      if (answer.decision === 'reject') {
+        this.record({
+          type: 'approval.resolved',
+          callId,
+          decision: 'reject',
+          by: 'user',
+          reason: answer.reason,
+        })
+        return {
+          ok: false,
+          error: `The user rejected this change to ${change.path}.${answer.reason ? ` Their reason: ${answer.reason}` : ' No reason was given; ask or try a different approach.'}`,
+        }
+      }
+      if (answer.decision === 'always') this.policy = 'auto-edit'
+      if (answer.decision === 'edited' && answer.content !== change.after) {
+        finalAfter = answer.content
+        const appliedDiff = unifiedDiff(change.path, change.before, answer.content)
+        this.record({ type: 'approval.resolved', callId, decision: 'edited', by: 'user', appliedDiff })
+        note = {
+          user_edited: true,
+          note: 'The user edited your proposal before accepting it. applied_diff is what was actually written; build on that version.',
+          applied_diff: appliedDiff,
+        }
+      } else {
+        this.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
+      }
+    }
+    const applied = await applyFileChange(change, this.opts.toolContext, finalAfter)
+    return applied.ok ? { ...applied, ...note } : applied
+  }
+
+  private async checkpoint(callId: string): Promise<void> {
+    try {
+      const { info, changed } = await this.opts.checkpoints.takeSnapshot({
+        sessionId: this.opts.sessionId,
+        label: callId,
+      })
+      const paths = [...changed.added, ...changed.modified, ...changed.deleted].sort()
+      this.record({ type: 'checkpoint.created', snapshotId: info.id, callId, paths })
+    } catch (err) {
+      // The change is on disk; only its checkpoint failed. Say so and carry on.
+      this.record({
+        type: 'error',
+        code: 'checkpoint-failed',
+        message: `The change was applied but its checkpoint could not be saved: ${(err as Error).message}`,
+        hint: 'Undo for this step will not be available. Check free disk space and the data folder.',
+      })
+    }
+  }
+
+  private failure(err: unknown, signal: AbortSignal): Omit<TaskOutcome, 'steps' | 'usage'> {
+    if (signal.aborted) return { reason: 'interrupted', finalText: '', message: 'Interrupted by the user.' }
+    const described = describeProviderError(err, this.opts.provider)
+    this.record({ type: 'error', code: described.code, message: described.message, hint: described.hint })
+    return {
+      reason: 'error',
+      finalText: '',
+      errorKind: err instanceof ProviderError ? err.kind : 'internal',
+      message: described.hint ? `${described.message} ${described.hint}` : described.message,
+    }
+  }
+}

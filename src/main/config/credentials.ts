@@ -1,0 +1,49 @@
+import fs from 'node:fs'
+import path from 'node:path'
+
+/**
+ * API keys for the CLI: a JSON file readable by the user alone (0600), beside the
+ * database. The desktop app keeps keys in the OS keychain instead (safeStorage).
+ * Keys never go into the database, events or logs.
+ */
+const FILE = 'credentials.json'
+
+type Credentials = Record<string, string>
+
+function credentialsPath(dataDir: string): string {
+  return path.join(dataDir, FILE)
+}
+
+export function readApiKey(dataDir: string, provider: string): string | undefined {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(credentialsPath(dataDir), 'utf8')) as Credentials
+    const key = parsed[provider]
+    return typeof key === 'string' && key ? key : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export function writeApiKey(dataDir: string, provider: string, key: string): void {
+  fs.mkdirSync(dataDir, { recursive: true })
+  const file = credentialsPath(dataDir)
+  let current: Credentials = {}
+  try {
+    current = JSON.parse(fs.readFileSync(file, 'utf8')) as Credentials
+  } catch {
+    // absent or unreadable: start afresh
+  }
+  current[provider] = key
+  const tmp = `${file}.${process.pid}.tmp`
+  fs.writeFileSync(tmp, JSON.stringify(current, null, 2), { mode: 0o600 })
+  fs.renameSync(tmp, file)
+  fs.chmodSync(file, 0o600)
+}
+
+/** The key for a provider: the environment first, then the stored file. */
+export function resolveApiKey(env: NodeJS.ProcessEnv, dataDir: string, provider: string): string | undefined {
+  if (provider === 'openai' || provider === 'openai-chat') {
+    if (env.OPENAI_API_KEY) return env.OPENAI_API_KEY
+  }
+  return readApiKey(dataDir, provider)
+}

@@ -1,0 +1,127 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type { ApprovalPolicy, ProviderId } from '../../../shared/protocol'
+import { refusingApprover } from '../../agent/approvals'
+import { isMisconfiguration } from '../../agent/errors'
+import type { TaskOutcome } from '../../agent/loop'
+import { resolveApiKey } from '../../config/credentials'
+import { defaultDataDir } from '../../config/paths'
+import type { ProviderConfig } from '../../providers/types'
+import { startSession } from '../../session/start'
+import { openStore } from '../../store/store'
+import type { Store } from '../../store/types'
+import { EXIT, UsageError } from './exit-codes'
+import { humanRenderer, jsonRenderer } from './render'
+import { terminalApprover } from './terminal-approver'
+
+export interface EditOptions {
+  repo?: string
+  provider?: ProviderId
+  model?: string
+  baseUrl?: string
+  approve: ApprovalPolicy
+  maxSteps: number
+  json?: boolean
+  dataDir?: string
+}
+
+const DEFAULT_MODELS: Partial<Record<ProviderId, string>> = {
+  openai: 'gpt-4.1-mini',
+  ollama: 'qwen2.5-coder:7b',
+}
+
+export function resolveRepo(repo: string | undefined): string {
+  const dir = path.resolve(repo ?? process.cwd())
+  let stat: fs.Stats
+  try {
+    stat = fs.statSync(dir)
+  } catch {
+    throw new UsageError(`project folder not found: ${dir}`)
+  }
+  if (!stat.isDirectory()) throw new UsageError(`not a folder: ${dir} (--repo takes the project folder)`)
+  return fs.realpathSync(dir)
+}
+
+/** Flags, then the environment, then stored settings, then defaults. */
+export function resolveProviderConfig(
+  opts: Pick<EditOptions, 'provider' | 'model' | 'baseUrl'>,
+  env: NodeJS.ProcessEnv,
+  store: Pick<Store, 'getSetting'>,
+  dataDir: string,
+): ProviderConfig {
+  const stored = store.getSetting('provider') as ProviderId | undefined
+  const provider: ProviderId = opts.provider ?? stored ?? (env.OPENAI_API_KEY ? 'openai' : 'ollama')
+  const model = opts.model ?? store.getSetting(`model.${provider}`) ?? DEFAULT_MODELS[provider]
+  if (!model)
+    throw new UsageError(
+      `--model is required with --provider ${provider} (the server decides which models exist).`,
+    )
+  const baseUrl = opts.baseUrl ?? (provider === 'ollama' ? env.OLLAMA_HOST : env.OPENAI_BASE_URL) ?? undefined
+  return { provider, model, baseUrl: baseUrl || undefined, apiKey: resolveApiKey(env, dataDir, provider) }
+}
+
+export function exitCodeFor(outcome: Pick<TaskOutcome, 'reason' | 'errorKind'>): number {
+  switch (outcome.reason) {
+    case 'done':
+      return EXIT.ok
+    case 'step-limit':
+      return EXIT.stepLimit
+    case 'interrupted':
+      return EXIT.interrupted
+    case 'error':
+      return isMisconfiguration(outcome.errorKind) ? EXIT.model : EXIT.failed
+  }
+}
+
+export async function runEdit(task: string, opts: EditOptions): Promise<number> {
+  if (!task.trim()) throw new UsageError('the task is empty: say what the agent should do.')
+  const repo = resolveRepo(opts.repo)
+  const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
+  const store = openStore(dataDir)
+  const renderer = opts.json ? jsonRenderer(process.stdout) : humanRenderer(process.stdout, process.stderr)
+  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
+  const controller = new AbortController()
+  let interrupts = 0
+  const onSigint = (): void => {
+    interrupts += 1
+    if (interrupts > 1) process.exit(EXIT.interrupted)
+    renderer.pause()
+    process.stderr.write('\nInterrupting… (Ctrl+C again to quit at once)\n')
+    controller.abort()
+  }
+  process.on('SIGINT', onSigint)
+  try {
+    const provider = resolveProviderConfig(opts, process.env, store, dataDir)
+    if (opts.approve === 'ask' && !interactive) {
+      process.stderr.write(
+        'stepwise: no terminal to ask for approval: file changes will be refused. Pass --approve auto-edit (or full-auto) to let them apply.\n',
+      )
+    }
+    const approver =
+      opts.approve === 'ask' && interactive
+        ? terminalApprover({
+            input: process.stdin,
+            output: process.stderr,
+            beforePrompt: () => renderer.pause(),
+          })
+        : refusingApprover
+    const session = await startSession(store, {
+      task,
+      repo,
+      provider,
+      policy: opts.approve,
+      maxSteps: opts.maxSteps,
+      approver,
+      emit: (event) => renderer.onEvent(event),
+    })
+    const outcome = await session.run(controller.signal)
+    // In JSON mode stdout is for events only; the reason still reaches a human on stderr.
+    if (opts.json && outcome.reason === 'error' && outcome.message)
+      process.stderr.write(`stepwise: ${outcome.message}\n`)
+    return exitCodeFor(outcome)
+  } finally {
+    renderer.close()
+    process.off('SIGINT', onSigint)
+    store.close()
+  }
+}

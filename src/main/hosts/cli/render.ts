@@ -1,0 +1,179 @@
+import pc from 'picocolors'
+import type { StepwiseEvent } from '../../../shared/protocol'
+
+/** Output of `stepwise edit`: JSON lines, or a human view with a spinner on a TTY. */
+export interface EventRenderer {
+  onEvent(event: StepwiseEvent): void
+  /** Stops the spinner (before prompting the user) — it restarts on the next event that needs it. */
+  pause(): void
+  close(): void
+}
+
+export function jsonRenderer(out: NodeJS.WritableStream): EventRenderer {
+  return {
+    onEvent: (event) => void out.write(`${JSON.stringify(event)}\n`),
+    pause: () => {},
+    close: () => {},
+  }
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+
+class Spinner {
+  private timer: NodeJS.Timeout | undefined
+  private frame = 0
+  private label = ''
+  constructor(private readonly out: NodeJS.WriteStream) {}
+
+  start(label: string): void {
+    this.label = label
+    if (this.timer) return
+    this.timer = setInterval(() => this.draw(), 80)
+    this.timer.unref()
+    this.draw()
+  }
+
+  private draw(): void {
+    this.frame = (this.frame + 1) % FRAMES.length
+    this.out.write(`\r${pc.cyan(FRAMES[this.frame])} ${pc.dim(this.label)}\x1b[K`)
+  }
+
+  stop(): void {
+    if (!this.timer) return
+    clearInterval(this.timer)
+    this.timer = undefined
+    this.out.write('\r\x1b[K')
+  }
+}
+
+/** A short, single-line view of a tool's arguments: the path, query or command it works on. */
+export function summarizeArgs(args: unknown): string {
+  if (args === null || typeof args !== 'object') return typeof args === 'string' ? truncate(args, 60) : ''
+  const a = args as Record<string, unknown>
+  for (const key of ['path', 'query', 'command', 'prefix', 'glob', 'ref', 'symbol', 'message']) {
+    if (typeof a[key] === 'string' && a[key]) {
+      let text = truncate(String(a[key]), 70)
+      if (key === 'path' && typeof a.start_line !== 'undefined')
+        text += `:${String(a.start_line)}-${String(a.end_line ?? '')}`
+      return text
+    }
+  }
+  return ''
+}
+
+function truncate(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`
+}
+
+const number = new Intl.NumberFormat('en-US')
+
+export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream): EventRenderer {
+  const tty = Boolean(out.isTTY)
+  const color = tty ? pc : pc.createColors(false)
+  const spinner = err.isTTY ? new Spinner(err) : undefined
+  const started = new Map<string, { name: string; args: unknown }>()
+  const print = (line: string): void => {
+    spinner?.stop()
+    out.write(`${line}\n`)
+  }
+
+  return {
+    pause: () => spinner?.stop(),
+    close: () => spinner?.stop(),
+    onEvent(event) {
+      switch (event.type) {
+        case 'session.started':
+          print(
+            color.dim(
+              `stepwise · session ${event.sessionId} · ${event.provider}/${event.model} · approve ${event.approvalPolicy}`,
+            ),
+          )
+          break
+        case 'user.message':
+          print(`${color.bold('›')} ${event.text}`)
+          spinner?.start('thinking…')
+          break
+        case 'assistant.delta':
+          spinner?.start('writing…')
+          break
+        case 'model.retry':
+          print(color.yellow(`↻ retry ${event.attempt} in ${formatDuration(event.delayMs)}: ${event.reason}`))
+          spinner?.start('waiting to retry…')
+          break
+        case 'assistant.message': {
+          const text = event.text.trim()
+          if (text) print(`${color.green('●')} ${text}`)
+          print(
+            color.dim(
+              `  step ${event.step} · ${number.format(event.usage.inputTokens)} in / ${number.format(event.usage.outputTokens)} out · ${formatDuration(event.durationMs)}${event.toolCalls.length ? ` · ${event.toolCalls.length} tool call${event.toolCalls.length > 1 ? 's' : ''}` : ''}`,
+            ),
+          )
+          break
+        }
+        case 'tool.started':
+          started.set(event.callId, { name: event.name, args: event.args })
+          spinner?.start(`${event.name} ${summarizeArgs(event.args)}`)
+          break
+        case 'tool.output':
+          break
+        case 'approval.requested':
+          spinner?.stop()
+          break
+        case 'approval.resolved':
+          if (event.decision === 'reject')
+            print(color.yellow(`  ✗ rejected${event.reason ? `: ${event.reason}` : ''}`))
+          else if (event.decision === 'edited') print(color.cyan('  ✎ accepted with your edits'))
+          break
+        case 'tool.finished': {
+          const call = started.get(event.callId)
+          const summary = summarizeArgs(call?.args)
+          const head = `${event.name}${summary ? ` ${summary}` : ''}`
+          if (event.ok) print(`  ${color.green('✓')} ${head} ${color.dim(formatDuration(event.durationMs))}`)
+          else {
+            const error = 'error' in event.result ? String(event.result.error) : 'failed'
+            print(`  ${color.red('✗')} ${head} ${color.dim('—')} ${truncate(error, 160)}`)
+          }
+          spinner?.start('thinking…')
+          break
+        }
+        case 'checkpoint.created':
+          print(
+            color.dim(`  ◆ checkpoint ${event.snapshotId}: ${event.paths.join(', ') || 'no file changed'}`),
+          )
+          break
+        case 'context.compacted':
+          print(
+            color.dim(
+              `  ⇣ context compacted: ${number.format(event.beforeTokens)} → ${number.format(event.afterTokens)} tokens`,
+            ),
+          )
+          break
+        case 'error':
+          print(`${color.red('error:')} ${event.message}${event.hint ? `\n  ${color.dim(event.hint)}` : ''}`)
+          break
+        case 'session.finished': {
+          const label: Record<typeof event.reason, string> = {
+            done: color.green('done'),
+            'step-limit': color.yellow('stopped at the step limit'),
+            error: color.red('failed'),
+            interrupted: color.yellow('interrupted'),
+          }
+          print(
+            `${label[event.reason]} · ${event.steps} step${event.steps === 1 ? '' : 's'} · ${number.format(event.usage.inputTokens)} in / ${number.format(event.usage.outputTokens)} out tokens · ${formatDuration(event.durationMs)}`,
+          )
+          if (event.reason === 'step-limit' && event.message) print(color.dim(event.message))
+          break
+        }
+        default: {
+          const unreachable: never = event
+          return unreachable
+        }
+      }
+    },
+  }
+}

@@ -1,0 +1,151 @@
+import path from 'node:path'
+import pc from 'picocolors'
+import { reduceEvents } from '../../../shared/reducer'
+import { defaultDataDir } from '../../config/paths'
+import { exportDiff, exportJson, exportMarkdown, exportRaw, type ExportFormat } from '../../session/export'
+import { createSnapshotter } from '../../snapshot/snapshotter'
+import { openStore } from '../../store/store'
+import type { SessionRow, Store } from '../../store/types'
+import { EXIT, UsageError } from './exit-codes'
+import { formatDuration, summarizeArgs } from './render'
+
+interface StoreOptions {
+  dataDir?: string
+}
+
+function withStore<T>(opts: StoreOptions, fn: (store: Store) => T): T {
+  const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
+  try {
+    return fn(store)
+  } finally {
+    store.close()
+  }
+}
+
+function requireSession(store: Store, id: string): SessionRow {
+  const session = store.findSession(id)
+  if (!session) {
+    throw new UsageError(
+      `no session matches "${id}" in ${store.path}. List them with: stepwise sessions list`,
+    )
+  }
+  return session
+}
+
+function when(ts: number): string {
+  return new Date(ts).toISOString().replace('T', ' ').slice(0, 16)
+}
+
+export function listSessions(opts: StoreOptions & { repo?: string; json?: boolean }): number {
+  return withStore(opts, (store) => {
+    const repo = opts.repo ? path.resolve(opts.repo) : undefined
+    const rows = store.listSessions({ repo })
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
+      return EXIT.ok
+    }
+    if (rows.length === 0) {
+      process.stdout.write(
+        `No sessions${repo ? ` for ${repo}` : ''} yet. Start one with: stepwise edit "<task>"\n`,
+      )
+      return EXIT.ok
+    }
+    const color = process.stdout.isTTY ? pc : pc.createColors(false)
+    for (const s of rows) {
+      process.stdout.write(
+        `${color.bold(s.id)}  ${when(s.createdAt)}  ${s.status.padEnd(11)} ${`${s.provider}/${s.model}`.padEnd(28)} ${s.title}\n`,
+      )
+      if (!repo) process.stdout.write(color.dim(`    ${s.repo}\n`))
+    }
+    return EXIT.ok
+  })
+}
+
+export function showSession(id: string, opts: StoreOptions): number {
+  return withStore(opts, (store) => {
+    const session = requireSession(store, id)
+    const view = reduceEvents(store.listEvents(session.id))
+    const color = process.stdout.isTTY ? pc : pc.createColors(false)
+    const out: string[] = [
+      `${color.bold(session.title)}`,
+      `session ${session.id} · ${session.status} · ${session.provider}/${session.model}`,
+      `project ${session.repo}`,
+      `started ${when(session.createdAt)} · ${view.modelSteps} model steps · ${view.usage.inputTokens} in / ${view.usage.outputTokens} out tokens`,
+      '',
+    ]
+    for (const step of view.steps) {
+      const seq = color.dim(`[${String(step.seq).padStart(4)}]`)
+      switch (step.kind) {
+        case 'user':
+          out.push(`${seq} ${color.bold('user')}  ${step.text}`)
+          break
+        case 'model': {
+          const calls = step.toolCalls.length ? ` → ${step.toolCalls.map((c) => c.name).join(', ')}` : ''
+          const text = step.text.trim().split('\n')[0] ?? ''
+          out.push(
+            `${seq} ${color.green('model')} step ${step.step}${step.durationMs !== undefined ? ` (${formatDuration(step.durationMs)})` : ''}${calls}${text ? `: ${text}` : ''}`,
+          )
+          break
+        }
+        case 'tool': {
+          const mark =
+            step.status === 'ok'
+              ? color.green('✓')
+              : step.status === 'rejected'
+                ? color.yellow('✗')
+                : color.red('✗')
+          const approval = step.approval ? ` [${step.approval.decision} by ${step.approval.by}]` : ''
+          const error = step.result && !step.result.ok ? ` — ${String(step.result.error)}` : ''
+          out.push(`${seq} ${mark} ${step.name} ${summarizeArgs(step.args)}${approval}${error}`)
+          break
+        }
+        case 'checkpoint':
+          out.push(
+            `${seq} ${color.cyan('◆')} checkpoint ${step.snapshotId}: ${step.paths.join(', ') || 'no change'}`,
+          )
+          break
+        case 'compaction':
+          out.push(`${seq} ⇣ context compacted ${step.beforeTokens} → ${step.afterTokens} tokens`)
+          break
+        case 'error':
+          out.push(`${seq} ${color.red('error')} ${step.message}`)
+          break
+      }
+    }
+    if (view.finishReason)
+      out.push('', `finished: ${view.finishReason}${view.finishMessage ? ` — ${view.finishMessage}` : ''}`)
+    process.stdout.write(`${out.join('\n')}\n`)
+    return EXIT.ok
+  })
+}
+
+export async function exportSession(
+  id: string,
+  opts: StoreOptions & { format: ExportFormat },
+): Promise<number> {
+  return withStore(opts, (store) => {
+    const session = requireSession(store, id)
+    const events = store.listEvents(session.id)
+    let text: string
+    switch (opts.format) {
+      case 'json':
+        text = exportJson(session, events)
+        break
+      case 'md':
+        text = exportMarkdown(session, events)
+        break
+      case 'raw':
+        text = exportRaw(store, session.id)
+        break
+      case 'diff':
+        // Export only reads stored snapshots; it never lists the project.
+        text = exportDiff(
+          createSnapshotter(store.db, { root: session.repo, listFiles: async () => [] }),
+          events,
+        )
+        break
+    }
+    process.stdout.write(text)
+    return EXIT.ok
+  })
+}

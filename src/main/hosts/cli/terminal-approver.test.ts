@@ -1,0 +1,82 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { PassThrough } from 'node:stream'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ApprovalRequest } from '../../agent/approvals'
+import { terminalApprover } from './terminal-approver'
+
+const request: ApprovalRequest = {
+  sessionId: 's',
+  callId: 'c1',
+  tool: 'edit_file',
+  diff: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n',
+  change: { path: 'a.txt', kind: 'modify', before: 'old\n', after: 'new\n', fingerprint: null },
+}
+
+/** Answers the approver's prompts with `lines`, one per question, as a user typing would. */
+async function ask(lines: string[], env?: NodeJS.ProcessEnv) {
+  const input = new PassThrough() as unknown as NodeJS.ReadStream
+  const output = new PassThrough() as unknown as NodeJS.WriteStream
+  let shown = ''
+  output.on('data', (d: Buffer) => {
+    shown += d.toString()
+    // Answer each prompt once it has been printed.
+    if (/(\[a\]lways: |optional\): )$/.test(shown) && lines.length) input.write(`${lines.shift()}\n`)
+  })
+  const saved = { ...process.env }
+  Object.assign(process.env, env)
+  try {
+    const answer = await terminalApprover({ input, output }).requestApproval(
+      request,
+      new AbortController().signal,
+    )
+    return { answer, shown }
+  } finally {
+    process.env = saved
+  }
+}
+
+let tmp: string | undefined
+afterEach(() => {
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true })
+  tmp = undefined
+})
+
+describe('terminalApprover', () => {
+  it('shows the diff and accepts on y', async () => {
+    const { answer, shown } = await ask(['y'])
+    expect(answer).toEqual({ decision: 'accept' })
+    expect(shown).toContain('edit_file: modify a.txt')
+    expect(shown).toContain('+new')
+  })
+
+  it('rejects on n with the reason typed next', async () => {
+    expect((await ask(['n', 'use a constant'])).answer).toEqual({
+      decision: 'reject',
+      reason: 'use a constant',
+    })
+    expect((await ask(['no', ''])).answer).toEqual({ decision: 'reject' })
+  })
+
+  it('a means always; anything else asks again', async () => {
+    const { answer, shown } = await ask(['maybe', 'a'])
+    expect(answer).toEqual({ decision: 'always' })
+    expect(shown).toContain('Please answer y, n, e or a.')
+  })
+
+  it('e opens $EDITOR on the proposal and returns what was saved', async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-editor-'))
+    const editor = path.join(tmp, 'editor.sh')
+    // A stand-in editor: rewrites the file it is given, as a user would.
+    fs.writeFileSync(editor, '#!/bin/sh\nprintf "edited by hand\\n" > "$1"\n', { mode: 0o755 })
+    const { answer } = await ask(['e'], { VISUAL: '', EDITOR: editor })
+    expect(answer).toEqual({ decision: 'edited', content: 'edited by hand\n' })
+  })
+
+  it('an editor that fails leaves the proposal and asks again', async () => {
+    const { answer, shown } = await ask(['e', 'y'], { VISUAL: '', EDITOR: 'false' })
+    expect(answer).toEqual({ decision: 'accept' })
+    expect(shown).toContain('The editor exited with an error')
+  })
+})

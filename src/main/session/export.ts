@@ -1,0 +1,140 @@
+import { unifiedDiff } from '../../shared/diff'
+import type { StepwiseEvent } from '../../shared/protocol'
+import { reduceEvents } from '../../shared/reducer'
+import type { SessionRow, SnapshotFile, Store } from '../store/types'
+
+export const EXPORT_FORMATS = ['json', 'md', 'diff', 'raw'] as const
+export type ExportFormat = (typeof EXPORT_FORMATS)[number]
+
+/** What exporting needs from the snapshot store. */
+export interface SnapshotReader {
+  getManifest(snapshotId: number): SnapshotFile[]
+  readFileAt(snapshotId: number, path: string): Buffer | null
+}
+
+/** `json`: the session row and every event, as stored. */
+export function exportJson(session: SessionRow, events: StepwiseEvent[]): string {
+  return `${JSON.stringify({ format: 'stepwise.session', version: 1, session, events }, null, 2)}\n`
+}
+
+/** `raw`: every model request and response body, in order (the seed's agent.raw.txt). */
+export function exportRaw(store: Pick<Store, 'listTraffic'>, sessionId: string): string {
+  return store
+    .listTraffic(sessionId)
+    .map((t) => {
+      const head = `=== ${t.direction} ${t.provider} ${t.url}${t.status ? ` ${t.status}` : ''} @ ${new Date(t.ts).toISOString()} ===`
+      return `${head}\n${t.body}\n`
+    })
+    .join('\n')
+}
+
+/** The baseline snapshot and the latest checkpoint of a session, from its events. */
+export function sessionSnapshots(events: StepwiseEvent[]): { baseline?: number; latest?: number } {
+  let baseline: number | undefined
+  let latest: number | undefined
+  for (const e of events) {
+    if (e.type === 'session.started') baseline = e.baselineSnapshotId
+    if (e.type === 'checkpoint.created') latest = e.snapshotId
+  }
+  return { baseline, latest: latest ?? baseline }
+}
+
+function isBinary(buf: Buffer): boolean {
+  return buf.subarray(0, 8192).includes(0)
+}
+
+/** `diff`: the session's net change, baseline → last checkpoint, as one unified diff. */
+export function exportDiff(snapshots: SnapshotReader, events: StepwiseEvent[]): string {
+  const { baseline, latest } = sessionSnapshots(events)
+  if (baseline === undefined || latest === undefined || baseline === latest) return ''
+  const before = new Map(snapshots.getManifest(baseline).map((f) => [f.path, f]))
+  const after = new Map(snapshots.getManifest(latest).map((f) => [f.path, f]))
+  const paths = [...new Set([...before.keys(), ...after.keys()])].sort()
+  const parts: string[] = []
+  for (const p of paths) {
+    const a = before.get(p)
+    const b = after.get(p)
+    if (a && b && a.hash === b.hash) continue
+    const oldBuf = a ? snapshots.readFileAt(baseline, p) : null
+    const newBuf = b ? snapshots.readFileAt(latest, p) : null
+    if ((oldBuf && isBinary(oldBuf)) || (newBuf && isBinary(newBuf))) {
+      parts.push(`diff --git a/${p} b/${p}\nBinary files differ\n`)
+      continue
+    }
+    parts.push(
+      unifiedDiff(p, oldBuf ? oldBuf.toString('utf8') : null, newBuf ? newBuf.toString('utf8') : null),
+    )
+  }
+  return parts.join('')
+}
+
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
+  const ticks = '`'.repeat(longest + 1)
+  return `${ticks}\n${text}\n${ticks}`
+}
+
+/** `md`: a readable transcript, built from the same reducer the UI uses. */
+export function exportMarkdown(session: SessionRow, events: StepwiseEvent[]): string {
+  const view = reduceEvents(events)
+  const lines = [
+    `# ${session.title}`,
+    '',
+    `- Session: \`${session.id}\``,
+    `- Project: \`${session.repo}\``,
+    `- Model: ${session.provider} / ${session.model}`,
+    `- Started: ${new Date(session.createdAt).toISOString()}`,
+    `- Status: ${session.status}`,
+    `- Tokens: ${view.usage.inputTokens} in / ${view.usage.outputTokens} out`,
+    '',
+  ]
+  for (const step of view.steps) {
+    switch (step.kind) {
+      case 'user':
+        lines.push(`## User [${step.seq}]`, '', step.text, '')
+        break
+      case 'model':
+        lines.push(`## Assistant, step ${step.step} [${step.seq}]`, '')
+        if (step.text.trim()) lines.push(step.text.trim(), '')
+        break
+      case 'tool': {
+        const status = step.status === 'ok' ? 'ok' : step.status
+        lines.push(
+          `### Tool \`${step.name}\` — ${status} [${step.seq}]`,
+          '',
+          fence(JSON.stringify(step.args, null, 2)),
+          '',
+        )
+        if (step.approval?.diff) lines.push(fence(step.approval.diff.trimEnd()), '')
+        if (step.approval && step.approval.decision !== 'pending') {
+          lines.push(
+            `Approval: ${step.approval.decision} (by ${step.approval.by})${step.approval.reason ? ` — ${step.approval.reason}` : ''}`,
+            '',
+          )
+        }
+        if (step.result && !step.result.ok) lines.push(`Error: ${String(step.result.error)}`, '')
+        break
+      }
+      case 'checkpoint':
+        lines.push(
+          `*Checkpoint ${step.snapshotId}: ${step.paths.join(', ') || 'no change'} [${step.seq}]*`,
+          '',
+        )
+        break
+      case 'compaction':
+        lines.push(`*Context compacted: ${step.beforeTokens} → ${step.afterTokens} tokens [${step.seq}]*`, '')
+        break
+      case 'error':
+        lines.push(`> **Error** (${step.code}): ${step.message}${step.hint ? ` ${step.hint}` : ''}`, '')
+        break
+    }
+  }
+  if (view.finishReason)
+    lines.push(
+      `---`,
+      '',
+      `Finished: ${view.finishReason}${view.finishMessage ? ` — ${view.finishMessage}` : ''}`,
+      '',
+    )
+  return lines.join('\n')
+}

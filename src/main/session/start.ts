@@ -1,0 +1,125 @@
+import { PROTOCOL_VERSION, type ApprovalPolicy, type StepwiseEvent } from '../../shared/protocol'
+import { Agent, type TaskOutcome } from '../agent/loop'
+import type { Approver } from '../agent/approvals'
+import { buildSystemPrompt } from '../agent/prompt'
+import { createProvider } from '../providers'
+import type { RetryOptions } from '../providers/retry'
+import type { ModelProvider, ProviderConfig } from '../providers/types'
+import { createSandbox } from '../sandbox/sandbox'
+import type { Sandbox } from '../sandbox/types'
+import { listUnignoredDirectories } from '../snapshot/directories'
+import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
+import type { Store } from '../store/types'
+import { createReadTracker } from '../tools/read-tracker'
+import { allTools } from '../tools/registry'
+import type { ToolLimits } from '../tools/types'
+
+export const DEFAULT_LIMITS: ToolLimits = { maxReadBytes: 400 * 1024, maxWriteBytes: 800 * 1024 }
+export const DEFAULT_MAX_STEPS = 50
+
+export interface SessionSetup {
+  /** The project folder, already resolved. */
+  repo: string
+  provider: ProviderConfig
+  policy: ApprovalPolicy
+  maxSteps?: number
+  approver: Approver
+  emit?: (event: StepwiseEvent) => void
+  limits?: ToolLimits
+  retry?: Partial<Omit<RetryOptions, 'signal' | 'onRetry'>>
+  /** For tests: a provider built elsewhere. */
+  providerOverride?: ModelProvider
+}
+
+export interface StartedSession {
+  sessionId: string
+  /** Runs the task the session was opened with, to its end. */
+  run(signal: AbortSignal): Promise<TaskOutcome>
+}
+
+/**
+ * One snapshotter per store and project root, kept across sessions: its in-memory
+ * stat and listing caches are what make an unchanged tree's snapshot cheaper than
+ * `git status`. Keyed by the sandbox's rules too, since they decide what is listed.
+ */
+const snapshotters = new WeakMap<Store, Map<string, Snapshotter>>()
+
+function snapshotterFor(store: Store, sandbox: Sandbox): Snapshotter {
+  let byRoot = snapshotters.get(store)
+  if (!byRoot) snapshotters.set(store, (byRoot = new Map()))
+  const key = `${sandbox.root}\0${sandbox.denyPatterns.join('\0')}`
+  let snapshotter = byRoot.get(key)
+  if (!snapshotter) {
+    snapshotter = createSnapshotter(store.db, {
+      root: sandbox.root,
+      listFiles: async () => (await sandbox.listFiles()).files,
+      listDirectories: () => listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel)),
+    })
+    byRoot.set(key, snapshotter)
+  }
+  return snapshotter
+}
+
+/**
+ * Opens a session on a project: sandbox, session row, baseline snapshot,
+ * `session.started`, and an agent ready to run the task. Everything is stored
+ * before it is emitted.
+ */
+export async function startSession(
+  store: Store,
+  setup: SessionSetup & { task: string },
+): Promise<StartedSession> {
+  const sandbox = await createSandbox(setup.repo)
+  const provider = setup.providerOverride ?? createProvider(setup.provider)
+  const maxSteps = setup.maxSteps ?? DEFAULT_MAX_STEPS
+  const snapshotter = snapshotterFor(store, sandbox)
+  const system = buildSystemPrompt(sandbox.root)
+  const session = store.createSession({
+    repo: sandbox.root,
+    title: setup.task.trim().split('\n')[0].slice(0, 120),
+    provider: provider.id,
+    model: provider.model,
+  })
+  const baseline = await snapshotter.takeSnapshot({ sessionId: session.id, label: 'baseline' })
+  const started = store.appendEvent(session.id, {
+    type: 'session.started',
+    protocolVersion: PROTOCOL_VERSION,
+    repo: sandbox.root,
+    provider: provider.id,
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    approvalPolicy: setup.policy,
+    maxSteps,
+    baselineSnapshotId: baseline.info.id,
+  })
+  setup.emit?.(started)
+  return {
+    sessionId: session.id,
+    async run(signal) {
+      const agent = new Agent({
+        store,
+        sessionId: session.id,
+        provider,
+        tools: allTools,
+        toolContext: {
+          root: sandbox.root,
+          sandbox,
+          reads: createReadTracker(),
+          limits: setup.limits ?? DEFAULT_LIMITS,
+          baseline: snapshotter.baselineReader(baseline.info.id),
+          signal,
+        },
+        checkpoints: snapshotter,
+        approver: setup.approver,
+        policy: setup.policy,
+        maxSteps,
+        system: system.text,
+        emit: setup.emit,
+        retry: setup.retry,
+      })
+      const outcome = await agent.runTask(setup.task, signal)
+      store.setSessionStatus(session.id, outcome.reason === 'done' ? 'done' : outcome.reason)
+      return outcome
+    },
+  }
+}
