@@ -1,4 +1,4 @@
-import type { FinishReason, StepwiseEvent, ToolCall, Usage } from './protocol'
+import type { Finding, FinishReason, StepwiseEvent, ToolCall, Usage } from './protocol'
 
 /**
  * The one reducer from events to what a session looks like, used by the live UI,
@@ -40,6 +40,16 @@ export type TimelineStep =
   | { kind: 'checkpoint'; seq: number; ts: number; snapshotId: number; paths: string[]; callId?: string }
   | { kind: 'compaction'; seq: number; ts: number; beforeTokens: number; afterTokens: number }
   | { kind: 'error'; seq: number; ts: number; message: string; code: string; hint?: string }
+  | { kind: 'finding'; seq: number; ts: number; finding: Finding }
+  | {
+      kind: 'verify'
+      seq: number
+      ts: number
+      round: number
+      maxRounds: number
+      passed: boolean
+      failures: string[]
+    }
 
 export interface SessionView {
   sessionId: string | null
@@ -287,6 +297,28 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
             ts: event.ts,
             beforeTokens: event.beforeTokens,
             afterTokens: event.afterTokens,
+          },
+        ],
+      }
+    case 'review.finding':
+      return {
+        ...s,
+        steps: [...s.steps, { kind: 'finding', seq: event.seq, ts: event.ts, finding: event.finding }],
+      }
+    case 'verify.finished':
+      return {
+        ...s,
+        status: event.passed ? s.status : 'thinking',
+        steps: [
+          ...s.steps,
+          {
+            kind: 'verify',
+            seq: event.seq,
+            ts: event.ts,
+            round: event.round,
+            maxRounds: event.maxRounds,
+            passed: event.passed,
+            failures: event.failures,
           },
         ],
       }

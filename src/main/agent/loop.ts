@@ -6,15 +6,20 @@ import type {
   ToolCall,
   Usage,
 } from '../../shared/protocol'
-import { unifiedDiff } from '../../shared/diff'
 import type { ModelProvider, ModelTurn, TranscriptItem } from '../providers/types'
 import { ProviderError } from '../providers/types'
 import { withRetry, type RetryOptions } from '../providers/retry'
 import type { Store } from '../store/types'
-import { applyFileChange } from '../tools/apply'
 import { findTool, parseToolCall, toolSpecs, unknownToolError } from '../tools/registry'
-import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types'
-import { policyDecision, type Approver } from './approvals'
+import {
+  isActionTool,
+  isFileChangeTool,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolResult,
+} from '../tools/types'
+import type { Approver } from './approvals'
+import { runAction, runFileChange, type MutationDeps } from './mutations'
 import { describeProviderError } from './errors'
 
 /** Takes a checkpoint of the project after a change was applied. */
@@ -66,9 +71,22 @@ export class Agent {
   private steps = 0
   private readonly now: () => number
 
+  private readonly mutations: MutationDeps
+
   constructor(private readonly opts: AgentOptions) {
     this.policy = opts.policy
     this.now = opts.now ?? Date.now
+    this.mutations = {
+      sessionId: opts.sessionId,
+      toolContext: opts.toolContext,
+      approver: opts.approver,
+      record: (draft) => this.record(draft),
+      policy: () => this.policy,
+      allowAllFileChanges: () => {
+        if (this.policy === 'ask') this.policy = 'auto-edit'
+      },
+      allowedCommands: new Set(),
+    }
   }
 
   private record(draft: EventDraft): StepwiseEvent {
@@ -202,8 +220,12 @@ export class Agent {
     else if (!parsed?.ok) result = { ok: false, error: parsed?.error ?? 'Invalid arguments.' }
     else {
       try {
-        if (tool.mutating) {
-          result = await this.runMutation(tool, call.id, parsed.input, signal)
+        if (isActionTool(tool)) {
+          result = await runAction(this.mutations, tool, call.id, parsed.input, signal)
+          // A command may change any file, whatever it returned: always re-snapshot.
+          applied = true
+        } else if (isFileChangeTool(tool)) {
+          result = await runFileChange(this.mutations, tool, call.id, parsed.input, signal)
           applied = result.ok
         } else {
           result = await tool.run(parsed.input, this.opts.toolContext)
@@ -223,66 +245,6 @@ export class Agent {
     })
     if (applied) await this.checkpoint(call.id)
     return result
-  }
-
-  private async runMutation(
-    tool: Extract<ToolDefinition, { mutating: true }>,
-    callId: string,
-    input: unknown,
-    signal: AbortSignal,
-  ): Promise<ToolResult> {
-    const decision = policyDecision(this.policy, true)
-    if (decision === 'refuse') {
-      return {
-        ok: false,
-        error: `${tool.name} is not available: this session is read-only (approval policy "read-only"). Describe the change instead.`,
-      }
-    }
-    const change = await tool.propose(input, this.opts.toolContext)
-    if ('ok' in change) return change
-    const diff = unifiedDiff(change.path, change.before, change.after)
-    let finalAfter: string | null | undefined
-    let note: Record<string, unknown> = {}
-    if (decision === 'ask') {
-      this.record({
-        type: 'approval.requested',
-        callId,
-        tool: tool.name,
-        change: { path: change.path, kind: change.kind, diff, before: change.before, after: change.after },
-      })
-      const answer = await this.opts.approver.requestApproval(
-        { sessionId: this.opts.sessionId, callId, tool: tool.name, change, diff },
-        signal,
-      )
-      if (answer.decision === 'reject') {
-        this.record({
-          type: 'approval.resolved',
-          callId,
-          decision: 'reject',
-          by: 'user',
-          reason: answer.reason,
-        })
-        return {
-          ok: false,
-          error: `The user rejected this change to ${change.path}.${answer.reason ? ` Their reason: ${answer.reason}` : ' No reason was given; ask or try a different approach.'}`,
-        }
-      }
-      if (answer.decision === 'always') this.policy = 'auto-edit'
-      if (answer.decision === 'edited' && answer.content !== change.after) {
-        finalAfter = answer.content
-        const appliedDiff = unifiedDiff(change.path, change.before, answer.content)
-        this.record({ type: 'approval.resolved', callId, decision: 'edited', by: 'user', appliedDiff })
-        note = {
-          user_edited: true,
-          note: 'The user edited your proposal before accepting it. applied_diff is what was actually written; build on that version.',
-          applied_diff: appliedDiff,
-        }
-      } else {
-        this.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
-      }
-    }
-    const applied = await applyFileChange(change, this.opts.toolContext, finalAfter)
-    return applied.ok ? { ...applied, ...note } : applied
   }
 
   private async checkpoint(callId: string): Promise<void> {

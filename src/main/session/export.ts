@@ -124,6 +124,20 @@ export function exportMarkdown(session: SessionRow, events: StepwiseEvent[]): st
       case 'compaction':
         lines.push(`*Context compacted: ${step.beforeTokens} → ${step.afterTokens} tokens [${step.seq}]*`, '')
         break
+      case 'finding': {
+        const f = step.finding
+        lines.push(
+          `- **${f.severity}** ${f.category} \`${f.file}:${f.line}\` — ${f.message}${f.suggestion ? ` Suggestion: ${f.suggestion}` : ''} [${step.seq}]`,
+          '',
+        )
+        break
+      }
+      case 'verify':
+        lines.push(
+          `*Verify round ${step.round}/${step.maxRounds}: ${step.passed ? 'build and tests pass' : step.failures.join('; ')} [${step.seq}]*`,
+          '',
+        )
+        break
       case 'error':
         lines.push(`> **Error** (${step.code}): ${step.message}${step.hint ? ` ${step.hint}` : ''}`, '')
         break

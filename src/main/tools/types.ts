@@ -91,7 +91,49 @@ export interface MutatingTool<S extends z.ZodType = z.ZodType> extends ToolBase<
   propose(input: z.infer<S>, ctx: ToolContext): Promise<FileChange | { ok: false; error: string }>
 }
 
-export type ToolDefinition = ReadTool | MutatingTool
+/**
+ * What an action (a command, a commit) will do, shown to the user before it runs.
+ * `verdict` is the tool's own reading of the user's lists: `deny` is refused under
+ * every policy, `allow` runs without asking, `ask` follows the approval policy.
+ */
+export interface ActionPlan {
+  /** One line for the timeline and the approval prompt. */
+  summary: string
+  /** The exact command line and working folder, when the action runs a command. */
+  command?: { command: string; cwd: string }
+  verdict: 'allow' | 'ask' | 'deny'
+  /** Why it is denied or needs asking (which part of a pipeline matched which rule). */
+  reason?: string
+  /** Tool-specific data `execute` needs (the parsed command, the files to commit, …). */
+  data?: unknown
+}
+
+/** Streams a running action's output to the timeline (`tool.output` events). */
+export interface ActionIO {
+  onOutput(stream: 'stdout' | 'stderr', text: string): void
+}
+
+/**
+ * A mutating tool whose effect is not a file change the user can diff: it runs a
+ * command or changes the repository. The loop asks per policy using `plan`, then
+ * `execute`s it; the project is re-snapshotted afterwards, since a command may
+ * change any file.
+ */
+export interface ActionTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
+  mutating: true
+  plan(input: z.infer<S>, ctx: ToolContext): Promise<ActionPlan | { ok: false; error: string }>
+  execute(plan: ActionPlan, ctx: ToolContext, io: ActionIO): Promise<ToolResult>
+}
+
+export type ToolDefinition = ReadTool | MutatingTool | ActionTool
+
+export function isActionTool(tool: ToolDefinition): tool is ActionTool {
+  return 'execute' in tool
+}
+
+export function isFileChangeTool(tool: ToolDefinition): tool is MutatingTool {
+  return 'propose' in tool
+}
 
 /** The JSON a provider sends to the model for one tool. */
 export interface ToolSpec {

@@ -169,6 +169,38 @@ export const contextCompactedEvent = z.object({
   summary: z.string().optional(),
 })
 
+export const FINDING_SEVERITIES = ['high', 'medium', 'low'] as const
+export const FINDING_CATEGORIES = ['bug', 'security', 'performance', 'readability', 'tests'] as const
+
+export const findingSchema = z.object({
+  file: z.string(),
+  line: z.number().int().nonnegative(),
+  severity: z.enum(FINDING_SEVERITIES),
+  category: z.enum(FINDING_CATEGORIES),
+  message: z.string(),
+  suggestion: z.string().optional(),
+})
+export type Finding = z.infer<typeof findingSchema>
+
+/** A code-review finding the model reported (`stepwise review`). */
+export const reviewFindingEvent = z.object({
+  ...base,
+  type: z.literal('review.finding'),
+  callId: z.string(),
+  finding: findingSchema,
+})
+
+/** The repair loop ran the project's build and tests after the model said it was done. */
+export const verifyFinishedEvent = z.object({
+  ...base,
+  type: z.literal('verify.finished'),
+  round: z.number().int().nonnegative(),
+  maxRounds: z.number().int().nonnegative(),
+  passed: z.boolean(),
+  /** One line per failing check or test, as sent back to the model. */
+  failures: z.array(z.string()),
+})
+
 export const errorEvent = z.object({
   ...base,
   type: z.literal('error'),
@@ -202,6 +234,8 @@ export const stepwiseEventSchema = z.discriminatedUnion('type', [
   toolFinishedEvent,
   checkpointCreatedEvent,
   contextCompactedEvent,
+  reviewFindingEvent,
+  verifyFinishedEvent,
   errorEvent,
   sessionFinishedEvent,
 ])

@@ -153,6 +153,33 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
             ),
           )
           break
+        case 'review.finding': {
+          const f = event.finding
+          const sev =
+            f.severity === 'high'
+              ? color.red(f.severity)
+              : f.severity === 'medium'
+                ? color.yellow(f.severity)
+                : color.dim(f.severity)
+          print(`  ${sev} ${f.category} ${f.file}:${f.line} ${truncate(f.message, 140)}`)
+          break
+        }
+        case 'verify.finished':
+          if (event.passed) print(color.green(`  ✓ build and tests pass (round ${event.round})`))
+          else
+            print(
+              color.yellow(
+                `  ✗ verify round ${event.round}/${event.maxRounds}: ${event.failures.length} failing${
+                  event.failures.length
+                    ? `\n    ${event.failures
+                        .slice(0, 5)
+                        .map((f) => truncate(f, 140))
+                        .join('\n    ')}`
+                    : ''
+                }`,
+              ),
+            )
+          break
         case 'error':
           print(`${color.red('error:')} ${event.message}${event.hint ? `\n  ${color.dim(event.hint)}` : ''}`)
           break

@@ -110,6 +110,16 @@ export function showSession(id: string, opts: StoreOptions): number {
         case 'error':
           out.push(`${seq} ${color.red('error')} ${step.message}`)
           break
+        case 'finding':
+          out.push(
+            `${seq} ${step.finding.severity} ${step.finding.category} ${step.finding.file}:${step.finding.line} ${step.finding.message}`,
+          )
+          break
+        case 'verify':
+          out.push(
+            `${seq} verify ${step.round}/${step.maxRounds}: ${step.passed ? 'passed' : `${step.failures.length} failing`}`,
+          )
+          break
       }
     }
     if (view.finishReason)

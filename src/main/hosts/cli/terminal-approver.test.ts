@@ -7,6 +7,7 @@ import type { ApprovalRequest } from '../../agent/approvals'
 import { terminalApprover } from './terminal-approver'
 
 const request: ApprovalRequest = {
+  kind: 'file',
   sessionId: 's',
   callId: 'c1',
   tool: 'edit_file',

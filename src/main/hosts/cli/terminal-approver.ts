@@ -50,16 +50,26 @@ export function terminalApprover(opts: {
   return {
     async requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
       opts.beforePrompt?.()
-      const { change } = request
-      opts.output.write(
-        `\n${color.bold(`${request.tool}: ${change.kind} ${change.path}`)}\n${colorDiff(request.diff.trimEnd(), color)}\n`,
-      )
+      const change = request.kind === 'file' ? request.change : null
+      if (change && request.kind === 'file') {
+        opts.output.write(
+          `\n${color.bold(`${request.tool}: ${change.kind} ${change.path}`)}\n${colorDiff(request.diff.trimEnd(), color)}\n`,
+        )
+      } else if (request.kind === 'action') {
+        const { plan } = request
+        const where = plan.command ? `\n  in ${plan.command.cwd}` : ''
+        const why = plan.reason ? `\n  ${color.dim(plan.reason)}` : ''
+        opts.output.write(
+          `\n${color.bold(`${request.tool}:`)} ${plan.command ? color.cyan(plan.command.command) : plan.summary}${where}${why}\n`,
+        )
+      }
+      const choices = change ? `[${color.cyan('e')}]dit [a]lways` : '[a]lways'
       const rl = readline.createInterface({ input: opts.input, output: opts.output, terminal: true })
       try {
         for (;;) {
           const answer = (
             await rl.question(
-              `${color.bold('Apply?')} [${color.green('y')}]es [${color.red('n')}]o [${color.cyan('e')}]dit [a]lways: `,
+              `${color.bold(change ? 'Apply?' : 'Run?')} [${color.green('y')}]es [${color.red('n')}]o ${choices}: `,
               { signal },
             )
           )
@@ -71,7 +81,7 @@ export function terminalApprover(opts: {
             const reason = (await rl.question('Reason for the model (optional): ', { signal })).trim()
             return reason ? { decision: 'reject', reason } : { decision: 'reject' }
           }
-          if (answer === 'e' || answer === 'edit') {
+          if ((answer === 'e' || answer === 'edit') && change) {
             if (change.after === null) {
               opts.output.write('A deletion has nothing to edit; answer y or n.\n')
               continue
@@ -85,7 +95,7 @@ export function terminalApprover(opts: {
             }
             return { decision: 'edited', content: edited }
           }
-          opts.output.write('Please answer y, n, e or a.\n')
+          opts.output.write(change ? 'Please answer y, n, e or a.\n' : 'Please answer y, n or a.\n')
         }
       } finally {
         rl.close()

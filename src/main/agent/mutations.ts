@@ -1,0 +1,132 @@
+import { unifiedDiff } from '../../shared/diff'
+import type { ApprovalPolicy, EventDraft } from '../../shared/protocol'
+import { applyFileChange } from '../tools/apply'
+import type { ActionTool, MutatingTool, ToolContext, ToolResult } from '../tools/types'
+import type { Approver } from './approvals'
+
+/**
+ * How mutating tools run (DESIGN §2): the policy decides whether to ask; the
+ * user's decision goes back to the model exactly; nothing is written or run
+ * before that decision.
+ */
+export interface MutationDeps {
+  sessionId: string
+  toolContext: ToolContext
+  approver: Approver
+  record(draft: EventDraft): void
+  policy(): ApprovalPolicy
+  /** "always" for a file change: stop asking for file changes in this session. */
+  allowAllFileChanges(): void
+  /** Command lines the user answered "always" to in this session. */
+  allowedCommands: Set<string>
+}
+
+const readOnlyError = (tool: string) => ({
+  ok: false as const,
+  error: `${tool} is not available: this session is read-only (approval policy "read-only"). Describe the change instead.`,
+})
+
+function rejection(what: string, reason: string | undefined): ToolResult {
+  return {
+    ok: false,
+    error: `The user rejected ${what}.${reason ? ` Their reason: ${reason}` : ' No reason was given; ask or try a different approach.'}`,
+  }
+}
+
+export async function runFileChange(
+  deps: MutationDeps,
+  tool: MutatingTool,
+  callId: string,
+  input: unknown,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  const policy = deps.policy()
+  if (policy === 'read-only') return readOnlyError(tool.name)
+  const change = await tool.propose(input, deps.toolContext)
+  if ('ok' in change) return change
+  const diff = unifiedDiff(change.path, change.before, change.after)
+  let finalAfter: string | undefined
+  let note: Record<string, unknown> = {}
+  if (policy === 'ask') {
+    deps.record({
+      type: 'approval.requested',
+      callId,
+      tool: tool.name,
+      change: { path: change.path, kind: change.kind, diff, before: change.before, after: change.after },
+    })
+    const answer = await deps.approver.requestApproval(
+      { kind: 'file', sessionId: deps.sessionId, callId, tool: tool.name, change, diff },
+      signal,
+    )
+    if (answer.decision === 'reject') {
+      deps.record({
+        type: 'approval.resolved',
+        callId,
+        decision: 'reject',
+        by: 'user',
+        reason: answer.reason,
+      })
+      return rejection(`this change to ${change.path}`, answer.reason)
+    }
+    if (answer.decision === 'always') deps.allowAllFileChanges()
+    if (answer.decision === 'edited' && answer.content !== change.after) {
+      finalAfter = answer.content
+      const appliedDiff = unifiedDiff(change.path, change.before, answer.content)
+      deps.record({ type: 'approval.resolved', callId, decision: 'edited', by: 'user', appliedDiff })
+      note = {
+        user_edited: true,
+        note: 'The user edited your proposal before accepting it. applied_diff is what was actually written; build on that version.',
+        applied_diff: appliedDiff,
+      }
+    } else {
+      deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
+    }
+  }
+  const applied = await applyFileChange(change, deps.toolContext, finalAfter)
+  return applied.ok ? { ...applied, ...note } : applied
+}
+
+export async function runAction(
+  deps: MutationDeps,
+  tool: ActionTool,
+  callId: string,
+  input: unknown,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  const policy = deps.policy()
+  if (policy === 'read-only') return readOnlyError(tool.name)
+  const plan = await tool.plan(input, deps.toolContext)
+  if ('ok' in plan) return plan
+  if (plan.verdict === 'deny') {
+    return {
+      ok: false,
+      error: `Refused: ${plan.reason ?? `${plan.summary} is on the deny list`}. This is never allowed; find another way or ask the user to do it.`,
+    }
+  }
+  const key = plan.command ? `${plan.command.cwd}\0${plan.command.command}` : plan.summary
+  const mustAsk = plan.verdict === 'ask' && policy !== 'full-auto' && !deps.allowedCommands.has(key)
+  if (mustAsk) {
+    deps.record({
+      type: 'approval.requested',
+      callId,
+      tool: tool.name,
+      command: plan.command ?? { command: plan.summary, cwd: '.' },
+    })
+    const answer = await deps.approver.requestApproval(
+      { kind: 'action', sessionId: deps.sessionId, callId, tool: tool.name, plan },
+      signal,
+    )
+    if (answer.decision === 'reject' || answer.decision === 'edited') {
+      const reason = answer.decision === 'reject' ? answer.reason : undefined
+      deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason })
+      return rejection(`running ${plan.summary}`, reason)
+    }
+    if (answer.decision === 'always') deps.allowedCommands.add(key)
+    deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
+  }
+  return tool.execute(plan, deps.toolContext, {
+    onOutput: (stream, text) => {
+      if (text) deps.record({ type: 'tool.output', callId, stream, text })
+    },
+  })
+}
