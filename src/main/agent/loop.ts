@@ -6,7 +6,8 @@ import type {
   ToolCall,
   Usage,
 } from '../../shared/protocol'
-import type { ModelProvider, ModelTurn, TranscriptItem } from '../providers/types'
+import type { ModelProvider, ModelRequest, ModelTurn, TrafficEntry, TranscriptItem } from '../providers/types'
+import { ContextManager } from '../context/manager'
 import { ProviderError } from '../providers/types'
 import { withRetry, type RetryOptions } from '../providers/retry'
 import type { Store } from '../store/types'
@@ -72,6 +73,9 @@ export class Agent {
   private readonly now: () => number
 
   private readonly mutations: MutationDeps
+  private readonly context: ContextManager
+  private readonly onTraffic = (entry: TrafficEntry): void =>
+    this.opts.store.appendTraffic(this.opts.sessionId, entry)
 
   constructor(private readonly opts: AgentOptions) {
     this.policy = opts.policy
@@ -87,6 +91,7 @@ export class Agent {
       },
       allowedCommands: new Set(),
     }
+    this.context = new ContextManager(opts.provider, (draft) => this.record(draft), this.onTraffic)
   }
 
   private record(draft: EventDraft): StepwiseEvent {
@@ -154,31 +159,49 @@ export class Agent {
 
   private async modelTurn(step: number, signal: AbortSignal): Promise<ModelTurn> {
     const { provider } = this.opts
-    const request = {
+    const request: ModelRequest = {
       system: this.opts.system,
       transcript: this.transcript,
       tools: toolSpecs(this.offeredTools()),
     }
     const started = this.now()
-    const turn = await withRetry(
-      () =>
-        provider.streamTurn(
-          request,
-          {
-            onText: (text) => {
-              if (text) this.record({ type: 'assistant.delta', step, text })
+    const send = () =>
+      withRetry(
+        () =>
+          provider.streamTurn(
+            request,
+            {
+              onText: (text) => {
+                if (text) this.record({ type: 'assistant.delta', step, text })
+              },
+              onTraffic: this.onTraffic,
             },
-            onTraffic: (entry) => this.opts.store.appendTraffic(this.opts.sessionId, entry),
-          },
+            signal,
+          ),
+        {
+          ...this.opts.retry,
           signal,
-        ),
-      {
-        ...this.opts.retry,
-        signal,
-        onRetry: (attempt, delayMs, error) =>
-          this.record({ type: 'model.retry', step, attempt, delayMs, reason: error.message }),
-      },
-    )
+          onRetry: (attempt, delayMs, error) =>
+            this.record({ type: 'model.retry', step, attempt, delayMs, reason: error.message }),
+        },
+      )
+    await this.context.fit(request, signal)
+    let estimated = this.context.estimate(request)
+    let turn: ModelTurn
+    try {
+      turn = await send()
+    } catch (err) {
+      // The server counts differently from us: compact harder and retry once, never in a loop.
+      if (!(err instanceof ProviderError) || err.kind !== 'context-overflow') throw err
+      await this.context.fit(request, signal, { afterOverflow: true })
+      estimated = this.context.estimate(request)
+      turn = await send()
+    }
+    if (turn.usage.inputTokens > 0) this.context.calibrate(estimated, turn.usage.inputTokens)
+    const context = {
+      usedTokens: turn.usage.inputTokens || estimated,
+      windowTokens: await this.context.windowTokens(signal),
+    }
     this.usage = {
       inputTokens: this.usage.inputTokens + turn.usage.inputTokens,
       outputTokens: this.usage.outputTokens + turn.usage.outputTokens,
@@ -192,6 +215,7 @@ export class Agent {
       durationMs: this.now() - started,
       provider: provider.id,
       model: provider.model,
+      context,
       ...(turn.textToolCalls ? { textToolCalls: true } : {}),
     })
     this.transcript.push({

@@ -25,6 +25,25 @@ describe('buildSystemPrompt', () => {
     expect(prompt.text).toMatch(/# Project rules \(AGENTS\.md\)[\s\S]*Always use tabs\.$/)
   })
 
+  it('reads the rule files other agents use, including a .clinerules folder', () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-prompt-'))
+    fs.writeFileSync(path.join(root, 'CLAUDE.md'), 'Run npm test.\n')
+    fs.mkdirSync(path.join(root, '.clinerules'))
+    fs.writeFileSync(path.join(root, '.clinerules', 'b.md'), 'Rule B')
+    fs.writeFileSync(path.join(root, '.clinerules', 'a.md'), 'Rule A')
+    fs.mkdirSync(path.join(root, '.github'))
+    fs.writeFileSync(path.join(root, '.github', 'copilot-instructions.md'), 'Prefer const.')
+    const prompt = buildSystemPrompt(root)
+    expect(prompt.ruleFiles).toEqual([
+      'CLAUDE.md',
+      '.clinerules/a.md',
+      '.clinerules/b.md',
+      '.github/copilot-instructions.md',
+    ])
+    expect(prompt.text.indexOf('Rule A')).toBeLessThan(prompt.text.indexOf('Rule B'))
+    expect(prompt.text).toContain('Prefer const.')
+  })
+
   it('cuts a huge AGENTS.md and says so', () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-prompt-'))
     fs.writeFileSync(path.join(root, 'AGENTS.md'), 'x'.repeat(200_000))

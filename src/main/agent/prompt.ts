@@ -18,14 +18,44 @@ export function findResourcesDir(start = path.dirname(fileURLToPath(import.meta.
   }
 }
 
-/** Project rule files appended to the system prompt when present (the project's own instructions). */
-const RULE_FILES = ['AGENTS.md']
+/**
+ * The project's own instructions, appended to the system prompt when present: the
+ * files other agents read too, so a project written for them works here as is.
+ * `.clinerules` may be a folder of rule files.
+ */
+export const RULE_FILES = [
+  'AGENTS.md',
+  'CLAUDE.md',
+  '.clinerules',
+  '.cursorrules',
+  '.github/copilot-instructions.md',
+]
 const MAX_RULES_BYTES = 64 * 1024
 
 export interface SystemPrompt {
   text: string
   /** Rule files that were included, relative to the project root. */
   ruleFiles: string[]
+}
+
+/** The rule files under `name` (itself when a file, its text files when a folder), root-relative. */
+function ruleFilesAt(root: string, name: string): string[] {
+  const stat = fs.statSync(path.join(root, name), { throwIfNoEntry: false })
+  if (stat?.isFile()) return [name]
+  if (!stat?.isDirectory()) return []
+  return fs
+    .readdirSync(path.join(root, name), { withFileTypes: true })
+    .filter((d) => d.isFile() && /\.(md|txt)$/i.test(d.name))
+    .map((d) => `${name}/${d.name}`)
+    .sort()
+}
+
+function readRules(root: string, rel: string): string {
+  const buf = fs.readFileSync(path.join(root, rel))
+  let text = buf.subarray(0, MAX_RULES_BYTES).toString('utf8')
+  if (buf.length > MAX_RULES_BYTES)
+    text += `\n[TRUNCATED: ${rel} is ${buf.length} bytes; showing the first 64 KB]`
+  return text.trim()
 }
 
 export function buildSystemPrompt(
@@ -36,20 +66,16 @@ export function buildSystemPrompt(
   const parts = [fs.readFileSync(path.join(resources, 'prompts', 'system.md'), 'utf8').trim()]
   const ruleFiles: string[] = []
   for (const name of RULE_FILES) {
-    const file = path.join(root, name)
-    let text: string
-    try {
-      const stat = fs.statSync(file)
-      if (!stat.isFile()) continue
-      const buf = fs.readFileSync(file)
-      text = buf.subarray(0, MAX_RULES_BYTES).toString('utf8')
-      if (buf.length > MAX_RULES_BYTES)
-        text += `\n[TRUNCATED: ${name} is ${buf.length} bytes; showing the first 64 KB]`
-    } catch {
-      continue
+    for (const rel of ruleFilesAt(root, name)) {
+      let text: string
+      try {
+        text = readRules(root, rel)
+      } catch {
+        continue
+      }
+      ruleFiles.push(rel)
+      parts.push(`# Project rules (${rel})\nThe project's own instructions. Follow them.\n\n${text}`)
     }
-    ruleFiles.push(name)
-    parts.push(`# Project rules (${name})\nThe project's own instructions. Follow them.\n\n${text.trim()}`)
   }
   if (opts.extra) parts.push(opts.extra.trim())
   return { text: parts.join('\n\n'), ruleFiles }

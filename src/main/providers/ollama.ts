@@ -70,10 +70,16 @@ export class OllamaProvider implements ModelProvider {
     return (tags?.models ?? []).map((m) => m.name).filter((n): n is string => typeof n === 'string')
   }
 
+  /** The num_ctx every request sends: configured, else the model's own length capped, else the default. */
+  async contextWindow(signal?: AbortSignal): Promise<number> {
+    if (this.numCtx) return this.numCtx
+    const info = await this.modelInfo(signal ?? new AbortController().signal)
+    return info.contextLength ? Math.min(info.contextLength, MAX_AUTO_NUM_CTX) : DEFAULT_NUM_CTX
+  }
+
   async streamTurn(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelTurn> {
     const info = await this.modelInfo(signal)
-    const numCtx =
-      this.numCtx ?? (info.contextLength ? Math.min(info.contextLength, MAX_AUTO_NUM_CTX) : DEFAULT_NUM_CTX)
+    const numCtx = await this.contextWindow(signal)
     const hasTools = request.tools.length > 0
     const textMode =
       hasTools &&

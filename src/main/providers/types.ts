@@ -57,6 +57,8 @@ export interface ModelProvider {
   streamTurn(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelTurn>
   /** Context length and capabilities where the server can tell them. */
   describe?(signal?: AbortSignal): Promise<ModelInfo>
+  /** The window the model will actually run with, where the provider decides it (Ollama's num_ctx). */
+  contextWindow?(signal?: AbortSignal): Promise<number>
 }
 
 export type ProviderErrorKind =

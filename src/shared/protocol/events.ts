@@ -80,6 +80,10 @@ export const assistantMessageEvent = z.object({
   model: z.string(),
   /** True when the calls were recovered from text (a model without native tool calls). */
   textToolCalls: z.boolean().optional(),
+  /** The context meter: tokens this request used (as the server counted them when it says) of the window. */
+  context: z
+    .object({ usedTokens: z.number().int().nonnegative(), windowTokens: z.number().int().positive() })
+    .optional(),
 })
 
 export const modelRetryEvent = z.object({

@@ -66,6 +66,16 @@ function truncate(text: string, max: number): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
 
+/** `12% of 32k`: the share of the model's window the last request used. */
+export function contextShare(context: { usedTokens: number; windowTokens: number }): string {
+  const pct = Math.round((100 * context.usedTokens) / context.windowTokens)
+  const window =
+    context.windowTokens >= 1000
+      ? `${Math.round(context.windowTokens / 1000)}k`
+      : String(context.windowTokens)
+  return `${pct}% of ${window}`
+}
+
 export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`
 }
@@ -110,7 +120,7 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
           if (text) print(`${color.green('●')} ${text}`)
           print(
             color.dim(
-              `  step ${event.step} · ${number.format(event.usage.inputTokens)} in / ${number.format(event.usage.outputTokens)} out · ${formatDuration(event.durationMs)}${event.toolCalls.length ? ` · ${event.toolCalls.length} tool call${event.toolCalls.length > 1 ? 's' : ''}` : ''}`,
+              `  step ${event.step} · ${number.format(event.usage.inputTokens)} in / ${number.format(event.usage.outputTokens)} out · ${formatDuration(event.durationMs)}${event.context ? ` · context ${contextShare(event.context)}` : ''}${event.toolCalls.length ? ` · ${event.toolCalls.length} tool call${event.toolCalls.length > 1 ? 's' : ''}` : ''}`,
             ),
           )
           break

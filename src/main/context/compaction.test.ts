@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest'
+import type { TranscriptItem } from '../providers/types'
+import {
+  DROPPED_RESULT,
+  dropOldToolResults,
+  forgetResponseIds,
+  summaryCut,
+  summaryRequest,
+} from './compaction'
+import { createTokenCounter, tokenizerFor } from './tokens'
+
+const call = (id: string) => ({ id, name: 'read_file', arguments: `{"path":"${id}.ts"}` })
+
+function session(turns: number): TranscriptItem[] {
+  const items: TranscriptItem[] = [{ role: 'user', text: 'the task' }]
+  for (let i = 0; i < turns; i++) {
+    items.push({ role: 'assistant', text: `step ${i}`, toolCalls: [call(`c${i}`)], responseId: `resp_${i}` })
+    items.push({
+      role: 'tool',
+      callId: `c${i}`,
+      name: 'read_file',
+      output: `{"ok":true,"content":"${'x'.repeat(500)}"}`,
+    })
+  }
+  return items
+}
+
+describe('dropOldToolResults', () => {
+  it('drops the oldest results first, keeps the recent ones and every call/result pairing', () => {
+    const t = session(6)
+    const droppedSoFar = () => t.filter((i) => i.role === 'tool' && i.output === DROPPED_RESULT).length
+    const dropped = dropOldToolResults(t, () => droppedSoFar() >= 2, 4)
+    expect(dropped).toBe(2)
+    const outputs = t.filter((i) => i.role === 'tool').map((i) => (i.role === 'tool' ? i.output : ''))
+    expect(outputs.slice(0, 2)).toEqual([DROPPED_RESULT, DROPPED_RESULT])
+    expect(outputs.slice(2).every((o) => o !== DROPPED_RESULT)).toBe(true)
+    expect(t.filter((i) => i.role === 'tool').map((i) => (i.role === 'tool' ? i.callId : ''))).toEqual([
+      'c0',
+      'c1',
+      'c2',
+      'c3',
+      'c4',
+      'c5',
+    ])
+  })
+
+  it('never touches the most recent items, even when nothing else helps', () => {
+    const t = session(2)
+    expect(dropOldToolResults(t, () => false, 10)).toBe(0)
+  })
+})
+
+describe('summaryCut', () => {
+  it('never separates a tool result from its call and keeps the task', () => {
+    const t = session(6)
+    const cut = summaryCut(t, 3)
+    expect(cut).toBeGreaterThan(1)
+    expect(t[cut].role).not.toBe('tool')
+    expect(summaryCut(session(1), 6)).toBe(1)
+  })
+
+  it('the summary request carries the prefix and no tools, within the size asked', () => {
+    const req = summaryRequest(session(50), 5000)
+    expect(req.tools).toEqual([])
+    expect(req.transcript).toHaveLength(1)
+    const text = (req.transcript[0] as { text: string }).text
+    expect(text.length).toBeLessThan(5100)
+    expect(text).toContain('TOOL read_file RESULT')
+  })
+})
+
+describe('token counting', () => {
+  it('uses the real tokenizer per model family and calibrates against the server', () => {
+    expect(tokenizerFor('gpt-4o')('hello world')).toBe(2)
+    expect(tokenizerFor('gpt-4')('hello world')).toBe(2)
+    const counter = createTokenCounter('qwen2.5-coder:7b')
+    const req = { system: 'sys', tools: [], transcript: session(3) }
+    const raw = counter.request(req)
+    expect(raw).toBeGreaterThan(250)
+    counter.calibrate(raw, raw * 2)
+    const calibrated = counter.request(req)
+    expect(calibrated).toBeGreaterThan(raw * 1.4)
+    expect(calibrated).toBeLessThan(raw * 2.1)
+  })
+})
+
+describe('forgetResponseIds', () => {
+  it('drops every chain id so the next request sends the full history', () => {
+    const t = session(2)
+    forgetResponseIds(t)
+    expect(t.filter((i) => i.role === 'assistant' && i.responseId)).toHaveLength(0)
+  })
+})

@@ -1,0 +1,77 @@
+import { countTokens as countO200k } from 'gpt-tokenizer'
+import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base'
+import type { ModelRequest, TranscriptItem } from '../providers/types'
+
+/**
+ * Token counts for the context meter and compaction. OpenAI models get their real
+ * tokenizer (o200k for current models, cl100k for gpt-4 / gpt-3.5). Other models
+ * are estimated with o200k and corrected by `calibrate`: after each turn the
+ * server's own prompt count (Ollama's prompt_eval_count, a Chat server's
+ * usage.prompt_tokens) is compared with our estimate of the same request.
+ */
+export interface TokenCounter {
+  /** Estimated tokens of one request as the model will see it. */
+  request(request: ModelRequest): number
+  /** Feed back what the server said the request cost, to correct later estimates. */
+  calibrate(estimated: number, reported: number): void
+}
+
+/** Per-message framing the chat templates add (role markers, separators). */
+const MESSAGE_OVERHEAD = 4
+
+export function tokenizerFor(model: string): (text: string) => number {
+  return /^(gpt-4(?![.o])|gpt-3\.5)/.test(model) ? countCl100k : countO200k
+}
+
+export function createTokenCounter(model: string): TokenCounter {
+  const count = tokenizerFor(model)
+  // Items never change once in the transcript, so each is counted once.
+  const itemCache = new WeakMap<TranscriptItem, number>()
+  const textCache = new Map<string, number>()
+  let ratio = 1
+
+  const cachedText = (text: string): number => {
+    let n = textCache.get(text)
+    if (n === undefined) {
+      n = count(text)
+      if (textCache.size > 64) textCache.clear()
+      textCache.set(text, n)
+    }
+    return n
+  }
+
+  const item = (it: TranscriptItem): number => {
+    let n = itemCache.get(it)
+    if (n !== undefined) return n
+    switch (it.role) {
+      case 'user':
+        n = count(it.text)
+        break
+      case 'assistant':
+        n = count(it.text) + it.toolCalls.reduce((sum, c) => sum + count(c.name) + count(c.arguments) + 3, 0)
+        break
+      case 'tool':
+        n = count(it.output) + 2
+        break
+    }
+    n += MESSAGE_OVERHEAD
+    itemCache.set(it, n)
+    return n
+  }
+
+  return {
+    request(request) {
+      const raw =
+        cachedText(request.system) +
+        cachedText(JSON.stringify(request.tools)) +
+        request.transcript.reduce((sum, it) => sum + item(it), 0)
+      return Math.ceil(raw * ratio)
+    },
+    calibrate(estimated, reported) {
+      if (estimated <= 0 || reported <= 0) return
+      // Blend, so one odd answer does not swing the meter; stay within sane bounds.
+      const observed = (reported / estimated) * ratio
+      ratio = Math.min(3, Math.max(0.33, ratio * 0.5 + observed * 0.5))
+    },
+  }
+}
