@@ -33,6 +33,7 @@ if (!bin) {
       'Fix: run `npx install-electron` (or `npm rebuild electron`) on a machine with network access.',
       '',
       'Everything else works without it. The CLI:',
+      '  npx stepwise --help',
       '  node out/main/cli.js --help',
       '  node out/main/cli.js edit "describe the change" --repo path/to/project',
       '',
@@ -41,5 +42,7 @@ if (!bin) {
   process.exit(1)
 }
 
-const child = spawn(bin, [root], { cwd: root, stdio: 'inherit' })
+// Chromium will not start as root with its sandbox on (containers); only then is it turned off.
+const args = process.getuid?.() === 0 ? ['--no-sandbox', root] : [root]
+const child = spawn(bin, args, { cwd: root, stdio: 'inherit' })
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 0)))
