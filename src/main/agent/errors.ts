@@ -87,6 +87,8 @@ export function describeProviderError(
 }
 
 /** Errors that mean "the model cannot be used as configured" (CLI exit code 4). */
-export function isMisconfiguration(kind: ProviderError['kind'] | 'internal' | undefined): boolean {
+export function isMisconfiguration(
+  kind: ProviderError['kind'] | 'internal' | 'verify-failed' | undefined,
+): boolean {
   return kind === 'network' || kind === 'auth' || kind === 'not-found' || kind === 'bad-response'
 }

@@ -9,6 +9,7 @@ import { startSession } from '../session/start'
 import { openStore } from '../store/store'
 import type { Store } from '../store/types'
 import type { ApprovalAnswer, Approver } from './approvals'
+import type { AgentOptions } from './loop'
 
 type Step = Partial<ModelTurn> | ProviderError | ((req: ModelRequest) => Partial<ModelTurn>)
 
@@ -75,6 +76,7 @@ async function run(
     policy?: 'ask' | 'auto-edit' | 'full-auto' | 'read-only'
     approver?: Approver
     maxSteps?: number
+    repair?: AgentOptions['repair']
   } = {},
 ) {
   const provider = scriptedProvider(steps)
@@ -86,6 +88,7 @@ async function run(
     providerOverride: provider,
     policy: opts.policy ?? 'auto-edit',
     maxSteps: opts.maxSteps,
+    repair: opts.repair,
     approver: opts.approver ?? answering([]),
     emit: (e) => emitted.push(e),
     retry: { sleep: async () => {} },
@@ -273,5 +276,38 @@ describe('Agent loop', () => {
     const events = store.listEvents(session.sessionId)
     expect(events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
     expect(store.getSession(session.sessionId)?.status).toBe('interrupted')
+  })
+
+  it('--until-green sends failures back to the model until build and tests pass', async () => {
+    const verdicts = [
+      { passed: false, failures: ['src/a.test.ts:3 adds: expected 3, got 4'] },
+      { passed: true, failures: [] },
+    ]
+    const { outcome, events, provider } = await run([{ text: 'done' }, { text: 'fixed it' }], {
+      repair: { maxRounds: 15, verify: async () => verdicts.shift()! },
+    })
+    expect(outcome.reason).toBe('done')
+    const verifies = events.filter((e) => e.type === 'verify.finished')
+    expect(verifies.map((e) => [e.round, e.passed])).toEqual([
+      [0, false],
+      [1, true],
+    ])
+    const repairMessage = provider.requests[1].transcript.at(-1)
+    expect(repairMessage).toMatchObject({ role: 'user' })
+    expect((repairMessage as { text: string }).text).toContain('src/a.test.ts:3 adds: expected 3, got 4')
+  })
+
+  it('--until-green stops after the last repair round and says exactly what still fails', async () => {
+    const { outcome, events } = await run([{ text: 'done' }, { text: 'still done' }, { text: 'again' }], {
+      repair: {
+        maxRounds: 2,
+        verify: async () => ({ passed: false, failures: ['build: x.ts(1,1): error TS2304'] }),
+      },
+    })
+    expect(outcome.reason).toBe('error')
+    expect(outcome.errorKind).toBe('verify-failed')
+    expect(outcome.message).toContain('Still failing after 2 repair rounds')
+    expect(outcome.message).toContain('build: x.ts(1,1): error TS2304')
+    expect(events.filter((e) => e.type === 'verify.finished')).toHaveLength(3)
   })
 })

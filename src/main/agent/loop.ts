@@ -42,6 +42,11 @@ export interface AgentOptions {
   policy: ApprovalPolicy
   maxSteps: number
   system: string
+  /** --until-green: verify build and tests when the model says it is done, and repair up to maxRounds. */
+  repair?: {
+    maxRounds: number
+    verify(signal: AbortSignal): Promise<{ passed: boolean; failures: string[] }>
+  }
   /** Called with each event after it is durably stored. */
   emit?: (event: StepwiseEvent) => void
   retry?: Partial<Omit<RetryOptions, 'signal' | 'onRetry'>>
@@ -55,7 +60,7 @@ export interface TaskOutcome {
   /** The model's last answer (its summary when done). */
   finalText: string
   /** Set when the session ended in an error: the provider error kind or `internal`. */
-  errorKind?: ProviderError['kind'] | 'internal'
+  errorKind?: ProviderError['kind'] | 'internal' | 'verify-failed'
   message?: string
 }
 
@@ -73,6 +78,8 @@ export class Agent {
   private readonly now: () => number
 
   private readonly mutations: MutationDeps
+  /** Repair rounds used so far (round 0 is the first check). */
+  private repairRound = 0
   private readonly context: ContextManager
   private readonly onTraffic = (entry: TrafficEntry): void =>
     this.opts.store.appendTraffic(this.opts.sessionId, entry)
@@ -141,7 +148,12 @@ export class Agent {
       this.steps += 1
       const turn = await this.modelTurn(this.steps, signal)
       finalText = turn.text
-      if (turn.toolCalls.length === 0) return { reason: 'done', finalText }
+      if (turn.toolCalls.length === 0) {
+        if (!this.opts.repair) return { reason: 'done', finalText }
+        const verdict = await this.verify(signal)
+        if (verdict) return { ...verdict, finalText }
+        continue
+      }
       for (const call of turn.toolCalls) {
         // A stop during a tool still answers every call, so the transcript stays valid.
         const output = signal.aborted
@@ -155,6 +167,41 @@ export class Agent {
         })
       }
     }
+  }
+
+  /**
+   * The repair loop (--until-green): the model says it is done, so build and tests
+   * run; while they fail, the failures go back to the model, up to `maxRounds`.
+   * Returns how the session ends, or undefined to give the model another round.
+   */
+  private async verify(
+    signal: AbortSignal,
+  ): Promise<Omit<TaskOutcome, 'steps' | 'usage' | 'finalText'> | undefined> {
+    const repair = this.opts.repair!
+    const result = await repair.verify(signal)
+    const round = this.repairRound
+    this.record({
+      type: 'verify.finished',
+      round,
+      maxRounds: repair.maxRounds,
+      passed: result.passed,
+      failures: result.failures,
+    })
+    if (result.passed) return { reason: 'done' }
+    if (signal.aborted) return { reason: 'interrupted', message: 'Interrupted by the user.' }
+    const list = result.failures.map((f) => `- ${f}`).join('\n')
+    if (round >= repair.maxRounds) {
+      return {
+        reason: 'error',
+        errorKind: 'verify-failed',
+        message: `Still failing after ${repair.maxRounds} repair rounds:\n${list}`,
+      }
+    }
+    this.repairRound += 1
+    const text = `The build or tests still fail (repair round ${this.repairRound} of ${repair.maxRounds}). Fix these, then say you are done:\n${list}`
+    this.record({ type: 'user.message', text })
+    this.transcript.push({ role: 'user', text })
+    return undefined
   }
 
   private async modelTurn(step: number, signal: AbortSignal): Promise<ModelTurn> {

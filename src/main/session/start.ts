@@ -1,5 +1,5 @@
 import { PROTOCOL_VERSION, type ApprovalPolicy, type StepwiseEvent } from '../../shared/protocol'
-import { Agent, type TaskOutcome } from '../agent/loop'
+import { Agent, type AgentOptions, type TaskOutcome } from '../agent/loop'
 import type { Approver } from '../agent/approvals'
 import { buildSystemPrompt } from '../agent/prompt'
 import { createProvider } from '../providers'
@@ -12,7 +12,7 @@ import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
 import type { Store } from '../store/types'
 import { createReadTracker } from '../tools/read-tracker'
 import { allTools } from '../tools/registry'
-import type { ToolLimits } from '../tools/types'
+import type { ToolDefinition, ToolLimits } from '../tools/types'
 
 export const DEFAULT_LIMITS: ToolLimits = { maxReadBytes: 400 * 1024, maxWriteBytes: 800 * 1024 }
 export const DEFAULT_MAX_STEPS = 50
@@ -29,6 +29,12 @@ export interface SessionSetup {
   retry?: Partial<Omit<RetryOptions, 'signal' | 'onRetry'>>
   /** For tests: a provider built elsewhere. */
   providerOverride?: ModelProvider
+  /** --until-green: verify build and tests when the model says it is done; repair up to maxRounds. */
+  repair?: AgentOptions['repair']
+  /** The tools offered instead of `allTools` (review offers read-only tools and its own). */
+  tools?: readonly ToolDefinition[]
+  /** Instructions appended to the system prompt (review's instructions). */
+  systemExtra?: string
 }
 
 export interface StartedSession {
@@ -73,7 +79,7 @@ export async function startSession(
   const provider = setup.providerOverride ?? createProvider(setup.provider)
   const maxSteps = setup.maxSteps ?? DEFAULT_MAX_STEPS
   const snapshotter = snapshotterFor(store, sandbox)
-  const system = buildSystemPrompt(sandbox.root)
+  const system = buildSystemPrompt(sandbox.root, { extra: setup.systemExtra })
   const session = store.createSession({
     repo: sandbox.root,
     title: setup.task.trim().split('\n')[0].slice(0, 120),
@@ -100,7 +106,7 @@ export async function startSession(
         store,
         sessionId: session.id,
         provider,
-        tools: allTools,
+        tools: setup.tools ?? allTools,
         toolContext: {
           root: sandbox.root,
           sandbox,
@@ -116,6 +122,7 @@ export async function startSession(
         system: system.text,
         emit: setup.emit,
         retry: setup.retry,
+        repair: setup.repair,
       })
       const outcome = await agent.runTask(setup.task, signal)
       store.setSessionStatus(session.id, outcome.reason === 'done' ? 'done' : outcome.reason)
