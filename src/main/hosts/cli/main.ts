@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { APPROVAL_POLICIES, PROVIDER_IDS } from '../../../shared/protocol'
 import { VERSION } from '../../version'
 import { runEdit } from './edit'
+import { addReviewCommand } from './review'
 import { exportSession, listSessions, showSession } from './sessions'
 import { EXIT, UsageError } from './exit-codes'
 
@@ -54,6 +55,8 @@ export function buildProgram(): Command {
     .action(async (task: string, opts) => {
       process.exitCode = await runEdit(task, opts)
     })
+
+  addReviewCommand(program)
 
   const sessions = program.command('sessions').description('List, show and export stored sessions')
   sessions
