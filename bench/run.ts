@@ -28,6 +28,7 @@ const BENCHES: Bench[] = [
   { name: 'snapshot', file: 'snapshot.bench.ts', parse: parseSnapshotOutput },
   { name: 'diff', file: 'diff.bench.ts' },
   { name: 'loop', file: 'loop.bench.ts' },
+  { name: 'exec', file: 'exec.bench.ts' },
 ]
 
 /**

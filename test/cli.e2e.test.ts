@@ -332,6 +332,55 @@ describe('stepwise edit', () => {
   })
 })
 
+describe('stepwise edit --until-green', () => {
+  it('runs the project tests when the model says done and sends the failure back until they pass', async () => {
+    fs.writeFileSync(
+      path.join(repo, 'package.json'),
+      JSON.stringify({ name: 'p', private: true, scripts: { test: 'node check.js' } }),
+    )
+    fs.writeFileSync(
+      path.join(repo, 'check.js'),
+      "const s = require('fs').readFileSync('greet.ts', 'utf8')\n" +
+        "if (!s.includes('Hello')) { console.error('FAIL greet: expected Hello'); process.exit(1) }\n" +
+        "console.log('ok')\n",
+    )
+    const s = await serve({
+      turns: [
+        { text: 'Nothing to do.' },
+        {
+          toolCalls: [
+            { name: 'edit_file', arguments: { path: 'greet.ts', old_string: 'hello', new_string: 'Hello' } },
+          ],
+        },
+        { text: 'Fixed.' },
+      ],
+    })
+    const res = await runCli(
+      editArgs('make the tests pass', s.v1Url, '--approve', 'auto-edit', '--until-green', '--json'),
+    )
+    expect(res.code).toBe(0)
+    const events = parseJsonLines(res.stdout)
+    const verifies = events.filter((e) => e.type === 'verify.finished')
+    expect(verifies.map((e) => e.passed)).toEqual([false, true])
+    expect(JSON.stringify(verifies[0].failures)).toContain('npm test')
+    // The model was told what failed.
+    const repairPrompt = s.requests[1].body.messages.at(-1)
+    expect(repairPrompt.role).toBe('user')
+    expect(repairPrompt.content).toContain('FAIL greet: expected Hello')
+  }, 60_000)
+
+  it('exits 1 and says what still fails after the last round', async () => {
+    fs.writeFileSync(
+      path.join(repo, 'package.json'),
+      JSON.stringify({ name: 'p', private: true, scripts: { test: 'node -e "process.exit(1)"' } }),
+    )
+    const s = await serve({ turns: () => ({ text: 'Done.' }) })
+    const res = await runCli(editArgs('x', s.v1Url, '--until-green', '--max-repairs', '1'))
+    expect(res.code).toBe(1)
+    expect(res.stdout).toContain('verify round 1/1')
+  }, 60_000)
+})
+
 describe('stepwise edit --approve ask in a real terminal', () => {
   it('shows each diff, takes n with a reason and y, and tells the model', async () => {
     const s = await serve({

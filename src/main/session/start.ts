@@ -12,7 +12,8 @@ import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
 import type { Store } from '../store/types'
 import { createReadTracker } from '../tools/read-tracker'
 import { allTools } from '../tools/registry'
-import type { ToolDefinition, ToolLimits } from '../tools/types'
+import type { ToolContext, ToolDefinition, ToolLimits } from '../tools/types'
+import { verifyProject, type CommandSettings } from '../exec'
 
 export const DEFAULT_LIMITS: ToolLimits = { maxReadBytes: 400 * 1024, maxWriteBytes: 800 * 1024 }
 export const DEFAULT_MAX_STEPS = 50
@@ -29,8 +30,13 @@ export interface SessionSetup {
   retry?: Partial<Omit<RetryOptions, 'signal' | 'onRetry'>>
   /** For tests: a provider built elsewhere. */
   providerOverride?: ModelProvider
-  /** --until-green: verify build and tests when the model says it is done; repair up to maxRounds. */
-  repair?: AgentOptions['repair']
+  /**
+   * --until-green: verify build and tests when the model says it is done and repair
+   * up to maxRounds. `verify` defaults to the project's own build and test commands.
+   */
+  repair?: { maxRounds: number; verify?: NonNullable<AgentOptions['repair']>['verify'] }
+  /** The user's command settings (allow/deny lists, network, timeouts); defaults when absent. */
+  commands?: CommandSettings
   /** The tools offered instead of `allTools` (review offers read-only tools and its own). */
   tools?: readonly ToolDefinition[]
   /** Instructions appended to the system prompt (review's instructions). */
@@ -102,19 +108,27 @@ export async function startSession(
   return {
     sessionId: session.id,
     async run(signal) {
+      const toolContext: ToolContext = {
+        root: sandbox.root,
+        sandbox,
+        reads: createReadTracker(),
+        limits: setup.limits ?? DEFAULT_LIMITS,
+        baseline: snapshotter.baselineReader(baseline.info.id),
+        commands: setup.commands,
+        signal,
+      }
+      const repair = setup.repair && {
+        maxRounds: setup.repair.maxRounds,
+        verify:
+          setup.repair.verify ??
+          ((verifySignal: AbortSignal) => verifyProject({ ...toolContext, signal: verifySignal })),
+      }
       const agent = new Agent({
         store,
         sessionId: session.id,
         provider,
         tools: setup.tools ?? allTools,
-        toolContext: {
-          root: sandbox.root,
-          sandbox,
-          reads: createReadTracker(),
-          limits: setup.limits ?? DEFAULT_LIMITS,
-          baseline: snapshotter.baselineReader(baseline.info.id),
-          signal,
-        },
+        toolContext,
         checkpoints: snapshotter,
         approver: setup.approver,
         policy: setup.policy,
@@ -122,7 +136,7 @@ export async function startSession(
         system: system.text,
         emit: setup.emit,
         retry: setup.retry,
-        repair: setup.repair,
+        repair,
       })
       const outcome = await agent.runTask(setup.task, signal)
       store.setSessionStatus(session.id, outcome.reason === 'done' ? 'done' : outcome.reason)

@@ -9,7 +9,7 @@ const tool = (name: string): ToolDefinition => {
 }
 
 describe('registry', () => {
-  it('holds exactly the read, edit, review and git families', () => {
+  it('holds exactly the read, edit, review, git and exec families', () => {
     expect(allTools.map((t) => `${t.family}:${t.name}:${t.mutating}`)).toEqual([
       'read:list_files:false',
       'read:read_file:false',
@@ -28,6 +28,10 @@ describe('registry', () => {
       'git:git_log:false',
       'git:git_show:false',
       'git:git_commit:true',
+      'exec:run_command:true',
+      'exec:run_tests:true',
+      'exec:run_build:true',
+      'exec:run_lint:true',
     ])
   })
 
@@ -73,7 +77,7 @@ describe('registry', () => {
 
   it('lists the available tools for an unknown name, with a suggestion', () => {
     expect(unknownToolError('read_files')).toBe(
-      'There is no tool named "read_files". Did you mean "read_file"? Available tools: list_files, read_file, file_info, search_in_files, write_file, edit_file, edit_lines, delete_file, get_baseline_info, list_changed_files, read_file_original, diff_file_against_original, git_status, git_diff, git_log, git_show, git_commit.',
+      'There is no tool named "read_files". Did you mean "read_file"? Available tools: list_files, read_file, file_info, search_in_files, write_file, edit_file, edit_lines, delete_file, get_baseline_info, list_changed_files, read_file_original, diff_file_against_original, git_status, git_diff, git_log, git_show, git_commit, run_command, run_tests, run_build, run_lint.',
     )
     expect(unknownToolError('zzz', [tool('read_file')])).toBe(
       'There is no tool named "zzz". Available tools: read_file.',
@@ -146,6 +150,6 @@ describe('unknown tool suggestions', () => {
   it('suggests for typos and reordered words only', () => {
     expect(unknownToolError('file_read')).toContain('Did you mean "read_file"?')
     expect(unknownToolError('edit_fil')).toContain('Did you mean "edit_file"?')
-    expect(unknownToolError('run_command')).not.toContain('Did you mean')
+    expect(unknownToolError('launch_rockets')).not.toContain('Did you mean')
   })
 })

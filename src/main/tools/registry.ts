@@ -1,12 +1,19 @@
 import { z } from 'zod'
 import { editTools } from './edit'
+import { execTools } from './exec'
 import { gitTools } from './git'
 import { readTools } from './read'
 import { reviewTools } from './review'
 import type { ToolDefinition, ToolSpec } from './types'
 
 /** Every tool this module family provides, in the order the model sees them. */
-export const allTools: readonly ToolDefinition[] = [...readTools, ...editTools, ...reviewTools, ...gitTools]
+export const allTools: readonly ToolDefinition[] = [
+  ...readTools,
+  ...editTools,
+  ...reviewTools,
+  ...gitTools,
+  ...execTools,
+]
 
 /** A tool by exact name or alias (a `functions.` namespace some models add is ignored). */
 export function findTool(

@@ -65,6 +65,8 @@ export interface ToolContext {
   reads: ReadTracker
   limits: ToolLimits
   baseline?: BaselineReader
+  /** The user's command settings (allow/deny lists, network, timeouts, sandbox); defaults when absent. */
+  commands?: import('../exec/settings').CommandSettings
   signal: AbortSignal
 }
 

@@ -8,6 +8,7 @@ import { resolveApiKey } from '../../config/credentials'
 import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { startSession } from '../../session/start'
+import { commandSettingsFrom, sandboxStatus } from '../../exec'
 import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
@@ -21,6 +22,8 @@ export interface EditOptions {
   baseUrl?: string
   approve: ApprovalPolicy
   maxSteps: number
+  untilGreen?: boolean
+  maxRepairs?: number
   json?: boolean
   dataDir?: string
 }
@@ -58,6 +61,17 @@ export function resolveProviderConfig(
     )
   const baseUrl = opts.baseUrl ?? (provider === 'ollama' ? env.OLLAMA_HOST : env.OPENAI_BASE_URL) ?? undefined
   return { provider, model, baseUrl: baseUrl || undefined, apiKey: resolveApiKey(env, dataDir, provider) }
+}
+
+/** A stored JSON setting, or undefined when absent or unreadable (defaults apply). */
+function parseJsonSetting(value: string | undefined): unknown {
+  if (value === undefined) return undefined
+  try {
+    return JSON.parse(value)
+  } catch {
+    process.stderr.write('stepwise: the stored "commands" setting is not valid JSON; using the defaults.\n')
+    return undefined
+  }
 }
 
 export function exitCodeFor(outcome: Pick<TaskOutcome, 'reason' | 'errorKind'>): number {
@@ -105,12 +119,20 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
             beforePrompt: () => renderer.pause(),
           })
         : refusingApprover
+    const sandbox = sandboxStatus()
+    if (!sandbox.available) {
+      process.stderr.write(
+        `stepwise: commands run without the OS sandbox: ${sandbox.reason ?? 'bubblewrap (bwrap) is not available'}. Install bubblewrap to confine them to the project.\n`,
+      )
+    }
     const session = await startSession(store, {
       task,
       repo,
       provider,
       policy: opts.approve,
       maxSteps: opts.maxSteps,
+      repair: opts.untilGreen ? { maxRounds: opts.maxRepairs ?? 15 } : undefined,
+      commands: commandSettingsFrom(parseJsonSetting(store.getSetting('commands'))),
       approver,
       emit: (event) => renderer.onEvent(event),
     })

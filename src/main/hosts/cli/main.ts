@@ -50,6 +50,12 @@ export function buildProgram(): Command {
     .addOption(
       new Option('--max-steps <n>', 'most model turns before stopping').argParser(positiveInt).default(50),
     )
+    .option('--until-green', 'when the model says it is done, run build and tests and send failures back')
+    .addOption(
+      new Option('--max-repairs <n>', 'most repair rounds with --until-green')
+        .argParser(positiveInt)
+        .default(15),
+    )
     .option('--json', 'print every event as one JSON line on stdout')
     .addOption(dataDirOption())
     .action(async (task: string, opts) => {

@@ -1,0 +1,235 @@
+import { createRequire } from 'node:module'
+import { Language, Parser, type Node } from 'web-tree-sitter'
+
+/*
+ * The command line as bash reads it, through tree-sitter-bash (the grammar VS Code
+ * ships as WASM, loaded offline from node_modules). The policy never matches
+ * strings: it sees every simple command wherever it sits — in a pipeline, an
+ * `&&`/`||`/`;` list, a subshell, a loop, `$(…)`, backticks, `<(…)`, a heredoc.
+ */
+
+/** One word of a command, as bash would pass it when it can be known statically. */
+export interface Word {
+  /** The value after quote removal; for a dynamic word, its source text. */
+  value: string
+  /** Contains an expansion or substitution (`$X`, `$(…)`, `` `…` ``): its value is only known at run time. */
+  dynamic: boolean
+}
+
+export interface Assignment {
+  name: string
+  source: string
+}
+
+export interface Redirect {
+  /** `>`, `>>`, `&>`, `<`, `>&`, … */
+  operator: string
+  target: Word
+  source: string
+}
+
+export interface SimpleCommand {
+  /** The command's text as written (e.g. `rm -rf build`), for messages. */
+  source: string
+  argv: Word[]
+  /** `VAR=value` words before the command name. */
+  assignments: Assignment[]
+  /** Commands found inside this one's words (`$(…)`, `<(…)`): a pipe to a shell of `$(curl …)` is remote code. */
+  nested: SimpleCommand[]
+}
+
+export interface ParsedLine {
+  commands: SimpleCommand[]
+  /** Stages of every pipeline, in order (a `curl … | sh` check needs the order). */
+  pipelines: SimpleCommand[][]
+  redirects: Redirect[]
+  /** Assignments that stand alone or in `export`/`declare`/`local`/`readonly`. */
+  assignments: Assignment[]
+  functions: { name: string; calls: string[]; source: string }[]
+  /** Set when bash would not accept the line as written. */
+  syntaxError?: string
+}
+
+let parserPromise: Promise<Parser> | undefined
+
+/** The shared parser; WASM is loaded once, on first use. */
+export function loadShellParser(): Promise<Parser> {
+  parserPromise ??= (async () => {
+    const require = createRequire(import.meta.url)
+    await Parser.init()
+    const language = await Language.load(
+      require.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm'),
+    )
+    const parser = new Parser()
+    parser.setLanguage(language)
+    return parser
+  })()
+  parserPromise.catch(() => (parserPromise = undefined))
+  return parserPromise
+}
+
+export function parseShell(parser: Parser, text: string): ParsedLine {
+  const tree = parser.parse(text)
+  if (!tree) throw new Error('tree-sitter returned no tree for a command line')
+  try {
+    const line: ParsedLine = { commands: [], pipelines: [], redirects: [], assignments: [], functions: [] }
+    walk(tree.rootNode, line, [])
+    if (tree.rootNode.hasError) line.syntaxError = describeError(tree.rootNode, text)
+    return line
+  } finally {
+    tree.delete()
+  }
+}
+
+function walk(node: Node, line: ParsedLine, sink: SimpleCommand[]): void {
+  switch (node.type) {
+    case 'command': {
+      // Pushed before its words are read, so a command precedes the ones nested in it.
+      const command: SimpleCommand = { source: node.text, argv: [], assignments: [], nested: [] }
+      line.commands.push(command)
+      sink.push(command)
+      readCommand(node, command, line)
+      return
+    }
+    case 'pipeline': {
+      const stages: SimpleCommand[] = []
+      for (const child of node.namedChildren) {
+        const before = line.commands.length
+        walk(child, line, sink)
+        // The stage's own command is the first one it added (its inner substitutions come after).
+        const first = line.commands[before]
+        if (first) stages.push(first)
+      }
+      line.pipelines.push(stages)
+      return
+    }
+    case 'file_redirect':
+      line.redirects.push(redirect(node, line, sink))
+      return
+    case 'variable_assignment':
+      line.assignments.push(assignment(node))
+      break
+    case 'function_definition': {
+      const name = node.childForFieldName('name')?.text ?? ''
+      const body = node.childForFieldName('body')
+      const calls = body ? body.descendantsOfType('command_name').map((n) => n.text) : []
+      line.functions.push({ name, calls, source: node.text })
+      break
+    }
+  }
+  for (const child of node.namedChildren) walk(child, line, sink)
+}
+
+function readCommand(node: Node, command: SimpleCommand, line: ParsedLine): void {
+  for (const child of node.namedChildren) {
+    if (child.type === 'variable_assignment') {
+      command.assignments.push(assignment(child))
+      for (const inner of child.namedChildren) walk(inner, line, command.nested)
+    } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
+      walk(child, line, command.nested)
+    } else {
+      const word = child.type === 'command_name' ? child.namedChildren[0] : child
+      if (!word) continue
+      command.argv.push(wordOf(word))
+      for (const inner of word.namedChildren) walk(inner, line, command.nested)
+    }
+  }
+}
+
+function redirect(node: Node, line: ParsedLine, sink: SimpleCommand[]): Redirect {
+  const operator = node.children.find((c) => !c.isNamed)?.type ?? '>'
+  const destination = node.childForFieldName('destination')
+  for (const child of node.namedChildren) walk(child, line, sink)
+  return {
+    operator,
+    target: destination ? wordOf(destination) : { value: '', dynamic: true },
+    source: node.text,
+  }
+}
+
+function assignment(node: Node): Assignment {
+  return { name: node.childForFieldName('name')?.text ?? '', source: node.text }
+}
+
+const DYNAMIC_TYPES = new Set([
+  'simple_expansion',
+  'expansion',
+  'command_substitution',
+  'process_substitution',
+  'arithmetic_expansion',
+])
+
+/** A word's value after quote removal, or its source when it depends on an expansion. */
+export function wordOf(node: Node): Word {
+  const value = staticValue(node)
+  return value === null ? { value: node.text, dynamic: true } : { value, dynamic: false }
+}
+
+function staticValue(node: Node): string | null {
+  if (DYNAMIC_TYPES.has(node.type)) return null
+  switch (node.type) {
+    case 'word':
+      return unescapeWord(node.text)
+    case 'number':
+    case 'string_content':
+    case 'heredoc_content':
+      return node.type === 'string_content' ? unescapeDoubleQuoted(node.text) : node.text
+    case 'raw_string':
+      return node.text.slice(1, -1)
+    case 'ansi_c_string':
+      return decodeAnsiC(node.text.slice(2, -1))
+    case 'string': {
+      let out = ''
+      for (const part of node.namedChildren) {
+        const v = staticValue(part)
+        if (v === null) return null
+        out += v
+      }
+      return out
+    }
+    case 'concatenation': {
+      let out = ''
+      for (const part of node.children) {
+        const v = part.isNamed ? staticValue(part) : part.text
+        if (v === null) return null
+        out += v
+      }
+      return out
+    }
+    default:
+      return null
+  }
+}
+
+function unescapeWord(text: string): string {
+  return text.replace(/\\\n/g, '').replace(/\\(.)/g, '$1')
+}
+
+function unescapeDoubleQuoted(text: string): string {
+  return text.replace(/\\\n/g, '').replace(/\\([$`"\\])/g, '$1')
+}
+
+function decodeAnsiC(text: string): string {
+  const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' }
+  return text.replace(/\\(.)/g, (_, c: string) => map[c] ?? `\\${c}`)
+}
+
+function describeError(root: Node, text: string): string {
+  const bad = root.descendantsOfType('ERROR')[0] ?? findMissing(root)
+  if (!bad) return 'bash would not accept this command line'
+  const at = bad.startIndex
+  const near = text.slice(at, at + 30).split('\n')[0]
+  if (bad.isMissing) return `a "${bad.type}" is missing near character ${at + 1}`
+  return near.trim() === ''
+    ? `unexpected end of the command line (an unclosed quote, bracket or block?)`
+    : `syntax error near "${near}" (character ${at + 1})`
+}
+
+function findMissing(node: Node): Node | null {
+  if (node.isMissing) return node
+  for (const child of node.children) {
+    const found = findMissing(child)
+    if (found) return found
+  }
+  return null
+}

@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process'
+import { bwrapArgs, sandboxStatus } from './bwrap'
+import { DEFAULT_CAPTURE_LIMITS, OutputCapture, type CaptureLimits, type OutputStream } from './capture'
+import { scrubEnv } from './env'
+
+/*
+ * Runs one command line with `bash -c` in its own process group (in bwrap when
+ * asked), streaming its output and keeping a capped copy. Nothing it starts may
+ * outlive it: on timeout or abort the whole group gets SIGTERM, then SIGKILL;
+ * when the main process exits, whatever it left running in the background is
+ * killed, so the result returns promptly and no process leaks.
+ */
+
+export interface RunOptions {
+  command: string
+  cwd: string
+  timeoutMs: number
+  signal?: AbortSignal
+  onOutput?: (stream: OutputStream, text: string) => void
+  /** Run inside bwrap with these settings; null/undefined runs directly. */
+  sandbox?: { network: boolean; readablePaths?: readonly string[] } | null
+  /** The environment before scrubbing (default process.env). */
+  env?: NodeJS.ProcessEnv
+  limits?: Partial<CaptureLimits>
+  /** Between SIGTERM and SIGKILL (default 2000 ms). */
+  killGraceMs?: number
+}
+
+export interface RunResult {
+  exitCode: number | null
+  /** The signal that ended the main process, when one did. */
+  signal: NodeJS.Signals | null
+  timedOut: boolean
+  aborted: boolean
+  durationMs: number
+  /** Head and tail of the combined output, with a `[TRUNCATED: N bytes omitted]` marker between. */
+  output: string
+  totalBytes: number
+  omittedBytes: number
+  sandboxed: boolean
+  /** Set when the command could not be started at all. */
+  spawnError?: string
+  /** Process group id, for tests that check nothing survived. */
+  pid?: number
+}
+
+/** After the main process exits, how long to wait for its pipes to drain before giving up on them. */
+const DRAIN_MS = 2000
+
+export function runCommand(opts: RunOptions): Promise<RunResult> {
+  const started = performance.now()
+  const sandboxed = Boolean(opts.sandbox) && sandboxStatus().available
+  const [file, args] = sandboxed
+    ? ['bwrap', [...bwrapArgs({ root: opts.cwd, ...opts.sandbox! }), '--', 'bash', '-c', opts.command]]
+    : ['bash', ['-c', opts.command]]
+  const capture = new OutputCapture(opts.onOutput, { ...DEFAULT_CAPTURE_LIMITS, ...opts.limits })
+  const grace = opts.killGraceMs ?? 2000
+
+  return new Promise((resolve) => {
+    let timedOut = false
+    let aborted = false
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null
+    let spawnError: string | undefined
+    let settled = false
+    const timers: NodeJS.Timeout[] = []
+
+    const child = spawn(file, args, {
+      cwd: opts.cwd,
+      env: scrubEnv(opts.env),
+      // Own process group (and session): one kill reaches everything it starts.
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const pid = child.pid
+
+    const killGroup = (sig: NodeJS.Signals) => {
+      if (pid === undefined) return
+      try {
+        process.kill(-pid, sig)
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    }
+    const stop = (why: 'timeout' | 'abort') => {
+      if (exit || settled) return
+      if (why === 'timeout') timedOut = true
+      else aborted = true
+      killGroup('SIGTERM')
+      timers.push(setTimeout(() => killGroup('SIGKILL'), grace))
+    }
+
+    timers.push(setTimeout(() => stop('timeout'), opts.timeoutMs))
+    const onAbort = () => stop('abort')
+    if (opts.signal?.aborted) queueMicrotask(onAbort)
+    else opts.signal?.addEventListener('abort', onAbort, { once: true })
+
+    child.stdout.on('data', (chunk: Buffer) => capture.push('stdout', chunk))
+    child.stderr.on('data', (chunk: Buffer) => capture.push('stderr', chunk))
+
+    const finish = () => {
+      if (settled) return
+      settled = true
+      for (const t of timers) clearTimeout(t)
+      opts.signal?.removeEventListener('abort', onAbort)
+      child.stdout.destroy()
+      child.stderr.destroy()
+      capture.end()
+      resolve({
+        exitCode: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        timedOut,
+        aborted,
+        durationMs: Math.round(performance.now() - started),
+        output: capture.text(),
+        totalBytes: capture.total,
+        omittedBytes: capture.omitted,
+        sandboxed,
+        spawnError,
+        pid,
+      })
+    }
+
+    child.on('error', (err) => {
+      spawnError = `could not start ${file}: ${err.message}`
+      finish()
+    })
+    child.on('exit', (code, signal) => {
+      exit = { code, signal }
+      // Background children (`sleep 100 &`) would hold the pipes open: end them now.
+      killGroup('SIGKILL')
+      timers.push(setTimeout(finish, DRAIN_MS))
+    })
+    child.on('close', finish)
+  })
+}
