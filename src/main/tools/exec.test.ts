@@ -164,7 +164,9 @@ describe('run_tests', () => {
         "import { it, expect } from 'vitest'\nit('adds', () => {\n  expect(1 + 1).toBe(3)\n})\nit('ok', () => {})\n",
     })
     fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(root, 'node_modules'))
-    const ctx = await makeContext(root)
+    // The linked node_modules lives in this checkout, which may itself be under /tmp — and the
+    // sandbox hides /tmp. This test is about reading the report, so it runs unsandboxed.
+    const ctx = { ...(await makeContext(root)), commands: commandSettingsFrom({ sandbox: 'off' }) }
     const { plan, result } = await run(runTestsTool, { path: 'src/a.test.ts' }, ctx)
     expect(plan.command?.command).toMatch(
       /^npm test -- src\/a\.test\.ts --reporter=default --reporter=json --outputFile\.json=\.stepwise-test-report-\d+-\d+\.json$/,
