@@ -57,6 +57,8 @@ export default defineConfig({
         input: {
           index: resolve('src/main/index.ts'),
           cli: resolve('src/main/hosts/cli/main.ts'),
+          // The code index parses in worker threads; the pool looks for this file beside the entry.
+          'index-worker': resolve('src/main/index/worker.ts'),
         },
         output: {
           entryFileNames: '[name].js',

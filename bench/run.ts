@@ -29,6 +29,7 @@ const BENCHES: Bench[] = [
   { name: 'diff', file: 'diff.bench.ts' },
   { name: 'loop', file: 'loop.bench.ts' },
   { name: 'exec', file: 'exec.bench.ts' },
+  { name: 'index', file: 'index.bench.ts' },
 ]
 
 /**

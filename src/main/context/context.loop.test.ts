@@ -81,7 +81,7 @@ async function run(provider: ModelProvider) {
 
 describe('context management in the loop', () => {
   it('compacts before a request passes 80% of the window: old tool results first, then a summary', async () => {
-    const provider = smallWindowModel(6000, [
+    const provider = smallWindowModel(9000, [
       'read',
       'read',
       'read',
@@ -105,14 +105,14 @@ describe('context management in the loop', () => {
     ).toBe(true)
     // The meter is on every model turn.
     const messages = events.filter((e) => e.type === 'assistant.message')
-    for (const m of messages) expect(m.context?.windowTokens).toBe(6000)
-    for (const m of messages) expect(m.context!.usedTokens).toBeLessThanOrEqual(6000)
+    for (const m of messages) expect(m.context?.windowTokens).toBe(9000)
+    for (const m of messages) expect(m.context!.usedTokens).toBeLessThanOrEqual(9000)
   })
 
   it('summarises older turns when dropping results is not enough', async () => {
     // Long reasoning on every turn: dropping tool results alone cannot keep up.
     const thinking = 'I will look at the file again to be sure of every detail. '.repeat(25)
-    const provider = smallWindowModel(5000, Array(12).fill('read').concat('done'), thinking)
+    const provider = smallWindowModel(8000, Array(12).fill('read').concat('done'), thinking)
     const { events, outcome } = await run(provider)
     expect(outcome.reason).toBe('done')
     const summarised = events.filter((e) => e.type === 'context.compacted' && e.summary)

@@ -55,10 +55,11 @@ let parserPromise: Promise<Parser> | undefined
 /** The shared parser; WASM is loaded once, on first use. */
 export function loadShellParser(): Promise<Parser> {
   parserPromise ??= (async () => {
-    const require = createRequire(import.meta.url)
+    // Not named `require`: the bundler adds a `require` shim of its own to ESM chunks.
+    const nodeRequire = createRequire(import.meta.url)
     await Parser.init()
     const language = await Language.load(
-      require.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm'),
+      nodeRequire.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm'),
     )
     const parser = new Parser()
     parser.setLanguage(language)

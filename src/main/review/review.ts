@@ -11,6 +11,7 @@ import { startSession } from '../session/start'
 import type { Store } from '../store/types'
 import { gitReadTools } from '../tools/git'
 import { readTools } from '../tools/read'
+import { codeTools } from '../tools/code'
 import { reviewTools } from '../tools/review'
 import type { ToolDefinition } from '../tools/types'
 import { createReportFindingTool } from './finding-tool'
@@ -54,7 +55,12 @@ export interface ReviewResult {
 }
 
 /** The tools a review offers: reading, the review family, git's read tools — nothing that changes anything. */
-export const REVIEW_READ_TOOLS: readonly ToolDefinition[] = [...readTools, ...reviewTools, ...gitReadTools]
+export const REVIEW_READ_TOOLS: readonly ToolDefinition[] = [
+  ...readTools,
+  ...reviewTools,
+  ...codeTools,
+  ...gitReadTools,
+]
 
 export function reviewInstructions(resourcesDir = findResourcesDir()): string {
   return fs.readFileSync(path.join(resourcesDir, 'prompts', 'review.md'), 'utf8')

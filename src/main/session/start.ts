@@ -2,6 +2,7 @@ import { PROTOCOL_VERSION, type ApprovalPolicy, type StepwiseEvent } from '../..
 import { Agent, type AgentOptions, type TaskOutcome } from '../agent/loop'
 import type { Approver } from '../agent/approvals'
 import { buildSystemPrompt } from '../agent/prompt'
+import { prepareCodeContext } from './code-context'
 import { createProvider } from '../providers'
 import type { RetryOptions } from '../providers/retry'
 import type { ModelProvider, ProviderConfig } from '../providers/types'
@@ -45,6 +46,8 @@ export interface SessionSetup {
 
 export interface StartedSession {
   sessionId: string
+  /** What the user should know before the run (a project too big to index whole, …). */
+  notices: string[]
   /** Runs the task the session was opened with, to its end. */
   run(signal: AbortSignal): Promise<TaskOutcome>
 }
@@ -85,7 +88,10 @@ export async function startSession(
   const provider = setup.providerOverride ?? createProvider(setup.provider)
   const maxSteps = setup.maxSteps ?? DEFAULT_MAX_STEPS
   const snapshotter = snapshotterFor(store, sandbox)
-  const system = buildSystemPrompt(sandbox.root, { extra: setup.systemExtra })
+  const code = await prepareCodeContext(store, sandbox, provider)
+  const system = buildSystemPrompt(sandbox.root, {
+    extra: [setup.systemExtra, code.repoMap?.text].filter(Boolean).join('\n\n') || undefined,
+  })
   const session = store.createSession({
     repo: sandbox.root,
     title: setup.task.trim().split('\n')[0].slice(0, 120),
@@ -107,6 +113,7 @@ export async function startSession(
   setup.emit?.(started)
   return {
     sessionId: session.id,
+    notices: code.notices,
     async run(signal) {
       const toolContext: ToolContext = {
         root: sandbox.root,
@@ -115,6 +122,7 @@ export async function startSession(
         limits: setup.limits ?? DEFAULT_LIMITS,
         baseline: snapshotter.baselineReader(baseline.info.id),
         commands: setup.commands,
+        index: code.index,
         signal,
       }
       const repair = setup.repair && {
@@ -138,9 +146,14 @@ export async function startSession(
         retry: setup.retry,
         repair,
       })
-      const outcome = await agent.runTask(setup.task, signal)
-      store.setSessionStatus(session.id, outcome.reason === 'done' ? 'done' : outcome.reason)
-      return outcome
+      const watcher = code.watch()
+      try {
+        const outcome = await agent.runTask(setup.task, signal)
+        store.setSessionStatus(session.id, outcome.reason === 'done' ? 'done' : outcome.reason)
+        return outcome
+      } finally {
+        await watcher?.close()
+      }
     },
   }
 }

@@ -41,6 +41,8 @@ describe('openDatabase', () => {
         .all()
       expect(tables).toEqual([
         'blobs',
+        'code_files',
+        'code_index_roots',
         'events',
         'sessions',
         'settings',

@@ -85,4 +85,34 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `)
   },
+  // The code index (src/main/index): one row per file and project root, keyed by
+  // content hash; `facts` is the file's FileFacts as JSON, `idents` its identifier
+  // occurrences as `\nname:line,line…` (searched with instr()).
+  (db) => {
+    db.exec(`
+      CREATE TABLE code_files (
+        id           INTEGER PRIMARY KEY,
+        root         TEXT NOT NULL,
+        path         TEXT NOT NULL,
+        hash         TEXT NOT NULL,
+        size         INTEGER NOT NULL,
+        mtime_ms     REAL NOT NULL,
+        language     TEXT NOT NULL,
+        kind         TEXT NOT NULL,
+        parse_errors INTEGER NOT NULL,
+        version      INTEGER NOT NULL,
+        facts        TEXT NOT NULL,
+        idents       TEXT NOT NULL,
+        indexed_at   INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX code_files_by_path ON code_files(root, path);
+
+      CREATE TABLE code_index_roots (
+        root       TEXT PRIMARY KEY,
+        built_at   INTEGER NOT NULL,
+        file_count INTEGER NOT NULL,
+        warning    TEXT
+      ) WITHOUT ROWID;
+    `)
+  },
 ]

@@ -12,9 +12,10 @@ export type SqliteDatabase = BetterSqlite3.Database
 export type SqliteStatement<P extends unknown[] = unknown[], R = unknown> = BetterSqlite3.Statement<P, R>
 export type SqliteDatabaseConstructor = typeof BetterSqlite3
 
-const require = createRequire(import.meta.url)
+// Not named `require`: the bundler adds a `require` shim of its own to ESM chunks.
+const nodeRequire = createRequire(import.meta.url)
 
 export const bindingName: 'better-sqlite3' | 'better-sqlite3-napi' =
   Number(process.versions.napi) >= 10 ? 'better-sqlite3-napi' : 'better-sqlite3'
 
-export const Database: SqliteDatabaseConstructor = require(bindingName)
+export const Database: SqliteDatabaseConstructor = nodeRequire(bindingName)

@@ -9,7 +9,7 @@ const tool = (name: string): ToolDefinition => {
 }
 
 describe('registry', () => {
-  it('holds exactly the read, edit, review, git and exec families', () => {
+  it('holds exactly the read, edit, review, code, git and exec families', () => {
     expect(allTools.map((t) => `${t.family}:${t.name}:${t.mutating}`)).toEqual([
       'read:list_files:false',
       'read:read_file:false',
@@ -23,6 +23,15 @@ describe('registry', () => {
       'review:list_changed_files:false',
       'review:read_file_original:false',
       'review:diff_file_against_original:false',
+      'code:get_structure:false',
+      'code:get_function:false',
+      'code:get_class:false',
+      'code:find_definition:false',
+      'code:find_references:false',
+      'code:get_dependencies:false',
+      'code:get_dependents:false',
+      'code:get_complexity:false',
+      'code:get_todos:false',
       'git:git_status:false',
       'git:git_diff:false',
       'git:git_log:false',
@@ -77,7 +86,7 @@ describe('registry', () => {
 
   it('lists the available tools for an unknown name, with a suggestion', () => {
     expect(unknownToolError('read_files')).toBe(
-      'There is no tool named "read_files". Did you mean "read_file"? Available tools: list_files, read_file, file_info, search_in_files, write_file, edit_file, edit_lines, delete_file, get_baseline_info, list_changed_files, read_file_original, diff_file_against_original, git_status, git_diff, git_log, git_show, git_commit, run_command, run_tests, run_build, run_lint.',
+      'There is no tool named "read_files". Did you mean "read_file"? Available tools: list_files, read_file, file_info, search_in_files, write_file, edit_file, edit_lines, delete_file, get_baseline_info, list_changed_files, read_file_original, diff_file_against_original, get_structure, get_function, get_class, find_definition, find_references, get_dependencies, get_dependents, get_complexity, get_todos, git_status, git_diff, git_log, git_show, git_commit, run_command, run_tests, run_build, run_lint.',
     )
     expect(unknownToolError('zzz', [tool('read_file')])).toBe(
       'There is no tool named "zzz". Available tools: read_file.',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { codeTools } from './code'
 import { editTools } from './edit'
 import { execTools } from './exec'
 import { gitTools } from './git'
@@ -11,6 +12,7 @@ export const allTools: readonly ToolDefinition[] = [
   ...readTools,
   ...editTools,
   ...reviewTools,
+  ...codeTools,
   ...gitTools,
   ...execTools,
 ]

@@ -67,6 +67,8 @@ export interface ToolContext {
   baseline?: BaselineReader
   /** The user's command settings (allow/deny lists, network, timeouts, sandbox); defaults when absent. */
   commands?: import('../exec/settings').CommandSettings
+  /** The project's code index (code tools); absent until it is built, or when indexing is off. */
+  index?: import('../index/code-index').CodeIndex
   signal: AbortSignal
 }
 

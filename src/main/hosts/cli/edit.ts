@@ -136,6 +136,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
       approver,
       emit: (event) => renderer.onEvent(event),
     })
+    for (const notice of session.notices) process.stderr.write(`stepwise: ${notice}\n`)
     const outcome = await session.run(controller.signal)
     // In JSON mode stdout is for events only; the reason still reaches a human on stderr.
     if (opts.json && outcome.reason === 'error' && outcome.message)

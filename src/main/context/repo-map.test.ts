@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest'
+import { indexedProject } from '../index/test-support'
+import { buildRepoMap, repoMapBudget } from './repo-map'
+import { tokenizerFor } from './tokens'
+
+function project(files: number): Record<string, string> {
+  const tree: Record<string, string> = {
+    'src/core/store.ts':
+      'export class Store {\n  get(key: string) { return key }\n}\nexport function openStore() { return new Store() }\n',
+  }
+  for (let i = 0; i < files; i++) {
+    tree[`src/features/f${i}.ts`] =
+      `import { openStore, Store } from '../core/store'\nexport function feature${i}(s: Store) {\n  return openStore().get('k${i}')\n}\n`
+  }
+  return tree
+}
+
+describe('buildRepoMap', () => {
+  it('puts the most referenced definitions first, with line numbers and no code bodies', async () => {
+    const { index } = await indexedProject(project(12))
+    await index.build()
+    const map = buildRepoMap(index, { budgetTokens: 4000 })
+    const lines = map.text.split('\n')
+    const first = lines.findIndex((l) => l.startsWith('src/'))
+    expect(lines[first]).toBe('src/core/store.ts')
+    expect(lines[first + 1]).toMatch(/class Store \(1\).*function openStore \(4\)/)
+    expect(map.text).toContain('Folders (files indexed): src/ 13')
+    expect(map.text).not.toContain('return key')
+    expect(map.files).toBe(13)
+  })
+
+  it('stays within its token budget and says what it left out', async () => {
+    const { index } = await indexedProject(project(200))
+    await index.build()
+    const map = buildRepoMap(index, { budgetTokens: 500 })
+    expect(tokenizerFor('')(map.text)).toBeLessThanOrEqual(520)
+    expect(map.text).toMatch(/\(\+\d+ more files: list_files or get_structure shows them\)/)
+    expect(map.text).toContain('src/core/store.ts')
+  })
+
+  it('budgets a tenth of the window, between 500 and 4,000 tokens', () => {
+    expect(repoMapBudget(8192)).toBe(819)
+    expect(repoMapBudget(2048)).toBe(500)
+    expect(repoMapBudget(1_000_000)).toBe(4000)
+  })
+})

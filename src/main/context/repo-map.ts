@@ -1,0 +1,82 @@
+import type { CodeIndex } from '../index/code-index'
+import { tokenizerFor } from './tokens'
+
+/**
+ * The repo map of the initial context (DESIGN §7, Aider's idea): the shape of the
+ * project and its most referenced definitions, without code bodies, ranked and cut
+ * to a token budget. Code itself comes in through the tools, so a small local model
+ * can find its way in a large project without drowning its window.
+ */
+
+export interface RepoMap {
+  text: string
+  tokens: number
+  files: number
+  symbols: number
+}
+
+/** A tenth of the window, within [500, 4000] tokens. */
+export function repoMapBudget(windowTokens: number): number {
+  return Math.max(500, Math.min(4000, Math.floor(windowTokens * 0.1)))
+}
+
+const HEADER =
+  '# Project map\nThe most important files first (ranked by how much the rest of the project depends on them), with their main definitions and line numbers. No code bodies: read files or use the code tools (get_structure, get_function, find_definition, …) for the code.'
+
+function folderSummary(paths: readonly string[]): string {
+  const counts = new Map<string, number>()
+  for (const p of paths) {
+    const slash = p.indexOf('/')
+    const top = slash === -1 ? '.' : `${p.slice(0, slash)}/`
+    counts.set(top, (counts.get(top) ?? 0) + 1)
+  }
+  const parts = [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, 15)
+    .map(([dir, n]) => `${dir === '.' ? '(root)' : dir} ${n}`)
+  return `Folders (files indexed): ${parts.join(' · ')}${counts.size > 15 ? ' · …' : ''}`
+}
+
+export function buildRepoMap(index: CodeIndex, opts: { budgetTokens: number; model?: string }): RepoMap {
+  const count = tokenizerFor(opts.model ?? '')
+  const graph = index.graph()
+  const paths = graph.files.map((f) => f.path)
+  const symbolsByFile = new Map<string, Array<{ label: string; score: number }>>()
+  const fileScore = new Map<string, number>()
+  for (const s of index.rankedSymbols(3000)) {
+    const kind = s.kind === 'method' && s.parent ? `${s.parent}.${s.name}` : `${s.kind} ${s.name}`
+    const list = symbolsByFile.get(s.path) ?? []
+    list.push({ label: `${kind} (${s.line})`, score: s.score })
+    symbolsByFile.set(s.path, list)
+    fileScore.set(s.path, (fileScore.get(s.path) ?? 0) + s.score)
+  }
+  const rank = new Map(graph.files.map((f) => [f.path, f.rank]))
+  // Files whose definitions are referenced most come first; PageRank breaks ties.
+  const ordered = [...paths].sort(
+    (a, b) =>
+      (fileScore.get(b) ?? 0) - (fileScore.get(a) ?? 0) ||
+      (rank.get(b) ?? 0) - (rank.get(a) ?? 0) ||
+      a.localeCompare(b),
+  )
+
+  const lines = [HEADER, folderSummary(paths), '']
+  let tokens = count(lines.join('\n'))
+  let files = 0
+  let symbols = 0
+  for (const path of ordered) {
+    const defs = (symbolsByFile.get(path) ?? []).slice(0, 8)
+    const entry = defs.length ? `${path}\n  ${defs.map((d) => d.label).join(' · ')}` : path
+    const cost = count(entry) + 1
+    if (tokens + cost > opts.budgetTokens) break
+    lines.push(entry)
+    tokens += cost
+    files += 1
+    symbols += defs.length
+  }
+  if (files < paths.length) {
+    const more = `(+${paths.length - files} more files: list_files or get_structure shows them)`
+    lines.push(more)
+    tokens += count(more)
+  }
+  return { text: lines.join('\n'), tokens, files, symbols }
+}

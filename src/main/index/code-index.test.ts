@@ -1,0 +1,234 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createCodeIndex } from './code-index'
+import { indexedProject } from './test-support'
+
+const TS_PROJECT = {
+  'package.json': JSON.stringify({ name: 'demo', main: 'src/main.ts' }),
+  'tsconfig.json': '{ "compilerOptions": { "baseUrl": ".", "paths": { "@lib/*": ["src/lib/*"] } } }',
+  'src/main.ts':
+    "import { save } from './store'\nimport { fmt } from '@lib/fmt'\nimport os from 'node:os'\nimport z from 'zod'\nsave(fmt(os.EOL))\n",
+  'src/store.ts':
+    "import { fmt } from './lib/fmt'\nexport class Store { save(x: string) { return fmt(x) } }\nexport function save(x: string) { return new Store().save(x) }\n",
+  'src/lib/fmt.ts': 'export function fmt(x: string): string {\n  // TODO: locale\n  return x.trim()\n}\n',
+  'src/lib/index.ts': "export * from './fmt'\n",
+  'src/cli.ts': "import { fmt } from './lib'\nconsole.log(fmt('x'))\n",
+  'scripts/unused.ts': 'export const nothing = 1\n',
+  '.gitignore': 'generated/\n',
+  'generated/out.ts': 'export const ignored = 1\n',
+  'node_modules/pkg/index.js': 'module.exports = 1\n',
+  'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00]),
+}
+
+describe('createCodeIndex', () => {
+  it('indexes the files the sandbox lists and resolves the dependency graph', async () => {
+    const { index } = await indexedProject(TS_PROJECT)
+    const report = await index.build()
+    expect(report).toMatchObject({
+      files: 10,
+      parsed: 10,
+      unchanged: 0,
+      removed: 0,
+      errors: [],
+      grammarErrors: [],
+    })
+    expect(report.skipped).toEqual([{ path: 'logo.png', reason: 'binary file: metadata only' }])
+    expect(index.paths()).toEqual([
+      '.gitignore',
+      'logo.png',
+      'package.json',
+      'scripts/unused.ts',
+      'src/cli.ts',
+      'src/lib/fmt.ts',
+      'src/lib/index.ts',
+      'src/main.ts',
+      'src/store.ts',
+      'tsconfig.json',
+    ])
+    expect(index.dependencies('src/main.ts').map((d) => [d.source, d.kind, d.targets])).toEqual([
+      ['./store', 'internal', ['src/store.ts']],
+      ['@lib/fmt', 'internal', ['src/lib/fmt.ts']],
+      ['node:os', 'builtin', []],
+      ['zod', 'external', []],
+    ])
+    expect(index.dependents('src/lib/fmt.ts')).toEqual(['src/lib/index.ts', 'src/main.ts', 'src/store.ts'])
+    expect(index.hubs(2)).toEqual([
+      { path: 'src/lib/fmt.ts', dependents: 3 },
+      { path: 'src/lib/index.ts', dependents: 1 },
+    ])
+    expect(index.entryPoints()).toEqual([
+      { path: 'src/main.ts', reason: 'named in package.json' },
+      { path: 'src/cli.ts', reason: 'imports project files and nothing imports it' },
+    ])
+    expect(index.definitions('save').map((d) => [d.path, d.kind, d.parent])).toEqual([
+      ['src/store.ts', 'method', 'Store'],
+      ['src/store.ts', 'function', undefined],
+    ])
+    expect(index.definitions('Store.save')).toHaveLength(1)
+    expect(index.references('fmt', 100)).toEqual({
+      references: [
+        { path: 'src/cli.ts', line: 1 },
+        { path: 'src/cli.ts', line: 2 },
+        { path: 'src/main.ts', line: 2 },
+        { path: 'src/main.ts', line: 5 },
+        { path: 'src/store.ts', line: 1 },
+        { path: 'src/store.ts', line: 2 },
+      ],
+      truncated: false,
+    })
+    expect(index.references('fmt', 2).truncated).toBe(true)
+    const ranked = index.rankedSymbols(3)
+    expect(ranked[0]).toMatchObject({ name: 'fmt', path: 'src/lib/fmt.ts', references: 3 })
+    const graph = index.graph()
+    expect(graph.edges).toContainEqual({ from: 'src/main.ts', to: 'src/store.ts' })
+    expect(graph.referenceCounts.get('fmt')).toBe(3)
+    const ranks = new Map(graph.files.map((f) => [f.path, f.rank]))
+    expect(ranks.get('src/lib/fmt.ts')!).toBeGreaterThan(ranks.get('src/main.ts')!)
+    expect(index.status()).toMatchObject({
+      files: 10,
+      filesWithParseErrors: 0,
+      skippedFiles: 1,
+      grammarErrors: [],
+    })
+  })
+
+  it('re-parses only changed files, across index instances on the same database', async () => {
+    const fixture = await indexedProject(TS_PROJECT)
+    await fixture.index.build()
+    const again = await fixture.index.build()
+    expect(again).toMatchObject({ parsed: 0, unchanged: 10 })
+
+    fs.appendFileSync(path.join(fixture.root, 'src/store.ts'), 'export const added = 1\n')
+    fs.rmSync(path.join(fixture.root, 'scripts/unused.ts'))
+    const second = createCodeIndex(fixture.store.db, {
+      root: fixture.root,
+      sandbox: fixture.sandbox,
+      workers: 1,
+    })
+    const report = await second.build()
+    expect(report).toMatchObject({ files: 9, parsed: 1, unchanged: 8, removed: 1 })
+    expect(second.definitions('added').map((d) => d.path)).toEqual(['src/store.ts'])
+    expect(second.dependents('src/lib/fmt.ts')).toEqual(['src/lib/index.ts', 'src/main.ts', 'src/store.ts'])
+  })
+
+  it('update() re-reads named files, drops deleted ones, and keeps the graph current', async () => {
+    const { index, root } = await indexedProject(TS_PROJECT)
+    await index.build()
+    const changes: string[][] = []
+    index.onChange((c) => changes.push([...c]))
+    expect(index.dependents('src/store.ts')).toEqual(['src/main.ts'])
+
+    fs.writeFileSync(path.join(root, 'src/cli.ts'), "import { save } from './store'\nsave('y')\n")
+    const first = await index.update(['src/cli.ts'])
+    expect(first).toEqual({ parsed: ['src/cli.ts'], removed: [], unchanged: [], errors: [] })
+    expect(index.dependents('src/store.ts')).toEqual(['src/cli.ts', 'src/main.ts'])
+    expect(index.dependents('src/lib/index.ts')).toEqual([])
+
+    fs.rmSync(path.join(root, 'src/store.ts'))
+    fs.writeFileSync(path.join(root, 'src/new.ts'), "import { fmt } from './lib/fmt'\n")
+    const second = await index.update([
+      path.join(root, 'src/store.ts'),
+      'src/new.ts',
+      'generated/out.ts',
+      '../outside.ts',
+    ])
+    expect(second).toEqual({ parsed: ['src/new.ts'], removed: ['src/store.ts'], unchanged: [], errors: [] })
+    expect(index.dependencies('src/main.ts')[0]).toMatchObject({
+      source: './store',
+      kind: 'internal',
+      targets: [],
+    })
+    expect(index.dependents('src/lib/fmt.ts')).toEqual(['src/lib/index.ts', 'src/main.ts', 'src/new.ts'])
+    expect(index.file('generated/out.ts')).toBeUndefined()
+    expect(changes).toEqual([['src/cli.ts'], ['src/store.ts', 'src/new.ts']])
+  })
+
+  it('resolves Python packages, Go packages through go.mod, Rust modules and Java imports', async () => {
+    const { index } = await indexedProject({
+      'app/__init__.py': '',
+      'app/main.py': 'from app.util import helper\nfrom . import models\nimport os\nimport requests\n',
+      'app/util.py': 'def helper(): pass\n',
+      'app/models.py': 'class User: pass\n',
+      'go.mod': 'module example.com/demo\n',
+      'cmd/main.go':
+        'package main\nimport "example.com/demo/internal/db"\nimport "fmt"\nfunc main() { fmt.Println(db.Open()) }\n',
+      'internal/db/db.go': 'package db\nfunc Open() int { return 1 }\n',
+      'internal/db/db_test.go': 'package db\n',
+      'Cargo.toml': '[package]\nname = "demo"\n',
+      'src/main.rs': 'mod config;\nuse crate::config::load;\nfn main() { load(); }\n',
+      'src/config.rs': 'pub fn load() {}\n',
+      'java/com/acme/App.java': 'package com.acme;\nimport com.acme.util.Helper;\npublic class App {}\n',
+      'java/com/acme/util/Helper.java': 'package com.acme.util;\npublic class Helper {}\n',
+    })
+    await index.build()
+    const deps = (p: string) => index.dependencies(p).map((d) => [d.source, d.kind, d.targets])
+    expect(deps('app/main.py')).toEqual([
+      ['app.util', 'internal', ['app/util.py']],
+      ['', 'internal', ['app/models.py']],
+      ['os', 'builtin', []],
+      ['requests', 'external', []],
+    ])
+    expect(deps('cmd/main.go')).toEqual([
+      ['example.com/demo/internal/db', 'internal', ['internal/db/db.go']],
+      ['fmt', 'builtin', []],
+    ])
+    expect(deps('src/main.rs')).toEqual([
+      ['config', 'internal', ['src/config.rs']],
+      ['crate::config::load', 'internal', ['src/config.rs']],
+    ])
+    expect(deps('java/com/acme/App.java')).toEqual([
+      ['com.acme.util.Helper', 'internal', ['java/com/acme/util/Helper.java']],
+    ])
+    expect(index.entryPoints()).toEqual([
+      { path: 'cmd/main.go', reason: 'package main with func main' },
+      { path: 'src/main.rs', reason: 'defines main' },
+      { path: 'app/main.py', reason: 'imports project files and nothing imports it' },
+      { path: 'java/com/acme/App.java', reason: 'imports project files and nothing imports it' },
+    ])
+  })
+
+  it('warns past maxFiles and can index a subfolder instead', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 12; i++) files[`pkg${i % 2}/f${i}.ts`] = `export const v${i} = ${i}\n`
+    const big = await indexedProject(files, { maxFiles: 5 })
+    const report = await big.index.build()
+    expect(report.files).toBe(5)
+    expect(report.warning).toMatch(/^This project has 12 files; only the first 5/)
+    expect(big.index.status().warning).toBe(report.warning)
+
+    const sub = createCodeIndex(big.store.db, {
+      root: big.root,
+      sandbox: big.sandbox,
+      prefix: 'pkg1',
+      maxFiles: 10,
+      workers: 1,
+    })
+    const subReport = await sub.build()
+    expect(subReport).toMatchObject({ files: 6, warning: undefined })
+    expect(sub.paths().every((p) => p.startsWith('pkg1/'))).toBe(true)
+    // The subfolder index keeps its own rows: the whole-project index is untouched.
+    expect((await big.index.build()).unchanged).toBe(5)
+  })
+
+  it('survives a symlink loop, a file deleted while indexing, and reports grammar-less files', async () => {
+    const fixture = await indexedProject({
+      'a.ts': 'export const a = 1\n',
+      'dir/b.ts': 'export const b = 2\n',
+    })
+    fs.symlinkSync('..', path.join(fixture.root, 'dir/loop'))
+    fs.symlinkSync(path.join(fixture.root, 'a.ts'), path.join(fixture.root, 'link.ts'))
+    // A listing that names a file which is gone by the time it is read.
+    const sandbox = {
+      ...fixture.sandbox,
+      listFiles: async () => ({
+        files: [...(await fixture.sandbox.listFiles()).files, 'vanished.ts'],
+        truncated: false,
+      }),
+    }
+    const index = createCodeIndex(fixture.store.db, { root: fixture.root, sandbox, workers: 1 })
+    const report = await index.build()
+    expect(index.paths()).toEqual(['a.ts', 'dir/b.ts'])
+    expect(report).toMatchObject({ files: 2, parsed: 2, errors: [] })
+  })
+})

@@ -1,0 +1,151 @@
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { processFile, type FileJob, type FileOutcome } from './process-file'
+import type { WorkerRequest, WorkerResponse } from './worker'
+
+/*
+ * Parsing is CPU-bound (tree-sitter in WASM), so a cold index spreads it over
+ * worker threads, one per core (two here). Small batches — a watcher's few files —
+ * run in process: starting a worker costs more than parsing them.
+ *
+ * Where the worker script lives depends on how Stepwise runs. From source (tests,
+ * `tsx`), the TypeScript worker is loaded through tsx's loader. In a build, the
+ * bundler must emit `index-worker.js` beside the entry (src/main/index/worker.ts
+ * as an extra entry); without it the index still works, on one thread.
+ */
+
+// Not named `require`: the bundler adds a `require` shim of its own to ESM chunks.
+const nodeRequire = createRequire(import.meta.url)
+
+/** Below this many files, parse in process. */
+export const POOL_THRESHOLD = 200
+const BATCH = 48
+
+type WorkerSource = { code: string } | { file: URL }
+
+let cachedSource: WorkerSource | null | undefined
+
+function workerSource(): WorkerSource | null {
+  if (cachedSource !== undefined) return cachedSource
+  const here = import.meta.url
+  cachedSource = null
+  if (/\.ts$/.test(here)) {
+    try {
+      const tsx = tsxEsmApi()
+      const worker = new URL('./worker.ts', here).href
+      cachedSource = {
+        code: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}) })`,
+      }
+    } catch {
+      cachedSource = null
+    }
+  } else {
+    for (const rel of ['./index-worker.js', '../index-worker.js']) {
+      const url = new URL(rel, here)
+      if (fs.existsSync(fileURLToPath(url))) {
+        cachedSource = { file: url }
+        break
+      }
+    }
+  }
+  return cachedSource
+}
+
+/**
+ * tsx's ESM API entry (its `import` export): the CommonJS one fails to register
+ * its hooks from inside a worker thread on Node 20.
+ */
+function tsxEsmApi(): string {
+  const manifest = nodeRequire.resolve('tsx/package.json')
+  const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {
+    exports: Record<string, { import?: { default?: string } | string }>
+  }
+  const entry = pkg.exports['./esm/api']?.import
+  const rel = typeof entry === 'string' ? entry : entry?.default
+  if (!rel) throw new Error('tsx has no ESM API entry')
+  return pathToFileURL(path.join(path.dirname(manifest), rel)).href
+}
+
+export function defaultWorkerCount(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length))
+}
+
+export interface PoolOptions {
+  workers: number
+  /** Called with each finished batch, as it arrives. */
+  onResults: (results: FileOutcome[]) => void
+  signal?: AbortSignal
+}
+
+/** Processes every job, in workers when there are enough of them; `onResults` sees each batch. */
+export async function processAll(
+  jobs: readonly FileJob[],
+  opts: PoolOptions,
+): Promise<{ workersUsed: number }> {
+  const source = workerSource()
+  if (opts.workers <= 1 || jobs.length < POOL_THRESHOLD || !source) {
+    await processInline(jobs, opts)
+    return { workersUsed: 0 }
+  }
+  const queue: FileJob[][] = []
+  for (let i = 0; i < jobs.length; i += BATCH) queue.push(jobs.slice(i, i + BATCH))
+  let used = 0
+  const runWorker = () =>
+    new Promise<void>((resolve) => {
+      const worker = 'code' in source ? new Worker(source.code, { eval: true }) : new Worker(source.file)
+      // Two batches in flight per worker, so a worker never waits while this thread stores results.
+      const inFlight = new Map<number, FileJob[]>()
+      let nextId = 0
+      let started = false
+      let stopping = false
+      const next = () => {
+        const jobsBatch = opts.signal?.aborted ? undefined : queue.shift()
+        if (jobsBatch) {
+          const request: WorkerRequest = { id: nextId++, jobs: jobsBatch }
+          inFlight.set(request.id, jobsBatch)
+          worker.postMessage(request)
+        } else if (inFlight.size === 0 && !stopping) {
+          stopping = true
+          void worker.terminate()
+        }
+      }
+      worker.on('message', (response: WorkerResponse) => {
+        if (!started) {
+          started = true
+          used++
+        }
+        inFlight.delete(response.id)
+        next()
+        opts.onResults(response.results)
+      })
+      // A worker that dies hands its batches back; the caller finishes what is left in process.
+      worker.on('error', () => {
+        for (const jobsBatch of inFlight.values()) queue.unshift(jobsBatch)
+        inFlight.clear()
+      })
+      worker.on('exit', () => resolve())
+      next()
+      next()
+    })
+  await Promise.all(Array.from({ length: Math.min(opts.workers, queue.length) }, runWorker))
+  const left = queue.flat()
+  if (left.length > 0 && !opts.signal?.aborted) await processInline(left, opts)
+  return { workersUsed: used }
+}
+
+async function processInline(jobs: readonly FileJob[], opts: PoolOptions): Promise<void> {
+  let batch: FileOutcome[] = []
+  for (const job of jobs) {
+    if (opts.signal?.aborted) break
+    batch.push(await processFile(job))
+    if (batch.length >= BATCH) {
+      opts.onResults(batch)
+      batch = []
+    }
+  }
+  if (batch.length > 0) opts.onResults(batch)
+}

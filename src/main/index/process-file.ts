@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import { EXTRACTOR_VERSION, analyzeFile } from './analyze'
+
+/*
+ * One file from disk to what the index stores, run in a worker thread or in
+ * process. Keyed by content: a file whose size and mtime match what is stored is
+ * not read; one whose bytes hash the same is not parsed.
+ */
+
+export interface KnownFile {
+  hash: string
+  size: number
+  mtimeMs: number
+  version: number
+}
+
+export interface FileJob {
+  rel: string
+  abs: string
+  known?: KnownFile
+  /** Read and hash even when size and mtime match (a watcher event says it changed). */
+  force?: boolean
+}
+
+export type FileOutcome =
+  | { rel: string; status: 'unchanged' }
+  /** Same bytes, new mtime: only the stat is updated. */
+  | { rel: string; status: 'touched'; size: number; mtimeMs: number }
+  | {
+      rel: string
+      status: 'parsed'
+      size: number
+      mtimeMs: number
+      hash: string
+      /** FileFacts as JSON: serialised where it was made, stored as is. */
+      facts: string
+      idents: string
+    }
+  /** Deleted (or replaced by a directory) between listing and reading. */
+  | { rel: string; status: 'gone' }
+  | { rel: string; status: 'error'; error: string }
+
+export function contentHash(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex')
+}
+
+export async function processFile(job: FileJob): Promise<FileOutcome> {
+  const { rel, abs, known } = job
+  let stat: fs.Stats
+  let data: Buffer
+  try {
+    stat = fs.statSync(abs)
+    if (!stat.isFile()) return { rel, status: 'gone' }
+    if (
+      known &&
+      !job.force &&
+      known.version === EXTRACTOR_VERSION &&
+      known.size === stat.size &&
+      known.mtimeMs === stat.mtimeMs
+    )
+      return { rel, status: 'unchanged' }
+    data = fs.readFileSync(abs)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return { rel, status: 'gone' }
+    return { rel, status: 'error', error: `could not read: ${(err as Error).message}` }
+  }
+  const hash = contentHash(data)
+  if (known && known.hash === hash && known.version === EXTRACTOR_VERSION)
+    return { rel, status: 'touched', size: data.length, mtimeMs: stat.mtimeMs }
+  try {
+    const { facts, idents } = await analyzeFile(rel, data)
+    return {
+      rel,
+      status: 'parsed',
+      size: data.length,
+      mtimeMs: stat.mtimeMs,
+      hash,
+      facts: JSON.stringify(facts),
+      idents,
+    }
+  } catch (err) {
+    // A bug in an extractor must not stop the index: the file is reported and skipped.
+    return { rel, status: 'error', error: `could not analyse: ${(err as Error).message}` }
+  }
+}

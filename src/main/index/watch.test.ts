@@ -1,0 +1,59 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import type { UpdateReport } from './code-index'
+import { indexedProject } from './test-support'
+import { watchIndex } from './watch'
+
+/** Polls `check` until it holds; no fixed sleeps. */
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the index to catch up')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+describe('watchIndex', () => {
+  it('re-indexes saved, added and deleted files, skipping ignored ones, in one debounced update', async () => {
+    const { index, root, sandbox } = await indexedProject({
+      '.gitignore': 'build/\n',
+      'src/a.ts': 'export function a() {}\n',
+      'src/b.ts': "import { a } from './a'\n",
+    })
+    await index.build()
+    const reports: UpdateReport[] = []
+    const watcher = watchIndex(index, { sandbox, onUpdate: (r) => reports.push(r) })
+    onTestFinished(() => watcher.close())
+    await watcher.ready
+
+    fs.writeFileSync(path.join(root, 'src/a.ts'), 'export function a() {}\nexport function renamed() {}\n')
+    fs.writeFileSync(path.join(root, 'src/c.ts'), "import { a } from './a'\n")
+    fs.mkdirSync(path.join(root, 'build'))
+    fs.writeFileSync(path.join(root, 'build/out.ts'), 'export const out = 1\n')
+    fs.rmSync(path.join(root, 'src/b.ts'))
+    await until(
+      () =>
+        index.file('src/c.ts') !== undefined &&
+        index.file('src/b.ts') === undefined &&
+        index.definitions('renamed').length === 1,
+    )
+
+    expect(index.dependents('src/a.ts')).toEqual(['src/c.ts'])
+    expect(index.file('build/out.ts')).toBeUndefined()
+    const parsed = reports.flatMap((r) => r.parsed).sort()
+    expect(parsed).toEqual(['src/a.ts', 'src/c.ts'])
+    expect(reports.flatMap((r) => r.removed)).toEqual(['src/b.ts'])
+  })
+
+  it('stops reporting after close()', async () => {
+    const { index, root, sandbox } = await indexedProject({ 'a.ts': 'export const a = 1\n' })
+    await index.build()
+    const watcher = watchIndex(index, { sandbox, debounceMs: 50 })
+    await watcher.ready
+    await watcher.close()
+    fs.writeFileSync(path.join(root, 'b.ts'), 'export const b = 1\n')
+    await watcher.flush()
+    expect(index.file('b.ts')).toBeUndefined()
+  })
+})

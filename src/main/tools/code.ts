@@ -1,0 +1,397 @@
+import fs from 'node:fs/promises'
+import { z } from 'zod'
+import type { CodeIndex } from '../index/code-index'
+import type { FileFacts, FunctionFact, MethodFact } from '../index/types'
+import { cap, classSummary, lines, outline, signature } from './code-outline'
+import { fail, loadTextFile, resolvePath, statKind, type ToolError } from './files'
+import { optionalString, pathArg } from './schema'
+import { decodeText, numberedView, splitLines, truncatedItems, truncatedLines } from './text'
+import type { ReadTool, ToolContext, ToolResult } from './types'
+
+/*
+ * The `code` family (DESIGN §3): answers from the code index (src/main/index)
+ * instead of reading whole files, so a small model can find its way around a
+ * large project. Sources (get_function, get_class) are read from disk at the
+ * line range the index recorded.
+ */
+
+const MAX_FILES_LISTED = 200
+const MAX_DEFINITIONS = 50
+const MAX_REFERENCES = 100
+const MAX_DEPENDENTS = 200
+const MAX_COMPLEXITY = 30
+const MAX_TODOS = 200
+const MAX_LINE_TEXT = 200
+
+const NO_INDEX =
+  'The code index is not available in this session (it is still being built, or indexing is off). Use list_files, search_in_files and read_file instead.'
+
+type Scope = { index: CodeIndex; rel?: string; kind: 'all' | 'file' | 'directory' } | ToolError
+
+/** The index and, when given, the path resolved through the sandbox and classified. */
+async function scope(ctx: ToolContext, input: string | undefined): Promise<Scope> {
+  const index = ctx.index
+  if (!index) return fail(NO_INDEX)
+  if (input === undefined || input.trim() === '' || input.trim() === '.') return { index, kind: 'all' }
+  const resolved = resolvePath(ctx, input)
+  if ('error' in resolved) return resolved
+  if (resolved.rel === '.') return { index, kind: 'all' }
+  if (index.file(resolved.rel)) return { index, rel: resolved.rel, kind: 'file' }
+  const { kind } = await statKind(resolved.abs)
+  if (kind === 'directory') return { index, rel: resolved.rel, kind: 'directory' }
+  if (kind === 'missing')
+    return fail(`"${input}" does not exist. Call get_structure without a path to see the project's layout.`)
+  return fail(
+    `"${resolved.rel}" is not in the code index (ignored, new since the index was built, or outside the indexed folder). Use read_file to read it.`,
+  )
+}
+
+function indexedFile(
+  s: Scope,
+  input: string,
+): { index: CodeIndex; rel: string; facts: FileFacts } | ToolError {
+  if ('ok' in s) return s
+  if (s.kind !== 'file' || !s.rel)
+    return fail(`"${input}" is a directory; give a file path (get_structure lists the files in it).`)
+  return { index: s.index, rel: s.rel, facts: s.index.file(s.rel)! }
+}
+
+const structureInput = z.object({
+  path: optionalString(
+    'A file (its outline) or a folder (its files and their symbols). Omit for the whole project.',
+  ),
+})
+
+export const getStructureTool: ReadTool<typeof structureInput> = {
+  name: 'get_structure',
+  family: 'code',
+  mutating: false,
+  description:
+    "The shape of the code without reading it. For a file: its imports, exports, functions (signatures, line ranges), classes (methods, properties), variables. For a folder or the whole project: each file's language, lines and top-level symbols, plus the most-imported files (hubs) and entry points.",
+  input: structureInput,
+  async run(input, ctx) {
+    const s = await scope(ctx, input.path)
+    if ('ok' in s) return s
+    if (s.kind === 'file') return { ok: true, path: s.rel, ...outline(s.index.file(s.rel!)!) }
+    const paths = s.index.paths(s.rel)
+    const result: ToolResult = { ok: true, path: s.rel ?? '.', file_count: paths.length }
+    if (s.kind === 'all') {
+      const status = s.index.status()
+      result.languages = status.languages
+      result.hubs = s.index.hubs(10).map((h) => `${h.path} (imported by ${h.dependents})`)
+      result.entry_points = s.index
+        .entryPoints()
+        .slice(0, 10)
+        .map((e) => `${e.path}: ${e.reason}`)
+      if (status.warning) result.warning = status.warning
+    }
+    const shown = cap(paths, MAX_FILES_LISTED, result, 'Call get_structure with a subfolder to see the rest.')
+    result.files = shown.map((p) => {
+      const f = s.index.file(p)!
+      const symbols = [...f.classes.map((c) => c.name), ...f.functions.map((fn) => fn.name)]
+      return `${p} (${f.language}, ${f.lines} lines${symbols.length ? ': ' + symbols.slice(0, 8).join(', ') + (symbols.length > 8 ? ', …' : '') : ''})`
+    })
+    if (paths.length === 0) result.note = 'No indexed files here.'
+    return result
+  },
+}
+
+/** The numbered source of lines `from`..`to`, read from disk now. */
+async function sourceOf(
+  ctx: ToolContext,
+  rel: string,
+  from: number,
+  to: number,
+): Promise<ToolError | Record<string, unknown>> {
+  const resolved = resolvePath(ctx, rel)
+  if ('error' in resolved) return resolved
+  const loaded = await loadTextFile(resolved)
+  if ('error' in loaded) return loaded
+  const all = splitLines(loaded.text)
+  if (from > all.length)
+    return fail(`"${rel}" changed since it was indexed (it has only ${all.length} lines now). Use read_file.`)
+  const view = numberedView(all, from, Math.min(to, all.length), ctx.limits.maxReadBytes)
+  const out: Record<string, unknown> = { start_line: from, end_line: view.lastLine, source: view.content }
+  if (view.remaining > 0)
+    out.truncated = `${truncatedLines(view.lastLine - from + 1, view.remaining)} Call read_file with start_line=${view.lastLine + 1} to continue.`
+  return out
+}
+
+const functionInput = z.object({
+  path: pathArg('The file that defines the function.'),
+  name: z.string().min(1).describe('The function name; for a method, "method" or "Class.method".'),
+})
+
+function findFunction(
+  facts: FileFacts,
+  name: string,
+): { fn: FunctionFact | MethodFact; owner?: string } | string[] {
+  const [owner, method] = name.includes('.')
+    ? [name.slice(0, name.lastIndexOf('.')), name.slice(name.lastIndexOf('.') + 1)]
+    : [undefined, name]
+  const direct = facts.functions.find((f) => f.name === name)
+  if (direct) return { fn: direct }
+  for (const c of facts.classes) {
+    if (owner && c.name !== owner) continue
+    const m = c.methods.find((x) => x.name === method)
+    if (m) return { fn: m, owner: c.name }
+  }
+  return [
+    ...facts.functions.map((f) => f.name),
+    ...facts.classes.flatMap((c) => c.methods.map((m) => `${c.name}.${m.name}`)),
+  ]
+}
+
+export const getFunctionTool: ReadTool<typeof functionInput> = {
+  name: 'get_function',
+  family: 'code',
+  mutating: false,
+  description:
+    'The source of one function or method, with line numbers ("12\\tcode"), its signature and line range. Cheaper than reading the whole file.',
+  input: functionInput,
+  async run(input, ctx) {
+    const file = indexedFile(await scope(ctx, input.path), input.path)
+    if ('ok' in file) return file
+    const found = findFunction(file.facts, input.name.trim())
+    if (Array.isArray(found))
+      return fail(
+        `No function "${input.name}" in ${file.rel}.` +
+          (found.length > 0
+            ? ` It defines: ${found.slice(0, 40).join(', ')}.`
+            : ' It defines no functions.') +
+          ' Use find_definition to search the whole project.',
+      )
+    const source = await sourceOf(ctx, file.rel, found.fn.line, found.fn.endLine)
+    if ('ok' in source) return source as ToolError
+    return {
+      ok: true,
+      path: file.rel,
+      name: found.owner ? `${found.owner}.${found.fn.name}` : found.fn.name,
+      signature: signature(found.fn.name, found.fn),
+      ...source,
+    }
+  },
+}
+
+const classInput = z.object({
+  path: pathArg('The file that defines the class (or interface, struct, trait, enum).'),
+  name: z.string().min(1).describe('The class name.'),
+})
+
+export const getClassTool: ReadTool<typeof classInput> = {
+  name: 'get_class',
+  family: 'code',
+  mutating: false,
+  description:
+    'One class (or interface, struct, trait, enum): what it extends and implements, its properties and methods with line ranges, and its source with line numbers.',
+  input: classInput,
+  async run(input, ctx) {
+    const file = indexedFile(await scope(ctx, input.path), input.path)
+    if ('ok' in file) return file
+    const c = file.facts.classes.find((x) => x.name === input.name.trim())
+    if (!c) {
+      const names = file.facts.classes.map((x) => x.name)
+      return fail(
+        `No class "${input.name}" in ${file.rel}.` +
+          (names.length > 0 ? ` It defines: ${names.join(', ')}.` : ' It defines no classes.') +
+          ' Use find_definition to search the whole project.',
+      )
+    }
+    const source = await sourceOf(ctx, file.rel, c.line, c.endLine)
+    if ('ok' in source) return source as ToolError
+    return { ok: true, path: file.rel, ...classSummary(c), ...source }
+  },
+}
+
+const symbolInput = z.object({
+  symbol: z
+    .string()
+    .min(1)
+    .describe('A name: function, class, method ("save" or "Store.save"), type or variable.'),
+})
+
+export const findDefinitionTool: ReadTool<typeof symbolInput> = {
+  name: 'find_definition',
+  family: 'code',
+  mutating: false,
+  description:
+    'Where a symbol is defined: each definition site with path, line range and kind (exported ones first). Use get_function or get_class next to read it.',
+  input: symbolInput,
+  async run(input, ctx) {
+    if (!ctx.index) return fail(NO_INDEX)
+    const defs = ctx.index.definitions(input.symbol.trim())
+    const result: ToolResult = { ok: true, symbol: input.symbol, count: defs.length }
+    result.definitions = cap(defs, MAX_DEFINITIONS, result, 'Ask with "Class.method" to narrow it.').map(
+      (d) => ({
+        path: d.path,
+        lines: lines(d),
+        kind: d.kind,
+        ...(d.parent ? { class: d.parent } : {}),
+        ...(d.exported ? { exported: true } : {}),
+      }),
+    )
+    if (defs.length === 0)
+      result.note = `No definition of "${input.symbol}" in the index. It may come from a dependency; search_in_files finds any text.`
+    return result
+  },
+}
+
+async function lineTexts(
+  ctx: ToolContext,
+  refs: Array<{ path: string; line: number }>,
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>()
+  for (const p of new Set(refs.map((r) => r.path))) {
+    try {
+      out.set(p, splitLines(decodeText(await fs.readFile(`${ctx.root}/${p}`)).text))
+    } catch {
+      out.set(p, [])
+    }
+  }
+  return out
+}
+
+export const findReferencesTool: ReadTool<typeof symbolInput> = {
+  name: 'find_references',
+  family: 'code',
+  mutating: false,
+  description:
+    'Where a name is used: each line (path, line, text) that mentions the identifier in code (comments and strings excluded), definition sites left out. Matches by name, so unrelated symbols with the same name appear too.',
+  input: symbolInput,
+  async run(input, ctx) {
+    if (!ctx.index) return fail(NO_INDEX)
+    const { references, truncated } = ctx.index.references(input.symbol.trim(), MAX_REFERENCES)
+    const texts = await lineTexts(ctx, references)
+    const result: ToolResult = {
+      ok: true,
+      symbol: input.symbol,
+      count: references.length,
+      references: references.map((r) => ({
+        path: r.path,
+        line: r.line,
+        text: (texts.get(r.path)?.[r.line - 1] ?? '').trim().slice(0, MAX_LINE_TEXT),
+      })),
+    }
+    if (truncated)
+      result.truncated = `${truncatedItems(MAX_REFERENCES)} Use search_in_files with a prefix to see more.`
+    if (references.length === 0) result.note = `No references to "${input.symbol}" outside its definitions.`
+    return result
+  },
+}
+
+const fileInput = z.object({ path: pathArg('A file in the project, e.g. "src/index.ts".') })
+
+export const getDependenciesTool: ReadTool<typeof fileInput> = {
+  name: 'get_dependencies',
+  family: 'code',
+  mutating: false,
+  description:
+    'What a file imports: each import with its line and kind (internal: a project file, with the file it resolves to; external: a package; builtin: the standard library).',
+  input: fileInput,
+  async run(input, ctx) {
+    const file = indexedFile(await scope(ctx, input.path), input.path)
+    if ('ok' in file) return file
+    const deps = file.index.dependencies(file.rel)
+    return {
+      ok: true,
+      path: file.rel,
+      count: deps.length,
+      dependencies: deps.map((d) => ({
+        source: d.source,
+        line: d.line,
+        kind: d.kind,
+        ...(d.kind === 'internal'
+          ? d.targets.length > 0
+            ? { files: d.targets.slice(0, 20) }
+            : { unresolved: 'no project file matches this import' }
+          : {}),
+      })),
+    }
+  },
+}
+
+export const getDependentsTool: ReadTool<typeof fileInput> = {
+  name: 'get_dependents',
+  family: 'code',
+  mutating: false,
+  description: 'Which project files import this file: who is affected when you change it.',
+  input: fileInput,
+  async run(input, ctx) {
+    const file = indexedFile(await scope(ctx, input.path), input.path)
+    if ('ok' in file) return file
+    const all = file.index.dependents(file.rel)
+    const result: ToolResult = { ok: true, path: file.rel, count: all.length }
+    result.dependents = cap(all, MAX_DEPENDENTS, result, 'Use find_references for a single symbol instead.')
+    if (all.length === 0) result.note = 'No project file imports it.'
+    return result
+  },
+}
+
+const optionalPathInput = z.object({
+  path: optionalString('A file or folder; omit for the whole project.'),
+})
+
+export const getComplexityTool: ReadTool<typeof optionalPathInput> = {
+  name: 'get_complexity',
+  family: 'code',
+  mutating: false,
+  description:
+    'How complex code is: lines of code, deepest nesting, import count and one score (LOC/25 + 2 × nesting + imports/2). For a file, its figures and longest functions; for a folder or the project, the most complex files first.',
+  input: optionalPathInput,
+  async run(input, ctx) {
+    const s = await scope(ctx, input.path)
+    if ('ok' in s) return s
+    if (s.kind === 'file') {
+      const f = s.index.file(s.rel!)!
+      const fns = [
+        ...f.functions,
+        ...f.classes.flatMap((c) => c.methods.map((m) => ({ ...m, name: `${c.name}.${m.name}` }))),
+      ]
+        .map((fn) => ({ name: fn.name, lines: fn.endLine - fn.line + 1 }))
+        .sort((a, b) => b.lines - a.lines)
+        .slice(0, 10)
+      return { ok: true, path: s.rel, ...f.complexity, longest_functions: fns }
+    }
+    const files = s.index
+      .paths(s.rel)
+      .map((p) => ({ path: p, ...s.index.file(p)!.complexity }))
+      .filter((c) => c.loc > 0)
+      .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
+    const result: ToolResult = { ok: true, path: s.rel ?? '.', count: files.length }
+    result.files = cap(files, MAX_COMPLEXITY, result, 'Ask about a subfolder for more.')
+    return result
+  },
+}
+
+export const getTodosTool: ReadTool<typeof optionalPathInput> = {
+  name: 'get_todos',
+  family: 'code',
+  mutating: false,
+  description:
+    'TODO, FIXME, HACK and XXX comments with their path, line and text; in a file, a folder or the whole project.',
+  input: optionalPathInput,
+  async run(input, ctx) {
+    const s = await scope(ctx, input.path)
+    if ('ok' in s) return s
+    const paths = s.kind === 'file' ? [s.rel!] : s.index.paths(s.rel)
+    const todos = paths.flatMap((p) =>
+      s.index.file(p)!.todos.map((t) => ({ path: p, line: t.line, tag: t.tag, text: t.text })),
+    )
+    const result: ToolResult = { ok: true, path: s.rel ?? '.', count: todos.length }
+    result.todos = cap(todos, MAX_TODOS, result, 'Ask about a subfolder for more.')
+    if (todos.length === 0) result.note = 'No TODO or FIXME comments.'
+    return result
+  },
+}
+
+export const codeTools = [
+  getStructureTool,
+  getFunctionTool,
+  getClassTool,
+  findDefinitionTool,
+  findReferencesTool,
+  getDependenciesTool,
+  getDependentsTool,
+  getComplexityTool,
+  getTodosTool,
+] as const
