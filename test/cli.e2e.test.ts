@@ -428,6 +428,21 @@ describe('stepwise edit --approve ask in a real terminal', () => {
   })
 })
 
+describe('stepwise index', () => {
+  it('updates the code index, parsing only what changed, and reports size and errors', async () => {
+    fs.writeFileSync(path.join(repo, 'broken.ts'), 'export function (\n')
+    const first = await runCli(['index', '--repo', repo, '--json', '--data-dir', dataDir])
+    expect(first.code).toBe(0)
+    const { status, report } = JSON.parse(first.stdout)
+    expect(status).toMatchObject({ files: 3, filesWithParseErrors: 1 }) // greet.ts, broken.ts, .gitignore
+    expect(report).toMatchObject({ parsed: 3, unchanged: 0 })
+    const again = await runCli(['index', '--repo', repo, '--data-dir', dataDir])
+    expect(again.code).toBe(0)
+    expect(again.stdout).toContain('0 parsed, 3 unchanged')
+    expect(again.stdout).toContain('broken.ts')
+  })
+})
+
 describe('usage errors exit 2 with a clear message', () => {
   it.each([
     [['edit'], 'missing required argument'],

@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { APPROVAL_POLICIES, PROVIDER_IDS } from '../../../shared/protocol'
 import { VERSION } from '../../version'
 import { runEdit } from './edit'
+import { addIndexCommand } from './index-command'
 import { addReviewCommand } from './review'
 import { exportSession, listSessions, showSession } from './sessions'
 import { EXIT, UsageError } from './exit-codes'
@@ -63,6 +64,7 @@ export function buildProgram(): Command {
     })
 
   addReviewCommand(program)
+  addIndexCommand(program)
 
   const sessions = program.command('sessions').description('List, show and export stored sessions')
   sessions
