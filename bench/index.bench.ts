@@ -3,6 +3,8 @@ import os from 'node:os'
 import path from 'node:path'
 import ts from 'typescript'
 import { createCodeIndex } from '../src/main/index/code-index'
+import { buildRepoMap } from '../src/main/context/repo-map'
+import { countTokens } from 'gpt-tokenizer'
 import { defaultWorkerCount } from '../src/main/index/pool'
 import { createSandbox } from '../src/main/sandbox/sandbox'
 import { openStore } from '../src/main/store/store'
@@ -177,6 +179,21 @@ export async function benchIndex(): Promise<BenchRow[]> {
   )
   asts.length = 0
 
+  // The repo map at its largest budget: within 4,000 tokens, and holding the top-referenced symbols.
+  const mapStarted = performance.now()
+  const map = buildRepoMap(index, { budgetTokens: 4000 })
+  const mapMs = since(mapStarted) * 1000
+  const top = index.rankedSymbols(5)
+  const missing = top.filter(
+    (s) => !map.text.includes(`${s.path}\n`) || !map.text.includes(` ${s.name} (${s.line})`),
+  )
+  if (missing.length > 0)
+    throw new Error(`the repo map lacks top symbols: ${missing.map((s) => s.name).join(', ')}`)
+  const mapTokens = countTokens(map.text)
+  log(
+    `repo map: ${mapTokens} tokens, ${map.files} files, ${map.symbols} symbols in ${mapMs.toFixed(0)} ms; top 5 symbols present`,
+  )
+
   const target = files[Math.floor(files.length / 2)]
   const abs = path.join(root, target)
   const original = fs.readFileSync(abs, 'utf8')
@@ -256,6 +273,13 @@ export async function benchIndex(): Promise<BenchRow[]> {
       reference: median(tsOne) * 1000,
       target: { maxAbs: 100 },
       note: `median of ${UPDATE_RUNS} edits of ${target}: update([file]) + get_dependents, in a ${files.length}-file index`,
+    },
+    {
+      name: `repo map: ${files.length} files`,
+      unit: 'tokens',
+      ours: mapTokens,
+      target: { maxAbs: 4000 },
+      note: `${map.files} files and ${map.symbols} definitions ranked by references and PageRank, built in ${mapMs.toFixed(0)} ms; the 5 top-referenced symbols are in it (checked)`,
     },
     {
       name: `index: memory held, ${files.length} files`,

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url'
  * measured in the same run, the ratio, the target and PASS/FAIL.
  */
 
-export type Unit = 's' | 'ms' | 'MB' | 'events/s'
+export type Unit = 's' | 'ms' | 'MB' | 'events/s' | 'tokens'
 
 export interface Target {
   /** ours / reference must not exceed this. */
@@ -175,6 +175,8 @@ export function formatValue(value: number | undefined, unit: Unit): string {
       return `${value.toFixed(1)} MB`
     case 'events/s':
       return `${Math.round(value).toLocaleString('en-US')} ev/s`
+    case 'tokens':
+      return `${Math.round(value).toLocaleString('en-US')} tokens`
   }
 }
 
