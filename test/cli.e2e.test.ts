@@ -1,49 +1,19 @@
 /**
- * The `stepwise` CLI end to end: the built out/main/cli.js on plain Node, a real
+ * The `stepwise` CLI end to end: the built CLI on plain Node, a real
  * git repo in a temp dir, a real SQLite file, and the fake model server on
  * 127.0.0.1 speaking each wire protocol.
  */
-import { execFileSync, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { buildCli, git, ROOT, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions } from './fake-model-server'
 
-const ROOT = path.resolve(import.meta.dirname, '..')
-const CLI = path.join(ROOT, 'out', 'main', 'cli.js')
-
-interface CliResult {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function runCli(
-  args: string[],
-  opts: { env?: Record<string, string>; onSpawn?: (pid: number) => void } = {},
-): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env }
-    delete env.OPENAI_API_KEY
-    delete env.OPENAI_BASE_URL
-    delete env.OLLAMA_HOST
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...env, ...opts.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('spawn', () => opts.onSpawn?.(child.pid!))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' })
+let CLI = ''
+const runCli = (args: string[], opts?: Parameters<typeof runBuiltCli>[2]) => runBuiltCli(CLI, args, opts)
 
 let repo: string
 let dataDir: string
@@ -51,14 +21,7 @@ let server: FakeModelServer | undefined
 
 beforeAll(() => {
   // The CLI under test is the build; make sure it is current.
-  execFileSync(
-    process.execPath,
-    [path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
-    {
-      cwd: ROOT,
-      stdio: 'ignore',
-    },
-  )
+  CLI = buildCli('stepwise-cli-e2e')
 }, 120_000)
 
 beforeEach(() => {

@@ -2,48 +2,15 @@
  * `stepwise review` end to end: the built out/main/cli.js on plain Node, a real git
  * repo in a temp dir, a real SQLite file, and the fake model server on 127.0.0.1.
  */
-import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { buildCli, git, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions } from './fake-model-server'
 
-const ROOT = path.resolve(import.meta.dirname, '..')
-/*
- * Built into its own folder: test files run in parallel, and rebuilding out/ while
- * test/cli.e2e.test.ts runs the CLI from it would swap chunks under its feet.
- * Inside the repo so the bundle still finds node_modules and resources/ above it.
- */
-const OUT_DIR = path.join(ROOT, 'node_modules', '.cache', 'stepwise-review-e2e')
-const CLI = path.join(OUT_DIR, 'main', 'cli.js')
-
-interface CliResult {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const base: NodeJS.ProcessEnv = { ...process.env }
-    delete base.OPENAI_API_KEY
-    delete base.OPENAI_BASE_URL
-    delete base.OLLAMA_HOST
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...base, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' })
+let CLI = ''
+const runCli = (args: string[], env: Record<string, string> = {}) => runBuiltCli(CLI, args, { env })
 
 let repo: string
 let dataDir: string
@@ -51,16 +18,7 @@ let server: FakeModelServer | undefined
 
 beforeAll(() => {
   // The CLI under test is the build; make sure it is current.
-  execFileSync(
-    process.execPath,
-    [
-      path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'),
-      'build',
-      '--outDir',
-      OUT_DIR,
-    ],
-    { cwd: ROOT, stdio: 'ignore' },
-  )
+  CLI = buildCli('stepwise-review-e2e')
 }, 120_000)
 
 const CALC_V1 = 'export function average(xs: number[]) {\n  return sum(xs) / xs.length\n}\n'

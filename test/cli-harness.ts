@@ -1,0 +1,63 @@
+/**
+ * Runs the built `stepwise` CLI for end-to-end tests: plain Node, a clean
+ * environment (no model keys or URLs from the developer's shell), stdout and
+ * stderr captured.
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import path from 'node:path'
+
+export const ROOT = path.resolve(import.meta.dirname, '..')
+
+export interface CliResult {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Builds the app into its own folder and returns the CLI's path. Each test file
+ * gets its own folder: files run in parallel, and rebuilding a folder another file
+ * runs the CLI from would swap chunks under its feet. Inside the repo, so the
+ * bundle finds node_modules and resources/ above it.
+ */
+export function buildCli(name: string): string {
+  const outDir = path.join(ROOT, 'node_modules', '.cache', name)
+  execFileSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'),
+      'build',
+      '--outDir',
+      outDir,
+    ],
+    { cwd: ROOT, stdio: 'ignore' },
+  )
+  return path.join(outDir, 'main', 'cli.js')
+}
+
+export function runCli(
+  cli: string,
+  args: string[],
+  opts: { env?: Record<string, string>; onSpawn?: (pid: number) => void } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env }
+    delete env.OPENAI_API_KEY
+    delete env.OPENAI_BASE_URL
+    delete env.OLLAMA_HOST
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { ...env, ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('error', reject)
+    child.on('spawn', () => opts.onSpawn?.(child.pid!))
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+export const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8' })
