@@ -26,11 +26,13 @@ function session(turns: number): TranscriptItem[] {
 }
 
 describe('dropOldToolResults', () => {
-  it('drops the oldest results first, keeps the recent ones and every call/result pairing', () => {
+  it('drops the oldest results first until enough is saved, keeping the recent ones and every pairing', () => {
     const t = session(6)
-    const droppedSoFar = () => t.filter((i) => i.role === 'tool' && i.output === DROPPED_RESULT).length
-    const dropped = dropOldToolResults(t, () => droppedSoFar() >= 2, 4)
+    const size = (i: TranscriptItem) => (i.role === 'tool' ? i.output.length : 0)
+    const perResult = size(t[2]) - DROPPED_RESULT.length
+    const { dropped, saved } = dropOldToolResults(t, perResult + 1, size, 4)
     expect(dropped).toBe(2)
+    expect(saved).toBe(2 * perResult)
     const outputs = t.filter((i) => i.role === 'tool').map((i) => (i.role === 'tool' ? i.output : ''))
     expect(outputs.slice(0, 2)).toEqual([DROPPED_RESULT, DROPPED_RESULT])
     expect(outputs.slice(2).every((o) => o !== DROPPED_RESULT)).toBe(true)
@@ -46,7 +48,7 @@ describe('dropOldToolResults', () => {
 
   it('never touches the most recent items, even when nothing else helps', () => {
     const t = session(2)
-    expect(dropOldToolResults(t, () => false, 10)).toBe(0)
+    expect(dropOldToolResults(t, 1_000_000, () => 1, 10)).toEqual({ dropped: 0, saved: 0 })
   })
 })
 

@@ -9,6 +9,8 @@ import type { ModelRequest, TranscriptItem } from '../providers/types'
 
 /** Share of the window a request may fill before compaction starts. */
 export const COMPACT_AT = 0.8
+/** Share of the window compaction aims for, leaving room for several turns before the next. */
+export const COMPACT_TO = 0.6
 /** After a context_length_exceeded answer our estimate was wrong: aim lower. */
 export const COMPACT_AFTER_OVERFLOW_TO = 0.5
 /** The newest items are never touched: the model is working with them. */
@@ -19,23 +21,28 @@ export const DROPPED_RESULT =
 
 /**
  * Replaces the outputs of tool results older than the last `keepRecent` items
- * with a short stub, oldest first, until `fits()` says the transcript fits.
- * Returns how many were dropped. Mutates `transcript` in place.
+ * with a short stub, oldest first, until `tokensToSave` are saved (by
+ * `itemTokens`' count). Mutates `transcript` in place; returns what it did.
+ * One pass, so compacting a long session stays linear in its length.
  */
 export function dropOldToolResults(
   transcript: TranscriptItem[],
-  fits: () => boolean,
+  tokensToSave: number,
+  itemTokens: (item: TranscriptItem) => number,
   keepRecent = KEEP_RECENT_ITEMS,
-): number {
+): { dropped: number; saved: number } {
   let dropped = 0
+  let saved = 0
   const end = transcript.length - keepRecent
-  for (let i = 0; i < end && !fits(); i++) {
+  for (let i = 0; i < end && saved < tokensToSave; i++) {
     const item = transcript[i]
     if (item.role !== 'tool' || item.output === DROPPED_RESULT) continue
-    transcript[i] = { ...item, output: DROPPED_RESULT }
+    const stub = { ...item, output: DROPPED_RESULT }
+    saved += itemTokens(item) - itemTokens(stub)
+    transcript[i] = stub
     dropped += 1
   }
-  return dropped
+  return { dropped, saved }
 }
 
 /**

@@ -81,7 +81,7 @@ async function run(provider: ModelProvider) {
 
 describe('context management in the loop', () => {
   it('compacts before a request passes 80% of the window: old tool results first, then a summary', async () => {
-    const provider = smallWindowModel(9000, [
+    const provider = smallWindowModel(14000, [
       'read',
       'read',
       'read',
@@ -105,8 +105,8 @@ describe('context management in the loop', () => {
     ).toBe(true)
     // The meter is on every model turn.
     const messages = events.filter((e) => e.type === 'assistant.message')
-    for (const m of messages) expect(m.context?.windowTokens).toBe(9000)
-    for (const m of messages) expect(m.context!.usedTokens).toBeLessThanOrEqual(9000)
+    for (const m of messages) expect(m.context?.windowTokens).toBe(14000)
+    for (const m of messages) expect(m.context!.usedTokens).toBeLessThanOrEqual(14000)
   })
 
   it('summarises older turns when dropping results is not enough', async () => {

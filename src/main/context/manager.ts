@@ -1,9 +1,10 @@
 import type { EventDraft } from '../../shared/protocol'
-import type { ModelProvider, ModelRequest, TrafficEntry } from '../providers/types'
+import type { ModelProvider, ModelRequest, TrafficEntry, TranscriptItem } from '../providers/types'
 import { ProviderError } from '../providers/types'
 import {
   COMPACT_AFTER_OVERFLOW_TO,
   COMPACT_AT,
+  COMPACT_TO,
   KEEP_RECENT_ITEMS,
   dropOldToolResults,
   forgetResponseIds,
@@ -49,7 +50,7 @@ export class ContextManager {
   }
 
   /**
-   * Compacts `request.transcript` when the request passes 80 % of the window (or,
+   * Compacts `request.transcript` to 60 % of the window when the request passes 80 % (or,
    * after the server said it overflowed, to half its size and at most 50 %). Throws a
    * context-overflow ProviderError when even the compacted request cannot fit.
    */
@@ -61,20 +62,23 @@ export class ContextManager {
     const window = await this.windowTokens(signal)
     const before = this.estimate(request)
     // After an overflow the server counted more than we did: halve what we send.
+    if (!opts.afterOverflow && before <= Math.floor(window * COMPACT_AT)) return
+    // Compact well below the trigger, so a long session compacts now and then, not every turn.
     const budget = opts.afterOverflow
       ? Math.floor(Math.min(window * COMPACT_AFTER_OVERFLOW_TO, before / 2))
-      : Math.floor(window * COMPACT_AT)
-    if (before <= budget) return
+      : Math.floor(window * COMPACT_TO)
     const transcript = request.transcript
     const fits = () => this.estimate(request) <= budget
+    const itemTokens = (item: TranscriptItem) => this.counter.item(item)
 
     // Cheapest first: old tool results (they can be re-read), then a summary of older
     // turns, then every tool result but the newest, then a summary of all but the
     // newest call and its result.
-    let dropped = dropOldToolResults(transcript, fits)
+    let dropped = dropOldToolResults(transcript, before - budget, itemTokens).dropped
     let summary: string | undefined
     if (!fits()) summary = await this.summarize(request, window, signal, KEEP_RECENT_ITEMS)
-    if (!fits()) dropped += dropOldToolResults(transcript, fits, 1)
+    if (!fits())
+      dropped += dropOldToolResults(transcript, this.estimate(request) - budget, itemTokens, 1).dropped
     if (!fits()) summary = (await this.summarize(request, window, signal, 2)) ?? summary
     const after = this.estimate(request)
     if (dropped > 0 || summary !== undefined) {

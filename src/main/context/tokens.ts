@@ -12,6 +12,8 @@ import type { ModelRequest, TranscriptItem } from '../providers/types'
 export interface TokenCounter {
   /** Estimated tokens of one request as the model will see it. */
   request(request: ModelRequest): number
+  /** Estimated tokens of one transcript item (calibrated like `request`). */
+  item(item: TranscriptItem): number
   /** Feed back what the server said the request cost, to correct later estimates. */
   calibrate(estimated: number, reported: number): void
 }
@@ -60,6 +62,7 @@ export function createTokenCounter(model: string): TokenCounter {
   }
 
   return {
+    item: (it) => item(it) * ratio,
     request(request) {
       const raw =
         cachedText(request.system) +
