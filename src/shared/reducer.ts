@@ -42,6 +42,17 @@ export type TimelineStep =
   | { kind: 'error'; seq: number; ts: number; message: string; code: string; hint?: string }
   | { kind: 'finding'; seq: number; ts: number; finding: Finding }
   | {
+      kind: 'restore'
+      seq: number
+      ts: number
+      restore: 'undo' | 'rewind' | 'fork'
+      snapshotId: number
+      savedSnapshotId: number
+      toSeq?: number
+      paths: string[]
+    }
+  | { kind: 'fork'; seq: number; ts: number; childSessionId: string; atSeq: number }
+  | {
       kind: 'verify'
       seq: number
       ts: number
@@ -68,6 +79,8 @@ export interface SessionView {
   lastSeq: number
   /** Call ids awaiting a decision, in request order. */
   pendingApprovals: string[]
+  /** Set on a fork: where it came from. */
+  parent: { sessionId: string; seq: number } | null
 }
 
 export const emptySessionView: SessionView = {
@@ -86,6 +99,7 @@ export const emptySessionView: SessionView = {
   finishedAt: null,
   lastSeq: -1,
   pendingApprovals: [],
+  parent: null,
 }
 
 export function reduceEvents(
@@ -138,6 +152,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         provider: event.provider,
         model: event.model,
         approvalPolicy: event.approvalPolicy,
+        parent: event.parent ?? null,
         startedAt: event.ts,
         status: 'idle',
       }
@@ -297,6 +312,37 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
             ts: event.ts,
             beforeTokens: event.beforeTokens,
             afterTokens: event.afterTokens,
+          },
+        ],
+      }
+    case 'checkpoint.restored':
+      return {
+        ...s,
+        steps: [
+          ...s.steps,
+          {
+            kind: 'restore',
+            seq: event.seq,
+            ts: event.ts,
+            restore: event.kind,
+            snapshotId: event.snapshotId,
+            savedSnapshotId: event.savedSnapshotId,
+            toSeq: event.toSeq,
+            paths: event.paths,
+          },
+        ],
+      }
+    case 'session.forked':
+      return {
+        ...s,
+        steps: [
+          ...s.steps,
+          {
+            kind: 'fork',
+            seq: event.seq,
+            ts: event.ts,
+            childSessionId: event.childSessionId,
+            atSeq: event.atSeq,
           },
         ],
       }

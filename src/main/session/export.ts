@@ -132,6 +132,15 @@ export function exportMarkdown(session: SessionRow, events: StepwiseEvent[]): st
         )
         break
       }
+      case 'restore':
+        lines.push(
+          `*Restored (${step.restore}) to checkpoint ${step.snapshotId}${step.toSeq !== undefined ? `, step ${step.toSeq}` : ''}: ${step.paths.join(', ') || 'no change'}; the present saved as checkpoint ${step.savedSnapshotId} [${step.seq}]*`,
+          '',
+        )
+        break
+      case 'fork':
+        lines.push(`*Forked at step ${step.atSeq} into session \`${step.childSessionId}\` [${step.seq}]*`, '')
+        break
       case 'verify':
         lines.push(
           `*Verify round ${step.round}/${step.maxRounds}: ${step.passed ? 'build and tests pass' : step.failures.join('; ')} [${step.seq}]*`,

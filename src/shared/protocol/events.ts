@@ -53,6 +53,8 @@ export const sessionStartedEvent = z.object({
   approvalPolicy: approvalPolicySchema,
   maxSteps: z.number().int().positive(),
   baselineSnapshotId: z.number().int().optional(),
+  /** Set on a fork: the session and step it was forked from. */
+  parent: z.object({ sessionId: z.string(), seq: z.number().int().nonnegative() }).optional(),
 })
 
 export const userMessageEvent = z.object({
@@ -165,6 +167,29 @@ export const checkpointCreatedEvent = z.object({
   paths: z.array(z.string()),
 })
 
+/** The project's files were put back as they were at a checkpoint (undo, rewind, fork). */
+export const checkpointRestoredEvent = z.object({
+  ...base,
+  type: z.literal('checkpoint.restored'),
+  kind: z.enum(['undo', 'rewind', 'fork']),
+  /** The snapshot restored. */
+  snapshotId: z.number().int(),
+  /** The step (event seq) whose state was restored, when there is one. */
+  toSeq: z.number().int().nonnegative().optional(),
+  /** The present, checkpointed just before the restore: restoring it undoes this restore. */
+  savedSnapshotId: z.number().int(),
+  /** Files written or deleted. */
+  paths: z.array(z.string()),
+})
+
+/** A new session was forked from this one. */
+export const sessionForkedEvent = z.object({
+  ...base,
+  type: z.literal('session.forked'),
+  childSessionId: z.string(),
+  atSeq: z.number().int().nonnegative(),
+})
+
 export const contextCompactedEvent = z.object({
   ...base,
   type: z.literal('context.compacted'),
@@ -237,6 +262,8 @@ export const stepwiseEventSchema = z.discriminatedUnion('type', [
   approvalResolvedEvent,
   toolFinishedEvent,
   checkpointCreatedEvent,
+  checkpointRestoredEvent,
+  sessionForkedEvent,
   contextCompactedEvent,
   reviewFindingEvent,
   verifyFinishedEvent,

@@ -163,6 +163,16 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
             ),
           )
           break
+        case 'checkpoint.restored':
+          print(
+            color.cyan(
+              `  ↺ ${event.kind}: files as at checkpoint ${event.snapshotId}${event.toSeq !== undefined ? ` (step ${event.toSeq})` : ''}: ${event.paths.join(', ') || 'no file changed'} · the present is saved as checkpoint ${event.savedSnapshotId}`,
+            ),
+          )
+          break
+        case 'session.forked':
+          print(color.dim(`  ⑂ forked at step ${event.atSeq} into session ${event.childSessionId}`))
+          break
         case 'review.finding': {
           const f = event.finding
           const sev =

@@ -70,6 +70,7 @@ export function showSession(id: string, opts: StoreOptions): number {
       `${color.bold(session.title)}`,
       `session ${session.id} · ${session.status} · ${session.provider}/${session.model}`,
       `project ${session.repo}`,
+      ...(view.parent ? [`forked from ${view.parent.sessionId} at step ${view.parent.seq}`] : []),
       `started ${when(session.createdAt)} · ${view.modelSteps} model steps · ${view.usage.inputTokens} in / ${view.usage.outputTokens} out tokens`,
       '',
     ]
@@ -109,6 +110,14 @@ export function showSession(id: string, opts: StoreOptions): number {
           break
         case 'error':
           out.push(`${seq} ${color.red('error')} ${step.message}`)
+          break
+        case 'restore':
+          out.push(
+            `${seq} ↺ ${step.restore} to checkpoint ${step.snapshotId}${step.toSeq !== undefined ? ` (step ${step.toSeq})` : ''}: ${step.paths.join(', ') || 'no change'}; the present saved as checkpoint ${step.savedSnapshotId}`,
+          )
+          break
+        case 'fork':
+          out.push(`${seq} ⑂ forked at step ${step.atSeq} into ${step.childSessionId}`)
           break
         case 'finding':
           out.push(
