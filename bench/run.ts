@@ -30,6 +30,8 @@ const BENCHES: Bench[] = [
   { name: 'loop', file: 'loop.bench.ts' },
   { name: 'exec', file: 'exec.bench.ts' },
   { name: 'index', file: 'index.bench.ts' },
+  { name: 'bundle', file: 'bundle.bench.ts' },
+  { name: 'timetravel', file: 'timetravel.bench.ts' },
 ]
 
 /**

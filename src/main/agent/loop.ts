@@ -51,6 +51,11 @@ export interface AgentOptions {
   emit?: (event: StepwiseEvent) => void
   retry?: Partial<Omit<RetryOptions, 'signal' | 'onRetry'>>
   now?: () => number
+  /**
+   * A fork's continued run (`continueTask`): the transcript rebuilt from the stored
+   * history (agent/resume.ts) and how many model turns it holds, so steps number on.
+   */
+  resume?: { transcript: TranscriptItem[]; modelSteps: number }
 }
 
 export interface TaskOutcome {
@@ -75,6 +80,8 @@ export class Agent {
   private policy: ApprovalPolicy
   private usage: Usage = { inputTokens: 0, outputTokens: 0 }
   private steps = 0
+  /** Model turns before this run (a fork's history): event step numbers continue after them. */
+  private readonly stepBase: number
   private readonly now: () => number
 
   private readonly mutations: MutationDeps
@@ -87,6 +94,8 @@ export class Agent {
   constructor(private readonly opts: AgentOptions) {
     this.policy = opts.policy
     this.now = opts.now ?? Date.now
+    this.transcript.push(...(opts.resume?.transcript ?? []))
+    this.stepBase = opts.resume?.modelSteps ?? 0
     this.mutations = {
       sessionId: opts.sessionId,
       toolContext: opts.toolContext,
@@ -113,9 +122,14 @@ export class Agent {
   }
 
   async runTask(task: string, signal: AbortSignal): Promise<TaskOutcome> {
-    const started = this.now()
     this.record({ type: 'user.message', text: task })
     this.transcript.push({ role: 'user', text: task })
+    return this.continueTask(signal)
+  }
+
+  /** Runs the loop on the transcript as it stands (a fork's history), without a new user message. */
+  async continueTask(signal: AbortSignal): Promise<TaskOutcome> {
+    const started = this.now()
     let outcome: Omit<TaskOutcome, 'steps' | 'usage'>
     try {
       outcome = await this.loop(signal)
@@ -146,7 +160,7 @@ export class Agent {
         }
       }
       this.steps += 1
-      const turn = await this.modelTurn(this.steps, signal)
+      const turn = await this.modelTurn(this.stepBase + this.steps, signal)
       finalText = turn.text
       if (turn.toolCalls.length === 0) {
         if (!this.opts.repair) return { reason: 'done', finalText }

@@ -3,7 +3,8 @@ import type { StepwiseEvent } from '../../shared/protocol'
 import { reduceEvents } from '../../shared/reducer'
 import type { SessionRow, SnapshotFile, Store } from '../store/types'
 
-export const EXPORT_FORMATS = ['json', 'md', 'diff', 'raw'] as const
+/** `bundle` is the portable format of src/main/timetravel/bundle.ts (docs/session-format.md). */
+export const EXPORT_FORMATS = ['json', 'md', 'diff', 'raw', 'bundle'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
 /** What exporting needs from the snapshot store. */

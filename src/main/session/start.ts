@@ -42,6 +42,12 @@ export interface SessionSetup {
   tools?: readonly ToolDefinition[]
   /** Instructions appended to the system prompt (review's instructions). */
   systemExtra?: string
+  /**
+   * Continue a session that already exists (a fork, timetravel/fork.ts) instead of
+   * opening one: no new row, baseline or `session.started`; the agent starts from
+   * this transcript and runs without adding `task` as a user message.
+   */
+  resume?: { sessionId: string } & NonNullable<AgentOptions['resume']>
 }
 
 export interface StartedSession {
@@ -59,7 +65,7 @@ export interface StartedSession {
  */
 const snapshotters = new WeakMap<Store, Map<string, Snapshotter>>()
 
-function snapshotterFor(store: Store, sandbox: Sandbox): Snapshotter {
+export function snapshotterFor(store: Store, sandbox: Sandbox): Snapshotter {
   let byRoot = snapshotters.get(store)
   if (!byRoot) snapshotters.set(store, (byRoot = new Map()))
   const key = `${sandbox.root}\0${sandbox.denyPatterns.join('\0')}`
@@ -92,25 +98,10 @@ export async function startSession(
   const system = buildSystemPrompt(sandbox.root, {
     extra: [setup.systemExtra, code.repoMap?.text].filter(Boolean).join('\n\n') || undefined,
   })
-  const session = store.createSession({
-    repo: sandbox.root,
-    title: setup.task.trim().split('\n')[0].slice(0, 120),
-    provider: provider.id,
-    model: provider.model,
-  })
-  const baseline = await snapshotter.takeSnapshot({ sessionId: session.id, label: 'baseline' })
-  const started = store.appendEvent(session.id, {
-    type: 'session.started',
-    protocolVersion: PROTOCOL_VERSION,
-    repo: sandbox.root,
-    provider: provider.id,
-    model: provider.model,
-    baseUrl: provider.baseUrl,
-    approvalPolicy: setup.policy,
-    maxSteps,
-    baselineSnapshotId: baseline.info.id,
-  })
-  setup.emit?.(started)
+  const { session, baselineId } = setup.resume
+    ? resumedSession(store, setup.resume.sessionId)
+    : await openNewSession(store, setup, { sandbox, snapshotter, provider, maxSteps })
+  const baseline = { info: { id: baselineId } }
   return {
     sessionId: session.id,
     notices: code.notices,
@@ -145,10 +136,13 @@ export async function startSession(
         emit: setup.emit,
         retry: setup.retry,
         repair,
+        resume: setup.resume,
       })
       const watcher = code.watch()
       try {
-        const outcome = await agent.runTask(setup.task, signal)
+        const outcome = setup.resume
+          ? await agent.continueTask(signal)
+          : await agent.runTask(setup.task, signal)
         store.setSessionStatus(session.id, outcome.reason === 'done' ? 'done' : outcome.reason)
         return outcome
       } finally {
@@ -156,4 +150,40 @@ export async function startSession(
       }
     },
   }
+}
+
+async function openNewSession(
+  store: Store,
+  setup: SessionSetup & { task: string },
+  deps: { sandbox: Sandbox; snapshotter: Snapshotter; provider: ModelProvider; maxSteps: number },
+): Promise<{ session: { id: string }; baselineId: number }> {
+  const { sandbox, snapshotter, provider, maxSteps } = deps
+  const session = store.createSession({
+    repo: sandbox.root,
+    title: setup.task.trim().split('\n')[0].slice(0, 120),
+    provider: provider.id,
+    model: provider.model,
+  })
+  const baseline = await snapshotter.takeSnapshot({ sessionId: session.id, label: 'baseline' })
+  const started = store.appendEvent(session.id, {
+    type: 'session.started',
+    protocolVersion: PROTOCOL_VERSION,
+    repo: sandbox.root,
+    provider: provider.id,
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    approvalPolicy: setup.policy,
+    maxSteps,
+    baselineSnapshotId: baseline.info.id,
+  })
+  setup.emit?.(started)
+  return { session, baselineId: baseline.info.id }
+}
+
+/** A session opened elsewhere (a fork): its baseline is the one its `session.started` names. */
+function resumedSession(store: Store, sessionId: string): { session: { id: string }; baselineId: number } {
+  const started = store.listEvents(sessionId)[0]
+  if (started?.type !== 'session.started' || started.baselineSnapshotId === undefined)
+    throw new Error(`resume: session ${sessionId} has no session.started with a baseline`)
+  return { session: { id: sessionId }, baselineId: started.baselineSnapshotId }
 }

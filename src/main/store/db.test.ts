@@ -44,6 +44,7 @@ describe('openDatabase', () => {
         'code_files',
         'code_index_roots',
         'events',
+        'restore_journal',
         'sessions',
         'settings',
         'snapshots',

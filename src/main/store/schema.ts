@@ -115,4 +115,26 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `)
   },
+  // The restore journal (src/main/timetravel): written before an undo or rewind
+  // touches a file and marked done in the transaction that records its event, so
+  // a restore cut short by a crash is finished on the next start. `plan` is the
+  // JSON list of files to write (path, blob hash, mode) and to delete.
+  (db) => {
+    db.exec(`
+      CREATE TABLE restore_journal (
+        id                INTEGER PRIMARY KEY,
+        session_id        TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        root              TEXT NOT NULL,
+        kind              TEXT NOT NULL,
+        snapshot_id       INTEGER NOT NULL,
+        saved_snapshot_id INTEGER NOT NULL,
+        to_seq            INTEGER,
+        plan              TEXT NOT NULL,
+        state             TEXT NOT NULL,
+        created_at        INTEGER NOT NULL,
+        finished_at       INTEGER
+      );
+      CREATE INDEX restore_journal_pending ON restore_journal(root) WHERE state = 'pending';
+    `)
+  },
 ]

@@ -4,8 +4,11 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { APPROVAL_POLICIES, PROVIDER_IDS } from '../../../shared/protocol'
 import { VERSION } from '../../version'
 import { runEdit } from './edit'
+import { addForkReplayCommands } from './fork-replay'
 import { addIndexCommand } from './index-command'
 import { addReviewCommand } from './review'
+import { addUndoRewindCommands } from './timetravel'
+import { addImportCommand } from './bundle'
 import { exportSession, listSessions, showSession } from './sessions'
 import { EXIT, UsageError } from './exit-codes'
 
@@ -66,7 +69,9 @@ export function buildProgram(): Command {
   addReviewCommand(program)
   addIndexCommand(program)
 
-  const sessions = program.command('sessions').description('List, show and export stored sessions')
+  const sessions = program
+    .command('sessions')
+    .description('List, show, export, import, undo, rewind, fork and replay stored sessions')
   sessions
     .command('list')
     .description('List sessions, newest first')
@@ -89,12 +94,18 @@ export function buildProgram(): Command {
     .description('Export a session: json (events), md (transcript), diff (net change), raw (model traffic)')
     .argument('<id>', 'session id (a unique prefix is enough)')
     .addOption(
-      new Option('--format <format>', 'output format').choices(['json', 'md', 'diff', 'raw']).default('json'),
+      new Option('--format <format>', 'output format')
+        .choices(['json', 'md', 'diff', 'raw', 'bundle'])
+        .default('json'),
     )
+    .option('--out <file>', 'write to this file instead of stdout (bundle: default <id>.stepwise)')
     .addOption(dataDirOption())
     .action(async (id: string, opts) => {
       process.exitCode = await exportSession(id, opts)
     })
+  addImportCommand(sessions)
+  addUndoRewindCommands(sessions)
+  addForkReplayCommands(sessions)
   return program
 }
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
 import { reduceEvents } from '../../../shared/reducer'
@@ -6,6 +7,7 @@ import { exportDiff, exportJson, exportMarkdown, exportRaw, type ExportFormat } 
 import { createSnapshotter } from '../../snapshot/snapshotter'
 import { openStore } from '../../store/store'
 import type { SessionRow, Store } from '../../store/types'
+import { exportBundleToFile } from './bundle'
 import { EXIT, UsageError } from './exit-codes'
 import { formatDuration, summarizeArgs } from './render'
 
@@ -13,7 +15,7 @@ interface StoreOptions {
   dataDir?: string
 }
 
-function withStore<T>(opts: StoreOptions, fn: (store: Store) => T): T {
+export function withStore<T>(opts: StoreOptions, fn: (store: Store) => T): T {
   const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
   try {
     return fn(store)
@@ -22,7 +24,7 @@ function withStore<T>(opts: StoreOptions, fn: (store: Store) => T): T {
   }
 }
 
-function requireSession(store: Store, id: string): SessionRow {
+export function requireSession(store: Store, id: string): SessionRow {
   const session = store.findSession(id)
   if (!session) {
     throw new UsageError(
@@ -140,8 +142,9 @@ export function showSession(id: string, opts: StoreOptions): number {
 
 export async function exportSession(
   id: string,
-  opts: StoreOptions & { format: ExportFormat },
+  opts: StoreOptions & { format: ExportFormat; out?: string },
 ): Promise<number> {
+  if (opts.format === 'bundle') return exportBundleToFile(id, opts)
   return withStore(opts, (store) => {
     const session = requireSession(store, id)
     const events = store.listEvents(session.id)
@@ -163,8 +166,14 @@ export async function exportSession(
           events,
         )
         break
+      case 'bundle':
+        throw new Error('unreachable: a bundle is written by exportBundleToFile')
     }
-    process.stdout.write(text)
+    if (opts.out) {
+      const out = path.resolve(opts.out)
+      fs.writeFileSync(out, text)
+      process.stdout.write(`Wrote ${out} (${Buffer.byteLength(text)} bytes)\n`)
+    } else process.stdout.write(text)
     return EXIT.ok
   })
 }

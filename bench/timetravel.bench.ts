@@ -1,0 +1,120 @@
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { openStore } from '../src/main/store/store'
+import { rewindSession, undoSession } from '../src/main/timetravel/restore'
+import { recordSession } from '../src/main/timetravel/restore-testing'
+import { ensureTree } from './tree'
+import { isMain, log, median, report, timed, type BenchRow } from './util'
+
+/*
+ * Rewind and undo on the 50,000-file tree (a copy of it: they change files): a
+ * session whose one checkpoint changed 100 files, rewound to its start and undone
+ * in turns — each including the checkpoint of the present that every restore
+ * takes first — against `git stash` / `git stash pop` of the same 100 changes in
+ * a git repository of the same copy (GIT_DIR outside the tree), alternating.
+ */
+
+const CHANGED = 100
+const ROUNDS = 5
+
+export async function benchTimetravel(): Promise<BenchRow[]> {
+  const tree = ensureTree()
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-timetravel-'))
+  const root = path.join(work, 'tree')
+  try {
+    execFileSync('cp', ['-a', tree.root, root])
+    const gitEnv = {
+      ...process.env,
+      GIT_DIR: path.join(work, 'git'),
+      GIT_WORK_TREE: root,
+      GIT_AUTHOR_NAME: 'b',
+      GIT_AUTHOR_EMAIL: 'b@example.com',
+      GIT_COMMITTER_NAME: 'b',
+      GIT_COMMITTER_EMAIL: 'b@example.com',
+    }
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: root,
+        env: gitEnv,
+        maxBuffer: 1 << 30,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+    git('init', '-q')
+    git('add', '-A')
+    git('commit', '-qm', 'tree')
+    git('status', '--porcelain')
+
+    const store = openStore(path.join(work, 'data'))
+    const s = await recordSession(store, root)
+    const listed = git('ls-files').toString().trim().split('\n')
+    const step = Math.floor(listed.length / CHANGED)
+    const picked = Array.from({ length: CHANGED }, (_, i) => listed[i * step])
+    const edits = Object.fromEntries(
+      picked.map((p) => [p, fs.readFileSync(path.join(root, p), 'utf8') + '\n// changed by the bench\n']),
+    )
+    await s.change(edits)
+    store.setSessionStatus(s.sessionId, 'done')
+    git('status', '--porcelain')
+    log(`tree: ${listed.length} files; ${CHANGED} changed by one checkpoint`)
+
+    const rewinds: number[] = []
+    const undos: number[] = []
+    const stashes: number[] = []
+    const pops: number[] = []
+    const expectRestored = (o: { status: string }) => {
+      if (o.status !== 'restored') throw new Error(`restore did not happen: ${JSON.stringify(o)}`)
+    }
+    // One untimed round first (page cache, JIT), then alternating rounds.
+    for (let round = 0; round <= ROUNDS; round++) {
+      const r = await timed(() => rewindSession(store, s.sessionId, s.startedSeq))
+      expectRestored(r.value)
+      const u = await timed(() => undoSession(store, s.sessionId))
+      expectRestored(u.value)
+      const st = await timed(() => git('stash', '-q'))
+      const po = await timed(() => git('stash', 'pop', '-q'))
+      if (round === 0) continue
+      rewinds.push(r.seconds)
+      undos.push(u.seconds)
+      stashes.push(st.seconds)
+      pops.push(po.seconds)
+    }
+    if (fs.readFileSync(path.join(root, picked[0]), 'utf8') !== edits[picked[0]])
+      throw new Error('the rounds did not end at the changed state')
+    store.close()
+    const where = `${listed.length} files, ${CHANGED} changed, median of ${ROUNDS}`
+    return [
+      {
+        name: `rewind: ${CHANGED} changed files`,
+        unit: 's',
+        ours: median(rewinds),
+        refName: 'git stash',
+        reference: median(stashes),
+        target: { maxAbs: 1 },
+        note: `${where}; includes the checkpoint of the present`,
+      },
+      {
+        name: `undo: ${CHANGED} files back`,
+        unit: 's',
+        ours: median(undos),
+        refName: 'git stash pop',
+        reference: median(pops),
+        target: { maxAbs: 0.2 },
+        note: `${where}; includes the checkpoint of the present`,
+      },
+    ]
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true })
+  }
+}
+
+if (isMain(import.meta)) {
+  benchTimetravel().then(
+    (rows) => report('Time travel: rewind and undo', rows),
+    (err: unknown) => {
+      report('Time travel: rewind and undo', [{ name: 'timetravel', unit: 's', ours: 0, error: String(err) }])
+      process.exitCode = 1
+    },
+  )
+}

@@ -1,0 +1,312 @@
+import path from 'node:path'
+import readline from 'node:readline/promises'
+import { Command, InvalidArgumentError, Option } from 'commander'
+import pc from 'picocolors'
+import {
+  APPROVAL_POLICIES,
+  PROVIDER_IDS,
+  type ApprovalPolicy,
+  type ProviderId,
+} from '../../../shared/protocol'
+import { refusingApprover } from '../../agent/approvals'
+import { checkForkPoint, InvalidStepError } from '../../agent/resume'
+import { defaultDataDir } from '../../config/paths'
+import { commandSettingsFrom } from '../../exec'
+import { openStore } from '../../store/store'
+import { continueFork, ForkError, forkSession, type ForkResult } from '../../timetravel/fork'
+import { WorktreeError } from '../../timetravel/fork-worktree'
+import { replaySession, type ReplayFrame } from '../../timetravel/replay'
+import { exitCodeFor, resolveProviderConfig } from './edit'
+import { EXIT, UsageError } from './exit-codes'
+import { formatDuration, humanRenderer, jsonRenderer, summarizeArgs } from './render'
+import { terminalApprover } from './terminal-approver'
+
+/** `stepwise sessions fork` and `stepwise sessions replay` (issue 4). */
+
+interface ForkCliOptions {
+  at: number
+  provider?: ProviderId
+  model?: string
+  baseUrl?: string
+  approve: ApprovalPolicy
+  maxSteps?: number
+  worktree?: string
+  yes?: boolean
+  json?: boolean
+  dataDir?: string
+}
+
+function step(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError('expected the seq of an event (a whole number).')
+  return n
+}
+
+const dataDirOption = () =>
+  new Option(
+    '--data-dir <dir>',
+    'where sessions are stored (default: $STEPWISE_HOME, else the OS app-data folder)',
+  )
+
+export function addForkReplayCommands(sessions: Command): void {
+  sessions
+    .command('fork')
+    .description(
+      'Fork a session at a step: its history and files up to there; with --model, re-run from there',
+    )
+    .argument('<id>', 'session id (a unique prefix is enough)')
+    .addOption(
+      new Option('--at <step>', 'the step (event seq, as sessions show prints it)')
+        .argParser(step)
+        .makeOptionMandatory(),
+    )
+    .addOption(new Option('--provider <provider>', 'continue on this provider').choices(PROVIDER_IDS))
+    .option('--model <name>', 'continue from the step on this model')
+    .option('--base-url <url>', 'model server URL for the continued run')
+    .addOption(
+      new Option('--approve <policy>', 'approval policy of the continued run')
+        .choices(APPROVAL_POLICIES)
+        .default('ask'),
+    )
+    .addOption(new Option('--max-steps <n>', 'most model turns of the continued run').argParser(step))
+    .option('--worktree <dir>', 'put the files in a new git worktree at DIR instead of the project folder')
+    .option('--yes', 'fork in place without asking (the present is checkpointed first)')
+    .option('--json', 'print the fork (and the continued run’s events) as JSON')
+    .addOption(dataDirOption())
+    .action(async (id: string, opts: ForkCliOptions) => {
+      process.exitCode = await runFork(id, opts)
+    })
+  sessions
+    .command('replay')
+    .description('Print a session step by step, as it happened, with the diff of each checkpoint')
+    .argument('<id>', 'session id (a unique prefix is enough)')
+    .option('--json', 'print each step as one JSON line')
+    .addOption(dataDirOption())
+    .action((id: string, opts: { json?: boolean; dataDir?: string }) => {
+      process.exitCode = runReplay(id, opts)
+    })
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr })
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim())
+  } finally {
+    rl.close()
+  }
+}
+
+export async function runFork(id: string, opts: ForkCliOptions): Promise<number> {
+  const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
+  const store = openStore(dataDir)
+  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
+  try {
+    const parent = store.findSession(id)
+    if (!parent)
+      throw new UsageError(
+        `no session matches "${id}" in ${store.path}. List them with: stepwise sessions list`,
+      )
+    const events = store.listEvents(parent.id)
+    try {
+      checkForkPoint(events, opts.at)
+    } catch (err) {
+      if (err instanceof InvalidStepError) throw new UsageError(err.message)
+      throw err
+    }
+    const rerun = opts.model !== undefined || opts.provider !== undefined
+    const started = events[0]?.type === 'session.started' ? events[0] : undefined
+    const provider = rerun
+      ? resolveProviderConfig(
+          {
+            provider: opts.provider ?? (parent.provider as ProviderId),
+            model: opts.model,
+            // The parent's server when staying on its provider and nothing else was said.
+            baseUrl:
+              opts.baseUrl ??
+              ((opts.provider ?? parent.provider) === started?.provider && !envBaseUrl(started.provider)
+                ? started.baseUrl
+                : undefined),
+          },
+          process.env,
+          store,
+          dataDir,
+        )
+      : undefined
+    if (!opts.worktree && !opts.yes) {
+      const question = `Put the files of ${parent.repo} back as they were at step ${opts.at}? The present is checkpointed first (an undo of the fork brings it back). [y/N] `
+      if (!interactive)
+        throw new UsageError(
+          `forking in place rewrites the files of ${parent.repo}: pass --yes to confirm, or --worktree DIR to fork into a new git worktree.`,
+        )
+      if (!(await confirm(question))) {
+        process.stderr.write('Nothing was changed.\n')
+        return EXIT.failed
+      }
+    }
+    const renderer = opts.json ? jsonRenderer(process.stdout) : humanRenderer(process.stdout, process.stderr)
+    let fork: ForkResult
+    try {
+      fork = await forkSession(store, {
+        sessionId: parent.id,
+        atSeq: opts.at,
+        files: opts.worktree ? { kind: 'worktree', dir: path.resolve(opts.worktree) } : { kind: 'in-place' },
+        model: provider && { provider: provider.provider, model: provider.model, baseUrl: provider.baseUrl },
+        policy: rerun ? opts.approve : undefined,
+        maxSteps: opts.maxSteps,
+        emit: opts.json && rerun ? (e) => renderer.onEvent(e) : undefined,
+      })
+    } catch (err) {
+      if (err instanceof WorktreeError) throw new UsageError(err.message)
+      if (err instanceof ForkError) {
+        process.stderr.write(`stepwise: ${err.message}\n`)
+        return EXIT.failed
+      }
+      throw err
+    }
+    if (opts.json && !rerun) process.stdout.write(`${JSON.stringify(fork, null, 2)}\n`)
+    if (!opts.json) process.stdout.write(describeFork(fork))
+    if (!provider) return EXIT.ok
+
+    if (opts.approve === 'ask' && !interactive)
+      process.stderr.write(
+        'stepwise: no terminal to ask for approval: file changes will be refused. Pass --approve auto-edit (or full-auto) to let them apply.\n',
+      )
+    const approver =
+      opts.approve === 'ask' && interactive
+        ? terminalApprover({
+            input: process.stdin,
+            output: process.stderr,
+            beforePrompt: () => renderer.pause(),
+          })
+        : refusingApprover
+    const controller = new AbortController()
+    const onSigint = (): void => controller.abort()
+    process.on('SIGINT', onSigint)
+    try {
+      const session = await continueFork(store, fork, {
+        provider,
+        policy: opts.approve,
+        maxSteps: opts.maxSteps,
+        approver,
+        commands: commandSettingsFrom(parseJson(store.getSetting('commands'))),
+        emit: (e) => renderer.onEvent(e),
+      })
+      const outcome = await session.run(controller.signal)
+      if (opts.json && outcome.reason === 'error' && outcome.message)
+        process.stderr.write(`stepwise: ${outcome.message}\n`)
+      return exitCodeFor(outcome)
+    } finally {
+      renderer.close()
+      process.off('SIGINT', onSigint)
+    }
+  } finally {
+    store.close()
+  }
+}
+
+function envBaseUrl(provider: string): string | undefined {
+  return (provider === 'ollama' ? process.env.OLLAMA_HOST : process.env.OPENAI_BASE_URL) || undefined
+}
+
+function parseJson(value: string | undefined): unknown {
+  try {
+    return value === undefined ? undefined : JSON.parse(value)
+  } catch {
+    return undefined
+  }
+}
+
+export function describeFork(fork: ForkResult): string {
+  const where =
+    fork.files === 'worktree'
+      ? `files: as at step ${fork.parent.seq}, in the git worktree ${fork.repo}`
+      : `files: put back to step ${fork.parent.seq} in ${fork.repo}; the present was saved as checkpoint ${fork.savedSnapshotId} (undo with: stepwise sessions undo ${fork.sessionId})`
+  return [
+    `Forked ${fork.parent.sessionId} at step ${fork.parent.seq} into ${fork.sessionId}`,
+    `  ${where}`,
+    `  show it with: stepwise sessions show ${fork.sessionId}`,
+    '',
+  ].join('\n')
+}
+
+export function runReplay(id: string, opts: { json?: boolean; dataDir?: string }): number {
+  const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
+  try {
+    const session = store.findSession(id)
+    if (!session)
+      throw new UsageError(
+        `no session matches "${id}" in ${store.path}. List them with: stepwise sessions list`,
+      )
+    const color = process.stdout.isTTY ? pc : pc.createColors(false)
+    for (const frame of replaySession(store, session.id)) {
+      if (opts.json) {
+        const { view: _view, ...rest } = frame
+        process.stdout.write(`${JSON.stringify(rest)}\n`)
+        continue
+      }
+      const line = describeFrame(frame)
+      if (line === undefined) continue
+      process.stdout.write(
+        `${color.dim(`+${clock(frame.atMs)} [${String(frame.event.seq).padStart(4)}]`)} ${line}\n`,
+      )
+      if (frame.diff) process.stdout.write(`${frame.diff.replace(/^/gm, '      ').trimEnd()}\n`)
+    }
+    return EXIT.ok
+  } finally {
+    store.close()
+  }
+}
+
+function clock(ms: number): string {
+  const s = Math.max(0, ms) / 1000
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${(s % 60).toFixed(1).padStart(4, '0')}`
+}
+
+/** One line per event; streamed text and tool output are left to the lines they end in. */
+export function describeFrame({ event: e }: ReplayFrame): string | undefined {
+  switch (e.type) {
+    case 'session.started':
+      return `session started on ${e.provider}/${e.model} in ${e.repo} (${e.approvalPolicy})${e.parent ? `, forked from ${e.parent.sessionId} at step ${e.parent.seq}` : ''}`
+    case 'user.message':
+      return `user: ${e.text.split('\n')[0]}`
+    case 'assistant.delta':
+    case 'tool.output':
+      return undefined
+    case 'assistant.message': {
+      const calls = e.toolCalls.length ? ` → ${e.toolCalls.map((c) => c.name).join(', ')}` : ''
+      const text = e.text.trim().split('\n')[0] ?? ''
+      return `model step ${e.step} (${formatDuration(e.durationMs)})${calls}${text ? `: ${text}` : ''}`
+    }
+    case 'model.retry':
+      return `model retry ${e.attempt}: ${e.reason}`
+    case 'tool.started':
+      return `tool ${e.name} ${summarizeArgs(e.args)}`
+    case 'approval.requested':
+      return `approval asked for ${e.tool}`
+    case 'approval.resolved':
+      return `approval: ${e.decision} by ${e.by}${e.reason ? ` (${e.reason})` : ''}`
+    case 'tool.finished':
+      return `${e.ok ? '✓' : '✗'} ${e.name}${e.ok ? '' : ` — ${String(e.result.error)}`}`
+    case 'checkpoint.created':
+      return `◆ checkpoint ${e.snapshotId}: ${e.paths.join(', ') || 'no change'}`
+    case 'checkpoint.restored':
+      return `↺ ${e.kind} to checkpoint ${e.snapshotId}: ${e.paths.join(', ') || 'no change'}`
+    case 'session.forked':
+      return `⑂ forked at step ${e.atSeq} into ${e.childSessionId}`
+    case 'context.compacted':
+      return `⇣ context compacted ${e.beforeTokens} → ${e.afterTokens} tokens`
+    case 'review.finding':
+      return `${e.finding.severity} ${e.finding.file}:${e.finding.line} ${e.finding.message}`
+    case 'verify.finished':
+      return `verify ${e.round}/${e.maxRounds}: ${e.passed ? 'passed' : `${e.failures.length} failing`}`
+    case 'error':
+      return `error: ${e.message}`
+    case 'session.finished':
+      return `finished: ${e.reason}${e.message ? ` — ${e.message}` : ''}`
+    default: {
+      const unreachable: never = e
+      return unreachable
+    }
+  }
+}

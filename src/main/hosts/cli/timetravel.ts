@@ -1,0 +1,148 @@
+import path from 'node:path'
+import readline from 'node:readline/promises'
+import { type Command, InvalidArgumentError, Option } from 'commander'
+import { defaultDataDir } from '../../config/paths'
+import { openStore } from '../../store/store'
+import type { Store } from '../../store/types'
+import {
+  recoverInterruptedRestores,
+  rewindSession,
+  undoSession,
+  type RestoreOptions,
+  type RestoreOutcome,
+} from '../../timetravel/restore'
+import { EXIT, UsageError } from './exit-codes'
+
+/*
+ * `stepwise sessions undo ID` and `stepwise sessions rewind ID --to STEP`
+ * (docs/cli.md). Fork and replay commands live in their own functions.
+ */
+
+interface UndoRewindOptions {
+  dataDir?: string
+  yes?: boolean
+  force?: boolean
+}
+
+function stepNumber(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a step number (an event seq).')
+  return n
+}
+
+export function addUndoRewindCommands(sessions: Command): void {
+  const common = (cmd: Command) =>
+    cmd
+      .argument('<id>', 'session id (a unique prefix is enough)')
+      .option('--yes', 'overwrite files changed outside the session without asking (they are saved first)')
+      .option('--force', 'restore although the session is marked running (its process crashed)')
+      .addOption(
+        new Option(
+          '--data-dir <dir>',
+          'where sessions are stored (default: $STEPWISE_HOME, else the OS app-data folder)',
+        ),
+      )
+  common(
+    sessions
+      .command('undo')
+      .description("Undo the session's last change to the project (or its last undo/rewind's restore)"),
+  ).action(async (id: string, opts: UndoRewindOptions) => {
+    process.exitCode = await runRestore(id, opts, (store, sid, o) => undoSession(store, sid, o), 'undo')
+  })
+  common(
+    sessions
+      .command('rewind')
+      .description("Put the project's files back as they were right after step STEP of the session")
+      .requiredOption('--to <step>', 'the step (event seq, as sessions show prints it)', stepNumber),
+  ).action(async (id: string, opts: UndoRewindOptions & { to: number }) => {
+    process.exitCode = await runRestore(
+      id,
+      opts,
+      (store, sid, o) => rewindSession(store, sid, opts.to, o),
+      'rewind',
+    )
+  })
+}
+
+type Restore = (store: Store, sessionId: string, opts: RestoreOptions) => Promise<RestoreOutcome>
+
+async function runRestore(
+  id: string,
+  opts: UndoRewindOptions,
+  restore: Restore,
+  verb: 'undo' | 'rewind',
+): Promise<number> {
+  const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
+  try {
+    for (const r of recoverInterruptedRestores(store)) process.stderr.write(`stepwise: ${r.message}\n`)
+    const session = store.findSession(id)
+    if (!session)
+      throw new UsageError(
+        `no session matches "${id}" in ${store.path}. List them with: stepwise sessions list`,
+      )
+    let outcome = await restore(store, session.id, { confirm: opts.yes, force: opts.force })
+    if (outcome.status === 'conflict') {
+      const list = outcome.conflicts.map((p) => `  ${p}\n`).join('')
+      process.stderr.write(
+        `These files were changed outside the session since its last checkpoint; the ${verb} would ` +
+          `overwrite or delete them:\n${list}`,
+      )
+      if (!(process.stdin.isTTY && process.stderr.isTTY)) {
+        process.stderr.write(
+          `stepwise: not overwriting them without a terminal to ask on. Pass --yes to go ahead ` +
+            `(the present files are saved as a checkpoint first, so the ${verb} can be undone).\n`,
+        )
+        return EXIT.failed
+      }
+      if (
+        !(await confirm(
+          `Overwrite them? The present files are saved first and can be brought back with undo. [y/N] `,
+        ))
+      ) {
+        process.stderr.write('Nothing was changed.\n')
+        return EXIT.failed
+      }
+      outcome = await restore(store, session.id, { confirm: true, force: opts.force })
+    }
+    return report(outcome, session.id, verb)
+  } finally {
+    store.close()
+  }
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr })
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim())
+  } finally {
+    rl.close()
+  }
+}
+
+function report(outcome: RestoreOutcome, sessionId: string, verb: 'undo' | 'rewind'): number {
+  switch (outcome.status) {
+    case 'nothing':
+      process.stdout.write(`${outcome.message}\n`)
+      return EXIT.ok
+    case 'refused':
+      if (outcome.reason === 'usage') throw new UsageError(outcome.message)
+      process.stderr.write(`stepwise: ${outcome.message}\n`)
+      return EXIT.failed
+    case 'conflict':
+      process.stderr.write('stepwise: files changed outside the session; nothing was changed.\n')
+      return EXIT.failed
+    case 'restored': {
+      const at = outcome.toSeq === undefined ? '' : ` to step ${outcome.toSeq}`
+      const lines = [
+        `${verb === 'undo' ? 'Undone' : 'Rewound'}${at}: the project is at checkpoint ${outcome.snapshotId}.`,
+        ...outcome.written.map((p) => `  restored ${p}`),
+        ...outcome.deleted.map((p) => `  deleted  ${p}`),
+        ...(outcome.written.length + outcome.deleted.length === 0 ? ['  (no file needed changing)'] : []),
+        `The files from before are saved as checkpoint ${outcome.savedSnapshotId}; undo this with: ` +
+          `stepwise sessions undo ${sessionId}`,
+      ]
+      process.stdout.write(`${lines.join('\n')}\n`)
+      return EXIT.ok
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { simpleGit } from 'simple-git'
+import { createSandbox } from '../sandbox/sandbox'
+import { createBlobStore } from '../snapshot/blobs'
+import type { Snapshotter } from '../snapshot/snapshotter'
+import type { Store } from '../store/types'
+import { applyPlan, checkRelative, verifyBlobs, type RestorePlan } from './restore-apply'
+
+/**
+ * A fork's files in a git worktree: `git worktree add --detach DIR HEAD`, then the
+ * snapshot written over it, so the project at step N sits next to the present
+ * without touching it. A project in a subfolder of its repository lands in the
+ * same subfolder of the worktree.
+ */
+
+export class WorktreeError extends Error {
+  override name = 'WorktreeError'
+}
+
+export async function addWorktree(projectRoot: string, dir: string): Promise<string> {
+  const target = path.resolve(dir)
+  if (fs.existsSync(target) && fs.readdirSync(target).length > 0)
+    throw new WorktreeError(`${target} already exists and is not empty: choose a new folder for --worktree.`)
+  const git = simpleGit({ baseDir: projectRoot })
+  let toplevel: string
+  try {
+    toplevel = fs.realpathSync((await git.raw(['rev-parse', '--show-toplevel'])).trim())
+    await git.raw(['rev-parse', '--verify', 'HEAD'])
+  } catch {
+    throw new WorktreeError(
+      `--worktree needs a git repository with at least one commit, and ${projectRoot} is not one. Fork in place instead (without --worktree).`,
+    )
+  }
+  try {
+    await git.raw(['worktree', 'add', '--detach', target, 'HEAD'])
+  } catch (err) {
+    throw new WorktreeError(`git worktree add failed: ${(err as Error).message.trim()}`)
+  }
+  const rel = path.relative(toplevel, projectRoot)
+  const root = path.join(fs.realpathSync(target), rel)
+  fs.mkdirSync(root, { recursive: true })
+  return root
+}
+
+/**
+ * Makes `root` hold exactly the snapshot's files, as the snapshotter sees a tree:
+ * every file of the manifest written (with its mode), every other listed file
+ * (tracked at HEAD, not ignored, not denied) deleted. Denied and ignored files are
+ * left alone, as a snapshot never held them. Returns the paths written or deleted.
+ */
+export async function writeSnapshotInto(
+  store: Store,
+  snapshotter: Snapshotter,
+  snapshotId: number,
+  root: string,
+): Promise<string[]> {
+  const manifest = snapshotter.getManifest(snapshotId)
+  const wanted = new Set(manifest.map((f) => f.path))
+  const listed = (await (await createSandbox(root)).listFiles()).files
+  const plan: RestorePlan = {
+    write: manifest.map((f) => ({ path: f.path, hash: f.hash, mode: f.mode })),
+    // A worktree's `.git` is a file the sandbox listing does not deny (only the folder): never delete it.
+    delete: listed.filter((p) => !wanted.has(p) && p.split('/')[0] !== '.git'),
+  }
+  for (const p of [...plan.write.map((w) => w.path), ...plan.delete]) checkRelative(p)
+  // Every blob is read and verified before the first write: a corrupt snapshot touches nothing.
+  const content = verifyBlobs(createBlobStore(store.db), plan)
+  applyPlan(root, plan, content)
+  return [...plan.write.map((w) => w.path), ...plan.delete].sort()
+}

@@ -1,0 +1,242 @@
+import { snapshotAtStep } from './restore-history'
+import {
+  PROTOCOL_VERSION,
+  type ApprovalPolicy,
+  type EventDraft,
+  type EventOf,
+  type ProviderId,
+  type StepwiseEvent,
+} from '../../shared/protocol'
+import { checkForkPoint, continuationMessage, modelStepsUpTo, transcriptFromEvents } from '../agent/resume'
+import { createSandbox } from '../sandbox/sandbox'
+import { snapshotterFor, startSession, type SessionSetup, type StartedSession } from '../session/start'
+import type { SessionRow, Store } from '../store/types'
+import { addWorktree, writeSnapshotInto } from './fork-worktree'
+import { restoreSnapshot, type RestoreOutcome, type RestoreTarget } from './restore'
+
+/**
+ * Forking a session at step N (issue 4): a new session whose history is a copy of
+ * the parent's up to N and whose files are as they were at N — in the same folder
+ * (the present is checkpointed first, so the fork can be undone) or in a git worktree.
+ *
+ * The child's events: `session.started` (with `parent`), the parent's events 2..N
+ * renumbered (its own `session.started`, forks and `session.finished` left out), then
+ * a `checkpoint.restored` of kind `fork` putting the files at N. Copying makes the
+ * child whole on its own: replay, export and the transcript of a continued run
+ * (agent/resume.ts) read it alone. The parent gets a `session.forked`.
+ */
+
+/**
+ * Puts the child's files (in its folder, the parent's) back to a snapshot,
+ * checkpointing the present first: restore.ts's engine unless a test injects one.
+ */
+export type RestoreInPlace = (store: Store, target: RestoreTarget) => Promise<RestoreOutcome>
+
+/**
+ * The user confirmed the fork in place (the CLI asks, or --yes): every file
+ * changed since N is overwritten, those the user changed outside the session
+ * too — all of them are in the checkpoint of the present, which an undo restores.
+ */
+const restoreConfirmed: RestoreInPlace = (store, target) => restoreSnapshot(store, target, { confirm: true })
+
+export interface ForkOptions {
+  sessionId: string
+  /** The parent's step (event seq) to fork at. */
+  atSeq: number
+  /** Where the files go: the parent's folder (after the caller's confirmation) or a new git worktree. */
+  files: { kind: 'in-place'; restore?: RestoreInPlace } | { kind: 'worktree'; dir: string }
+  /** The model the child runs on (a re-run); the parent's by default. */
+  model?: { provider: ProviderId; model: string; baseUrl?: string }
+  policy?: ApprovalPolicy
+  maxSteps?: number
+  emit?: (event: StepwiseEvent) => void
+}
+
+export interface ForkResult {
+  sessionId: string
+  parent: { sessionId: string; seq: number }
+  /** The child's project folder: the parent's, or the worktree's. */
+  repo: string
+  files: 'in-place' | 'worktree'
+  /** The snapshot the files were put at (the state at N). */
+  snapshotId: number
+  /** The present before the fork, checkpointed (in place), or the worktree at HEAD. */
+  savedSnapshotId: number
+  /** The parent's task, which a continued run carries on. */
+  task: string
+}
+
+/** A fork needs a session that exists and a step the model can continue from. */
+export class ForkError extends Error {
+  override name = 'ForkError'
+}
+
+/** Events of the parent not copied into the child: they describe the parent itself. */
+const NOT_COPIED = new Set<StepwiseEvent['type']>(['session.started', 'session.forked', 'session.finished'])
+
+export async function forkSession(store: Store, opts: ForkOptions): Promise<ForkResult> {
+  const parent = store.getSession(opts.sessionId)
+  if (!parent) throw new ForkError(`no session ${opts.sessionId}.`)
+  const events = store.listEvents(parent.id)
+  checkForkPoint(events, opts.atSeq)
+  const started = events[0]
+  if (started?.type !== 'session.started')
+    throw new Error(`session ${parent.id} does not begin with session.started`)
+  const snapshotId = snapshotAtStep(events, opts.atSeq)
+  if (snapshotId === undefined)
+    throw new ForkError(`session ${parent.id} has no snapshot of its files to fork from.`)
+
+  const repo = opts.files.kind === 'worktree' ? await addWorktree(parent.repo, opts.files.dir) : parent.repo
+  const child = store.createSession({
+    repo,
+    title: parent.title,
+    provider: opts.model?.provider ?? parent.provider,
+    model: opts.model?.model ?? parent.model,
+    parentId: parent.id,
+    forkSeq: opts.atSeq,
+  })
+  const record = (draft: EventDraft): StepwiseEvent => {
+    const event = store.appendEvent(child.id, draft)
+    opts.emit?.(event)
+    return event
+  }
+  record({
+    type: 'session.started',
+    protocolVersion: PROTOCOL_VERSION,
+    repo,
+    provider: opts.model?.provider ?? started.provider,
+    model: opts.model?.model ?? started.model,
+    baseUrl: opts.model ? opts.model.baseUrl : started.baseUrl,
+    approvalPolicy: opts.policy ?? started.approvalPolicy,
+    maxSteps: opts.maxSteps ?? started.maxSteps,
+    // The child's history begins where the parent's did; its copied checkpoints lead to N.
+    baselineSnapshotId: started.baselineSnapshotId,
+    parent: { sessionId: parent.id, seq: opts.atSeq },
+  })
+  let lastSeq = 0
+  for (const e of copiedHistory(events, opts.atSeq)) lastSeq = record(e).seq
+
+  // Stays so until a continued run sets its outcome: paused, not done (and not running, which a restore refuses).
+  store.setSessionStatus(child.id, 'interrupted')
+  let restored: EventOf<'checkpoint.restored'>
+  if (opts.files.kind === 'in-place') {
+    const target = { sessionId: child.id, snapshotId, kind: 'fork' as const, toSeq: lastSeq }
+    const outcome = await (opts.files.restore ?? restoreConfirmed)(store, target)
+    if (outcome.status !== 'restored') {
+      const message =
+        outcome.status === 'conflict'
+          ? `files changed outside the session would be overwritten: ${outcome.conflicts.join(', ')}`
+          : outcome.message
+      record({
+        type: 'error',
+        code: 'fork-failed',
+        message: `The files could not be put back to step ${opts.atSeq}: ${message}`,
+      })
+      store.setSessionStatus(child.id, 'error')
+      throw new ForkError(`the files could not be put back to step ${opts.atSeq}: ${message}`)
+    }
+    restored = outcome.event
+  } else {
+    restored = await restoreIntoWorktree(store, child, repo, snapshotId, lastSeq)
+  }
+  opts.emit?.(restored)
+  store.appendEvent(parent.id, {
+    type: 'session.forked',
+    childSessionId: child.id,
+    atSeq: opts.atSeq,
+  })
+  return {
+    sessionId: child.id,
+    parent: { sessionId: parent.id, seq: opts.atSeq },
+    repo,
+    files: opts.files.kind,
+    snapshotId: restored.snapshotId,
+    savedSnapshotId: restored.savedSnapshotId,
+    task: events.find((e) => e.type === 'user.message')?.text ?? parent.title,
+  }
+}
+
+/**
+ * The parent's events up to N as drafts for the child. A stopped session's calls
+ * that never ran were answered by the loop without an event; the copy records
+ * those answers, so the child's history is consistent without its `session.finished`.
+ */
+function copiedHistory(events: readonly StepwiseEvent[], atSeq: number): EventDraft[] {
+  const drafts: EventDraft[] = []
+  const open = new Map<string, string>()
+  for (const e of events) {
+    if (e.seq > atSeq) break
+    if (e.type === 'assistant.message') for (const c of e.toolCalls) open.set(c.id, c.name)
+    if (e.type === 'tool.finished') open.delete(e.callId)
+    if (e.type === 'session.finished') {
+      for (const [callId, name] of open) {
+        const result = { ok: false, error: 'Not run: the user interrupted the session.' }
+        drafts.push({ type: 'tool.finished', callId, name, ok: false, result, durationMs: 0 })
+      }
+      open.clear()
+    }
+    if (NOT_COPIED.has(e.type)) continue
+    const { sessionId: _s, seq: _q, ts: _t, ...draft } = e
+    drafts.push(draft as EventDraft)
+  }
+  return drafts
+}
+
+/**
+ * The worktree starts at HEAD (checkpointed, so an undo in the child brings it
+ * back), then holds the snapshot's files; the restore is recorded like one in place.
+ */
+async function restoreIntoWorktree(
+  store: Store,
+  child: Pick<SessionRow, 'id'>,
+  root: string,
+  snapshotId: number,
+  toSeq: number,
+): Promise<EventOf<'checkpoint.restored'>> {
+  const snapshotter = snapshotterFor(store, await createSandbox(root))
+  const saved = await snapshotter.takeSnapshot({ sessionId: child.id, label: 'fork: worktree at HEAD' })
+  await writeSnapshotInto(store, snapshotter, snapshotId, root)
+  // Taken so the child's next checkpoint in this folder diffs against the state at N, not an empty tree.
+  const after = await snapshotter.takeSnapshot({ sessionId: child.id, label: `fork: step ${toSeq}` })
+  const event = store.appendEvent(child.id, {
+    type: 'checkpoint.restored',
+    kind: 'fork',
+    snapshotId,
+    toSeq,
+    savedSnapshotId: saved.info.id,
+    paths: pathsOf(snapshotter.diffSnapshots(saved.info.id, after.info.id)),
+  })
+  return event as EventOf<'checkpoint.restored'>
+}
+
+function pathsOf(c: { added: string[]; modified: string[]; deleted: string[] }): string[] {
+  return [...c.added, ...c.modified, ...c.deleted].sort()
+}
+
+/**
+ * Re-run from N: continues a fork's agent loop (on the model its `session.started`
+ * names, given in `setup.provider`) with the transcript rebuilt from its copied
+ * history. Nothing is added unless the model would have nothing to answer: the task
+ * when N precedes it, "Continue from here." after a final answer (resume.ts).
+ */
+export async function continueFork(
+  store: Store,
+  fork: Pick<ForkResult, 'sessionId' | 'repo' | 'task'>,
+  setup: Omit<SessionSetup, 'repo' | 'resume'>,
+): Promise<StartedSession> {
+  const events = store.listEvents(fork.sessionId)
+  const lastSeq = events[events.length - 1]?.seq ?? 0
+  const transcript = transcriptFromEvents(events, lastSeq)
+  const nudge = continuationMessage(transcript, fork.task)
+  if (nudge !== undefined) {
+    setup.emit?.(store.appendEvent(fork.sessionId, { type: 'user.message', text: nudge }))
+    transcript.push({ role: 'user', text: nudge })
+  }
+  store.setSessionStatus(fork.sessionId, 'running')
+  return startSession(store, {
+    ...setup,
+    repo: fork.repo,
+    task: fork.task,
+    resume: { sessionId: fork.sessionId, transcript, modelSteps: modelStepsUpTo(events, lastSeq) },
+  })
+}

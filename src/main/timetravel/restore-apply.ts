@@ -1,0 +1,266 @@
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
+import { createBlobStore, type BlobStore } from '../snapshot/blobs'
+import type { Store } from '../store/types'
+
+/**
+ * Writing a restore to disk, crash-safely. The plan is journalled in SQLite before
+ * the first file changes; each file is written to a temp file and renamed over
+ * the old one, so any single file is either old or new; the journal is marked
+ * done in the transaction that appends `checkpoint.restored`. A restore cut short
+ * (crash, kill, power) leaves a pending journal that `recoverInterruptedRestores`
+ * rolls forward: every blob it needs was verified before the first write.
+ */
+
+export interface RestorePlan {
+  /** Files to (re)write: their content is the blob `hash`, their permissions `mode`. */
+  write: Array<{ path: string; hash: string; mode: number }>
+  delete: string[]
+}
+
+export type RestoreKind = 'undo' | 'rewind' | 'fork'
+
+export interface JournalEntry {
+  id: number
+  sessionId: string
+  root: string
+  kind: RestoreKind
+  snapshotId: number
+  savedSnapshotId: number
+  toSeq: number | undefined
+  plan: RestorePlan
+}
+
+/** Test hook: called after each file written or deleted, with the count so far. */
+export type FileHook = (done: number) => void
+
+interface JournalRow {
+  id: number
+  session_id: string
+  root: string
+  kind: string
+  snapshot_id: number
+  saved_snapshot_id: number
+  to_seq: number | null
+  plan: string
+}
+
+export function insertJournal(store: Store, entry: Omit<JournalEntry, 'id'>): number {
+  const r = store.db
+    .prepare(
+      `INSERT INTO restore_journal
+         (session_id, root, kind, snapshot_id, saved_snapshot_id, to_seq, plan, state, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
+    )
+    .run(
+      entry.sessionId,
+      entry.root,
+      entry.kind,
+      entry.snapshotId,
+      entry.savedSnapshotId,
+      entry.toSeq ?? null,
+      JSON.stringify(entry.plan),
+      Date.now(),
+    )
+  return Number(r.lastInsertRowid)
+}
+
+export function pendingJournals(store: Store, root?: string): JournalEntry[] {
+  const rows =
+    root === undefined
+      ? store.db
+          .prepare<[], JournalRow>("SELECT * FROM restore_journal WHERE state = 'pending' ORDER BY id")
+          .all()
+      : store.db
+          .prepare<[string], JournalRow>(
+            "SELECT * FROM restore_journal WHERE state = 'pending' AND root = ? ORDER BY id",
+          )
+          .all(root)
+  return rows.map((r) => ({
+    id: r.id,
+    sessionId: r.session_id,
+    root: r.root,
+    kind: r.kind as RestoreKind,
+    snapshotId: r.snapshot_id,
+    savedSnapshotId: r.saved_snapshot_id,
+    toSeq: r.to_seq ?? undefined,
+    plan: JSON.parse(r.plan) as RestorePlan,
+  }))
+}
+
+/** Appends the event and closes the journal in one transaction: both happen or neither. */
+export function finishJournal(store: Store, entry: JournalEntry): StepwiseEvent {
+  const draft: EventDraft = {
+    type: 'checkpoint.restored',
+    kind: entry.kind,
+    snapshotId: entry.snapshotId,
+    ...(entry.toSeq === undefined ? {} : { toSeq: entry.toSeq }),
+    savedSnapshotId: entry.savedSnapshotId,
+    paths: planPaths(entry.plan),
+  }
+  return store.db.transaction(() => {
+    const event = store.appendEvent(entry.sessionId, draft)
+    store.db
+      .prepare("UPDATE restore_journal SET state = 'done', finished_at = ? WHERE id = ?")
+      .run(Date.now(), entry.id)
+    return event
+  })()
+}
+
+export function planPaths(plan: RestorePlan): string[] {
+  return [...plan.write.map((w) => w.path), ...plan.delete].sort()
+}
+
+/**
+ * Every blob the plan writes, read and verified against its hash before anything
+ * is touched. Throws BlobError naming the path and hash. Contents are kept for the
+ * writes unless they add up to more than `keepBytes` (then they are read again).
+ */
+export function verifyBlobs(blobs: BlobStore, plan: RestorePlan, keepBytes = 256 * 1024 * 1024) {
+  const kept = new Map<string, Buffer>()
+  let total = 0
+  for (const w of plan.write) {
+    if (kept.has(w.hash)) continue
+    const raw = blobs.get(w.hash, w.path)
+    total += raw.length
+    if (total <= keepBytes) kept.set(w.hash, raw)
+  }
+  return (hash: string, what: string): Buffer => kept.get(hash) ?? blobs.get(hash, what)
+}
+
+/** A path from a manifest, refused unless it stays inside the root (a bundle could carry anything). */
+export function checkRelative(rel: string): void {
+  if (
+    !rel ||
+    rel.startsWith('/') ||
+    rel.includes('\0') ||
+    rel.includes('\\') ||
+    rel.split('/').includes('..')
+  )
+    throw new Error(`Refusing to restore "${rel}": the path would leave the project.`)
+}
+
+/**
+ * Applies the plan: deletions first (a file may give way to a folder of the same
+ * name), then each write as temp file + rename in the file's own folder. Every
+ * step is idempotent, so a recovery can apply the same plan again from the start.
+ */
+export function applyPlan(
+  root: string,
+  plan: RestorePlan,
+  content: (hash: string, what: string) => Buffer,
+  onFile?: FileHook,
+): void {
+  let done = 0
+  const insideChecked = new Set<string>()
+  // The parent must resolve inside the root: a folder replaced by a symlink must not lead a write outside.
+  const assertInside = (dir: string) => {
+    const real = fs.realpathSync(dir)
+    if (real !== root && !real.startsWith(root + path.sep))
+      throw new Error(`Refusing to restore into ${dir}: it resolves outside the project (${real}).`)
+  }
+  const ensureDir = (dir: string) => {
+    if (insideChecked.has(dir)) return
+    fs.mkdirSync(dir, { recursive: true })
+    assertInside(dir)
+    insideChecked.add(dir)
+  }
+  for (const rel of plan.delete) {
+    checkRelative(rel)
+    const abs = path.join(root, rel)
+    if (fs.existsSync(path.dirname(abs))) assertInside(path.dirname(abs))
+    try {
+      fs.unlinkSync(abs)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+    }
+    removeEmptyParents(root, path.dirname(abs))
+    onFile?.(++done)
+  }
+  for (const w of plan.write) {
+    checkRelative(w.path)
+    const abs = path.join(root, w.path)
+    const dir = path.dirname(abs)
+    ensureDir(dir)
+    const tmp = path.join(dir, `.${path.basename(abs)}.stepwise-${randomBytes(4).toString('hex')}.tmp`)
+    const mode = w.mode & 0o7777
+    try {
+      fs.writeFileSync(tmp, content(w.hash, w.path), { mode })
+      fs.chmodSync(tmp, mode) // writeFileSync's mode is filtered by the umask
+      fs.renameSync(tmp, abs)
+    } catch (err) {
+      fs.rmSync(tmp, { force: true })
+      throw err
+    }
+    onFile?.(++done)
+  }
+}
+
+/** Folders emptied by a deletion go too (as git does), up to but never including the root. */
+function removeEmptyParents(root: string, dir: string): void {
+  while (dir.startsWith(root + path.sep)) {
+    try {
+      fs.rmdirSync(dir)
+    } catch {
+      return // not empty, or already gone
+    }
+    dir = path.dirname(dir)
+  }
+}
+
+export interface RecoveredRestore {
+  sessionId: string
+  kind: RestoreKind
+  snapshotId: number
+  toSeq: number | undefined
+  root: string
+  paths: string[]
+  /** In the user's words, for the host to show. */
+  message: string
+  /** Set when the restore could not be finished; the journal stays pending. */
+  error?: string
+}
+
+/**
+ * Finishes restores a crash cut short: each pending journal's plan is applied
+ * again (every step is idempotent) and its event recorded. Hosts call this at
+ * startup, before anything else touches the project; `root` limits it to one project.
+ */
+export function recoverInterruptedRestores(store: Store, opts: { root?: string } = {}): RecoveredRestore[] {
+  const blobs = createBlobStore(store.db)
+  return pendingJournals(store, opts.root).map((entry): RecoveredRestore => {
+    const what = entry.kind === 'undo' ? 'an undo' : entry.kind === 'fork' ? 'a fork' : 'a rewind'
+    const at = `checkpoint ${entry.snapshotId}${entry.toSeq === undefined ? '' : ` (step ${entry.toSeq})`}`
+    const base = {
+      sessionId: entry.sessionId,
+      kind: entry.kind,
+      snapshotId: entry.snapshotId,
+      toSeq: entry.toSeq,
+      root: entry.root,
+      paths: planPaths(entry.plan),
+    }
+    try {
+      applyPlan(entry.root, entry.plan, verifyBlobs(blobs, entry.plan))
+      finishJournal(store, entry)
+      return {
+        ...base,
+        message:
+          `${entry.root} was fully restored to ${at} of session ${entry.sessionId} after an ` +
+          `interrupted ${what.split(' ')[1]}; the files from before it are saved as checkpoint ` +
+          `${entry.savedSnapshotId} (stepwise sessions undo ${entry.sessionId} brings them back).`,
+      }
+    } catch (err) {
+      const error = (err as Error).message
+      return {
+        ...base,
+        error,
+        message:
+          `${what[0].toUpperCase()}${what.slice(1)} of ${entry.root} to ${at} of session ${entry.sessionId} ` +
+          `was interrupted and could not be finished: ${error} Some files may be as they were, others restored; ` +
+          `the files from before it are saved as checkpoint ${entry.savedSnapshotId}.`,
+      }
+    }
+  })
+}
