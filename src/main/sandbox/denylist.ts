@@ -5,7 +5,8 @@ import ignore, { type Ignore } from 'ignore'
  * pattern without a slash matches at any depth. `.git/` is reached through the git tools.
  */
 export const DEFAULT_DENY: readonly string[] = [
-  '.git/',
+  // A file in a git worktree or submodule, a folder elsewhere: both are denied.
+  '.git',
   'node_modules/',
   'dist/',
   '.env',

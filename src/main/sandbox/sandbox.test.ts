@@ -37,6 +37,18 @@ const SECRETS = {
 }
 
 describe('resolve', () => {
+  it('denies the .git file of a git worktree or submodule, as it denies the .git folder', async () => {
+    const root = project({
+      '.git': 'gitdir: /elsewhere/.git/worktrees/x\n',
+      'sub/.git': 'gitdir: ../x',
+      'a.ts': 'a',
+    })
+    const sb = await createSandbox(root)
+    expect(sb.resolve('.git')).toHaveProperty('error')
+    expect(sb.resolve('sub/.git')).toHaveProperty('error')
+    expect((await sb.listFiles()).files).toEqual(['a.ts'])
+  })
+
   it('returns POSIX-relative paths and the realpath of the root', async () => {
     const root = project({ 'src/a.ts': 'a' })
     const sb = await createSandbox(root)
