@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ApprovalPolicy, ProviderId } from '../../../shared/protocol'
-import { refusingApprover } from '../../agent/approvals'
+import { refusingApprover, type Approver } from '../../agent/approvals'
 import { isMisconfiguration } from '../../agent/errors'
 import type { TaskOutcome } from '../../agent/loop'
 import { resolveApiKey } from '../../config/credentials'
@@ -12,7 +12,7 @@ import { commandSettingsFrom, sandboxStatus } from '../../exec'
 import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
-import { humanRenderer, jsonRenderer } from './render'
+import { humanRenderer, jsonRenderer, type EventRenderer } from './render'
 import { terminalApprover } from './terminal-approver'
 
 export interface EditOptions {
@@ -63,6 +63,25 @@ export function resolveProviderConfig(
   return { provider, model, baseUrl: baseUrl || undefined, apiKey: resolveApiKey(env, dataDir, provider) }
 }
 
+/**
+ * Who answers approvals in a terminal run: the terminal itself under `ask`, else
+ * nobody (the policy decides; `ask` without a terminal refuses, and says so once).
+ */
+export function approverFor(policy: ApprovalPolicy, interactive: boolean, renderer: EventRenderer): Approver {
+  if (policy !== 'ask') return refusingApprover
+  if (interactive) {
+    return terminalApprover({
+      input: process.stdin,
+      output: process.stderr,
+      beforePrompt: () => renderer.pause(),
+    })
+  }
+  process.stderr.write(
+    'stepwise: no terminal to ask for approval: file changes will be refused. Pass --approve auto-edit (or full-auto) to let them apply.\n',
+  )
+  return refusingApprover
+}
+
 /** A stored JSON setting, or undefined when absent or unreadable (defaults apply). */
 function parseJsonSetting(value: string | undefined): unknown {
   if (value === undefined) return undefined
@@ -106,19 +125,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   process.on('SIGINT', onSigint)
   try {
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
-    if (opts.approve === 'ask' && !interactive) {
-      process.stderr.write(
-        'stepwise: no terminal to ask for approval: file changes will be refused. Pass --approve auto-edit (or full-auto) to let them apply.\n',
-      )
-    }
-    const approver =
-      opts.approve === 'ask' && interactive
-        ? terminalApprover({
-            input: process.stdin,
-            output: process.stderr,
-            beforePrompt: () => renderer.pause(),
-          })
-        : refusingApprover
+    const approver = approverFor(opts.approve, interactive, renderer)
     const sandbox = sandboxStatus()
     if (!sandbox.available) {
       process.stderr.write(

@@ -8,7 +8,6 @@ import {
   type ApprovalPolicy,
   type ProviderId,
 } from '../../../shared/protocol'
-import { refusingApprover } from '../../agent/approvals'
 import { checkForkPoint, InvalidStepError } from '../../agent/resume'
 import { defaultDataDir } from '../../config/paths'
 import { commandSettingsFrom } from '../../exec'
@@ -16,10 +15,9 @@ import { openStore } from '../../store/store'
 import { continueFork, ForkError, forkSession, type ForkResult } from '../../timetravel/fork'
 import { WorktreeError } from '../../timetravel/fork-worktree'
 import { replaySession, type ReplayFrame } from '../../timetravel/replay'
-import { exitCodeFor, resolveProviderConfig } from './edit'
+import { approverFor, exitCodeFor, resolveProviderConfig } from './edit'
 import { EXIT, UsageError } from './exit-codes'
 import { formatDuration, humanRenderer, jsonRenderer, summarizeArgs } from './render'
-import { terminalApprover } from './terminal-approver'
 
 /** `stepwise sessions fork` and `stepwise sessions replay` (issue 4). */
 
@@ -168,18 +166,7 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
     if (!opts.json) process.stdout.write(describeFork(fork))
     if (!provider) return EXIT.ok
 
-    if (opts.approve === 'ask' && !interactive)
-      process.stderr.write(
-        'stepwise: no terminal to ask for approval: file changes will be refused. Pass --approve auto-edit (or full-auto) to let them apply.\n',
-      )
-    const approver =
-      opts.approve === 'ask' && interactive
-        ? terminalApprover({
-            input: process.stdin,
-            output: process.stderr,
-            beforePrompt: () => renderer.pause(),
-          })
-        : refusingApprover
+    const approver = approverFor(opts.approve, interactive, renderer)
     const controller = new AbortController()
     const onSigint = (): void => controller.abort()
     process.on('SIGINT', onSigint)
