@@ -75,6 +75,7 @@ export function snapshotterFor(store: Store, sandbox: Sandbox): Snapshotter {
       root: sandbox.root,
       listFiles: async () => (await sandbox.listFiles()).files,
       listDirectories: () => listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel)),
+      isIgnored: (rel) => sandbox.isIgnored(rel),
     })
     byRoot.set(key, snapshotter)
   }

@@ -22,8 +22,15 @@ function write(root: string, rel: string, content: string): void {
  * A snapshotter wired as the app wires it: the sandbox's ripgrep listing and a
  * walk of the directories it does not ignore. `clockAhead` moves the clock that
  * judges directories forward, so a tree built a moment ago counts as old.
+ * `reread` also wires the sandbox's `isIgnored`, which lets changed directories
+ * be read again instead of listing the whole tree.
  */
-async function setup(files: Record<string, string>, dirs: string[] = [], clockAhead = 10 * RACY_MARGIN_MS) {
+async function setup(
+  files: Record<string, string>,
+  dirs: string[] = [],
+  clockAhead = 10 * RACY_MARGIN_MS,
+  reread = false,
+) {
   const root = fs.realpathSync(tempDir('stepwise-tree-'))
   const dataDir = tempDir()
   for (const [rel, content] of Object.entries(files)) write(root, rel, content)
@@ -44,6 +51,7 @@ async function setup(files: Record<string, string>, dirs: string[] = [], clockAh
     },
     listDirectories: () => listUnignoredDirectories(root, (rel) => sandbox.isIgnored(rel)),
     now: () => Date.now() + clockAhead,
+    isIgnored: reread ? (rel) => sandbox.isIgnored(rel) : undefined,
   })
   const snap = async () => {
     const result = await snapshotter.takeSnapshot({ sessionId: null })
@@ -229,5 +237,102 @@ describe('reusing the listing of an unchanged tree', () => {
     await snapshotter.takeSnapshot({ sessionId: null })
     await snapshotter.takeSnapshot({ sessionId: null })
     expect(listings).toBe(2)
+  })
+})
+
+describe('re-reading only the directories that changed', () => {
+  const files = { '.gitignore': '*.log\nbuild/\n', 'src/a.ts': 'a', 'src/b.ts': 'b', 'lib/c.ts': 'c' }
+  const all = ['.gitignore', 'lib/c.ts', 'src/a.ts', 'src/b.ts']
+
+  it('sees files added and removed in a folder changed a moment ago, without listing again', async () => {
+    // The clock is not moved ahead: every directory is too recent to vouch for the listing.
+    // (Without a .gitignore: one that recent keeps no listing at all.)
+    const { root, snap } = await setup({ 'src/a.ts': 'a', 'src/b.ts': 'b', 'lib/c.ts': 'c' }, [], 0, true)
+    expect(await snap()).toMatchObject({ manifest: all.slice(1), listings: 1 })
+    expect(Date.now() - fs.statSync(path.join(root, 'src')).mtimeMs).toBeLessThan(RACY_MARGIN_MS)
+    write(root, 'src/new.ts', 'n')
+    fs.rmSync(path.join(root, 'src/b.ts'))
+    expect(await snap()).toEqual({
+      changed: { added: ['src/new.ts'], modified: [], deleted: ['src/b.ts'] },
+      manifest: ['lib/c.ts', 'src/a.ts', 'src/new.ts'],
+      listings: 1,
+    })
+    expect(await snap()).toEqual({
+      changed: none,
+      manifest: ['lib/c.ts', 'src/a.ts', 'src/new.ts'],
+      listings: 1,
+    })
+    // Still within the same moment: the folder is read again, so the new name is seen.
+    write(root, 'src/b.ts', 'b again')
+    write(root, 'top.ts', 't')
+    expect(await snap()).toEqual({
+      changed: { added: ['src/b.ts', 'top.ts'], modified: [], deleted: [] },
+      manifest: ['lib/c.ts', 'src/a.ts', 'src/b.ts', 'src/new.ts', 'top.ts'],
+      listings: 1,
+    })
+  })
+
+  it('trusts a re-read folder afterwards, and still sees its next change', async () => {
+    const { root, snap } = await setup(files, [], 10 * RACY_MARGIN_MS, true)
+    await snap()
+    fs.renameSync(path.join(root, 'src/a.ts'), path.join(root, 'src/z.ts'))
+    expect(await snap()).toEqual({
+      changed: { added: ['src/z.ts'], modified: [], deleted: ['src/a.ts'] },
+      manifest: ['.gitignore', 'lib/c.ts', 'src/b.ts', 'src/z.ts'],
+      listings: 1,
+    })
+    fs.renameSync(path.join(root, 'src/z.ts'), path.join(root, 'lib/z.ts'))
+    expect(await snap()).toEqual({
+      changed: { added: ['lib/z.ts'], modified: [], deleted: ['src/z.ts'] },
+      manifest: ['.gitignore', 'lib/c.ts', 'lib/z.ts', 'src/b.ts'],
+      listings: 1,
+    })
+  })
+
+  it('keeps ignored and denied new names out, files and folders alike', async () => {
+    const { root, snap } = await setup(files, [], 10 * RACY_MARGIN_MS, true)
+    await snap()
+    write(root, 'src/debug.log', 'x')
+    write(root, 'src/build/out.js', 'o')
+    write(root, '.env', 'SECRET=1')
+    write(root, 'src/kept.ts', 'k')
+    expect(await snap()).toEqual({
+      changed: { added: ['src/kept.ts'], modified: [], deleted: [] },
+      manifest: ['.gitignore', 'lib/c.ts', 'src/a.ts', 'src/b.ts', 'src/kept.ts'],
+      listings: 1,
+    })
+    write(root, 'src/more.log', 'y')
+    expect(await snap()).toMatchObject({ changed: none, listings: 1 })
+  })
+
+  it('lists again for a new folder, a removed folder or a link', async () => {
+    const { root, snap } = await setup(files, ['empty'], 10 * RACY_MARGIN_MS, true)
+    await snap()
+    write(root, 'src/deep/x.ts', 'x')
+    expect(await snap()).toMatchObject({ changed: { added: ['src/deep/x.ts'] }, listings: 2 })
+    fs.rmSync(path.join(root, 'empty'), { recursive: true })
+    expect(await snap()).toMatchObject({ changed: none, listings: 3 })
+    fs.rmSync(path.join(root, 'src/deep'), { recursive: true })
+    expect(await snap()).toMatchObject({ changed: { deleted: ['src/deep/x.ts'] }, listings: 4 })
+    fs.symlinkSync('a.ts', path.join(root, 'src/link.ts'))
+    expect(await snap()).toMatchObject({ changed: none, listings: 5 })
+  })
+
+  it('lists again when an ignore file changes or appears', async () => {
+    const { root, snap } = await setup({ ...files, 'src/old.log': 'o' }, [], 10 * RACY_MARGIN_MS, true)
+    expect((await snap()).manifest).toEqual(all)
+    write(root, 'src/new.ts', 'n')
+    fs.writeFileSync(path.join(root, '.gitignore'), 'build/\n')
+    expect(await snap()).toEqual({
+      changed: { added: ['src/new.ts', 'src/old.log'], modified: ['.gitignore'], deleted: [] },
+      manifest: ['.gitignore', 'lib/c.ts', 'src/a.ts', 'src/b.ts', 'src/new.ts', 'src/old.log'],
+      listings: 2,
+    })
+    write(root, 'src/.gitignore', 'b.ts\n')
+    expect(await snap()).toEqual({
+      changed: { added: ['src/.gitignore'], modified: [], deleted: ['src/b.ts'] },
+      manifest: ['.gitignore', 'lib/c.ts', 'src/.gitignore', 'src/a.ts', 'src/new.ts', 'src/old.log'],
+      listings: 3,
+    })
   })
 })

@@ -12,19 +12,42 @@ export const IGNORE_FILE_NAMES: readonly string[] = ['.gitignore', '.ignore', '.
  * cache. Creating, removing or renaming an entry updates its parent directory's
  * mtime and ctime, so while no directory the listing descended into has changed
  * and no ignore file in them has changed, listing again would return the same
- * paths; the snapshotter then only stats the files.
+ * paths; the snapshotter then only stats the files. When some directories did
+ * change (a restore just wrote into them), reading those few again tells what a
+ * new listing would: files come and go by name, everything else lists again.
  */
 export interface ReusableListing {
   /** The listed paths, sorted. */
   readonly paths: readonly string[]
-  /** Stats the watched directories and ignore files: true when none changed. */
-  stillValid(): boolean
+  /**
+   * The paths a listing would return now (sorted): the same array while nothing
+   * was added or removed, a new one when re-reading the changed directories
+   * accounted for every change, undefined when only a new listing can tell.
+   * `now` is Date.now() (or the snapshotter's clock), taken before calling.
+   */
+  refresh(now: number): readonly string[] | undefined
 }
+
+/**
+ * Whether a root-relative path is left out of the listing (ignored or denied,
+ * or a name the caller would drop). Must agree with the listing itself: a file
+ * it wrongly keeps would be captured although a listing would not show it.
+ */
+export type IsIgnored = (rel: string) => boolean
 
 /** Per directory: ino, mtimeMs, ctimeMs. */
 const DIR_FIELDS = 3
 /** Per ignore file: ino, size, mtimeMs, ctimeMs; ino -1 when absent. */
 const FILE_FIELDS = 4
+
+/** What the listing says one directory holds, by name. */
+interface Contents {
+  files: Set<string>
+  subdirs: Set<string>
+  /** Names seen before and found ignored: valid while no ignore file changes. */
+  ignoredFiles: Set<string>
+  ignoredDirs: Set<string>
+}
 
 /**
  * Records what `paths` were listed from. `directories` are every directory the
@@ -34,8 +57,9 @@ const FILE_FIELDS = 4
  *
  * Racy case: a directory changed at a moment too close to the listing (within
  * RACY_MARGIN_MS of `listedAt`, or after it) may have changed after the listing
- * read it, with a timestamp a later change could repeat. Then the listing is not
- * kept: the next snapshot lists again. Returns undefined in that case, or when a
+ * read it, with a timestamp a later change could repeat. With `isIgnored` such a
+ * directory is read again by the next `refresh`; without it the listing is not
+ * kept. Returns undefined then, when an ignore file is that recent, or when a
  * directory could not be stat'ed.
  */
 export function recordListing(
@@ -43,9 +67,10 @@ export function recordListing(
   paths: readonly string[],
   directories: readonly string[],
   listedAt: number,
+  isIgnored?: IsIgnored,
 ): ReusableListing | undefined {
   try {
-    return record(root, paths, directories, listedAt)
+    return record(root, paths, directories, listedAt, isIgnored)
   } catch {
     return undefined // e.g. ENOTDIR: a directory was replaced while we looked
   }
@@ -53,13 +78,14 @@ export function recordListing(
 
 function record(
   root: string,
-  paths: readonly string[],
+  listedPaths: readonly string[],
   directories: readonly string[],
   listedAt: number,
+  isIgnored: IsIgnored | undefined,
 ): ReusableListing | undefined {
   const dirs = new Set(directories)
   dirs.add('')
-  for (const p of paths) {
+  for (const p of listedPaths) {
     for (let cut = p.lastIndexOf('/'); cut > 0; cut = p.lastIndexOf('/', cut - 1)) {
       const parent = p.slice(0, cut)
       if (dirs.has(parent)) break
@@ -67,12 +93,18 @@ function record(
     }
   }
   const trustedBefore = listedAt - RACY_MARGIN_MS
-  const dirPaths = [...dirs].map((d) => (d === '' ? root : `${root}/${d}`))
+  const dirRels = [...dirs]
+  const dirPaths = dirRels.map((d) => (d === '' ? root : `${root}/${d}`))
   const dirStats = new Float64Array(dirPaths.length * DIR_FIELDS)
+  // 1 when the directory's timestamps vouch for the listing, 0 when it must be read again.
+  const trusted = new Uint8Array(dirPaths.length)
   for (let i = 0; i < dirPaths.length; i++) {
     const st = fs.statSync(dirPaths[i], { throwIfNoEntry: false })
-    if (!st?.isDirectory() || st.mtimeMs >= trustedBefore || st.ctimeMs >= trustedBefore) return undefined
+    if (!st?.isDirectory()) return undefined
+    const old = st.mtimeMs < trustedBefore && st.ctimeMs < trustedBefore
+    if (!old && !isIgnored) return undefined
     dirStats.set([st.ino, st.mtimeMs, st.ctimeMs], i * DIR_FIELDS)
+    trusted[i] = old ? 1 : 0
   }
   const filePaths = dirPaths.flatMap((d) => IGNORE_FILE_NAMES.map((name) => `${d}/${name}`))
   const fileStats = new Float64Array(filePaths.length * FILE_FIELDS)
@@ -86,33 +118,37 @@ function record(
     fileStats.set([st.ino, st.size, st.mtimeMs, st.ctimeMs], i * FILE_FIELDS)
   }
 
+  let paths = listedPaths
+  // Built on the first re-read: most snapshots of an unchanged tree never need it.
+  let contents: Map<string, Contents> | undefined
+
   return {
-    paths,
-    stillValid() {
+    get paths() {
+      return paths
+    },
+    refresh(now) {
       try {
-        return unchanged()
+        return refreshed(now)
       } catch {
-        return false
+        return undefined // vanished or unreadable while we looked: list again
       }
     },
   }
 
-  function unchanged(): boolean {
+  function refreshed(now: number): readonly string[] | undefined {
+    const changed: Array<{ i: number; st: fs.Stats }> = []
     for (let i = 0, at = 0; i < dirPaths.length; i++, at += DIR_FIELDS) {
       const st = fs.statSync(dirPaths[i], { throwIfNoEntry: false })
-      if (
-        !st ||
-        st.ino !== dirStats[at] ||
-        st.mtimeMs !== dirStats[at + 1] ||
-        st.ctimeMs !== dirStats[at + 2] ||
-        !st.isDirectory()
-      )
-        return false
+      // A directory gone or replaced: what was below it is anyone's guess.
+      if (!st?.isDirectory() || st.ino !== dirStats[at]) return undefined
+      if (trusted[i] && st.mtimeMs === dirStats[at + 1] && st.ctimeMs === dirStats[at + 2]) continue
+      if (!isIgnored) return undefined
+      changed.push({ i, st })
     }
     for (let i = 0, at = 0; i < filePaths.length; i++, at += FILE_FIELDS) {
       const st = fs.statSync(filePaths[i], { throwIfNoEntry: false })
       if (!st) {
-        if (fileStats[at] !== -1) return false
+        if (fileStats[at] !== -1) return undefined
         continue
       }
       if (
@@ -121,8 +157,114 @@ function record(
         st.mtimeMs !== fileStats[at + 2] ||
         st.ctimeMs !== fileStats[at + 3]
       )
-        return false
+        return undefined
     }
-    return true
+    if (changed.length === 0) return paths
+
+    contents ??= contentsOf(dirRels, paths)
+    const added: string[] = []
+    const removed = new Set<string>()
+    const updates: Array<{ c: Contents; added: string[]; removed: string[] }> = []
+    // The stats above were taken before these reads: a change after them shows next time.
+    for (const { i } of changed) {
+      const u = reread(dirRels[i], dirPaths[i], contents.get(dirRels[i])!, isIgnored!)
+      if (!u) return undefined
+      for (const name of u.added) added.push(dirRels[i] === '' ? name : `${dirRels[i]}/${name}`)
+      for (const name of u.removed) removed.add(dirRels[i] === '' ? name : `${dirRels[i]}/${name}`)
+      updates.push(u)
+    }
+
+    // Every changed directory is accounted for: remember what it holds now.
+    const trustedNow = now - RACY_MARGIN_MS
+    for (const { i, st } of changed) {
+      dirStats.set([st.ino, st.mtimeMs, st.ctimeMs], i * DIR_FIELDS)
+      // Changed too recently: it could change again within the same timestamp, so read it next time too.
+      trusted[i] = st.mtimeMs < trustedNow && st.ctimeMs < trustedNow ? 1 : 0
+    }
+    for (const u of updates) {
+      for (const name of u.added) u.c.files.add(name)
+      for (const name of u.removed) u.c.files.delete(name)
+    }
+    if (added.length > 0 || removed.size > 0) paths = merged(paths, removed, added.sort())
+    return paths
   }
+}
+
+/** Names per directory, from the walk's directories and the listed paths. */
+function contentsOf(dirRels: readonly string[], paths: readonly string[]): Map<string, Contents> {
+  const contents = new Map<string, Contents>()
+  for (const d of dirRels) {
+    contents.set(d, { files: new Set(), subdirs: new Set(), ignoredFiles: new Set(), ignoredDirs: new Set() })
+  }
+  for (const d of dirRels) {
+    if (d === '') continue
+    const cut = d.lastIndexOf('/')
+    contents.get(cut < 0 ? '' : d.slice(0, cut))?.subdirs.add(d.slice(cut + 1))
+  }
+  for (const p of paths) {
+    const cut = p.lastIndexOf('/')
+    contents.get(cut < 0 ? '' : p.slice(0, cut))?.files.add(p.slice(cut + 1))
+  }
+  return contents
+}
+
+/**
+ * Reads one changed directory and tells which listed files appeared and
+ * disappeared in it; undefined for anything a name cannot settle (a new or
+ * removed subdirectory, a new ignore file, a link or other special file).
+ */
+function reread(
+  rel: string,
+  abs: string,
+  c: Contents,
+  isIgnored: IsIgnored,
+): { c: Contents; added: string[]; removed: string[] } | undefined {
+  const added: string[] = []
+  let filesSeen = 0
+  let subdirsSeen = 0
+  const entries = fs.readdirSync(abs, { withFileTypes: true })
+  for (const e of entries) {
+    const name = e.name
+    const childRel = rel === '' ? name : `${rel}/${name}`
+    if (e.isDirectory()) {
+      if (c.subdirs.has(name)) subdirsSeen++
+      else if (c.ignoredDirs.has(name)) continue
+      else if (isIgnored(childRel)) c.ignoredDirs.add(name)
+      else return undefined // a new directory: its whole content is new, list again
+      continue
+    }
+    if (c.files.has(name)) {
+      if (!e.isFile()) return undefined // a listed file became something else
+      filesSeen++
+      continue
+    }
+    if (e.isFile() && c.ignoredFiles.has(name)) continue
+    if (isIgnored(childRel)) {
+      if (e.isFile()) c.ignoredFiles.add(name)
+      continue
+    }
+    // Unchanged ignore files were checked by their stats; a new one changes the rules.
+    if (!e.isFile() || IGNORE_FILE_NAMES.includes(name)) return undefined
+    added.push(name)
+  }
+  if (subdirsSeen !== c.subdirs.size) return undefined // a directory went away
+  const removed: string[] = []
+  if (filesSeen !== c.files.size) {
+    const present = new Set(entries.map((e) => e.name))
+    for (const name of c.files) if (!present.has(name)) removed.push(name)
+  }
+  return { c, added, removed }
+}
+
+/** `paths` without `removed`, with `added` merged in; both inputs sorted. */
+function merged(paths: readonly string[], removed: ReadonlySet<string>, added: readonly string[]): string[] {
+  const out: string[] = []
+  let j = 0
+  for (const p of paths) {
+    if (removed.has(p)) continue
+    while (j < added.length && added[j] < p) out.push(added[j++])
+    out.push(p)
+  }
+  while (j < added.length) out.push(added[j++])
+  return out
 }

@@ -30,6 +30,14 @@ export interface SnapshotterOptions {
    */
   listDirectories?: () => Promise<string[]>
   /**
+   * Optional, with `listDirectories`: true for a root-relative path `listFiles`
+   * leaves out (ignored or denied). With it, a snapshot after some directories
+   * changed (a restore just wrote into them) re-reads only those and judges new
+   * names by it instead of listing everything again; it must agree with the
+   * listing. In the app: `(rel) => sandbox.isIgnored(rel)`.
+   */
+  isIgnored?: (rel: string) => boolean
+  /**
    * Date.now unless given. Decides which directories changed too recently to
    * trust (see recordListing); tests move it ahead so that fresh ones count as old.
    */
@@ -110,6 +118,9 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   const { root } = opts
   const maxFileBytes = opts.maxFileBytes ?? 64 * 1024 * 1024
   const blobs = createBlobStore(db)
+  // A name the listing would drop (see listedPaths) counts as ignored when a directory is re-read.
+  const ignored = opts.isIgnored
+  const isIgnored = ignored && ((rel: string) => !isSafeRelative(rel) || ignored(rel))
   const selectSnapshot = db.prepare<[number], SnapshotRow>('SELECT * FROM snapshots WHERE id = ?')
   const selectLatest = db.prepare<[string], SnapshotRow>(
     'SELECT * FROM snapshots WHERE root = ? ORDER BY id DESC LIMIT 1',
@@ -170,12 +181,14 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
 
   /** The files to capture: the last listing when it still holds, else a new one. */
   async function currentPaths(): Promise<readonly string[]> {
-    if (listing?.stillValid()) return listing.paths
+    const now = opts.now ?? Date.now
+    const kept = listing?.refresh(now())
+    if (kept) return kept
     listing = undefined
-    const listedAt = (opts.now ?? Date.now)()
+    const listedAt = now()
     const [listed, directories] = await Promise.all([opts.listFiles(), opts.listDirectories?.()])
     const paths = listedPaths(listed)
-    if (directories) listing = recordListing(root, paths, directories, listedAt)
+    if (directories) listing = recordListing(root, paths, directories, listedAt, isIgnored)
     return paths
   }
 
