@@ -1,24 +1,10 @@
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createSandbox } from '../sandbox/sandbox'
-import { makeProject, writeFiles } from '../tools/test-support'
+import { git, makeProject, repoWith, writeFiles } from '../tools/test-support'
 import { resolveTarget, type ReviewScope } from './target'
 import { reviewTask } from './task'
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-
-function repoWith(files: Record<string, string>): string {
-  const root = makeProject(files)
-  git(root, 'init', '-q', '-b', 'main')
-  git(root, 'config', 'user.email', 'dev@example.com')
-  git(root, 'config', 'user.name', 'Dev')
-  git(root, 'add', '-A')
-  git(root, 'commit', '-qm', 'initial')
-  return root
-}
 
 async function scopeOf(root: string, target?: string): Promise<ReviewScope> {
   const scope = await resolveTarget(await createSandbox(root), target)

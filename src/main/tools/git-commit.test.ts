@@ -1,24 +1,9 @@
-import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { gitCommitTool, gitTools } from './git'
-import { errorOf, makeContext, makeProject, okResult, writeFiles } from './test-support'
+import { errorOf, git, makeContext, okResult, repoWith, writeFiles } from './test-support'
 import type { ActionPlan, ToolContext } from './types'
 
 /* git_commit against real repositories; merge and denied-file cases are in git.test.ts. */
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-
-function repoWith(files: Record<string, string>): string {
-  const root = makeProject(files)
-  git(root, 'init', '-q', '-b', 'main')
-  git(root, 'config', 'user.email', 'dev@example.com')
-  git(root, 'config', 'user.name', 'Dev')
-  git(root, 'config', 'commit.gpgsign', 'false')
-  git(root, 'add', '-A')
-  git(root, 'commit', '-qm', 'initial')
-  return root
-}
 
 async function planOf(ctx: ToolContext, input: unknown): Promise<ActionPlan> {
   const plan = await gitCommitTool.plan(gitCommitTool.input.parse(input), ctx)

@@ -1,27 +1,11 @@
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { gitCommitTool, gitDiffTool, gitLogTool, gitShowTool, gitStatusTool } from './git'
 import { NOT_A_REPO, denyPathspecs, dropDeniedSections } from './git-repo'
 import { readFileTool } from './read'
-import { errorOf, makeContext, makeProject, okResult, writeFiles } from './test-support'
+import { errorOf, git, makeContext, makeProject, okResult, repoWith, writeFiles } from './test-support'
 import type { ActionPlan, ToolContext } from './types'
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-
-/** A real repository with one commit of `files`, identity configured locally. */
-function repoWith(files: Record<string, string>): string {
-  const root = makeProject(files)
-  git(root, 'init', '-q', '-b', 'main')
-  git(root, 'config', 'user.email', 'dev@example.com')
-  git(root, 'config', 'user.name', 'Dev')
-  git(root, 'config', 'commit.gpgsign', 'false')
-  git(root, 'add', '-A')
-  git(root, 'commit', '-qm', 'initial')
-  return root
-}
 
 const SECRET = 'sk-live-SECRET-123'
 

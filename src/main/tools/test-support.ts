@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -47,4 +48,20 @@ export function okResult(result: ToolResult): Record<string, unknown> {
 export function errorOf(result: ToolResult | { ok: false; error: string } | object): string {
   if ('ok' in result && result.ok === false && 'error' in result) return result.error as string
   throw new Error(`expected an error, got ${JSON.stringify(result)}`)
+}
+
+/** Runs git in `cwd` and returns its stdout (throws with git's stderr on failure). */
+export const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+
+/** A real repository with one commit of `files`, identity configured locally. */
+export function repoWith(files: Record<string, string>): string {
+  const root = makeProject(files)
+  git(root, 'init', '-q', '-b', 'main')
+  git(root, 'config', 'user.email', 'dev@example.com')
+  git(root, 'config', 'user.name', 'Dev')
+  git(root, 'config', 'commit.gpgsign', 'false')
+  git(root, 'add', '-A')
+  git(root, 'commit', '-qm', 'initial')
+  return root
 }
