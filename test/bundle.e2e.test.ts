@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { buildCli, git, runCli as runBuiltCli } from './cli-harness'
+import { buildCli, editArgs, git, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer } from './fake-model-server'
 
 let CLI = ''
@@ -49,22 +49,9 @@ async function recordSession(dataDir: string): Promise<string> {
       { text: 'Done.' },
     ],
   })
-  const res = await runCli([
-    'edit',
-    'Use a template literal',
-    '--repo',
-    repo,
-    '--provider',
-    'openai-chat',
-    '--model',
-    'm1',
-    '--base-url',
-    server.v1Url,
-    '--approve',
-    'auto-edit',
-    '--data-dir',
-    dataDir,
-  ])
+  const res = await runCli(
+    editArgs({ repo, dataDir, baseUrl: server.v1Url }, 'Use a template literal', '--approve', 'auto-edit'),
+  )
   expect(res.code).toBe(0)
   const list = await runCli(['sessions', 'list', '--json', '--data-dir', dataDir])
   return (JSON.parse(list.stdout) as Array<{ id: string }>)[0].id

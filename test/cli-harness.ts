@@ -59,5 +59,28 @@ export function runCli(
   })
 }
 
+/** `stepwise edit TASK` over Chat Completions at `baseUrl`, on `repo`, stored in `dataDir`. */
+export function editArgs(
+  at: { repo: string; dataDir: string; baseUrl: string; model?: string },
+  task: string,
+  ...extra: string[]
+): string[] {
+  return [
+    'edit',
+    task,
+    '--repo',
+    at.repo,
+    '--provider',
+    'openai-chat',
+    '--model',
+    at.model ?? 'm1',
+    '--base-url',
+    at.baseUrl,
+    '--data-dir',
+    at.dataDir,
+    ...extra,
+  ]
+}
+
 export const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', args, { cwd, encoding: 'utf8' })

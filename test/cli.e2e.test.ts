@@ -9,7 +9,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { buildCli, git, ROOT, runCli as runBuiltCli } from './cli-harness'
+import { buildCli, editArgs as harnessEditArgs, git, ROOT, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions } from './fake-model-server'
 
 let CLI = ''
@@ -46,23 +46,8 @@ afterEach(async () => {
 })
 
 /** `stepwise edit TASK` over Chat Completions at `baseUrl`, in this test's repo and data folder. */
-function editArgs(task: string, baseUrl: string, ...extra: string[]): string[] {
-  return [
-    'edit',
-    task,
-    '--repo',
-    repo,
-    '--provider',
-    'openai-chat',
-    '--model',
-    'm1',
-    '--base-url',
-    baseUrl,
-    '--data-dir',
-    dataDir,
-    ...extra,
-  ]
-}
+const editArgs = (task: string, baseUrl: string, ...extra: string[]): string[] =>
+  harnessEditArgs({ repo, dataDir, baseUrl }, task, ...extra)
 
 async function serve(opts: FakeModelServerOptions): Promise<FakeModelServer> {
   server = await startFakeModelServer(opts)

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
-import { buildCli, git, runCli as runBuiltCli } from './cli-harness'
+import { buildCli, editArgs, git, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions } from './fake-model-server'
 
 let CLI = ''
@@ -61,23 +61,15 @@ it('forks at a step into a worktree, re-runs from there on another model, and re
     { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.md', content: '# Notes\n' } }] },
     { text: 'Done.' },
   ])
-  const made = await runCli([
-    'edit',
-    'Capitalise and take notes',
-    '--repo',
-    repo,
-    '--provider',
-    'openai-chat',
-    '--model',
-    'first-model',
-    '--base-url',
-    first.v1Url,
-    '--approve',
-    'auto-edit',
-    '--json',
-    '--data-dir',
-    dataDir,
-  ])
+  const made = await runCli(
+    editArgs(
+      { repo, dataDir, baseUrl: first.v1Url, model: 'first-model' },
+      'Capitalise and take notes',
+      '--approve',
+      'auto-edit',
+      '--json',
+    ),
+  )
   expect(made.code).toBe(0)
   const events = lines(made.stdout)
   const parentId = String(events[0].sessionId)
@@ -148,21 +140,7 @@ it('refuses a step inside a model turn, naming the nearest valid steps (exit 2)'
     { toolCalls: [{ name: 'read_file', arguments: { path: 'greet.ts' } }] },
     { text: 'ok' },
   ])
-  const made = await runCli([
-    'edit',
-    'look',
-    '--repo',
-    repo,
-    '--provider',
-    'openai-chat',
-    '--model',
-    'm',
-    '--base-url',
-    s.v1Url,
-    '--json',
-    '--data-dir',
-    dataDir,
-  ])
+  const made = await runCli(editArgs({ repo, dataDir, baseUrl: s.v1Url, model: 'm' }, 'look', '--json'))
   const events = lines(made.stdout)
   const started = events.find((e) => e.type === 'tool.started')!
   const res = await runCli([

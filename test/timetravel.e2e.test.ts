@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
-import { buildCli, runCli as runBuiltCli } from './cli-harness'
+import { buildCli, editArgs, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer } from './fake-model-server'
 
 let CLI = ''
@@ -57,23 +57,15 @@ async function makeSession(): Promise<{ id: string; events: Array<{ seq: number;
       { text: 'Done.' },
     ],
   })
-  const res = await runCli([
-    'edit',
-    'Greet nicely and add notes',
-    '--repo',
-    repo,
-    '--provider',
-    'openai-chat',
-    '--model',
-    'm1',
-    '--base-url',
-    server.v1Url,
-    '--approve',
-    'auto-edit',
-    '--json',
-    '--data-dir',
-    dataDir,
-  ])
+  const res = await runCli(
+    editArgs(
+      { repo, dataDir, baseUrl: server.v1Url },
+      'Greet nicely and add notes',
+      '--approve',
+      'auto-edit',
+      '--json',
+    ),
+  )
   expect(res.code).toBe(0)
   const events = res.stdout
     .trim()
