@@ -92,6 +92,9 @@ export interface FakeModelServerOptions {
   forgetResponses?: boolean
   /** Split scripted streams into TCP writes of this size (default: one write per event). */
   chunkBytes?: ChunkBytes
+  /** Models /api/pull can fetch (added to `models` when done), and the pause between progress lines. */
+  pullable?: string[]
+  pullStepMs?: number
 }
 
 export interface FakeModelServer {
@@ -153,6 +156,9 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
   async function handle(req: FakeRequest, res: http.ServerResponse): Promise<void> {
     if (req.path === '/api/tags')
       return json(res, 200, { models: (opts.models ?? ['qwen2.5-coder:7b']).map(tagEntry) })
+    if (req.path === '/v1/models' && req.method === 'GET')
+      return json(res, 200, { object: 'list', data: (opts.models ?? ['gpt-4.1-mini']).map((id) => ({ id })) })
+    if (req.path === '/api/pull') return pull(String(req.body?.model ?? ''), res)
     if (req.path === '/api/show') {
       if (!knownModel(req.body?.model))
         return json(res, 404, { error: `model '${req.body?.model}' not found` })
@@ -230,6 +236,30 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     }
     if (protocol === 'chat') return chatStream(turn, callIds)
     return ollamaStream(turn, String(body.model ?? 'fake'), callIds)
+  }
+
+  /** Ollama's pull stream: manifest, a layer downloading in ten steps, then success. */
+  async function pull(model: string, res: http.ServerResponse): Promise<void> {
+    if (!(opts.pullable ?? []).includes(model)) {
+      return json(res, 500, { error: `pull model manifest: file does not exist` })
+    }
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' })
+    const line = (o: object) => write(res, Buffer.from(`${JSON.stringify(o)}\n`))
+    await line({ status: 'pulling manifest' })
+    const total = 4_683_073_184
+    for (let i = 1; i <= 10; i++) {
+      await new Promise((r) => setTimeout(r, opts.pullStepMs ?? 20))
+      await line({
+        status: 'pulling 2bada8a74506',
+        digest: 'sha256:2bada8a74506',
+        total,
+        completed: (total * i) / 10,
+      })
+    }
+    await line({ status: 'verifying sha256 digest' })
+    await line({ status: 'success' })
+    opts.models = [...(opts.models ?? ['qwen2.5-coder:7b']), model]
+    res.end()
   }
 
   function knownModel(model: unknown): boolean {

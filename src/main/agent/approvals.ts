@@ -6,6 +6,8 @@ export type ApprovalAnswer =
   | { decision: 'reject'; reason?: string }
   /** Accept, but write `content` instead of the proposal. */
   | { decision: 'edited'; content: string }
+  /** Accept some hunks of the proposal and reject the rest: `content` is the file with the accepted ones. */
+  | { decision: 'partial'; content: string; reason?: string }
   /** Accept this change and every further file change in this session without asking. */
   | { decision: 'always' }
 

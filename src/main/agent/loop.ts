@@ -116,6 +116,11 @@ export class Agent {
     return event
   }
 
+  /** The user switched the approval policy: it applies from the next tool call. */
+  setPolicy(policy: ApprovalPolicy): void {
+    this.policy = policy
+  }
+
   /** The tools the model is offered: `read-only` offers no mutating tool. */
   private offeredTools(): readonly ToolDefinition[] {
     return this.policy === 'read-only' ? this.opts.tools.filter((t) => !t.mutating) : this.opts.tools

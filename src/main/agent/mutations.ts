@@ -69,15 +69,24 @@ export async function runFileChange(
       return rejection(`this change to ${change.path}`, answer.reason)
     }
     if (answer.decision === 'always') deps.allowAllFileChanges()
-    if (answer.decision === 'edited' && answer.content !== change.after) {
+    if ((answer.decision === 'edited' || answer.decision === 'partial') && answer.content !== change.after) {
       finalAfter = answer.content
       const appliedDiff = unifiedDiff(change.path, change.before, answer.content)
-      deps.record({ type: 'approval.resolved', callId, decision: 'edited', by: 'user', appliedDiff })
-      note = {
-        user_edited: true,
-        note: 'The user edited your proposal before accepting it. applied_diff is what was actually written; build on that version.',
-        applied_diff: appliedDiff,
-      }
+      const partial = answer.decision === 'partial'
+      const reason = partial ? answer.reason : undefined
+      deps.record({ type: 'approval.resolved', callId, decision: answer.decision, by: 'user', appliedDiff, reason })
+      note = partial
+        ? {
+            user_partially_accepted: true,
+            note: 'The user accepted only some hunks of your proposal and rejected the others. applied_diff is exactly what was written (against the file before your change); the rejected hunks were not applied. Build on that version and do not re-propose the rejected hunks unless asked.',
+            applied_diff: appliedDiff,
+            ...(reason ? { reason } : {}),
+          }
+        : {
+            user_edited: true,
+            note: 'The user edited your proposal before accepting it. applied_diff is what was actually written; build on that version.',
+            applied_diff: appliedDiff,
+          }
     } else {
       deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
     }
@@ -116,8 +125,8 @@ export async function runAction(
       { kind: 'action', sessionId: deps.sessionId, callId, tool: tool.name, plan },
       signal,
     )
-    if (answer.decision === 'reject' || answer.decision === 'edited') {
-      const reason = answer.decision === 'reject' ? answer.reason : undefined
+    if (answer.decision === 'reject' || answer.decision === 'edited' || answer.decision === 'partial') {
+      const reason = answer.decision === 'edited' ? undefined : answer.reason
       deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason })
       return rejection(`running ${plan.summary}`, reason)
     }

@@ -22,7 +22,8 @@ export interface CodeContext {
 
 const indexes = new WeakMap<Store, Map<string, CodeIndex>>()
 
-function indexFor(store: Store, sandbox: Sandbox): CodeIndex {
+/** The one code index per store and project, kept across sessions. */
+export function indexFor(store: Store, sandbox: Sandbox): CodeIndex {
   let byRoot = indexes.get(store)
   if (!byRoot) indexes.set(store, (byRoot = new Map()))
   let index = byRoot.get(sandbox.root)

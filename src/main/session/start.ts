@@ -45,9 +45,10 @@ export interface SessionSetup {
   /**
    * Continue a session that already exists (a fork, timetravel/fork.ts) instead of
    * opening one: no new row, baseline or `session.started`; the agent starts from
-   * this transcript and runs without adding `task` as a user message.
+   * this transcript and runs without adding `task` as a user message — unless
+   * `message` is set: the user's next message in a chat that continues the session.
    */
-  resume?: { sessionId: string } & NonNullable<AgentOptions['resume']>
+  resume?: { sessionId: string; message?: string } & NonNullable<AgentOptions['resume']>
 }
 
 export interface StartedSession {
@@ -56,6 +57,8 @@ export interface StartedSession {
   notices: string[]
   /** Runs the task the session was opened with, to its end. */
   run(signal: AbortSignal): Promise<TaskOutcome>
+  /** Changes the approval policy, for the running task too (the user switched it in the app). */
+  setPolicy(policy: ApprovalPolicy): void
 }
 
 /**
@@ -103,9 +106,15 @@ export async function startSession(
     ? resumedSession(store, setup.resume.sessionId)
     : await openNewSession(store, setup, { sandbox, snapshotter, provider, maxSteps })
   const baseline = { info: { id: baselineId } }
+  let policy = setup.policy
+  let agent: Agent | undefined
   return {
     sessionId: session.id,
     notices: code.notices,
+    setPolicy(next) {
+      policy = next
+      agent?.setPolicy(next)
+    },
     async run(signal) {
       const toolContext: ToolContext = {
         root: sandbox.root,
@@ -123,7 +132,7 @@ export async function startSession(
           setup.repair.verify ??
           ((verifySignal: AbortSignal) => verifyProject({ ...toolContext, signal: verifySignal })),
       }
-      const agent = new Agent({
+      agent = new Agent({
         store,
         sessionId: session.id,
         provider,
@@ -131,7 +140,7 @@ export async function startSession(
         toolContext,
         checkpoints: snapshotter,
         approver: setup.approver,
-        policy: setup.policy,
+        policy,
         maxSteps,
         system: system.text,
         emit: setup.emit,
@@ -141,9 +150,8 @@ export async function startSession(
       })
       const watcher = code.watch()
       try {
-        const outcome = setup.resume
-          ? await agent.continueTask(signal)
-          : await agent.runTask(setup.task, signal)
+        const message = setup.resume ? setup.resume.message : setup.task
+        const outcome = message === undefined ? await agent.continueTask(signal) : await agent.runTask(message, signal)
         store.setSessionStatus(session.id, outcome.reason === 'done' ? 'done' : outcome.reason)
         return outcome
       } finally {
@@ -153,9 +161,29 @@ export async function startSession(
   }
 }
 
+/**
+ * Opens a session without running anything (the app's "new chat"): its row,
+ * baseline snapshot and `session.started`. Turns then continue it (`resume`).
+ */
+export async function openSession(
+  store: Store,
+  setup: Pick<SessionSetup, 'repo' | 'provider' | 'policy' | 'maxSteps' | 'emit'> & { title: string },
+): Promise<string> {
+  const sandbox = await createSandbox(setup.repo)
+  const provider = createProvider(setup.provider)
+  const snapshotter = snapshotterFor(store, sandbox)
+  const maxSteps = setup.maxSteps ?? DEFAULT_MAX_STEPS
+  const { session } = await openNewSession(
+    store,
+    { ...setup, task: setup.title },
+    { sandbox, snapshotter, provider, maxSteps },
+  )
+  return session.id
+}
+
 async function openNewSession(
   store: Store,
-  setup: SessionSetup & { task: string },
+  setup: Pick<SessionSetup, 'policy' | 'emit'> & { task: string },
   deps: { sandbox: Sandbox; snapshotter: Snapshotter; provider: ModelProvider; maxSteps: number },
 ): Promise<{ session: { id: string }; baselineId: number }> {
   const { sandbox, snapshotter, provider, maxSteps } = deps

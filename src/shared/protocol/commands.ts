@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { appCommandSchemas } from './commands-app'
 import { approvalDecisionSchema, approvalPolicySchema, providerIdSchema } from './events'
 
 /**
@@ -27,6 +28,7 @@ export const commandSchemas = {
           repo: z.string(),
           title: z.string(),
           status: z.string(),
+          parentId: z.string().nullable(),
           provider: z.string(),
           model: z.string(),
           createdAt: z.number(),
@@ -40,7 +42,7 @@ export const commandSchemas = {
     output: z.object({ events: z.array(z.unknown()) }),
   },
   'turn/start': {
-    input: z.object({ sessionId: z.string(), text: z.string().min(1) }),
+    input: z.object({ sessionId: z.string(), text: z.string().min(1).max(200_000) }),
     output: z.object({ accepted: z.boolean() }),
   },
   'turn/interrupt': {
@@ -53,11 +55,12 @@ export const commandSchemas = {
       callId: z.string(),
       decision: approvalDecisionSchema,
       reason: z.string().max(4000).optional(),
-      /** For `edited`: the full text the user wants written instead of the proposal. */
+      /** For `edited` and `partial` (some hunks only): the full text to write instead of the proposal. */
       editedContent: z.string().optional(),
     }),
     output: z.object({ ok: z.boolean() }),
   },
+  ...appCommandSchemas,
 } as const
 
 export type CommandName = keyof typeof commandSchemas

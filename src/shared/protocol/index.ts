@@ -3,3 +3,5 @@ export const PROTOCOL_VERSION = 1
 
 export * from './events'
 export * from './commands'
+export * from './commands-app'
+export * from './notices'

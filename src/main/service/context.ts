@@ -1,0 +1,27 @@
+import type { ApprovalPolicy, HostMessage, ProviderId } from '../../shared/protocol'
+import type { Store } from '../store/types'
+
+/** Where an API key comes from and goes to: a file beside the database, or the OS keychain (desktop). */
+export interface KeyStore {
+  get(provider: ProviderId): string | undefined
+  set(provider: ProviderId, key: string): void
+}
+
+/** The model a new session starts on, unless the user picks another. */
+export interface ModelDefaults {
+  provider: ProviderId
+  model: string
+  baseUrl?: string
+  approvalPolicy: ApprovalPolicy
+}
+
+/** What every command handler of the service shares. */
+export interface ServiceContext {
+  store: Store
+  dataDir: string
+  host: 'electron' | 'web'
+  keys: KeyStore
+  defaults: ModelDefaults
+  /** Sends a message to every subscribed host. */
+  broadcast(message: HostMessage): void
+}

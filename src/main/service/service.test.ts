@@ -1,0 +1,235 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { HostMessage, StepwiseEvent } from '../../shared/protocol'
+import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../../../test/fake-model-server'
+import { openStore } from '../store/store'
+import type { Store } from '../store/types'
+import { createCoreService } from './service'
+
+let repo: string
+let dataDir: string
+let store: Store
+let server: FakeModelServer
+let service: ReturnType<typeof createCoreService>
+let messages: HostMessage[]
+
+const BEFORE = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'
+
+async function setup(turns: FakeTurn[], extra: { pullable?: string[] } = {}): Promise<void> {
+  server = await startFakeModelServer({ turns, models: ['coder:1b'], ...extra, pullStepMs: 1 })
+  service = createCoreService({
+    store,
+    dataDir,
+    host: 'web',
+    defaults: { provider: 'ollama', model: 'coder:1b', baseUrl: server.url, approvalPolicy: 'ask' },
+  })
+  messages = []
+  service.subscribe((m) => messages.push(m))
+}
+
+async function call<T = Record<string, unknown>>(command: string, input: unknown): Promise<T> {
+  const reply = await service.answer(command, input)
+  if (!reply.ok) throw new Error(reply.error)
+  return reply.output as T
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const value = probe()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+const events = (sessionId: string): StepwiseEvent[] => store.listEvents(sessionId)
+const turnEnded = (sessionId: string, n: number) => () =>
+  messages.filter((m) => m.type === 'host.turn-ended' && m.sessionId === sessionId).length >= n
+
+beforeEach(() => {
+  repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-service-repo-')))
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-service-data-'))
+  fs.writeFileSync(path.join(repo, 'a.txt'), BEFORE)
+  store = openStore(dataDir)
+})
+
+afterEach(async () => {
+  await service.close()
+  await server.close()
+  store.close()
+  fs.rmSync(repo, { recursive: true, force: true })
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('core service', () => {
+  it('refuses unknown commands and bad input with a readable error, touching nothing', async () => {
+    await setup([])
+    expect(await service.answer('nope/never', {})).toEqual({
+      ok: false,
+      error: 'Unknown command "nope/never".',
+    })
+    const bad = await service.answer('turn/start', { sessionId: 's', text: '' })
+    expect(bad.ok).toBe(false)
+    expect(!bad.ok && bad.error).toMatch(/Invalid input for turn\/start/)
+    const missing = await service.answer('session/create', { repo: path.join(repo, 'no-such-dir') })
+    expect(!missing.ok && missing.error).toMatch(/Folder not found/)
+    expect(store.listSessions()).toEqual([])
+  })
+
+  it('chats over several turns; a partial approval writes only the accepted hunks and tells the model', async () => {
+    const edited = BEFORE.replace('line 2\n', 'line TWO\n').replace('line 28\n', 'line TWENTY-EIGHT\n')
+    await setup([
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: edited } }] },
+      { text: 'Done.' },
+      { text: 'Second answer.' },
+    ])
+    const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    expect(events(sessionId).map((e) => e.type)).toEqual(['session.started'])
+    await call('turn/start', { sessionId, text: 'Rename two lines' })
+    const requested = await until('the approval request', () =>
+      events(sessionId).find((e) => e.type === 'approval.requested'),
+    )
+    if (requested.type !== 'approval.requested') throw new Error('unreachable')
+    // The user keeps the first hunk only.
+    const partial = BEFORE.replace('line 2\n', 'line TWO\n')
+    await call('approval/resolve', {
+      sessionId,
+      callId: requested.callId,
+      decision: 'partial',
+      editedContent: partial,
+      reason: 'keep 28',
+    })
+    await until('the first turn to end', turnEnded(sessionId, 1))
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe(partial)
+    const resolved = events(sessionId).find((e) => e.type === 'approval.resolved')
+    expect(resolved).toMatchObject({ decision: 'partial', by: 'user', reason: 'keep 28' })
+    const second = JSON.stringify(server.requests.filter((r) => r.path === '/api/chat')[2].body)
+    expect(second).toContain('user_partially_accepted')
+    expect(second).toContain('-line 2\\\\n+line TWO')
+
+    await call('turn/start', { sessionId, text: 'And now?' })
+    await until('the second turn to end', turnEnded(sessionId, 2))
+    const third = server.requests.filter((r) => r.path === '/api/chat')[3].body
+    const texts = (third.messages as Array<{ role: string; content: string }>).map(
+      (m) => `${m.role}:${m.content}`,
+    )
+    expect(texts).toContain('user:Rename two lines')
+    expect(texts).toContain('assistant:Done.')
+    expect(texts.at(-1)).toBe('user:And now?')
+    const listed = await call<{ sessions: Array<{ id: string; title: string; status: string }> }>(
+      'session/list',
+      {
+        repo,
+      },
+    )
+    expect(listed.sessions).toMatchObject([{ id: sessionId, title: 'Rename two lines', status: 'done' }])
+    // Every event the renderer saw is the stored one, in order.
+    const seen = messages.filter((m) => !m.type.startsWith('host.'))
+    expect(seen).toEqual(events(sessionId))
+  })
+
+  it('stops a running turn; its waiting approval is answered as a rejection', async () => {
+    await setup([{ toolCalls: [{ name: 'write_file', arguments: { path: 'b.txt', content: 'x\n' } }] }])
+    const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    await call('turn/start', { sessionId, text: 'make b' })
+    const again = await service.answer('turn/start', { sessionId, text: 'twice' })
+    expect(!again.ok && again.error).toMatch(/already running/)
+    await until('the approval', () => events(sessionId).some((e) => e.type === 'approval.requested'))
+    expect(await call('turn/interrupt', { sessionId })).toEqual({ interrupted: true })
+    await until('the turn to end', turnEnded(sessionId, 1))
+    expect(fs.existsSync(path.join(repo, 'b.txt'))).toBe(false)
+    expect(events(sessionId).at(-1)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    const late = await service.answer('approval/resolve', {
+      sessionId,
+      callId: 'call_fake_0_0',
+      decision: 'accept',
+    })
+    expect(!late.ok && late.error).toMatch(/no longer waiting/)
+  })
+
+  it('undoes a change from the app, and a rewind brings it back', async () => {
+    await setup([
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'new\n' } }] },
+      { text: 'ok' },
+    ])
+    const { sessionId } = await call<{ sessionId: string }>('session/create', {
+      repo,
+      approvalPolicy: 'auto-edit',
+    })
+    await call('turn/start', { sessionId, text: 'replace a' })
+    await until('the turn to end', turnEnded(sessionId, 1))
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('new\n')
+    expect(await call('session/undo', { sessionId })).toMatchObject({ status: 'restored', paths: ['a.txt'] })
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe(BEFORE)
+    const checkpoint = events(sessionId).find((e) => e.type === 'checkpoint.created')!
+    expect(await call('session/rewind', { sessionId, toSeq: checkpoint.seq })).toMatchObject({
+      status: 'restored',
+    })
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('new\n')
+    expect(messages.filter((m) => m.type === 'checkpoint.restored')).toHaveLength(2)
+    const at = await call<{ files: string[]; diff: string }>('session/files-at', {
+      sessionId,
+      seq: checkpoint.seq,
+    })
+    expect(at.files).toEqual(['a.txt'])
+    expect(at.diff).toContain('+new')
+    const before = await call('session/file-at', { sessionId, seq: events(sessionId)[0].seq, path: 'a.txt' })
+    expect(before).toEqual({ content: BEFORE, binary: false })
+  })
+
+  it('lists Ollama models, pulls one with progress, and names what is missing', async () => {
+    await setup([], { pullable: ['tiny:1b'] })
+    const listed = await call<{ models: Array<{ name: string; parameters?: string }> }>('models/list', {
+      provider: 'ollama',
+      baseUrl: server.url,
+    })
+    expect(listed.models.map((m) => m.name)).toEqual(['coder:1b'])
+    const missing = await call<{ ok: boolean; problems: Array<{ code: string }> }>('models/check', {
+      provider: 'ollama',
+      model: 'tiny:1b',
+      baseUrl: server.url,
+    })
+    expect(missing.problems.map((p) => p.code)).toEqual(['model-missing'])
+    expect(await call('models/pull', { model: 'tiny:1b', baseUrl: server.url })).toEqual({ started: true })
+    const last = await until('the pull to finish', () =>
+      messages.find((m) => m.type === 'host.pull-progress' && m.done),
+    )
+    expect(last).toMatchObject({ status: 'success', done: true })
+    const progress = messages.filter((m) => m.type === 'host.pull-progress' && m.total)
+    expect(progress.length).toBe(10)
+    expect(await call('models/check', { provider: 'ollama', model: 'tiny:1b', baseUrl: server.url })).toEqual(
+      {
+        ok: true,
+        problems: [],
+      },
+    )
+    const down = await call<{ problems: Array<{ code: string }> }>('models/check', {
+      provider: 'ollama',
+      model: 'x',
+      baseUrl: 'http://127.0.0.1:9',
+    })
+    expect(down.problems.map((p) => p.code)).toEqual(['server-down'])
+  })
+
+  it('keeps settings, and completes folder paths', async () => {
+    await setup([])
+    const set = await call('settings/set', {
+      approvalPolicy: 'auto-edit',
+      commands: { allow: ['make'], deny: [] },
+    })
+    expect(set).toMatchObject({ approvalPolicy: 'auto-edit', commands: { allow: ['make'], deny: [] } })
+    expect(await call('settings/get', {})).toEqual(set)
+    fs.mkdirSync(path.join(repo, 'src'))
+    fs.mkdirSync(path.join(repo, 'spec'))
+    const done = await call<{ entries: string[] }>('fs/complete', { path: path.join(repo, 's') })
+    expect(done.entries).toEqual([path.join(repo, 'spec'), path.join(repo, 'src')])
+    const opened = await call('project/open', { repo })
+    expect(opened).toEqual({ repo, name: path.basename(repo), branch: null })
+    expect((await call<{ recentProjects: string[] }>('app/info', {})).recentProjects).toEqual([repo])
+  })
+})

@@ -1,0 +1,135 @@
+import { z } from 'zod'
+import {
+  isCommandName,
+  parseCommand,
+  type CommandInput,
+  type CommandName,
+  type CommandOutput,
+  type HostMessage,
+} from '../../shared/protocol'
+import { readApiKey, resolveApiKey, writeApiKey } from '../config/credentials'
+import type { Store } from '../store/types'
+import { recoverInterruptedRestores } from '../timetravel/restore'
+import type { KeyStore, ModelDefaults, ServiceContext } from './context'
+import { checkModel, listModels, pullModel, setCredential } from './models'
+import { appInfo, completeFolder, indexStatus, openProject, projectFiles, rebuildIndex } from './projects'
+import { SessionRuntime } from './sessions'
+import { readSettings, writeSettings } from './settings'
+import { TimeTravel } from './timetravel'
+import type { CoreService, InvokeReply } from './types'
+
+export type Handler<C extends CommandName> = (
+  input: CommandInput<C>,
+) => Promise<CommandOutput<C>> | CommandOutput<C>
+export type Handlers = { [C in CommandName]: Handler<C> }
+
+export interface CoreServiceOptions {
+  store: Store
+  dataDir: string
+  host: 'electron' | 'web'
+  defaults: ModelDefaults
+  /** API keys: the OS keychain on the desktop; a 0600 file beside the database otherwise. */
+  keys?: KeyStore
+  /** Host-only commands (the native folder picker); the rest answer "not available here". */
+  hostHandlers?: Partial<Pick<Handlers, 'fs/pick-folder'>>
+}
+
+/** API keys in the credentials file beside the database, the environment first. */
+export function fileKeyStore(dataDir: string, env: NodeJS.ProcessEnv = process.env): KeyStore {
+  return {
+    get: (provider) => resolveApiKey(env, dataDir, provider) ?? readApiKey(dataDir, provider),
+    set: (provider, key) => writeApiKey(dataDir, provider, key),
+  }
+}
+
+/**
+ * The core behind every app host: validates each command against the shared
+ * schemas (the renderer is untrusted), runs it, and fans events and notices out
+ * to every subscriber. Hosts only carry messages.
+ */
+export function createCoreService(opts: CoreServiceOptions): CoreService & { sessions: SessionRuntime } {
+  const listeners = new Set<(message: HostMessage) => void>()
+  const broadcast = (message: HostMessage): void => {
+    for (const listener of listeners) {
+      try {
+        listener(message)
+      } catch (err) {
+        console.error('[stepwise] a host listener failed', err)
+      }
+    }
+  }
+  const ctx: ServiceContext = {
+    store: opts.store,
+    dataDir: opts.dataDir,
+    host: opts.host,
+    keys: opts.keys ?? fileKeyStore(opts.dataDir),
+    defaults: opts.defaults,
+    broadcast,
+  }
+  // A restore cut short by a crash is finished before anything else touches the projects.
+  for (const recovered of recoverInterruptedRestores(opts.store))
+    console.error(`[stepwise] finished an interrupted ${recovered.kind} of session ${recovered.sessionId}`)
+  const sessions = new SessionRuntime(ctx)
+  const travel = new TimeTravel(ctx, sessions)
+  const pickFolder = opts.hostHandlers?.['fs/pick-folder']
+
+  const handlers: Handlers = {
+    'app/info': () => appInfo(ctx, Boolean(pickFolder)),
+    'project/open': (input) => openProject(ctx, input),
+    'project/files': (input) => projectFiles(input),
+    'fs/complete': (input) => completeFolder(input),
+    'fs/pick-folder': async (input) => {
+      if (!pickFolder) throw new Error('This host has no folder picker: type the folder path instead.')
+      return pickFolder(input)
+    },
+    'session/create': (input) => sessions.create(input),
+    'session/list': (input) => sessions.list(input),
+    'session/events': (input) => sessions.events(input),
+    'session/configure': (input) => sessions.configure(input),
+    'turn/start': (input) => sessions.startTurn(input),
+    'turn/interrupt': (input) => sessions.interrupt(input),
+    'approval/resolve': (input) => sessions.resolveApproval(input),
+    'session/undo': (input) => travel.undo(input),
+    'session/rewind': (input) => travel.rewind(input),
+    'session/fork': (input) => travel.fork(input),
+    'session/files-at': (input) => travel.filesAt(input),
+    'session/file-at': (input) => travel.fileAt(input),
+    'models/list': (input) => listModels(ctx, input),
+    'models/pull': (input) => pullModel(ctx, input),
+    'models/check': (input) => checkModel(ctx, input),
+    'credentials/set': (input) => setCredential(ctx, input),
+    'settings/get': () => readSettings(opts.store),
+    'settings/set': (input) => writeSettings(opts.store, input),
+    'index/status': (input) => indexStatus(ctx, input),
+    'index/rebuild': (input) => rebuildIndex(ctx, input),
+  }
+
+  return {
+    sessions,
+    async answer(command: unknown, input: unknown): Promise<InvokeReply> {
+      if (typeof command !== 'string' || !isCommandName(command))
+        return { ok: false, error: `Unknown command ${JSON.stringify(command)}.` }
+      let parsed: unknown
+      try {
+        parsed = parseCommand(command, input)
+      } catch (error) {
+        const detail = error instanceof z.ZodError ? z.prettifyError(error) : String(error)
+        return { ok: false, error: `Invalid input for ${command}: ${detail}` }
+      }
+      try {
+        const handler = handlers[command] as (input: unknown) => unknown
+        return { ok: true, output: await handler(parsed) }
+      } catch (error) {
+        return { ok: false, error: error instanceof Error ? error.message : String(error) }
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    async close() {
+      await sessions.close()
+      listeners.clear()
+    },
+  }
+}

@@ -1,0 +1,266 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type { ApprovalPolicy, CommandInput, CommandOutput, ProviderId } from '../../shared/protocol'
+import type { ApprovalAnswer } from '../agent/approvals'
+import { modelStepsUpTo, transcriptFromEvents } from '../agent/resume'
+import type { ProviderConfig } from '../providers/types'
+import { openSession, startSession, type StartedSession } from '../session/start'
+import type { SessionRow } from '../store/types'
+import { HostApprover } from './approver'
+import type { ServiceContext } from './context'
+import { commandSettings, readSettings } from './settings'
+
+/**
+ * The app's sessions as chats: a session is opened empty (`session/create`) and
+ * every message is a turn that continues it from its stored events — the same
+ * mechanism as a fork (agent/resume.ts), so a chat survives a restart and can
+ * switch model between turns. One turn runs at a time per session; its approvals
+ * wait in a HostApprover until the renderer answers them.
+ */
+
+interface SessionConfig {
+  provider: ProviderId
+  model: string
+  baseUrl?: string
+  policy: ApprovalPolicy
+}
+
+interface LiveSession {
+  repo: string
+  config: SessionConfig
+  approver: HostApprover
+  turn?: { controller: AbortController; started?: StartedSession; done: Promise<void> }
+}
+
+export class ServiceError extends Error {
+  override name = 'ServiceError'
+}
+
+export function resolveProjectDir(repo: string): string {
+  const dir = path.resolve(repo)
+  let stat: fs.Stats
+  try {
+    stat = fs.statSync(dir)
+  } catch {
+    throw new ServiceError(`Folder not found: ${dir}. Check the path and try again.`)
+  }
+  if (!stat.isDirectory()) throw new ServiceError(`Not a folder: ${dir}. Open the project's folder instead.`)
+  return fs.realpathSync(dir)
+}
+
+export class SessionRuntime {
+  private readonly live = new Map<string, LiveSession>()
+
+  constructor(private readonly ctx: ServiceContext) {}
+
+  async create(input: CommandInput<'session/create'>): Promise<CommandOutput<'session/create'>> {
+    const repo = resolveProjectDir(input.repo)
+    const settings = readSettings(this.ctx.store)
+    const config: SessionConfig = {
+      provider: input.provider ?? this.ctx.defaults.provider,
+      model: input.model ?? (input.provider ? '' : this.ctx.defaults.model),
+      baseUrl: input.baseUrl ?? (input.provider ? undefined : this.ctx.defaults.baseUrl),
+      policy: input.approvalPolicy ?? settings.approvalPolicy,
+    }
+    if (!config.model) throw new ServiceError(`Pick a model for ${config.provider} first.`)
+    const sessionId = await openSession(this.ctx.store, {
+      repo,
+      provider: this.providerConfig(config),
+      policy: config.policy,
+      maxSteps: input.maxSteps ?? settings.maxSteps,
+      title: 'New chat',
+      emit: this.ctx.broadcast,
+    })
+    this.live.set(sessionId, { repo, config, approver: new HostApprover() })
+    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId })
+    return { sessionId }
+  }
+
+  list(input: CommandInput<'session/list'>): CommandOutput<'session/list'> {
+    const repo = input.repo ? resolveProjectDir(input.repo) : undefined
+    const rows = this.ctx.store.listSessions({ repo, limit: 500 })
+    return {
+      sessions: rows.map((row) => ({
+        id: row.id,
+        repo: row.repo,
+        title: row.title,
+        status: this.live.get(row.id)?.turn ? 'running' : row.status,
+        parentId: row.parentId,
+        provider: this.live.get(row.id)?.config.provider ?? row.provider,
+        model: this.live.get(row.id)?.config.model ?? row.model,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+      })),
+    }
+  }
+
+  events(input: CommandInput<'session/events'>): CommandOutput<'session/events'> {
+    this.row(input.sessionId)
+    return { events: this.ctx.store.listEvents(input.sessionId, { afterSeq: input.afterSeq }) }
+  }
+
+  isRunning(sessionId: string): boolean {
+    return Boolean(this.live.get(sessionId)?.turn)
+  }
+
+  /**
+   * Starts a turn and returns once it runs (the project is prepared first, so a
+   * bad folder or model setup rejects here and the renderer keeps the message).
+   */
+  async startTurn(
+    input: CommandInput<'turn/start'>,
+    opts: { continueOnly?: boolean } = {},
+  ): Promise<CommandOutput<'turn/start'>> {
+    const live = this.liveSession(input.sessionId)
+    if (live.turn)
+      throw new ServiceError('A turn is already running in this session. Wait for it, or press Stop.')
+    const { store } = this.ctx
+    const events = store.listEvents(input.sessionId)
+    const lastSeq = events.at(-1)?.seq ?? 0
+    const firstMessage = !events.some((e) => e.type === 'user.message')
+    const controller = new AbortController()
+    const turn: NonNullable<LiveSession['turn']> = { controller, done: Promise.resolve() }
+    live.turn = turn
+    try {
+      const settings = readSettings(store)
+      turn.started = await startSession(store, {
+        task: input.text,
+        repo: live.repo,
+        provider: this.providerConfig(live.config),
+        policy: live.config.policy,
+        maxSteps: settings.maxSteps,
+        limits: settings.limits,
+        commands: commandSettings(store),
+        approver: live.approver,
+        emit: this.ctx.broadcast,
+        resume: {
+          sessionId: input.sessionId,
+          transcript: transcriptFromEvents(events, lastSeq),
+          modelSteps: modelStepsUpTo(events, lastSeq),
+          message: opts.continueOnly ? undefined : input.text,
+        },
+      })
+    } catch (err) {
+      live.turn = undefined
+      throw err
+    }
+    if (firstMessage && !opts.continueOnly) store.setSessionTitle(input.sessionId, titleOf(input.text))
+    store.setSessionStatus(input.sessionId, 'running')
+    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: input.sessionId })
+    const started = turn.started
+    turn.done = started
+      .run(controller.signal)
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          const message = err instanceof Error ? err.message : String(err)
+          this.ctx.broadcast(
+            store.appendEvent(input.sessionId, {
+              type: 'error',
+              code: 'internal',
+              message: `The turn stopped on an internal error: ${message}`,
+              hint: 'Everything up to here is saved. Send your message again, or report the error.',
+            }),
+          )
+          store.setSessionStatus(input.sessionId, 'error')
+        },
+      )
+      .finally(() => {
+        live.turn = undefined
+        this.ctx.broadcast({ type: 'host.turn-ended', sessionId: input.sessionId })
+        this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: input.sessionId })
+      })
+    return { accepted: true }
+  }
+
+  interrupt(input: CommandInput<'turn/interrupt'>): CommandOutput<'turn/interrupt'> {
+    const turn = this.live.get(input.sessionId)?.turn
+    if (!turn) return { interrupted: false }
+    turn.controller.abort()
+    return { interrupted: true }
+  }
+
+  resolveApproval(input: CommandInput<'approval/resolve'>): CommandOutput<'approval/resolve'> {
+    const live = this.liveSession(input.sessionId)
+    let answer: ApprovalAnswer
+    if (input.decision === 'accept') answer = { decision: 'accept' }
+    else if (input.decision === 'reject') answer = { decision: 'reject', reason: input.reason }
+    else {
+      if (input.editedContent === undefined)
+        throw new ServiceError(`A "${input.decision}" answer needs editedContent: the text to write.`)
+      answer =
+        input.decision === 'edited'
+          ? { decision: 'edited', content: input.editedContent }
+          : { decision: 'partial', content: input.editedContent, reason: input.reason }
+    }
+    if (!live.approver.resolve(input.callId, answer))
+      throw new ServiceError('That approval is no longer waiting (it was answered, or the turn stopped).')
+    return { ok: true }
+  }
+
+  configure(input: CommandInput<'session/configure'>): CommandOutput<'session/configure'> {
+    const live = this.liveSession(input.sessionId)
+    if (input.provider && input.provider !== live.config.provider) {
+      if (!input.model) throw new ServiceError('Switching provider needs a model too.')
+      live.config = { ...live.config, provider: input.provider, baseUrl: input.baseUrl }
+    }
+    if (input.model) live.config.model = input.model
+    if (input.baseUrl) live.config.baseUrl = input.baseUrl
+    if (input.approvalPolicy) {
+      live.config.policy = input.approvalPolicy
+      live.turn?.started?.setPolicy(input.approvalPolicy)
+    }
+    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: input.sessionId })
+    return { ok: true }
+  }
+
+  /** Stops every running turn and waits for them to record their end. */
+  async close(): Promise<void> {
+    const turns = [...this.live.values()].flatMap((l) => (l.turn ? [l.turn] : []))
+    for (const t of turns) t.controller.abort()
+    await Promise.all(turns.map((t) => t.done))
+  }
+
+  private row(sessionId: string): SessionRow {
+    const row = this.ctx.store.getSession(sessionId)
+    if (!row) throw new ServiceError(`No session ${sessionId}.`)
+    return row
+  }
+
+  /** The in-memory side of a stored session, made on first use (after a restart, or a fork). */
+  liveSession(sessionId: string): LiveSession {
+    const existing = this.live.get(sessionId)
+    if (existing) return existing
+    const row = this.row(sessionId)
+    const started = this.ctx.store.listEvents(sessionId).find((e) => e.type === 'session.started')
+    const live: LiveSession = {
+      repo: row.repo,
+      config: {
+        provider: row.provider as ProviderId,
+        model: row.model,
+        baseUrl: started?.type === 'session.started' ? started.baseUrl : undefined,
+        policy:
+          started?.type === 'session.started'
+            ? started.approvalPolicy
+            : readSettings(this.ctx.store).approvalPolicy,
+      },
+      approver: new HostApprover(),
+    }
+    this.live.set(sessionId, live)
+    return live
+  }
+
+  private providerConfig(config: SessionConfig): ProviderConfig {
+    return {
+      provider: config.provider,
+      model: config.model,
+      baseUrl: config.baseUrl,
+      apiKey: this.ctx.keys.get(config.provider),
+    }
+  }
+}
+
+function titleOf(text: string): string {
+  const line = text.trim().split('\n')[0] ?? ''
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line || 'New chat'
+}

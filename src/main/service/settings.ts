@@ -1,0 +1,55 @@
+import { appSettingsSchema, type AppSettings } from '../../shared/protocol'
+import { commandSettingsFrom, type CommandSettings } from '../exec'
+import { DEFAULT_LIMITS, DEFAULT_MAX_STEPS } from '../session/start'
+import type { Store } from '../store/types'
+
+/**
+ * The app's settings, in the store's settings table: the command lists under
+ * `commands` (shared with the CLI, other fields kept) and the rest under `app`.
+ * A stored value that no longer parses falls back to the default, field by field.
+ */
+
+const DEFAULTS: Omit<AppSettings, 'commands'> = {
+  approvalPolicy: 'ask',
+  limits: DEFAULT_LIMITS,
+  theme: 'system',
+  maxSteps: DEFAULT_MAX_STEPS,
+}
+
+function readJson(store: Store, key: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(store.getSetting(key) ?? '{}') as unknown
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
+  } catch {
+    return {}
+  }
+}
+
+export function commandSettings(store: Store): CommandSettings {
+  return commandSettingsFrom(readJson(store, 'commands'))
+}
+
+export function readSettings(store: Store): AppSettings {
+  const stored = readJson(store, 'app')
+  const shape = appSettingsSchema.shape
+  const pick = <K extends keyof typeof DEFAULTS>(key: K): AppSettings[K] => {
+    const parsed = shape[key].safeParse(stored[key])
+    return (parsed.success ? parsed.data : DEFAULTS[key]) as AppSettings[K]
+  }
+  const { allow, deny } = commandSettings(store)
+  return {
+    approvalPolicy: pick('approvalPolicy'),
+    limits: pick('limits'),
+    theme: pick('theme'),
+    maxSteps: pick('maxSteps'),
+    commands: { allow, deny },
+  }
+}
+
+export function writeSettings(store: Store, patch: Partial<AppSettings>): AppSettings {
+  const { commands, ...rest } = patch
+  if (commands) store.setSetting('commands', JSON.stringify({ ...readJson(store, 'commands'), ...commands }))
+  if (Object.keys(rest).length > 0)
+    store.setSetting('app', JSON.stringify({ ...readJson(store, 'app'), ...rest }))
+  return readSettings(store)
+}

@@ -1,0 +1,135 @@
+import type { CommandInput, CommandOutput, RestoreReply } from '../../shared/protocol'
+import { forkSession } from '../timetravel/fork'
+import { snapshotDiff, snapshotReader } from '../timetravel/replay'
+import {
+  readTimeline,
+  rewindSession,
+  snapshotAtStep,
+  undoSession,
+  type RestoreOutcome,
+} from '../timetravel/restore'
+import type { ServiceContext } from './context'
+import { ServiceError, type SessionRuntime } from './sessions'
+
+/**
+ * Time travel from the app (issue 4): undo, rewind, fork in place, and the files
+ * and diff of any step for the replay view. A restore never runs under a live
+ * turn; files changed outside the session come back as `conflict` for the user to
+ * confirm, and the restore is itself undoable (the core checkpoints first).
+ */
+
+function reply(outcome: RestoreOutcome): RestoreReply {
+  switch (outcome.status) {
+    case 'restored': {
+      const paths = [...outcome.written, ...outcome.deleted].sort()
+      return {
+        status: 'restored',
+        message: `Restored ${paths.length} file${paths.length === 1 ? '' : 's'}. Undo puts them back.`,
+        paths,
+        conflicts: [],
+      }
+    }
+    case 'conflict':
+      return {
+        status: 'conflict',
+        message: `${outcome.conflicts.length} file(s) changed outside this session since then. Overwrite them? They are saved first, so an undo brings them back.`,
+        paths: [],
+        conflicts: outcome.conflicts,
+      }
+    case 'nothing':
+      return { status: 'nothing', message: outcome.message, paths: [], conflicts: [] }
+    case 'refused':
+      return { status: 'refused', message: outcome.message, paths: [], conflicts: [] }
+  }
+}
+
+export class TimeTravel {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly sessions: SessionRuntime,
+  ) {}
+
+  private idle(sessionId: string): void {
+    if (this.sessions.isRunning(sessionId))
+      throw new ServiceError('A turn is running in this session: press Stop first, then try again.')
+  }
+
+  private done(sessionId: string, r: RestoreReply): RestoreReply {
+    if (r.status === 'restored') this.ctx.broadcast({ type: 'host.sessions-changed', sessionId })
+    return r
+  }
+
+  async undo(input: CommandInput<'session/undo'>): Promise<CommandOutput<'session/undo'>> {
+    this.idle(input.sessionId)
+    const outcome = await undoSession(this.ctx.store, input.sessionId, { confirm: input.confirm })
+    this.forward(outcome)
+    return this.done(input.sessionId, reply(outcome))
+  }
+
+  async rewind(input: CommandInput<'session/rewind'>): Promise<CommandOutput<'session/rewind'>> {
+    this.idle(input.sessionId)
+    const outcome = await rewindSession(this.ctx.store, input.sessionId, input.toSeq, {
+      confirm: input.confirm,
+    })
+    this.forward(outcome)
+    return this.done(input.sessionId, reply(outcome))
+  }
+
+  /** Forks in the same folder (the user confirmed in the app) and opens the child for chat. */
+  async fork(input: CommandInput<'session/fork'>): Promise<CommandOutput<'session/fork'>> {
+    this.idle(input.sessionId)
+    const parent = this.sessions.liveSession(input.sessionId)
+    const model =
+      input.model !== undefined
+        ? { provider: input.provider ?? parent.config.provider, model: input.model }
+        : undefined
+    const result = await forkSession(this.ctx.store, {
+      sessionId: input.sessionId,
+      atSeq: input.atSeq,
+      files: { kind: 'in-place' },
+      model,
+      emit: this.ctx.broadcast,
+    }).catch((err: unknown) => {
+      throw new ServiceError(`Cannot fork there: ${(err as Error).message}`)
+    })
+    // The child waits for the user's next message, on the model they chose.
+    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: result.sessionId })
+    return { sessionId: result.sessionId }
+  }
+
+  filesAt(input: CommandInput<'session/files-at'>): CommandOutput<'session/files-at'> {
+    const { snapshots, events } = this.reader(input.sessionId)
+    const snapshotId = snapshotAtStep(events, input.seq)
+    if (snapshotId === undefined) return { snapshotId: null, files: [], diff: '' }
+    const files = snapshots.getManifest(snapshotId).map((f) => f.path)
+    // The diff of the step itself: the files it left against those the step before left.
+    const previous = readTimeline(events, input.seq - 1).headSnapshotId
+    const diff =
+      previous !== undefined && previous !== snapshotId ? snapshotDiff(snapshots, previous, snapshotId) : ''
+    return { snapshotId, files, diff }
+  }
+
+  fileAt(input: CommandInput<'session/file-at'>): CommandOutput<'session/file-at'> {
+    const { snapshots, events } = this.reader(input.sessionId)
+    const snapshotId = snapshotAtStep(events, input.seq)
+    if (snapshotId === undefined) return { content: null, binary: false }
+    const data = snapshots.readFileAt(snapshotId, input.path)
+    if (!data) return { content: null, binary: false }
+    if (data.subarray(0, 8192).includes(0)) return { content: null, binary: true }
+    return { content: data.toString('utf8'), binary: false }
+  }
+
+  private reader(sessionId: string) {
+    const row = this.ctx.store.getSession(sessionId)
+    if (!row) throw new ServiceError(`No session ${sessionId}.`)
+    return {
+      snapshots: snapshotReader(this.ctx.store, row.repo),
+      events: this.ctx.store.listEvents(sessionId),
+    }
+  }
+
+  /** A restore's `checkpoint.restored` is stored by the core; the renderer hears of it here. */
+  private forward(outcome: RestoreOutcome): void {
+    if (outcome.status === 'restored') this.ctx.broadcast(outcome.event)
+  }
+}

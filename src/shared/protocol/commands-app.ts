@@ -1,0 +1,163 @@
+import { z } from 'zod'
+import { approvalPolicySchema, providerIdSchema } from './events'
+
+/**
+ * The app's commands beyond a session's own turn: projects, models, settings,
+ * the code index and time travel. Merged into `commandSchemas` (commands.ts).
+ */
+
+const providerFields = {
+  provider: providerIdSchema,
+  model: z.string().min(1),
+  baseUrl: z.string().url().optional(),
+}
+
+export const commandSettingsSchema = z.object({
+  allow: z.array(z.string().min(1)).max(500),
+  deny: z.array(z.string().min(1)).max(500),
+})
+
+export const appSettingsSchema = z.object({
+  approvalPolicy: approvalPolicySchema,
+  commands: commandSettingsSchema,
+  limits: z.object({
+    maxReadBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024),
+    maxWriteBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024),
+  }),
+  theme: z.enum(['system', 'dark', 'light']),
+  maxSteps: z.number().int().positive().max(10_000),
+})
+export type AppSettings = z.infer<typeof appSettingsSchema>
+
+const modelInfo = z.object({
+  name: z.string(),
+  size: z.number().optional(),
+  parameters: z.string().optional(),
+  family: z.string().optional(),
+  contextWindow: z.number().optional(),
+  inputPerMTok: z.number().optional(),
+  outputPerMTok: z.number().optional(),
+})
+export type ModelInfo = z.infer<typeof modelInfo>
+
+const problem = z.object({ code: z.string(), message: z.string(), fix: z.string() })
+export type SetupProblem = z.infer<typeof problem>
+
+const restoreOutput = z.object({
+  status: z.enum(['restored', 'conflict', 'nothing', 'refused']),
+  message: z.string(),
+  paths: z.array(z.string()),
+  conflicts: z.array(z.string()),
+})
+export type RestoreReply = z.infer<typeof restoreOutput>
+
+export const appCommandSchemas = {
+  'app/info': {
+    input: z.object({}),
+    output: z.object({
+      version: z.string(),
+      host: z.enum(['electron', 'web']),
+      dataDir: z.string(),
+      sandbox: z.object({ available: z.boolean(), reason: z.string().optional() }),
+      defaults: z.object({ ...providerFields, approvalPolicy: approvalPolicySchema }),
+      recentProjects: z.array(z.string()),
+      canPickFolder: z.boolean(),
+    }),
+  },
+  'project/open': {
+    input: z.object({ repo: z.string().min(1) }),
+    output: z.object({ repo: z.string(), name: z.string(), branch: z.string().nullable() }),
+  },
+  'project/files': {
+    input: z.object({ repo: z.string().min(1) }),
+    output: z.object({ files: z.array(z.string()), truncated: z.boolean() }),
+  },
+  /** Folders for the path field's completion (the web host has no native picker). */
+  'fs/complete': {
+    input: z.object({ path: z.string() }),
+    output: z.object({ entries: z.array(z.string()) }),
+  },
+  /** The native folder picker (desktop only). */
+  'fs/pick-folder': {
+    input: z.object({}),
+    output: z.object({ path: z.string().nullable() }),
+  },
+  'models/list': {
+    input: z.object({ provider: providerIdSchema, baseUrl: z.string().url().optional() }),
+    output: z.object({ reachable: z.boolean(), error: z.string().optional(), models: z.array(modelInfo) }),
+  },
+  /** Starts pulling an Ollama model; progress arrives as `host.pull-progress` notices. */
+  'models/pull': {
+    input: z.object({ model: z.string().min(1), baseUrl: z.string().url().optional() }),
+    output: z.object({ started: z.boolean() }),
+  },
+  /** What stands between the user and a working model, each with how to fix it. */
+  'models/check': {
+    input: z.object(providerFields),
+    output: z.object({ ok: z.boolean(), problems: z.array(problem) }),
+  },
+  'credentials/set': {
+    input: z.object({ provider: providerIdSchema, key: z.string().min(1).max(500) }),
+    output: z.object({ ok: z.boolean() }),
+  },
+  'settings/get': { input: z.object({}), output: appSettingsSchema },
+  'settings/set': { input: appSettingsSchema.partial(), output: appSettingsSchema },
+  /** Model or approval policy for a session's next turns (and its running turn, for the policy). */
+  'session/configure': {
+    input: z.object({
+      sessionId: z.string(),
+      provider: providerIdSchema.optional(),
+      model: z.string().min(1).optional(),
+      baseUrl: z.string().url().optional(),
+      approvalPolicy: approvalPolicySchema.optional(),
+    }),
+    output: z.object({ ok: z.boolean() }),
+  },
+  'session/undo': {
+    input: z.object({ sessionId: z.string(), confirm: z.boolean().optional() }),
+    output: restoreOutput,
+  },
+  'session/rewind': {
+    input: z.object({
+      sessionId: z.string(),
+      toSeq: z.number().int().nonnegative(),
+      confirm: z.boolean().optional(),
+    }),
+    output: restoreOutput,
+  },
+  /** Fork at a step into the same folder (files put back as at that step) and continue there. */
+  'session/fork': {
+    input: z.object({
+      sessionId: z.string(),
+      atSeq: z.number().int().nonnegative(),
+      provider: providerIdSchema.optional(),
+      model: z.string().min(1).optional(),
+    }),
+    output: z.object({ sessionId: z.string() }),
+  },
+  /** The files of the project right after step `seq`, and the diff of that step's checkpoint. */
+  'session/files-at': {
+    input: z.object({ sessionId: z.string(), seq: z.number().int().nonnegative() }),
+    output: z.object({ snapshotId: z.number().nullable(), files: z.array(z.string()), diff: z.string() }),
+  },
+  'session/file-at': {
+    input: z.object({ sessionId: z.string(), seq: z.number().int().nonnegative(), path: z.string() }),
+    output: z.object({ content: z.string().nullable(), binary: z.boolean() }),
+  },
+  'index/status': {
+    input: z.object({ repo: z.string().min(1) }),
+    output: z.object({ status: z.unknown() }),
+  },
+  'index/rebuild': {
+    input: z.object({ repo: z.string().min(1) }),
+    output: z.object({ files: z.number(), durationMs: z.number(), errors: z.number() }),
+  },
+} as const

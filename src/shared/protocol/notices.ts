@@ -1,0 +1,44 @@
+import { z } from 'zod'
+import type { StepwiseEvent } from './events'
+
+/**
+ * Host notices: what a host tells the renderer that is not part of a session's
+ * recorded history (so never stored or replayed). Their `type` starts with `host.`,
+ * which keeps them apart from events on the one message stream.
+ */
+
+export const pullProgressNotice = z.object({
+  type: z.literal('host.pull-progress'),
+  model: z.string(),
+  status: z.string(),
+  completed: z.number().nonnegative().optional(),
+  total: z.number().nonnegative().optional(),
+  done: z.boolean(),
+  error: z.string().optional(),
+})
+
+/** The list of sessions changed (one was created, finished, forked or renamed). */
+export const sessionsChangedNotice = z.object({
+  type: z.literal('host.sessions-changed'),
+  sessionId: z.string(),
+})
+
+/** A turn ended: the session is idle again and takes the next message. */
+export const turnEndedNotice = z.object({
+  type: z.literal('host.turn-ended'),
+  sessionId: z.string(),
+})
+
+export const hostNoticeSchema = z.discriminatedUnion('type', [
+  pullProgressNotice,
+  sessionsChangedNotice,
+  turnEndedNotice,
+])
+export type HostNotice = z.infer<typeof hostNoticeSchema>
+
+/** Everything on the host → renderer stream. */
+export type HostMessage = StepwiseEvent | HostNotice
+
+export function isHostNotice(message: HostMessage): message is HostNotice {
+  return message.type.startsWith('host.')
+}
