@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,12 +31,17 @@ test('the Electron app opens a sandboxed window with only the stepwise bridge', 
     executablePath: binary ?? undefined,
     // Chromium refuses to start as root with its sandbox on (CI containers run as root).
     args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), join(repoRoot, 'out', 'main', 'index.js')],
-    env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' },
+    // A fresh data folder: the app starts with no sessions.
+    env: {
+      ...process.env,
+      ELECTRON_ENABLE_LOGGING: '1',
+      STEPWISE_HOME: mkdtempSync(join(tmpdir(), 'stepwise-electron-')),
+    },
   })
   try {
     const page = await app.firstWindow()
     await expect(page.getByTestId('app-root')).toBeVisible()
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stepwise')
+    await expect(page.getByTestId('chat-input')).toBeVisible()
     expect(page.url()).toBe('app://stepwise/index.html')
 
     // Runs in the renderer; `globalThis` is the page's window (this tsconfig has no DOM types).
@@ -46,7 +52,7 @@ test('the Electron app opens a sandboxed window with only the stepwise bridge', 
         hasRequire: 'require' in globalThis,
         hasProcess: 'process' in globalThis,
         sessions: await stepwise.invoke('session/list', {}),
-        refused: await stepwise.invoke('turn/start', { sessionId: 's', text: 'hi' }).then(
+        refused: await stepwise.invoke('turn/start', { sessionId: 'no-such-session', text: 'hi' }).then(
           () => 'answered',
           (error: Error) => error.message,
         ),
@@ -57,8 +63,7 @@ test('the Electron app opens a sandboxed window with only the stepwise bridge', 
       hasRequire: false,
       hasProcess: false,
       sessions: { sessions: [] },
-      refused:
-        'turn/start is not available in this build yet; the desktop UI is in progress. Use the CLI: stepwise --help',
+      refused: 'No session no-such-session.',
     })
   } finally {
     await app.close()

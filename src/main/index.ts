@@ -1,9 +1,13 @@
 // Entry of the Electron main process (out/main/index.js). It only wires the Electron host together;
-// the core lives in plain-Node modules that the CLI uses too.
+// the core lives in plain-Node modules that the CLI and the web host use too.
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { app, BrowserWindow, session } from 'electron'
+import { app, BrowserWindow, dialog, session } from 'electron'
+import { defaultModels } from './config/defaults'
+import { createCoreService } from './service/service'
+import { openStore } from './store/store'
 import { bindIpc } from './hosts/electron/ipc'
+import { safeStorageKeys } from './hosts/electron/keys'
 import { registerAppScheme, serveRenderer } from './hosts/electron/protocol'
 import { createMainWindow } from './hosts/electron/window'
 
@@ -12,8 +16,10 @@ const preloadPath = join(outDir, 'preload', 'index.cjs')
 
 registerAppScheme()
 
+let mainWindow: BrowserWindow | undefined
+
 function openWindow(): void {
-  createMainWindow({ preloadPath })
+  mainWindow = createMainWindow({ preloadPath })
 }
 
 app.on('window-all-closed', () => {
@@ -28,6 +34,24 @@ void app.whenReady().then(() => {
   // The renderer needs no device or notification access; refuse every permission request.
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   serveRenderer(join(outDir, 'renderer'))
-  bindIpc()
+  const dataDir = process.env.STEPWISE_HOME ?? app.getPath('userData')
+  const store = openStore(dataDir)
+  const service = createCoreService({
+    store,
+    dataDir,
+    host: 'electron',
+    defaults: defaultModels(process.env, store),
+    keys: safeStorageKeys(dataDir),
+    hostHandlers: {
+      'fs/pick-folder': async () => {
+        const picked = await dialog.showOpenDialog({ properties: ['openDirectory', 'createDirectory'] })
+        return { path: picked.canceled ? null : (picked.filePaths[0] ?? null) }
+      },
+    },
+  })
+  bindIpc(service, () => mainWindow?.webContents)
+  app.on('before-quit', () => {
+    void service.close().finally(() => store.close())
+  })
   openWindow()
 })

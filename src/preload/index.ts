@@ -2,7 +2,7 @@
 // and nothing else: no raw ipcRenderer, no Node. A sandboxed preload can load only `electron`, so the
 // other imports here are types or constants that the bundler inlines.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
-import type { CommandName, StepwiseEvent } from '../shared/protocol'
+import type { CommandName, HostMessage } from '../shared/protocol'
 import { EVENT_CHANNEL, INVOKE_CHANNEL, type InvokeReply } from '../main/hosts/electron/channels'
 import type { StepwiseApi } from './api'
 
@@ -14,7 +14,7 @@ const api: StepwiseApi = {
   },
   onEvent(listener) {
     // Wrapped so the renderer never sees the IpcRendererEvent (it carries `sender`).
-    const forward = (_event: IpcRendererEvent, payload: StepwiseEvent): void => listener(payload)
+    const forward = (_event: IpcRendererEvent, payload: HostMessage): void => listener(payload)
     ipcRenderer.on(EVENT_CHANNEL, forward)
     return () => {
       ipcRenderer.removeListener(EVENT_CHANNEL, forward)

@@ -74,7 +74,14 @@ export async function runFileChange(
       const appliedDiff = unifiedDiff(change.path, change.before, answer.content)
       const partial = answer.decision === 'partial'
       const reason = partial ? answer.reason : undefined
-      deps.record({ type: 'approval.resolved', callId, decision: answer.decision, by: 'user', appliedDiff, reason })
+      deps.record({
+        type: 'approval.resolved',
+        callId,
+        decision: answer.decision,
+        by: 'user',
+        appliedDiff,
+        reason,
+      })
       note = partial
         ? {
             user_partially_accepted: true,

@@ -12,7 +12,8 @@ export interface ModelDefaults {
   provider: ProviderId
   model: string
   baseUrl?: string
-  approvalPolicy: ApprovalPolicy
+  /** Set by the host's flag (`serve --approve`); else the stored setting applies. */
+  approvalPolicy?: ApprovalPolicy
 }
 
 /** What every command handler of the service shares. */
@@ -22,6 +23,7 @@ export interface ServiceContext {
   host: 'electron' | 'web'
   keys: KeyStore
   defaults: ModelDefaults
+  startProject?: string
   /** Sends a message to every subscribed host. */
   broadcast(message: HostMessage): void
 }

@@ -9,6 +9,7 @@ import { simpleGit } from 'simple-git'
 import { VERSION } from '../version'
 import type { ServiceContext } from './context'
 import { resolveProjectDir } from './sessions'
+import { readSettings } from './settings'
 
 /** Projects, folders and the code index, for the app's project view and `@` mentions. */
 
@@ -33,8 +34,12 @@ export function appInfo(ctx: ServiceContext, canPickFolder: boolean): CommandOut
     host: ctx.host,
     dataDir: ctx.dataDir,
     sandbox: { available: sandbox.available, reason: sandbox.reason },
-    defaults: ctx.defaults,
+    defaults: {
+      ...ctx.defaults,
+      approvalPolicy: ctx.defaults.approvalPolicy ?? readSettings(ctx.store).approvalPolicy,
+    },
     recentProjects: recentProjects(ctx).filter((p) => fs.existsSync(p)),
+    startProject: ctx.startProject ?? null,
     canPickFolder,
   }
 }

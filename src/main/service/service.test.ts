@@ -179,7 +179,9 @@ describe('core service', () => {
     expect(at.files).toEqual(['a.txt'])
     expect(at.diff).toContain('+new')
     const before = await call('session/file-at', { sessionId, seq: events(sessionId)[0].seq, path: 'a.txt' })
-    expect(before).toEqual({ content: BEFORE, binary: false })
+    expect(before).toEqual({ content: BEFORE, before: null, binary: false })
+    const changed = await call('session/file-at', { sessionId, seq: checkpoint.seq, path: 'a.txt' })
+    expect(changed).toEqual({ content: 'new\n', before: BEFORE, binary: false })
   })
 
   it('lists Ollama models, pulls one with progress, and names what is missing', async () => {
@@ -231,5 +233,20 @@ describe('core service', () => {
     const opened = await call('project/open', { repo })
     expect(opened).toEqual({ repo, name: path.basename(repo), branch: null })
     expect((await call<{ recentProjects: string[] }>('app/info', {})).recentProjects).toEqual([repo])
+  })
+})
+
+describe('core service after a stop', () => {
+  it('takes the next message after a turn stopped mid-request', async () => {
+    await setup([{ hang: true }, { text: 'Back again.' }])
+    const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    await call('turn/start', { sessionId, text: 'Take your time' })
+    await until('the request', () => server.requests.some((r) => r.path === '/api/chat'))
+    await call('turn/interrupt', { sessionId })
+    await until('the first turn to end', turnEnded(sessionId, 1))
+    await call('turn/start', { sessionId, text: 'Again' })
+    await until('the second turn to end', turnEnded(sessionId, 2))
+    const texts = events(sessionId).map((e) => e.type + (e.type === 'assistant.message' ? `:${e.text}` : ''))
+    expect(texts).toContain('assistant.message:Back again.')
   })
 })

@@ -28,6 +28,8 @@ export interface CoreServiceOptions {
   dataDir: string
   host: 'electron' | 'web'
   defaults: ModelDefaults
+  /** A project to open when the app starts (`stepwise serve --repo`). */
+  startProject?: string
   /** API keys: the OS keychain on the desktop; a 0600 file beside the database otherwise. */
   keys?: KeyStore
   /** Host-only commands (the native folder picker); the rest answer "not available here". */
@@ -64,6 +66,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     host: opts.host,
     keys: opts.keys ?? fileKeyStore(opts.dataDir),
     defaults: opts.defaults,
+    startProject: opts.startProject,
     broadcast,
   }
   // A restore cut short by a crash is finished before anything else touches the projects.

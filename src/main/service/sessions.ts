@@ -60,7 +60,7 @@ export class SessionRuntime {
       provider: input.provider ?? this.ctx.defaults.provider,
       model: input.model ?? (input.provider ? '' : this.ctx.defaults.model),
       baseUrl: input.baseUrl ?? (input.provider ? undefined : this.ctx.defaults.baseUrl),
-      policy: input.approvalPolicy ?? settings.approvalPolicy,
+      policy: input.approvalPolicy ?? this.ctx.defaults.approvalPolicy ?? settings.approvalPolicy,
     }
     if (!config.model) throw new ServiceError(`Pick a model for ${config.provider} first.`)
     const sessionId = await openSession(this.ctx.store, {

@@ -111,12 +111,17 @@ export class TimeTravel {
 
   fileAt(input: CommandInput<'session/file-at'>): CommandOutput<'session/file-at'> {
     const { snapshots, events } = this.reader(input.sessionId)
-    const snapshotId = snapshotAtStep(events, input.seq)
-    if (snapshotId === undefined) return { content: null, binary: false }
-    const data = snapshots.readFileAt(snapshotId, input.path)
-    if (!data) return { content: null, binary: false }
-    if (data.subarray(0, 8192).includes(0)) return { content: null, binary: true }
-    return { content: data.toString('utf8'), binary: false }
+    const read = (snapshotId: number | undefined) =>
+      snapshotId === undefined ? null : snapshots.readFileAt(snapshotId, input.path)
+    const after = read(snapshotAtStep(events, input.seq))
+    const before = read(readTimeline(events, input.seq - 1).headSnapshotId)
+    const binary = [after, before].some((b) => b?.subarray(0, 8192).includes(0))
+    if (binary) return { content: null, before: null, binary: true }
+    return {
+      content: after?.toString('utf8') ?? null,
+      before: before?.toString('utf8') ?? null,
+      binary: false,
+    }
   }
 
   private reader(sessionId: string) {

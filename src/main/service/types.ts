@@ -1,7 +1,6 @@
-import type { HostMessage } from '../../shared/protocol'
+import type { HostMessage, InvokeReply } from '../../shared/protocol'
 
-/** One command's answer as it crosses a host boundary (IPC or WebSocket): never a thrown error. */
-export type InvokeReply = { ok: true; output: unknown } | { ok: false; error: string }
+export type { InvokeReply }
 
 /**
  * What a host (Electron IPC, the web host's WebSocket) needs from the core: answer a

@@ -151,7 +151,8 @@ export async function startSession(
       const watcher = code.watch()
       try {
         const message = setup.resume ? setup.resume.message : setup.task
-        const outcome = message === undefined ? await agent.continueTask(signal) : await agent.runTask(message, signal)
+        const outcome =
+          message === undefined ? await agent.continueTask(signal) : await agent.runTask(message, signal)
         store.setSessionStatus(session.id, outcome.reason === 'done' ? 'done' : outcome.reason)
         return outcome
       } finally {

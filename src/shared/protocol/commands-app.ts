@@ -69,6 +69,8 @@ export const appCommandSchemas = {
       sandbox: z.object({ available: z.boolean(), reason: z.string().optional() }),
       defaults: z.object({ ...providerFields, approvalPolicy: approvalPolicySchema }),
       recentProjects: z.array(z.string()),
+      /** The project the host was started on (`stepwise serve --repo`), to open at once. */
+      startProject: z.string().nullable(),
       canPickFolder: z.boolean(),
     }),
   },
@@ -150,7 +152,8 @@ export const appCommandSchemas = {
   },
   'session/file-at': {
     input: z.object({ sessionId: z.string(), seq: z.number().int().nonnegative(), path: z.string() }),
-    output: z.object({ content: z.string().nullable(), binary: z.boolean() }),
+    /** The file right after step `seq`, and right before it (what the step changed). Null: absent. */
+    output: z.object({ content: z.string().nullable(), before: z.string().nullable(), binary: z.boolean() }),
   },
   'index/status': {
     input: z.object({ repo: z.string().min(1) }),

@@ -5,6 +5,7 @@ import { refusingApprover, type Approver } from '../../agent/approvals'
 import { isMisconfiguration } from '../../agent/errors'
 import type { TaskOutcome } from '../../agent/loop'
 import { resolveApiKey } from '../../config/credentials'
+import { chooseModel } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { startSession } from '../../session/start'
@@ -28,11 +29,6 @@ export interface EditOptions {
   dataDir?: string
 }
 
-const DEFAULT_MODELS: Partial<Record<ProviderId, string>> = {
-  openai: 'gpt-4.1-mini',
-  ollama: 'qwen2.5-coder:7b',
-}
-
 export function resolveRepo(repo: string | undefined): string {
   const dir = path.resolve(repo ?? process.cwd())
   let stat: fs.Stats
@@ -45,22 +41,19 @@ export function resolveRepo(repo: string | undefined): string {
   return fs.realpathSync(dir)
 }
 
-/** Flags, then the environment, then stored settings, then defaults. */
+/** Flags, then the environment, then stored settings, then defaults (config/defaults.ts). */
 export function resolveProviderConfig(
   opts: Pick<EditOptions, 'provider' | 'model' | 'baseUrl'>,
   env: NodeJS.ProcessEnv,
   store: Pick<Store, 'getSetting'>,
   dataDir: string,
 ): ProviderConfig {
-  const stored = store.getSetting('provider') as ProviderId | undefined
-  const provider: ProviderId = opts.provider ?? stored ?? (env.OPENAI_API_KEY ? 'openai' : 'ollama')
-  const model = opts.model ?? store.getSetting(`model.${provider}`) ?? DEFAULT_MODELS[provider]
+  const { provider, model, baseUrl } = chooseModel(opts, env, store)
   if (!model)
     throw new UsageError(
       `--model is required with --provider ${provider} (the server decides which models exist).`,
     )
-  const baseUrl = opts.baseUrl ?? (provider === 'ollama' ? env.OLLAMA_HOST : env.OPENAI_BASE_URL) ?? undefined
-  return { provider, model, baseUrl: baseUrl || undefined, apiKey: resolveApiKey(env, dataDir, provider) }
+  return { provider, model, baseUrl, apiKey: resolveApiKey(env, dataDir, provider) }
 }
 
 /**

@@ -7,6 +7,7 @@ import { runEdit } from './edit'
 import { addForkReplayCommands } from './fork-replay'
 import { addIndexCommand } from './index-command'
 import { addReviewCommand } from './review'
+import { addServeCommand } from './serve'
 import { addUndoRewindCommands } from './timetravel'
 import { addImportCommand } from './bundle'
 import { exportSession, listSessions, showSession } from './sessions'
@@ -68,6 +69,7 @@ export function buildProgram(): Command {
 
   addReviewCommand(program)
   addIndexCommand(program)
+  addServeCommand(program)
 
   const sessions = program
     .command('sessions')

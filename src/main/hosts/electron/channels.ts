@@ -11,4 +11,4 @@ export const EVENT_CHANNEL = 'main:event'
  * Errors travel as values: Electron rewrites a thrown error into "Error invoking remote method …",
  * which is not a message for the user.
  */
-export type InvokeReply = { ok: true; output: unknown } | { ok: false; error: string }
+export type { InvokeReply } from '../../../shared/protocol/wire'

@@ -1,49 +1,19 @@
-import { ipcMain } from 'electron'
-import { z } from 'zod'
-import { isCommandName, parseCommand, type CommandName, type CommandOutput } from '../../../shared/protocol'
-import { INVOKE_CHANNEL, type InvokeReply } from './channels'
+import { ipcMain, type WebContents } from 'electron'
+import type { CoreService } from '../../service/types'
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from './channels'
 
-// The whole ipcMain binding of the desktop app. The renderer is untrusted: every command is checked
-// against the protocol before anything runs.
+// The whole ipcMain binding of the desktop app: commands go to the core service, which validates
+// them against the shared protocol (the renderer is untrusted), and every event comes back out.
 
-type Handlers = { [C in CommandName]?: (input: unknown) => Promise<CommandOutput<C>> }
-
-/** What this build can answer. The desktop UI and its wiring to the core come later. */
-const handlers: Handlers = {
-  'session/list': async () => ({ sessions: [] }),
-}
-
-/** Validates and answers one command; never throws, so the renderer always gets a readable reply. */
-export async function answerCommand(command: unknown, input: unknown): Promise<InvokeReply> {
-  if (typeof command !== 'string' || !isCommandName(command)) {
-    return { ok: false, error: `Unknown command ${JSON.stringify(command)}.` }
+/** Call once, after `app` is ready. Returns the function that unbinds. */
+export function bindIpc(service: CoreService, target: () => WebContents | undefined): () => void {
+  ipcMain.handle(INVOKE_CHANNEL, (_event, command: unknown, input: unknown) => service.answer(command, input))
+  const unsubscribe = service.subscribe((message) => {
+    const contents = target()
+    if (contents && !contents.isDestroyed()) contents.send(EVENT_CHANNEL, message)
+  })
+  return () => {
+    ipcMain.removeHandler(INVOKE_CHANNEL)
+    unsubscribe()
   }
-  let parsed: unknown
-  try {
-    parsed = parseCommand(command, input)
-  } catch (error) {
-    const detail = error instanceof z.ZodError ? z.prettifyError(error) : String(error)
-    return { ok: false, error: `Invalid input for ${command}: ${detail}` }
-  }
-  const handler = handlers[command]
-  if (!handler) {
-    return {
-      ok: false,
-      error: `${command} is not available in this build yet; the desktop UI is in progress. Use the CLI: stepwise --help`,
-    }
-  }
-  try {
-    return { ok: true, output: await handler(parsed) }
-  } catch (error) {
-    console.error(`[stepwise] ${command} failed`, error)
-    return {
-      ok: false,
-      error: `${command} failed: ${error instanceof Error ? error.message : String(error)}`,
-    }
-  }
-}
-
-/** Call once, after `app` is ready. */
-export function bindIpc(): void {
-  ipcMain.handle(INVOKE_CHANNEL, (_event, command: unknown, input: unknown) => answerCommand(command, input))
 }

@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { saveScreen, watchProblems } from './screens'
+import { startServe, type ServeHarness } from './serve-harness'
+
+// The app in Debian's Chromium against the real `stepwise serve`, a real git project and the fake
+// model server: the flows of issue 3, each screen saved to test-results/screens.
+
+const LINES = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`)
+const ORIGINAL = `${LINES.join('\n')}\n`
+const PROPOSED = `${LINES.map((l, i) => (i === 1 ? 'line TWO' : i === 27 ? 'line TWENTY-EIGHT' : l)).join('\n')}\n`
+
+let h: ServeHarness | undefined
+
+test.afterEach(async () => {
+  await h?.close()
+  h = undefined
+})
+
+test('chat, live steps, one hunk accepted and one rejected, the file on disk, then reopen', async ({
+  page,
+}) => {
+  h = await startServe({
+    files: { 'a.txt': ORIGINAL, 'README.md': '# demo\n' },
+    model: {
+      turns: [
+        { text: 'Reading the file first.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: PROPOSED } }] },
+        { text: 'Changed **line 2**; you kept line 28 as it was.\n\n```ts\nconst done = true\n```' },
+      ],
+    },
+  })
+  const problems = watchProblems(page)
+  await page.goto(h.url)
+  await expect(page.getByTestId('chat-input')).toBeEnabled()
+  await saveScreen(page, '01-project-open')
+
+  await page.getByTestId('chat-input').fill('Rename lines 2 and 28')
+  await page.getByTestId('send-button').click()
+  const steps = page.getByTestId('timeline-step')
+  await expect(steps.filter({ hasText: 'read_file' })).toHaveAttribute('data-status', 'ok')
+  await expect(page.getByTestId('approval-panel')).toBeVisible()
+  await expect(page.locator('[data-kind="tool"][data-status="waiting"]')).toHaveCount(1)
+  await expect(page.getByTestId('hunk')).toHaveCount(2)
+  await saveScreen(page, '02-approval-diff')
+
+  await page.getByTestId('hunk-reject').nth(1).click()
+  await expect(page.getByTestId('approve-button')).toContainText('1 of 2')
+  await saveScreen(page, '03-approval-one-hunk-rejected')
+  await page.getByTestId('approve-button').click()
+
+  await expect(steps.filter({ hasText: 'you kept line 28' })).toBeVisible()
+  expect(readFileSync(join(h.repo, 'a.txt'), 'utf8')).toBe(ORIGINAL.replace('line 2\n', 'line TWO\n'))
+  await expect(page.getByTestId('send-button')).toBeVisible()
+  // The model was told exactly what was applied.
+  const chats = h.model.requests.filter((r) => r.path === '/api/chat')
+  expect(JSON.stringify(chats[2].body)).toContain('user_partially_accepted')
+  await steps.filter({ hasText: 'you kept line 28' }).click()
+  await expect(page.getByTestId('step-details')).toContainText('const done = true')
+  await saveScreen(page, '04-finished-with-details')
+
+  // Reopen the app: the session is listed and opens with its whole history.
+  await h.stop()
+  await h.restart()
+  // While the host was down the page tried to reconnect; those refusals are expected.
+  problems.length = 0
+  await page.goto(h.url)
+  const item = page.getByTestId('session-list-item').filter({ hasText: 'Rename lines 2 and 28' })
+  await expect(item).toBeVisible()
+  await item.click()
+  await expect(steps.filter({ hasText: 'you kept line 28' })).toBeVisible()
+  await expect(page.locator('[data-kind="tool"][data-status="ok"]')).toHaveCount(2)
+  await saveScreen(page, '05-reopened-session')
+  expect(problems).toEqual([])
+})
+
+test('Stop interrupts a running turn; the session records it and takes the next message', async ({
+  page,
+}) => {
+  h = await startServe({
+    files: { 'a.txt': ORIGINAL },
+    model: { turns: [{ hang: true }, { text: 'Back again.' }] },
+  })
+  const problems = watchProblems(page)
+  await page.goto(h.url)
+  await page.getByTestId('chat-input').fill('Take your time')
+  await page.getByTestId('chat-input').press('Enter')
+  await expect(page.getByTestId('stop-button')).toBeVisible()
+  // Stop once the request is with the model, so the next message gets the next scripted turn.
+  await expect.poll(() => h!.model.requests.filter((r) => r.path === '/api/chat').length).toBe(1)
+  await saveScreen(page, '06-thinking')
+  await page.getByTestId('stop-button').click()
+  await expect(page.getByTestId('send-button')).toBeVisible()
+  await page.getByTestId('chat-input').fill('Again')
+  await page.getByTestId('chat-input').press('Enter')
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Back again.' })).toBeVisible()
+  // History: ↑ brings back the last message sent.
+  await page.getByTestId('chat-input').press('ArrowUp')
+  await expect(page.getByTestId('chat-input')).toHaveValue('Again')
+  expect(problems).toEqual([])
+})
+
+test('@ mentions complete project files', async ({ page }) => {
+  h = await startServe({ files: { 'a.txt': ORIGINAL, 'main.go': 'package main\n', 'notes.md': '# n\n' } })
+  await page.goto(h.url)
+  const input = page.getByTestId('chat-input')
+  await input.fill('look at @mai')
+  await expect(page.getByRole('option', { name: 'main.go' })).toBeVisible()
+  await saveScreen(page, '07-mention')
+  await input.press('Enter')
+  await expect(input).toHaveValue('look at @main.go ')
+})
+
+test('replay: scrub back to a step, see its diff, and rewind the files there', async ({ page }) => {
+  h = await startServe({
+    files: { 'a.txt': ORIGINAL },
+    approve: 'auto-edit',
+    model: {
+      turns: [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: PROPOSED } }] },
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'b.txt', content: 'new file\n' } }] },
+        { text: 'Both done.' },
+      ],
+    },
+  })
+  const problems = watchProblems(page)
+  await page.goto(h.url)
+  await page.getByTestId('chat-input').fill('Change a, then add b')
+  await page.getByTestId('send-button').click()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Both done.' })).toBeVisible()
+  await page.getByTestId('replay-start').click()
+  const scrubber = page.getByTestId('replay-scrubber')
+  await expect(scrubber).toBeVisible()
+  // Step back until b.txt's write is no longer shown: the files are those after a's change.
+  await expect(page.locator('[data-kind="checkpoint"]')).toHaveCount(2)
+  const writesB = page.locator('[data-kind="tool"]').filter({ hasText: 'b.txt' })
+  while ((await writesB.count()) > 0) await page.keyboard.press('ArrowLeft')
+  await expect(page.locator('[data-kind="checkpoint"]')).toHaveCount(1)
+  await expect(page.getByTestId('replay-files')).toBeVisible()
+  await expect(page.getByTestId('replay-diff')).toBeVisible()
+  await saveScreen(page, '08-replay')
+  page.once('dialog', (d) => void d.accept())
+  await page.getByTestId('rewind-here').click()
+  await expect(page.getByRole('status').filter({ hasText: /Restored 1 file/ })).toBeVisible()
+  expect(readFileSync(join(h.repo, 'a.txt'), 'utf8')).toBe(PROPOSED)
+  expect(() => readFileSync(join(h!.repo, 'b.txt'))).toThrow()
+  expect(problems).toEqual([])
+})

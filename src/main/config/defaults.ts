@@ -1,0 +1,39 @@
+import type { ApprovalPolicy, ProviderId } from '../../shared/protocol'
+import type { Store } from '../store/types'
+
+/** The model a new session uses when nothing names one. */
+export const DEFAULT_MODELS: Partial<Record<ProviderId, string>> = {
+  openai: 'gpt-4.1-mini',
+  ollama: 'qwen2.5-coder:7b',
+}
+
+export interface ModelChoice {
+  provider: ProviderId
+  model: string | undefined
+  baseUrl: string | undefined
+}
+
+/** Flags, then the environment, then stored settings, then defaults (the CLI and the app agree). */
+export function chooseModel(
+  flags: { provider?: ProviderId; model?: string; baseUrl?: string },
+  env: NodeJS.ProcessEnv,
+  store: Pick<Store, 'getSetting'>,
+): ModelChoice {
+  const stored = store.getSetting('provider') as ProviderId | undefined
+  const provider: ProviderId = flags.provider ?? stored ?? (env.OPENAI_API_KEY ? 'openai' : 'ollama')
+  const model = flags.model ?? store.getSetting(`model.${provider}`) ?? DEFAULT_MODELS[provider]
+  const baseUrl =
+    flags.baseUrl ?? (provider === 'ollama' ? env.OLLAMA_HOST : env.OPENAI_BASE_URL) ?? undefined
+  return { provider, model, baseUrl: baseUrl || undefined }
+}
+
+/** The app's defaults for new sessions; a provider with no default model gets an empty one to pick. */
+export function defaultModels(
+  env: NodeJS.ProcessEnv,
+  store: Pick<Store, 'getSetting'>,
+  flags: { provider?: ProviderId; model?: string; baseUrl?: string } = {},
+  approvalPolicy?: ApprovalPolicy,
+): { provider: ProviderId; model: string; baseUrl?: string; approvalPolicy?: ApprovalPolicy } {
+  const choice = chooseModel(flags, env, store)
+  return { provider: choice.provider, model: choice.model ?? '', baseUrl: choice.baseUrl, approvalPolicy }
+}

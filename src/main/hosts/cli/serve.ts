@@ -1,0 +1,133 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Command, InvalidArgumentError, Option } from 'commander'
+import {
+  APPROVAL_POLICIES,
+  PROVIDER_IDS,
+  type ApprovalPolicy,
+  type ProviderId,
+} from '../../../shared/protocol'
+import { defaultModels } from '../../config/defaults'
+import { defaultDataDir } from '../../config/paths'
+import { sandboxStatus } from '../../exec'
+import { createCoreService } from '../../service/service'
+import { openStore } from '../../store/store'
+import { startWebHost } from '../web/server'
+import { resolveRepo } from './edit'
+import { UsageError } from './exit-codes'
+
+/*
+ * `stepwise serve`: the app's renderer and core in a browser, over a WebSocket on
+ * loopback (docs/cli.md). The first line of output is the URL, token included.
+ */
+
+interface ServeOptions {
+  repo?: string
+  port: number
+  host: string
+  allowRemote?: boolean
+  provider?: ProviderId
+  model?: string
+  baseUrl?: string
+  approve?: ApprovalPolicy
+  dataDir?: string
+}
+
+function port(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0 || n > 65_535)
+    throw new InvalidArgumentError('expected a port from 0 to 65535.')
+  return n
+}
+
+/** The built renderer: out/renderer beside this bundle's folder (out/main). */
+function rendererDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url))
+  for (let i = 0; i < 3; i++) {
+    const candidate = path.join(dir, '..', 'renderer')
+    if (fs.existsSync(path.join(candidate, 'index.html'))) return path.resolve(candidate)
+    dir = path.dirname(dir)
+  }
+  throw new UsageError('the app is not built (no out/renderer/index.html). Run `npm run build` first.')
+}
+
+export function addServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('Serve the app to a browser on this machine (the desktop UI without Electron)')
+    .option('--repo <dir>', 'a project folder to open at once')
+    .addOption(new Option('--port <n>', 'port to listen on (0: any free port)').argParser(port).default(0))
+    .addOption(new Option('--host <address>', 'address to bind').default('127.0.0.1'))
+    .option(
+      '--allow-remote',
+      'allow binding an address other than loopback (anyone who can reach it needs the token)',
+    )
+    .addOption(new Option('--provider <provider>', 'model provider for new sessions').choices(PROVIDER_IDS))
+    .option('--model <name>', 'model for new sessions')
+    .option('--base-url <url>', 'model server URL for new sessions')
+    .addOption(
+      new Option('--approve <policy>', 'approval policy for new sessions').choices(APPROVAL_POLICIES),
+    )
+    .addOption(
+      new Option(
+        '--data-dir <dir>',
+        'where sessions are stored (default: $STEPWISE_HOME, else the OS app-data folder)',
+      ),
+    )
+    .action(async (opts: ServeOptions) => {
+      process.exitCode = await runServe(opts)
+    })
+}
+
+export async function runServe(opts: ServeOptions): Promise<number> {
+  const startProject = opts.repo ? resolveRepo(opts.repo) : undefined
+  const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
+  const store = openStore(dataDir)
+  const service = createCoreService({
+    store,
+    dataDir,
+    host: 'web',
+    startProject,
+    defaults: defaultModels(process.env, store, opts, opts.approve),
+  })
+  let host
+  try {
+    host = await startWebHost({
+      service,
+      rendererDir: rendererDir(),
+      host: opts.host,
+      port: opts.port,
+      allowRemote: opts.allowRemote,
+    })
+  } catch (err) {
+    await service.close()
+    store.close()
+    throw new UsageError((err as Error).message)
+  }
+  process.stdout.write(`${host.url}\n`)
+  if (opts.allowRemote && !['127.0.0.1', 'localhost', '::1'].includes(opts.host))
+    process.stderr.write(
+      `stepwise: WARNING: listening on ${opts.host}: anyone who can reach this address and has the token can run the agent on your files.\n`,
+    )
+  const sandbox = sandboxStatus()
+  if (!sandbox.available)
+    process.stderr.write(
+      `stepwise: commands run without the OS sandbox: ${sandbox.reason ?? 'bubblewrap (bwrap) is not available'}.\n`,
+    )
+  process.stderr.write('stepwise: serving; press Ctrl+C to stop.\n')
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+  process.stderr.write('stepwise: stopping…\n')
+  await host.close()
+  await service.close()
+  store.close()
+  return 0
+}

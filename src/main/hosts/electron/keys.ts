@@ -1,0 +1,44 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { safeStorage } from 'electron'
+import type { ProviderId } from '../../../shared/protocol'
+import type { KeyStore } from '../../service/context'
+
+// API keys on the desktop: encrypted with the OS keychain (safeStorage) in a 0600 file beside the
+// database. The environment still wins, as in the CLI. Keys never reach the renderer.
+
+const FILE = 'keys.enc.json'
+
+export function safeStorageKeys(dataDir: string, env: NodeJS.ProcessEnv = process.env): KeyStore {
+  const file = path.join(dataDir, FILE)
+  const read = (): Record<string, string> => {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>
+    } catch {
+      return {}
+    }
+  }
+  return {
+    get(provider: ProviderId) {
+      if (provider !== 'ollama' && env.OPENAI_API_KEY) return env.OPENAI_API_KEY
+      const sealed = read()[provider]
+      if (!sealed || !safeStorage.isEncryptionAvailable()) return undefined
+      try {
+        return safeStorage.decryptString(Buffer.from(sealed, 'base64'))
+      } catch {
+        return undefined
+      }
+    },
+    set(provider: ProviderId, key: string) {
+      if (!safeStorage.isEncryptionAvailable())
+        throw new Error(
+          'The OS keychain is not available, so the key cannot be stored safely. Set OPENAI_API_KEY instead.',
+        )
+      const all = { ...read(), [provider]: safeStorage.encryptString(key).toString('base64') }
+      fs.mkdirSync(dataDir, { recursive: true })
+      const tmp = `${file}.${process.pid}.tmp`
+      fs.writeFileSync(tmp, JSON.stringify(all), { mode: 0o600 })
+      fs.renameSync(tmp, file)
+    },
+  }
+}

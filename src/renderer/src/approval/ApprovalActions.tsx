@@ -1,0 +1,73 @@
+import type React from 'react'
+import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { RejectBox } from './RejectBox'
+
+interface ApprovalActionsProps {
+  acceptLabel: string
+  /** When set, Accept is disabled and this says why. */
+  acceptBlockedReason?: string
+  /** True once an answer was sent: every button is disabled so nothing is sent twice. */
+  resolved: boolean
+  rejecting: boolean
+  onRejectingChange(open: boolean): void
+  onAccept(): void
+  onReject(reason: string | undefined): void
+  /** More buttons between Accept and Reject (Edit, for file changes). */
+  children?: ReactNode
+}
+
+/** Accept and Reject, with the optional reason box that Reject opens. */
+export function ApprovalActions(props: ApprovalActionsProps): React.JSX.Element {
+  const { acceptLabel, acceptBlockedReason, resolved, rejecting, onRejectingChange } = props
+  const rejectButton = useRef<HTMLButtonElement>(null)
+  const hintId = useId()
+
+  const returnFocus = useRef(false)
+
+  const cancel = (): void => {
+    returnFocus.current = true
+    onRejectingChange(false)
+  }
+
+  // Cancelling the reason box puts focus back on Reject, where the keyboard user left it.
+  useEffect(() => {
+    if (rejecting || !returnFocus.current) return
+    returnFocus.current = false
+    rejectButton.current?.focus()
+  }, [rejecting])
+
+  return (
+    <div className="approval-actions">
+      <div className="approval-action-row">
+        <button
+          type="button"
+          className="approval-button approval-button--primary"
+          data-testid="approve-button"
+          disabled={resolved || rejecting || acceptBlockedReason !== undefined}
+          aria-describedby={acceptBlockedReason ? hintId : undefined}
+          onClick={props.onAccept}
+        >
+          {acceptLabel}
+        </button>
+        {props.children}
+        <button
+          ref={rejectButton}
+          type="button"
+          className="approval-button approval-button--danger"
+          data-testid="reject-button"
+          aria-expanded={rejecting}
+          disabled={resolved}
+          onClick={() => onRejectingChange(!rejecting)}
+        >
+          Reject (N)
+        </button>
+        {acceptBlockedReason && (
+          <span id={hintId} className="approval-hint">
+            {acceptBlockedReason}
+          </span>
+        )}
+      </div>
+      {rejecting && !resolved && <RejectBox onConfirm={props.onReject} onCancel={cancel} />}
+    </div>
+  )
+}

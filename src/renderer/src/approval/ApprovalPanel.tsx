@@ -1,0 +1,20 @@
+import type React from 'react'
+import './approval.css'
+import { CommandApproval } from './CommandApproval'
+import { FileApproval } from './FileApproval'
+import { isFileRequest, type ApprovalPanelProps } from './types'
+
+export type { ApprovalAnswer, ApprovalPanelProps, CommandApprovalRequest, FileApprovalRequest } from './types'
+
+/**
+ * Asks the user about one pending approval: a file change (Monaco diff, per-hunk choices, editing) or a
+ * command. Fills its parent (give it a definite height); a new `callId` starts afresh.
+ * Keys, when focus is not in a text field or editor: Y accept, N reject, E edit.
+ */
+export function ApprovalPanel({ request, queued, onResolve }: ApprovalPanelProps): React.JSX.Element {
+  return isFileRequest(request) ? (
+    <FileApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
+  ) : (
+    <CommandApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
+  )
+}

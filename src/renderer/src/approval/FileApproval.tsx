@@ -1,0 +1,215 @@
+import { DiffEditor } from '@monaco-editor/react'
+import type React from 'react'
+import { useId, useMemo, useState, type CSSProperties } from 'react'
+import { ApprovalActions } from './ApprovalActions'
+import { fileAcceptAnswer, fileAcceptLabel } from './decision'
+import { HunkList } from './HunkList'
+import { applyHunks, computeHunks, type Hunk } from './hunks'
+import { languageForPath, useMonacoTheme } from './monaco'
+import type { ApprovalAnswer, FileApprovalRequest } from './types'
+import { useApprovalKeys } from './useApprovalKeys'
+import { useDiffEditor } from './useDiffEditor'
+
+interface FileApprovalProps {
+  request: FileApprovalRequest
+  queued: number
+  onResolve(answer: ApprovalAnswer): void
+}
+
+const KIND_LABEL: Record<FileApprovalRequest['kind'], string> = {
+  create: 'new file',
+  modify: 'modified',
+  delete: 'deleted',
+}
+
+// The wrapper's own style is replaced, not merged: fill the editor area whatever its parent's height.
+const EDITOR_WRAPPER = { style: { display: 'flex', position: 'absolute', inset: 0 } satisfies CSSProperties }
+
+/** A proposed file change: the diff, per-hunk choices, editing, and the answer. */
+export function FileApproval({ request, queued, onResolve }: FileApprovalProps): React.JSX.Element {
+  const { path, kind, before, after, tool } = request
+  const hunks = useMemo(() => computeHunks(before, after), [before, after])
+  const [accepted, setAccepted] = useState<ReadonlySet<number>>(() => new Set(hunks.map((h) => h.index)))
+  const [focused, setFocused] = useState<number | null>(null)
+  const [sideBySide, setSideBySide] = useState(true)
+  const [editing, setEditing] = useState(false)
+  const [rejecting, setRejecting] = useState(false)
+  const [resolved, setResolved] = useState(false)
+  const theme = useMonacoTheme()
+  const titleId = useId()
+  const diff = useDiffEditor({ hunks, accepted, focused, editing })
+
+  const added = hunks.reduce((n, h) => n + h.newLines, 0)
+  const removed = hunks.reduce((n, h) => n + h.oldLines, 0)
+  const canEdit = kind !== 'delete' && diff.ready
+  const edited = editing && diff.dirty
+  const blocked =
+    !edited && hunks.length > 0 && hunks.every((h) => !accepted.has(h.index))
+      ? 'Every hunk is rejected: use Reject (N) instead.'
+      : undefined
+
+  const options = useMemo(
+    () => ({
+      readOnly: !editing,
+      originalEditable: false,
+      renderSideBySide: sideBySide,
+      useInlineViewWhenSpaceIsLimited: false,
+      // Hunks count whitespace, so the editor must show whitespace-only changes too.
+      ignoreTrimWhitespace: false,
+      renderMarginRevertIcon: editing,
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      fontSize: 13,
+      readOnlyMessage: { value: 'Press Edit (E) to change the proposed text.' },
+    }),
+    [editing, sideBySide],
+  )
+
+  const resolve = (answer: ApprovalAnswer): void => {
+    if (resolved) return
+    setResolved(true)
+    onResolve(answer)
+  }
+
+  const accept = (): void => {
+    const answer = fileAcceptAnswer({
+      before,
+      after,
+      hunks,
+      accepted,
+      editedText: editing ? diff.editedText() : null,
+    })
+    if (answer) resolve(answer)
+  }
+
+  const reject = (reason: string | undefined): void =>
+    resolve(reason ? { decision: 'reject', reason } : { decision: 'reject' })
+
+  const startEdit = (): void => {
+    if (!canEdit || editing || resolved) return
+    if (diff.beginEdit(applyHunks(before, after, accepted))) setEditing(true)
+  }
+
+  const discardEdit = (): void => {
+    diff.discardEdit(after ?? '')
+    setEditing(false)
+  }
+
+  const show = (h: Hunk): void => {
+    setFocused(h.index)
+    diff.reveal(h)
+  }
+
+  const toggle = (index: number, accept: boolean): void => {
+    setAccepted((prev) => {
+      const next = new Set(prev)
+      if (accept) next.add(index)
+      else next.delete(index)
+      return next
+    })
+  }
+
+  const setAll = (accept: boolean): void => setAccepted(new Set(accept ? hunks.map((h) => h.index) : []))
+
+  useApprovalKeys(
+    { y: blocked ? undefined : accept, n: () => setRejecting(true), e: startEdit },
+    !resolved && !rejecting,
+  )
+
+  return (
+    <section className="approval-panel" aria-labelledby={titleId} data-testid="approval-panel">
+      <header className="approval-header">
+        <div className="approval-title">
+          <span className={`approval-badge approval-badge--${kind}`} data-testid="approval-kind">
+            {KIND_LABEL[kind]}
+          </span>
+          <h2 id={titleId} className="approval-heading approval-path" title={path}>
+            <bdi>{path}</bdi>
+          </h2>
+          <span className="approval-stat approval-stat--add">+{added}</span>
+          <span className="approval-stat approval-stat--del">−{removed}</span>
+        </div>
+        <div className="approval-meta">
+          <span>
+            via <code>{tool}</code>
+          </span>
+          {queued > 0 && <span data-testid="approval-queue">1 of {queued + 1}</span>}
+          <span className="approval-segmented" role="group" aria-label="Diff layout">
+            <button type="button" aria-pressed={sideBySide} onClick={() => setSideBySide(true)}>
+              Side by side
+            </button>
+            <button type="button" aria-pressed={!sideBySide} onClick={() => setSideBySide(false)}>
+              Inline
+            </button>
+          </span>
+        </div>
+      </header>
+
+      <div className="approval-body">
+        <div className="approval-editor" data-testid="approval-diff">
+          <DiffEditor
+            original={before ?? ''}
+            modified={after ?? ''}
+            language={languageForPath(path)}
+            theme={theme}
+            options={options}
+            keepCurrentOriginalModel
+            keepCurrentModifiedModel
+            wrapperProps={EDITOR_WRAPPER}
+            loading={<span className="approval-hint">Loading the diff…</span>}
+            onMount={diff.onMount}
+          />
+        </div>
+        {hunks.length > 0 && (
+          <HunkList
+            hunks={hunks}
+            accepted={accepted}
+            focused={focused}
+            locked={editing || resolved}
+            onToggle={toggle}
+            onSetAll={setAll}
+            onShow={show}
+          />
+        )}
+      </div>
+
+      <ApprovalActions
+        acceptLabel={fileAcceptLabel(hunks, accepted, edited)}
+        acceptBlockedReason={blocked}
+        resolved={resolved}
+        rejecting={rejecting}
+        onRejectingChange={setRejecting}
+        onAccept={accept}
+        onReject={reject}
+      >
+        {editing ? (
+          <button
+            type="button"
+            className="approval-button"
+            data-testid="discard-edits"
+            disabled={resolved}
+            onClick={discardEdit}
+          >
+            Discard edits
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="approval-button"
+            data-testid="edit-button"
+            disabled={!canEdit || resolved}
+            title={kind === 'delete' ? 'A deletion has no text to edit' : undefined}
+            onClick={startEdit}
+          >
+            Edit (E)
+          </button>
+        )}
+        {editing && (
+          <span className="approval-hint" role="status">
+            Editing the new text{edited ? ' (changed)' : ''}. Accept sends your version.
+          </span>
+        )}
+      </ApprovalActions>
+    </section>
+  )
+}

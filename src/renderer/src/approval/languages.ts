@@ -1,0 +1,90 @@
+/** Monaco language ids by file extension (lower case, without the dot). */
+const BY_EXTENSION: Record<string, string> = {
+  ts: 'typescript',
+  tsx: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  json: 'json',
+  jsonc: 'json',
+  css: 'css',
+  scss: 'scss',
+  less: 'less',
+  html: 'html',
+  htm: 'html',
+  vue: 'html',
+  svelte: 'html',
+  xml: 'xml',
+  svg: 'xml',
+  md: 'markdown',
+  markdown: 'markdown',
+  mdx: 'mdx',
+  py: 'python',
+  pyi: 'python',
+  rb: 'ruby',
+  rs: 'rust',
+  go: 'go',
+  java: 'java',
+  kt: 'kotlin',
+  kts: 'kotlin',
+  scala: 'scala',
+  swift: 'swift',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  cxx: 'cpp',
+  hpp: 'cpp',
+  hh: 'cpp',
+  cs: 'csharp',
+  fs: 'fsharp',
+  php: 'php',
+  lua: 'lua',
+  pl: 'perl',
+  r: 'r',
+  dart: 'dart',
+  ex: 'elixir',
+  exs: 'elixir',
+  clj: 'clojure',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
+  ps1: 'powershell',
+  bat: 'bat',
+  cmd: 'bat',
+  sql: 'sql',
+  graphql: 'graphql',
+  gql: 'graphql',
+  yaml: 'yaml',
+  yml: 'yaml',
+  toml: 'ini',
+  ini: 'ini',
+  cfg: 'ini',
+  proto: 'proto',
+  tf: 'hcl',
+  hcl: 'hcl',
+  sol: 'sol',
+}
+
+/** Monaco language ids by whole file name (lower case), for files whose name says more than an extension. */
+const BY_NAME: Record<string, string> = {
+  dockerfile: 'dockerfile',
+  makefile: 'shell',
+  '.bashrc': 'shell',
+  '.zshrc': 'shell',
+  '.gitignore': 'ini',
+  '.env': 'ini',
+}
+
+/** The Monaco language id for a file path, by its name or extension; 'plaintext' when unknown. */
+export function languageForPath(path: string): string {
+  const name = (path.split(/[\\/]/).pop() ?? '').toLowerCase()
+  if (BY_NAME[name]) return BY_NAME[name]
+  if (name.startsWith('dockerfile.') || name.endsWith('.dockerfile')) return 'dockerfile'
+  const dot = name.lastIndexOf('.')
+  if (dot <= 0) return 'plaintext'
+  return BY_EXTENSION[name.slice(dot + 1)] ?? 'plaintext'
+}

@@ -1,0 +1,53 @@
+import { loader } from '@monaco-editor/react'
+import * as monaco from 'monaco-editor'
+// Vite bundles the worker as its own file, loaded from 'self' (the CSP allows no CDN and no eval).
+// `monaco-editor/esm/vs/...` does not resolve through the package's exports map, hence this path.
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker'
+import { useSyncExternalStore } from 'react'
+
+export { languageForPath } from './languages'
+
+/*
+ * Monaco, loaded from the bundle instead of @monaco-editor/react's default CDN (there is no internet).
+ * Importing this module configures it once.
+ *
+ * Only the base editor worker ships: it computes the diffs. The TypeScript, JSON, CSS and HTML language
+ * services would each want their own worker, and a file shown out of its project only gets noise from
+ * them (unresolved imports), so they are switched off; syntax colouring stays, on the main thread.
+ */
+
+self.MonacoEnvironment = { getWorker: () => new EditorWorker() }
+
+const off = {}
+monaco.typescript.typescriptDefaults.setModeConfiguration(off)
+monaco.typescript.javascriptDefaults.setModeConfiguration(off)
+monaco.json.jsonDefaults.setModeConfiguration({ tokens: true })
+for (const defaults of [monaco.css.cssDefaults, monaco.css.scssDefaults, monaco.css.lessDefaults]) {
+  defaults.setModeConfiguration(off)
+}
+for (const defaults of [monaco.html.htmlDefaults, monaco.html.handlebarDefaults, monaco.html.razorDefaults]) {
+  defaults.setModeConfiguration(off)
+}
+
+loader.config({ monaco })
+
+export type MonacoTheme = 'vs' | 'vs-dark'
+
+const DARK_QUERY = '(prefers-color-scheme: dark)'
+
+function subscribeToScheme(onChange: () => void): () => void {
+  const query = window.matchMedia(DARK_QUERY)
+  query.addEventListener('change', onChange)
+  return () => query.removeEventListener('change', onChange)
+}
+
+export function currentMonacoTheme(): MonacoTheme {
+  return window.matchMedia(DARK_QUERY).matches ? 'vs-dark' : 'vs'
+}
+
+/** 'vs-dark' or 'vs', following the OS colour scheme as the app's CSS variables do. */
+export function useMonacoTheme(): MonacoTheme {
+  return useSyncExternalStore(subscribeToScheme, currentMonacoTheme, () => 'vs')
+}
+
+export { monaco }

@@ -1,0 +1,38 @@
+import { useMemo, useState } from 'react'
+import type React from 'react'
+import { ChatInput } from '../chat/ChatInput'
+import { select, useApp } from '../state/store'
+import {
+  countByCategory,
+  filterSteps,
+  NO_FILTER,
+  Timeline,
+  TimelineFilters,
+  type TimelineFilter,
+} from '../timeline'
+import type { SessionView } from '../../../shared/reducer'
+
+/** The session's timeline (live, or as of the scrubbed step in replay) with its filters and the chat box. */
+export function MainPane({ view, replaying }: { view: SessionView; replaying: boolean }): React.JSX.Element {
+  const selectedSeq = useApp((s) => s.selectedSeq)
+  const [filter, setFilter] = useState<TimelineFilter>(NO_FILTER)
+  const steps = useMemo(() => filterSteps(view.steps, filter), [view.steps, filter])
+  const counts = useMemo(() => countByCategory(view.steps), [view.steps])
+  return (
+    <main className="main-pane" aria-label="Session">
+      <TimelineFilters filter={filter} onChange={setFilter} counts={counts} />
+      {view.steps.length === 0 ? (
+        <div className="empty-session">
+          <h2>What should the agent do?</h2>
+          <p>
+            Every step shows up here as it happens. Changes wait for you as diffs: accept them whole, per
+            hunk, or after editing.
+          </p>
+        </div>
+      ) : (
+        <Timeline steps={steps} selectedSeq={selectedSeq} onSelect={select} follow={!replaying} />
+      )}
+      {!replaying && <ChatInput />}
+    </main>
+  )
+}

@@ -1,0 +1,69 @@
+import { lazy, Suspense } from 'react'
+import type React from 'react'
+import type { ApprovalAnswer, CommandApprovalRequest, FileApprovalRequest } from '../approval/types'
+import { invoke, select, useApp, type ApprovalRequest } from '../state/store'
+import { StepDetails } from '../timeline'
+import type { SessionView } from '../../../shared/reducer'
+
+// Monaco is large: load it with the first diff, not with the app.
+const ApprovalPanel = lazy(() =>
+  import('../approval/ApprovalPanel').then((m) => ({ default: m.ApprovalPanel })),
+)
+const ReplayFiles = lazy(() => import('../replay/ReplayFiles'))
+
+const loading = <div className="side-loading">Loading the diff view…</div>
+
+function toPanelRequest(e: ApprovalRequest): FileApprovalRequest | CommandApprovalRequest {
+  if (e.change) return { callId: e.callId, tool: e.tool, ...e.change }
+  return { callId: e.callId, tool: e.tool, command: e.command?.command ?? e.tool, cwd: e.command?.cwd ?? '' }
+}
+
+/** Right of the timeline: the oldest waiting approval first, else the selected step's details. */
+export function SidePanel({
+  view,
+  replayingAt,
+}: {
+  view: SessionView
+  /** The replayed step, or undefined when live. */
+  replayingAt: number | null | undefined
+}): React.JSX.Element | null {
+  const replaying = replayingAt !== undefined
+  const approvals = useApp((s) => s.approvals)
+  const sessionId = useApp((s) => s.sessionId)
+  const selectedSeq = useApp((s) => s.selectedSeq)
+  const waiting = replaying ? [] : view.pendingApprovals.filter((id) => approvals[id])
+  if (waiting.length > 0 && sessionId) {
+    const request = approvals[waiting[0]]
+    const onResolve = (answer: ApprovalAnswer): void => {
+      void invoke('approval/resolve', { sessionId, callId: request.callId, ...answer }).catch(() => undefined)
+    }
+    return (
+      <aside className="side-panel approval" aria-label="Waiting for your approval">
+        <Suspense fallback={loading}>
+          <ApprovalPanel
+            key={request.callId}
+            request={toPanelRequest(request)}
+            queued={waiting.length - 1}
+            onResolve={onResolve}
+          />
+        </Suspense>
+      </aside>
+    )
+  }
+  const step = selectedSeq === null ? null : (view.steps.find((s) => s.seq === selectedSeq) ?? null)
+  if (replaying && replayingAt !== null && !step) {
+    return (
+      <aside className="side-panel" aria-label="Replay">
+        <Suspense fallback={loading}>
+          <ReplayFiles seq={replayingAt} />
+        </Suspense>
+      </aside>
+    )
+  }
+  if (!step) return null
+  return (
+    <aside className="side-panel" aria-label="Step details">
+      <StepDetails step={step} onClose={() => select(null)} />
+    </aside>
+  )
+}

@@ -1,0 +1,70 @@
+import type React from 'react'
+import { useId, useState, type FormEvent } from 'react'
+import type { ProviderId } from '../../../shared/protocol'
+import { invoke, toast } from '../state/store'
+import { loadModels, requestRecheck } from './catalog'
+
+interface ApiKeyFormProps {
+  provider: Exclude<ProviderId, 'ollama'>
+  baseUrl?: string
+  optional?: boolean
+}
+
+/** An API key, sent once with `credentials/set` and never shown again (the field is cleared). */
+export function ApiKeyForm({ provider, baseUrl, optional }: ApiKeyFormProps): React.JSX.Element {
+  const id = useId()
+  const noteId = useId()
+  const [key, setKey] = useState('')
+  const [saving, setSaving] = useState(false)
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault()
+    const value = key.trim()
+    if (!value || saving) return
+    setSaving(true)
+    try {
+      await invoke('credentials/set', { provider, key: value })
+      setKey('')
+      toast('info', 'API key saved.')
+      requestRecheck()
+      void loadModels(provider, baseUrl, true)
+    } catch {
+      // Toasted by invoke; the key stays in the field to fix.
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <form className="model-picker-section" onSubmit={(e) => void submit(e)} aria-label="API key">
+      <label className="ui-label" htmlFor={id}>
+        API key{optional ? ' (if the server needs one)' : ''}
+      </label>
+      <div className="ui-row">
+        <input
+          id={id}
+          className="ui-input"
+          type="password"
+          data-testid="api-key"
+          value={key}
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={provider === 'openai' ? 'sk-…' : ''}
+          aria-describedby={noteId}
+          onChange={(e) => setKey(e.target.value)}
+        />
+        <button
+          type="submit"
+          className="ui-button"
+          data-testid="save-api-key"
+          disabled={!key.trim() || saving}
+        >
+          Save key
+        </button>
+      </div>
+      <p id={noteId} className="ui-note">
+        Stored encrypted on this machine; it is never shown again.
+      </p>
+    </form>
+  )
+}

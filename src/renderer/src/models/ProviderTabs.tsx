@@ -1,0 +1,60 @@
+import type React from 'react'
+import { useRef, type KeyboardEvent } from 'react'
+import { PROVIDER_IDS, type ProviderId } from '../../../shared/protocol'
+import { PROVIDER_LABELS } from './format'
+
+interface ProviderTabsProps {
+  value: ProviderId
+  onChange(provider: ProviderId): void
+  /** Id prefix: tab `${idBase}-tab-${provider}` controls panel `${idBase}-panel`. */
+  idBase: string
+}
+
+/** The provider tabs: arrow keys, Home and End move between them (a roving tab stop). */
+export function ProviderTabs({ value, onChange, idBase }: ProviderTabsProps): React.JSX.Element {
+  const refs = useRef<Partial<Record<ProviderId, HTMLButtonElement | null>>>({})
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    const i = PROVIDER_IDS.indexOf(value)
+    const n = PROVIDER_IDS.length
+    const next =
+      event.key === 'ArrowRight'
+        ? (i + 1) % n
+        : event.key === 'ArrowLeft'
+          ? (i - 1 + n) % n
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? n - 1
+              : -1
+    if (next < 0) return
+    event.preventDefault()
+    const provider = PROVIDER_IDS[next]
+    onChange(provider)
+    refs.current[provider]?.focus()
+  }
+
+  return (
+    <div className="model-picker-tabs" role="tablist" aria-label="Provider" onKeyDown={onKeyDown}>
+      {PROVIDER_IDS.map((provider) => (
+        <button
+          key={provider}
+          ref={(el) => {
+            refs.current[provider] = el
+          }}
+          type="button"
+          role="tab"
+          id={`${idBase}-tab-${provider}`}
+          aria-selected={provider === value}
+          aria-controls={`${idBase}-panel`}
+          tabIndex={provider === value ? 0 : -1}
+          data-autofocus={provider === value ? true : undefined}
+          className="model-picker-tab"
+          onClick={() => onChange(provider)}
+        >
+          {PROVIDER_LABELS[provider]}
+        </button>
+      ))}
+    </div>
+  )
+}

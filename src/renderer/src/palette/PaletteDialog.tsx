@@ -1,0 +1,103 @@
+import type React from 'react'
+import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react'
+import { toast, useApp } from '../state/store'
+import { COMMANDS, type PaletteCommand } from './commands'
+import { Dialog } from './Dialog'
+import { filterCommands } from './filter'
+import { closePalette } from './paletteState'
+
+/** The palette itself: a filter field over a list of commands; ↑/↓ move, Enter runs, Esc closes. */
+export function PaletteDialog(): React.JSX.Element {
+  const listId = useId()
+  const [query, setQuery] = useState('')
+  const [active, setActive] = useState(0)
+  const state = useApp()
+  const shown = useMemo(() => filterCommands(query, COMMANDS), [query])
+  const current = Math.min(active, Math.max(shown.length - 1, 0))
+
+  useEffect(() => {
+    document.getElementById(`${listId}-${current}`)?.scrollIntoView({ block: 'nearest' })
+  }, [current, listId])
+
+  const run = (command: PaletteCommand): void => {
+    const reason = command.unavailable?.(state) ?? null
+    if (reason) {
+      toast('info', `${command.title}: ${reason}.`)
+      return
+    }
+    // Close first: focus goes back to where it was, and a dialog the command opens takes it from there.
+    closePalette()
+    Promise.resolve()
+      .then(() => command.run())
+      .catch(() => undefined) // commands that call the core have toasted already
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>): void => {
+    if (event.nativeEvent.isComposing) return
+    const n = shown.length
+    if (event.key === 'ArrowDown' && n > 0) setActive((current + 1) % n)
+    else if (event.key === 'ArrowUp' && n > 0) setActive((current - 1 + n) % n)
+    else if (event.key === 'Home' && n > 0) setActive(0)
+    else if (event.key === 'End' && n > 0) setActive(n - 1)
+    else if (event.key === 'Enter' && n > 0) run(shown[current])
+    else return
+    event.preventDefault()
+  }
+
+  return (
+    <Dialog
+      title="Command palette"
+      hideTitle
+      onClose={closePalette}
+      className="palette-dialog"
+      testId="command-palette"
+    >
+      <input
+        className="palette-input"
+        data-autofocus
+        role="combobox"
+        aria-label="Type a command"
+        aria-expanded="true"
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={shown.length > 0 ? `${listId}-${current}` : undefined}
+        placeholder="Type a command…"
+        value={query}
+        spellCheck={false}
+        autoComplete="off"
+        onChange={(e) => {
+          setQuery(e.target.value)
+          setActive(0)
+        }}
+        onKeyDown={onKeyDown}
+      />
+      <ul id={listId} role="listbox" aria-label="Commands" className="palette-list">
+        {shown.map((command, i) => {
+          const reason = command.unavailable?.(state) ?? null
+          return (
+            <li
+              key={command.id}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === current}
+              aria-disabled={reason !== null}
+              data-command={command.id}
+              className="palette-option"
+              onMouseMove={() => i !== current && setActive(i)}
+              // Keep focus in the field; a click runs the command.
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => run(command)}
+            >
+              <span className="palette-option-text">
+                <span className="palette-option-title">{command.title}</span>
+                <span className="palette-option-hint">{reason ?? command.hint}</span>
+              </span>
+              {command.shortcut && <kbd className="palette-kbd">{command.shortcut}</kbd>}
+            </li>
+          )
+        })}
+        {shown.length === 0 && <li className="palette-empty">No command matches “{query}”.</li>}
+      </ul>
+    </Dialog>
+  )
+}

@@ -1,0 +1,34 @@
+import { invoke, toast, useApp } from '../state/store'
+import { usePalette } from './paletteState'
+
+/**
+ * Undo the agent's last change (`session/undo`). When files changed since, the core answers
+ * `conflict` with their names: the palette asks, and `confirm` sends it again to overwrite them.
+ */
+export async function undoLastChange(confirm = false): Promise<void> {
+  const { sessionId } = useApp.getState()
+  if (!sessionId) {
+    toast('info', 'Open a chat first: undo takes back its last change.')
+    return
+  }
+  let reply
+  try {
+    reply = await invoke('session/undo', { sessionId, ...(confirm ? { confirm: true } : {}) })
+  } catch {
+    return // toasted by invoke
+  }
+  if (reply.status === 'conflict') {
+    usePalette.setState({ undoConflict: reply })
+    return
+  }
+  toast(reply.status === 'refused' ? 'error' : 'info', reply.message)
+}
+
+export function cancelUndo(): void {
+  usePalette.setState({ undoConflict: null })
+}
+
+export function confirmUndo(): void {
+  usePalette.setState({ undoConflict: null })
+  void undoLastChange(true)
+}

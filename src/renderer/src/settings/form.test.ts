@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import { appSettingsSchema, type AppSettings } from '../../../shared/protocol'
+import { bytesToKb, fromDraft, parseLines, toDraft } from './form'
+
+const settings: AppSettings = {
+  approvalPolicy: 'ask',
+  commands: { allow: ['npm test', 'git status'], deny: ['rm -rf /'] },
+  limits: { maxReadBytes: 1024 * 1024, maxWriteBytes: 512 * 1024 },
+  theme: 'system',
+  maxSteps: 50,
+}
+
+describe('the settings draft', () => {
+  it('goes back to the same settings unchanged', () => {
+    const back = fromDraft(toDraft(settings))
+    expect(back).toEqual({ ok: true, settings })
+  })
+  it('shows limits in KB and one command a line', () => {
+    const draft = toDraft(settings)
+    expect(draft.maxReadKb).toBe('1024')
+    expect(draft.maxWriteKb).toBe('512')
+    expect(draft.allow).toBe('npm test\ngit status')
+  })
+  it('produces what the core accepts', () => {
+    const back = fromDraft({
+      ...toDraft(settings),
+      maxReadKb: '65536',
+      allow: ' npm test \n\n npm test\nls\r\n',
+    })
+    if (!back.ok) throw new Error('expected ok')
+    expect(back.settings.limits.maxReadBytes).toBe(64 * 1024 * 1024)
+    expect(back.settings.commands.allow).toEqual(['npm test', 'ls'])
+    expect(appSettingsSchema.safeParse(back.settings).success).toBe(true)
+  })
+  it('keeps an unchanged limit to the byte, and sets a changed one in whole KB', () => {
+    const odd = { ...settings, limits: { maxReadBytes: 100_000, maxWriteBytes: 100_000 } }
+    const back = fromDraft({ ...toDraft(odd), maxWriteKb: '100' }, odd)
+    expect(back.ok && back.settings.limits).toEqual({ maxReadBytes: 100_000, maxWriteBytes: 102_400 })
+  })
+  it('names each field that is out of range', () => {
+    const back = fromDraft({ ...toDraft(settings), maxReadKb: '0', maxWriteKb: '1.5', maxSteps: '10001' })
+    expect(back.ok).toBe(false)
+    if (back.ok) return
+    expect(Object.keys(back.errors).sort()).toEqual(['maxReadKb', 'maxSteps', 'maxWriteKb'])
+    expect(back.errors.maxSteps).toBe('A whole number from 1 to 10,000.')
+  })
+  it('refuses more commands than the core keeps', () => {
+    const many = Array.from({ length: 501 }, (_, i) => `cmd${i}`).join('\n')
+    const back = fromDraft({ ...toDraft(settings), deny: many })
+    expect(back.ok ? null : back.errors.deny).toBe('At most 500 commands.')
+  })
+})
+
+describe('helpers', () => {
+  it('rounds bytes to KB', () => {
+    expect(bytesToKb(1536)).toBe(2)
+    expect(bytesToKb(256 * 1024)).toBe(256)
+  })
+  it('drops blank lines and repeats', () => {
+    expect(parseLines('a\n\n  b  \na\n')).toEqual(['a', 'b'])
+    expect(parseLines('')).toEqual([])
+  })
+})

@@ -1,0 +1,236 @@
+import { create } from 'zustand'
+import {
+  isHostNotice,
+  type AppSettings,
+  type CommandInput,
+  type CommandName,
+  type CommandOutput,
+  type HostMessage,
+  type HostNotice,
+  type StepwiseEvent,
+} from '../../../shared/protocol'
+import { emptySessionView, reduceEvent, reduceEvents, type SessionView } from '../../../shared/reducer'
+import type { StepwiseApi } from '../../../preload/api'
+
+/**
+ * The renderer's state: the open project, the session list, and the open
+ * session as `reduce(events)` through the shared reducer — live and replayed alike.
+ * Events arrive from the host one by one and are applied in batches, once per
+ * animation frame, so a burst of hundreds per second costs one render a frame.
+ */
+
+export type AppInfo = CommandOutput<'app/info'>
+export type SessionSummary = CommandOutput<'session/list'>['sessions'][number]
+export type Project = CommandOutput<'project/open'>
+export type ApprovalRequest = Extract<StepwiseEvent, { type: 'approval.requested' }>
+export type PullProgress = Extract<HostNotice, { type: 'host.pull-progress' }>
+
+export interface Toast {
+  id: number
+  kind: 'error' | 'info'
+  text: string
+}
+
+export interface AppState {
+  info: AppInfo | null
+  settings: AppSettings | null
+  project: Project | null
+  sessions: SessionSummary[]
+  sessionId: string | null
+  /** The open session's events, in seq order. */
+  events: StepwiseEvent[]
+  view: SessionView
+  /** Approval requests of the open session still waiting, by call id. */
+  approvals: Record<string, ApprovalRequest>
+  selectedSeq: number | null
+  pulls: Record<string, PullProgress>
+  toasts: Toast[]
+  /** A turn is being started (the project is prepared) but has not emitted yet. */
+  starting: boolean
+}
+
+const initial: AppState = {
+  info: null,
+  settings: null,
+  project: null,
+  sessions: [],
+  sessionId: null,
+  events: [],
+  view: emptySessionView,
+  approvals: {},
+  selectedSeq: null,
+  pulls: {},
+  toasts: [],
+  starting: false,
+}
+
+export const useApp = create<AppState>(() => initial)
+
+let api: StepwiseApi | null = null
+let toastId = 0
+
+export function getApi(): StepwiseApi {
+  if (!api) throw new Error('The host connection is not set up yet.')
+  return api
+}
+
+/** Calls the core; a refusal becomes a toast and rethrows, so callers can keep the user's input. */
+export async function invoke<C extends CommandName>(
+  command: C,
+  input: CommandInput<C>,
+): Promise<CommandOutput<C>> {
+  try {
+    return await getApi().invoke(command, input)
+  } catch (err) {
+    toast('error', err instanceof Error ? err.message : String(err))
+    throw err
+  }
+}
+
+export function toast(kind: Toast['kind'], text: string): void {
+  const id = ++toastId
+  useApp.setState((s) => ({ toasts: [...s.toasts.slice(-4), { id, kind, text }] }))
+  setTimeout(() => dismissToast(id), kind === 'error' ? 10_000 : 4000)
+}
+
+export function dismissToast(id: number): void {
+  useApp.setState((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }))
+}
+
+// ---- events -------------------------------------------------------------------------------------
+
+let queue: StepwiseEvent[] = []
+let frame: number | null = null
+
+function applyQueued(): void {
+  frame = null
+  const batch = queue
+  queue = []
+  const s = useApp.getState()
+  const mine = batch.filter((e) => e.sessionId === s.sessionId && e.seq > s.view.lastSeq)
+  if (mine.length === 0) return
+  let view = s.view
+  let approvals = s.approvals
+  for (const e of mine) {
+    view = reduceEvent(view, e)
+    if (e.type === 'approval.requested') approvals = { ...approvals, [e.callId]: e }
+    else if (e.type === 'approval.resolved' || (e.type === 'tool.finished' && approvals[e.callId])) {
+      const { [e.callId]: _gone, ...rest } = approvals
+      approvals = rest
+    } else if (e.type === 'session.finished') approvals = {}
+  }
+  useApp.setState({ events: s.events.concat(mine), view, approvals })
+}
+
+function onNotice(notice: HostNotice): void {
+  switch (notice.type) {
+    case 'host.pull-progress':
+      useApp.setState((s) => ({ pulls: { ...s.pulls, [notice.model]: notice } }))
+      if (notice.done && notice.error) toast('error', `Pulling ${notice.model} failed: ${notice.error}`)
+      return
+    case 'host.sessions-changed':
+      void refreshSessions()
+      return
+    case 'host.turn-ended':
+      return
+  }
+}
+
+function onMessage(message: HostMessage): void {
+  if (isHostNotice(message)) return onNotice(message)
+  queue.push(message)
+  // Flush within a frame; a hidden tab gets no frames, so a timer backs it up.
+  if (frame === null) {
+    frame = requestAnimationFrame(applyQueued)
+    setTimeout(() => frame !== null && (cancelAnimationFrame(frame), applyQueued()), 40)
+  }
+}
+
+// ---- actions ------------------------------------------------------------------------------------
+
+export async function connect(hostApi: StepwiseApi): Promise<void> {
+  api = hostApi
+  hostApi.onEvent(onMessage)
+  const [info, settings] = await Promise.all([invoke('app/info', {}), invoke('settings/get', {})])
+  useApp.setState({ info, settings })
+  if (info.startProject) await openProject(info.startProject)
+  else await refreshSessions()
+}
+
+export async function refreshSessions(): Promise<void> {
+  const repo = useApp.getState().project?.repo
+  const { sessions } = await invoke('session/list', repo ? { repo } : {})
+  useApp.setState({ sessions })
+}
+
+export async function openProject(repo: string): Promise<void> {
+  const project = await invoke('project/open', { repo })
+  useApp.setState({
+    project,
+    sessionId: null,
+    events: [],
+    view: emptySessionView,
+    approvals: {},
+    selectedSeq: null,
+  })
+  await refreshSessions()
+  const info = await invoke('app/info', {})
+  useApp.setState({ info })
+}
+
+/** Opens a stored session: its whole history through the reducer, then live events on top. */
+export async function openSession(sessionId: string): Promise<void> {
+  useApp.setState({ sessionId, events: [], view: emptySessionView, approvals: {}, selectedSeq: null })
+  const { events } = await invoke('session/events', { sessionId })
+  const typed = events as StepwiseEvent[]
+  if (useApp.getState().sessionId !== sessionId) return
+  const view = reduceEvents(typed)
+  const approvals: Record<string, ApprovalRequest> = {}
+  for (const e of typed) {
+    if (e.type === 'approval.requested' && view.pendingApprovals.includes(e.callId)) approvals[e.callId] = e
+  }
+  useApp.setState({ events: typed, view, approvals })
+  const project = useApp.getState().project
+  if (!project || project.repo !== view.repo) {
+    if (view.repo) useApp.setState({ project: await invoke('project/open', { repo: view.repo }) })
+  }
+}
+
+export async function newSession(): Promise<string> {
+  const s = useApp.getState()
+  if (!s.project) throw new Error('Open a project first.')
+  const { sessionId } = await invoke('session/create', { repo: s.project.repo })
+  await openSession(sessionId)
+  return sessionId
+}
+
+/** Sends a message: opens a session first when none is open. Rejects (keeping the text) on refusal. */
+export async function send(text: string): Promise<void> {
+  useApp.setState({ starting: true })
+  try {
+    const sessionId = useApp.getState().sessionId ?? (await newSession())
+    await invoke('turn/start', { sessionId, text })
+  } finally {
+    useApp.setState({ starting: false })
+  }
+}
+
+export async function stop(): Promise<void> {
+  const { sessionId } = useApp.getState()
+  if (sessionId) await invoke('turn/interrupt', { sessionId })
+}
+
+export function select(seq: number | null): void {
+  useApp.setState({ selectedSeq: seq })
+}
+
+export async function saveSettings(patch: Partial<AppSettings>): Promise<void> {
+  const settings = await invoke('settings/set', patch)
+  useApp.setState({ settings })
+}
+
+export function isBusy(s: Pick<AppState, 'view' | 'sessions' | 'sessionId' | 'starting'>): boolean {
+  if (s.starting) return true
+  const status = s.view.status
+  return status === 'thinking' || status === 'running-tool' || status === 'waiting'
+}

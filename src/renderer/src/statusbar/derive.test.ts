@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest'
+import type { StepwiseEvent } from '../../../shared/protocol'
+import { emptySessionView, type SessionView } from '../../../shared/reducer'
+import {
+  contextLabel,
+  contextLevel,
+  contextUse,
+  elapsedMs,
+  formatClock,
+  percentUsed,
+  sessionState,
+} from './derive'
+
+const base = { sessionId: 's', ts: 0 }
+function answer(seq: number, used?: number, window = 32_768): StepwiseEvent {
+  return {
+    ...base,
+    seq,
+    type: 'assistant.message',
+    step: 1,
+    text: '',
+    toolCalls: [],
+    usage: { inputTokens: 1, outputTokens: 1 },
+    durationMs: 1,
+    provider: 'ollama',
+    model: 'm',
+    ...(used === undefined ? {} : { context: { usedTokens: used, windowTokens: window } }),
+  }
+}
+
+describe('contextUse', () => {
+  it('reads the last answer that carried a count', () => {
+    expect(contextUse([answer(1, 1000), answer(2, 13_400), answer(3)])).toEqual({
+      usedTokens: 13_400,
+      windowTokens: 32_768,
+    })
+  })
+  it('follows a compaction that came after it', () => {
+    const compacted: StepwiseEvent = {
+      ...base,
+      seq: 3,
+      type: 'context.compacted',
+      beforeTokens: 30_000,
+      afterTokens: 4000,
+    }
+    expect(contextUse([answer(2, 30_000), compacted])).toEqual({ usedTokens: 4000, windowTokens: 32_768 })
+    expect(contextUse([compacted, answer(4, 9000)])).toEqual({ usedTokens: 9000, windowTokens: 32_768 })
+  })
+  it('is null before any count', () => {
+    expect(contextUse([])).toBeNull()
+    expect(contextUse([answer(1)])).toBeNull()
+  })
+})
+
+describe('the context meter', () => {
+  it('rounds the percent and names both counts', () => {
+    const use = { usedTokens: 13_400, windowTokens: 32_000 }
+    expect(percentUsed(use)).toBe(42)
+    expect(contextLabel(use)).toBe('Context window 42% used (13.4k of 32k tokens)')
+    expect(contextLabel(null)).toBe('Context window: not measured yet')
+  })
+  it('warms up as it fills', () => {
+    expect(contextLevel(42)).toBe('ok')
+    expect(contextLevel(70)).toBe('high')
+    expect(contextLevel(95)).toBe('full')
+  })
+})
+
+describe('sessionState', () => {
+  const view = (patch: Partial<SessionView>): SessionView => ({ ...emptySessionView, ...patch })
+  it('names what the agent is doing', () => {
+    expect(sessionState(view({ status: 'thinking' }), true, false).label).toBe('thinking')
+    expect(sessionState(view({ status: 'running-tool' }), true, false).label).toBe('running tool')
+    expect(sessionState(view({ status: 'waiting' }), true, false).label).toBe('waiting for you')
+    expect(sessionState(view({ status: 'idle' }), true, false).label).toBe('ready')
+    expect(sessionState(view({}), false, true).label).toBe('thinking')
+  })
+  it('tells a failed turn from a finished one', () => {
+    const failed = view({
+      status: 'finished',
+      finishReason: 'error',
+      steps: [
+        { kind: 'user', seq: 1, ts: 0, text: 'go' },
+        { kind: 'error', seq: 2, ts: 0, message: 'Ollama is not running', code: 'model-unreachable' },
+      ],
+    })
+    expect(sessionState(failed, true, false)).toEqual({
+      key: 'error',
+      label: 'error',
+      detail: 'Ollama is not running',
+    })
+    expect(sessionState(view({ status: 'finished', finishReason: 'done' }), true, false).label).toBe(
+      'finished',
+    )
+    expect(sessionState(view({ status: 'finished', finishReason: 'interrupted' }), true, false).label).toBe(
+      'stopped',
+    )
+  })
+  it('shows an error left as the last step', () => {
+    const v = view({
+      status: 'idle',
+      steps: [{ kind: 'error', seq: 1, ts: 0, message: 'quota', code: 'quota' }],
+    })
+    expect(sessionState(v, true, false).key).toBe('error')
+  })
+})
+
+describe('the session clock', () => {
+  it('runs to now during a turn and stops at the last finish', () => {
+    expect(elapsedMs({ status: 'thinking', startedAt: 1000, finishedAt: null }, 8000)).toBe(7000)
+    expect(elapsedMs({ status: 'finished', startedAt: 1000, finishedAt: 4000 }, 99_000)).toBe(3000)
+    expect(elapsedMs({ status: 'thinking', startedAt: 1000, finishedAt: 4000 }, 9000)).toBe(8000)
+    expect(elapsedMs({ status: 'idle', startedAt: null, finishedAt: null }, 9000)).toBeNull()
+    expect(elapsedMs({ status: 'idle', startedAt: 1000, finishedAt: null }, 9000)).toBeNull()
+  })
+  it('reads like a clock', () => {
+    expect(formatClock(7_400)).toBe('0:07')
+    expect(formatClock(723_000)).toBe('12:03')
+    expect(formatClock(3_723_000)).toBe('1:02:03')
+    expect(formatClock(-5)).toBe('0:00')
+  })
+})

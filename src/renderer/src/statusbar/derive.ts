@@ -1,0 +1,119 @@
+import type { StepwiseEvent } from '../../../shared/protocol'
+import type { SessionView } from '../../../shared/reducer'
+import { formatTokens } from '../timeline/format'
+
+/** Pure pieces of the status bar: the session's state, the context meter, the clock. */
+
+export type SessionStateKey =
+  'none' | 'ready' | 'thinking' | 'running-tool' | 'waiting' | 'error' | 'finished' | 'stopped' | 'step-limit'
+
+export interface SessionState {
+  key: SessionStateKey
+  label: string
+  /** More about it (the error, the finish message), for a tooltip. */
+  detail?: string
+}
+
+type StateInput = Pick<SessionView, 'status' | 'finishReason' | 'finishMessage' | 'steps'>
+
+export function sessionState(view: StateInput, hasSession: boolean, starting: boolean): SessionState {
+  if (starting) return { key: 'thinking', label: 'thinking' }
+  if (!hasSession) return { key: 'none', label: 'ready' }
+  switch (view.status) {
+    case 'thinking':
+      return { key: 'thinking', label: 'thinking' }
+    case 'running-tool':
+      return { key: 'running-tool', label: 'running tool' }
+    case 'waiting':
+      return { key: 'waiting', label: 'waiting for you' }
+    case 'finished': {
+      const detail = view.finishMessage ?? lastError(view)?.message
+      if (view.finishReason === 'error') return { key: 'error', label: 'error', detail }
+      if (view.finishReason === 'interrupted') return { key: 'stopped', label: 'stopped', detail }
+      if (view.finishReason === 'step-limit')
+        return { key: 'step-limit', label: 'step limit reached', detail }
+      return { key: 'finished', label: 'finished', detail }
+    }
+    case 'idle': {
+      const last = view.steps[view.steps.length - 1]
+      if (last?.kind === 'error') return { key: 'error', label: 'error', detail: last.message }
+      return { key: 'ready', label: 'ready' }
+    }
+  }
+}
+
+function lastError(view: StateInput): { message: string } | undefined {
+  for (let i = view.steps.length - 1; i >= 0; i--) {
+    const step = view.steps[i]
+    if (step.kind === 'error') return step
+    if (step.kind === 'user') return undefined
+  }
+  return undefined
+}
+
+export interface ContextUse {
+  usedTokens: number
+  windowTokens: number
+}
+
+/**
+ * How full the context window is: the last model request's count, or what a compaction after it
+ * brought it down to. Null before the first answer that carried a count.
+ */
+export function contextUse(events: readonly StepwiseEvent[]): ContextUse | null {
+  let compactedTo: number | null = null
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]
+    if (e.type === 'context.compacted' && compactedTo === null) compactedTo = e.afterTokens
+    if (e.type === 'assistant.message' && e.context) {
+      const { usedTokens, windowTokens } = e.context
+      return { usedTokens: compactedTo ?? usedTokens, windowTokens }
+    }
+  }
+  return null
+}
+
+/** Whole percent used; may pass 100 if a server counted over its window. */
+export function percentUsed(use: ContextUse): number {
+  if (use.windowTokens <= 0) return 0
+  return Math.round((use.usedTokens / use.windowTokens) * 100)
+}
+
+export function contextLabel(use: ContextUse | null): string {
+  if (!use) return 'Context window: not measured yet'
+  return `Context window ${percentUsed(use)}% used (${formatTokens(use.usedTokens)} of ${formatTokens(use.windowTokens)} tokens)`
+}
+
+/** How the meter is coloured: calm, filling up, or about to compact or overflow. */
+export function contextLevel(percent: number): 'ok' | 'high' | 'full' {
+  return percent >= 90 ? 'full' : percent >= 70 ? 'high' : 'ok'
+}
+
+const RUNNING = new Set<SessionView['status']>(['thinking', 'running-tool', 'waiting'])
+
+export function isRunning(view: Pick<SessionView, 'status'>): boolean {
+  return RUNNING.has(view.status)
+}
+
+/**
+ * The session's time: from its start to now while a turn runs, else to the end of its last turn.
+ * Null before it started.
+ */
+export function elapsedMs(
+  view: Pick<SessionView, 'status' | 'startedAt' | 'finishedAt'>,
+  now: number,
+): number | null {
+  if (view.startedAt === null) return null
+  const end = isRunning(view) ? now : (view.finishedAt ?? null)
+  if (end === null) return null
+  return Math.max(0, end - view.startedAt)
+}
+
+/** A clock: 0:07, 12:03, 1:02:03. */
+export function formatClock(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000))
+  const h = Math.floor(total / 3600)
+  const m = Math.floor((total % 3600) / 60)
+  const s = String(total % 60).padStart(2, '0')
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`
+}

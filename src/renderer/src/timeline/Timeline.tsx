@@ -1,0 +1,216 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import type React from 'react'
+import type { TimelineStep } from '../../../shared/reducer'
+import { indexOfSeq } from './seq'
+import { TimelineRow } from './TimelineRow'
+import './timeline.css'
+
+export interface TimelineProps {
+  steps: readonly TimelineStep[]
+  /** seq of the selected step (details shown by the parent), or null. */
+  selectedSeq: number | null
+  onSelect(seq: number): void
+  /** Follow the newest step while the user is at the bottom (live sessions). */
+  follow: boolean
+}
+
+/** Within this many pixels of the end counts as "at the bottom". */
+const BOTTOM_SLACK = 32
+/** A keyboard move focuses its row when it renders; after this long the move is stale. */
+const FOCUS_WINDOW_MS = 1000
+
+const ESTIMATES: Partial<Record<TimelineStep['kind'], number>> = {
+  user: 62,
+  model: 82,
+  tool: 62,
+  error: 62,
+  finding: 44,
+  fork: 44,
+  verify: 44,
+}
+
+function estimate(step: TimelineStep | undefined): number {
+  return (step && ESTIMATES[step.kind]) ?? 36
+}
+
+function rowIndexOf(target: EventTarget | null): number | null {
+  const row = target instanceof Element ? target.closest<HTMLElement>('[role="listitem"][data-index]') : null
+  return row ? Number(row.dataset.index) : null
+}
+
+/**
+ * The session timeline: every step in a virtual list, so a 10,000-step session renders
+ * only the rows on screen. Live sessions follow the newest step while the user stays at
+ * the bottom; scrolling up stops that until they come back or press "Jump to latest".
+ */
+export function Timeline({ steps, selectedSeq, onSelect, follow }: TimelineProps): React.JSX.Element {
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const [atBottom, setAtBottom] = useState(true)
+  const count = steps.length
+
+  const selectedIndex = useMemo(
+    () => (selectedSeq === null ? -1 : indexOfSeq(steps, selectedSeq)),
+    [steps, selectedSeq],
+  )
+  const activeIndex = selectedIndex >= 0 ? selectedIndex : 0
+
+  // Stable per steps array: the virtualizer recomputes all item offsets when these change.
+  const estimateSize = useCallback((i: number) => estimate(steps[i]), [steps])
+  const getItemKey = useCallback((i: number) => steps[i]?.seq ?? i, [steps])
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render on purpose
+  const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize,
+    getItemKey,
+    overscan: 8,
+    // Chat-style anchoring: appended or growing steps keep a reader at the end there.
+    anchorTo: follow ? 'end' : 'start',
+    followOnAppend: follow,
+    scrollEndThreshold: BOTTOM_SLACK,
+    // From the virtualizer's own numbers: reading scrollHeight here would force a layout per scroll event.
+    onChange: (v) => {
+      const distance = v.getTotalSize() - (v.scrollOffset ?? 0) - (v.scrollRect?.height ?? 0)
+      setAtBottom(distance <= BOTTOM_SLACK)
+    },
+  })
+
+  // A live session opens at its newest step. After a frame, once the list has a size; the
+  // cleanup cancels it, so StrictMode's second mount schedules it again.
+  const openedAtEnd = useRef(false)
+  useEffect(() => {
+    if (openedAtEnd.current || count === 0) return
+    if (!follow) {
+      openedAtEnd.current = true
+      return
+    }
+    const frame = requestAnimationFrame(() => {
+      openedAtEnd.current = true
+      virtualizer.scrollToEnd()
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [count, follow, virtualizer])
+
+  // Keyboard moves: focus the target row once the virtualizer has rendered it.
+  const pendingFocus = useRef<{ index: number; at: number } | null>(null)
+  useLayoutEffect(() => {
+    const pending = pendingFocus.current
+    if (!pending) return
+    if (performance.now() - pending.at > FOCUS_WINDOW_MS) {
+      pendingFocus.current = null
+      return
+    }
+    const el = scrollRef.current?.querySelector<HTMLElement>(
+      `[role="listitem"][data-index="${pending.index}"]`,
+    )
+    if (el) {
+      pendingFocus.current = null
+      el.focus({ preventScroll: true })
+    }
+  })
+
+  // A selection made elsewhere (the parent, a search) scrolls its step into view.
+  const shownSeq = useRef<number | null>(selectedSeq)
+  useEffect(() => {
+    if (shownSeq.current === selectedSeq) return
+    shownSeq.current = selectedSeq
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
+  }, [selectedSeq, selectedIndex, virtualizer])
+
+  const moveTo = useCallback(
+    (index: number) => {
+      if (count === 0) return
+      const i = Math.max(0, Math.min(count - 1, index))
+      pendingFocus.current = { index: i, at: performance.now() }
+      virtualizer.scrollToIndex(i, { align: 'auto' })
+      onSelect(steps[i].seq)
+    },
+    [count, steps, onSelect, virtualizer],
+  )
+
+  const onKeyDown = (e: React.KeyboardEvent<HTMLDivElement>): void => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return
+    const current = rowIndexOf(e.target) ?? activeIndex
+    switch (e.key) {
+      case 'ArrowDown':
+        moveTo(current + 1)
+        break
+      case 'ArrowUp':
+        moveTo(current - 1)
+        break
+      case 'Home':
+        moveTo(0)
+        break
+      case 'End':
+        moveTo(count - 1)
+        break
+      case 'Enter':
+      case ' ':
+        if (count > 0) onSelect(steps[Math.min(current, count - 1)].seq)
+        break
+      default:
+        return
+    }
+    e.preventDefault()
+  }
+
+  const onClick = (e: React.MouseEvent<HTMLDivElement>): void => {
+    const index = rowIndexOf(e.target)
+    if (index !== null && steps[index]) onSelect(steps[index].seq)
+  }
+
+  // Tab into the list when the tabbable row is scrolled away: bring it back and focus it.
+  const onFocus = (e: React.FocusEvent<HTMLDivElement>): void => {
+    if (e.target !== e.currentTarget || count === 0) return
+    pendingFocus.current = { index: activeIndex, at: performance.now() }
+    virtualizer.scrollToIndex(activeIndex, { align: 'auto' })
+  }
+
+  const jumpToLatest = (): void => {
+    if (count === 0) return
+    pendingFocus.current = { index: count - 1, at: performance.now() }
+    virtualizer.scrollToEnd()
+  }
+
+  const items = virtualizer.getVirtualItems()
+  const activeRendered = items.some((item) => item.index === activeIndex)
+  const offset = items.length > 0 ? items[0].start : 0
+
+  return (
+    <div className="tl">
+      <div
+        ref={scrollRef}
+        className="tl-scroll"
+        role="list"
+        aria-label="Session timeline"
+        tabIndex={activeRendered || count === 0 ? -1 : 0}
+        onKeyDown={onKeyDown}
+        onClick={onClick}
+        onFocus={onFocus}
+      >
+        <div role="presentation" className="tl-sizer" style={{ height: virtualizer.getTotalSize() }}>
+          <div role="presentation" className="tl-window" style={{ transform: `translateY(${offset}px)` }}>
+            {items.map((item) => (
+              <TimelineRow
+                key={item.key}
+                step={steps[item.index]}
+                index={item.index}
+                selected={item.index === selectedIndex}
+                tabbable={item.index === activeIndex}
+                measure={virtualizer.measureElement}
+              />
+            ))}
+          </div>
+        </div>
+      </div>
+      {count === 0 && <p className="tl-empty">No steps yet.</p>}
+      {!atBottom && count > 0 && (
+        <button type="button" className="tl-jump" onClick={jumpToLatest}>
+          Jump to latest <span aria-hidden="true">↓</span>
+        </button>
+      )}
+    </div>
+  )
+}

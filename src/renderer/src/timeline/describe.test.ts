@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import { reduceEvents, type TimelineStep } from '../../../shared/reducer'
+import { approvalText, describeStep, previewLines, stepStatus } from './describe'
+import { SESSION_EVENTS, sessionSteps } from './testSession'
+
+const steps = sessionSteps()
+const step = <K extends TimelineStep['kind']>(kind: K, nth = 0): Extract<TimelineStep, { kind: K }> =>
+  steps.filter((s): s is Extract<TimelineStep, { kind: K }> => s.kind === kind)[nth]
+
+describe('describeStep', () => {
+  it('shows the first two lines of a user message', () => {
+    expect(describeStep(step('user'))).toEqual({
+      title: 'You',
+      preview: 'Fix the login bug\nIt fails on empty passwords.',
+    })
+  })
+
+  it('sums up a model step: tokens, duration, tool calls', () => {
+    expect(describeStep(step('model'))).toEqual({
+      title: 'Model · step 1',
+      meta: '12.3k in / 678 out · 1.2 s · 2 tool calls',
+      preview: 'Reading the form',
+    })
+  })
+
+  it('names a tool, summarises its arguments and says how the approval went', () => {
+    expect(describeStep(step('tool', 0))).toEqual({
+      title: 'read_file',
+      meta: '12 ms',
+      preview: 'src/login.ts',
+    })
+    expect(describeStep(step('tool', 1))).toMatchObject({ meta: 'approved · 3 ms' })
+    expect(describeStep(step('tool', 2))).toMatchObject({ preview: 'npm test', meta: '2.1 s' })
+  })
+
+  it('says "waiting for you" while an approval is pending', () => {
+    const waiting = reduceEvents(SESSION_EVENTS.slice(0, 8)).steps.at(-1)!
+    expect(stepStatus(waiting)).toBe('waiting')
+    expect(describeStep(waiting).meta).toBe('waiting for you')
+  })
+
+  it('writes the one-line kinds', () => {
+    expect(describeStep(step('checkpoint')).title).toBe('Checkpoint · 1 file')
+    expect(describeStep(step('compaction')).title).toBe('Context compacted 12.3k → 7.1k tokens')
+    expect(describeStep(step('restore')).title).toBe('Undo restored 2 files')
+    expect(describeStep(step('fork')).title).toBe('Forked to abcdef01')
+    expect(describeStep(step('verify')).title).toBe('Checks failed (round 1 of 3)')
+    expect(describeStep(step('verify')).preview).toBe('login.test.ts: 1 failed')
+  })
+
+  it('shows an error with its hint and a finding with its severity', () => {
+    expect(describeStep(step('error'))).toEqual({
+      title: 'The model server went away',
+      meta: 'provider',
+      preview: 'Is Ollama running?',
+    })
+    expect(describeStep(step('finding'))).toEqual({
+      title: 'high · Null check',
+      meta: 'bug · src/login.ts:4',
+    })
+  })
+})
+
+describe('stepStatus', () => {
+  it('gives tools their status, models streaming or ok, errors error, the rest ok', () => {
+    expect(steps.map(stepStatus)).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+      'error',
+      'ok',
+      'error',
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+    ])
+    const streaming = reduceEvents(SESSION_EVENTS.slice(0, 3)).steps.at(-1)!
+    expect(stepStatus(streaming)).toBe('streaming')
+  })
+})
+
+describe('previewLines', () => {
+  it('skips blank lines and collapses spaces', () => {
+    expect(previewLines('\n\n  a   b \n\n c\nd', 2)).toBe('a b\nc')
+  })
+
+  it('cuts long text, even when the cut falls past the scanned head', () => {
+    expect(previewLines('x'.repeat(1000), 2, 10)).toBe(`${'x'.repeat(9)}…`)
+    expect(previewLines(`short${' '.repeat(500)}\n${'y'.repeat(5)}`, 2, 200)).toBe('short…')
+  })
+})
+
+describe('approvalText', () => {
+  it('says who decided when the policy did', () => {
+    expect(approvalText({ decision: 'accept', by: 'user' })).toBe('approved')
+    expect(approvalText({ decision: 'reject', by: 'policy' })).toBe('rejected by policy')
+    expect(approvalText({ decision: 'pending', by: 'user' })).toBe('waiting for you')
+  })
+})

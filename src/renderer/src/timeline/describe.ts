@@ -1,0 +1,135 @@
+import type { TimelineStep } from '../../../shared/reducer'
+import { formatDuration, formatTokens, truncate } from './format'
+import { summarizeArgs } from './summary'
+
+/*
+ * The plain text of a timeline row, computed from the step alone. Rows render many
+ * times while a session streams, so this stays cheap: no markdown, previews cut early.
+ */
+
+export const PREVIEW_CHARS = 200
+
+export type RowStatus = 'running' | 'waiting' | 'ok' | 'error' | 'rejected' | 'streaming'
+
+export interface RowText {
+  /** The first line: what the step is. */
+  title: string
+  /** A second, muted line: numbers, durations, state. */
+  meta?: string
+  /** Up to two lines of content (message text, hint, failures). */
+  preview?: string
+}
+
+/** What `data-status` says about a row. */
+export function stepStatus(step: TimelineStep): RowStatus {
+  switch (step.kind) {
+    case 'tool':
+      return step.status
+    case 'model':
+      return step.status
+    case 'error':
+      return 'error'
+    default:
+      return 'ok'
+  }
+}
+
+/** The first `lines` non-blank lines of a text, cut to `max` characters. */
+export function previewLines(text: string, lines: number, max = PREVIEW_CHARS): string {
+  // Cut before splitting: a model's message can be long and this runs on every delta.
+  const head = text.slice(0, max * 2)
+  const kept = head
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter((l) => l !== '')
+    .slice(0, lines)
+    .join('\n')
+  return kept.length > max || text.length > head.length ? cut(kept, max) : kept
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : `${text}…`
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+const RESTORE_LABELS = { undo: 'Undo', rewind: 'Rewind', fork: 'Fork' } as const
+
+const APPROVAL_TEXT: Record<string, string> = {
+  pending: 'waiting for you',
+  accept: 'approved',
+  reject: 'rejected',
+  edited: 'approved with edits',
+  partial: 'partly approved',
+}
+
+/** "waiting for you", "approved", "rejected by policy", … */
+export function approvalText(approval: { decision: string; by: string }): string {
+  const text = APPROVAL_TEXT[approval.decision] ?? approval.decision
+  return approval.decision !== 'pending' && approval.by === 'policy' ? `${text} by policy` : text
+}
+
+function toolMeta(step: Extract<TimelineStep, { kind: 'tool' }>): string | undefined {
+  const parts: string[] = []
+  if (step.approval) parts.push(approvalText(step.approval))
+  if (step.durationMs !== undefined) parts.push(formatDuration(step.durationMs))
+  return parts.length > 0 ? parts.join(' · ') : undefined
+}
+
+function modelMeta(step: Extract<TimelineStep, { kind: 'model' }>): string | undefined {
+  const parts: string[] = []
+  if (step.usage) {
+    parts.push(`${formatTokens(step.usage.inputTokens)} in / ${formatTokens(step.usage.outputTokens)} out`)
+  }
+  if (step.durationMs !== undefined) parts.push(formatDuration(step.durationMs))
+  if (step.toolCalls.length > 0) parts.push(plural(step.toolCalls.length, 'tool call'))
+  if (step.retries > 0) parts.push(`retried ${step.retries}×`)
+  return parts.length > 0 ? parts.join(' · ') : undefined
+}
+
+export function describeStep(step: TimelineStep): RowText {
+  switch (step.kind) {
+    case 'user':
+      return { title: 'You', preview: previewLines(step.text, 2) }
+    case 'model':
+      return {
+        title: `Model · step ${step.step}`,
+        meta: modelMeta(step),
+        preview: previewLines(step.text, 2) || undefined,
+      }
+    case 'tool':
+      return {
+        title: step.name,
+        meta: toolMeta(step),
+        preview: summarizeArgs(step.name, step.args) || undefined,
+      }
+    case 'checkpoint':
+      return { title: `Checkpoint · ${plural(step.paths.length, 'file')}` }
+    case 'compaction': {
+      const [before, after] = [formatTokens(step.beforeTokens), formatTokens(step.afterTokens)]
+      return { title: `Context compacted ${before} → ${after} tokens` }
+    }
+    case 'error':
+      return {
+        title: truncate(step.message, PREVIEW_CHARS),
+        meta: step.code,
+        preview: step.hint ? previewLines(step.hint, 2) : undefined,
+      }
+    case 'finding':
+      return {
+        title: `${step.finding.severity} · ${truncate(step.finding.message.split('\n')[0], PREVIEW_CHARS)}`,
+        meta: `${step.finding.category} · ${step.finding.file}:${step.finding.line}`,
+      }
+    case 'restore':
+      return { title: `${RESTORE_LABELS[step.restore]} restored ${plural(step.paths.length, 'file')}` }
+    case 'fork':
+      return { title: `Forked to ${step.childSessionId.slice(0, 8)}`, meta: `at step #${step.atSeq}` }
+    case 'verify':
+      return {
+        title: `Checks ${step.passed ? 'passed' : 'failed'} (round ${step.round} of ${step.maxRounds})`,
+        preview: step.failures.length > 0 ? previewLines(step.failures.join('\n'), 2) : undefined,
+      }
+  }
+}

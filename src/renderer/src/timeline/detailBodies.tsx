@@ -1,0 +1,172 @@
+import type React from 'react'
+import type { TimelineStep } from '../../../shared/reducer'
+import { CodeBlock, Fields, Section } from './blocks'
+import { formatDuration, formatTokens, prettyJson } from './format'
+import { Markdown } from './Markdown'
+import { ToolDetails } from './ToolDetails'
+
+/* The body of the details pane for each kind of step. */
+
+type Step<K extends TimelineStep['kind']> = Extract<TimelineStep, { kind: K }>
+
+function Paths({ paths }: { paths: readonly string[] }): React.JSX.Element | null {
+  if (paths.length === 0) return null
+  return (
+    <Section title={`Files (${paths.length})`}>
+      <ul className="sd-paths">
+        {paths.map((p) => (
+          <li key={p}>
+            <code>{p}</code>
+          </li>
+        ))}
+      </ul>
+    </Section>
+  )
+}
+
+function ModelDetails({ step }: { step: Step<'model'> }): React.JSX.Element {
+  return (
+    <>
+      <Fields
+        fields={[
+          ['Status', step.status === 'streaming' ? 'streaming…' : 'done'],
+          ['Tokens in', step.usage && formatTokens(step.usage.inputTokens)],
+          ['Tokens out', step.usage && formatTokens(step.usage.outputTokens)],
+          ['Duration', step.durationMs === undefined ? undefined : formatDuration(step.durationMs)],
+          ['Retries', step.retries > 0 ? String(step.retries) : undefined],
+        ]}
+      />
+      {step.text.trim() !== '' ? (
+        <Markdown text={step.text} />
+      ) : (
+        <p className="sd-note">{step.status === 'streaming' ? 'Waiting for text…' : 'No text.'}</p>
+      )}
+      {step.toolCalls.length > 0 && (
+        <Section title={`Tool calls (${step.toolCalls.length})`}>
+          {step.toolCalls.map((call) => (
+            <div key={call.id} className="sd-call">
+              <code className="sd-call-name">{call.name}</code>
+              <CodeBlock text={prettyJson(call.arguments)} label={`Arguments of ${call.name}`} />
+            </div>
+          ))}
+        </Section>
+      )}
+    </>
+  )
+}
+
+function CompactionDetails({ step }: { step: Step<'compaction'> }): React.JSX.Element {
+  const saved = step.beforeTokens - step.afterTokens
+  const percent = step.beforeTokens > 0 ? Math.round((saved / step.beforeTokens) * 100) : 0
+  return (
+    <Fields
+      fields={[
+        ['Before', `${formatTokens(step.beforeTokens)} tokens`],
+        ['After', `${formatTokens(step.afterTokens)} tokens`],
+        ['Saved', `${formatTokens(saved)} tokens (${percent}%)`],
+      ]}
+    />
+  )
+}
+
+function FindingDetails({ step }: { step: Step<'finding'> }): React.JSX.Element {
+  const f = step.finding
+  return (
+    <>
+      <Fields
+        fields={[
+          ['Severity', <span className={`sd-sev sd-sev-${f.severity}`}>{f.severity}</span>],
+          ['Category', f.category],
+          ['Location', <code>{`${f.file}:${f.line}`}</code>],
+        ]}
+      />
+      <Markdown text={f.message} />
+      {f.suggestion && (
+        <Section title="Suggestion">
+          <Markdown text={f.suggestion} />
+        </Section>
+      )}
+    </>
+  )
+}
+
+const RESTORE_TEXT = { undo: 'Undo', rewind: 'Rewind', fork: 'Fork' } as const
+
+export function StepBody({ step }: { step: TimelineStep }): React.JSX.Element {
+  switch (step.kind) {
+    case 'user':
+      return <Markdown text={step.text} />
+    case 'model':
+      return <ModelDetails step={step} />
+    case 'tool':
+      return <ToolDetails step={step} />
+    case 'checkpoint':
+      return (
+        <>
+          <Fields
+            fields={[
+              ['Snapshot', `#${step.snapshotId}`],
+              ['After call', step.callId && <code>{step.callId}</code>],
+            ]}
+          />
+          <Paths paths={step.paths} />
+        </>
+      )
+    case 'compaction':
+      return <CompactionDetails step={step} />
+    case 'error':
+      return (
+        <>
+          <p className="sd-error">{step.message}</p>
+          <Fields fields={[['Code', <code>{step.code}</code>]]} />
+          {step.hint && <p className="sd-hint">{step.hint}</p>}
+        </>
+      )
+    case 'finding':
+      return <FindingDetails step={step} />
+    case 'restore':
+      return (
+        <>
+          <Fields
+            fields={[
+              ['Kind', RESTORE_TEXT[step.restore]],
+              ['Restored snapshot', `#${step.snapshotId}`],
+              ['Saved before restoring', `#${step.savedSnapshotId}`],
+              ['Back to step', step.toSeq === undefined ? undefined : `#${step.toSeq}`],
+            ]}
+          />
+          <Paths paths={step.paths} />
+        </>
+      )
+    case 'fork':
+      return (
+        <Fields
+          fields={[
+            ['New session', <code>{step.childSessionId}</code>],
+            ['Forked at step', `#${step.atSeq}`],
+          ]}
+        />
+      )
+    case 'verify':
+      return (
+        <>
+          <Fields
+            fields={[
+              [
+                'Result',
+                <span className={step.passed ? 'sd-ok' : 'sd-error'}>
+                  {step.passed ? 'passed' : 'failed'}
+                </span>,
+              ],
+              ['Round', `${step.round} of ${step.maxRounds}`],
+            ]}
+          />
+          {step.failures.length > 0 && (
+            <Section title={`Failures (${step.failures.length})`}>
+              <CodeBlock text={step.failures.join('\n\n')} label="Failures" />
+            </Section>
+          )}
+        </>
+      )
+  }
+}
