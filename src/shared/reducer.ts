@@ -52,6 +52,17 @@ export type TimelineStep =
       paths: string[]
     }
   | { kind: 'fork'; seq: number; ts: number; childSessionId: string; atSeq: number }
+  /** A run (a task, or one chat turn) ended: done, stopped by the user, the step limit, an error. */
+  | {
+      kind: 'finish'
+      seq: number
+      ts: number
+      reason: FinishReason
+      message?: string
+      modelSteps: number
+      usage: Usage
+      durationMs: number
+    }
   | {
       kind: 'verify'
       seq: number
@@ -332,6 +343,13 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
           },
         ],
       }
+    case 'session.configured':
+      return {
+        ...s,
+        provider: event.provider ?? s.provider,
+        model: event.model ?? s.model,
+        approvalPolicy: event.approvalPolicy ?? s.approvalPolicy,
+      }
     case 'session.forked':
       return {
         ...s,
@@ -391,6 +409,19 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         finishMessage: event.message ?? null,
         finishedAt: event.ts,
         pendingApprovals: [],
+        steps: [
+          ...s.steps,
+          {
+            kind: 'finish',
+            seq: event.seq,
+            ts: event.ts,
+            reason: event.reason,
+            message: event.message,
+            modelSteps: event.steps,
+            usage: event.usage,
+            durationMs: event.durationMs,
+          },
+        ],
       }
     default: {
       const unreachable: never = event

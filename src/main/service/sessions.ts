@@ -200,16 +200,26 @@ export class SessionRuntime {
 
   configure(input: CommandInput<'session/configure'>): CommandOutput<'session/configure'> {
     const live = this.liveSession(input.sessionId)
-    if (input.provider && input.provider !== live.config.provider) {
-      if (!input.model) throw new ServiceError('Switching provider needs a model too.')
-      live.config = { ...live.config, provider: input.provider, baseUrl: input.baseUrl }
+    const { provider, model, baseUrl, approvalPolicy } = input
+    if (provider && provider !== live.config.provider && !model)
+      throw new ServiceError('Switching provider needs a model too.')
+    if (provider && provider !== live.config.provider) live.config = { ...live.config, provider, baseUrl }
+    if (model) live.config.model = model
+    if (baseUrl) live.config.baseUrl = baseUrl
+    if (approvalPolicy) {
+      live.config.policy = approvalPolicy
+      live.turn?.started?.setPolicy(approvalPolicy)
     }
-    if (input.model) live.config.model = input.model
-    if (input.baseUrl) live.config.baseUrl = input.baseUrl
-    if (input.approvalPolicy) {
-      live.config.policy = input.approvalPolicy
-      live.turn?.started?.setPolicy(input.approvalPolicy)
-    }
+    // Recorded, so the session shows its model and policy — live, after a restart and in replay.
+    this.ctx.broadcast(
+      this.ctx.store.appendEvent(input.sessionId, {
+        type: 'session.configured',
+        ...(provider ? { provider } : {}),
+        ...(model ? { model } : {}),
+        ...(baseUrl ? { baseUrl } : {}),
+        ...(approvalPolicy ? { approvalPolicy } : {}),
+      }),
+    )
     this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: input.sessionId })
     return { ok: true }
   }
@@ -232,20 +242,28 @@ export class SessionRuntime {
     const existing = this.live.get(sessionId)
     if (existing) return existing
     const row = this.row(sessionId)
-    const started = this.ctx.store.listEvents(sessionId).find((e) => e.type === 'session.started')
-    const live: LiveSession = {
-      repo: row.repo,
-      config: {
-        provider: row.provider as ProviderId,
-        model: row.model,
-        baseUrl: started?.type === 'session.started' ? started.baseUrl : undefined,
-        policy:
-          started?.type === 'session.started'
-            ? started.approvalPolicy
-            : readSettings(this.ctx.store).approvalPolicy,
-      },
-      approver: new HostApprover(),
+    const config: SessionConfig = {
+      provider: row.provider as ProviderId,
+      model: row.model,
+      policy: readSettings(this.ctx.store).approvalPolicy,
     }
+    // The model and policy it started with, then every switch since.
+    for (const e of this.ctx.store.listEvents(sessionId)) {
+      if (e.type === 'session.started') {
+        Object.assign(config, {
+          provider: e.provider,
+          model: e.model,
+          baseUrl: e.baseUrl,
+          policy: e.approvalPolicy,
+        })
+      } else if (e.type === 'session.configured') {
+        if (e.provider) Object.assign(config, { provider: e.provider, baseUrl: e.baseUrl })
+        if (e.model) config.model = e.model
+        if (e.baseUrl) config.baseUrl = e.baseUrl
+        if (e.approvalPolicy) config.policy = e.approvalPolicy
+      }
+    }
+    const live: LiveSession = { repo: row.repo, config, approver: new HostApprover() }
     this.live.set(sessionId, live)
     return live
   }

@@ -91,6 +91,7 @@ function snapshotFields(e: StepwiseEvent): string[] {
     case 'approval.resolved':
     case 'tool.finished':
     case 'session.forked':
+    case 'session.configured':
     case 'context.compacted':
     case 'review.finding':
     case 'verify.finished':

@@ -3,14 +3,27 @@ import type React from 'react'
 import { MainPane } from './layout/MainPane'
 import { SidePanel } from './layout/SidePanel'
 import { Toasts } from './layout/Toasts'
+import { ModelPicker } from './models/ModelPicker'
+import { Onboarding } from './models/Onboarding'
+import { CommandPalette } from './palette/CommandPalette'
+import { openPalette } from './palette/paletteState'
+import { OpenFolderButton } from './project/OpenFolderButton'
+import { ProjectOpener } from './project/ProjectOpener'
 import { ReplayBar } from './replay/ReplayBar'
 import { useReplay } from './replay/useReplay'
 import { SessionList } from './sessions/SessionList'
+import { ApprovalPolicySwitch } from './settings/ApprovalPolicySwitch'
+import { SettingsDialog } from './settings/SettingsDialog'
+import { StatusBar } from './statusbar/StatusBar'
 import { connect, useApp } from './state/store'
 import { hostApi } from './transport'
 import './layout/layout.css'
 
-/** The app: sessions on the left, the timeline and chat in the middle, approvals and details on the right. */
+/**
+ * The app: sessions on the left; the timeline and the chat in the middle; the
+ * waiting approval, a step's details or the replayed files on the right; the
+ * status bar below. Ctrl+K opens the command palette.
+ */
 export function App(): React.JSX.Element {
   const [failed, setFailed] = useState<string | null>(null)
   const ready = useApp((s) => s.info !== null)
@@ -28,7 +41,7 @@ export function App(): React.JSX.Element {
       <div className="app-message" role="alert" data-testid="app-root">
         <h1>Stepwise cannot reach its host</h1>
         <p>{failed}</p>
-        <p>Start it again with `npm start` or `stepwise serve`, then reload this page.</p>
+        <p>Start it again (`npm start`, or `stepwise serve`), then reload this page.</p>
       </div>
     )
   }
@@ -47,15 +60,39 @@ export function App(): React.JSX.Element {
           <span />
           <span />
         </span>
-        <span className="project-name">{project ? project.name : 'Stepwise'}</span>
+        <span className="project-name" title={project?.repo}>
+          {project ? project.name : 'Stepwise'}
+        </span>
+        <OpenFolderButton className="header-button" />
         <span className="spacer" />
         <ReplayBar controls={replay} />
+        {!replay.active && (
+          <>
+            <ApprovalPolicySwitch />
+            <ModelPicker />
+          </>
+        )}
+        <button type="button" className="header-button" onClick={openPalette} aria-label="Commands (Ctrl+K)">
+          ⌘K
+        </button>
       </header>
-      <div className="app-body">
-        <SessionList />
-        <MainPane view={view} replaying={replay.active} />
-        <SidePanel view={view} replayingAt={replay.active ? replay.seq : undefined} />
-      </div>
+      {project ? (
+        <div className="app-body">
+          <SessionList />
+          <div className="center">
+            {!replay.active && <Onboarding />}
+            <MainPane view={view} replaying={replay.active} />
+          </div>
+          <SidePanel view={view} replayingAt={replay.active ? replay.seq : undefined} />
+        </div>
+      ) : (
+        <div className="app-body no-project">
+          <ProjectOpener />
+        </div>
+      )}
+      <StatusBar />
+      <CommandPalette />
+      <SettingsDialog />
       <Toasts />
     </div>
   )

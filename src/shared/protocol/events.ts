@@ -190,6 +190,16 @@ export const sessionForkedEvent = z.object({
   atSeq: z.number().int().nonnegative(),
 })
 
+/** The user switched the session's model or approval policy (from the next turn; the policy at once). */
+export const sessionConfiguredEvent = z.object({
+  ...base,
+  type: z.literal('session.configured'),
+  provider: providerIdSchema.optional(),
+  model: z.string().optional(),
+  baseUrl: z.string().optional(),
+  approvalPolicy: approvalPolicySchema.optional(),
+})
+
 export const contextCompactedEvent = z.object({
   ...base,
   type: z.literal('context.compacted'),
@@ -264,6 +274,7 @@ export const stepwiseEventSchema = z.discriminatedUnion('type', [
   checkpointCreatedEvent,
   checkpointRestoredEvent,
   sessionForkedEvent,
+  sessionConfiguredEvent,
   contextCompactedEvent,
   reviewFindingEvent,
   verifyFinishedEvent,

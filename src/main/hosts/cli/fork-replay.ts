@@ -281,6 +281,8 @@ export function describeFrame({ event: e }: ReplayFrame): string | undefined {
       return `↺ ${e.kind} to checkpoint ${e.snapshotId}: ${e.paths.join(', ') || 'no change'}`
     case 'session.forked':
       return `⑂ forked at step ${e.atSeq} into ${e.childSessionId}`
+    case 'session.configured':
+      return `switched to ${[e.provider, e.model].filter(Boolean).join(' ') || 'the same model'}${e.approvalPolicy ? `, approval ${e.approvalPolicy}` : ''}`
     case 'context.compacted':
       return `⇣ context compacted ${e.beforeTokens} → ${e.afterTokens} tokens`
     case 'review.finding':

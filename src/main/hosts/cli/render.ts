@@ -173,6 +173,13 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
         case 'session.forked':
           print(color.dim(`  ⑂ forked at step ${event.atSeq} into session ${event.childSessionId}`))
           break
+        case 'session.configured':
+          print(
+            color.dim(
+              `  switched to ${[event.provider, event.model].filter(Boolean).join(' ') || 'the same model'}`,
+            ),
+          )
+          break
         case 'review.finding': {
           const f = event.finding
           const sev =

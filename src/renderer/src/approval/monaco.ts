@@ -35,13 +35,21 @@ export type MonacoTheme = 'vs' | 'vs-dark'
 
 const DARK_QUERY = '(prefers-color-scheme: dark)'
 
+/** The OS scheme, or the theme forced in Settings (`<html data-theme>`). */
 function subscribeToScheme(onChange: () => void): () => void {
   const query = window.matchMedia(DARK_QUERY)
   query.addEventListener('change', onChange)
-  return () => query.removeEventListener('change', onChange)
+  const forced = new MutationObserver(onChange)
+  forced.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] })
+  return () => {
+    query.removeEventListener('change', onChange)
+    forced.disconnect()
+  }
 }
 
 export function currentMonacoTheme(): MonacoTheme {
+  const forced = document.documentElement.dataset.theme
+  if (forced === 'dark' || forced === 'light') return forced === 'dark' ? 'vs-dark' : 'vs'
   return window.matchMedia(DARK_QUERY).matches ? 'vs-dark' : 'vs'
 }
 

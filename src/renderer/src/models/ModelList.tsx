@@ -4,7 +4,7 @@ import type { ModelInfo, ProviderId } from '../../../shared/protocol'
 import { useApp } from '../state/store'
 import { formatTokens } from '../timeline/format'
 import { loadModels, useCatalogEntry } from './catalog'
-import { formatGigabytes, providerLabel, sameModel } from './format'
+import { formatGigabytes, formatPrice, providerLabel, sameModel } from './format'
 
 interface ModelListProps {
   provider: ProviderId
@@ -21,7 +21,7 @@ function detail(provider: ProviderId, m: ModelInfo): string {
   const parts: string[] = []
   if (m.contextWindow) parts.push(`${formatTokens(m.contextWindow)} context`)
   if (m.inputPerMTok !== undefined && m.outputPerMTok !== undefined) {
-    parts.push(`$${m.inputPerMTok} / $${m.outputPerMTok} per M tokens`)
+    parts.push(`${formatPrice(m.inputPerMTok)} / ${formatPrice(m.outputPerMTok)} per M tokens`)
   }
   return parts.join(' · ')
 }

@@ -36,6 +36,16 @@ export function PickerDialog(): React.JSX.Element {
   }
   const currentFor = (provider: ProviderId): string | null =>
     effective?.provider === provider ? effective.model : null
+  // The server a provider's models come from: the one in use, else the host's default for it.
+  const defaults = useApp((s) => s.info?.defaults)
+  const baseUrlFor = (provider: ProviderId): string | undefined =>
+    effective?.provider === provider
+      ? effective.baseUrl
+      : defaults?.provider === provider
+        ? defaults.baseUrl
+        : undefined
+  const ollamaUrl = baseUrlFor('ollama')
+  const openaiUrl = baseUrlFor('openai')
 
   return (
     <Dialog
@@ -56,21 +66,26 @@ export function PickerDialog(): React.JSX.Element {
           <>
             <ModelList
               provider="ollama"
+              baseUrl={ollamaUrl}
               current={currentFor('ollama')}
-              onChoose={(model) => void choose({ provider: 'ollama', model })}
+              onChoose={(model) => void choose({ provider: 'ollama', model, baseUrl: ollamaUrl })}
             />
-            <PullForm onUse={(model) => void choose({ provider: 'ollama', model })} />
+            <PullForm
+              baseUrl={ollamaUrl}
+              onUse={(model) => void choose({ provider: 'ollama', model, baseUrl: ollamaUrl })}
+            />
           </>
         )}
         {tab === 'openai' && (
           <>
-            <ApiKeyForm provider="openai" />
+            <ApiKeyForm provider="openai" baseUrl={openaiUrl} />
             <ModelList
               provider="openai"
+              baseUrl={openaiUrl}
               current={currentFor('openai')}
-              onChoose={(model) => void choose({ provider: 'openai', model })}
+              onChoose={(model) => void choose({ provider: 'openai', model, baseUrl: openaiUrl })}
             />
-            <ModelIdForm onUse={(model) => void choose({ provider: 'openai', model })} />
+            <ModelIdForm onUse={(model) => void choose({ provider: 'openai', model, baseUrl: openaiUrl })} />
           </>
         )}
         {tab === 'openai-chat' && (

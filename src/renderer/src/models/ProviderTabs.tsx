@@ -1,6 +1,6 @@
 import type React from 'react'
 import { useRef, type KeyboardEvent } from 'react'
-import { PROVIDER_IDS, type ProviderId } from '../../../shared/protocol'
+import type { ProviderId } from '../../../shared/protocol'
 import { PROVIDER_LABELS } from './format'
 
 interface ProviderTabsProps {
@@ -10,13 +10,16 @@ interface ProviderTabsProps {
   idBase: string
 }
 
+/** Local first: the order the tabs show in. */
+const ORDER: readonly ProviderId[] = ['ollama', 'openai', 'openai-chat']
+
 /** The provider tabs: arrow keys, Home and End move between them (a roving tab stop). */
 export function ProviderTabs({ value, onChange, idBase }: ProviderTabsProps): React.JSX.Element {
   const refs = useRef<Partial<Record<ProviderId, HTMLButtonElement | null>>>({})
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
-    const i = PROVIDER_IDS.indexOf(value)
-    const n = PROVIDER_IDS.length
+    const i = ORDER.indexOf(value)
+    const n = ORDER.length
     const next =
       event.key === 'ArrowRight'
         ? (i + 1) % n
@@ -29,14 +32,14 @@ export function ProviderTabs({ value, onChange, idBase }: ProviderTabsProps): Re
               : -1
     if (next < 0) return
     event.preventDefault()
-    const provider = PROVIDER_IDS[next]
+    const provider = ORDER[next]
     onChange(provider)
     refs.current[provider]?.focus()
   }
 
   return (
     <div className="model-picker-tabs" role="tablist" aria-label="Provider" onKeyDown={onKeyDown}>
-      {PROVIDER_IDS.map((provider) => (
+      {ORDER.map((provider) => (
         <button
           key={provider}
           ref={(el) => {

@@ -1,7 +1,7 @@
 import { useMemo } from 'react'
 import { create } from 'zustand'
 import type { StepwiseEvent } from '../../../shared/protocol'
-import { invoke, useApp, type AppInfo } from '../state/store'
+import { invoke, provideModelChoice, useApp, type AppInfo } from '../state/store'
 import { parseChoice, type ModelChoice } from './stored'
 
 export type { ModelChoice } from './stored'
@@ -116,3 +116,5 @@ export async function chooseModel(next: ModelChoice): Promise<void> {
     sessions: sessionId ? { ...s.sessions, [sessionId]: next } : s.sessions,
   }))
 }
+
+provideModelChoice(currentChoice)

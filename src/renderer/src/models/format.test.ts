@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { choiceLabel, formatGigabytes, pullPercent, pullText, sameModel, splitBackticks } from './format'
+import {
+  choiceLabel,
+  formatGigabytes,
+  pullPercent,
+  pullText,
+  sameModel,
+  splitBackticks,
+  formatPrice,
+} from './format'
 
 describe('formatGigabytes', () => {
   it('counts like Ollama, in 10^9 bytes', () => {
@@ -73,5 +81,15 @@ describe('splitBackticks', () => {
       { code: false, text: ' c `d' },
     ])
     expect(splitBackticks('plain')).toEqual([{ code: false, text: 'plain' }])
+  })
+})
+
+describe('formatPrice', () => {
+  it('shows cents, and a third decimal only when it matters', () => {
+    expect(formatPrice(2.5)).toBe('$2.50')
+    expect(formatPrice(10)).toBe('$10.00')
+    expect(formatPrice(0.15)).toBe('$0.15')
+    expect(formatPrice(0.05)).toBe('$0.05')
+    expect(formatPrice(0.075)).toBe('$0.075')
   })
 })

@@ -73,3 +73,8 @@ export function splitBackticks(text: string): { code: boolean; text: string }[] 
     parts.splice(parts.length - 2, 2, `${parts[parts.length - 2]}\`${parts[parts.length - 1]}`)
   return parts.map((part, i) => ({ code: i % 2 === 1, text: part })).filter((p) => p.text !== '')
 }
+
+/** A price per million tokens: $2.50, $0.15, $0.075 (no rounding a small price away). */
+export function formatPrice(usd: number): string {
+  return `$${usd < 0.1 ? usd.toFixed(3).replace(/0$/, '') : usd.toFixed(2)}`
+}

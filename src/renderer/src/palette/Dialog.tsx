@@ -47,8 +47,11 @@ export function Dialog({
       event.preventDefault()
       close()
     }
-    // Chromium may close a dialog without `cancel` (repeated Esc): keep React's state in step.
-    const onNativeClose = (): void => close()
+    // Chromium may close a dialog without `cancel` (repeated Esc): keep React's state in step. A
+    // `close` queued by an earlier cleanup (StrictMode's re-run) finds the dialog open again: ignore it.
+    const onNativeClose = (): void => {
+      if (!dialog.open) close()
+    }
     dialog.addEventListener('cancel', onCancel)
     dialog.addEventListener('close', onNativeClose)
     return () => {

@@ -125,7 +125,7 @@ export function PathField({ id, value, onChange, onSubmit, autoFocus }: PathFiel
               pick(entry)
             }}
           >
-            {entry}
+            <bdi>{entry}</bdi>
           </li>
         ))}
       </ul>

@@ -196,10 +196,18 @@ export async function openSession(sessionId: string): Promise<void> {
   }
 }
 
+type ModelChoice = Pick<CommandInput<'session/create'>, 'provider' | 'model' | 'baseUrl'>
+let modelChoice: () => ModelChoice | undefined = () => undefined
+
+/** The model picker tells the store which model new sessions start on. */
+export function provideModelChoice(choice: () => ModelChoice | undefined): void {
+  modelChoice = choice
+}
+
 export async function newSession(): Promise<string> {
   const s = useApp.getState()
   if (!s.project) throw new Error('Open a project first.')
-  const { sessionId } = await invoke('session/create', { repo: s.project.repo })
+  const { sessionId } = await invoke('session/create', { repo: s.project.repo, ...modelChoice() })
   await openSession(sessionId)
   return sessionId
 }

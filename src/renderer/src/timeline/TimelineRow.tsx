@@ -31,6 +31,7 @@ const KIND_ICONS: Partial<Record<TimelineStep['kind'], { glyph: string; label: s
   finding: { glyph: '◆', label: 'finding' },
   restore: { glyph: '↺', label: 'restore' },
   fork: { glyph: '⎇', label: 'fork' },
+  finish: { glyph: '■', label: 'end of turn' },
 }
 
 function icon(step: TimelineStep, status: RowStatus): { glyph: string; label: string } {
@@ -43,6 +44,7 @@ function rowClass(step: TimelineStep, selected: boolean): string {
   let cls = `tl-row tl-${step.kind}`
   if (step.kind === 'verify' && !step.passed) cls += ' tl-failed'
   if (step.kind === 'finding') cls += ` tl-sev-${step.finding.severity}`
+  if (step.kind === 'finish') cls += ` tl-end-${step.reason}`
   return selected ? `${cls} is-selected` : cls
 }
 

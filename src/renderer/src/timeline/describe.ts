@@ -89,6 +89,13 @@ function modelMeta(step: Extract<TimelineStep, { kind: 'model' }>): string | und
   return parts.length > 0 ? parts.join(' · ') : undefined
 }
 
+const FINISH_LABELS: Record<Extract<TimelineStep, { kind: 'finish' }>['reason'], string> = {
+  done: 'Finished',
+  interrupted: 'Stopped by you',
+  'step-limit': 'Stopped at the step limit',
+  error: 'Stopped on an error',
+}
+
 export function describeStep(step: TimelineStep): RowText {
   switch (step.kind) {
     case 'user':
@@ -126,6 +133,16 @@ export function describeStep(step: TimelineStep): RowText {
       return { title: `${RESTORE_LABELS[step.restore]} restored ${plural(step.paths.length, 'file')}` }
     case 'fork':
       return { title: `Forked to ${step.childSessionId.slice(0, 8)}`, meta: `at step #${step.atSeq}` }
+    case 'finish':
+      return {
+        title: FINISH_LABELS[step.reason],
+        meta: [
+          plural(step.modelSteps, 'model step'),
+          `${formatTokens(step.usage.inputTokens)} in / ${formatTokens(step.usage.outputTokens)} out`,
+          formatDuration(step.durationMs),
+        ].join(' · '),
+        preview: step.reason === 'done' || !step.message ? undefined : previewLines(step.message, 2),
+      }
     case 'verify':
       return {
         title: `Checks ${step.passed ? 'passed' : 'failed'} (round ${step.round} of ${step.maxRounds})`,

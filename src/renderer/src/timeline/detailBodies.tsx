@@ -147,6 +147,20 @@ export function StepBody({ step }: { step: TimelineStep }): React.JSX.Element {
           ]}
         />
       )
+    case 'finish':
+      return (
+        <>
+          <Fields
+            fields={[
+              ['Ended', step.reason],
+              ['Model steps', String(step.modelSteps)],
+              ['Tokens', `${step.usage.inputTokens} in / ${step.usage.outputTokens} out`],
+              ['Took', `${(step.durationMs / 1000).toFixed(1)} s`],
+            ]}
+          />
+          {step.message && <p className={step.reason === 'error' ? 'sd-error' : 'sd-hint'}>{step.message}</p>}
+        </>
+      )
     case 'verify':
       return (
         <>

@@ -40,13 +40,18 @@ export function categoryOf(step: TimelineStep): StepCategory {
     case 'finding':
     case 'fork':
     case 'verify':
+    case 'finish':
       return 'other'
   }
 }
 
 /** True for a step that reports a failure besides its main category. */
 function isFailure(step: TimelineStep): boolean {
-  return (step.kind === 'tool' && step.status === 'error') || (step.kind === 'verify' && !step.passed)
+  return (
+    (step.kind === 'tool' && step.status === 'error') ||
+    (step.kind === 'verify' && !step.passed) ||
+    (step.kind === 'finish' && step.reason === 'error')
+  )
 }
 
 export function matchesFilter(step: TimelineStep, filter: TimelineFilter): boolean {
