@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { createSandbox } from '../src/main/sandbox/sandbox'
+import { snapshotterFor } from '../src/main/session/start'
 import { openStore } from '../src/main/store/store'
 import { rewindSession, undoSession } from '../src/main/timetravel/restore'
 import { recordSession } from '../src/main/timetravel/restore-testing'
@@ -17,6 +19,8 @@ import { isMain, log, median, report, timed, type BenchRow } from './util'
  */
 
 const CHANGED = 100
+/** Files a command changes before its checkpoint. */
+const COMMAND_TOUCHED = 10
 const ROUNDS = 5
 
 export async function benchTimetravel(): Promise<BenchRow[]> {
@@ -82,6 +86,30 @@ export async function benchTimetravel(): Promise<BenchRow[]> {
     }
     if (fs.readFileSync(path.join(root, picked[0]), 'utf8') !== edits[picked[0]])
       throw new Error('the rounds did not end at the changed state')
+
+    // A command that touched 10 files, then the checkpoint the agent takes after every command
+    // (the session's warm snapshotter), against `git stash create` of the same worktree: a commit
+    // of the changes that leaves the files alone, which is what a checkpoint is.
+    const sandbox = await createSandbox(root)
+    const snapshotter = snapshotterFor(store, sandbox)
+    const before = await snapshotter.takeSnapshot({ sessionId: s.sessionId })
+    // Files the snapshots cover (not .env, not node_modules: the sandbox leaves those out).
+    const covered = new Set(snapshotter.getManifest(before.info.id).map((f) => f.path))
+    const touched = picked.filter((p) => covered.has(p)).slice(0, COMMAND_TOUCHED)
+    const checkpoints: number[] = []
+    const stashCreates: number[] = []
+    for (let round = 0; round <= ROUNDS; round++) {
+      for (const p of touched) fs.appendFileSync(path.join(root, p), `// command round ${round}\n`)
+      const c = await timed(() =>
+        snapshotter.takeSnapshot({ sessionId: s.sessionId, label: `round ${round}` }),
+      )
+      const changed = c.value.changed.modified.length
+      if (changed !== COMMAND_TOUCHED) throw new Error(`the checkpoint saw ${changed} changed files, not 10`)
+      const g = await timed(() => git('stash', 'create'))
+      if (round === 0) continue
+      checkpoints.push(c.seconds)
+      stashCreates.push(g.seconds)
+    }
     store.close()
     const where = `${listed.length} files, ${CHANGED} changed, median of ${ROUNDS}`
     return [
@@ -102,6 +130,15 @@ export async function benchTimetravel(): Promise<BenchRow[]> {
         reference: median(pops),
         target: { maxAbs: 0.2 },
         note: `${where}; includes the checkpoint of the present`,
+      },
+      {
+        name: `checkpoint after a command touched ${COMMAND_TOUCHED} files`,
+        unit: 's',
+        ours: median(checkpoints),
+        refName: 'git stash create',
+        reference: median(stashCreates),
+        target: { maxAbs: 0.5 },
+        note: `${listed.length} files, median of ${ROUNDS}; the session's snapshotter, as after run_command`,
       },
     ]
   } finally {
