@@ -148,3 +148,56 @@ test('replay: scrub back to a step, see its diff, and rewind the files there', a
   expect(() => readFileSync(join(h!.repo, 'b.txt'))).toThrow()
   expect(problems).toEqual([])
 })
+
+test('a turn that failed offers Retry, which asks the model again from where it stopped', async ({
+  page,
+}) => {
+  h = await startServe({
+    files: { 'a.txt': ORIGINAL },
+    model: {
+      turns: [
+        { status: 400, body: JSON.stringify({ error: 'the model server refused the request' }) },
+        { text: 'Recovered.' },
+      ],
+    },
+  })
+  await page.goto(h.url)
+  await page.getByTestId('chat-input').fill('Try this')
+  await page.getByTestId('chat-input').press('Enter')
+  await expect(page.getByTestId('error-actions')).toBeVisible()
+  await expect(page.locator('[data-kind="error"]')).toHaveCount(1)
+  await saveScreen(page, '16-error-retry')
+  await page.getByTestId('error-retry').click()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Recovered.' })).toBeVisible()
+  await expect(page.getByTestId('error-actions')).toBeHidden()
+  // The retry continued the same conversation: no second copy of the message.
+  await expect(page.locator('[data-kind="user"]')).toHaveCount(1)
+})
+
+test('every control has an accessible name and Tab reaches the message box', async ({ page }) => {
+  h = await startServe({ files: { 'a.txt': ORIGINAL } })
+  await page.goto(h.url)
+  await expect(page.getByTestId('chat-input')).toBeEnabled()
+  const unnamed = await page.evaluate(() => {
+    const nameOf = (el: Element): string => {
+      const label = el.getAttribute('aria-label') ?? ''
+      const by = (el.getAttribute('aria-labelledby') ?? '')
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join('')
+      const forLabel = el.id ? (document.querySelector(`label[for="${el.id}"]`)?.textContent ?? '') : ''
+      const wrapped = el.closest('label')?.textContent ?? ''
+      const text = el.tagName === 'BUTTON' ? (el.textContent ?? '') : ''
+      return (label + by + forLabel + wrapped + text + (el.getAttribute('title') ?? '')).trim()
+    }
+    return [...document.querySelectorAll('button, input, select, textarea, [role="button"], a[href]')]
+      .filter((el) => (el as HTMLElement).offsetParent !== null && !nameOf(el))
+      .map((el) => el.outerHTML.slice(0, 120))
+  })
+  expect(unnamed).toEqual([])
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press('Tab')
+    if (await page.getByTestId('chat-input').evaluate((el) => el === document.activeElement)) return
+  }
+  throw new Error('Tab never reached the message box')
+})

@@ -90,6 +90,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     'session/events': (input) => sessions.events(input),
     'session/configure': (input) => sessions.configure(input),
     'turn/start': (input) => sessions.startTurn(input),
+    'turn/retry': (input) =>
+      sessions.startTurn({ sessionId: input.sessionId, text: 'retry' }, { continueOnly: true }),
     'turn/interrupt': (input) => sessions.interrupt(input),
     'approval/resolve': (input) => sessions.resolveApproval(input),
     'session/undo': (input) => travel.undo(input),

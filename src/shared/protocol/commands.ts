@@ -45,6 +45,11 @@ export const commandSchemas = {
     input: z.object({ sessionId: z.string(), text: z.string().min(1).max(200_000) }),
     output: z.object({ accepted: z.boolean() }),
   },
+  /** Asks the model again from where the last turn stopped (after a timeout or a dropped server). */
+  'turn/retry': {
+    input: z.object({ sessionId: z.string() }),
+    output: z.object({ accepted: z.boolean() }),
+  },
   'turn/interrupt': {
     input: z.object({ sessionId: z.string() }),
     output: z.object({ interrupted: z.boolean() }),

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import type React from 'react'
 import { ChatInput } from '../chat/ChatInput'
+import { ErrorActions } from './ErrorActions'
 import { select, useApp } from '../state/store'
 import {
   countByCategory,
@@ -32,6 +33,7 @@ export function MainPane({ view, replaying }: { view: SessionView; replaying: bo
       ) : (
         <Timeline steps={steps} selectedSeq={selectedSeq} onSelect={select} follow={!replaying} />
       )}
+      {!replaying && <ErrorActions />}
       {!replaying && <ChatInput />}
     </main>
   )

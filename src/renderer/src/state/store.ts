@@ -47,6 +47,8 @@ export interface AppState {
   toasts: Toast[]
   /** A turn is being started (the project is prepared) but has not emitted yet. */
   starting: boolean
+  /** The failed turn whose Retry / Skip / Abort the user dismissed (its last seq). */
+  dismissedErrorSeq: number | null
 }
 
 const initial: AppState = {
@@ -62,6 +64,7 @@ const initial: AppState = {
   pulls: {},
   toasts: [],
   starting: false,
+  dismissedErrorSeq: null,
 }
 
 export const useApp = create<AppState>(() => initial)
