@@ -32,6 +32,7 @@ const BENCHES: Bench[] = [
   { name: 'index', file: 'index.bench.ts' },
   { name: 'bundle', file: 'bundle.bench.ts' },
   { name: 'timetravel', file: 'timetravel.bench.ts' },
+  { name: 'ui', file: 'ui.bench.ts' },
 ]
 
 /**

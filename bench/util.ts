@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url'
  * measured in the same run, the ratio, the target and PASS/FAIL.
  */
 
-export type Unit = 's' | 'ms' | 'MB' | 'events/s' | 'tokens'
+export type Unit = 's' | 'ms' | 'MB' | 'events/s' | 'tokens' | 'count'
 
 export interface Target {
   /** ours / reference must not exceed this. */
@@ -177,6 +177,8 @@ export function formatValue(value: number | undefined, unit: Unit): string {
       return `${Math.round(value).toLocaleString('en-US')} ev/s`
     case 'tokens':
       return `${Math.round(value).toLocaleString('en-US')} tokens`
+    case 'count':
+      return Math.round(value).toLocaleString('en-US')
   }
 }
 
@@ -185,7 +187,9 @@ export function formatTarget(row: BenchRow): string {
   if (!t) return 'info'
   const parts: string[] = []
   if (t.maxAbs !== undefined)
-    parts.push(`≤ ${row.unit === 's' ? formatValue(t.maxAbs, 's') : `${t.maxAbs} ${row.unit}`}`)
+    parts.push(
+      `≤ ${row.unit === 's' || row.unit === 'count' ? formatValue(t.maxAbs, row.unit) : `${t.maxAbs} ${row.unit}`}`,
+    )
   if (t.maxRatio !== undefined) parts.push(`≤ ${t.maxRatio.toFixed(1)}×`)
   return parts.join(' and ')
 }

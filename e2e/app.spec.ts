@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
+import { UNNAMED_CONTROLS } from './a11y'
 import { saveScreen, watchProblems } from './screens'
 import { startServe, type ServeHarness } from './serve-harness'
 
@@ -178,26 +179,12 @@ test('every control has an accessible name and Tab reaches the message box', asy
   h = await startServe({ files: { 'a.txt': ORIGINAL } })
   await page.goto(h.url)
   await expect(page.getByTestId('chat-input')).toBeEnabled()
-  const unnamed = await page.evaluate(() => {
-    const nameOf = (el: Element): string => {
-      const label = el.getAttribute('aria-label') ?? ''
-      const by = (el.getAttribute('aria-labelledby') ?? '')
-        .split(/\s+/)
-        .map((id) => document.getElementById(id)?.textContent ?? '')
-        .join('')
-      const forLabel = el.id ? (document.querySelector(`label[for="${el.id}"]`)?.textContent ?? '') : ''
-      const wrapped = el.closest('label')?.textContent ?? ''
-      const text = el.tagName === 'BUTTON' ? (el.textContent ?? '') : ''
-      return (label + by + forLabel + wrapped + text + (el.getAttribute('title') ?? '')).trim()
-    }
-    return [...document.querySelectorAll('button, input, select, textarea, [role="button"], a[href]')]
-      .filter((el) => (el as HTMLElement).offsetParent !== null && !nameOf(el))
-      .map((el) => el.outerHTML.slice(0, 120))
-  })
+  const unnamed = await page.evaluate<string[]>(UNNAMED_CONTROLS)
   expect(unnamed).toEqual([])
   for (let i = 0; i < 30; i++) {
     await page.keyboard.press('Tab')
-    if (await page.getByTestId('chat-input').evaluate((el) => el === document.activeElement)) return
+    if ((await page.evaluate<string | undefined>('document.activeElement?.dataset?.testid')) === 'chat-input')
+      return
   }
   throw new Error('Tab never reached the message box')
 })

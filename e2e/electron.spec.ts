@@ -4,6 +4,8 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { _electron as electron, expect, test } from '@playwright/test'
+import { startFakeModelServer } from '../test/fake-model-server'
+import { gitProject } from './serve-harness'
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 
@@ -67,5 +69,42 @@ test('the Electron app opens a sandboxed window with only the stepwise bridge', 
     })
   } finally {
     await app.close()
+  }
+})
+
+test('the Electron app opens a project, chats with the model and accepts a change', async () => {
+  test.skip(!binary, SKIP_REASON)
+  const repo = gitProject({ 'a.txt': 'one\ntwo\n' })
+  const model = await startFakeModelServer({
+    models: ['qwen2.5-coder:7b'],
+    turns: [
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'one\nTWO\n' } }] },
+      { text: 'Changed two.' },
+    ],
+  })
+  const app = await electron.launch({
+    executablePath: binary ?? undefined,
+    args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), join(repoRoot, 'out', 'main', 'index.js')],
+    env: {
+      ...process.env,
+      STEPWISE_HOME: mkdtempSync(join(tmpdir(), 'stepwise-electron-')),
+      OLLAMA_HOST: model.url,
+      OPENAI_API_KEY: '',
+    },
+  })
+  try {
+    const page = await app.firstWindow()
+    await page.getByTestId('project-path').fill(repo)
+    await page.getByTestId('open-project').click()
+    await page.getByTestId('chat-input').fill('Capitalise two')
+    await page.getByTestId('chat-input').press('Enter')
+    await expect(page.getByTestId('approval-panel')).toBeVisible()
+    await page.getByTestId('approve-button').click()
+    await expect(page.getByTestId('timeline-step').filter({ hasText: 'Changed two.' })).toBeVisible()
+    expect(readFileSync(join(repo, 'a.txt'), 'utf8')).toBe('one\nTWO\n')
+  } finally {
+    await app.close()
+    await model.close()
   }
 })

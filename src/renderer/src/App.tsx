@@ -10,7 +10,7 @@ import { openPalette } from './palette/paletteState'
 import { OpenFolderButton } from './project/OpenFolderButton'
 import { ProjectOpener } from './project/ProjectOpener'
 import { ReplayBar } from './replay/ReplayBar'
-import { useReplay } from './replay/useReplay'
+import { useReplayActive } from './replay/useReplay'
 import { SessionList } from './sessions/SessionList'
 import { ApprovalPolicySwitch } from './settings/ApprovalPolicySwitch'
 import { SettingsDialog } from './settings/SettingsDialog'
@@ -20,6 +20,10 @@ import { hostApi } from './transport'
 import './layout/layout.css'
 
 /**
+ * The app's frame. It re-renders only when the project or the replay mode
+ * changes: each part subscribes to the state it shows, so a burst of live events
+ * re-renders the timeline and the status bar, not the whole window.
+ *
  * The app: sessions on the left; the timeline and the chat in the middle; the
  * waiting approval, a step's details or the replayed files on the right; the
  * status bar below. Ctrl+K opens the command palette.
@@ -28,9 +32,7 @@ export function App(): React.JSX.Element {
   const [failed, setFailed] = useState<string | null>(null)
   const ready = useApp((s) => s.info !== null)
   const project = useApp((s) => s.project)
-  const live = useApp((s) => s.view)
-  const replay = useReplay()
-  const view = replay.active ? replay.view : live
+  const replaying = useReplayActive()
 
   useEffect(() => {
     connect(hostApi()).catch((err: unknown) => setFailed(err instanceof Error ? err.message : String(err)))
@@ -65,8 +67,8 @@ export function App(): React.JSX.Element {
         </span>
         <OpenFolderButton className="header-button" />
         <span className="spacer" />
-        <ReplayBar controls={replay} />
-        {!replay.active && (
+        <ReplayBar />
+        {!replaying && (
           <>
             <ApprovalPolicySwitch />
             <ModelPicker />
@@ -80,10 +82,10 @@ export function App(): React.JSX.Element {
         <div className="app-body">
           <SessionList />
           <div className="center">
-            {!replay.active && <Onboarding />}
-            <MainPane view={view} replaying={replay.active} />
+            {!replaying && <Onboarding />}
+            <MainPane />
           </div>
-          <SidePanel view={view} replayingAt={replay.active ? replay.seq : undefined} />
+          <SidePanel />
         </div>
       ) : (
         <div className="app-body no-project">

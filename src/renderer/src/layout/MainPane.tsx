@@ -11,10 +11,12 @@ import {
   TimelineFilters,
   type TimelineFilter,
 } from '../timeline'
-import type { SessionView } from '../../../shared/reducer'
+import { useDisplayedView, useReplayActive } from '../replay/useReplay'
 
 /** The session's timeline (live, or as of the scrubbed step in replay) with its filters and the chat box. */
-export function MainPane({ view, replaying }: { view: SessionView; replaying: boolean }): React.JSX.Element {
+export function MainPane(): React.JSX.Element {
+  const view = useDisplayedView()
+  const replaying = useReplayActive()
   const selectedSeq = useApp((s) => s.selectedSeq)
   const [filter, setFilter] = useState<TimelineFilter>(NO_FILTER)
   const steps = useMemo(() => filterSteps(view.steps, filter), [view.steps, filter])

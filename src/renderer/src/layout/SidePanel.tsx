@@ -3,7 +3,7 @@ import type React from 'react'
 import type { ApprovalAnswer, CommandApprovalRequest, FileApprovalRequest } from '../approval/types'
 import { invoke, select, useApp, type ApprovalRequest } from '../state/store'
 import { StepDetails } from '../timeline'
-import type { SessionView } from '../../../shared/reducer'
+import { useDisplayedView, useReplaySeq } from '../replay/useReplay'
 
 // Monaco is large: load it with the first diff, not with the app.
 const ApprovalPanel = lazy(() =>
@@ -19,14 +19,10 @@ function toPanelRequest(e: ApprovalRequest): FileApprovalRequest | CommandApprov
 }
 
 /** Right of the timeline: the oldest waiting approval first, else the selected step's details. */
-export function SidePanel({
-  view,
-  replayingAt,
-}: {
-  view: SessionView
+export function SidePanel(): React.JSX.Element | null {
+  const view = useDisplayedView()
   /** The replayed step, or undefined when live. */
-  replayingAt: number | null | undefined
-}): React.JSX.Element | null {
+  const replayingAt = useReplaySeq()
   const replaying = replayingAt !== undefined
   const approvals = useApp((s) => s.approvals)
   const sessionId = useApp((s) => s.sessionId)
