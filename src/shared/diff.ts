@@ -26,7 +26,7 @@ export interface DiffStat {
  */
 const MAX_EDIT_LENGTH = 2500
 
-type Op = { kind: ' ' | '-' | '+'; lines: string[] }
+export type Op = { kind: ' ' | '-' | '+'; lines: string[] }
 
 /** Lines with their `\n` kept, so "no newline at end of file" is a difference, as in git. */
 function tokenize(text: string | null): string[] {
@@ -45,8 +45,15 @@ function tokenize(text: string | null): string[] {
 }
 
 function diffOps(before: string | null, after: string | null): Op[] {
-  const a = tokenize(before)
-  const b = tokenize(after)
+  return diffLineArrays(tokenize(before), tokenize(after))
+}
+
+/**
+ * The edit script between two lists of lines (each with its terminator, however
+ * the caller split them): runs of kept (' '), removed ('-') and added ('+') lines.
+ * Shared by the unified diff and the approval panel's hunks.
+ */
+export function diffLineArrays(a: readonly string[], b: readonly string[]): Op[] {
   // Common head and tail are cheap to peel off and keep the Myers search small.
   let head = 0
   while (head < a.length && head < b.length && a[head] === b[head]) head++

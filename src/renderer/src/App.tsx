@@ -65,7 +65,7 @@ export function App(): React.JSX.Element {
         <span className="project-name" title={project?.repo}>
           {project ? project.name : 'Stepwise'}
         </span>
-        <OpenFolderButton className="header-button" />
+        <OpenFolderButton className="ui-button small" />
         <span className="spacer" />
         <ReplayBar />
         {!replaying && (
@@ -74,7 +74,12 @@ export function App(): React.JSX.Element {
             <ModelPicker />
           </>
         )}
-        <button type="button" className="header-button" onClick={openPalette} aria-label="Commands (Ctrl+K)">
+        <button
+          type="button"
+          className="ui-button small"
+          onClick={openPalette}
+          aria-label="Commands (Ctrl+K)"
+        >
           ⌘K
         </button>
       </header>

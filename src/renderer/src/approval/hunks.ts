@@ -1,4 +1,4 @@
-import { diffArrays } from 'diff'
+import { diffLineArrays } from '../../../shared/diff'
 
 /*
  * Hunk math for the approval panel: split a proposed change into hunks the user accepts or rejects one
@@ -38,9 +38,6 @@ export interface SelectionSummary {
   noneAccepted: boolean
 }
 
-/** Beyond this many edits the exact diff is not worth its cost: the changed middle becomes one hunk. */
-const MAX_EDIT_LENGTH = 2500
-
 type Segment = { kind: 'same'; lines: string[] } | { kind: 'change'; removed: string[]; added: string[] }
 
 /** Lines with their terminator kept; "" and null have no lines. */
@@ -65,48 +62,18 @@ export function splitLines(text: string | null): string[] {
 
 /** Equal runs and change runs, alternating; a change run holds every removal and addition between two equal runs. */
 function segments(before: string | null, after: string | null): Segment[] {
-  const a = splitLines(before)
-  const b = splitLines(after)
-  // The common head and tail are cheap to peel off and keep the Myers search small.
-  let head = 0
-  while (head < a.length && head < b.length && a[head] === b[head]) head++
-  let tail = 0
-  while (
-    tail < a.length - head &&
-    tail < b.length - head &&
-    a[a.length - 1 - tail] === b[b.length - 1 - tail]
-  )
-    tail++
-  const midA = a.slice(head, a.length - tail)
-  const midB = b.slice(head, b.length - tail)
-
   const out: Segment[] = []
-  const same = (lines: string[]): void => {
-    if (lines.length > 0) out.push({ kind: 'same', lines })
-  }
-  const change = (removed: string[], added: string[]): void => {
+  for (const op of diffLineArrays(splitLines(before), splitLines(after))) {
     const last = out[out.length - 1]
-    if (last?.kind === 'change') {
-      last.removed.push(...removed)
-      last.added.push(...added)
-    } else out.push({ kind: 'change', removed: [...removed], added: [...added] })
+    if (op.kind === ' ') out.push({ kind: 'same', lines: op.lines })
+    else if (last?.kind === 'change') (op.kind === '-' ? last.removed : last.added).push(...op.lines)
+    else
+      out.push({
+        kind: 'change',
+        removed: op.kind === '-' ? [...op.lines] : [],
+        added: op.kind === '+' ? [...op.lines] : [],
+      })
   }
-
-  same(a.slice(0, head))
-  if (midA.length > 0 || midB.length > 0) {
-    const parts =
-      midA.length === 0 || midB.length === 0
-        ? undefined
-        : diffArrays(midA, midB, { maxEditLength: MAX_EDIT_LENGTH })
-    if (parts) {
-      for (const p of parts) {
-        if (p.added) change([], p.value)
-        else if (p.removed) change(p.value, [])
-        else same(p.value)
-      }
-    } else change(midA, midB)
-  }
-  same(a.slice(a.length - tail))
   return out
 }
 

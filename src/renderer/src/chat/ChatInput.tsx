@@ -147,14 +147,19 @@ export function ChatInput(): React.JSX.Element {
       />
       <div className="chat-actions">
         {busy ? (
-          <button type="button" data-testid="stop-button" className="stop" onClick={() => void stop()}>
+          <button
+            type="button"
+            data-testid="stop-button"
+            className="ui-button danger"
+            onClick={() => void stop()}
+          >
             Stop <kbd>Esc</kbd>
           </button>
         ) : (
           <button
             type="button"
             data-testid="send-button"
-            className="primary"
+            className="ui-button primary"
             disabled={!repo || !text.trim()}
             onClick={() => void submit()}
           >

@@ -24,7 +24,7 @@ export function ErrorActions(): React.JSX.Element | null {
       <div className="buttons">
         <button
           type="button"
-          className="primary"
+          className="ui-button small primary"
           data-testid="error-retry"
           onClick={() => void invoke('turn/retry', { sessionId }).catch(() => undefined)}
         >
@@ -32,6 +32,7 @@ export function ErrorActions(): React.JSX.Element | null {
         </button>
         <button
           type="button"
+          className="ui-button small"
           data-testid="error-skip"
           onClick={() => void send(SKIP_MESSAGE).catch(() => undefined)}
         >
@@ -39,6 +40,7 @@ export function ErrorActions(): React.JSX.Element | null {
         </button>
         <button
           type="button"
+          className="ui-button small"
           data-testid="error-abort"
           onClick={() => useApp.setState({ dismissedErrorSeq: lastSeq })}
         >

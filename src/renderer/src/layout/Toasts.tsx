@@ -9,7 +9,12 @@ export function Toasts(): React.JSX.Element {
       {toasts.map((t) => (
         <div key={t.id} className={`toast ${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'}>
           <span>{t.text}</span>
-          <button type="button" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>
+          <button
+            type="button"
+            className="ui-icon-button"
+            aria-label="Dismiss"
+            onClick={() => dismissToast(t.id)}
+          >
             ×
           </button>
         </div>

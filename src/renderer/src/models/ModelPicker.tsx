@@ -3,7 +3,6 @@ import { useEffectiveChoice } from './choice'
 import { choiceLabel } from './format'
 import { PickerDialog } from './PickerDialog'
 import { openModelPicker, usePickerUi } from './pickerState'
-import '../palette/ui.css'
 import './models.css'
 
 /**

@@ -8,7 +8,6 @@ import { isPulling, splitBackticks } from './format'
 import { openModelPicker } from './pickerState'
 import { startPull, usePullProgress } from './pull'
 import { PullProgressBar } from './PullProgressBar'
-import '../palette/ui.css'
 import './models.css'
 
 interface CheckResult {

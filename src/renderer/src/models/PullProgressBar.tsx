@@ -1,7 +1,6 @@
 import type React from 'react'
 import { pullPercent, pullText } from './format'
 import { usePullProgress } from './pull'
-import '../palette/ui.css'
 
 /** The progress of pulling `model`, fed by `host.pull-progress` notices; nothing before a pull. */
 export function PullProgressBar({ model }: { model: string }): React.JSX.Element | null {

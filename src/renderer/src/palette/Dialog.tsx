@@ -1,6 +1,5 @@
 import type React from 'react'
 import { useEffectEvent, useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react'
-import './ui.css'
 
 export interface DialogProps {
   /** The accessible name; shown as the heading unless `hideTitle`. */

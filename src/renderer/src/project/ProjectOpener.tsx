@@ -3,7 +3,6 @@ import { useId, useState } from 'react'
 import { invoke, openProject, useApp } from '../state/store'
 import { PathField } from './PathField'
 import { baseName, parentOf } from './paths'
-import '../palette/ui.css'
 import './project.css'
 
 interface ProjectOpenerProps {

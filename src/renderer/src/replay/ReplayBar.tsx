@@ -45,25 +45,38 @@ export function ReplayBar(): React.JSX.Element | null {
   if (total === 0) return null
   if (!active) {
     return (
-      <button type="button" className="replay-start" data-testid="replay-start" onClick={startReplay}>
+      <button type="button" className="ui-button small" data-testid="replay-start" onClick={startReplay}>
         Replay
       </button>
     )
   }
   return (
     <div className="replay-bar" role="toolbar" aria-label="Replay" data-testid="replay-bar">
-      <button type="button" aria-label="Step back (←)" onClick={() => step(-1)} disabled={count <= 1}>
+      <button
+        type="button"
+        className="ui-button small"
+        aria-label="Step back (←)"
+        onClick={() => step(-1)}
+        disabled={count <= 1}
+      >
         ◀
       </button>
       <button
         type="button"
+        className="ui-button small"
         aria-label={playing ? 'Pause (Space)' : 'Play (Space)'}
         data-testid="replay-play"
         onClick={togglePlay}
       >
         {playing ? '❚❚' : '▶'}
       </button>
-      <button type="button" aria-label="Step forward (→)" onClick={() => step(1)} disabled={count >= total}>
+      <button
+        type="button"
+        className="ui-button small"
+        aria-label="Step forward (→)"
+        onClick={() => step(1)}
+        disabled={count >= total}
+      >
         ▶▶
       </button>
       <input
@@ -86,7 +99,7 @@ export function ReplayBar(): React.JSX.Element | null {
           </option>
         ))}
       </select>
-      <button type="button" onClick={exitReplay} aria-label="Exit replay (Esc)">
+      <button type="button" className="ui-button small" onClick={exitReplay} aria-label="Exit replay (Esc)">
         Done
       </button>
     </div>

@@ -92,12 +92,18 @@ export default function ReplayFiles({ seq }: { seq: number }): React.JSX.Element
         <div className="actions">
           <button
             type="button"
+            className="ui-button small"
             data-testid="rewind-here"
             onClick={() => void rewind().catch(() => undefined)}
           >
             Rewind files here
           </button>
-          <button type="button" data-testid="fork-here" onClick={() => void fork().catch(() => undefined)}>
+          <button
+            type="button"
+            className="ui-button small"
+            data-testid="fork-here"
+            onClick={() => void fork().catch(() => undefined)}
+          >
             Fork from here
           </button>
         </div>

@@ -38,7 +38,12 @@ export function SessionList(): React.JSX.Element {
     <nav className="session-list" aria-label="Sessions">
       <div className="session-list-head">
         <h2>Sessions</h2>
-        <button type="button" disabled={!hasProject} onClick={() => void newSession().catch(() => undefined)}>
+        <button
+          type="button"
+          className="ui-button small"
+          disabled={!hasProject}
+          onClick={() => void newSession().catch(() => undefined)}
+        >
           New chat
         </button>
       </div>

@@ -7,7 +7,6 @@ import { fromDraft, toDraft, type DraftErrors, type SettingsDraft } from './form
 import { POLICIES, POLICY_INFO, setSessionPolicy } from './policy'
 import { closeSettings, useSettingsUi } from './settingsUi'
 import { applyTheme, useApplyTheme } from './theme'
-import '../palette/ui.css'
 import './settings.css'
 
 /**
