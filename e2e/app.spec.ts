@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from '@playwright/test'
 import { UNNAMED_CONTROLS } from './a11y'
@@ -187,4 +187,47 @@ test('every control has an accessible name and Tab reaches the message box', asy
       return
   }
   throw new Error('Tab never reached the message box')
+})
+
+test('Review changes from the palette: a read-only session whose findings land on the timeline', async ({
+  page,
+}) => {
+  h = await startServe({
+    files: { 'calc.ts': 'export const add = (a: number, b: number) => a + b\n' },
+    model: {
+      turns: [
+        {
+          toolCalls: [
+            {
+              name: 'report_finding',
+              arguments: {
+                file: 'calc.ts',
+                line: 2,
+                severity: 'high',
+                category: 'security',
+                message: 'eval on user input runs arbitrary code.',
+              },
+            },
+          ],
+        },
+        { text: 'One high finding: eval.' },
+      ],
+    },
+  })
+  writeFileSync(
+    join(h.repo, 'calc.ts'),
+    'export const add = (a: number, b: number) => a + b\nexport const run = (c: string) => eval(c)\n',
+  )
+  const problems = watchProblems(page)
+  await page.goto(h.url)
+  await expect(page.getByTestId('chat-input')).toBeEnabled()
+  await page.keyboard.press('Control+k')
+  await page.keyboard.type('review')
+  await page.keyboard.press('Enter')
+  const finding = page.locator('[data-kind="finding"]')
+  await expect(finding).toContainText('eval on user input')
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'One high finding' })).toBeVisible()
+  await saveScreen(page, '17-review-finding')
+  expect(readFileSync(join(h.repo, 'calc.ts'), 'utf8')).toContain('eval(c)')
+  expect(problems).toEqual([])
 })

@@ -14,6 +14,7 @@ import type { KeyStore, ModelDefaults, ServiceContext } from './context'
 import { checkModel, listModels, pullModel, setCredential } from './models'
 import { appInfo, completeFolder, indexStatus, openProject, projectFiles, rebuildIndex } from './projects'
 import { SessionRuntime } from './sessions'
+import { startReview } from './review'
 import { readSettings, writeSettings } from './settings'
 import { TimeTravel } from './timetravel'
 import type { CoreService, InvokeReply } from './types'
@@ -105,6 +106,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     'credentials/set': (input) => setCredential(ctx, input),
     'settings/get': () => readSettings(opts.store),
     'settings/set': (input) => writeSettings(opts.store, input),
+    'review/start': (input) => startReview(ctx, sessions, input),
     'index/status': (input) => indexStatus(ctx, input),
     'index/rebuild': (input) => rebuildIndex(ctx, input),
   }

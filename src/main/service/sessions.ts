@@ -32,6 +32,9 @@ interface LiveSession {
   turn?: { controller: AbortController; started?: StartedSession; done: Promise<void> }
 }
 
+/** Repair rounds of "until green" in the app (the CLI's --max-repairs default). */
+const UNTIL_GREEN_ROUNDS = 15
+
 export class ServiceError extends Error {
   override name = 'ServiceError'
 }
@@ -131,6 +134,7 @@ export class SessionRuntime {
         maxSteps: settings.maxSteps,
         limits: settings.limits,
         commands: commandSettings(store),
+        repair: input.untilGreen ? { maxRounds: UNTIL_GREEN_ROUNDS } : undefined,
         approver: live.approver,
         emit: this.ctx.broadcast,
         resume: {
@@ -171,6 +175,22 @@ export class SessionRuntime {
         this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: input.sessionId })
       })
     return { accepted: true }
+  }
+
+  /** A run started elsewhere (a review) on a stored session: Stop and the running state apply to it. */
+  track(sessionId: string, controller: AbortController, done: Promise<unknown>): void {
+    const live = this.liveSession(sessionId)
+    const turn = { controller, done: Promise.resolve() }
+    live.turn = turn
+    turn.done = done.then(
+      () => undefined,
+      () => undefined,
+    )
+    void turn.done.finally(() => {
+      if (live.turn === turn) live.turn = undefined
+      this.ctx.broadcast({ type: 'host.turn-ended', sessionId })
+      this.ctx.broadcast({ type: 'host.sessions-changed', sessionId })
+    })
   }
 
   interrupt(input: CommandInput<'turn/interrupt'>): CommandOutput<'turn/interrupt'> {

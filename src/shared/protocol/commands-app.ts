@@ -155,6 +155,22 @@ export const appCommandSchemas = {
     /** The file right after step `seq`, and right before it (what the step changed). Null: absent. */
     output: z.object({ content: z.string().nullable(), before: z.string().nullable(), binary: z.boolean() }),
   },
+  /**
+   * Reviews the uncommitted changes (or a file, a folder, `git:REF`, `git:A..B`) in a read-only
+   * session of its own; answers once that session exists (null: nothing to review).
+   */
+  'review/start': {
+    input: z.object({
+      repo: z.string().min(1),
+      target: z.string().min(1).optional(),
+      focus: z.string().max(500).optional(),
+      /** The model to review with; the host's default when absent. */
+      provider: providerIdSchema.optional(),
+      model: z.string().min(1).optional(),
+      baseUrl: z.string().url().optional(),
+    }),
+    output: z.object({ sessionId: z.string().nullable(), message: z.string() }),
+  },
   'index/status': {
     input: z.object({ repo: z.string().min(1) }),
     output: z.object({ status: z.unknown() }),

@@ -42,7 +42,12 @@ export const commandSchemas = {
     output: z.object({ events: z.array(z.unknown()) }),
   },
   'turn/start': {
-    input: z.object({ sessionId: z.string(), text: z.string().min(1).max(200_000) }),
+    input: z.object({
+      sessionId: z.string(),
+      text: z.string().min(1).max(200_000),
+      /** When the model says it is done, run the project's build and tests and send failures back. */
+      untilGreen: z.boolean().optional(),
+    }),
     output: z.object({ accepted: z.boolean() }),
   },
   /** Asks the model again from where the last turn stopped (after a timeout or a dropped server). */

@@ -31,6 +31,7 @@ export function ChatInput(): React.JSX.Element {
   const repo = useApp((s) => s.project?.repo)
   const files = useProjectFiles(repo)
   const [text, setText] = useState('')
+  const [untilGreen, setUntilGreen] = useState(false)
   const [caret, setCaret] = useState(0)
   // The highlighted suggestion, reset whenever the query changes.
   const [pickState, setPickState] = useState({ query: '', index: 0 })
@@ -49,7 +50,7 @@ export function ChatInput(): React.JSX.Element {
     const message = text.trim()
     if (!message || busy) return
     try {
-      await send(message)
+      await send(message, { untilGreen })
       history.current.push(message)
       setText('')
     } catch {
@@ -146,6 +147,16 @@ export function ChatInput(): React.JSX.Element {
         onKeyDown={onKeyDown}
       />
       <div className="chat-actions">
+        <button
+          type="button"
+          className={`ui-button small until-green${untilGreen ? ' on' : ''}`}
+          aria-pressed={untilGreen}
+          data-testid="until-green"
+          title="When the model says it is done, run the project's build and tests and send failures back (up to 15 rounds)"
+          onClick={() => setUntilGreen((on) => !on)}
+        >
+          Until green
+        </button>
         {busy ? (
           <button
             type="button"

@@ -2,7 +2,7 @@ import { openModelPicker } from '../models/pickerState'
 import { openFolderDialog } from '../project/openerUi'
 import { openSettings } from '../settings/settingsUi'
 import { isBusy, type AppState } from '../state/store'
-import { checkLastAnswer, clearChat, focusSessions, reindex, startNewChat } from './actions'
+import { checkLastAnswer, clearChat, focusSessions, reindex, reviewChanges, startNewChat } from './actions'
 import type { Searchable } from './filter'
 import { shortcutLabel } from './keys'
 import { showPanel } from './paletteState'
@@ -76,6 +76,14 @@ export const COMMANDS: readonly PaletteCommand[] = [
     keywords: 'index rebuild symbols',
     unavailable: needsProject,
     run: reindex,
+  },
+  {
+    id: 'review',
+    title: 'Review changes',
+    hint: 'A read-only review of the uncommitted changes; findings appear on the timeline',
+    keywords: 'review audit findings security bugs diff',
+    unavailable: needsProject,
+    run: reviewChanges,
   },
   {
     id: 'check',

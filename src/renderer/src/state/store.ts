@@ -216,11 +216,11 @@ export async function newSession(): Promise<string> {
 }
 
 /** Sends a message: opens a session first when none is open. Rejects (keeping the text) on refusal. */
-export async function send(text: string): Promise<void> {
+export async function send(text: string, opts: { untilGreen?: boolean } = {}): Promise<void> {
   useApp.setState({ starting: true })
   try {
     const sessionId = useApp.getState().sessionId ?? (await newSession())
-    await invoke('turn/start', { sessionId, text })
+    await invoke('turn/start', { sessionId, text, ...(opts.untilGreen ? { untilGreen: true } : {}) })
   } finally {
     useApp.setState({ starting: false })
   }
