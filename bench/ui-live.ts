@@ -126,17 +126,32 @@ const chatEnabled = (): boolean => {
   return el !== null && el.disabled !== true
 }
 
-async function liveRun(browser: Browser): Promise<Run> {
+/**
+ * `burst`: one model turn with all the calls, as fast as the core goes (several times 200/s).
+ * `paced`: one call per model turn, the model answering after PACE_MS, which brings the core to
+ * about 200 events/s (three events a turn: the model's message, the call's start and its end).
+ */
+type Pace = 'burst' | 'paced'
+const PACE_MS = 4
+
+async function liveRun(browser: Browser, pace: Pace): Promise<Run> {
   const read = Array.from({ length: CALLS }, (_, i) => ({
     name: 'read_file',
     arguments: { path: `mod${i % FILES}.ts` },
   }))
   const model = await startFakeModelServer({
     models: ['coder:1b'],
-    turns: [{ toolCalls: read }, { text: 'Read them all.' }],
+    turns:
+      pace === 'burst'
+        ? [{ toolCalls: read }, { text: 'Read them all.' }]
+        : [...read.map((call) => ({ toolCalls: [call], delayMs: PACE_MS })), { text: 'Read them all.' }],
   })
   const repo = project(projectFiles())
   const dataDir = tempDir('live-data')
+  // One model turn per call in the paced run: allow more model steps than the default 50.
+  const settings = openStore(dataDir)
+  settings.setSetting('app', JSON.stringify({ maxSteps: CALLS + 10 }))
+  settings.close()
   const context = await newContext(browser)
   let serve: Serve | undefined
   let outside: SocketProbe | undefined
@@ -204,8 +219,11 @@ async function liveRun(browser: Browser): Promise<Run> {
 const ms = (x: number): string => `${x.toFixed(1)} ms`
 
 export async function benchLiveEvents(browser: Browser): Promise<BenchRow[]> {
+  const paced: Run[] = []
+  for (let i = 0; i < RUNS; i++) paced.push(await liveRun(browser, 'paced'))
   const runs: Run[] = []
-  for (let i = 0; i < RUNS; i++) runs.push(await liveRun(browser))
+  for (let i = 0; i < RUNS; i++) runs.push(await liveRun(browser, 'burst'))
+  const pacedMid = [...paced].sort((x, y) => x.p95 - y.p95)[RUNS >> 1]
   const mid = [...runs].sort((x, y) => x.p95 - y.p95)[RUNS >> 1]
   const slowest = [...runs].sort((x, y) => y.gap - x.gap)[0]
   const a = mid.a
@@ -213,14 +231,25 @@ export async function benchLiveEvents(browser: Browser): Promise<BenchRow[]> {
   const all = runs.map((r) => ms(r.p95)).join(', ')
   return [
     {
-      name: `ui: live event → row painted, p95 (${CALLS} tool calls)`,
+      name: `ui: live event → row painted at ~200 ev/s, p95`,
+      unit: 'ms',
+      ours: pacedMid.p95,
+      refName: 'arrival on a bare WebSocket in the page, p95',
+      reference: pacedMid.wsP95,
+      target: { maxAbs: 50 },
+      note:
+        `median run of ${RUNS} (p95s ${paced.map((r) => ms(r.p95)).join(', ')}); ${CALLS} model turns of one ` +
+        `read_file each, the model answering after ${PACE_MS} ms: ${paced.map((r) => `${Math.round(r.rate)}/s`).join(', ')} ` +
+        `from the core; max ${ms(Math.max(...pacedMid.a.latencies))}; dropped ${paced.map((r) => r.dropped).join(', ')}`,
+    },
+    {
+      name: `ui: live event → row painted in a burst, p95 (${CALLS} tool calls)`,
       unit: 'ms',
       ours: mid.p95,
       refName: 'arrival on a bare WebSocket in the page, p95',
       reference: mid.wsP95,
-      target: { maxAbs: 50 },
       note:
-        `median run of ${RUNS} (p95s ${all}); its figures: store ts → painted over ${a.latencies.length} of ` +
+        `the core's top speed, several times the target's 200/s; information; median run of ${RUNS} (p95s ${all}); its figures: store ts → painted over ${a.latencies.length} of ` +
         `${2 * a.toolCalls} tool events (started, finished) at ${Math.round(mid.rate)} events/s; ` +
         `max ${ms(Math.max(...a.latencies))}; in the DOM p95 ${ms(percentile(a.domLatencies, 95))}; ` +
         `${notRendered} not rendered (scrolled past: many rows per frame, follow mode shows the newest); ` +
@@ -245,13 +274,13 @@ export async function benchLiveEvents(browser: Browser): Promise<BenchRow[]> {
     {
       name: 'ui: live events dropped',
       unit: COUNT,
-      ours: runs.reduce((n, r) => n + r.dropped, 0),
+      ours: [...runs, ...paced].reduce((n, r) => n + r.dropped, 0),
       refName: 'missing on a bare WebSocket in the page',
-      reference: runs.reduce((n, r) => n + r.a.wsMissing, 0),
+      reference: [...runs, ...paced].reduce((n, r) => n + r.a.wsMissing, 0),
       target: { maxAbs: 0 },
       note:
-        `over ${RUNS} runs of ${CALLS} tool calls: after each turn the tool rows showing ok (scrolled through) ` +
-        `were ${runs.map((r) => r.okAtEnd).join(', ')} and the Tools chip said ${runs.map((r) => r.chip).join(', ')}`,
+        `over ${2 * RUNS} runs of ${CALLS} tool calls (paced and burst): after each turn the tool rows showing ok (scrolled through) ` +
+        `were ${[...paced, ...runs].map((r) => r.okAtEnd).join(', ')} and the Tools chip said ${[...paced, ...runs].map((r) => r.chip).join(', ')}`,
     },
   ]
 }

@@ -198,6 +198,7 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
       await writeChunked(res, [Buffer.from(turn.raw)], turn.chunkBytes)
       return void res.end()
     }
+    if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs))
     const parts = render(protocol, turn, req.body ?? {}, turnsUsed - 1)
     res.writeHead(200, { 'content-type': contentTypeOf(protocol) })
     await writeChunked(

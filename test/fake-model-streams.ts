@@ -15,6 +15,8 @@ export interface FakeScriptedTurn {
   text?: string
   toolCalls?: FakeToolCall[]
   usage?: { inputTokens: number; outputTokens: number }
+  /** Wait this long before answering (paces a run, as a real model's latency would). */
+  delayMs?: number
 }
 
 export const DEFAULT_FAKE_USAGE = { inputTokens: 10, outputTokens: 5 }

@@ -40,6 +40,25 @@ function rowIndexOf(target: EventTarget | null): number | null {
 }
 
 /**
+ * A row's height from its ResizeObserver entry, which the browser delivers after layout and
+ * before paint. A new row has none yet: it keeps its current size (the estimate) until the entry
+ * arrives in the same frame, so appending rows never forces a synchronous layout.
+ */
+function measureRow(
+  el: HTMLDivElement,
+  entry: ResizeObserverEntry | undefined,
+  instance: {
+    measurementsCache: ReadonlyArray<{ size: number }>
+    options: { estimateSize(i: number): number }
+  },
+): number {
+  const box = entry?.borderBoxSize?.[0]
+  if (box) return Math.round(box.blockSize)
+  const index = Number(el.dataset.index)
+  return instance.measurementsCache[index]?.size ?? instance.options.estimateSize(index)
+}
+
+/**
  * The session timeline: every step in a virtual list, so a 10,000-step session renders
  * only the rows on screen. Live sessions follow the newest step while the user stays at
  * the bottom; scrolling up stops that until they come back or press "Jump to latest".
@@ -70,6 +89,9 @@ export function Timeline({ steps, selectedSeq, onSelect, follow }: TimelineProps
     anchorTo: follow ? 'end' : 'start',
     followOnAppend: follow,
     scrollEndThreshold: BOTTOM_SLACK,
+    // A live burst re-renders in React's own batch, not synchronously inside each scroll update.
+    useFlushSync: false,
+    measureElement: measureRow,
     // From the virtualizer's own numbers: reading scrollHeight here would force a layout per scroll event.
     onChange: (v) => {
       const distance = v.getTotalSize() - (v.scrollOffset ?? 0) - (v.scrollRect?.height ?? 0)
