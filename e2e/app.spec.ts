@@ -231,3 +231,30 @@ test('Review changes from the palette: a read-only session whose findings land o
   expect(readFileSync(join(h.repo, 'calc.ts'), 'utf8')).toContain('eval(c)')
   expect(problems).toEqual([])
 })
+
+test('a file changed on disk while its change waited: Apply anyway, Skip or Regenerate', async ({ page }) => {
+  h = await startServe({
+    files: { 'a.txt': ORIGINAL },
+    model: {
+      turns: [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: PROPOSED } }] },
+        { text: 'Understood, I left your version.' },
+      ],
+    },
+  })
+  const problems = watchProblems(page)
+  await page.goto(h.url)
+  await page.getByTestId('chat-input').fill('Rename lines 2 and 28')
+  await page.getByTestId('send-button').click()
+  await expect(page.getByTestId('approval-panel')).toBeVisible()
+  // Meanwhile the user edits the file in their own editor.
+  writeFileSync(join(h.repo, 'a.txt'), 'my own edit\n')
+  await page.getByTestId('approve-button').click()
+  await expect(page.getByTestId('conflict-skip')).toBeVisible()
+  await saveScreen(page, '18-edit-conflict')
+  await page.getByTestId('conflict-skip').click()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'I left your version' })).toBeVisible()
+  expect(readFileSync(join(h.repo, 'a.txt'), 'utf8')).toBe('my own edit\n')
+  expect(problems).toEqual([])
+})

@@ -10,11 +10,15 @@ export type ApprovalAnswer =
   | { decision: 'partial'; content: string; reason?: string }
   /** Accept this change and every further file change in this session without asking. */
   | { decision: 'always' }
+  /** For an edit conflict: let the model read the file again and redo its change. */
+  | { decision: 'regenerate' }
 
 export type ApprovalRequest =
   | { kind: 'file'; sessionId: string; callId: string; tool: string; change: FileChange; diff: string }
   /** A command or another action with effects beyond one file (`edited` is not offered). */
   | { kind: 'action'; sessionId: string; callId: string; tool: string; plan: ActionPlan }
+  /** An approved change whose file changed on disk meanwhile (accept: apply anyway, reject: skip). */
+  | { kind: 'conflict'; sessionId: string; callId: string; tool: string; path: string; message: string }
 
 export interface Approver {
   requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>

@@ -44,7 +44,13 @@ const answering = (answers: ApprovalAnswer[]): Approver & { asked: string[] } =>
   return {
     asked,
     async requestApproval(req) {
-      asked.push(req.kind === 'file' ? req.change.path : (req.plan.command?.command ?? req.plan.summary))
+      asked.push(
+        req.kind === 'file'
+          ? req.change.path
+          : req.kind === 'conflict'
+            ? `conflict:${req.path}`
+            : (req.plan.command?.command ?? req.plan.summary),
+      )
       const next = answers.shift()
       if (!next) throw new Error('no answer scripted')
       return next

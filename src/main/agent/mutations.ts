@@ -1,6 +1,6 @@
 import { unifiedDiff } from '../../shared/diff'
 import type { ApprovalPolicy, EventDraft } from '../../shared/protocol'
-import { applyFileChange } from '../tools/apply'
+import { applyFileChange, isApplyConflict } from '../tools/apply'
 import type { ActionTool, MutatingTool, ToolContext, ToolResult } from '../tools/types'
 import type { Approver } from './approvals'
 
@@ -58,15 +58,10 @@ export async function runFileChange(
       { kind: 'file', sessionId: deps.sessionId, callId, tool: tool.name, change, diff },
       signal,
     )
-    if (answer.decision === 'reject') {
-      deps.record({
-        type: 'approval.resolved',
-        callId,
-        decision: 'reject',
-        by: 'user',
-        reason: answer.reason,
-      })
-      return rejection(`this change to ${change.path}`, answer.reason)
+    if (answer.decision === 'reject' || answer.decision === 'regenerate') {
+      const reason = answer.decision === 'reject' ? answer.reason : 'Redo this change differently.'
+      deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason })
+      return rejection(`this change to ${change.path}`, reason)
     }
     if (answer.decision === 'always') deps.allowAllFileChanges()
     if ((answer.decision === 'edited' || answer.decision === 'partial') && answer.content !== change.after) {
@@ -98,8 +93,46 @@ export async function runFileChange(
       deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
     }
   }
-  const applied = await applyFileChange(change, deps.toolContext, finalAfter)
+  let applied = await applyFileChange(change, deps.toolContext, finalAfter)
+  // The file changed on disk while the change waited for the user: they decide, when they are asked.
+  if (isApplyConflict(applied) && policy === 'ask') {
+    const decided = await resolveConflict(deps, tool.name, callId, change.path, applied.error, signal)
+    if (decided === 'apply')
+      applied = await applyFileChange(change, deps.toolContext, finalAfter, { force: true })
+    else if (decided === 'skip')
+      return {
+        ok: false,
+        error: `"${change.path}" changed on disk while your change waited; the user chose to keep their version and skip your change. Do not redo it unless asked.`,
+      }
+  }
+  if (isApplyConflict(applied)) return { ok: false, error: applied.error }
   return applied.ok ? { ...applied, ...note } : applied
+}
+
+/** Apply anyway, skip, or let the model redo it (the default without a user to ask). */
+async function resolveConflict(
+  deps: MutationDeps,
+  tool: string,
+  callId: string,
+  path: string,
+  message: string,
+  signal: AbortSignal,
+): Promise<'apply' | 'skip' | 'regenerate'> {
+  deps.record({ type: 'approval.requested', callId, tool, conflict: { path, message } })
+  const answer = await deps.approver.requestApproval(
+    { kind: 'conflict', sessionId: deps.sessionId, callId, tool, path, message },
+    signal,
+  )
+  if (answer.decision === 'reject') {
+    deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason: 'skipped' })
+    return 'skip'
+  }
+  if (answer.decision === 'regenerate') {
+    deps.record({ type: 'approval.resolved', callId, decision: 'regenerate', by: 'user' })
+    return 'regenerate'
+  }
+  deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
+  return 'apply'
 }
 
 export async function runAction(
@@ -132,8 +165,8 @@ export async function runAction(
       { kind: 'action', sessionId: deps.sessionId, callId, tool: tool.name, plan },
       signal,
     )
-    if (answer.decision === 'reject' || answer.decision === 'edited' || answer.decision === 'partial') {
-      const reason = answer.decision === 'edited' ? undefined : answer.reason
+    if (answer.decision !== 'accept' && answer.decision !== 'always') {
+      const reason = answer.decision === 'reject' || answer.decision === 'partial' ? answer.reason : undefined
       deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason })
       return rejection(`running ${plan.summary}`, reason)
     }

@@ -250,3 +250,52 @@ describe('core service after a stop', () => {
     expect(texts).toContain('assistant.message:Back again.')
   })
 })
+
+describe('an approved change whose file changed on disk while it waited', () => {
+  async function conflictAfterApproval(): Promise<{ sessionId: string; callId: string }> {
+    await setup([
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'proposal\n' } }] },
+      { text: 'ok' },
+    ])
+    const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    await call('turn/start', { sessionId, text: 'rewrite a' })
+    const asked = await until('the approval', () =>
+      events(sessionId).find((e) => e.type === 'approval.requested'),
+    )
+    if (asked.type !== 'approval.requested') throw new Error('unreachable')
+    // The user edits the file in their editor while the diff waits, then accepts the diff.
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'the user was here\n')
+    await call('approval/resolve', { sessionId, callId: asked.callId, decision: 'accept' })
+    const conflict = await until('the conflict', () =>
+      events(sessionId).find((e) => e.type === 'approval.requested' && e.conflict),
+    )
+    expect(conflict).toMatchObject({ conflict: { path: 'a.txt' } })
+    return { sessionId, callId: asked.callId }
+  }
+
+  it('Apply writes the proposal anyway', async () => {
+    const { sessionId, callId } = await conflictAfterApproval()
+    await call('approval/resolve', { sessionId, callId, decision: 'accept' })
+    await until('the turn to end', turnEnded(sessionId, 1))
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('proposal\n')
+  })
+
+  it("Skip keeps the user's version and tells the model not to redo it", async () => {
+    const { sessionId, callId } = await conflictAfterApproval()
+    await call('approval/resolve', { sessionId, callId, decision: 'reject' })
+    await until('the turn to end', turnEnded(sessionId, 1))
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('the user was here\n')
+    const finished = events(sessionId).filter((e) => e.type === 'tool.finished')
+    expect(JSON.stringify(finished.at(-1))).toContain('chose to keep their version')
+  })
+
+  it('Regenerate sends the model back to read the file again', async () => {
+    const { sessionId, callId } = await conflictAfterApproval()
+    await call('approval/resolve', { sessionId, callId, decision: 'regenerate' })
+    await until('the turn to end', turnEnded(sessionId, 1))
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('the user was here\n')
+    const finished = events(sessionId).filter((e) => e.type === 'tool.finished')
+    expect(JSON.stringify(finished.at(-1))).toContain('read it again with read_file')
+  })
+})

@@ -205,6 +205,7 @@ export class SessionRuntime {
     let answer: ApprovalAnswer
     if (input.decision === 'accept') answer = { decision: 'accept' }
     else if (input.decision === 'reject') answer = { decision: 'reject', reason: input.reason }
+    else if (input.decision === 'regenerate') answer = { decision: 'regenerate' }
     else {
       if (input.editedContent === undefined)
         throw new ServiceError(`A "${input.decision}" answer needs editedContent: the text to write.`)

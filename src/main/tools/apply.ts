@@ -13,10 +13,22 @@ import type { FileChange, ToolContext, ToolResult } from './types'
  * disk is no longer the one the change was computed from, so a change made
  * meanwhile by the user or another program is never overwritten.
  */
+/** The file changed on disk between the proposal and the write (the user edited it meanwhile). */
+export interface ApplyConflict {
+  ok: false
+  error: string
+  conflict: true
+}
+
+export function isApplyConflict(result: ToolResult): result is ApplyConflict {
+  return !result.ok && (result as Partial<ApplyConflict>).conflict === true
+}
+
 export async function applyFileChange(
   change: FileChange,
   ctx: ToolContext,
   finalAfter?: string | null,
+  opts: { force?: boolean } = {},
 ): Promise<ToolResult> {
   const file = ctx.sandbox.resolve(change.path)
   if ('error' in file) return fail(file.error)
@@ -29,18 +41,19 @@ export async function applyFileChange(
       `"${file.rel}" cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`,
     )
   }
-  if (change.fingerprint === null && current !== null) {
-    return fail(
+  const conflict = (error: string): ApplyConflict => ({ ok: false, error, conflict: true })
+  if (!opts.force && change.fingerprint === null && current !== null) {
+    return conflict(
       `"${file.rel}" was created on disk after you proposed this change. Read it with read_file and try again.`,
     )
   }
-  if (change.fingerprint !== null) {
+  if (!opts.force && change.fingerprint !== null) {
     if (current === null)
-      return fail(
+      return conflict(
         `"${file.rel}" was deleted on disk after you read it. Check with list_files before trying again.`,
       )
     if (!sameContent(change.fingerprint, current.fingerprint)) {
-      return fail(
+      return conflict(
         `"${file.rel}" changed on disk since you read it; read it again with read_file and redo the change on its current content.`,
       )
     }

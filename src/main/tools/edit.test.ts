@@ -92,8 +92,12 @@ describe('write_file', () => {
       ok: false,
       error:
         '"a.txt" changed on disk since you read it; read it again with read_file and redo the change on its current content.',
+      conflict: true,
     })
     expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('changed again\n')
+    // Forced (the user chose "Apply anyway"), it writes over the change on disk.
+    expect(await applyFileChange(change, ctx, undefined, { force: true })).toMatchObject({ ok: true })
+    expect(fs.readFileSync(path.join(root, 'a.txt'), 'utf8')).toBe('new\n')
   })
 
   it('refuses a create when the file appeared meanwhile, and denied, oversized or identical writes', async () => {
@@ -105,6 +109,7 @@ describe('write_file', () => {
       ok: false,
       error:
         '"b.txt" was created on disk after you proposed this change. Read it with read_file and try again.',
+      conflict: true,
     })
     expect(fs.readFileSync(path.join(root, 'b.txt'), 'utf8')).toBe('theirs')
     expect(await writeFileTool.propose({ path: '.env', content: 'X=1' }, ctx)).toMatchObject({

@@ -131,9 +131,14 @@ export const approvalRequestedEvent = z.object({
     })
     .optional(),
   command: z.object({ command: z.string(), cwd: z.string() }).optional(),
+  /**
+   * An approved change whose file changed on disk while it waited: apply it anyway
+   * (accept), skip it (reject), or have the model redo it on the new content (regenerate).
+   */
+  conflict: z.object({ path: z.string(), message: z.string() }).optional(),
 })
 
-export const approvalDecisionSchema = z.enum(['accept', 'reject', 'edited', 'partial'])
+export const approvalDecisionSchema = z.enum(['accept', 'reject', 'edited', 'partial', 'regenerate'])
 export type ApprovalDecisionKind = z.infer<typeof approvalDecisionSchema>
 
 export const approvalResolvedEvent = z.object({

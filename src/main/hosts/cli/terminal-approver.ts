@@ -50,6 +50,7 @@ export function terminalApprover(opts: {
   return {
     async requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
       opts.beforePrompt?.()
+      if (request.kind === 'conflict') return askConflict(request, opts, color, signal)
       const change = request.kind === 'file' ? request.change : null
       if (change && request.kind === 'file') {
         opts.output.write(
@@ -101,5 +102,33 @@ export function terminalApprover(opts: {
         rl.close()
       }
     },
+  }
+}
+
+/** An approved change whose file changed on disk meanwhile: apply anyway, skip, or let the model redo it. */
+async function askConflict(
+  request: Extract<ApprovalRequest, { kind: 'conflict' }>,
+  opts: { input: NodeJS.ReadStream; output: NodeJS.WriteStream },
+  color: ReturnType<typeof pc.createColors>,
+  signal: AbortSignal,
+): Promise<ApprovalAnswer> {
+  opts.output.write(`\n${color.yellow(`${request.path} changed on disk while the change waited.`)}\n`)
+  const rl = readline.createInterface({ input: opts.input, output: opts.output, terminal: true })
+  try {
+    for (;;) {
+      const answer = (
+        await rl.question(`[${color.green('a')}]pply anyway [${color.red('s')}]kip [r]egenerate: `, {
+          signal,
+        })
+      )
+        .trim()
+        .toLowerCase()
+      if (answer === 'a' || answer === 'apply') return { decision: 'accept' }
+      if (answer === 's' || answer === 'skip') return { decision: 'reject' }
+      if (answer === 'r' || answer === 'regenerate') return { decision: 'regenerate' }
+      opts.output.write('Please answer a, s or r.\n')
+    }
+  } finally {
+    rl.close()
   }
 }

@@ -1,10 +1,17 @@
 import type React from 'react'
 import './approval.css'
 import { CommandApproval } from './CommandApproval'
+import { ConflictApproval } from './ConflictApproval'
 import { FileApproval } from './FileApproval'
-import { isFileRequest, type ApprovalPanelProps } from './types'
+import { isConflictRequest, isFileRequest, type ApprovalPanelProps } from './types'
 
-export type { ApprovalAnswer, ApprovalPanelProps, CommandApprovalRequest, FileApprovalRequest } from './types'
+export type {
+  ApprovalAnswer,
+  ApprovalPanelProps,
+  CommandApprovalRequest,
+  ConflictApprovalRequest,
+  FileApprovalRequest,
+} from './types'
 
 /**
  * Asks the user about one pending approval: a file change (Monaco diff, per-hunk choices, editing) or a
@@ -12,6 +19,8 @@ export type { ApprovalAnswer, ApprovalPanelProps, CommandApprovalRequest, FileAp
  * Keys, when focus is not in a text field or editor: Y accept, N reject, E edit.
  */
 export function ApprovalPanel({ request, queued, onResolve }: ApprovalPanelProps): React.JSX.Element {
+  if (isConflictRequest(request))
+    return <ConflictApproval key={request.callId} request={request} onResolve={onResolve} />
   return isFileRequest(request) ? (
     <FileApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
   ) : (

@@ -4,6 +4,8 @@ export type ApprovalAnswer =
   | { decision: 'reject'; reason?: string }
   | { decision: 'edited'; editedContent: string }
   | { decision: 'partial'; editedContent: string; reason?: string }
+  /** For an edit conflict: the model reads the file again and redoes its change. */
+  | { decision: 'regenerate' }
 
 export interface FileApprovalRequest {
   callId: string
@@ -22,13 +24,25 @@ export interface CommandApprovalRequest {
   cwd: string
 }
 
+/** An approved change whose file changed on disk while it waited. */
+export interface ConflictApprovalRequest {
+  callId: string
+  tool: string
+  conflictPath: string
+  message: string
+}
+
 export interface ApprovalPanelProps {
-  request: FileApprovalRequest | CommandApprovalRequest
+  request: FileApprovalRequest | CommandApprovalRequest | ConflictApprovalRequest
   /** How many more approvals wait after this one (shown as "1 of N"). */
   queued: number
   onResolve(answer: ApprovalAnswer): void
 }
 
-export function isFileRequest(r: FileApprovalRequest | CommandApprovalRequest): r is FileApprovalRequest {
+export function isFileRequest(r: ApprovalPanelProps['request']): r is FileApprovalRequest {
   return 'path' in r
+}
+
+export function isConflictRequest(r: ApprovalPanelProps['request']): r is ConflictApprovalRequest {
+  return 'conflictPath' in r
 }

@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent } from 'react'
 
-export type ApprovalKey = 'y' | 'n' | 'e'
+export type ApprovalKey = 'y' | 'n' | 'e' | 'r'
 
 /** True when a key press belongs to what has focus: a text field, a select, or a Monaco editor. */
 export function isTypingTarget(target: EventTarget | null): boolean {
@@ -22,7 +22,7 @@ export function useApprovalKeys(handlers: Partial<Record<ApprovalKey, () => void
     if (event.defaultPrevented || event.repeat || event.ctrlKey || event.metaKey || event.altKey) return
     if (event.isComposing || isTypingTarget(event.target)) return
     const key = event.key.toLowerCase()
-    if (key !== 'y' && key !== 'n' && key !== 'e') return
+    if (key !== 'y' && key !== 'n' && key !== 'e' && key !== 'r') return
     const handler = handlers[key]
     if (!handler) return
     event.preventDefault()

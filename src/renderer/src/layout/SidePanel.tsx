@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react'
 import type React from 'react'
-import type { ApprovalAnswer, CommandApprovalRequest, FileApprovalRequest } from '../approval/types'
+import type { ApprovalAnswer, ApprovalPanelProps } from '../approval/types'
 import { invoke, select, useApp, type ApprovalRequest } from '../state/store'
 import { StepDetails } from '../timeline'
 import { useDisplayedView, useReplaySeq } from '../replay/useReplay'
@@ -13,7 +13,9 @@ const ReplayFiles = lazy(() => import('../replay/ReplayFiles'))
 
 const loading = <div className="side-loading">Loading the diff view…</div>
 
-function toPanelRequest(e: ApprovalRequest): FileApprovalRequest | CommandApprovalRequest {
+function toPanelRequest(e: ApprovalRequest): ApprovalPanelProps['request'] {
+  if (e.conflict)
+    return { callId: e.callId, tool: e.tool, conflictPath: e.conflict.path, message: e.conflict.message }
   if (e.change) return { callId: e.callId, tool: e.tool, ...e.change }
   return { callId: e.callId, tool: e.tool, command: e.command?.command ?? e.tool, cwd: e.command?.cwd ?? '' }
 }
