@@ -1,5 +1,6 @@
 import type { MonacoDiffEditor } from '@monaco-editor/react'
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { useDiffModelRelease } from './diffModels'
 import { revealLineOf, type Hunk } from './hunks'
 import { monaco } from './monaco'
 
@@ -53,31 +54,17 @@ export function useDiffEditor(opts: {
 }) {
   const { hunks, accepted, focused, editing } = opts
   const [editor, setEditor] = useState<MonacoDiffEditor | null>(null)
-  const editorRef = useRef<MonacoDiffEditor | null>(null)
+  const track = useDiffModelRelease()
   /** The modified model's alternative version when editing began; null when not editing. */
   const editBase = useRef<number | null>(null)
   const [dirty, setDirty] = useState(false)
 
-  const onMount = useCallback((ed: MonacoDiffEditor) => {
-    editorRef.current = ed
-    setEditor(ed)
-  }, [])
-
-  // @monaco-editor/react 4.7 disposes the models before the widget on unmount, which Monaco reports
-  // as "TextModel got disposed before DiffEditorWidget model got reset". The DiffEditor keeps its
-  // models (keepCurrent*Model) and this detaches and disposes them first: a layout-effect cleanup runs
-  // before the wrapper's passive one.
-  useLayoutEffect(
-    () => () => {
-      const ed = editorRef.current
-      if (!ed) return
-      const model = ed.getModel()
-      ed.setModel(null)
-      model?.original.dispose()
-      model?.modified.dispose()
-      editorRef.current = null
+  const onMount = useCallback(
+    (ed: MonacoDiffEditor) => {
+      track(ed)
+      setEditor(ed)
     },
-    [],
+    [track],
   )
 
   useEffect(() => {

@@ -1,16 +1,9 @@
-import { DiffEditor, type DiffOnMount } from '@monaco-editor/react'
-import { useLayoutEffect, useRef } from 'react'
+import { DiffEditor } from '@monaco-editor/react'
 import type React from 'react'
+import { useDiffModelRelease } from '../approval/diffModels'
 import { languageForPath, useMonacoTheme } from '../approval/monaco'
 
-type DiffInstance = Parameters<DiffOnMount>[0]
-
-/**
- * A read-only Monaco diff of one file. @monaco-editor/react 4.7 disposes the models
- * before the widget on unmount (Monaco then throws "TextModel got disposed before
- * DiffEditorWidget model got reset"), so the models are kept and released here, in
- * a layout-effect cleanup that runs before the wrapper's own.
- */
+/** A read-only Monaco diff of one file; its models are kept and released by useDiffModelRelease. */
 export function ReadOnlyDiff({
   path,
   before,
@@ -21,19 +14,7 @@ export function ReadOnlyDiff({
   after: string
 }): React.JSX.Element {
   const theme = useMonacoTheme()
-  const editor = useRef<DiffInstance | null>(null)
-  useLayoutEffect(
-    () => () => {
-      const ed = editor.current
-      if (!ed) return
-      const model = ed.getModel()
-      ed.setModel(null)
-      model?.original.dispose()
-      model?.modified.dispose()
-      editor.current = null
-    },
-    [],
-  )
+  const track = useDiffModelRelease()
   return (
     <DiffEditor
       original={before}
@@ -42,9 +23,7 @@ export function ReadOnlyDiff({
       theme={theme}
       keepCurrentOriginalModel
       keepCurrentModifiedModel
-      onMount={(ed) => {
-        editor.current = ed
-      }}
+      onMount={track}
       options={{
         readOnly: true,
         renderSideBySide: false,
