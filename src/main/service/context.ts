@@ -24,6 +24,8 @@ export interface ServiceContext {
   keys: KeyStore
   defaults: ModelDefaults
   startProject?: string
+  /** Said once to the user: restores a crash cut short and how they ended. */
+  startupNotices: string[]
   /** Sends a message to every subscribed host. */
   broadcast(message: HostMessage): void
 }

@@ -40,6 +40,7 @@ export function appInfo(ctx: ServiceContext, canPickFolder: boolean): CommandOut
     },
     recentProjects: recentProjects(ctx).filter((p) => fs.existsSync(p)),
     startProject: ctx.startProject ?? null,
+    notices: ctx.startupNotices,
     canPickFolder,
   }
 }

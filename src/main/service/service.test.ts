@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { HostMessage, StepwiseEvent } from '../../shared/protocol'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../../../test/fake-model-server'
 import { openStore } from '../store/store'
+import { rewindSession } from '../timetravel/restore'
+import { recordSession } from '../timetravel/restore-testing'
 import type { Store } from '../store/types'
 import { createCoreService } from './service'
 
@@ -297,5 +299,28 @@ describe('an approved change whose file changed on disk while it waited', () => 
     expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('the user was here\n')
     const finished = events(sessionId).filter((e) => e.type === 'tool.finished')
     expect(JSON.stringify(finished.at(-1))).toContain('read it again with read_file')
+  })
+})
+
+describe('the host starting after a crash in the middle of a rewind', () => {
+  it('finishes the rewind and says so in app/info', async () => {
+    const s = await recordSession(store, repo)
+    await s.change({ 'a.txt': 'one\n', 'b.txt': 'two\n' })
+    store.setSessionStatus(s.sessionId, 'done')
+    // The "crash": the process dies after the first file is written; the journal stays pending.
+    let written = 0
+    await expect(
+      rewindSession(store, s.sessionId, s.startedSeq, {
+        onFile: () => {
+          if (++written === 1) throw new Error('killed')
+        },
+      }),
+    ).rejects.toThrow('killed')
+    await setup([])
+    const info = await call<{ notices: string[] }>('app/info', {})
+    expect(info.notices).toHaveLength(1)
+    expect(info.notices[0]).toMatch(/rewind/i)
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe(BEFORE)
+    expect(fs.existsSync(path.join(repo, 'b.txt'))).toBe(false)
   })
 })

@@ -68,11 +68,15 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     keys: opts.keys ?? fileKeyStore(opts.dataDir),
     defaults: opts.defaults,
     startProject: opts.startProject,
+    startupNotices: [],
     broadcast,
   }
-  // A restore cut short by a crash is finished before anything else touches the projects.
-  for (const recovered of recoverInterruptedRestores(opts.store))
-    console.error(`[stepwise] finished an interrupted ${recovered.kind} of session ${recovered.sessionId}`)
+  // A restore cut short by a crash is finished before anything else touches the projects, and the
+  // app says which state the project is in now.
+  for (const recovered of recoverInterruptedRestores(opts.store)) {
+    ctx.startupNotices.push(recovered.error ? `${recovered.message} ${recovered.error}` : recovered.message)
+    console.error(`[stepwise] ${recovered.message}`)
+  }
   const sessions = new SessionRuntime(ctx)
   const travel = new TimeTravel(ctx, sessions)
   const pickFolder = opts.hostHandlers?.['fs/pick-folder']

@@ -156,6 +156,7 @@ export async function connect(hostApi: StepwiseApi): Promise<void> {
   hostApi.onEvent(onMessage)
   const [info, settings] = await Promise.all([invoke('app/info', {}), invoke('settings/get', {})])
   useApp.setState({ info, settings })
+  for (const notice of info.notices) toast('info', notice)
   if (info.startProject) await openProject(info.startProject)
   else await refreshSessions()
 }
