@@ -41,6 +41,13 @@ test('switch the model mid-session: the next turn goes to the new model', async 
   await expect(page.getByTestId('timeline-step').filter({ hasText: 'From the big one.' })).toBeVisible()
   const models = h.model.requests.filter((r) => r.path === '/api/chat').map((r) => r.body.model)
   expect(models).toEqual(['coder:1b', 'coder:7b'])
+  // Each model row names the model that answered.
+  await expect(page.locator('[data-kind="model"]').filter({ hasText: 'From the big one.' })).toContainText(
+    'coder:7b',
+  )
+  await expect(page.locator('[data-kind="model"]').filter({ hasText: 'From the small one.' })).toContainText(
+    'coder:1b',
+  )
   await expect(page.getByTestId('context-meter')).toBeVisible()
   await saveScreen(page, '10-after-model-switch')
   expect(problems).toEqual([])

@@ -22,6 +22,8 @@ export type TimelineStep =
       durationMs?: number
       status: 'streaming' | 'ok'
       retries: number
+      /** The model that answered (a session can switch model between turns). */
+      model?: string
     }
   | {
       kind: 'tool'
@@ -232,6 +234,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
           durationMs: event.durationMs,
           status: 'ok',
           retries: prev?.retries ?? 0,
+          model: event.model,
         })),
       }
     case 'tool.started':

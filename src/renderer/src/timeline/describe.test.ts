@@ -15,10 +15,10 @@ describe('describeStep', () => {
     })
   })
 
-  it('sums up a model step: tokens, duration, tool calls', () => {
+  it('sums up a model step: the model, tokens, duration, tool calls', () => {
     expect(describeStep(step('model'))).toEqual({
       title: 'Model · step 1',
-      meta: '12.3k in / 678 out · 1.2 s · 2 tool calls',
+      meta: 'm · 12.3k in / 678 out · 1.2 s · 2 tool calls',
       preview: 'Reading the form',
     })
   })

@@ -80,6 +80,7 @@ function toolMeta(step: Extract<TimelineStep, { kind: 'tool' }>): string | undef
 
 function modelMeta(step: Extract<TimelineStep, { kind: 'model' }>): string | undefined {
   const parts: string[] = []
+  if (step.model) parts.push(step.model)
   if (step.usage) {
     parts.push(`${formatTokens(step.usage.inputTokens)} in / ${formatTokens(step.usage.outputTokens)} out`)
   }
