@@ -62,10 +62,10 @@ test('chat, live steps, one hunk accepted and one rejected, the file on disk, th
   await saveScreen(page, '04-finished-with-details')
 
   // Reopen the app: the session is listed and opens with its whole history.
+  // Close the app (the page first, so it does not try to reconnect), then start it again.
+  await page.goto('about:blank')
   await h.stop()
   await h.restart()
-  // While the host was down the page tried to reconnect; those refusals are expected.
-  problems.length = 0
   await page.goto(h.url)
   const item = page.getByTestId('session-list-item').filter({ hasText: 'Rename lines 2 and 28' })
   await expect(item).toBeVisible()

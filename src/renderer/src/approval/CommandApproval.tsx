@@ -3,6 +3,7 @@ import { useId, useState } from 'react'
 import { ApprovalActions } from './ApprovalActions'
 import type { ApprovalAnswer, CommandApprovalRequest } from './types'
 import { useApprovalKeys } from './useApprovalKeys'
+import { useResolveOnce } from './useResolveOnce'
 
 interface CommandApprovalProps {
   request: CommandApprovalRequest
@@ -13,14 +14,8 @@ interface CommandApprovalProps {
 /** A command the agent wants to run: the exact command line and folder, Approve or Reject. */
 export function CommandApproval({ request, queued, onResolve }: CommandApprovalProps): React.JSX.Element {
   const [rejecting, setRejecting] = useState(false)
-  const [resolved, setResolved] = useState(false)
+  const [resolved, resolve] = useResolveOnce(onResolve)
   const titleId = useId()
-
-  const resolve = (answer: ApprovalAnswer): void => {
-    if (resolved) return
-    setResolved(true)
-    onResolve(answer)
-  }
 
   useApprovalKeys(
     { y: () => resolve({ decision: 'accept' }), n: () => setRejecting(true) },

@@ -1,7 +1,14 @@
 import type React from 'react'
-import { useId, useState } from 'react'
+import { useId } from 'react'
 import type { ApprovalAnswer, ConflictApprovalRequest } from './types'
 import { useApprovalKeys } from './useApprovalKeys'
+import { useResolveOnce } from './useResolveOnce'
+
+const CHOICES: ReadonlyArray<{ answer: ApprovalAnswer; label: string; testId: string; primary?: boolean }> = [
+  { answer: { decision: 'accept' }, label: 'Apply anyway (Y)', testId: 'conflict-apply', primary: true },
+  { answer: { decision: 'reject' }, label: 'Skip (N)', testId: 'conflict-skip' },
+  { answer: { decision: 'regenerate' }, label: 'Regenerate (R)', testId: 'conflict-regenerate' },
+]
 
 interface ConflictApprovalProps {
   request: ConflictApprovalRequest
@@ -14,18 +21,13 @@ interface ConflictApprovalProps {
  * again and redo its change. Keys: Y apply, N skip, R regenerate.
  */
 export function ConflictApproval({ request, onResolve }: ConflictApprovalProps): React.JSX.Element {
-  const [resolved, setResolved] = useState(false)
+  const [resolved, resolve] = useResolveOnce(onResolve)
   const titleId = useId()
-  const resolve = (answer: ApprovalAnswer): void => {
-    if (resolved) return
-    setResolved(true)
-    onResolve(answer)
-  }
   useApprovalKeys(
     {
-      y: () => resolve({ decision: 'accept' }),
-      n: () => resolve({ decision: 'reject' }),
-      r: () => resolve({ decision: 'regenerate' }),
+      y: () => resolve(CHOICES[0].answer),
+      n: () => resolve(CHOICES[1].answer),
+      r: () => resolve(CHOICES[2].answer),
     },
     !resolved,
   )
@@ -51,33 +53,18 @@ export function ConflictApproval({ request, onResolve }: ConflictApprovalProps):
         </p>
       </div>
       <footer className="approval-actions approval-conflict-actions">
-        <button
-          type="button"
-          className="ui-button primary"
-          data-testid="conflict-apply"
-          disabled={resolved}
-          onClick={() => resolve({ decision: 'accept' })}
-        >
-          Apply anyway (Y)
-        </button>
-        <button
-          type="button"
-          className="ui-button"
-          data-testid="conflict-skip"
-          disabled={resolved}
-          onClick={() => resolve({ decision: 'reject' })}
-        >
-          Skip (N)
-        </button>
-        <button
-          type="button"
-          className="ui-button"
-          data-testid="conflict-regenerate"
-          disabled={resolved}
-          onClick={() => resolve({ decision: 'regenerate' })}
-        >
-          Regenerate (R)
-        </button>
+        {CHOICES.map(({ answer, label, testId, primary }) => (
+          <button
+            key={testId}
+            type="button"
+            className={primary ? 'ui-button primary' : 'ui-button'}
+            data-testid={testId}
+            disabled={resolved}
+            onClick={() => resolve(answer)}
+          >
+            {label}
+          </button>
+        ))}
       </footer>
     </section>
   )

@@ -8,6 +8,7 @@ import { applyHunks, computeHunks, type Hunk } from './hunks'
 import { languageForPath, useMonacoTheme } from './monaco'
 import type { ApprovalAnswer, FileApprovalRequest } from './types'
 import { useApprovalKeys } from './useApprovalKeys'
+import { useResolveOnce } from './useResolveOnce'
 import { useDiffEditor } from './useDiffEditor'
 
 interface FileApprovalProps {
@@ -34,7 +35,7 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
   const [sideBySide, setSideBySide] = useState(true)
   const [editing, setEditing] = useState(false)
   const [rejecting, setRejecting] = useState(false)
-  const [resolved, setResolved] = useState(false)
+  const [resolved, resolve] = useResolveOnce(onResolve)
   const theme = useMonacoTheme()
   const titleId = useId()
   const diff = useDiffEditor({ hunks, accepted, focused, editing })
@@ -64,12 +65,6 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
     }),
     [editing, sideBySide],
   )
-
-  const resolve = (answer: ApprovalAnswer): void => {
-    if (resolved) return
-    setResolved(true)
-    onResolve(answer)
-  }
 
   const accept = (): void => {
     const answer = fileAcceptAnswer({
