@@ -21,9 +21,10 @@ export async function startReview(
     if (event.type === 'session.started') opened(event.sessionId)
     ctx.broadcast(event)
   }
-  const chosen =
-    input.provider && input.model ? { ...input, provider: input.provider, model: input.model } : undefined
-  const { provider, model, baseUrl } = chosen ?? ctx.defaults
+  const { provider, model, baseUrl } =
+    input.provider && input.model
+      ? { provider: input.provider, model: input.model, baseUrl: input.baseUrl }
+      : ctx.defaults
   const run = runReview(ctx.store, {
     repo,
     target: input.target,

@@ -324,3 +324,34 @@ describe('the host starting after a crash in the middle of a rewind', () => {
     expect(fs.existsSync(path.join(repo, 'b.txt'))).toBe(false)
   })
 })
+
+describe('a model switch', () => {
+  it('is recorded, and a host started again continues on the switched model', async () => {
+    await setup([{ text: 'first' }, { text: 'second' }])
+    const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    await call('session/configure', { sessionId, model: 'coder:7b', approvalPolicy: 'read-only' })
+    expect(events(sessionId).at(-1)).toMatchObject({
+      type: 'session.configured',
+      model: 'coder:7b',
+      approvalPolicy: 'read-only',
+    })
+    // A new host on the same store: it knows the session only from its events.
+    await service.close()
+    service = createCoreService({
+      store,
+      dataDir,
+      host: 'web',
+      defaults: { provider: 'ollama', model: 'coder:1b', baseUrl: server.url, approvalPolicy: 'ask' },
+    })
+    messages = []
+    service.subscribe((m) => messages.push(m))
+    await call('turn/start', { sessionId, text: 'hello' })
+    await until('the turn to end', turnEnded(sessionId, 1))
+    const chat = server.requests.filter((r) => r.path === '/api/chat')
+    expect(chat.map((r) => r.body.model)).toEqual(['coder:7b'])
+    // read-only offers no mutating tool.
+    const offered = (chat[0].body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)
+    expect(offered).toContain('read_file')
+    expect(offered).not.toContain('write_file')
+  })
+})

@@ -94,9 +94,9 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     'session/list': (input) => sessions.list(input),
     'session/events': (input) => sessions.events(input),
     'session/configure': (input) => sessions.configure(input),
-    'turn/start': (input) => sessions.startTurn(input),
-    'turn/retry': (input) =>
-      sessions.startTurn({ sessionId: input.sessionId, text: 'retry' }, { continueOnly: true }),
+    'turn/start': (input) =>
+      sessions.startTurn(input.sessionId, input.text, { untilGreen: input.untilGreen }),
+    'turn/retry': (input) => sessions.startTurn(input.sessionId, undefined),
     'turn/interrupt': (input) => sessions.interrupt(input),
     'approval/resolve': (input) => sessions.resolveApproval(input),
     'session/undo': (input) => travel.undo(input),

@@ -109,16 +109,18 @@ export class SessionRuntime {
   /**
    * Starts a turn and returns once it runs (the project is prepared first, so a
    * bad folder or model setup rejects here and the renderer keeps the message).
+   * Without a message the model is asked again from where the session stands (Retry).
    */
   async startTurn(
-    input: CommandInput<'turn/start'>,
-    opts: { continueOnly?: boolean } = {},
+    sessionId: string,
+    message: string | undefined,
+    opts: { untilGreen?: boolean } = {},
   ): Promise<CommandOutput<'turn/start'>> {
-    const live = this.liveSession(input.sessionId)
+    const live = this.liveSession(sessionId)
     if (live.turn)
       throw new ServiceError('A turn is already running in this session. Wait for it, or press Stop.')
     const { store } = this.ctx
-    const events = store.listEvents(input.sessionId)
+    const events = store.listEvents(sessionId)
     const lastSeq = events.at(-1)?.seq ?? 0
     const firstMessage = !events.some((e) => e.type === 'user.message')
     const controller = new AbortController()
@@ -127,52 +129,53 @@ export class SessionRuntime {
     try {
       const settings = readSettings(store)
       turn.started = await startSession(store, {
-        task: input.text,
+        // Only read when opening a session; this one exists, so the message (if any) is the task.
+        task: message ?? '',
         repo: live.repo,
         provider: this.providerConfig(live.config),
         policy: live.config.policy,
         maxSteps: settings.maxSteps,
         limits: settings.limits,
         commands: commandSettings(store),
-        repair: input.untilGreen ? { maxRounds: UNTIL_GREEN_ROUNDS } : undefined,
+        repair: opts.untilGreen ? { maxRounds: UNTIL_GREEN_ROUNDS } : undefined,
         approver: live.approver,
         emit: this.ctx.broadcast,
         resume: {
-          sessionId: input.sessionId,
+          sessionId: sessionId,
           transcript: transcriptFromEvents(events, lastSeq),
           modelSteps: modelStepsUpTo(events, lastSeq),
-          message: opts.continueOnly ? undefined : input.text,
+          message,
         },
       })
     } catch (err) {
       live.turn = undefined
       throw err
     }
-    if (firstMessage && !opts.continueOnly) store.setSessionTitle(input.sessionId, titleOf(input.text))
-    store.setSessionStatus(input.sessionId, 'running')
-    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: input.sessionId })
+    if (firstMessage && message !== undefined) store.setSessionTitle(sessionId, titleOf(message))
+    store.setSessionStatus(sessionId, 'running')
+    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
     const started = turn.started
     turn.done = started
       .run(controller.signal)
       .then(
         () => undefined,
         (err: unknown) => {
-          const message = err instanceof Error ? err.message : String(err)
+          const detail = err instanceof Error ? err.message : String(err)
           this.ctx.broadcast(
-            store.appendEvent(input.sessionId, {
+            store.appendEvent(sessionId, {
               type: 'error',
               code: 'internal',
-              message: `The turn stopped on an internal error: ${message}`,
+              message: `The turn stopped on an internal error: ${detail}`,
               hint: 'Everything up to here is saved. Send your message again, or report the error.',
             }),
           )
-          store.setSessionStatus(input.sessionId, 'error')
+          store.setSessionStatus(sessionId, 'error')
         },
       )
       .finally(() => {
         live.turn = undefined
-        this.ctx.broadcast({ type: 'host.turn-ended', sessionId: input.sessionId })
-        this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: input.sessionId })
+        this.ctx.broadcast({ type: 'host.turn-ended', sessionId: sessionId })
+        this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
       })
     return { accepted: true }
   }
@@ -224,13 +227,8 @@ export class SessionRuntime {
     const { provider, model, baseUrl, approvalPolicy } = input
     if (provider && provider !== live.config.provider && !model)
       throw new ServiceError('Switching provider needs a model too.')
-    if (provider && provider !== live.config.provider) live.config = { ...live.config, provider, baseUrl }
-    if (model) live.config.model = model
-    if (baseUrl) live.config.baseUrl = baseUrl
-    if (approvalPolicy) {
-      live.config.policy = approvalPolicy
-      live.turn?.started?.setPolicy(approvalPolicy)
-    }
+    live.config = applyConfigured(live.config, input)
+    if (approvalPolicy) live.turn?.started?.setPolicy(approvalPolicy)
     // Recorded, so the session shows its model and policy — live, after a restart and in replay.
     this.ctx.broadcast(
       this.ctx.store.appendEvent(input.sessionId, {
@@ -263,26 +261,16 @@ export class SessionRuntime {
     const existing = this.live.get(sessionId)
     if (existing) return existing
     const row = this.row(sessionId)
-    const config: SessionConfig = {
+    let config: SessionConfig = {
       provider: row.provider as ProviderId,
       model: row.model,
       policy: readSettings(this.ctx.store).approvalPolicy,
     }
     // The model and policy it started with, then every switch since.
     for (const e of this.ctx.store.listEvents(sessionId)) {
-      if (e.type === 'session.started') {
-        Object.assign(config, {
-          provider: e.provider,
-          model: e.model,
-          baseUrl: e.baseUrl,
-          policy: e.approvalPolicy,
-        })
-      } else if (e.type === 'session.configured') {
-        if (e.provider) Object.assign(config, { provider: e.provider, baseUrl: e.baseUrl })
-        if (e.model) config.model = e.model
-        if (e.baseUrl) config.baseUrl = e.baseUrl
-        if (e.approvalPolicy) config.policy = e.approvalPolicy
-      }
+      if (e.type === 'session.started')
+        config = { provider: e.provider, model: e.model, baseUrl: e.baseUrl, policy: e.approvalPolicy }
+      else if (e.type === 'session.configured') config = applyConfigured(config, e)
     }
     const live: LiveSession = { repo: row.repo, config, approver: new HostApprover() }
     this.live.set(sessionId, live)
@@ -296,6 +284,24 @@ export class SessionRuntime {
       baseUrl: config.baseUrl,
       apiKey: this.ctx.keys.get(config.provider),
     }
+  }
+}
+
+/**
+ * A switch of model or policy applied to a session's config: live (`session/configure`)
+ * and when a session is read back from its `session.configured` events, the same way.
+ * A new provider drops the old server address unless the switch names one.
+ */
+function applyConfigured(
+  config: SessionConfig,
+  change: { provider?: ProviderId; model?: string; baseUrl?: string; approvalPolicy?: ApprovalPolicy },
+): SessionConfig {
+  const newProvider = change.provider !== undefined && change.provider !== config.provider
+  return {
+    provider: change.provider ?? config.provider,
+    model: change.model ?? config.model,
+    baseUrl: change.baseUrl ?? (newProvider ? undefined : config.baseUrl),
+    policy: change.approvalPolicy ?? config.policy,
   }
 }
 

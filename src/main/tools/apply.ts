@@ -7,12 +7,6 @@ import { fail } from './files'
 import { byteLength, countLines } from './text'
 import type { FileChange, ToolContext, ToolResult } from './types'
 
-/**
- * Writes an approved change. `finalAfter` is the user's edited version when they
- * changed the proposal (null turns it into a delete). Refuses when the file on
- * disk is no longer the one the change was computed from, so a change made
- * meanwhile by the user or another program is never overwritten.
- */
 /** The file changed on disk between the proposal and the write (the user edited it meanwhile). */
 export interface ApplyConflict {
   ok: false
@@ -24,6 +18,13 @@ export function isApplyConflict(result: ToolResult): result is ApplyConflict {
   return !result.ok && (result as Partial<ApplyConflict>).conflict === true
 }
 
+/**
+ * Writes an approved change. `finalAfter` is the user's edited version when they
+ * changed the proposal (null turns it into a delete). Refuses with an
+ * `ApplyConflict` when the file on disk is no longer the one the change was
+ * computed from, so a change made meanwhile by the user or another program is
+ * never overwritten — unless `force` says the user chose to apply it anyway.
+ */
 export async function applyFileChange(
   change: FileChange,
   ctx: ToolContext,

@@ -1,5 +1,5 @@
 import { currentChoice } from '../models/choice'
-import { invoke, openSession, send, toast, useApp } from '../state/store'
+import { invoke, newSession, openSession, send, toast, useApp } from '../state/store'
 
 /** What the palette's commands do beyond opening a dialog. */
 
@@ -13,8 +13,7 @@ export async function startNewChat(): Promise<void> {
     toast('info', 'Open a project first.')
     return
   }
-  const { sessionId } = await invoke('session/create', { repo: project.repo, ...currentChoice() })
-  await openSession(sessionId)
+  await newSession()
 }
 
 export async function clearChat(): Promise<void> {
