@@ -7,11 +7,14 @@ import type { Store } from '../store/types'
 
 /**
  * Writing a restore to disk, crash-safely. The plan is journalled in SQLite before
- * the first file changes; each file is written to a temp file and renamed over
- * the old one, so any single file is either old or new; the journal is marked
- * done in the transaction that appends `checkpoint.restored`. A restore cut short
- * (crash, kill, power) leaves a pending journal that `recoverInterruptedRestores`
- * rolls forward: every blob it needs was verified before the first write.
+ * the first file changes; the journal is marked done in the transaction that
+ * appends `checkpoint.restored`. A restore cut short (crash, kill, power) leaves
+ * a pending journal that `recoverInterruptedRestores` rolls forward: every blob
+ * it needs was verified before the first write, and every write can be repeated.
+ * That is what makes the restore whole, not how each file is written: a plain
+ * file is rewritten in place (on this kind of file system several times faster
+ * than a rename over it, which frees the old file's blocks), anything else is
+ * replaced by a temp file renamed over it.
  */
 
 export interface RestorePlan {
@@ -144,8 +147,9 @@ export function checkRelative(rel: string): void {
 
 /**
  * Applies the plan: deletions first (a file may give way to a folder of the same
- * name), then each write as temp file + rename in the file's own folder. Every
- * step is idempotent, so a recovery can apply the same plan again from the start.
+ * name), then each write, in place or as temp file + rename in the file's own
+ * folder (see writeFile). Every step is idempotent, so a recovery can apply the
+ * same plan again from the start.
  */
 export function applyPlan(
   root: string,
@@ -157,7 +161,7 @@ export function applyPlan(
   const insideChecked = new Set<string>()
   // The parent must resolve inside the root: a folder replaced by a symlink must not lead a write outside.
   const assertInside = (dir: string) => {
-    const real = fs.realpathSync(dir)
+    const real = fs.realpathSync.native(dir)
     if (real !== root && !real.startsWith(root + path.sep))
       throw new Error(`Refusing to restore into ${dir}: it resolves outside the project (${real}).`)
   }
@@ -184,17 +188,54 @@ export function applyPlan(
     const abs = path.join(root, w.path)
     const dir = path.dirname(abs)
     ensureDir(dir)
-    const tmp = path.join(dir, `.${path.basename(abs)}.stepwise-${randomBytes(4).toString('hex')}.tmp`)
-    const mode = w.mode & 0o7777
-    try {
-      fs.writeFileSync(tmp, content(w.hash, w.path), { mode })
-      fs.chmodSync(tmp, mode) // writeFileSync's mode is filtered by the umask
-      fs.renameSync(tmp, abs)
-    } catch (err) {
-      fs.rmSync(tmp, { force: true })
-      throw err
-    }
+    writeFile(abs, content(w.hash, w.path), w.mode & 0o7777)
     onFile?.(++done)
+  }
+}
+
+/**
+ * Puts `data` at `abs` with permissions `mode`. A plain file with no other name
+ * is rewritten in place: opened without following a link, written, cut to
+ * length. Anything else there (a link, which must be replaced and never written
+ * through; a file with hard links elsewhere; one we may not open) is replaced by
+ * a temp file renamed over it.
+ */
+function writeFile(abs: string, data: Buffer, mode: number): void {
+  if (overwrite(abs, data, mode)) return
+  const tmp = path.join(
+    path.dirname(abs),
+    `.${path.basename(abs)}.stepwise-${randomBytes(4).toString('hex')}.tmp`,
+  )
+  try {
+    fs.writeFileSync(tmp, data, { mode })
+    fs.chmodSync(tmp, mode) // writeFileSync's mode is filtered by the umask
+    fs.renameSync(tmp, abs)
+  } catch (err) {
+    fs.rmSync(tmp, { force: true })
+    throw err
+  }
+}
+
+function overwrite(abs: string, data: Buffer, mode: number): boolean {
+  let fd: number
+  try {
+    fd = fs.openSync(abs, fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW)
+  } catch {
+    return false // absent, a link (ELOOP), a folder, not writable: the temp file way
+  }
+  try {
+    const st = fs.fstatSync(fd)
+    if (!st.isFile() || st.nlink !== 1) return false
+    for (let at = 0; at < data.length;) {
+      const n = fs.writeSync(fd, data, at, data.length - at, at)
+      if (n <= 0) throw new Error(`Could not write ${abs}: the file system took no bytes.`)
+      at += n
+    }
+    fs.ftruncateSync(fd, data.length)
+    if ((st.mode & 0o7777) !== mode) fs.fchmodSync(fd, mode)
+    return true
+  } finally {
+    fs.closeSync(fd)
   }
 }
 
