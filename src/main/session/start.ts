@@ -79,6 +79,7 @@ export function snapshotterFor(store: Store, sandbox: Sandbox): Snapshotter {
       listFiles: async () => (await sandbox.listFiles()).files,
       listDirectories: () => listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel)),
       isIgnored: (rel) => sandbox.isIgnored(rel),
+      watch: true,
     })
     byRoot.set(key, snapshotter)
   }

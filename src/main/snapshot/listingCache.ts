@@ -19,6 +19,8 @@ export const IGNORE_FILE_NAMES: readonly string[] = ['.gitignore', '.ignore', '.
 export interface ReusableListing {
   /** The listed paths, sorted. */
   readonly paths: readonly string[]
+  /** Every directory the listing covers, root-relative ('' for the root). */
+  readonly directories: readonly string[]
   /**
    * The paths a listing would return now (sorted): the same array while nothing
    * was added or removed, a new one when re-reading the changed directories
@@ -126,6 +128,7 @@ function record(
     get paths() {
       return paths
     },
+    directories: dirRels,
     refresh(now) {
       try {
         return refreshed(now)
@@ -137,15 +140,23 @@ function record(
 
   function refreshed(now: number): readonly string[] | undefined {
     const changed: Array<{ i: number; st: fs.Stats }> = []
+    // 1 for a directory whose trusted timestamps are unchanged: no name in it came or went.
+    const same = new Uint8Array(dirPaths.length)
     for (let i = 0, at = 0; i < dirPaths.length; i++, at += DIR_FIELDS) {
       const st = fs.statSync(dirPaths[i], { throwIfNoEntry: false })
       // A directory gone or replaced: what was below it is anyone's guess.
       if (!st?.isDirectory() || st.ino !== dirStats[at]) return undefined
-      if (trusted[i] && st.mtimeMs === dirStats[at + 1] && st.ctimeMs === dirStats[at + 2]) continue
+      if (trusted[i] && st.mtimeMs === dirStats[at + 1] && st.ctimeMs === dirStats[at + 2]) {
+        same[i] = 1
+        continue
+      }
       if (!isIgnored) return undefined
       changed.push({ i, st })
     }
     for (let i = 0, at = 0; i < filePaths.length; i++, at += FILE_FIELDS) {
+      // An ignore file that was absent from an unchanged directory is absent still: creating
+      // it would have changed the directory. One that exists may have been edited in place.
+      if (fileStats[at] === -1 && same[Math.floor(i / IGNORE_FILE_NAMES.length)]) continue
       const st = fs.statSync(filePaths[i], { throwIfNoEntry: false })
       if (!st) {
         if (fileStats[at] !== -1) return undefined

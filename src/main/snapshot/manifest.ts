@@ -2,31 +2,90 @@ import type { SnapshotFile } from '../store/types'
 
 /**
  * A manifest is stored as a blob like any file, so an unchanged tree yields the
- * same bytes, the same hash and no new row. Format: a header line, then one
- * record per file, sorted by path, terminated by NUL (the one byte a path cannot
- * hold): `<hash> <size> <mode octal> <mtimeMs> <path>\0`.
+ * same bytes, the same hash and no new row. Two kinds, both sorted by path, each
+ * record terminated by NUL (the one byte a path cannot hold):
+ *
+ * - full: a header line `stepwise-manifest 1`, then one record per file,
+ *   `<hash> <size> <mode octal> <mtimeMs> <path>\0`.
+ * - delta: a header line `stepwise-manifest-delta 1 <base manifest hash>`, then
+ *   only what differs from the base: a file record as above for each file added
+ *   or changed (content, mode or mtime), `- <path>\0` for each file removed.
+ *
+ * A checkpoint of a big tree after a command that touched ten files stores ten
+ * records instead of the whole tree (and spends no time encoding it); the
+ * snapshotter bounds the chain of deltas (see MAX_DELTA_DEPTH) so reading an old
+ * manifest stays cheap.
  */
 const HEADER = 'stepwise-manifest 1\n'
+const DELTA_HEADER = 'stepwise-manifest-delta 1 '
+const HASH = /^[0-9a-f]{64}$/
+
+/** A delta on top of `depth` - 1 others; the snapshotter writes a full manifest beyond this. */
+export const MAX_DELTA_DEPTH = 32
+
+export type DecodedManifest =
+  | { kind: 'full'; files: SnapshotFile[] }
+  | { kind: 'delta'; base: string; set: SnapshotFile[]; removed: string[] }
+
+const record = (f: SnapshotFile) => `${f.hash} ${f.size} ${f.mode.toString(8)} ${f.mtimeMs} ${f.path}\0`
 
 export function encodeManifest(files: readonly SnapshotFile[]): Buffer {
   const parts: string[] = [HEADER]
-  for (const f of files) parts.push(`${f.hash} ${f.size} ${f.mode.toString(8)} ${f.mtimeMs} ${f.path}\0`)
+  for (const f of files) parts.push(record(f))
   return Buffer.from(parts.join(''), 'utf8')
 }
 
-export function decodeManifest(data: Buffer): SnapshotFile[] {
+/** `set` and `removed` must each be sorted by path, and disjoint. */
+export function encodeManifestDelta(
+  base: string,
+  set: readonly SnapshotFile[],
+  removed: readonly string[],
+): Buffer {
+  const parts: string[] = [`${DELTA_HEADER}${base}\n`]
+  let j = 0
+  for (const f of set) {
+    while (j < removed.length && removed[j] < f.path) parts.push(`- ${removed[j++]}\0`)
+    parts.push(record(f))
+  }
+  while (j < removed.length) parts.push(`- ${removed[j++]}\0`)
+  return Buffer.from(parts.join(''), 'utf8')
+}
+
+export function decodeManifest(data: Buffer): DecodedManifest {
   const text = data.toString('utf8')
-  if (!text.startsWith(HEADER)) throw new Error('Not a Stepwise snapshot manifest (unknown header).')
-  const files: SnapshotFile[] = []
-  let at = HEADER.length
+  if (text.startsWith(HEADER)) return { kind: 'full', files: records(text, HEADER.length).set }
+  if (text.startsWith(DELTA_HEADER)) {
+    const eol = text.indexOf('\n')
+    const base = text.slice(DELTA_HEADER.length, eol)
+    if (eol < 0 || !HASH.test(base)) throw new Error('Malformed snapshot manifest delta header.')
+    return { kind: 'delta', base, ...records(text, eol + 1) }
+  }
+  throw new Error('Not a Stepwise snapshot manifest (unknown header).')
+}
+
+/** The files of a full manifest; throws for a delta (which needs its base). */
+export function decodeFullManifest(data: Buffer): SnapshotFile[] {
+  const m = decodeManifest(data)
+  if (m.kind !== 'full') throw new Error('A snapshot manifest delta where a full manifest was expected.')
+  return m.files
+}
+
+function records(text: string, at: number): { set: SnapshotFile[]; removed: string[] } {
+  const set: SnapshotFile[] = []
+  const removed: string[] = []
   while (at < text.length) {
     const end = text.indexOf('\0', at)
     if (end < 0) throw new Error('Truncated snapshot manifest.')
+    if (text.startsWith('- ', at)) {
+      removed.push(text.slice(at + 2, end))
+      at = end + 1
+      continue
+    }
     const s1 = text.indexOf(' ', at)
     const s2 = text.indexOf(' ', s1 + 1)
     const s3 = text.indexOf(' ', s2 + 1)
     const s4 = text.indexOf(' ', s3 + 1)
-    files.push({
+    set.push({
       hash: text.slice(at, s1),
       size: Number(text.slice(s1 + 1, s2)),
       mode: parseInt(text.slice(s2 + 1, s3), 8),
@@ -35,7 +94,35 @@ export function decodeManifest(data: Buffer): SnapshotFile[] {
     })
     at = end + 1
   }
-  return files
+  return { set, removed }
+}
+
+/**
+ * The base's files with the deltas applied, oldest delta first: one pass over the
+ * base whatever the number of deltas (the newest record for a path wins).
+ */
+export function applyManifestDeltas(
+  base: readonly SnapshotFile[],
+  deltas: ReadonlyArray<{ set: readonly SnapshotFile[]; removed: readonly string[] }>,
+): SnapshotFile[] {
+  const overlay = new Map<string, SnapshotFile | null>()
+  for (const d of deltas) {
+    for (const p of d.removed) overlay.set(p, null)
+    for (const f of d.set) overlay.set(f.path, f)
+  }
+  if (overlay.size === 0) return base.slice()
+  const added = [...overlay.values()].filter((f): f is SnapshotFile => f !== null)
+  added.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  const out: SnapshotFile[] = []
+  let j = 0
+  for (const f of base) {
+    while (j < added.length && added[j].path < f.path) out.push(added[j++])
+    if (j < added.length && added[j].path === f.path)
+      out.push(added[j++]) // replaced
+    else if (!overlay.has(f.path)) out.push(f) // kept (else removed)
+  }
+  while (j < added.length) out.push(added[j++])
+  return out
 }
 
 export interface SnapshotChanges {
@@ -46,7 +133,7 @@ export interface SnapshotChanges {
 
 /** What changed from `before` to `after` (each list sorted, as `after` is). */
 export function diffManifests(
-  before: Map<string, SnapshotFile>,
+  before: ReadonlyMap<string, SnapshotFile>,
   after: readonly SnapshotFile[],
 ): SnapshotChanges {
   const changed: SnapshotChanges = { added: [], modified: [], deleted: [] }

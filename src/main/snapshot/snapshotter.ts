@@ -1,11 +1,14 @@
-import fs from 'node:fs'
 import type { SqliteDatabase } from '../store/sqlite'
 import type { SnapshotFile, SnapshotInfo } from '../store/types'
 import type { BaselineReader } from '../tools/types'
-import { createBlobStore, sha256 } from './blobs'
+import { createBlobStore } from './blobs'
+import { createCapture, statOf, type Capture } from './capture'
+import { createChangeTracker } from './changeTracker'
 import { recordListing, type ReusableListing } from './listingCache'
-import { decodeManifest, diffManifests, encodeManifest, type SnapshotChanges } from './manifest'
-import { loadStatCache, RACY_MARGIN_MS, type FileStat, type StatCache } from './statCache'
+import { applyManifestDeltas, diffManifests, type SnapshotChanges } from './manifest'
+import { createManifestStore, type LoadedManifest } from './manifestStore'
+import { isListed, namesChanged } from './sortedPaths'
+import { loadStatCache, type StatCache } from './statCache'
 import { STAT_FIELDS, STAT_OK, statFiles } from './statFiles'
 
 export { diffManifests, type SnapshotChanges } from './manifest'
@@ -44,6 +47,13 @@ export interface SnapshotterOptions {
   now?: () => number
   /** Larger files are left out and reported in `skipped` (default 64 MB). */
   maxFileBytes?: number
+  /**
+   * Optional, with `listDirectories`: keep watching the listed directories for
+   * file events (changeTracker.ts) so that a snapshot re-captures only the files
+   * they name. For a long-lived process (the app, an agent run); it holds one
+   * watch per directory until `close`.
+   */
+  watch?: boolean
 }
 
 export interface TakeSnapshotResult {
@@ -52,6 +62,11 @@ export interface TakeSnapshotResult {
   changed: SnapshotChanges
   /** Listed files that could not be captured: vanished, unreadable, not a regular file, too large. */
   skipped: Array<{ path: string; reason: string }>
+  /**
+   * How the files were checked: `events` re-captured only what file events named
+   * (with `watch`), `stat` stat'ed every listed file.
+   */
+  how: 'events' | 'stat'
 }
 
 export interface Snapshotter {
@@ -61,6 +76,8 @@ export interface Snapshotter {
   /** Snapshots of this root, oldest first; optionally only one session's. */
   listSnapshots(opts?: { sessionId?: string }): SnapshotInfo[]
   getManifest(snapshotId: number): SnapshotFile[]
+  /** The same, shared with the snapshotter's cache (no copy): never modify it. */
+  readManifest(snapshotId: number): LoadedManifest
   /** Raw bytes of a blob, verified against its hash; throws a clear error when missing or corrupt. */
   readBlob(hash: string): Buffer
   /** The file's bytes in that snapshot, or null when it was not in it. */
@@ -68,6 +85,8 @@ export interface Snapshotter {
   /** What changed from one snapshot to another (paths sorted). */
   diffSnapshots(fromId: number, toId: number): SnapshotChanges
   baselineReader(snapshotId: number): BaselineReader
+  /** Stops watching (with `watch`); later snapshots stat every file. */
+  close(): void
 }
 
 /** Files per synchronous slice; between slices the event loop gets a turn. */
@@ -83,11 +102,6 @@ type SnapshotRow = {
   manifest_hash: string
   file_count: number
   total_bytes: number
-}
-
-interface LoadedManifest {
-  files: SnapshotFile[]
-  byPath: Map<string, SnapshotFile>
 }
 
 function toInfo(r: SnapshotRow): SnapshotInfo {
@@ -107,6 +121,9 @@ function isSafeRelative(p: string): boolean {
   if (!p || p.startsWith('/') || p.includes('\0') || p.includes('\\')) return false
   return !p.includes('..') || !p.split('/').includes('..')
 }
+
+/** The records a delta manifest on the previous snapshot stores for this capture. */
+const delta = (c: Capture) => ({ set: c.set, removed: c.changed.deleted })
 
 function sameNumbers(a: Float64Array, b: Float64Array): boolean {
   if (a.length !== b.length) return false
@@ -141,25 +158,14 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   // stats is bound to give the same manifest: no file was skipped or racily
   // clean, so each has a clean stat-cache entry matching its stat.
   let reproducible: { paths: readonly string[]; stats: Float64Array; manifestHash: string } | undefined
+  // With `watch`: file events since the last snapshot, and what that snapshot was
+  // taken from, so the next one need only re-capture the files events name.
+  const tracker = opts.watch && opts.listDirectories ? createChangeTracker(root) : undefined
+  let tracked: { paths: readonly string[]; manifestHash: string } | undefined
   // Decoded manifests by hash; a few recent ones are enough (baseline + latest).
-  const manifests = new Map<string, LoadedManifest>()
+  const manifests = createManifestStore(blobs)
+  const loadManifest = (hash: string) => manifests.load(hash)
   let queue: Promise<unknown> = Promise.resolve()
-
-  function loadManifest(hash: string): LoadedManifest {
-    let m = manifests.get(hash)
-    if (!m) {
-      const files = decodeManifest(blobs.get(hash, 'a snapshot manifest'))
-      m = { files, byPath: new Map(files.map((f) => [f.path, f])) }
-    }
-    return remember(hash, m)
-  }
-
-  function remember(hash: string, m: LoadedManifest): LoadedManifest {
-    manifests.delete(hash) // re-inserted as the most recent
-    manifests.set(hash, m)
-    while (manifests.size > 4) manifests.delete(manifests.keys().next().value!)
-    return m
-  }
 
   function snapshotRow(snapshotId: number): SnapshotRow {
     const row = selectSnapshot.get(snapshotId)
@@ -180,34 +186,69 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   }
 
   /** The files to capture: the last listing when it still holds, else a new one. */
-  async function currentPaths(): Promise<readonly string[]> {
+  async function currentPaths(): Promise<{ paths: readonly string[]; relisted: boolean }> {
     const now = opts.now ?? Date.now
     const kept = listing?.refresh(now())
-    if (kept) return kept
+    if (kept) return { paths: kept, relisted: false }
     listing = undefined
     const listedAt = now()
     const [listed, directories] = await Promise.all([opts.listFiles(), opts.listDirectories?.()])
     const paths = listedPaths(listed)
     if (directories) listing = recordListing(root, paths, directories, listedAt, isIgnored)
-    return paths
+    return { paths, relisted: true }
+  }
+
+  /** Stores the snapshot row (and its manifest, unless it is the previous one). */
+  function store(
+    c: Capture,
+    files: readonly SnapshotFile[],
+    previous: SnapshotRow | undefined,
+    meta: { sessionId: string | null; label: string | undefined; createdAt: number },
+  ): SnapshotInfo {
+    const cache = statCache!
+    // An unchanged tree reproduces the previous manifest exactly: nothing new to store.
+    const unchanged = previous !== undefined && c.set.length === 0 && c.changed.deleted.length === 0
+    let totalBytes = 0
+    for (const f of files) totalBytes += f.size
+    const info = db.transaction((): SnapshotInfo => {
+      const manifestHash = unchanged
+        ? previous.manifest_hash
+        : manifests.put(files, previous && { base: previous.manifest_hash, ...delta(c) })
+      cache.flush()
+      return insertRow({ ...meta, manifestHash, fileCount: files.length, totalBytes })
+    })()
+    cache.committed()
+    return info
   }
 
   async function take(sessionId: string | null, label: string | undefined): Promise<TakeSnapshotResult> {
     const startedAt = Date.now()
-    const paths = await currentPaths()
-    const stats = await statFiles(root, paths)
-    // The stat statFiles took, or why there is none (asking again, as it says to).
-    const statAt = (i: number, path: string): FileStat | string => {
-      const at = i * STAT_FIELDS
-      if (stats[at] === STAT_OK)
-        return { size: stats[at + 1], mtimeMs: stats[at + 2], ino: stats[at + 3], mode: stats[at + 4] }
-      try {
-        return fs.statSync(`${root}/${path}`, { throwIfNoEntry: false }) ?? 'vanished'
-      } catch (err) {
-        return (err as NodeJS.ErrnoException).code ?? 'stat failed'
-      }
-    }
+    const report = await tracker?.collect()
+    const { paths, relisted } = await currentPaths()
     const previous = selectLatest.get(root)
+    const cache = (statCache ??= loadStatCache(db, root))
+    const meta = { sessionId, label, createdAt: startedAt }
+    const since = tracked
+    tracked = undefined
+    if (
+      report?.trusted &&
+      !relisted &&
+      since &&
+      previous &&
+      since.manifestHash === previous.manifest_hash &&
+      tracker!.watching
+    ) {
+      reproducible = undefined
+      const c = captureChanged(report.paths, since.paths, paths, previous, startedAt)
+      const files = applyManifestDeltas(loadManifest(previous.manifest_hash).files, [delta(c)])
+      const info = store(c, files, previous, meta)
+      tracked = { paths, manifestHash: info.manifestHash }
+      return { info, changed: c.changed, skipped: c.skipped, how: 'events' }
+    }
+    // Watch before the stats: a change after them is an event for the next snapshot.
+    if (tracker && listing && (relisted || !tracker.watching)) tracker.watch(listing.directories)
+
+    const stats = await statFiles(root, paths)
     const last = reproducible
     reproducible = undefined
     if (
@@ -219,117 +260,81 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     ) {
       // An unchanged tree: what the full capture below would conclude, without the per-file work.
       reproducible = last
+      if (tracker?.watching) tracked = { paths, manifestHash: last.manifestHash }
       const info = insertRow({
-        sessionId,
-        label,
-        createdAt: startedAt,
+        ...meta,
         manifestHash: previous.manifest_hash,
         fileCount: previous.file_count,
         totalBytes: previous.total_bytes,
       })
-      return { info, changed: { added: [], modified: [], deleted: [] }, skipped: [] }
+      return { info, changed: { added: [], modified: [], deleted: [] }, skipped: [], how: 'stat' }
     }
-    const cache = (statCache ??= loadStatCache(db, root))
-    const prev = previous ? loadManifest(previous.manifest_hash).byPath : new Map<string, SnapshotFile>()
+    const prevManifest = previous && loadManifest(previous.manifest_hash)
+    const prev = prevManifest?.byPath ?? new Map<string, SnapshotFile>()
+    const c = createCapture({ root, blobs, cache, prev, startedAt, maxFileBytes })
     const files: SnapshotFile[] = []
-    const skipped: TakeSnapshotResult['skipped'] = []
-    let totalBytes = 0
-    let sameAsPrevious = 0
-    let cachedPaths = 0
-    let notReproducible = 0
-
-    // One file: reuse the cached hash when the stat proves it unchanged, else read,
-    // hash and (if new) store it. Runs inside a slice's transaction.
-    const captureFile = (i: number): number => {
-      const path = paths[i]
-      const st = statAt(i, path)
-      if (stats[i * STAT_FIELDS] !== STAT_OK) notReproducible++
-      if (typeof st === 'string') return (skipped.push({ path, reason: st }), 0)
-      if ((st.mode & fs.constants.S_IFMT) !== fs.constants.S_IFREG)
-        return (skipped.push({ path, reason: 'not a regular file' }), 0)
-      if (st.size > maxFileBytes)
-        return (skipped.push({ path, reason: `larger than ${maxFileBytes} bytes` }), 0)
-      if (cache.get(path)) cachedPaths++
-      let hash = cache.cleanHash(path, st)
-      let size = st.size
-      if (hash === undefined) {
-        let raw: Buffer
-        try {
-          raw = fs.readFileSync(`${root}/${path}`)
-        } catch (err) {
-          skipped.push({ path, reason: (err as NodeJS.ErrnoException).code ?? 'read failed' })
-          return 0
-        }
-        hash = sha256(raw)
-        size = raw.length
-        blobs.put(hash, raw)
-        if (raw.length !== st.size || st.mtimeMs >= startedAt - RACY_MARGIN_MS) notReproducible++
-        // A file that changed between stat and read is not cached: the next snapshot reads it again.
-        if (raw.length === st.size) {
-          cache.set(path, {
-            size,
-            mtimeMs: st.mtimeMs,
-            ino: st.ino,
-            mode: st.mode,
-            hash,
-            checkedAt: startedAt,
-          })
-        }
-      }
-      const old = prev.get(path)
-      if (
-        old &&
-        old.hash === hash &&
-        old.size === size &&
-        old.mode === st.mode &&
-        old.mtimeMs === st.mtimeMs
-      ) {
-        files.push(old)
-        sameAsPrevious++
-      } else {
-        files.push({ path, hash, size, mode: st.mode, mtimeMs: st.mtimeMs })
-      }
-      totalBytes += size
-      return size
-    }
-
+    let notStated = 0
+    // Sliced, so the event loop gets a turn between slices; each slice one transaction.
     const captureSlice = db.transaction((from: number): number => {
       let i = from
       let bytes = 0
-      while (i < paths.length && i - from < SLICE_FILES && bytes < SLICE_BYTES) bytes += captureFile(i++)
+      for (; i < paths.length && i - from < SLICE_FILES && bytes < SLICE_BYTES; i++) {
+        const at = i * STAT_FIELDS
+        const ok = stats[at] === STAT_OK
+        if (!ok) notStated++ // statFiles says: stat it again to learn why
+        const st = ok
+          ? { size: stats[at + 1], mtimeMs: stats[at + 2], ino: stats[at + 3], mode: stats[at + 4] }
+          : statOf(`${root}/${paths[i]}`)
+        const f = c.file(paths[i], st)
+        if (!f) continue
+        files.push(f)
+        bytes += f.size
+      }
       return i
     })
     for (let i = 0; i < paths.length;) {
       i = captureSlice(i)
       if (i < paths.length) await new Promise((resolve) => setImmediate(resolve))
     }
-    if (cachedPaths !== cache.size) cache.retain(new Set(files.map((f) => f.path)))
+    if (c.cached !== cache.size) cache.retain(new Set(files.map((f) => f.path)))
+    // Paths of the previous manifest that are not captured now (sorted, as the manifest is).
+    if (prevManifest && c.kept < prevManifest.files.length) {
+      const captured = new Set(files.map((f) => f.path))
+      for (const f of prevManifest.files) if (!captured.has(f.path)) c.changed.deleted.push(f.path)
+    }
+    const info = store(c, files, previous, meta)
+    if (c.skipped.length === 0 && c.notReproducible === 0 && notStated === 0)
+      reproducible = { paths, stats, manifestHash: info.manifestHash }
+    if (tracker?.watching) tracked = { paths, manifestHash: info.manifestHash }
+    return { info, changed: c.changed, skipped: c.skipped, how: 'stat' }
+  }
 
-    // An unchanged tree reproduces the previous manifest exactly: skip encoding it.
-    const unchanged = previous !== undefined && sameAsPrevious === files.length && files.length === prev.size
-    const manifestBytes = unchanged ? undefined : encodeManifest(files)
-    const manifestHash = manifestBytes ? sha256(manifestBytes) : previous!.manifest_hash
-    const info = db.transaction((): SnapshotInfo => {
-      if (manifestBytes) blobs.put(manifestHash, manifestBytes)
-      cache.flush()
-      return insertRow({
-        sessionId,
-        label,
-        createdAt: startedAt,
-        manifestHash,
-        fileCount: files.length,
-        totalBytes,
-      })
+  /**
+   * The incremental capture: only the files file events named, those listed now
+   * and not before, and those listed before and not now; everything else is as
+   * the previous snapshot has it.
+   */
+  function captureChanged(
+    named: ReadonlySet<string>,
+    listedBefore: readonly string[],
+    listed: readonly string[],
+    previous: SnapshotRow,
+    startedAt: number,
+  ): Capture {
+    const prev = loadManifest(previous.manifest_hash).byPath
+    const cache = statCache!
+    const c = createCapture({ root, blobs, cache, prev, startedAt, maxFileBytes })
+    const candidates = new Set(named)
+    if (listed !== listedBefore) for (const p of namesChanged(listedBefore, listed)) candidates.add(p)
+    db.transaction(() => {
+      for (const p of [...candidates].sort()) {
+        const f = isListed(listed, p) ? c.file(p, statOf(`${root}/${p}`)) : undefined
+        if (f || !prev.has(p)) continue
+        c.changed.deleted.push(p)
+        cache.forget(p)
+      }
     })()
-    cache.committed()
-    if (skipped.length === 0 && notReproducible === 0) reproducible = { paths, stats, manifestHash }
-
-    let changed: SnapshotChanges
-    if (!previous) changed = { added: files.map((f) => f.path), modified: [], deleted: [] }
-    else if (previous.manifest_hash === manifestHash) changed = { added: [], modified: [], deleted: [] }
-    else changed = diffManifests(prev, files)
-    if (manifestBytes) remember(manifestHash, { files, byPath: new Map(files.map((f) => [f.path, f])) })
-    return { info, changed, skipped }
+    return c
   }
 
   const snapshotter: Snapshotter = {
@@ -354,6 +359,10 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
 
     getManifest(snapshotId) {
       return loadManifest(snapshotRow(snapshotId).manifest_hash).files.slice()
+    },
+
+    readManifest(snapshotId) {
+      return loadManifest(snapshotRow(snapshotId).manifest_hash)
     },
 
     readBlob(hash) {
@@ -388,6 +397,11 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
         },
         readOriginal: (path) => snapshotter.readFileAt(row.id, path),
       }
+    },
+
+    close() {
+      tracker?.close()
+      tracked = undefined
     },
   }
   return snapshotter

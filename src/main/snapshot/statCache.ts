@@ -40,6 +40,8 @@ export interface StatCache {
   set(path: string, entry: StatEntry): void
   /** Forgets every path not in `keep`. */
   retain(keep: ReadonlySet<string>): void
+  /** Forgets one path. */
+  forget(path: string): void
   /** Writes the changed and forgotten entries (call inside a transaction). */
   flush(): void
   /** After the flushing transaction committed: nothing is pending any more. */
@@ -107,6 +109,11 @@ export function loadStatCache(db: SqliteDatabase, root: string): StatCache {
         dirty.delete(path)
         removed.add(path)
       }
+    },
+    forget(path) {
+      if (!entries.delete(path)) return
+      dirty.delete(path)
+      removed.add(path)
     },
     flush() {
       for (const path of removed) remove.run(root, path)

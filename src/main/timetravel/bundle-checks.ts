@@ -1,5 +1,5 @@
 import type { StepwiseEvent } from '../../shared/protocol'
-import { decodeManifest } from '../snapshot/manifest'
+import { decodeFullManifest } from '../snapshot/manifest'
 import type { SnapshotFile } from '../store/types'
 
 /*
@@ -33,7 +33,7 @@ const HASH = /^[0-9a-f]{64}$/
  * order, every field well-formed. Throws an Error whose message says which entry.
  */
 export function checkedManifest(data: Buffer): SnapshotFile[] {
-  const files = decodeManifest(data)
+  const files = decodeFullManifest(data)
   let previous: string | undefined
   for (const f of files) {
     const why = unsafePathReason(f.path)

@@ -1,8 +1,10 @@
 import fs from 'node:fs'
 import zlib from 'node:zlib'
 import { PROTOCOL_VERSION, type StepwiseEvent } from '../../shared/protocol'
-import { sha256 } from '../snapshot/blobs'
-import { decodeManifest } from '../snapshot/manifest'
+import { BlobError, createBlobStore, encodeBlob, sha256 } from '../snapshot/blobs'
+import { decodeManifest, encodeManifest } from '../snapshot/manifest'
+import { createManifestStore } from '../snapshot/manifestStore'
+import type { SnapshotFile } from '../store/types'
 import type { Store } from '../store/types'
 import { VERSION } from '../version'
 import { snapshotIdsOf } from './bundle-checks'
@@ -44,6 +46,12 @@ export function blobRecord(hash: string, blob: StoredBlob): Buffer[] {
   head.writeUInt8(blob.encoding, 32)
   head.writeBigUInt64BE(BigInt(blob.size), 33)
   return [head, blob.data]
+}
+
+interface FullManifest {
+  hash: string
+  stored: StoredBlob
+  files: readonly SnapshotFile[]
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
@@ -119,6 +127,23 @@ export async function exportBundle(
     return { stored, raw }
   }
 
+  const deltas = createManifestStore(createBlobStore(db))
+  /** The manifest as a bundle carries it: the stored blob when it is whole, else the resolved delta. */
+  const readManifest = (hash: string): FullManifest => {
+    const { stored, raw } = readBlob(hash, 'a snapshot manifest')
+    const m = decodeManifest(raw)
+    if (m.kind === 'full') return { hash, stored, files: m.files }
+    let files: readonly SnapshotFile[]
+    try {
+      files = deltas.load(hash).files
+    } catch (err) {
+      if (err instanceof BlobError) throw new Error(`Cannot export: ${err.message}`, { cause: err })
+      throw err
+    }
+    const whole = encodeManifest(files)
+    return { hash: sha256(whole), stored: { size: whole.length, ...encodeBlob(whole) }, files }
+  }
+
   // Pass 1 over the events: which snapshots they name (the events themselves are written later).
   const snapshotIds = new Set<number>(ownSnapshots.all(sessionId))
   let eventCount = 0
@@ -151,7 +176,9 @@ export async function exportBundle(
     })
     writer.json(RECORD.session, session)
 
-    const manifests = new Set<string>()
+    // A bundle carries every manifest whole: a delta in the store (manifest.ts) is resolved here.
+    const manifests = new Map<string, FullManifest>()
+    const fullOf = new Map<string, FullManifest>()
     const snapshots = [...snapshotIds].sort((a, b) => a - b)
     for (const id of snapshots) {
       const row = snapshotRow.get(id)
@@ -159,14 +186,16 @@ export async function exportBundle(
         throw new Error(
           `Cannot export: snapshot ${id}, named by the session's events, is missing from the store.`,
         )
-      manifests.add(row.manifest_hash)
+      let full = fullOf.get(row.manifest_hash)
+      if (!full) fullOf.set(row.manifest_hash, (full = readManifest(row.manifest_hash)))
+      manifests.set(full.hash, full)
       writer.json(RECORD.snapshot, {
         id: row.id,
         sessionId: row.session_id,
         root: row.root,
         label: row.label,
         createdAt: row.created_at,
-        manifestHash: row.manifest_hash,
+        manifestHash: full.hash,
         fileCount: row.file_count,
         totalBytes: row.total_bytes,
       })
@@ -175,9 +204,8 @@ export async function exportBundle(
 
     // Manifests first, so a reader knows which blobs are manifests before it meets them.
     const contents = new Set<string>()
-    for (const hash of manifests) {
-      const { stored, raw } = readBlob(hash, 'a snapshot manifest')
-      for (const f of decodeManifest(raw)) if (!manifests.has(f.hash)) contents.add(f.hash)
+    for (const [hash, { stored, files }] of manifests) {
+      for (const f of files) if (!manifests.has(f.hash)) contents.add(f.hash)
       writer.add(RECORD.blob, blobRecord(hash, stored), { precompressed: stored.encoding !== 0 })
     }
     let n = 0

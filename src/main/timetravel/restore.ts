@@ -209,10 +209,9 @@ export function planRestore(
   root: string,
   ids: { present: number; target: number; head: number | undefined },
 ): { plan: RestorePlan; conflicts: string[] } {
-  const present = new Map(snapshotter.getManifest(ids.present).map((f) => [f.path, f]))
-  const targetFiles = snapshotter.getManifest(ids.target)
-  const head =
-    ids.head === undefined ? present : new Map(snapshotter.getManifest(ids.head).map((f) => [f.path, f]))
+  const present = snapshotter.readManifest(ids.present).byPath
+  const targetFiles = snapshotter.readManifest(ids.target).files
+  const head = ids.head === undefined ? present : snapshotter.readManifest(ids.head).byPath
   const plan: RestorePlan = { write: [], delete: [] }
   const conflicts: string[] = []
   const inTarget = new Set<string>()

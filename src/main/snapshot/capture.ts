@@ -1,0 +1,112 @@
+import fs from 'node:fs'
+import type { SnapshotFile } from '../store/types'
+import { sha256, type BlobStore } from './blobs'
+import type { SnapshotChanges } from './manifest'
+import { RACY_MARGIN_MS, type FileStat, type StatCache } from './statCache'
+
+/**
+ * Capturing files into one snapshot: each file's hash comes from the stat cache
+ * when its stat proves it unchanged, else from reading it (and storing its
+ * content once). What differs from the previous snapshot is gathered on the way:
+ * the records a delta manifest stores and the changes a checkpoint reports.
+ * Call `file` inside a transaction (it writes blobs).
+ */
+
+export interface CaptureSetup {
+  root: string
+  blobs: BlobStore
+  cache: StatCache
+  /** The previous snapshot's files by path (empty for the first). */
+  prev: ReadonlyMap<string, SnapshotFile>
+  /** Date.now() when the snapshot started: decides which files are racily clean. */
+  startedAt: number
+  maxFileBytes: number
+}
+
+export interface Capture {
+  /**
+   * The file's entry, or undefined when it cannot be captured (recorded in
+   * `skipped`). The previous snapshot's own entry when nothing about the file
+   * changed, so an unchanged tree shares every entry with it.
+   */
+  file(path: string, st: FileStat | string): SnapshotFile | undefined
+  /** New entries, in the order captured (path order): the records of a delta. */
+  readonly set: SnapshotFile[]
+  readonly changed: SnapshotChanges
+  readonly skipped: Array<{ path: string; reason: string }>
+  /** Files captured that the previous snapshot had too. */
+  readonly kept: number
+  /** Files captured that already had a stat-cache entry. */
+  readonly cached: number
+  /** Files whose capture another with the same stats could not repeat (read while racy, or changing). */
+  readonly notReproducible: number
+}
+
+/** A stat, or why there is none (for `Capture.file`). */
+export function statOf(abs: string): FileStat | string {
+  try {
+    return fs.statSync(abs, { throwIfNoEntry: false }) ?? 'vanished'
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? 'stat failed'
+  }
+}
+
+export function createCapture(s: CaptureSetup): Capture {
+  const { root, blobs, cache, prev, startedAt, maxFileBytes } = s
+  const set: SnapshotFile[] = []
+  const changed: SnapshotChanges = { added: [], modified: [], deleted: [] }
+  const skipped: Capture['skipped'] = []
+  let kept = 0
+  let cached = 0
+  let notReproducible = 0
+  const skip = (path: string, reason: string) => (skipped.push({ path, reason }), undefined)
+
+  function file(path: string, st: FileStat | string): SnapshotFile | undefined {
+    if (typeof st === 'string') return skip(path, st)
+    if ((st.mode & fs.constants.S_IFMT) !== fs.constants.S_IFREG) return skip(path, 'not a regular file')
+    if (st.size > maxFileBytes) return skip(path, `larger than ${maxFileBytes} bytes`)
+    if (cache.get(path)) cached++
+    let hash = cache.cleanHash(path, st)
+    let size = st.size
+    if (hash === undefined) {
+      let raw: Buffer
+      try {
+        raw = fs.readFileSync(`${root}/${path}`)
+      } catch (err) {
+        return skip(path, (err as NodeJS.ErrnoException).code ?? 'read failed')
+      }
+      hash = sha256(raw)
+      size = raw.length
+      blobs.put(hash, raw)
+      if (raw.length !== st.size || st.mtimeMs >= startedAt - RACY_MARGIN_MS) notReproducible++
+      // A file that changed between stat and read is not cached: the next snapshot reads it again.
+      if (raw.length === st.size)
+        cache.set(path, { size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode, hash, checkedAt: startedAt })
+    }
+    const old = prev.get(path)
+    if (old) kept++
+    if (old && old.hash === hash && old.size === size && old.mode === st.mode && old.mtimeMs === st.mtimeMs)
+      return old
+    const entry = { path, hash, size, mode: st.mode, mtimeMs: st.mtimeMs }
+    set.push(entry)
+    if (!old) changed.added.push(path)
+    else if (old.hash !== hash || old.mode !== st.mode) changed.modified.push(path)
+    return entry
+  }
+
+  return {
+    file,
+    set,
+    changed,
+    skipped,
+    get kept() {
+      return kept
+    },
+    get cached() {
+      return cached
+    },
+    get notReproducible() {
+      return notReproducible
+    },
+  }
+}

@@ -1,0 +1,165 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createSandbox } from '../sandbox/sandbox'
+import { openStore } from '../store/store'
+import { tempDir } from '../store/testing/helpers'
+import { createChangeTracker } from './changeTracker'
+import { listUnignoredDirectories } from './directories'
+import { RACY_MARGIN_MS } from './statCache'
+import { createSnapshotter } from './snapshotter'
+
+const cleanups: Array<() => void> = []
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!()
+})
+
+function tree(files: Record<string, string>): string {
+  const root = fs.realpathSync(tempDir('stepwise-watch-'))
+  for (const [rel, content] of Object.entries(files)) write(root, rel, content)
+  cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }))
+  return root
+}
+
+function write(root: string, rel: string, content: string): void {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true })
+  fs.writeFileSync(path.join(root, rel), content)
+}
+
+describe('createChangeTracker', () => {
+  it('names what changed in the watched directories since the last collect, and only that', async () => {
+    const root = tree({ 'a.ts': 'a', 'src/b.ts': 'b', 'other/c.ts': 'c' })
+    const tracker = createChangeTracker(root)
+    cleanups.push(() => tracker.close())
+    expect((await tracker.collect()).trusted).toBe(false) // watching nothing yet
+    tracker.watch(['', 'src'])
+    expect(tracker.watching).toBe(true)
+
+    write(root, 'src/b.ts', 'B')
+    fs.rmSync(path.join(root, 'a.ts'))
+    write(root, 'other/c.ts', 'C') // not a watched directory
+    const first = await tracker.collect()
+    expect(first.trusted).toBe(true)
+    expect([...first.paths].sort()).toEqual(['a.ts', 'src/b.ts'])
+
+    const second = await tracker.collect()
+    expect(second).toEqual({ trusted: true, paths: new Set() })
+  })
+
+  it('stops vouching when more events arrive than it may count, and for good once closed', async () => {
+    const root = tree({ 'src/a.ts': 'a' })
+    const tracker = createChangeTracker(root, { maxEvents: 5 })
+    tracker.watch(['src'])
+    for (let i = 0; i < 10; i++) write(root, `src/f${i}.ts`, String(i))
+    expect((await tracker.collect()).trusted).toBe(false)
+    write(root, 'src/a.ts', 'again')
+    expect(await tracker.collect()).toEqual({ trusted: true, paths: new Set(['src/a.ts']) })
+
+    tracker.close()
+    tracker.watch(['src'])
+    expect(tracker.watching).toBe(false)
+    expect((await tracker.collect()).trusted).toBe(false)
+  })
+
+  it('does not watch when a directory it is given is gone', () => {
+    const root = tree({ 'src/a.ts': 'a' })
+    const tracker = createChangeTracker(root)
+    cleanups.push(() => tracker.close())
+    tracker.watch(['src', 'gone'])
+    expect(tracker.watching).toBe(false)
+  })
+})
+
+/**
+ * Two snapshotters over one tree, wired as the app wires them: one watching
+ * (`watch: true`), one that stats every file each time. Whatever happens to the
+ * tree, both must capture the same files with the same contents and modes.
+ */
+async function pair(files: Record<string, string>) {
+  const root = tree(files)
+  const sandbox = await createSandbox(root)
+  const wiring = {
+    root,
+    listFiles: async () => (await sandbox.listFiles()).files,
+    listDirectories: () => listUnignoredDirectories(root, (rel) => sandbox.isIgnored(rel)),
+    isIgnored: (rel: string) => sandbox.isIgnored(rel),
+    now: () => Date.now() + 10 * RACY_MARGIN_MS,
+  }
+  const stores = [openStore(tempDir()), openStore(tempDir())]
+  const watching = createSnapshotter(stores[0].db, { ...wiring, watch: true })
+  const stating = createSnapshotter(stores[1].db, wiring)
+  cleanups.push(() => {
+    watching.close()
+    for (const s of stores) s.close()
+  })
+  const contents = (s: typeof watching, id: number) =>
+    s.getManifest(id).map((f) => `${f.path} ${f.hash} ${(f.mode & 0o777).toString(8)}`)
+  return {
+    root,
+    async snap() {
+      const a = await watching.takeSnapshot({ sessionId: null })
+      const b = await stating.takeSnapshot({ sessionId: null })
+      expect(contents(watching, a.info.id)).toEqual(contents(stating, b.info.id))
+      expect(a.changed).toEqual(b.changed)
+      return a
+    },
+  }
+}
+
+describe('a watching snapshotter', () => {
+  it('re-captures only what events name, and agrees with one that stats every file', async () => {
+    const { root, snap } = await pair({
+      '.gitignore': 'build/\n',
+      'a.ts': 'a',
+      'src/b.ts': 'b',
+      'src/deep/c.ts': 'c',
+      'build/out.js': 'ignored',
+    })
+    expect((await snap()).how).toBe('stat') // the first one lists and stats
+    expect(await snap()).toMatchObject({ how: 'events', changed: { added: [], modified: [], deleted: [] } })
+
+    // Same size and the old mtime: no stat tells this from the file before, the event does.
+    const b = path.join(root, 'src/b.ts')
+    const { mtime } = fs.statSync(b)
+    fs.writeFileSync(b, 'B')
+    fs.utimesSync(b, mtime, mtime)
+    fs.chmodSync(path.join(root, 'a.ts'), 0o755)
+    write(root, 'src/new.ts', 'new')
+    fs.rmSync(path.join(root, 'src/deep/c.ts'))
+    write(root, 'build/more.js', 'still ignored')
+    const events = await snap()
+    expect(events.how).toBe('events')
+    expect(events.changed).toEqual({
+      added: ['src/new.ts'],
+      modified: ['a.ts', 'src/b.ts'],
+      deleted: ['src/deep/c.ts'],
+    })
+
+    // A new directory is a new listing (and new watches), then events again.
+    write(root, 'lib/x.ts', 'x')
+    expect(await snap()).toMatchObject({ how: 'stat', changed: { added: ['lib/x.ts'] } })
+    write(root, 'lib/x.ts', 'xx')
+    expect(await snap()).toMatchObject({ how: 'events', changed: { modified: ['lib/x.ts'] } })
+
+    // A rename inside a folder, and a folder replaced by another of the same name.
+    fs.renameSync(path.join(root, 'src/new.ts'), path.join(root, 'src/renamed.ts'))
+    expect(await snap()).toMatchObject({ changed: { added: ['src/renamed.ts'], deleted: ['src/new.ts'] } })
+    fs.rmSync(path.join(root, 'lib'), { recursive: true })
+    write(root, 'lib/x.ts', 'in a new folder')
+    expect((await snap()).changed.modified).toEqual(['lib/x.ts'])
+    write(root, 'lib/x.ts', 'and changed again')
+    expect(await snap()).toMatchObject({ how: 'events', changed: { modified: ['lib/x.ts'] } })
+
+    // A folder moved: its watch would follow it and name the old place.
+    write(root, 'src/deep/d.ts', 'd')
+    await snap()
+    fs.renameSync(path.join(root, 'src/deep'), path.join(root, 'src/deeper'))
+    expect((await snap()).changed).toEqual({
+      added: ['src/deeper/d.ts'],
+      modified: [],
+      deleted: ['src/deep/d.ts'],
+    })
+    write(root, 'src/deeper/d.ts', 'moved and changed')
+    expect(await snap()).toMatchObject({ how: 'events', changed: { modified: ['src/deeper/d.ts'] } })
+  })
+})
