@@ -1,6 +1,6 @@
 /**
  * Renders a scripted fake turn in each wire protocol's own streamed shape (see
- * fake-model-server.ts). Shapes follow the recorded streams in shared/fixtures.
+ * fake-model-server.ts). Shapes follow the recorded streams in test/fixtures.
  */
 
 export interface FakeToolCall {

@@ -14,7 +14,7 @@ import { NdjsonParser, parseJsonObject } from './ndjson'
 import { ProviderError, type ModelTurn, type ProviderErrorKind } from './types'
 
 /**
- * Every file in shared/fixtures/model-streams is replayed through its adapter, split
+ * Every file in test/fixtures/model-streams is replayed through its adapter, split
  * into 1–7-byte TCP writes, and the whole resulting turn (or the error kind) is checked.
  */
 
