@@ -85,9 +85,16 @@ it('undo reverses the last change, rewind goes to any step, and undo reverses th
   expect(undo.stderr).toBe('')
   expect(undo.code).toBe(0)
   expect(undo.stdout).toMatch(/^Undone: the project is at checkpoint \d+\.\n {2}deleted {2}notes\.md\n/)
-  expect(undo.stdout).toContain(`undo this with: stepwise sessions undo ${id}`)
   expect(read('notes.md')).toBe(null)
   expect(read('greet.ts')).toBe(EDITED)
+  // A second undo would go further back: the undo is taken back by the rewind it names.
+  const takeBack = new RegExp(`take this undo back with: stepwise sessions rewind ${id} --to (\\d+)\n`)
+  const step = takeBack.exec(undo.stdout)?.[1]
+  expect(step).toBeDefined()
+  expect((await runCli(['sessions', 'rewind', id, '--to', step!, '--data-dir', dataDir])).code).toBe(0)
+  expect(read('notes.md')).toBe('# Notes\n')
+  expect((await runCli(['sessions', 'undo', id, '--data-dir', dataDir])).code).toBe(0)
+  expect(read('notes.md')).toBe(null)
 
   const rewind = await runCli(['sessions', 'rewind', id, '--to', '1', '--data-dir', dataDir])
   expect(rewind.code).toBe(0)

@@ -22,9 +22,14 @@ function reply(outcome: RestoreOutcome): RestoreReply {
   switch (outcome.status) {
     case 'restored': {
       const paths = [...outcome.written, ...outcome.deleted].sort()
+      const files = `${paths.length} file${paths.length === 1 ? '' : 's'}`
       return {
         status: 'restored',
-        message: `Restored ${paths.length} file${paths.length === 1 ? '' : 's'}. Undo puts them back.`,
+        // An undo is not undone by the next undo (that one goes further back); a rewind is.
+        message:
+          outcome.event.kind === 'undo'
+            ? `Undid the last change: restored ${files}.`
+            : `Restored ${files}. Undo puts ${paths.length === 1 ? 'it' : 'them'} back.`,
         paths,
         conflicts: [],
       }

@@ -63,24 +63,34 @@ export interface StartedSession {
 
 /**
  * One snapshotter per store and project root, kept across sessions: its in-memory
- * stat and listing caches are what make an unchanged tree's snapshot cheaper than
- * `git status`. Keyed by the sandbox's rules too, since they decide what is listed.
+ * stat and listing caches and its file watches are what make a checkpoint of a
+ * big tree cost what changed. Keyed by the sandbox's rules too, since they decide
+ * what is listed. `oneShot`: the process takes this one snapshot and ends (a CLI
+ * undo), so the directory walk and the watches, which only pay off in later
+ * snapshots, are left out.
  */
 const snapshotters = new WeakMap<Store, Map<string, Snapshotter>>()
 
-export function snapshotterFor(store: Store, sandbox: Sandbox): Snapshotter {
+export function snapshotterFor(
+  store: Store,
+  sandbox: Sandbox,
+  opts: { oneShot?: boolean } = {},
+): Snapshotter {
   let byRoot = snapshotters.get(store)
   if (!byRoot) snapshotters.set(store, (byRoot = new Map()))
-  const key = `${sandbox.root}\0${sandbox.denyPatterns.join('\0')}`
+  const key = `${sandbox.root}\0${sandbox.denyPatterns.join('\0')}\0${opts.oneShot ? 'once' : 'kept'}`
   let snapshotter = byRoot.get(key)
   if (!snapshotter) {
-    snapshotter = createSnapshotter(store.db, {
-      root: sandbox.root,
-      listFiles: async () => (await sandbox.listFiles()).files,
-      listDirectories: () => listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel)),
-      isIgnored: (rel) => sandbox.isIgnored(rel),
-      watch: true,
-    })
+    const listFiles = async () => (await sandbox.listFiles()).files
+    snapshotter = opts.oneShot
+      ? createSnapshotter(store.db, { root: sandbox.root, listFiles })
+      : createSnapshotter(store.db, {
+          root: sandbox.root,
+          listFiles,
+          listDirectories: () => listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel)),
+          isIgnored: (rel) => sandbox.isIgnored(rel),
+          watch: true,
+        })
     byRoot.set(key, snapshotter)
   }
   return snapshotter

@@ -131,6 +131,15 @@ describe('undo', () => {
     expect(project()).toEqual(AFTER_2)
   })
 
+  it('is taken back by a rewind to the step before it, and that rewind by an undo', async () => {
+    const un = restored(await undoSession(store, s.sessionId))
+    expect(project()).toEqual(AFTER_2)
+    restored(await rewindSession(store, s.sessionId, un.event.seq - 1))
+    expect(project()).toEqual(AFTER_3)
+    restored(await undoSession(store, s.sessionId))
+    expect(project()).toEqual(AFTER_2)
+  })
+
   it('an empty checkpoint (a command that wrote nothing) is skipped', async () => {
     await s.change({})
     restored(await undoSession(store, s.sessionId))

@@ -41,6 +41,8 @@ export interface RestoreOptions {
   force?: boolean
   /** Test hook: after each file written or deleted. */
   onFile?: FileHook
+  /** The process ends after this restore (the CLI): see snapshotterFor. */
+  oneShot?: boolean
 }
 
 export type RestoreOutcome =
@@ -140,7 +142,7 @@ export async function restoreSnapshot(
     if (r.error) return refused('failed', r.message)
 
   const sandbox = await createSandbox(root)
-  const snapshotter = snapshotterFor(store, sandbox)
+  const snapshotter = snapshotterFor(store, sandbox, { oneShot: opts.oneShot })
   const targetInfo = snapshotter.getSnapshot(target.snapshotId)
   if (!targetInfo) return refused('failed', `Snapshot ${target.snapshotId} is not in the store.`)
   if (targetInfo.root !== sandbox.root)

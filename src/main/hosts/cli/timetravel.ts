@@ -80,7 +80,8 @@ async function runRestore(
       throw new UsageError(
         `no session matches "${id}" in ${store.path}. List them with: stepwise sessions list`,
       )
-    let outcome = await restore(store, session.id, { confirm: opts.yes, force: opts.force })
+    // One restore and the process ends: no directory walk or file watches for later snapshots.
+    let outcome = await restore(store, session.id, { confirm: opts.yes, force: opts.force, oneShot: true })
     if (outcome.status === 'conflict') {
       const list = outcome.conflicts.map((p) => `  ${p}\n`).join('')
       process.stderr.write(
@@ -102,7 +103,7 @@ async function runRestore(
         process.stderr.write('Nothing was changed.\n')
         return EXIT.failed
       }
-      outcome = await restore(store, session.id, { confirm: true, force: opts.force })
+      outcome = await restore(store, session.id, { confirm: true, force: opts.force, oneShot: true })
     }
     return report(outcome, session.id, verb)
   } finally {
@@ -138,8 +139,12 @@ function report(outcome: RestoreOutcome, sessionId: string, verb: 'undo' | 'rewi
         ...outcome.written.map((p) => `  restored ${p}`),
         ...outcome.deleted.map((p) => `  deleted  ${p}`),
         ...(outcome.written.length + outcome.deleted.length === 0 ? ['  (no file needed changing)'] : []),
-        `The files from before are saved as checkpoint ${outcome.savedSnapshotId}; undo this with: ` +
-          `stepwise sessions undo ${sessionId}`,
+        // A second undo goes further back; the step before this one is where the files were.
+        verb === 'undo'
+          ? `The files from before are saved as checkpoint ${outcome.savedSnapshotId}; take this undo back ` +
+            `with: stepwise sessions rewind ${sessionId} --to ${outcome.event.seq - 1}`
+          : `The files from before are saved as checkpoint ${outcome.savedSnapshotId}; undo this with: ` +
+            `stepwise sessions undo ${sessionId}`,
       ]
       process.stdout.write(`${lines.join('\n')}\n`)
       return EXIT.ok
