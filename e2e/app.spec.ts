@@ -141,6 +141,12 @@ test('replay: scrub back to a step, see its diff, and rewind the files there', a
   await expect(page.locator('[data-kind="checkpoint"]')).toHaveCount(1)
   await expect(page.getByTestId('replay-files')).toBeVisible()
   await expect(page.getByTestId('replay-diff')).toBeVisible()
+  // The model's turn after the change changed nothing; the checkpoint before it holds a's change.
+  const caption = page.getByTestId('replay-diff-caption')
+  await expect(caption).toHaveText('a.txt · not changed at this step, as it was then')
+  await page.keyboard.press('ArrowLeft')
+  await expect(caption).toHaveText('a.txt · changed at this step, shown against the step before')
+  await expect(page.getByTestId('replay-diff').locator('.line-insert, .char-insert').first()).toBeVisible()
   await saveScreen(page, '08-replay')
   page.once('dialog', (d) => void d.accept())
   await page.getByTestId('rewind-here').click()

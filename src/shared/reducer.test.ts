@@ -93,4 +93,20 @@ describe('reduceEvents', () => {
     expect(view.steps).toHaveLength(1)
     expect(view.steps[0]).toMatchObject({ kind: 'model', text: 'whole', retries: 1 })
   })
+
+  it('a fork whose copied history ends after a tool result waits for the user; an undo leaves the status', () => {
+    const history = events
+      .slice(0, 6)
+      .concat(
+        stamp([
+          { type: 'tool.finished', callId: 'c1', name: 'edit_file', ok: true, result: {}, durationMs: 1 },
+        ]),
+      )
+    expect(reduceEvents(history).status).toBe('thinking')
+    const restore = { snapshotId: 2, savedSnapshotId: 3, toSeq: 7, paths: ['a'] }
+    const forked = stamp([{ type: 'checkpoint.restored', kind: 'fork', ...restore }])
+    expect(reduceEvents([...history, ...forked]).status).toBe('idle')
+    const undone = stamp([{ type: 'checkpoint.restored', kind: 'undo', ...restore }])
+    expect(reduceEvents([...history, ...undone]).status).toBe('thinking')
+  })
 })

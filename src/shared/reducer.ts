@@ -332,6 +332,8 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
     case 'checkpoint.restored':
       return {
         ...s,
+        // A fork's history stops mid-turn (after a tool's result, say); the fork waits for the user.
+        status: event.kind === 'fork' ? 'idle' : s.status,
         steps: [
           ...s.steps,
           {

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react'
 import type React from 'react'
 import { ChatInput } from '../chat/ChatInput'
 import { ErrorActions } from './ErrorActions'
-import { select, useApp } from '../state/store'
+import { openSession, select, useApp } from '../state/store'
 import {
   countByCategory,
   filterSteps,
@@ -24,6 +24,7 @@ export function MainPane(): React.JSX.Element {
   return (
     <main className="main-pane" aria-label="Session">
       <TimelineFilters filter={filter} onChange={setFilter} counts={counts} />
+      {view.parent && <ForkOrigin parent={view.parent} />}
       {view.steps.length === 0 ? (
         <div className="empty-session">
           <h2>What should the agent do?</h2>
@@ -38,5 +39,20 @@ export function MainPane(): React.JSX.Element {
       {!replaying && <ErrorActions />}
       {!replaying && <ChatInput />}
     </main>
+  )
+}
+
+/** In a fork: where it came from, one click away (the parent's timeline shows the fork too). */
+function ForkOrigin({ parent }: { parent: { sessionId: string; seq: number } }): React.JSX.Element {
+  const title = useApp((s) => s.sessions.find((x) => x.id === parent.sessionId)?.title)
+  return (
+    <p className="fork-origin" data-testid="fork-origin">
+      <span aria-hidden="true">↳ </span>
+      Forked from{' '}
+      <button type="button" className="link" onClick={() => void openSession(parent.sessionId)}>
+        {title ?? parent.sessionId}
+      </button>{' '}
+      at step {parent.seq}
+    </p>
   )
 }

@@ -124,6 +124,13 @@ export default function ReplayFiles({ seq }: { seq: number }): React.JSX.Element
         </ul>
       )}
       {content?.binary && <p className="note">{path} is a binary file.</p>}
+      {content && !content.binary && path && files && (
+        <p className="diff-caption" data-testid="replay-diff-caption">
+          {files.changed.includes(path)
+            ? `${path} · changed at this step, shown against the step before`
+            : `${path} · not changed at this step, as it was then`}
+        </p>
+      )}
       {content && !content.binary && path && (
         <div className="editor" data-testid="replay-diff" aria-busy={!current}>
           <ReadOnlyDiff path={path} before={content.before} after={content.after} />
