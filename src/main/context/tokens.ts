@@ -1,6 +1,19 @@
-import { countTokens as countO200k } from 'gpt-tokenizer'
-import { countTokens as countCl100k } from 'gpt-tokenizer/encoding/cl100k_base'
+import { createRequire } from 'node:module'
 import type { ModelRequest, TranscriptItem } from '../providers/types'
+
+type Count = (text: string) => number
+
+// The encodings' tables take ~100 ms to load: only a command that counts tokens pays for them
+// (an undo or `sessions list` does not).
+const load = createRequire(import.meta.url)
+let o200k: Count | undefined
+let cl100k: Count | undefined
+const countO200k: Count = (text) =>
+  (o200k ??= (load('gpt-tokenizer') as typeof import('gpt-tokenizer')).countTokens)(text)
+const countCl100k: Count = (text) =>
+  (cl100k ??= (
+    load('gpt-tokenizer/cjs/encoding/cl100k_base') as typeof import('gpt-tokenizer/encoding/cl100k_base')
+  ).countTokens)(text)
 
 /**
  * Token counts for the context meter and compaction. OpenAI models get their real
