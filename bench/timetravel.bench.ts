@@ -3,12 +3,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createSandbox } from '../src/main/sandbox/sandbox'
+import { encodeBlob } from '../src/main/snapshot/blobs'
+import { encodeManifest } from '../src/main/snapshot/manifest'
 import { snapshotterFor } from '../src/main/session/start'
 import { openStore } from '../src/main/store/store'
 import { rewindSession, undoSession } from '../src/main/timetravel/restore'
 import { recordSession } from '../src/main/timetravel/restore-testing'
 import { ensureTree } from './tree'
-import { isMain, log, median, report, timed, type BenchRow } from './util'
+import { CLI } from './ui-host'
+import { isMain, log, MB, median, report, timed, type BenchRow } from './util'
 
 /*
  * Rewind and undo on the 50,000-file tree (a copy of it: they change files): a
@@ -16,6 +19,11 @@ import { isMain, log, median, report, timed, type BenchRow } from './util'
  * in turns — each including the checkpoint of the present that every restore
  * takes first — against `git stash` / `git stash pop` of the same 100 changes in
  * a git repository of the same copy (GIT_DIR outside the tree), alternating.
+ *
+ * In one process, as in the app: the session's snapshotter watches the tree for
+ * file events, so the checkpoint of the present re-captures the files events
+ * name. The same restores from the built CLI, a new process each (every file
+ * listed and stat'ed), are reported too, for information.
  */
 
 const CHANGED = 100
@@ -98,20 +106,30 @@ export async function benchTimetravel(): Promise<BenchRow[]> {
     const touched = picked.filter((p) => covered.has(p)).slice(0, COMMAND_TOUCHED)
     const checkpoints: number[] = []
     const stashCreates: number[] = []
+    const growth: number[] = []
+    const storeBytes = () =>
+      store.db.prepare<[], number>('SELECT coalesce(sum(length(data)), 0) FROM blobs').pluck().get()!
     for (let round = 0; round <= ROUNDS; round++) {
       for (const p of touched) fs.appendFileSync(path.join(root, p), `// command round ${round}\n`)
+      const bytesBefore = storeBytes()
       const c = await timed(() =>
         snapshotter.takeSnapshot({ sessionId: s.sessionId, label: `round ${round}` }),
       )
+      growth.push(storeBytes() - bytesBefore)
       const changed = c.value.changed.modified.length
       if (changed !== COMMAND_TOUCHED) throw new Error(`the checkpoint saw ${changed} changed files, not 10`)
+      if (round > 0 && c.value.how !== 'events')
+        throw new Error(`the checkpoint took the ${c.value.how} path`)
       const g = await timed(() => git('stash', 'create'))
       if (round === 0) continue
       checkpoints.push(c.seconds)
       stashCreates.push(g.seconds)
     }
+    // What one checkpoint added to the store, against a whole manifest of the tree (as stored before deltas).
+    const whole = encodeBlob(encodeManifest(snapshotter.getManifest(before.info.id))).data.length
     store.close()
     const where = `${listed.length} files, ${CHANGED} changed, median of ${ROUNDS}`
+    const cold = coldRows(s.sessionId, s.startedSeq, path.join(work, 'data'), git, where)
     return [
       {
         name: `rewind: ${CHANGED} changed files`,
@@ -140,10 +158,77 @@ export async function benchTimetravel(): Promise<BenchRow[]> {
         target: { maxAbs: 0.5 },
         note: `${listed.length} files, median of ${ROUNDS}; the session's snapshotter, as after run_command`,
       },
+      {
+        name: `store growth per checkpoint (${COMMAND_TOUCHED} files)`,
+        unit: 'MB',
+        ours: median(growth) / MB,
+        refName: 'one whole manifest',
+        reference: whole / MB,
+        note: `${listed.length} files; the new contents and the manifest delta, compressed`,
+      },
+      ...cold,
     ]
   } finally {
     fs.rmSync(work, { recursive: true, force: true })
   }
+}
+
+/** `stepwise sessions rewind` and `undo` from the built CLI, alternating with git stash / pop. */
+function coldRows(
+  sessionId: string,
+  startedSeq: number,
+  dataDir: string,
+  git: (...args: string[]) => Buffer,
+  where: string,
+): BenchRow[] {
+  if (!fs.existsSync(CLI)) {
+    log('cold restores not measured: run `npm run build` first')
+    return []
+  }
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, [CLI, 'sessions', ...args, '--data-dir', dataDir], { stdio: 'pipe' })
+  const rewinds: number[] = []
+  const undos: number[] = []
+  const stashes: number[] = []
+  const pops: number[] = []
+  for (let round = 0; round <= ROUNDS; round++) {
+    let t = performance.now()
+    cli('rewind', sessionId, '--to', String(startedSeq), '--yes')
+    const r = performance.now() - t
+    t = performance.now()
+    cli('undo', sessionId, '--yes')
+    const u = performance.now() - t
+    t = performance.now()
+    git('stash', '-q')
+    const st = performance.now() - t
+    t = performance.now()
+    git('stash', 'pop', '-q')
+    const po = performance.now() - t
+    if (round === 0) continue
+    rewinds.push(r / 1000)
+    undos.push(u / 1000)
+    stashes.push(st / 1000)
+    pops.push(po / 1000)
+  }
+  const note = `${where}; a new process each: Node's start, the listing and a stat of every file`
+  return [
+    {
+      name: 'rewind, cold (stepwise sessions rewind)',
+      unit: 's',
+      ours: median(rewinds),
+      refName: 'git stash',
+      reference: median(stashes),
+      note,
+    },
+    {
+      name: 'undo, cold (stepwise sessions undo)',
+      unit: 's',
+      ours: median(undos),
+      refName: 'git stash pop',
+      reference: median(pops),
+      note,
+    },
+  ]
 }
 
 if (isMain(import.meta)) {

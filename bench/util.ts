@@ -172,7 +172,7 @@ export function formatValue(value: number | undefined, unit: Unit): string {
     case 'ms':
       return `${value.toFixed(value < 10 ? 3 : 1)} ms`
     case 'MB':
-      return `${value.toFixed(1)} MB`
+      return value < 0.1 ? `${(value * 1024).toFixed(1)} KB` : `${value.toFixed(1)} MB`
     case 'events/s':
       return `${Math.round(value).toLocaleString('en-US')} ev/s`
     case 'tokens':
