@@ -61,6 +61,15 @@ describe('createChangeTracker', () => {
     expect((await tracker.collect()).trusted).toBe(false)
   })
 
+  it('does not watch on a platform other than Linux: snapshots there stat every file', async () => {
+    const root = tree({ 'src/a.ts': 'a' })
+    const tracker = createChangeTracker(root, { platform: 'darwin' })
+    tracker.watch(['src'])
+    expect(tracker.watching).toBe(false)
+    write(root, 'src/a.ts', 'b')
+    expect((await tracker.collect()).trusted).toBe(false)
+  })
+
   it('does not watch when a directory it is given is gone', () => {
     const root = tree({ 'src/a.ts': 'a' })
     const tracker = createChangeTracker(root)

@@ -24,6 +24,10 @@ import path from 'node:path'
  * Not seen by file events, so not covered: writes through a hard link that lies
  * outside the project, and changes on network file systems. The snapshotter
  * offers the tracker only where the caller asks for it (the app's hosts).
+ *
+ * Linux only: the rules above are inotify's (its queue, its event for a watched
+ * directory's own deletion), and macOS would spend a descriptor per directory.
+ * Elsewhere the tracker never watches, so every snapshot stats every file.
  */
 
 export interface ChangeReport {
@@ -61,7 +65,10 @@ function queueLimit(): number {
 /** Two turns of the event loop: the second waits behind a poll phase that reads the events. */
 const settle = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)))
 
-export function createChangeTracker(root: string, opts: { maxEvents?: number } = {}): ChangeTracker {
+export function createChangeTracker(
+  root: string,
+  opts: { maxEvents?: number; platform?: NodeJS.Platform } = {},
+): ChangeTracker {
   const maxEvents = Math.min(opts.maxEvents ?? Infinity, queueLimit() - 1)
   let watchers: fs.FSWatcher[] = []
   let paths = new Set<string>()
@@ -69,7 +76,7 @@ export function createChangeTracker(root: string, opts: { maxEvents?: number } =
   // Set when something since the last collect (or for good: no watches) leaves a gap.
   let gap = true
   let watching = false
-  let closed = false
+  let closed = (opts.platform ?? process.platform) !== 'linux'
 
   const closeAll = () => {
     for (const w of watchers) w.close()
