@@ -55,6 +55,11 @@ test('Ctrl+Z undoes the last change, then the one before; a fork from a step is 
   await expect(page.locator('[data-kind="restore"]')).toHaveCount(2)
   expect(readFileSync(file('a.txt'), 'utf8')).toBe(ORIGINAL)
   await saveScreen(page, '19-undo')
+  // A third undo would find nothing; the toast's Take back undoes the last undo (a rewind, itself undoable).
+  await page.getByTestId('toast-action').last().click()
+  await expect(page.locator('[data-kind="restore"]')).toHaveCount(3)
+  await expect.poll(() => readFileSync(file('a.txt'), 'utf8')).toBe(CHANGED)
+  expect(existsSync(file('b.txt'))).toBe(false)
 
   // Replay back to the checkpoint of a's change and fork from there.
   await page.getByTestId('replay-start').click()

@@ -25,6 +25,7 @@ function reply(outcome: RestoreOutcome): RestoreReply {
       const files = `${paths.length} file${paths.length === 1 ? '' : 's'}`
       return {
         status: 'restored',
+        seq: outcome.event.seq,
         // An undo is not undone by the next undo (that one goes further back); a rewind is.
         message:
           outcome.event.kind === 'undo'

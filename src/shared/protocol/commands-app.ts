@@ -56,6 +56,8 @@ const restoreOutput = z.object({
   message: z.string(),
   paths: z.array(z.string()),
   conflicts: z.array(z.string()),
+  /** The seq of the `checkpoint.restored` a restore recorded (a rewind to seq − 1 takes it back). */
+  seq: z.number().int().optional(),
 })
 export type RestoreReply = z.infer<typeof restoreOutput>
 

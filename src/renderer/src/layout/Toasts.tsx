@@ -17,6 +17,19 @@ export function Toasts(): React.JSX.Element {
           >
             ×
           </button>
+          {t.action && (
+            <button
+              type="button"
+              className="ui-button small"
+              data-testid="toast-action"
+              onClick={() => {
+                dismissToast(t.id)
+                t.action!.run()
+              }}
+            >
+              {t.action.label}
+            </button>
+          )}
         </div>
       ))}
     </div>

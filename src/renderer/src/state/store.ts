@@ -29,6 +29,8 @@ export interface Toast {
   id: number
   kind: 'error' | 'info'
   text: string
+  /** One button beside the text (the toast closes when it is pressed). */
+  action?: { label: string; run: () => void }
 }
 
 export interface AppState {
@@ -90,10 +92,11 @@ export async function invoke<C extends CommandName>(
   }
 }
 
-export function toast(kind: Toast['kind'], text: string): void {
+export function toast(kind: Toast['kind'], text: string, action?: Toast['action']): void {
   const id = ++toastId
-  useApp.setState((s) => ({ toasts: [...s.toasts.slice(-4), { id, kind, text }] }))
-  setTimeout(() => dismissToast(id), kind === 'error' ? 10_000 : 4000)
+  useApp.setState((s) => ({ toasts: [...s.toasts.slice(-4), { id, kind, text, action }] }))
+  // One with a button stays long enough to reach it.
+  setTimeout(() => dismissToast(id), kind === 'error' || action ? 10_000 : 4000)
 }
 
 export function dismissToast(id: number): void {
