@@ -63,6 +63,11 @@ export function decodeManifest(data: Buffer): DecodedManifest {
   throw new Error('Not a Stepwise snapshot manifest (unknown header).')
 }
 
+/** Whether a stored manifest is a delta (from its header alone). */
+export function isManifestDelta(data: Buffer): boolean {
+  return data.subarray(0, DELTA_HEADER.length).toString('utf8') === DELTA_HEADER
+}
+
 /** The files of a full manifest; throws for a delta (which needs its base). */
 export function decodeFullManifest(data: Buffer): SnapshotFile[] {
   const m = decodeManifest(data)

@@ -2,10 +2,9 @@ import fs from 'node:fs'
 import zlib from 'node:zlib'
 import { PROTOCOL_VERSION, type StepwiseEvent } from '../../shared/protocol'
 import { BlobError, createBlobStore, encodeBlob, sha256 } from '../snapshot/blobs'
-import { decodeManifest, encodeManifest } from '../snapshot/manifest'
+import { decodeFullManifest, encodeManifest, isManifestDelta } from '../snapshot/manifest'
 import { createManifestStore } from '../snapshot/manifestStore'
-import type { SnapshotFile } from '../store/types'
-import type { Store } from '../store/types'
+import type { SnapshotFile, Store } from '../store/types'
 import { VERSION } from '../version'
 import { snapshotIdsOf } from './bundle-checks'
 import { BundleWriter, RECORD, type BundleWriterOptions } from './bundle-format'
@@ -49,7 +48,6 @@ export function blobRecord(hash: string, blob: StoredBlob): Buffer[] {
 }
 
 interface FullManifest {
-  hash: string
   stored: StoredBlob
   files: readonly SnapshotFile[]
 }
@@ -127,21 +125,28 @@ export async function exportBundle(
     return { stored, raw }
   }
 
+  // A bundle carries every manifest whole: a delta in the store (manifest.ts) is resolved here.
   const deltas = createManifestStore(createBlobStore(db))
-  /** The manifest as a bundle carries it: the stored blob when it is whole, else the resolved delta. */
-  const readManifest = (hash: string): FullManifest => {
-    const { stored, raw } = readBlob(hash, 'a snapshot manifest')
-    const m = decodeManifest(raw)
-    if (m.kind === 'full') return { hash, stored, files: m.files }
-    let files: readonly SnapshotFile[]
+  const resolved = (hash: string): readonly SnapshotFile[] => {
     try {
-      files = deltas.load(hash).files
+      return deltas.load(hash).files
     } catch (err) {
       if (err instanceof BlobError) throw new Error(`Cannot export: ${err.message}`, { cause: err })
       throw err
     }
+  }
+  /** The hash of the manifest as a bundle carries it, without decoding a whole one. */
+  const wholeHash = (hash: string): string => {
+    const { raw } = readBlob(hash, 'a snapshot manifest')
+    return isManifestDelta(raw) ? sha256(encodeManifest(resolved(hash))) : hash
+  }
+  /** The manifest as a bundle carries it: the stored blob when it is whole, else the resolved delta. */
+  const readManifest = (hash: string): FullManifest => {
+    const { stored, raw } = readBlob(hash, 'a snapshot manifest')
+    if (!isManifestDelta(raw)) return { stored, files: decodeFullManifest(raw) }
+    const files = resolved(hash)
     const whole = encodeManifest(files)
-    return { hash: sha256(whole), stored: { size: whole.length, ...encodeBlob(whole) }, files }
+    return { stored: { size: whole.length, ...encodeBlob(whole) }, files }
   }
 
   // Pass 1 over the events: which snapshots they name (the events themselves are written later).
@@ -176,9 +181,10 @@ export async function exportBundle(
     })
     writer.json(RECORD.session, session)
 
-    // A bundle carries every manifest whole: a delta in the store (manifest.ts) is resolved here.
-    const manifests = new Map<string, FullManifest>()
-    const fullOf = new Map<string, FullManifest>()
+    // Whole manifest hash → the stored one to read it from. Only hashes are kept: each manifest is
+    // read again when its turn to be written comes, so memory holds one at a time.
+    const manifests = new Map<string, string>()
+    const wholeOf = new Map<string, string>()
     const snapshots = [...snapshotIds].sort((a, b) => a - b)
     for (const id of snapshots) {
       const row = snapshotRow.get(id)
@@ -186,16 +192,16 @@ export async function exportBundle(
         throw new Error(
           `Cannot export: snapshot ${id}, named by the session's events, is missing from the store.`,
         )
-      let full = fullOf.get(row.manifest_hash)
-      if (!full) fullOf.set(row.manifest_hash, (full = readManifest(row.manifest_hash)))
-      manifests.set(full.hash, full)
+      let whole = wholeOf.get(row.manifest_hash)
+      if (!whole) wholeOf.set(row.manifest_hash, (whole = wholeHash(row.manifest_hash)))
+      manifests.set(whole, row.manifest_hash)
       writer.json(RECORD.snapshot, {
         id: row.id,
         sessionId: row.session_id,
         root: row.root,
         label: row.label,
         createdAt: row.created_at,
-        manifestHash: full.hash,
+        manifestHash: whole,
         fileCount: row.file_count,
         totalBytes: row.total_bytes,
       })
@@ -204,7 +210,8 @@ export async function exportBundle(
 
     // Manifests first, so a reader knows which blobs are manifests before it meets them.
     const contents = new Set<string>()
-    for (const [hash, { stored, files }] of manifests) {
+    for (const [hash, storedHash] of manifests) {
+      const { stored, files } = readManifest(storedHash)
       for (const f of files) if (!manifests.has(f.hash)) contents.add(f.hash)
       writer.add(RECORD.blob, blobRecord(hash, stored), { precompressed: stored.encoding !== 0 })
     }
