@@ -1,4 +1,5 @@
 import { invoke, toast, useApp } from '../state/store'
+import { rewindFiles } from '../replay/rewind'
 import { usePalette } from './paletteState'
 
 /**
@@ -21,31 +22,12 @@ export async function undoLastChange(confirm = false): Promise<void> {
     usePalette.setState({ undoConflict: reply })
     return
   }
-  // A second undo goes further back: taking this one back is a rewind to the step before it.
+  // A second undo goes further back: taking this one back is a rewind to the step before it
+  // (of this session, even if another is open by the time the button is pressed).
   const seq = reply.status === 'restored' ? reply.seq : undefined
-  const takeBack = seq === undefined ? undefined : { label: 'Take back', run: () => void takeBackUndo(seq) }
+  const takeBack =
+    seq === undefined ? undefined : { label: 'Take back', run: () => void rewindFiles(sessionId, seq - 1) }
   toast(reply.status === 'refused' ? 'error' : 'info', reply.message, takeBack)
-}
-
-/** Puts the files back as they were before the undo recorded at `seq` (itself undoable). */
-async function takeBackUndo(seq: number, confirm = false): Promise<void> {
-  const { sessionId } = useApp.getState()
-  if (!sessionId) return
-  let reply
-  try {
-    reply = await invoke('session/rewind', {
-      sessionId,
-      toSeq: seq - 1,
-      ...(confirm ? { confirm: true } : {}),
-    })
-  } catch {
-    return // toasted by invoke
-  }
-  if (reply.status === 'conflict') {
-    if (window.confirm(`${reply.message}\n\n${reply.conflicts.join('\n')}`)) await takeBackUndo(seq, true)
-    return
-  }
-  toast(reply.status === 'refused' ? 'error' : 'info', reply.message)
 }
 
 export function cancelUndo(): void {

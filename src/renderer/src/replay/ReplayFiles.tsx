@@ -3,6 +3,7 @@ import type React from 'react'
 import { ReadOnlyDiff } from './ReadOnlyDiff'
 import { invoke, openSession, toast, useApp } from '../state/store'
 import { changedPaths } from './paths'
+import { rewindFiles } from './rewind'
 
 interface StepFiles {
   files: string[]
@@ -65,16 +66,6 @@ export default function ReplayFiles({ seq }: { seq: number }): React.JSX.Element
     }
   }, [sessionId, seq, path])
 
-  const rewind = async (confirm = false): Promise<void> => {
-    const r = await invoke('session/rewind', { sessionId, toSeq: seq, confirm })
-    if (r.status === 'conflict') {
-      const ok = window.confirm(`${r.message}\n\n${r.conflicts.join('\n')}`)
-      if (ok) await rewind(true)
-      return
-    }
-    toast(r.status === 'restored' ? 'info' : 'error', r.message)
-  }
-
   const fork = async (): Promise<void> => {
     const ok = window.confirm(
       `Fork a new session from step ${seq}? The project's files are put back as they were at that step (the present is saved first, so an undo brings it back).`,
@@ -94,7 +85,7 @@ export default function ReplayFiles({ seq }: { seq: number }): React.JSX.Element
             type="button"
             className="ui-button small"
             data-testid="rewind-here"
-            onClick={() => void rewind().catch(() => undefined)}
+            onClick={() => void rewindFiles(sessionId, seq)}
           >
             Rewind files here
           </button>
