@@ -26,6 +26,17 @@ export interface ModelTurn {
   responseId?: string
   /** True when the calls were parsed out of the text (text fallback). */
   textToolCalls?: boolean
+  /** Set when the text holds call markup that could not be used: the loop asks the model once to rewrite it. */
+  toolCallRepair?: ToolCallRepair
+}
+
+/** What went wrong with calls written as text, and the format to use instead. */
+export interface ToolCallRepair {
+  problem: string
+  /** One call written in the expected format. */
+  format: string
+  /** The format family (`hermes`, `mistral`, …). */
+  family: string
 }
 
 export interface TrafficEntry {

@@ -1,0 +1,24 @@
+import type { ToolCallFamily } from '../types'
+import { hermes } from './hermes'
+import { json } from './json'
+import { llama3 } from './llama3'
+import { mistral } from './mistral'
+import { pythonic } from './pythonic'
+import { qwen3Coder } from './qwen3-coder'
+
+/*
+ * Every format family, one module each. Order does not decide anything: every family
+ * parses the whole text and `../index.ts` resolves overlapping spans. Add a family by
+ * importing it and listing it here.
+ */
+// One family per line, so adding one is a one-line change.
+// prettier-ignore
+export const FAMILIES: readonly ToolCallFamily[] = [
+  hermes,
+  json,
+  qwen3Coder,
+  mistral,
+  llama3,
+  pythonic,
+]
+

@@ -1,0 +1,60 @@
+import type { BrokenSpan, Span, ToolCallFamily } from '../types'
+
+/*
+ * Qwen3-Coder and Qwen3.5: XML-ish calls,
+ *   <tool_call>
+ *   <function=read_file>
+ *   <parameter=path>
+ *   src/a.ts
+ *   </parameter>
+ *   </function>
+ *   </tool_call>
+ * with or without the `<tool_call>` wrapper, values over several lines (one newline
+ * after the opening tag and one before the closing tag belong to the markup, as in
+ * vLLM's parser), and closing tags missing when the stop token came early. Values
+ * are text; `../index.ts` converts them to the schema's types (integers, booleans,
+ * objects written as JSON). Llama 3.1's `<function=name>{json}</function>` is read too.
+ */
+
+const FUNCTION = /<function=([^>\n]+)>/g
+const END_OF_CALL = /<\/function>|<function=|<\/tool_call>|<tool_call>/g
+
+function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
+  const spans: Span[] = []
+  const broken: BrokenSpan[] = []
+  for (const m of text.matchAll(FUNCTION)) {
+    const bodyStart = m.index + m[0].length
+    END_OF_CALL.lastIndex = bodyStart
+    const stop = END_OF_CALL.exec(text)
+    const bodyEnd = stop ? stop.index : text.length
+    let end = stop && stop[0] === '</function>' ? stop.index + stop[0].length : bodyEnd
+    const body = text.slice(bodyStart, bodyEnd)
+    let args: Record<string, string> | string = {}
+    // Llama 3.1's `<function=name>{json}</function>` shares the tag: its body is the arguments.
+    if (body.trim().startsWith('{')) args = body.trim()
+    for (const p of body.matchAll(/<parameter=([^>\n]+)>([\s\S]*?)(?:<\/parameter>|(?=<parameter=)|$)/g)) {
+      if (typeof args === 'object') args[p[1].trim()] = p[2].replace(/^\r?\n/, '').replace(/\r?\n$/, '')
+    }
+    if (typeof args === 'object' && Object.keys(args).length === 0 && /<parameter/.test(body)) {
+      broken.push({ start: m.index, end, problem: `the parameters of <function=${m[1]}> cannot be read` })
+      continue
+    }
+    // The wrapper, when there is one, belongs to the call (the first and the last of its calls).
+    let start = m.index
+    const before = /<tool_call>\s*$/.exec(text.slice(0, start))
+    if (before) start = before.index
+    const after = /^\s*<\/tool_call>/.exec(text.slice(end))
+    if (after) end += after[0].length
+    spans.push({ start, end, calls: [{ name: m[1].trim(), arguments: args }], kind: 'markup' })
+  }
+  return { spans, broken }
+}
+
+export const qwen3Coder: ToolCallFamily = {
+  id: 'qwen3-coder',
+  models: 'Qwen3-Coder, Qwen3.5 (XML <function=…><parameter=…>)',
+  detect: (text) => text.includes('<function='),
+  parse,
+  example:
+    '<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/index.ts\n</parameter>\n</function>\n</tool_call>',
+}

@@ -1,0 +1,214 @@
+import type { ToolCall } from '../../../shared/protocol'
+import type { ToolSpec } from '../../tools/types'
+import { newCallId } from '../ids'
+import type { ModelTurn, ToolCallRepair } from '../types'
+import { FAMILIES } from './families'
+import { maskReasoning } from './reasoning'
+import { codeRegions, enclosingRegion, isWholeAnswer, LEFTOVER_TOKENS, type Region } from './regions'
+import { checkCall, type CheckedCall } from './schema-check'
+import type { Span, ToolCallFamily } from './types'
+
+/*
+ * The text tool-call pipeline: tool calls that open models write as text, in any of
+ * the format families in `families/`, turned into real calls — but only the calls
+ * the model made. Reasoning is blanked first; calls shown as examples (code in
+ * prose, JSON inside an explanation) stay text; every call must name a tool offered
+ * in this request and fit its schema. Markup that is plainly meant as a call but
+ * cannot be read is reported, so the agent loop can ask the model once to repair it.
+ */
+
+/** Markup that looked like a call and could not be used. */
+export interface UnparsedCall {
+  start: number
+  end: number
+  problem: string
+  /** The family whose markup it was, for the format to ask for. */
+  family: string
+}
+
+export interface TextToolCalls {
+  calls: ToolCall[]
+  /** The answer with the executed calls removed; exactly the model's text when no call runs. */
+  text: string
+  broken: UnparsedCall[]
+}
+
+interface Candidate extends Span {
+  family: string
+  checked: CheckedCall[]
+  valid: boolean
+}
+
+export function readToolCalls(
+  text: string,
+  tools: readonly ToolSpec[],
+  families: readonly ToolCallFamily[] = FAMILIES,
+): TextToolCalls {
+  const masked = maskReasoning(text)
+  const candidates: Candidate[] = []
+  const familyBroken: UnparsedCall[] = []
+  for (const family of families) {
+    const result = runFamily(family, masked)
+    for (const span of result.spans) {
+      if (span.calls.length === 0 || span.end <= span.start) continue
+      const checked = span.calls.map((c) => checkCall(c, tools))
+      candidates.push({ ...span, family: family.id, checked, valid: checked.every((c) => c.ok) })
+    }
+    for (const b of result.broken) familyBroken.push({ ...b, family: family.id })
+  }
+
+  // Code regions are found with markup blanked, so a fence inside a call's argument
+  // (a README written through <parameter=content>) cannot open a region around the next call.
+  const regions = codeRegions(
+    blank(
+      masked,
+      candidates.filter((c) => c.kind === 'markup'),
+    ),
+  )
+  const chosen = resolveOverlaps(candidates)
+
+  // Where each chosen span would act, and which ones still have to pass the act rule.
+  const acting: Array<{ span: Candidate; taken: Region; needsWholeAnswer: boolean }> = []
+  for (const span of chosen) {
+    const region = enclosingRegion(regions, span)
+    if (!region) {
+      acting.push({ span, taken: span, needsWholeAnswer: span.kind === 'json' })
+    } else if (isFence(masked, region) && fenceHoldsOnly(masked, region, span)) {
+      // A fence around nothing but the call: the act rule decides, on the whole fence.
+      acting.push({ span, taken: region, needsWholeAnswer: true })
+    }
+    // Anything else inside code shown in prose is an example.
+  }
+  const strict = acting.filter((a) => a.needsWholeAnswer)
+  const whole =
+    strict.length > 0 &&
+    isWholeAnswer(
+      masked,
+      acting.map((a) => a.taken),
+    )
+  const acts = acting.filter((a) => !a.needsWholeAnswer || whole)
+
+  const calls: ToolCall[] = []
+  const removed: Region[] = []
+  const broken: UnparsedCall[] = []
+  for (const { span, taken } of acts) {
+    if (span.valid) {
+      for (const c of span.checked) {
+        if (c.ok) calls.push({ id: newCallId(), name: c.name, arguments: JSON.stringify(c.arguments) })
+      }
+      removed.push(taken)
+    } else if (span.kind === 'markup') {
+      const problems = span.checked.flatMap((c) => (c.ok ? [] : [c.problem]))
+      broken.push({ start: span.start, end: span.end, family: span.family, problem: problems.join('; ') })
+    }
+  }
+  for (const b of familyBroken) {
+    const overlapsChosen = chosen.some((c) => b.start < c.end && b.end > c.start)
+    const inCode = regions.some((r) => r.start <= b.start && b.start < r.end)
+    const dup = broken.some((o) => b.start < o.end && b.end > o.start)
+    if (!overlapsChosen && !inCode && !dup) broken.push(b)
+  }
+  broken.sort((a, b) => a.start - b.start)
+
+  if (calls.length === 0) return { calls, text, broken }
+  return { calls, text: withoutRegions(text, removed), broken }
+}
+
+/**
+ * The pipeline on a finished turn that has text and no native calls. Calls found
+ * become the turn's calls; unreadable call markup with no call becomes a repair request.
+ */
+export function applyTextToolCalls(
+  turn: ModelTurn,
+  tools: readonly ToolSpec[],
+  families: readonly ToolCallFamily[] = FAMILIES,
+): ModelTurn {
+  if (turn.toolCalls.length > 0 || turn.text.trim() === '' || tools.length === 0) return turn
+  const found = readToolCalls(turn.text, tools, families)
+  if (found.calls.length > 0)
+    return { ...turn, text: found.text, toolCalls: found.calls, textToolCalls: true }
+  if (found.broken.length > 0) return { ...turn, toolCallRepair: repairFor(found.broken, families) }
+  return turn
+}
+
+/** Hermes is the format every text-tools prompt teaches (see ../text-fallback.ts). */
+export const DEFAULT_CALL_FORMAT =
+  '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/index.ts"}}\n</tool_call>'
+
+export function repairFor(
+  broken: readonly UnparsedCall[],
+  families: readonly ToolCallFamily[] = FAMILIES,
+): ToolCallRepair {
+  const problems = [...new Set(broken.map((b) => b.problem))]
+  const family = families.find((f) => f.id === broken[0]?.family)
+  return {
+    problem:
+      problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : ''),
+    format: family?.example ?? DEFAULT_CALL_FORMAT,
+    family: family?.id ?? 'hermes',
+  }
+}
+
+function runFamily(
+  family: ToolCallFamily,
+  text: string,
+): { spans: Span[]; broken: Omit<UnparsedCall, 'family'>[] } {
+  try {
+    return family.detect(text) ? family.parse(text) : { spans: [], broken: [] }
+  } catch {
+    // A family that trips on odd text must not cost the turn: it simply found nothing.
+    return { spans: [], broken: [] }
+  }
+}
+
+/** Valid spans win over invalid ones, then the longer (outer) one, then markup over bare JSON. */
+function resolveOverlaps(candidates: Candidate[]): Candidate[] {
+  const ranked = [...candidates].sort(
+    (a, b) =>
+      Number(b.valid) - Number(a.valid) ||
+      b.end - b.start - (a.end - a.start) ||
+      Number(b.kind === 'markup') - Number(a.kind === 'markup') ||
+      a.start - b.start,
+  )
+  const chosen: Candidate[] = []
+  for (const c of ranked) {
+    if (!chosen.some((o) => c.start < o.end && c.end > o.start)) chosen.push(c)
+  }
+  return chosen.sort((a, b) => a.start - b.start)
+}
+
+function isFence(text: string, region: Region): boolean {
+  return /^ {0,3}(`{3}|~{3})/.test(text.slice(region.start, region.end))
+}
+
+/** The fence's body is the span and nothing else (its info string and whitespace aside). */
+function fenceHoldsOnly(text: string, fence: Region, span: Region): boolean {
+  const body = text.slice(fence.start, fence.end)
+  const firstLineEnd = body.indexOf('\n')
+  const innerStart = fence.start + (firstLineEnd < 0 ? body.length : firstLineEnd + 1)
+  const closing = /\n {0,3}(`{3,}|~{3,})\s*$/.exec(body)
+  const innerEnd = closing ? fence.start + closing.index : fence.end
+  const rest = text.slice(innerStart, span.start) + text.slice(span.end, innerEnd)
+  return rest.replace(LEFTOVER_TOKENS, '').trim() === ''
+}
+
+function blank(text: string, spans: readonly Region[]): string {
+  if (spans.length === 0) return text
+  const chars = text.split('')
+  for (const s of spans) for (let i = s.start; i < s.end; i++) if (chars[i] !== '\n') chars[i] = ' '
+  return chars.join('')
+}
+
+function withoutRegions(text: string, regions: readonly Region[]): string {
+  let rest = ''
+  let pos = 0
+  for (const r of [...regions].sort((a, b) => a.start - b.start)) {
+    rest += text.slice(pos, r.start)
+    pos = Math.max(pos, r.end)
+  }
+  rest += text.slice(pos)
+  return rest
+    .replace(LEFTOVER_TOKENS, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
+}

@@ -1,0 +1,143 @@
+import type { RawCall } from './types'
+
+/*
+ * Small JSON helpers shared by the families that carry calls as JSON (Hermes, Llama,
+ * Mistral, bare JSON). Families import them; none of them decide whether a call is
+ * real — that is `../index.ts`'s job.
+ */
+
+/** End (exclusive) of the balanced object/array starting at `start`, string-aware; -1 if unbalanced. */
+export function balancedEnd(text: string, start: number): number {
+  const open = text[start]
+  if (open !== '{' && open !== '[') return -1
+  let depth = 0
+  let inString = false
+  for (let i = start; i < text.length; i++) {
+    const c = text[i]
+    if (inString) {
+      if (c === '\\') i++
+      else if (c === '"') inString = false
+    } else if (c === '"') inString = true
+    else if (c === '{' || c === '[') depth++
+    else if (c === '}' || c === ']') {
+      depth--
+      if (depth === 0) return i + 1
+    }
+  }
+  return -1
+}
+
+export type JsonParse = { ok: true; value: unknown } | { ok: false; error: string }
+
+export function parseJson(text: string): JsonParse {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown }
+  } catch (err) {
+    return { ok: false, error: (err as Error).message }
+  }
+}
+
+/**
+ * JSON as models write it: also with raw newlines and tabs inside strings (a file's
+ * content written out as is), which JSON forbids but whose meaning is plain.
+ */
+export function parseJsonLoose(text: string): JsonParse {
+  const strict = parseJson(text)
+  if (strict.ok) return strict
+  const escaped = escapeControlCharsInStrings(text)
+  if (escaped === text) return strict
+  const loose = parseJson(escaped)
+  return loose.ok ? loose : strict
+}
+
+function escapeControlCharsInStrings(text: string): string {
+  let out = ''
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (inString && c === '\\') {
+      out += c + (text[i + 1] ?? '')
+      i++
+      continue
+    }
+    if (c === '"') inString = !inString
+    if (inString && c === '\n') out += '\\n'
+    else if (inString && c === '\r') out += '\\r'
+    else if (inString && c === '\t') out += '\\t'
+    else out += c
+  }
+  return out
+}
+
+/** Keys a call object may carry besides its name and arguments (ids, indexes, a type tag). */
+const CALL_KEYS = new Set([
+  'name',
+  'arguments',
+  'parameters',
+  'args',
+  'type',
+  'id',
+  'index',
+  'call_id',
+  'function',
+])
+
+/**
+ * One call from a parsed JSON value: `{name, arguments}` in any key order, Llama's
+ * `parameters`, `{type:"function", function:{…}}` and `{function:{…}}`. A tool
+ * definition (a `description`, or a JSON Schema as its parameters) is not a call.
+ */
+export function callFromObject(value: unknown): RawCall | undefined {
+  if (!isObject(value)) return undefined
+  let obj = value
+  if (isObject(obj.function) && obj.name === undefined) obj = obj.function
+  if (typeof obj.name !== 'string' || obj.name.trim() === '') return undefined
+  if (Object.keys(obj).some((k) => !CALL_KEYS.has(k))) return undefined
+  const args = obj.arguments ?? obj.parameters ?? obj.args
+  if (isObject(args) && args.type === 'object' && isObject(args.properties)) return undefined
+  return { name: obj.name, arguments: args ?? {} }
+}
+
+/** Calls from a parsed value: one call, or an array whose every element is a call. */
+export function callsFromValue(value: unknown): RawCall[] | undefined {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return undefined
+    const calls = value.map(callFromObject)
+    return calls.every((c) => c !== undefined) ? (calls as RawCall[]) : undefined
+  }
+  const call = callFromObject(value)
+  return call ? [call] : undefined
+}
+
+export interface JsonRun {
+  start: number
+  end: number
+  calls: RawCall[]
+}
+
+/**
+ * JSON values back to back from `start` (separated by whitespace, `,` or `;`), as long
+ * as each one is a call or a list of calls. Stops at the first thing that is not.
+ */
+export function callRun(text: string, start: number): JsonRun | undefined {
+  const calls: RawCall[] = []
+  let i = start
+  let end = start
+  for (;;) {
+    while (i < text.length && /[\s,;]/.test(text[i])) i++
+    if (text[i] !== '{' && text[i] !== '[') break
+    const close = balancedEnd(text, i)
+    if (close < 0) break
+    const parsed = parseJsonLoose(text.slice(i, close))
+    const found = parsed.ok ? callsFromValue(parsed.value) : undefined
+    if (!found) break
+    calls.push(...found)
+    end = close
+    i = close
+  }
+  return calls.length > 0 ? { start, end, calls } : undefined
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}

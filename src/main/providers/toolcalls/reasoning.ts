@@ -1,0 +1,66 @@
+/*
+ * Reasoning a model wrote into its answer. A call it considered while thinking is
+ * not a call it made, so these stretches are blanked before any family parses the
+ * text. Blanking (not cutting) keeps every offset valid for the original text.
+ */
+
+interface Block {
+  open: RegExp
+  close: RegExp
+  /** A close tag with no opener at the start counts from offset 0 (chat templates that put the opener in the prompt). */
+  unopenedAtStart?: boolean
+}
+
+const BLOCKS: Block[] = [
+  // DeepSeek-R1, Qwen3, QwQ, GLM, MiniMax…; Qwen3/R1 templates open the block in the prompt.
+  { open: /<think(?:ing)?>/, close: /<\/think(?:ing)?>/, unopenedAtStart: true },
+  // ByteDance Seed-OSS.
+  { open: /<seed:think>/, close: /<\/seed:think>/, unopenedAtStart: true },
+  // Kimi (◁think▷ … ◁/think▷).
+  { open: /◁think▷/, close: /◁\/think▷/, unopenedAtStart: true },
+  // Magistral.
+  { open: /\[THINK\]/, close: /\[\/THINK\]/, unopenedAtStart: true },
+  // Harmony (gpt-oss): the analysis channel runs to its <|end|>, or to the next message or channel.
+  {
+    open: /(?:<\|start\|>assistant)?<\|channel\|>\s*analysis\b/,
+    close: /<\|end\|>|(?=<\|start\|>|<\|channel\|>)/,
+  },
+]
+
+/** The text with every reasoning stretch replaced by spaces (newlines kept), same length. */
+export function maskReasoning(text: string): string {
+  const ranges: Array<[number, number]> = []
+  for (const block of BLOCKS) {
+    let from = 0
+    if (block.unopenedAtStart) {
+      const firstOpen = search(text, block.open, 0)
+      const firstClose = search(text, block.close, 0)
+      if (firstClose && (!firstOpen || firstClose.index < firstOpen.index)) {
+        ranges.push([0, firstClose.end])
+        from = firstClose.end
+      }
+    }
+    for (;;) {
+      const open = search(text, block.open, from)
+      if (!open) break
+      // An unclosed block (the model was cut off while thinking) runs to the end.
+      const close = search(text, block.close, open.end)
+      const end = close ? close.end : text.length
+      ranges.push([open.index, end])
+      from = Math.max(end, open.end)
+    }
+  }
+  if (ranges.length === 0) return text
+  const chars = text.split('')
+  for (const [start, end] of ranges) {
+    for (let i = start; i < end; i++) if (chars[i] !== '\n') chars[i] = ' '
+  }
+  return chars.join('')
+}
+
+function search(text: string, re: RegExp, from: number): { index: number; end: number } | undefined {
+  const g = new RegExp(re.source, 'g')
+  g.lastIndex = from
+  const m = g.exec(text)
+  return m ? { index: m.index, end: m.index + m[0].length } : undefined
+}
