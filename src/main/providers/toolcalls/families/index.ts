@@ -1,4 +1,13 @@
 import type { ToolCallFamily } from '../types'
+import { apertus } from './apertus'
+import { functionary } from './functionary'
+import { functools } from './functools'
+import { gemma } from './gemma'
+import { internlm } from './internlm'
+import { lfm2 } from './lfm2'
+import { nemotron } from './nemotron'
+import { seedOss } from './seed-oss'
+import { xlam } from './xlam'
 import { hermes } from './hermes'
 import { json } from './json'
 import { llama3 } from './llama3'
@@ -20,5 +29,14 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   mistral,
   llama3,
   pythonic,
+  gemma,
+  lfm2,
+  apertus,
+  functionary,
+  functools,
+  nemotron,
+  xlam,
+  internlm,
+  seedOss,
 ]
 

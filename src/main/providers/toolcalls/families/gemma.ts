@@ -1,0 +1,235 @@
+import type { BrokenSpan, FamilyResult, RawCall, Span, ToolCallFamily } from '../types'
+import { parsePyCalls } from './pycall'
+
+/*
+ * Google's Gemma family writes calls three ways:
+ * - Gemma 3 (prompted): Python calls in a ```tool_code fence, often wrapped in
+ *   `print(default_api.NAME(...))`;
+ * - FunctionGemma: `<start_function_call>call:NAME{k:<escape>v<escape>}<end_function_call>`;
+ * - Gemma 4: `<|tool_call>call:NAME{k:<|"|>v<|"|>}<tool_call|>`.
+ * The last two share one argument syntax: bare keys, and strings between a special
+ * quote token taken verbatim (no escapes), or JSON-quoted. Gemma 4 also slips: it
+ * closes with `<turn|>`, writes `<|tool_call>:call:`, `<call>NAME{`, drops the opening
+ * token (a bare `call:NAME{` on its own line), or stops before the closing token.
+ */
+
+const STRING_QUOTES = ['<|"|>', '<escape>']
+
+const OPEN =
+  /<\|tool_call>:?\s*call:|<start_function_call>\s*call:|<call>|(?<=^|\n|<channel\|>)[ \t]*call:(?=[\w.-]+\{)/g
+/** Gemma 4's thinking channel; a call it considers there is not one it makes. */
+const CHANNEL = /<\|channel>[\s\S]*?(<channel\|>|$)/g
+const CLOSES = ['<tool_call|>', '<end_function_call>', '<turn|>']
+const NAME = /[A-Za-z_][\w.-]*/y
+const FENCE = /```tool_code[ \t]*\n([\s\S]*?)(?:```|$)/g
+
+export const gemma: ToolCallFamily = {
+  id: 'gemma',
+  models: 'Gemma 3 (tool_code), FunctionGemma, Gemma 4',
+  detect: (text) =>
+    text.includes('```tool_code') ||
+    text.includes('<|tool_call>') ||
+    text.includes('<start_function_call>') ||
+    text.includes('<call>') ||
+    /(^|\n|<channel\|>)[ \t]*call:[\w.-]+\{/.test(text),
+  parse,
+  example: '<|tool_call>call:read_file{path:<|"|>src/main.ts<|"|>}<tool_call|>',
+}
+
+function parse(text: string): FamilyResult {
+  const spans: Span[] = []
+  const broken: BrokenSpan[] = []
+  const thinking = [...text.matchAll(CHANNEL)].map((m) => [m.index, m.index + m[0].length] as const)
+  const inThinking = (i: number): boolean => thinking.some(([s, e]) => i >= s && i < e)
+  for (const m of text.matchAll(OPEN)) {
+    if (!inThinking(m.index)) readBraceCall(text, m.index, m[0], spans, broken)
+  }
+  for (const m of text.matchAll(FENCE)) {
+    if (!inThinking(m.index)) readToolCode(m.index, m[0], m[1], spans, broken)
+  }
+  return { spans, broken }
+}
+
+/** One `call:NAME{…}` starting with the marker `marker` at `start`. */
+function readBraceCall(
+  text: string,
+  start: number,
+  marker: string,
+  spans: Span[],
+  broken: BrokenSpan[],
+): void {
+  const nameAt = start + marker.length
+  NAME.lastIndex = nameAt
+  const name = NAME.exec(text)?.[0]
+  const braceAt = name ? nameAt + name.length : -1
+  const closeAfter = (from: number): number => {
+    const close = CLOSES.find((c) => text.startsWith(c, from))
+    return close ? from + close.length : from
+  }
+  if (!name || text[braceAt] !== '{') {
+    const end = nextClose(text, nameAt)
+    broken.push({ start, end, problem: `the call after ${marker.trim()} has no NAME{…}` })
+    return
+  }
+  try {
+    const args = new BraceArgs(text).object(braceAt)
+    // A special token marks an act; a bare `call:` line without one is treated like plain JSON.
+    const marked = marker.trim() !== 'call:' || text.slice(start, args.end).includes('<|"|>')
+    spans.push({
+      start,
+      end: closeAfter(args.end),
+      calls: [{ name, arguments: args.value }],
+      kind: marked ? 'markup' : 'json',
+    })
+  } catch (err) {
+    broken.push({
+      start,
+      end: nextClose(text, braceAt),
+      problem: `the arguments of ${name} do not parse (${(err as Error).message})`,
+    })
+  }
+}
+
+function nextClose(text: string, from: number): number {
+  let best = text.length
+  for (const c of CLOSES) {
+    const i = text.indexOf(c, from)
+    if (i >= 0 && i + c.length < best) best = i + c.length
+  }
+  return best
+}
+
+/** A ```tool_code fence: one call per line, possibly `print(...)`-wrapped, or a `[…]` list. */
+function readToolCode(start: number, whole: string, body: string, spans: Span[], broken: BrokenSpan[]): void {
+  const calls: RawCall[] = []
+  for (const line of splitStatements(body)) {
+    const unwrapped = unwrapPrint(line)
+    const r = parsePyCalls(unwrapped, 0)
+    if (!r.ok || unwrapped.slice(r.end).trim() !== '') {
+      const why = r.ok ? 'text follows the call' : r.error
+      broken.push({
+        start,
+        end: start + whole.length,
+        problem: `the tool_code block does not hold a call (${why})`,
+      })
+      return
+    }
+    calls.push(...r.calls)
+  }
+  if (calls.length === 0) {
+    broken.push({ start, end: start + whole.length, problem: 'the tool_code block holds no call' })
+    return
+  }
+  spans.push({ start, end: start + whole.length, calls, kind: 'markup' })
+}
+
+/** Statements of a fence body: a call may span several lines, so split only where brackets balance. */
+function splitStatements(body: string): string[] {
+  const out: string[] = []
+  let depth = 0
+  let quote = ''
+  let cur = ''
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]
+    cur += c
+    if (quote) {
+      if (c === '\\') cur += body[++i] ?? ''
+      else if (c === quote) quote = ''
+    } else if (c === '"' || c === "'") quote = c
+    else if ('([{'.includes(c)) depth++
+    else if (')]}'.includes(c)) depth--
+    else if (c === '\n' && depth <= 0) {
+      if (cur.trim()) out.push(cur.trim())
+      cur = ''
+    }
+  }
+  if (cur.trim()) out.push(cur.trim())
+  return out
+}
+
+function unwrapPrint(stmt: string): string {
+  const m = /^print\s*\(([\s\S]*)\)\s*;?$/.exec(stmt)
+  return m ? m[1].trim() : stmt.replace(/;$/, '')
+}
+
+/** Gemma's argument syntax: `{k:v,…}` with bare keys, special-token or JSON strings, bare scalars. */
+class BraceArgs {
+  constructor(private readonly text: string) {}
+
+  object(i: number): { value: Record<string, unknown>; end: number } {
+    const obj: Record<string, unknown> = {}
+    i = this.ws(i + 1)
+    if (this.text[i] === '}') return { value: obj, end: i + 1 }
+    for (;;) {
+      const key = this.key(this.ws(i))
+      const v = this.value(this.ws(key.end + 1))
+      obj[key.value] = v.value
+      i = this.ws(v.end)
+      if (this.text[i] === '}') return { value: obj, end: i + 1 }
+      if (this.text[i] !== ',') throw new Error(`expected "," or "}" after ${key.value}`)
+      i++
+    }
+  }
+
+  private key(i: number): { value: string; end: number } {
+    const quoted = this.quoted(i)
+    if (quoted) {
+      const colon = this.ws(quoted.end)
+      if (this.text[colon] !== ':') throw new Error('a key is not followed by ":"')
+      return { value: quoted.value, end: colon }
+    }
+    const colon = this.text.indexOf(':', i)
+    const k = colon < 0 ? '' : this.text.slice(i, colon).trim()
+    if (!/^[\w.-]+$/.test(k)) throw new Error(`cannot read a key at "${this.text.slice(i, i + 20)}"`)
+    return { value: k, end: colon }
+  }
+
+  private value(i: number): { value: unknown; end: number } {
+    const quoted = this.quoted(i)
+    if (quoted) return quoted
+    const c = this.text[i]
+    if (c === '{') return this.object(i)
+    if (c === '[') {
+      const items: unknown[] = []
+      i = this.ws(i + 1)
+      if (this.text[i] === ']') return { value: items, end: i + 1 }
+      for (;;) {
+        const v = this.value(this.ws(i))
+        items.push(v.value)
+        i = this.ws(v.end)
+        if (this.text[i] === ']') return { value: items, end: i + 1 }
+        if (this.text[i] !== ',') throw new Error('expected "," or "]" in a list')
+        i++
+      }
+    }
+    let end = i
+    while (end < this.text.length && !',}]'.includes(this.text[end])) end++
+    if (end >= this.text.length) throw new Error('the arguments never close')
+    const raw = this.text.slice(i, end).trim()
+    if (/^(true|false|null)$/.test(raw)) return { value: JSON.parse(raw) as unknown, end }
+    if (/^-?\d+(\.\d*)?([eE][+-]?\d+)?$/.test(raw)) return { value: Number(raw), end }
+    return { value: raw, end }
+  }
+
+  /** A string between special quote tokens (verbatim) or a JSON string. */
+  private quoted(i: number): { value: string; end: number } | undefined {
+    for (const q of STRING_QUOTES) {
+      if (!this.text.startsWith(q, i)) continue
+      const close = this.text.indexOf(q, i + q.length)
+      if (close < 0) throw new Error(`a ${q} string never ends`)
+      return { value: this.text.slice(i + q.length, close), end: close + q.length }
+    }
+    if (this.text[i] !== '"') return undefined
+    for (let j = i + 1; j < this.text.length; j++) {
+      if (this.text[j] === '\\') j++
+      else if (this.text[j] === '"')
+        return { value: JSON.parse(this.text.slice(i, j + 1)) as string, end: j + 1 }
+    }
+    throw new Error('a quoted string never ends')
+  }
+
+  private ws(i: number): number {
+    while (i < this.text.length && /\s/.test(this.text[i])) i++
+    return i
+  }
+}
