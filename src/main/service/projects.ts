@@ -5,7 +5,7 @@ import type { CommandInput, CommandOutput } from '../../shared/protocol'
 import { sandboxStatus } from '../exec'
 import { createSandbox } from '../sandbox/sandbox'
 import { indexFor } from '../session/code-context'
-import { simpleGit } from 'simple-git'
+import { safeGitRaw } from '../tools/git-safe'
 import { VERSION } from '../version'
 import type { ServiceContext } from './context'
 import { resolveProjectDir } from './sessions'
@@ -54,9 +54,7 @@ export async function openProject(
   ctx.store.setSetting(RECENT_KEY, JSON.stringify(recent))
   let branch: string | null
   try {
-    branch = (
-      await simpleGit({ baseDir: repo, timeout: { block: 5000 } }).revparse(['--abbrev-ref', 'HEAD'])
-    ).trim()
+    branch = (await safeGitRaw(repo, ['rev-parse', '--abbrev-ref', 'HEAD'], { timeoutMs: 5000 })).trim()
     if (branch === 'HEAD') branch = '(detached)'
   } catch {
     branch = null // not a repository, or one with no commit yet

@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { simpleGit } from 'simple-git'
 import { createSandbox } from '../sandbox/sandbox'
 import { createBlobStore } from '../snapshot/blobs'
+import { openSafeGit, type SafeGit } from '../tools/git-safe'
 import type { Snapshotter } from '../snapshot/snapshotter'
 import type { Store } from '../store/types'
 import { applyPlan, checkRelative, verifyBlobs, type RestorePlan } from './restore-apply'
@@ -22,9 +22,11 @@ export async function addWorktree(projectRoot: string, dir: string): Promise<str
   const target = path.resolve(dir)
   if (fs.existsSync(target) && fs.readdirSync(target).length > 0)
     throw new WorktreeError(`${target} already exists and is not empty: choose a new folder for --worktree.`)
-  const git = simpleGit({ baseDir: projectRoot })
   let toplevel: string
+  let git: SafeGit
   try {
+    // The checkout would run post-checkout hooks and smudge filters: the hardened client runs neither.
+    git = await openSafeGit(projectRoot, { timeoutMs: 120_000 })
     toplevel = fs.realpathSync((await git.raw(['rev-parse', '--show-toplevel'])).trim())
     await git.raw(['rev-parse', '--verify', 'HEAD'])
   } catch {

@@ -44,12 +44,24 @@ const commitInput = z.object({
 
 const lit = (p: string) => `:(literal)${p}`
 
-function repoFor(ctx: ToolContext, timeoutMs?: number): Promise<GitRepo | GitFailure> {
+/**
+ * The repository's hooks run on an approved commit only when the user's command
+ * settings say `gitHooks: true`; planning never runs them.
+ */
+export function gitHooksAllowed(ctx: ToolContext): boolean {
+  return (ctx.commands as { gitHooks?: unknown } | undefined)?.gitHooks === true
+}
+
+function repoFor(
+  ctx: ToolContext,
+  opts: { timeoutMs?: number; hooks?: boolean } = {},
+): Promise<GitRepo | GitFailure> {
   return openRepo({
     root: ctx.root,
     isDenied: (rel) => ctx.sandbox.isDenied(rel),
     signal: ctx.signal,
-    timeoutMs,
+    timeoutMs: opts.timeoutMs,
+    hooks: opts.hooks,
   })
 }
 
@@ -162,7 +174,7 @@ async function executeCommit(
   onOutput: (text: string) => void,
 ): Promise<ToolResult> {
   const data = plan.data as CommitData
-  const repo = await repoFor(ctx, COMMIT_TIMEOUT_MS)
+  const repo = await repoFor(ctx, { timeoutMs: COMMIT_TIMEOUT_MS, hooks: gitHooksAllowed(ctx) })
   if ('ok' in repo) return repo
   if (data.mode === 'index') {
     // The user approved a list of files: commit nothing else, even if the index moved meanwhile.

@@ -1,10 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { simpleGit, type SimpleGit } from 'simple-git'
+import { openSafeGit, type SafeGit } from './git-safe'
 import { MAX_LINES_PER_READ, byteLength, truncatedLines } from './text'
 
 /*
- * The git tools' access to the repository (simple-git), and the rules that keep
+ * The git tools' access to the repository (through git-safe: nothing the
+ * repository configures runs), and the rules that keep
  * denied files (.env, keys, …) out of everything git prints: diffs are listed
  * first, denied files excluded by pathspec, and the text filtered per file again.
  */
@@ -20,7 +21,7 @@ const READ_TIMEOUT_MS = 30_000
 export const COMMIT_TIMEOUT_MS = 120_000
 
 export interface GitRepo {
-  git: SimpleGit
+  git: SafeGit
   /** The project root (realpath'd). */
   root: string
   /** The project root relative to the repository's top level, POSIX, '' when they are the same. */
@@ -34,29 +35,20 @@ export interface RepoOptions {
   isDenied(rel: string): boolean
   signal?: AbortSignal
   timeoutMs?: number
-}
-
-function client(root: string, opts: { signal?: AbortSignal; timeoutMs?: number }): SimpleGit {
-  return simpleGit({
-    baseDir: root,
-    abort: opts.signal,
-    timeout: { block: opts.timeoutMs ?? READ_TIMEOUT_MS },
-    // Output is parsed and shown to a model: plain paths, no colours, the standard a/ b/ prefixes.
-    config: [
-      'core.quotePath=false',
-      'color.ui=false',
-      'diff.noprefix=false',
-      'diff.mnemonicPrefix=false',
-      'log.showSignature=false',
-    ],
-  })
+  /** Let the repository's hooks run (an approved commit, when the user's settings allow hooks). */
+  hooks?: boolean
 }
 
 /** The repository holding the project root, or the not-a-repository error for the model. */
 export async function openRepo(opts: RepoOptions): Promise<GitRepo | GitFailure> {
-  const git = client(opts.root, opts)
+  let git: SafeGit
   let toplevel: string
   try {
+    git = await openSafeGit(opts.root, {
+      signal: opts.signal,
+      timeoutMs: opts.timeoutMs ?? READ_TIMEOUT_MS,
+      hooks: opts.hooks,
+    })
     toplevel = (await git.raw(['rev-parse', '--show-toplevel'])).trim()
   } catch (err) {
     const message = errorText(err)
@@ -66,6 +58,11 @@ export async function openRepo(opts: RepoOptions): Promise<GitRepo | GitFailure>
   if (!toplevel) return fail(NOT_A_REPO)
   const top = fs.realpathSync(toplevel)
   const prefix = path.relative(top, opts.root).split(path.sep).join('/')
+  // A core.worktree pointing elsewhere would show (and commit) files outside the project.
+  if (prefix === '..' || prefix.startsWith('../') || path.isAbsolute(prefix))
+    return fail(
+      `This repository's work tree (${top}) does not contain the project folder, so the git tools refuse to use it.`,
+    )
   return { git, root: opts.root, prefix, isDenied: opts.isDenied }
 }
 

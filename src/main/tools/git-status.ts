@@ -1,4 +1,3 @@
-import type { StatusResult } from 'simple-git'
 import {
   errorText,
   gitRaw,
@@ -49,31 +48,93 @@ const KINDS: Record<string, ChangeKind> = {
   T: 'type-changed',
 }
 
+/** One entry of `git status --porcelain=v2`: X (index) and Y (work tree) as letters, '.' unchanged. */
+interface StatusEntry {
+  path: string
+  from?: string
+  index: string
+  workTree: string
+  kind: 'changed' | 'untracked' | 'ignored' | 'conflicted'
+}
+
+interface StatusHeader {
+  oid?: string
+  head?: string
+  upstream?: string
+  ahead: number
+  behind: number
+}
+
+/** Parses `git status --porcelain=v2 --branch -z` (renames carry their old path in the next field). */
+export function parseStatusV2(out: string): { header: StatusHeader; entries: StatusEntry[] } {
+  const header: StatusHeader = { ahead: 0, behind: 0 }
+  const entries: StatusEntry[] = []
+  const fields = out.split('\0')
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]
+    if (f.startsWith('# ')) {
+      const [, name, ...rest] = f.split(' ')
+      const value = rest.join(' ')
+      if (name === 'branch.oid') header.oid = value
+      else if (name === 'branch.head') header.head = value
+      else if (name === 'branch.upstream') header.upstream = value
+      else if (name === 'branch.ab') {
+        const m = /^\+(\d+) -(\d+)$/.exec(value)
+        if (m) [header.ahead, header.behind] = [Number(m[1]), Number(m[2])]
+      }
+    } else if (f.startsWith('1 ') || f.startsWith('2 ') || f.startsWith('u ')) {
+      // Fixed fields before the path: 1 → 8, 2 → 9 (plus the old path next), u → 10.
+      const skip = f[0] === '1' ? 8 : f[0] === '2' ? 9 : 10
+      const parts = f.split(' ')
+      const entry: StatusEntry = {
+        path: parts.slice(skip).join(' '),
+        index: parts[1][0],
+        workTree: parts[1][1],
+        kind: f[0] === 'u' ? 'conflicted' : 'changed',
+      }
+      if (f[0] === '2') entry.from = fields[++i]
+      entries.push(entry)
+    } else if (f.startsWith('? '))
+      entries.push({ path: f.slice(2), index: '?', workTree: '?', kind: 'untracked' })
+    else if (f.startsWith('! '))
+      entries.push({ path: f.slice(2), index: '!', workTree: '!', kind: 'ignored' })
+  }
+  return { header, entries }
+}
+
 /**
- * `git status` through simple-git. `pathspecs` narrows it; `allUntracked` lists
+ * `git status` (porcelain v2). `pathspecs` narrows it; `allUntracked` lists
  * each untracked file instead of collapsing new folders to `dir/`.
  */
 export async function readStatus(
   repo: GitRepo,
   opts: { pathspecs?: string[]; allUntracked?: boolean } = {},
 ): Promise<RepoStatus | GitFailure> {
-  let status: StatusResult
+  let parsed: ReturnType<typeof parseStatusV2>
   try {
-    const args = [`--untracked-files=${opts.allUntracked ? 'all' : 'normal'}`]
+    const args = [
+      'status',
+      '--porcelain=v2',
+      '--branch',
+      '-z',
+      `--untracked-files=${opts.allUntracked ? 'all' : 'normal'}`,
+    ]
     if (opts.pathspecs?.length) args.push('--', ...opts.pathspecs)
-    status = await repo.git.status(args)
+    parsed = parseStatusV2(await repo.git.raw(args))
   } catch (err) {
     return { ok: false, error: `git status failed: ${errorText(err)}` }
   }
+  const { header, entries } = parsed
   const committed = await hasCommits(repo)
   let head: string | null = null
   if (committed) {
     const out = await gitRaw(repo, ['rev-parse', '--short', 'HEAD'])
     head = typeof out === 'string' ? out.trim() : null
   }
+  const detached = header.head === '(detached)'
   const result: RepoStatus = {
-    branch: status.detached ? null : status.current,
-    detached: status.detached,
+    branch: detached ? null : (header.head ?? null),
+    detached,
     head,
     hasCommits: committed,
     operation: await operationInProgress(repo),
@@ -84,30 +145,29 @@ export async function readStatus(
     hidden: 0,
     hiddenStaged: 0,
   }
-  if (status.tracking) result.upstream = { name: status.tracking, ahead: status.ahead, behind: status.behind }
+  if (header.upstream) result.upstream = { name: header.upstream, ahead: header.ahead, behind: header.behind }
 
-  const conflicted = new Set(status.conflicted)
-  for (const file of status.files) {
+  for (const file of entries) {
+    if (file.kind === 'ignored') continue
     const rel = toProjectPath(repo, file.path)
     if (rel === undefined) continue
     if (repo.isDenied(rel.replace(/\/$/, ''))) {
       result.hidden++
-      if (KINDS[file.index] || conflicted.has(file.path)) result.hiddenStaged++
+      if (KINDS[file.index] || file.kind === 'conflicted') result.hiddenStaged++
       continue
     }
-    if (conflicted.has(file.path)) {
+    if (file.kind === 'conflicted') {
       result.conflicted.push(rel)
       continue
     }
-    if (file.index === '?' && file.working_dir === '?') {
+    if (file.kind === 'untracked') {
       result.untracked.push(rel)
       continue
     }
-    if (file.index === '!') continue
     const from = file.from !== undefined ? toProjectPath(repo, file.from) : undefined
     const staged = KINDS[file.index]
     if (staged) result.staged.push(from ? { path: rel, status: staged, from } : { path: rel, status: staged })
-    const unstaged = KINDS[file.working_dir]
+    const unstaged = KINDS[file.workTree]
     if (unstaged) result.unstaged.push({ path: rel, status: unstaged })
   }
   return result

@@ -17,7 +17,8 @@ import { decodeText, isBinary, truncatedItems } from './text'
 import type { ReadTool, ToolContext, ToolDefinition, ToolResult } from './types'
 
 /*
- * The git family (DESIGN §3), through simple-git. Nothing here pushes, and no
+ * The git family (DESIGN §3), through git-safe (no program the repository
+ * configures ever runs: hooks, filters, textconv, pagers…). Nothing here pushes, and no
  * output shows a denied file (.env, keys, …): see git-repo.ts for how.
  */
 
@@ -298,7 +299,8 @@ async function showFileAt(
     return { ok: false, error: `"${file.rel}" is a folder at ${rev}; name a file inside it.` }
   let data: Buffer
   try {
-    data = await repo.git.showBuffer([spec])
+    // cat-file prints the stored bytes: no textconv, no smudge filter.
+    data = await repo.git.buffer(['cat-file', 'blob', spec])
   } catch (err) {
     return { ok: false, error: `git show failed: ${(err as Error).message}` }
   }

@@ -1,0 +1,345 @@
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
+import { addWorktree } from '../timetravel/fork-worktree'
+import { gitCommitTool, gitDiffTool, gitLogTool, gitShowTool, gitStatusTool } from './git'
+import { hardeningFor, parseConfigList, safeGitEnv, safeGitRaw } from './git-safe'
+import { parseStatusV2 } from './git-status'
+import { git, makeContext, okResult, repoWith, writeFiles } from './test-support'
+import type { ActionPlan, ToolContext } from './types'
+
+/*
+ * A repository whose config, hooks and attributes each try to run a program
+ * that writes a marker outside the repository. Plain git runs them (checked
+ * first, so the plants are known to be live); the git tools must run none.
+ */
+
+const HOOKS = [
+  'pre-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'post-checkout',
+  'reference-transaction',
+  'post-index-change',
+  'pre-auto-gc',
+]
+
+function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** Plants every repository-configured program; returns the folder the markers would appear in. */
+function plant(root: string, opts: { hooksIn: 'hooksPath' | '.git/hooks' }): string {
+  const outside = tempDir('stepwise-git-outside-')
+  const marks = path.join(outside, 'marks')
+  fs.mkdirSync(marks)
+  // `#` ends the shell command before the arguments git appends ("$@").
+  const touch = (name: string) => `touch ${marks}/${name} #`
+  const hookDir =
+    opts.hooksIn === 'hooksPath' ? path.join(outside, 'hooks') : path.join(root, '.git', 'hooks')
+  fs.mkdirSync(hookDir, { recursive: true })
+  for (const hook of HOOKS) {
+    fs.writeFileSync(path.join(hookDir, hook), `#!/bin/sh\ntouch ${marks}/hook-${hook}\n`, { mode: 0o755 })
+  }
+  const gpg = path.join(outside, 'gpg.sh')
+  fs.writeFileSync(gpg, `#!/bin/sh\ntouch ${marks}/gpg\nexit 1\n`, { mode: 0o755 })
+  const included = path.join(outside, 'included.cfg')
+  fs.writeFileSync(
+    included,
+    `[pager]\n\tshow = ${touch('include-pager')}\n[filter "inc"]\n\tclean = touch ${marks}/include-clean; cat\n\tsmudge = touch ${marks}/include-smudge; cat\n`,
+  )
+  const config: [string, string][] = [
+    ['core.fsmonitor', touch('fsmonitor')],
+    ['core.pager', `touch ${marks}/pager; cat`],
+    ['pager.status', `touch ${marks}/pager-status; cat`],
+    ['pager.log', `touch ${marks}/pager-log; cat`],
+    ['diff.external', touch('diff-external')],
+    ['diff.evil.textconv', `touch ${marks}/textconv; cat`],
+    ['diff.evil.command', touch('diff-command')],
+    ['filter.evil.clean', `touch ${marks}/clean; cat`],
+    ['filter.evil.smudge', `touch ${marks}/smudge; cat`],
+    ['filter.evil.required', 'true'],
+    ['core.sshCommand', touch('ssh')],
+    ['gpg.program', gpg],
+    ['commit.gpgSign', 'true'],
+    ['core.editor', `touch ${marks}/editor; echo planted >`],
+    ['sequence.editor', touch('sequence-editor')],
+    ['credential.helper', `!${touch('credential')}`],
+    ['core.askPass', touch('askpass')],
+    ['include.path', included],
+  ]
+  if (opts.hooksIn === 'hooksPath') config.push(['core.hooksPath', hookDir])
+  for (const [key, value] of config) git(root, 'config', key, value)
+  writeFiles(root, { '.gitattributes': '*.txt filter=evil diff=evil\n*.md filter=inc\n*.js filter=proc\n' })
+  return marks
+}
+
+/** A long-running filter process: any git that reads a `*.js` file starts it (plain git then fails, so it comes last). */
+function plantProcessFilter(root: string, marks: string): void {
+  git(root, 'config', 'filter.proc.process', `touch ${marks}/filter-process #`)
+}
+
+const marksIn = (dir: string) => fs.readdirSync(dir).sort()
+
+/** Plain git, as a user's shell would run it: proves the plants are live. */
+function plainGit(cwd: string, ...args: string[]): void {
+  try {
+    execFileSync('git', args, { cwd, stdio: 'ignore', env: { ...process.env, GIT_PAGER: '' } })
+  } catch {
+    // A planted program may make git fail; only its side effect matters here.
+  }
+}
+
+function freshRepo(): string {
+  const root = repoWith({ 'a.txt': 'one\n', 'notes.md': 'notes\n', 'b.js': 'b\n' })
+  git(root, 'commit', '-q', '--allow-empty', '-m', 'second')
+  return root
+}
+
+async function planOf(ctx: ToolContext, input: unknown): Promise<ActionPlan> {
+  const plan = await gitCommitTool.plan(gitCommitTool.input.parse(input), ctx)
+  if ('ok' in plan) throw new Error(`expected a plan, got ${plan.error}`)
+  return plan
+}
+
+/** Every git tool, the way a session would call them. */
+async function runEveryTool(root: string, ctx: ToolContext): Promise<void> {
+  okResult(await gitStatusTool.run({}, ctx))
+  okResult(await gitDiffTool.run({}, ctx))
+  okResult(await gitDiffTool.run({ staged: true }, ctx))
+  okResult(await gitDiffTool.run({ ref: 'HEAD~1..HEAD' }, ctx))
+  okResult(await gitDiffTool.run({ ref: 'HEAD' }, ctx))
+  okResult(await gitLogTool.run({}, ctx))
+  okResult(await gitShowTool.run({ ref: 'HEAD~1' }, ctx))
+  okResult(await gitShowTool.run({ ref: 'HEAD:a.txt' }, ctx))
+  okResult(await gitShowTool.run({ ref: 'HEAD:notes.md' }, ctx))
+  const paths = await planOf(ctx, { message: 'Change a and notes', files: ['a.txt', 'notes.md'] })
+  okResult(await gitCommitTool.execute(paths, ctx, { onOutput: () => {} }))
+  writeFiles(root, { 'b.js': 'b2\n' })
+  // Staged through the hardened client: plain git would start the planted filter process.
+  await safeGitRaw(root, ['add', 'b.js'])
+  const index = await planOf(ctx, { message: 'Change b' })
+  okResult(await gitCommitTool.execute(index, ctx, { onOutput: () => {} }))
+}
+
+describe('git tools in a repository that plants programs', () => {
+  for (const hooksIn of ['hooksPath', '.git/hooks'] as const) {
+    it(`runs none of them (hooks in ${hooksIn}) while plain git runs them`, async () => {
+      const live = freshRepo()
+      const liveMarks = plant(live, { hooksIn })
+      writeFiles(live, { 'a.txt': 'two\n', 'notes.md': 'more notes\n' })
+      plainGit(live, 'status')
+      plainGit(live, 'diff')
+      plainGit(live, 'log', '-p', '--no-ext-diff', '-1', '--', 'a.txt')
+      plainGit(live, 'add', 'a.txt', 'notes.md')
+      plainGit(live, '-c', 'commit.gpgSign=false', 'commit', '-q', '-m', 'x')
+      plainGit(live, 'commit', '-q', '--allow-empty', '-m', 'signed')
+      plainGit(live, '-c', 'commit.gpgSign=false', 'commit', '-q', '--allow-empty')
+      plainGit(live, 'checkout', '-q', '-b', 'other')
+      plainGit(live, '-c', 'commit.gpgSign=false', 'rebase', '-q', '-i', 'HEAD~1')
+      plainGit(live, 'ls-remote', 'ssh://example.invalid/x')
+      plantProcessFilter(live, liveMarks)
+      writeFiles(live, { 'b.js': 'b3\n' })
+      plainGit(live, 'add', 'b.js')
+      expect(marksIn(liveMarks)).toEqual(
+        expect.arrayContaining([
+          'fsmonitor',
+          'clean',
+          'include-clean',
+          'diff-external',
+          'textconv',
+          'gpg',
+          'editor',
+          'sequence-editor',
+          'ssh',
+          'filter-process',
+          'hook-pre-commit',
+          'hook-prepare-commit-msg',
+          'hook-commit-msg',
+          'hook-post-commit',
+          'hook-post-checkout',
+          'hook-reference-transaction',
+          'hook-post-index-change',
+        ]),
+      )
+
+      const root = freshRepo()
+      const marks = plant(root, { hooksIn })
+      plantProcessFilter(root, marks)
+      writeFiles(root, { 'a.txt': 'two\n', 'notes.md': 'more notes\n' })
+      const ctx = await makeContext(root)
+      await runEveryTool(root, ctx)
+      expect(git(root, 'log', '--format=%s', '-3').trim().split('\n')).toEqual([
+        'Change b',
+        'Change a and notes',
+        'second',
+      ])
+      // The commits hold the files' bytes as they are: no clean filter rewrote them.
+      expect(git(root, 'cat-file', 'blob', 'HEAD~1:a.txt')).toBe('two\n')
+      expect(marksIn(marks)).toEqual([])
+
+      // A fork into a worktree checks files out: no smudge filter, no post-checkout hook.
+      const tree = path.join(tempDir('stepwise-git-wt-'), 'wt')
+      await addWorktree(root, tree)
+      expect(fs.readFileSync(path.join(tree, 'a.txt'), 'utf8')).toBe('two\n')
+      expect(await safeGitRaw(root, ['rev-parse', '--abbrev-ref', 'HEAD'])).toBe('main\n')
+      expect(marksIn(marks)).toEqual([])
+    })
+  }
+
+  it("runs the repository's hooks on an approved commit when the user's settings allow hooks", async () => {
+    const root = freshRepo()
+    const hookDir = path.join(root, '.husky')
+    const marks = tempDir('stepwise-git-hookmarks-')
+    fs.mkdirSync(hookDir)
+    fs.writeFileSync(path.join(hookDir, 'pre-commit'), `#!/bin/sh\ntouch ${marks}/pre-commit\n`, {
+      mode: 0o755,
+    })
+    git(root, 'config', 'core.hooksPath', '.husky')
+    git(root, 'config', 'core.fsmonitor', `touch ${marks}/fsmonitor #`)
+    writeFiles(root, { 'a.txt': 'two\n' })
+    const off = await makeContext(root)
+    okResult(
+      await gitCommitTool.execute(await planOf(off, { message: 'no hooks' }), off, { onOutput: () => {} }),
+    )
+    expect(marksIn(marks)).toEqual([])
+    writeFiles(root, { 'a.txt': 'three\n' })
+    const on = { ...(await makeContext(root)), commands: { gitHooks: true } } as unknown as ToolContext
+    // Planning and reading never run hooks; the approved commit does.
+    const plan = await planOf(on, { message: 'with hooks' })
+    okResult(await gitStatusTool.run({}, on))
+    expect(marksIn(marks)).toEqual([])
+    okResult(await gitCommitTool.execute(plan, on, { onOutput: () => {} }))
+    expect(marksIn(marks)).toEqual(['pre-commit'])
+  })
+})
+
+describe('the environment and overrides', () => {
+  const saved = { ...process.env }
+  afterEach(() => {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key]
+    Object.assign(process.env, saved)
+  })
+
+  it('drops git, editor and ssh variables of the parent, keeping home and identity', () => {
+    const env = safeGitEnv({
+      PATH: '/usr/bin',
+      HOME: '/home/u',
+      GIT_EXTERNAL_DIFF: 'x',
+      GIT_SSH_COMMAND: 'x',
+      GIT_CONFIG_PARAMETERS: "'core.fsmonitor=x'",
+      GIT_DIR: '/elsewhere',
+      EDITOR: 'x',
+      LD_PRELOAD: 'x',
+      OPENAI_API_KEY: 'sk-x',
+      GIT_AUTHOR_NAME: 'Dev',
+      GIT_CONFIG_GLOBAL: '/home/u/.gitconfig-work',
+    })
+    expect(Object.keys(env).sort()).toEqual(
+      [
+        'PATH',
+        'HOME',
+        'GIT_AUTHOR_NAME',
+        'GIT_CONFIG_GLOBAL',
+        'LC_MESSAGES',
+        'GIT_CONFIG_NOSYSTEM',
+        'GIT_TERMINAL_PROMPT',
+        'GIT_OPTIONAL_LOCKS',
+        'GIT_PAGER',
+        'PAGER',
+        'GCM_INTERACTIVE',
+      ].sort(),
+    )
+  })
+
+  it('ignores planted GIT_* variables of the parent process', async () => {
+    const root = freshRepo()
+    const marks = tempDir('stepwise-git-envmarks-')
+    process.env.GIT_EXTERNAL_DIFF = `touch ${marks}/env-external #`
+    process.env.GIT_CONFIG_PARAMETERS = `'core.fsmonitor=touch ${marks}/env-fsmonitor #'`
+    process.env.GIT_EDITOR = `touch ${marks}/env-editor; echo x >`
+    writeFiles(root, { 'a.txt': 'two\n' })
+    const ctx = await makeContext(root)
+    okResult(await gitStatusTool.run({}, ctx))
+    okResult(await gitDiffTool.run({}, ctx))
+    okResult(await gitCommitTool.execute(await planOf(ctx, { message: 'm' }), ctx, { onOutput: () => {} }))
+    expect(marksIn(marks)).toEqual([])
+  })
+
+  it("puts back the user's own value of a key the repository overrides", () => {
+    const entries = parseConfigList(
+      [
+        'global\0filter.lfs.clean\ngit-lfs clean -- %f',
+        'local\0filter.lfs.clean\nevil',
+        'local\0Filter.Evil.Process\nevil',
+        'local\0core.hooksPath\n.husky',
+        'local\0user.name\nDev',
+        'global\0gpg.program\n/usr/bin/gpg2',
+        'local\0gpg.program\nevil',
+        '',
+      ].join('\0'),
+    )
+    const settings = new Map(hardeningFor(entries))
+    expect(settings.get('filter.lfs.clean')).toBe('git-lfs clean -- %f')
+    expect(settings.get('filter.Evil.process')).toBe('')
+    expect(settings.get('gpg.program')).toBe('/usr/bin/gpg2')
+    expect(settings.get('core.hooksPath')).toBe('/dev/null')
+    expect(settings.get('core.fsmonitor')).toBe('false')
+    expect(settings.has('user.name')).toBe(false)
+    // With hooks allowed, the repository's hooksPath (husky) stands.
+    const withHooks = new Map(hardeningFor(entries, { hooks: true }))
+    expect(withHooks.has('core.hooksPath')).toBe(false)
+  })
+})
+
+describe('parseStatusV2', () => {
+  it('reads branch headers, renames, conflicts, untracked and paths with spaces', () => {
+    const out = [
+      '# branch.oid 0123',
+      '# branch.head main',
+      '# branch.upstream origin/main',
+      '# branch.ab +2 -1',
+      '1 .M N... 100644 100644 100644 aaa aaa dir/a file.txt',
+      '2 R. N... 100644 100644 100644 aaa aaa R100 new name.txt',
+      'old name.txt',
+      'u UU N... 100644 100644 100644 100644 aaa bbb ccc c.txt',
+      '? new dir/',
+      '',
+    ].join('\0')
+    expect(parseStatusV2(out)).toEqual({
+      header: { oid: '0123', head: 'main', upstream: 'origin/main', ahead: 2, behind: 1 },
+      entries: [
+        { path: 'dir/a file.txt', index: '.', workTree: 'M', kind: 'changed' },
+        { path: 'new name.txt', from: 'old name.txt', index: 'R', workTree: '.', kind: 'changed' },
+        { path: 'c.txt', index: 'U', workTree: 'U', kind: 'conflicted' },
+        { path: 'new dir/', index: '?', workTree: '?', kind: 'untracked' },
+      ],
+    })
+  })
+})
+
+describe('host git calls', () => {
+  it('all go through git-safe: no other core module spawns git or imports simple-git', () => {
+    const src = path.resolve(import.meta.dirname, '..')
+    const offenders: string[] = []
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const abs = path.join(dir, entry.name)
+        if (entry.isDirectory()) walk(abs)
+        else if (/\.ts$/.test(entry.name) && !/\.test\.ts$|test-support\.ts$|[/\\]testing[/\\]/.test(abs)) {
+          const text = fs.readFileSync(abs, 'utf8')
+          if (abs.endsWith('git-safe.ts')) continue
+          if (/from 'simple-git'|(spawn|execFile|spawnSync|execFileSync)\(\s*'git'/.test(text))
+            offenders.push(path.relative(src, abs))
+        }
+      }
+    }
+    walk(src)
+    expect(offenders).toEqual([])
+  })
+})
