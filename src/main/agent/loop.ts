@@ -11,7 +11,7 @@ import { ContextManager } from '../context/manager'
 import { ProviderError } from '../providers/types'
 import { withRetry, type RetryOptions } from '../providers/retry'
 import type { Store } from '../store/types'
-import { findTool, parseToolCall, toolSpecs, unknownToolError } from '../tools/registry'
+import { findTool, parseToolCall, unknownToolError } from '../tools/registry'
 import {
   isActionTool,
   isFileChangeTool,
@@ -182,7 +182,8 @@ export class Agent {
           role: 'tool',
           callId: call.id,
           name: call.name,
-          output: JSON.stringify(output),
+          // A result larger than the window allows is cut with a marker saying how to ask for less.
+          output: await this.context.capToolOutput(call, JSON.stringify(output), signal),
         })
       }
     }
@@ -228,7 +229,8 @@ export class Agent {
     const request: ModelRequest = {
       system: this.opts.system,
       transcript: this.transcript,
-      tools: toolSpecs(this.offeredTools()),
+      // A small window gets the compact tool set (context/compact-prompt.ts).
+      tools: await this.context.toolSpecs(this.offeredTools(), signal),
     }
     const started = this.now()
     const send = () =>
@@ -263,11 +265,9 @@ export class Agent {
       estimated = this.context.estimate(request)
       turn = await send()
     }
-    if (turn.usage.inputTokens > 0) this.context.calibrate(estimated, turn.usage.inputTokens)
-    const context = {
-      usedTokens: turn.usage.inputTokens || estimated,
-      windowTokens: await this.context.windowTokens(signal),
-    }
+    // A server count below our estimate (a prompt cache hit, or none at all) is not trusted.
+    const counted = this.context.calibrate(estimated, turn.usage.inputTokens)
+    const context = { ...counted, windowTokens: await this.context.windowTokens(signal) }
     this.usage = {
       inputTokens: this.usage.inputTokens + turn.usage.inputTokens,
       outputTokens: this.usage.outputTokens + turn.usage.outputTokens,

@@ -12,8 +12,21 @@ import {
   summaryItem,
   summaryRequest,
 } from './compaction'
+import type { ToolDefinition, ToolSpec } from '../tools/types'
+import { toolSpecsForWindow } from './compact-prompt'
+import { cutToolOutput } from './cut'
 import { createTokenCounter, type TokenCounter } from './tokens'
 import { resolveContextWindow } from './windows'
+
+/** Most of the window one tool result may take when it arrives; `fit` cuts further if needed. */
+const MAX_RESULT_SHARE = 0.5
+/** A cut result keeps at least this much, so its marker and a useful start survive. */
+const MIN_CUT_TOKENS = 96
+/** Below this, a prefix is about the size of its summary: summarising would save nothing. */
+const MIN_SUMMARISED_TOKENS = 800
+
+/** Whose count the meter shows: the server's, or ours when it reported nothing or less. */
+export type PromptSource = 'reported' | 'estimated'
 
 /** Rough characters per token, to size the summary request's input. */
 const CHARS_PER_TOKEN = 3.5
@@ -44,9 +57,32 @@ export class ContextManager {
     return this.counter.request(request)
   }
 
-  /** What the server reported for a request we estimated, to keep the meter honest. */
-  calibrate(estimated: number, reported: number): void {
-    this.counter.calibrate(estimated, reported)
+  /**
+   * What the server reported for a request we estimated. A count below our estimate is
+   * not trusted (a prompt cache makes Ollama count only the new tokens; some servers
+   * send 0 or nothing): the larger of the two is used, for calibration and the meter.
+   */
+  calibrate(estimated: number, reported: number): { usedTokens: number; promptSource: PromptSource } {
+    if (reported >= estimated && reported > 0) {
+      this.counter.calibrate(estimated, reported)
+      return { usedTokens: reported, promptSource: 'reported' }
+    }
+    return { usedTokens: estimated, promptSource: 'estimated' }
+  }
+
+  /** The tool specs for this model's window: the compact set on a small window (compact-prompt.ts). */
+  async toolSpecs(tools: readonly ToolDefinition[], signal?: AbortSignal): Promise<ToolSpec[]> {
+    return toolSpecsForWindow(tools, await this.windowTokens(signal))
+  }
+
+  /** A tool's output as it enters the transcript: cut, with a marker, when it would take over half the window. */
+  async capToolOutput(
+    call: { name: string; arguments: string },
+    output: string,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const max = Math.floor((await this.windowTokens(signal)) * MAX_RESULT_SHARE)
+    return cutToolOutput(output, max, (t) => this.counter.text(t), { name: call.name, args: argsOf(call) })
   }
 
   /**
@@ -80,8 +116,10 @@ export class ContextManager {
     if (!fits())
       dropped += dropOldToolResults(transcript, this.estimate(request) - budget, itemTokens, 1).dropped
     if (!fits()) summary = (await this.summarize(request, window, signal, 2)) ?? summary
+    // Last: a result too large for the window, even alone, is cut with a marker saying how to ask for less.
+    const cut = fits() ? 0 : this.cutResults(request, budget)
     const after = this.estimate(request)
-    if (dropped > 0 || summary !== undefined) {
+    if (dropped > 0 || summary !== undefined || cut > 0) {
       forgetResponseIds(transcript)
       this.record({ type: 'context.compacted', beforeTokens: before, afterTokens: after, summary })
     }
@@ -91,6 +129,38 @@ export class ContextManager {
         `the request needs about ${after} tokens even after compaction, and the window is ${window}`,
       )
     }
+  }
+
+  /**
+   * Cuts tool results, largest first, until the request fits `budget` (or nothing more can
+   * be cut). Returns how many were cut.
+   */
+  private cutResults(request: ModelRequest, budget: number): number {
+    const transcript = request.transcript
+    let cut = 0
+    const done = new Set<number>()
+    for (let over = this.estimate(request) - budget; over > 0; over = this.estimate(request) - budget) {
+      let largest = -1
+      for (let i = 0; i < transcript.length; i++) {
+        const it = transcript[i]
+        if (it.role !== 'tool' || done.has(i)) continue
+        if (largest < 0 || this.counter.item(it) > this.counter.item(transcript[largest])) largest = i
+      }
+      if (largest < 0) break
+      done.add(largest)
+      const item = transcript[largest] as Extract<TranscriptItem, { role: 'tool' }>
+      const size = this.counter.text(item.output)
+      const target = Math.max(MIN_CUT_TOKENS, Math.floor(size - over))
+      if (target >= size) continue
+      const output = cutToolOutput(item.output, target, (t) => this.counter.text(t), {
+        name: item.name,
+        args: argsOf(callFor(transcript, item.callId)),
+      })
+      if (output === item.output) continue
+      transcript[largest] = { ...item, output }
+      cut += 1
+    }
+    return cut
   }
 
   private async summarize(
@@ -103,6 +173,8 @@ export class ContextManager {
     const cut = summaryCut(transcript, keepRecent)
     if (cut <= 1) return undefined
     const prefix = transcript.slice(1, cut)
+    // A summary costs a model call and a few hundred tokens: not worth it for a short prefix.
+    if (prefix.reduce((sum, it) => sum + this.counter.item(it), 0) < MIN_SUMMARISED_TOKENS) return undefined
     const maxChars = Math.floor(window * 0.5 * CHARS_PER_TOKEN)
     const turn = await this.provider.streamTurn(
       summaryRequest(prefix, maxChars),
@@ -112,5 +184,26 @@ export class ContextManager {
     const summary = turn.text.trim() || 'The earlier part of the session could not be summarised.'
     transcript.splice(1, cut - 1, summaryItem(summary))
     return summary
+  }
+}
+
+/** The assistant call a tool result answers, for its arguments. */
+function callFor(transcript: TranscriptItem[], callId: string): { arguments: string } | undefined {
+  for (let i = transcript.length - 1; i >= 0; i--) {
+    const it = transcript[i]
+    if (it.role === 'assistant') {
+      const call = it.toolCalls.find((c) => c.id === callId)
+      if (call) return call
+    }
+  }
+  return undefined
+}
+
+function argsOf(call: { arguments: string } | undefined): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(call?.arguments ?? '{}')
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+  } catch {
+    return {}
   }
 }

@@ -38,9 +38,11 @@ describe('buildRepoMap', () => {
     expect(map.text).toContain('src/core/store.ts')
   })
 
-  it('budgets a tenth of the window, between 500 and 4,000 tokens', () => {
-    expect(repoMapBudget(8192)).toBe(819)
-    expect(repoMapBudget(2048)).toBe(500)
+  it('budgets a tenth of the window, between 500 and 4,000 tokens; a twentieth of a small window', () => {
+    expect(repoMapBudget(16384)).toBe(1638)
+    expect(repoMapBudget(8193)).toBe(819)
+    expect(repoMapBudget(8192)).toBe(409)
+    expect(repoMapBudget(2048)).toBe(102)
     expect(repoMapBudget(1_000_000)).toBe(4000)
   })
 })

@@ -1,4 +1,5 @@
 import type { CodeIndex } from '../index/code-index'
+import { COMPACT_PROMPT_WINDOW } from './windows'
 import { tokenizerFor } from './tokens'
 
 /**
@@ -15,13 +16,19 @@ export interface RepoMap {
   symbols: number
 }
 
-/** A tenth of the window, within [500, 4000] tokens. */
+/**
+ * A tenth of the window, within [500, 4000] tokens; a twentieth on a small window
+ * (compact prompt), where every token of the map is one the session cannot use.
+ */
 export function repoMapBudget(windowTokens: number): number {
+  if (windowTokens <= COMPACT_PROMPT_WINDOW) return Math.floor(windowTokens * 0.05)
   return Math.max(500, Math.min(4000, Math.floor(windowTokens * 0.1)))
 }
 
 const HEADER =
   '# Project map\nThe most important files first (ranked by how much the rest of the project depends on them), with their main definitions and line numbers. No code bodies: read files or use the code tools (get_structure, get_function, find_definition, …) for the code.'
+/** A small window's sessions are not offered the code tools (compact-prompt.ts). */
+const COMPACT_HEADER = '# Project map\nMain files and definitions (line numbers). Read files for the code.'
 
 function folderSummary(paths: readonly string[]): string {
   const counts = new Map<string, number>()
@@ -59,7 +66,8 @@ export function buildRepoMap(index: CodeIndex, opts: { budgetTokens: number; mod
       a.localeCompare(b),
   )
 
-  const lines = [HEADER, folderSummary(paths), '']
+  const compact = opts.budgetTokens < 500
+  const lines = [compact ? COMPACT_HEADER : HEADER, folderSummary(paths), '']
   let tokens = count(lines.join('\n'))
   let files = 0
   let symbols = 0
@@ -74,7 +82,7 @@ export function buildRepoMap(index: CodeIndex, opts: { budgetTokens: number; mod
     symbols += defs.length
   }
   if (files < paths.length) {
-    const more = `(+${paths.length - files} more files: list_files or get_structure shows them)`
+    const more = `(+${paths.length - files} more files: ${compact ? 'list_files shows them' : 'list_files or get_structure shows them'})`
     lines.push(more)
     tokens += count(more)
   }

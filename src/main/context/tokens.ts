@@ -27,6 +27,8 @@ export interface TokenCounter {
   request(request: ModelRequest): number
   /** Estimated tokens of one transcript item (calibrated like `request`). */
   item(item: TranscriptItem): number
+  /** Estimated tokens of a text (calibrated like `request`), e.g. a tool output being cut. */
+  text(text: string): number
   /** Feed back what the server said the request cost, to correct later estimates. */
   calibrate(estimated: number, reported: number): void
 }
@@ -76,6 +78,7 @@ export function createTokenCounter(model: string): TokenCounter {
 
   return {
     item: (it) => item(it) * ratio,
+    text: (text) => count(text) * ratio,
     request(request) {
       const raw =
         cachedText(request.system) +

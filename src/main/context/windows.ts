@@ -16,6 +16,9 @@ interface ModelTable {
 
 let table: ModelTable | undefined
 
+/** At or below this window a session gets the compact prompt (compact-prompt.ts, repo-map.ts). */
+export const COMPACT_PROMPT_WINDOW = 8192
+
 /** resources/models.json: windows and prices of cloud models, editable by the user. */
 export function modelTable(resourcesDir = findResourcesDir()): ModelTable {
   if (!table)

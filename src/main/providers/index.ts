@@ -21,12 +21,16 @@ export function createProvider(config: ProviderConfig): ModelProvider {
           'No API key for OpenAI. Set OPENAI_API_KEY (or enter a key in the provider settings).',
         )
       }
+      const options = { numCtx: config.numCtx, temperature: config.temperature }
       return config.provider === 'openai'
-        ? new OpenAIResponsesProvider(config.model, baseUrl, config.apiKey)
-        : new OpenAIChatProvider(config.model, baseUrl, config.apiKey)
+        ? new OpenAIResponsesProvider(config.model, baseUrl, config.apiKey, options)
+        : new OpenAIChatProvider(config.model, baseUrl, config.apiKey, options)
     }
     case 'ollama':
-      return new OllamaProvider(config.model, ollamaBaseUrl(config.baseUrl), config.numCtx)
+      return new OllamaProvider(config.model, ollamaBaseUrl(config.baseUrl), config.numCtx, {
+        maxNumCtx: config.maxNumCtx,
+        temperature: config.temperature,
+      })
   }
 }
 

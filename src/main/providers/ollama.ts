@@ -9,6 +9,7 @@ import { applyTextFallback, renderTextToolCalls, renderToolResponse, textToolPro
 import {
   ProviderError,
   type ModelInfo,
+  type ModelOptions,
   type ModelProvider,
   type ModelRequest,
   type ModelTurn,
@@ -37,6 +38,7 @@ export class OllamaProvider implements ModelProvider {
     readonly model: string,
     readonly baseUrl: string,
     private readonly numCtx?: number,
+    private readonly options: Pick<ModelOptions, 'maxNumCtx' | 'temperature'> = {},
   ) {}
 
   async describe(signal?: AbortSignal): Promise<ModelInfo> {
@@ -70,11 +72,15 @@ export class OllamaProvider implements ModelProvider {
     return (tags?.models ?? []).map((m) => m.name).filter((n): n is string => typeof n === 'string')
   }
 
-  /** The num_ctx every request sends: configured, else the model's own length capped, else the default. */
+  /**
+   * The num_ctx every request sends: configured, else the model's own length up to the cap
+   * (MAX_AUTO_NUM_CTX unless the user raised it), else the default.
+   */
   async contextWindow(signal?: AbortSignal): Promise<number> {
     if (this.numCtx) return this.numCtx
     const info = await this.modelInfo(signal ?? new AbortController().signal)
-    return info.contextLength ? Math.min(info.contextLength, MAX_AUTO_NUM_CTX) : DEFAULT_NUM_CTX
+    const cap = this.options.maxNumCtx ?? MAX_AUTO_NUM_CTX
+    return info.contextLength ? Math.min(info.contextLength, cap) : Math.min(DEFAULT_NUM_CTX, cap)
   }
 
   async streamTurn(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelTurn> {
@@ -123,7 +129,10 @@ export class OllamaProvider implements ModelProvider {
       model: this.model,
       messages: textMode ? textModeMessages(request) : nativeMessages(request.system, request.transcript),
       stream: true,
-      options: { num_ctx: numCtx },
+      options: {
+        num_ctx: numCtx,
+        ...(this.options.temperature !== undefined ? { temperature: this.options.temperature } : {}),
+      },
     }
     if (!textMode && request.tools.length > 0) body.tools = ollamaTools(request.tools)
 

@@ -8,6 +8,7 @@ import { SseParser, type SseEvent } from './sse'
 import { applyTextFallback } from './text-fallback'
 import {
   ProviderError,
+  type ModelOptions,
   type ModelProvider,
   type ModelRequest,
   type ModelTurn,
@@ -27,7 +28,13 @@ export class OpenAIChatProvider implements ModelProvider {
     readonly model: string,
     readonly baseUrl: string,
     private readonly apiKey?: string,
+    private readonly options: Pick<ModelOptions, 'numCtx' | 'temperature'> = {},
   ) {}
+
+  /** The window the user said the server runs with (the server fixes it; we only stay within it). */
+  async contextWindow(): Promise<number | undefined> {
+    return this.options.numCtx
+  }
 
   async streamTurn(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelTurn> {
     const body: Record<string, unknown> = {
@@ -36,6 +43,7 @@ export class OpenAIChatProvider implements ModelProvider {
       stream_options: { include_usage: true },
       messages: chatMessages(request.system, request.transcript),
     }
+    if (this.options.temperature !== undefined) body.temperature = this.options.temperature
     if (request.tools.length > 0) body.tools = chatTools(request.tools)
 
     const state = new ChatStreamState(handlers.onText)

@@ -7,6 +7,7 @@ import { SseParser, type SseEvent } from './sse'
 import { applyTextFallback } from './text-fallback'
 import {
   ProviderError,
+  type ModelOptions,
   type ModelProvider,
   type ModelRequest,
   type ModelTurn,
@@ -25,7 +26,13 @@ export class OpenAIResponsesProvider implements ModelProvider {
     readonly model: string,
     readonly baseUrl: string,
     private readonly apiKey?: string,
+    private readonly options: Pick<ModelOptions, 'numCtx' | 'temperature'> = {},
   ) {}
+
+  /** The window the user said the server runs with (the server fixes it; we only stay within it). */
+  async contextWindow(): Promise<number | undefined> {
+    return this.options.numCtx
+  }
 
   async streamTurn(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelTurn> {
     const chained = chainFrom(request.transcript) !== undefined
@@ -52,6 +59,7 @@ export class OpenAIResponsesProvider implements ModelProvider {
       instructions: request.system,
       input,
     }
+    if (this.options.temperature !== undefined) body.temperature = this.options.temperature
     if (previousResponseId) body.previous_response_id = previousResponseId
     if (request.tools.length > 0) body.tools = responsesTools(request.tools)
 

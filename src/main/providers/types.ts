@@ -68,8 +68,11 @@ export interface ModelProvider {
   streamTurn(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelTurn>
   /** Context length and capabilities where the server can tell them. */
   describe?(signal?: AbortSignal): Promise<ModelInfo>
-  /** The window the model will actually run with, where the provider decides it (Ollama's num_ctx). */
-  contextWindow?(signal?: AbortSignal): Promise<number>
+  /**
+   * The window the model will actually run with, where the provider decides it (Ollama's
+   * num_ctx) or the user set it (`numCtx` for a Chat server); undefined when it cannot tell.
+   */
+  contextWindow?(signal?: AbortSignal): Promise<number | undefined>
 }
 
 export type ProviderErrorKind =
@@ -121,6 +124,21 @@ export interface ProviderConfig {
   model: string
   baseUrl?: string
   apiKey?: string
-  /** Ollama: the `num_ctx` to request (set explicitly, never the server default). */
+  /**
+   * The context window in tokens. Ollama: the `num_ctx` sent with every request (else the
+   * model's own length up to `maxNumCtx`). Chat/Responses servers fix their window
+   * themselves: this tells Stepwise its size, to stay within it.
+   */
   numCtx?: number
+  /** Ollama: the largest num_ctx chosen automatically from the model's length (default 32768). */
+  maxNumCtx?: number
+  /** Sampling temperature sent to the server; the server's default when absent. */
+  temperature?: number
+}
+
+/** What the user chose beyond the model itself (window and sampling), for every provider. */
+export interface ModelOptions {
+  numCtx?: number
+  maxNumCtx?: number
+  temperature?: number
 }

@@ -14,6 +14,9 @@ export interface ModelDefaults {
   baseUrl?: string
   /** Set by the host's flag (`serve --approve`); else the stored setting applies. */
   approvalPolicy?: ApprovalPolicy
+  /** Set by the host's flags (`serve --num-ctx`, `--temperature`); else the stored settings apply. */
+  numCtx?: number
+  temperature?: number
 }
 
 /** What every command handler of the service shares. */

@@ -8,7 +8,7 @@ import { openSession, startSession, type StartedSession } from '../session/start
 import type { SessionRow } from '../store/types'
 import { HostApprover } from './approver'
 import type { ServiceContext } from './context'
-import { commandSettings, readSettings } from './settings'
+import { commandSettings, readSettings, storedModelOptions } from './settings'
 
 /**
  * The app's sessions as chats: a session is opened empty (`session/create`) and
@@ -283,6 +283,11 @@ export class SessionRuntime {
       model: config.model,
       baseUrl: config.baseUrl,
       apiKey: this.ctx.keys.get(config.provider),
+      // The window and temperature: the host's flags, else the stored settings.
+      ...storedModelOptions(this.ctx.store, {
+        numCtx: this.ctx.defaults.numCtx,
+        temperature: this.ctx.defaults.temperature,
+      }),
     }
   }
 }

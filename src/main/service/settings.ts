@@ -1,4 +1,9 @@
-import { appSettingsSchema, type AppSettings } from '../../shared/protocol'
+import {
+  appSettingsSchema,
+  modelOptionsSchema,
+  type AppSettings,
+  type ModelOptionsSetting,
+} from '../../shared/protocol'
 import { commandSettingsFrom, type CommandSettings } from '../exec'
 import { DEFAULT_LIMITS, DEFAULT_MAX_STEPS } from '../session/start'
 import type { Store } from '../store/types'
@@ -14,6 +19,7 @@ const DEFAULTS: Omit<AppSettings, 'commands'> = {
   limits: DEFAULT_LIMITS,
   theme: 'system',
   maxSteps: DEFAULT_MAX_STEPS,
+  modelOptions: {},
 }
 
 function readJson(store: Store, key: string): Record<string, unknown> {
@@ -42,8 +48,29 @@ export function readSettings(store: Store): AppSettings {
     limits: pick('limits'),
     theme: pick('theme'),
     maxSteps: pick('maxSteps'),
+    modelOptions: pick('modelOptions'),
     commands: { allow, deny },
   }
+}
+
+/**
+ * The stored window and temperature (the app's settings), with `over` (a host's flags:
+ * `serve --num-ctx`, `edit --temperature`) taking precedence field by field.
+ */
+export function storedModelOptions(
+  store: Pick<Store, 'getSetting'>,
+  over: ModelOptionsSetting = {},
+): ModelOptionsSetting {
+  let stored: unknown
+  try {
+    stored = (JSON.parse(store.getSetting('app') ?? '{}') as Record<string, unknown>).modelOptions
+  } catch {
+    stored = undefined
+  }
+  const parsed = modelOptionsSchema.safeParse(stored)
+  const base = parsed.success ? parsed.data : {}
+  const defined = Object.fromEntries(Object.entries(over).filter(([, v]) => v !== undefined))
+  return { ...base, ...defined }
 }
 
 export function writeSettings(store: Store, patch: Partial<AppSettings>): AppSettings {

@@ -17,6 +17,13 @@ export const commandSettingsSchema = z.object({
   deny: z.array(z.string().min(1)).max(500),
 })
 
+export const modelOptionsSchema = z.object({
+  numCtx: z.number().int().min(512).max(2_097_152).optional(),
+  maxNumCtx: z.number().int().min(512).max(2_097_152).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+})
+export type ModelOptionsSetting = z.infer<typeof modelOptionsSchema>
+
 export const appSettingsSchema = z.object({
   approvalPolicy: approvalPolicySchema,
   commands: commandSettingsSchema,
@@ -34,6 +41,12 @@ export const appSettingsSchema = z.object({
   }),
   theme: z.enum(['system', 'dark', 'light']),
   maxSteps: z.number().int().positive().max(10_000),
+  /**
+   * The model's window and sampling for new turns: `numCtx` fixes the window (Ollama's
+   * num_ctx; a Chat server's size), else Ollama uses the model's own length up to
+   * `maxNumCtx`; `temperature` is sent when set. Empty: the defaults.
+   */
+  modelOptions: modelOptionsSchema,
 })
 export type AppSettings = z.infer<typeof appSettingsSchema>
 

@@ -82,9 +82,17 @@ export const assistantMessageEvent = z.object({
   model: z.string(),
   /** True when the calls were recovered from text (a model without native tool calls). */
   textToolCalls: z.boolean().optional(),
-  /** The context meter: tokens this request used (as the server counted them when it says) of the window. */
+  /**
+   * The context meter: tokens this request used of the window. `promptSource` says whose count it is:
+   * the server's (`reported`), or ours when the server said nothing or less than we estimated
+   * (a prompt cache makes Ollama count only the new tokens).
+   */
   context: z
-    .object({ usedTokens: z.number().int().nonnegative(), windowTokens: z.number().int().positive() })
+    .object({
+      usedTokens: z.number().int().nonnegative(),
+      windowTokens: z.number().int().positive(),
+      promptSource: z.enum(['reported', 'estimated']).optional(),
+    })
     .optional(),
 })
 

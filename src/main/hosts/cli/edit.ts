@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { InvalidArgumentError, Option } from 'commander'
 import type { ApprovalPolicy, ProviderId } from '../../../shared/protocol'
 import { refusingApprover, type Approver } from '../../agent/approvals'
 import { isMisconfiguration } from '../../agent/errors'
@@ -10,6 +11,7 @@ import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { startSession } from '../../session/start'
 import { commandSettingsFrom, sandboxStatus } from '../../exec'
+import { storedModelOptions } from '../../service/settings'
 import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
@@ -21,6 +23,9 @@ export interface EditOptions {
   provider?: ProviderId
   model?: string
   baseUrl?: string
+  /** The context window (Ollama's num_ctx; a Chat server's size). */
+  numCtx?: number
+  temperature?: number
   approve: ApprovalPolicy
   maxSteps: number
   untilGreen?: boolean
@@ -28,6 +33,32 @@ export interface EditOptions {
   json?: boolean
   dataDir?: string
 }
+
+/** `--num-ctx`: a window in tokens, from 512 (nothing useful fits below) to 2M. */
+export function numCtxArg(value: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 512 || n > 2_097_152)
+    throw new InvalidArgumentError('expected a window in tokens, from 512 to 2097152 (e.g. 8192).')
+  return n
+}
+
+export function temperatureArg(value: string): number {
+  const n = Number(value)
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 2)
+    throw new InvalidArgumentError('expected a number from 0 to 2 (e.g. 0.2).')
+  return n
+}
+
+/** The window and temperature flags, shared by `edit` and `serve`. */
+export const numCtxOption = (): Option =>
+  new Option(
+    '--num-ctx <tokens>',
+    "context window in tokens: Ollama's num_ctx (default: the model's length, up to 32768), or the window of another server",
+  ).argParser(numCtxArg)
+export const temperatureOption = (): Option =>
+  new Option('--temperature <t>', "sampling temperature, 0 to 2 (default: the server's)").argParser(
+    temperatureArg,
+  )
 
 export function resolveRepo(repo: string | undefined): string {
   const dir = path.resolve(repo ?? process.cwd())
@@ -43,7 +74,7 @@ export function resolveRepo(repo: string | undefined): string {
 
 /** Flags, then the environment, then stored settings, then defaults (config/defaults.ts). */
 export function resolveProviderConfig(
-  opts: Pick<EditOptions, 'provider' | 'model' | 'baseUrl'>,
+  opts: Pick<EditOptions, 'provider' | 'model' | 'baseUrl' | 'numCtx' | 'temperature'>,
   env: NodeJS.ProcessEnv,
   store: Pick<Store, 'getSetting'>,
   dataDir: string,
@@ -53,7 +84,8 @@ export function resolveProviderConfig(
     throw new UsageError(
       `--model is required with --provider ${provider} (the server decides which models exist).`,
     )
-  return { provider, model, baseUrl, apiKey: resolveApiKey(env, dataDir, provider) }
+  const options = storedModelOptions(store, { numCtx: opts.numCtx, temperature: opts.temperature })
+  return { provider, model, baseUrl, apiKey: resolveApiKey(env, dataDir, provider), ...options }
 }
 
 /**

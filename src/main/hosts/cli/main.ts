@@ -3,7 +3,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { APPROVAL_POLICIES, PROVIDER_IDS } from '../../../shared/protocol'
 import { VERSION } from '../../version'
-import { runEdit } from './edit'
+import { numCtxOption, runEdit, temperatureOption } from './edit'
 import { addForkReplayCommands } from './fork-replay'
 import { addIndexCommand } from './index-command'
 import { addReviewCommand } from './review'
@@ -47,6 +47,8 @@ export function buildProgram(): Command {
       '--base-url <url>',
       'model server URL (default: $OPENAI_BASE_URL or $OLLAMA_HOST, else the provider default)',
     )
+    .addOption(numCtxOption())
+    .addOption(temperatureOption())
     .addOption(
       new Option('--approve <policy>', 'approval policy for changes')
         .choices(APPROVAL_POLICIES)

@@ -14,7 +14,7 @@ import { sandboxStatus } from '../../exec'
 import { createCoreService } from '../../service/service'
 import { openStore } from '../../store/store'
 import { startWebHost } from '../web/server'
-import { resolveRepo } from './edit'
+import { numCtxOption, resolveRepo, temperatureOption } from './edit'
 import { UsageError } from './exit-codes'
 
 /*
@@ -30,6 +30,8 @@ interface ServeOptions {
   provider?: ProviderId
   model?: string
   baseUrl?: string
+  numCtx?: number
+  temperature?: number
   approve?: ApprovalPolicy
   dataDir?: string
 }
@@ -66,6 +68,8 @@ export function addServeCommand(program: Command): void {
     .addOption(new Option('--provider <provider>', 'model provider for new sessions').choices(PROVIDER_IDS))
     .option('--model <name>', 'model for new sessions')
     .option('--base-url <url>', 'model server URL for new sessions')
+    .addOption(numCtxOption())
+    .addOption(temperatureOption())
     .addOption(
       new Option('--approve <policy>', 'approval policy for new sessions').choices(APPROVAL_POLICIES),
     )
@@ -89,7 +93,12 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     dataDir,
     host: 'web',
     startProject,
-    defaults: defaultModels(process.env, store, opts, opts.approve),
+    defaults: {
+      ...defaultModels(process.env, store, opts, opts.approve),
+      // The flags win over the stored settings for this run's sessions.
+      ...(opts.numCtx !== undefined ? { numCtx: opts.numCtx } : {}),
+      ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+    },
   })
   let host
   try {

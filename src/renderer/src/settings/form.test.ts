@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { appSettingsSchema, type AppSettings } from '../../../shared/protocol'
-import { bytesToKb, fromDraft, parseLines, toDraft } from './form'
+import { bytesToKb, fromDraft, parseLines, parseModelOptions, toDraft } from './form'
 
 const settings: AppSettings = {
   approvalPolicy: 'ask',
@@ -8,6 +8,7 @@ const settings: AppSettings = {
   limits: { maxReadBytes: 1024 * 1024, maxWriteBytes: 512 * 1024 },
   theme: 'system',
   maxSteps: 50,
+  modelOptions: { numCtx: 8192, temperature: 0.2 },
 }
 
 describe('the settings draft', () => {
@@ -59,5 +60,23 @@ describe('helpers', () => {
   it('drops blank lines and repeats', () => {
     expect(parseLines('a\n\n  b  \na\n')).toEqual(['a', 'b'])
     expect(parseLines('')).toEqual([])
+  })
+})
+
+describe('the model options fields', () => {
+  const draft = { numCtx: '', maxNumCtx: '', temperature: '' }
+  it('leave the defaults when empty, and take a window and a temperature', () => {
+    expect(parseModelOptions(draft)).toEqual({ ok: true, options: {} })
+    expect(parseModelOptions({ numCtx: ' 8192 ', maxNumCtx: '65536', temperature: '0.2' })).toEqual({
+      ok: true,
+      options: { numCtx: 8192, maxNumCtx: 65536, temperature: 0.2 },
+    })
+  })
+  it('say what is wrong with a value out of range', () => {
+    const bad = parseModelOptions({ numCtx: '100', maxNumCtx: 'lots', temperature: '3' })
+    if (bad.ok) throw new Error('expected errors')
+    expect(Object.keys(bad.errors).sort()).toEqual(['maxNumCtx', 'numCtx', 'temperature'])
+    expect(bad.errors.numCtx).toMatch(/512/)
+    expect(fromDraft({ ...toDraft(settings), temperature: '-1' }).ok).toBe(false)
   })
 })

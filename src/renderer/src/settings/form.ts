@@ -13,6 +13,10 @@ export interface SettingsDraft {
   maxWriteKb: string
   maxSteps: string
   theme: AppSettings['theme']
+  /** The model's window and temperature: empty for the defaults. */
+  numCtx: string
+  maxNumCtx: string
+  temperature: string
 }
 
 export type DraftErrors = Partial<Record<keyof SettingsDraft, string>>
@@ -31,7 +35,42 @@ export function toDraft(s: AppSettings): SettingsDraft {
     maxWriteKb: String(bytesToKb(s.limits.maxWriteBytes)),
     maxSteps: String(s.maxSteps),
     theme: s.theme,
+    numCtx: optionalText(s.modelOptions.numCtx),
+    maxNumCtx: optionalText(s.modelOptions.maxNumCtx),
+    temperature: optionalText(s.modelOptions.temperature),
   }
+}
+
+function optionalText(n: number | undefined): string {
+  return n === undefined ? '' : String(n)
+}
+
+export const MIN_CTX = 512
+export const MAX_CTX = 2_097_152
+
+/**
+ * The model options a draft's three fields stand for: empty fields are left out (the
+ * defaults apply), an invalid one is an error message for its field.
+ */
+export function parseModelOptions(
+  draft: Pick<SettingsDraft, 'numCtx' | 'maxNumCtx' | 'temperature'>,
+): { ok: true; options: AppSettings['modelOptions'] } | { ok: false; errors: DraftErrors } {
+  const errors: DraftErrors = {}
+  const options: AppSettings['modelOptions'] = {}
+  const ctxRange = `Empty, or a whole number of tokens from ${MIN_CTX} to ${MAX_CTX.toLocaleString('en-US')}.`
+  for (const key of ['numCtx', 'maxNumCtx'] as const) {
+    if (draft[key].trim() === '') continue
+    const n = parseWhole(draft[key], MIN_CTX, MAX_CTX)
+    if (n === null) errors[key] = ctxRange
+    else options[key] = n
+  }
+  const t = draft.temperature.trim()
+  if (t !== '') {
+    const n = Number(t)
+    if (!/^\d*\.?\d+$/.test(t) || n > 2) errors.temperature = 'Empty, or a number from 0 to 2 (e.g. 0.2).'
+    else options.temperature = n
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, options }
 }
 
 export function bytesToKb(bytes: number): number {
@@ -70,7 +109,15 @@ export function fromDraft(
   if (readKb === null) errors.maxReadKb = kbRange
   if (writeKb === null) errors.maxWriteKb = kbRange
   if (maxSteps === null) errors.maxSteps = `A whole number from 1 to ${MAX_STEPS.toLocaleString('en-US')}.`
-  if (readKb === null || writeKb === null || maxSteps === null || Object.keys(errors).length > 0) {
+  const modelOptions = parseModelOptions(draft)
+  if (!modelOptions.ok) Object.assign(errors, modelOptions.errors)
+  if (
+    !modelOptions.ok ||
+    readKb === null ||
+    writeKb === null ||
+    maxSteps === null ||
+    Object.keys(errors).length > 0
+  ) {
     return { ok: false, errors }
   }
   return {
@@ -84,6 +131,7 @@ export function fromDraft(
       },
       theme: draft.theme,
       maxSteps,
+      modelOptions: modelOptions.options,
     },
   }
 }
