@@ -135,6 +135,13 @@ async function resolveConflict(
   return 'apply'
 }
 
+function unconfinedRefusal(problem: string, policy: string): ToolResult {
+  return {
+    ok: false,
+    error: `Refused: ${problem}. Under the "${policy}" approval policy commands only run sandboxed. Do not retry; tell the user: fix the sandbox, or set "allowUnsandboxed": true in the command settings, or use the "ask" policy to approve each command.`,
+  }
+}
+
 export async function runAction(
   deps: MutationDeps,
   tool: ActionTool,
@@ -152,8 +159,12 @@ export async function runAction(
       error: `Refused: ${plan.reason ?? `${plan.summary} is on the deny list`}. This is never allowed; find another way or ask the user to do it.`,
     }
   }
+  // No sandbox here and the user has not allowed unconfined commands: only "ask" may run them, one by one.
+  if (plan.unconfined && policy !== 'ask') return unconfinedRefusal(plan.unconfined, policy)
   const key = plan.command ? `${plan.command.cwd}\0${plan.command.command}` : plan.summary
-  const mustAsk = plan.verdict === 'ask' && policy !== 'full-auto' && !deps.allowedCommands.has(key)
+  const mustAsk =
+    ((plan.verdict === 'ask' && policy !== 'full-auto') || plan.unconfined !== undefined) &&
+    !deps.allowedCommands.has(key)
   if (mustAsk) {
     deps.record({
       type: 'approval.requested',
@@ -161,8 +172,12 @@ export async function runAction(
       tool: tool.name,
       command: plan.command ?? { command: plan.summary, cwd: '.' },
     })
+    // The prompt carries the warning, so the user knows this one would run unconfined.
+    const shown = plan.unconfined
+      ? { ...plan, reason: [plan.reason, `WARNING: ${plan.unconfined}`].filter(Boolean).join('; ') }
+      : plan
     const answer = await deps.approver.requestApproval(
-      { kind: 'action', sessionId: deps.sessionId, callId, tool: tool.name, plan },
+      { kind: 'action', sessionId: deps.sessionId, callId, tool: tool.name, plan: shown },
       signal,
     )
     if (answer.decision !== 'accept' && answer.decision !== 'always') {

@@ -1,89 +1,25 @@
-import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import {
+  HOME_CREDENTIALS,
+  SYSTEM_SECRETS,
+  findProjectSecrets,
+  hiddenByHost,
+  isHomeCredential,
+  isInside,
+} from './secrets-mask'
 
 /*
- * The command sandbox (DESIGN §4) with bubblewrap: the whole file system
- * read-only, the project writable, a private /tmp, $HOME hidden behind an empty
- * tmpfs (the project and the toolchains the user needs bound back), its own PID
- * namespace (when the command ends, everything it started dies with it) and no
- * network unless allowed — loopback included, since the namespace has its own.
+ * The command sandbox (DESIGN §4) with bubblewrap. Confinement that root cannot
+ * undo: a new user namespace (where the kernel allows one) and every capability
+ * dropped, so mount, umount, remount and nsenter fail inside whoever runs
+ * Stepwise; own pid/ipc/uts (and net, unless allowed) namespaces, a fresh /proc,
+ * a new session (no TIOCSTI into the user's terminal). The file system is
+ * read-only but for the project; /tmp, /var/tmp, /run and /dev/shm are private
+ * (no host Unix sockets); $HOME is an empty tmpfs with toolchains bound back;
+ * secrets are masked; every `.git` is read-only so code cannot plant hooks.
  */
-
-export interface SandboxStatus {
-  available: boolean
-  /** Why not, for the host to say once ("bwrap is not installed; commands run unsandboxed"). */
-  reason?: string
-}
-
-let cached: SandboxStatus | undefined
-
-/** Whether commands can run inside bwrap here; probed once (a few ms) and cached. */
-export function sandboxStatus(): SandboxStatus {
-  cached ??= probe()
-  return cached
-}
-
-/** For tests: forget the cached probe. */
-export function resetSandboxStatus(): void {
-  cached = undefined
-}
-
-function probe(): SandboxStatus {
-  if (process.platform !== 'linux')
-    return {
-      available: false,
-      reason: `bubblewrap sandboxing needs Linux; on ${process.platform} commands run unsandboxed`,
-    }
-  const bwrap = findBwrap()
-  if (!bwrap)
-    return {
-      available: false,
-      reason:
-        'bwrap (bubblewrap) is not installed, so commands run unsandboxed; install the "bubblewrap" package to sandbox them',
-    }
-  const run = spawnSync(bwrap, [...baseArgs(), '--unshare-net', '--', 'true'], {
-    encoding: 'utf8',
-    timeout: 10_000,
-  })
-  if (run.status === 0) return { available: true }
-  const why = (run.stderr || run.error?.message || `exit code ${run.status}`).trim().split('\n')[0]
-  return {
-    available: false,
-    reason: `bwrap is installed but cannot create a sandbox here (${why}); commands run unsandboxed. User namespaces may be disabled (sysctl kernel.unprivileged_userns_clone).`,
-  }
-}
-
-function findBwrap(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue
-    const candidate = path.join(dir, 'bwrap')
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK)
-      return candidate
-    } catch {
-      // not in this PATH entry
-    }
-  }
-  return undefined
-}
-
-function baseArgs(): string[] {
-  return [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    '--unshare-pid',
-    '--die-with-parent',
-  ]
-}
 
 export interface BwrapOptions {
   /** The project root (realpath'd): the only writable folder. */
@@ -93,9 +29,13 @@ export interface BwrapOptions {
   readablePaths?: readonly string[]
   /** Defaults to os.homedir(). */
   home?: string
+  /** Create a user namespace (default true; the probe says whether the kernel allows it). */
+  userns?: boolean
+  /** Pass `--disable-userns` (bwrap ≥ 0.8): no nested user namespaces inside. */
+  disableNestedUserns?: boolean
 }
 
-/** Toolchains that commonly live in $HOME and hold no secrets; bound back read-only when present. */
+/** Toolchains that commonly live in $HOME; bound back read-only when present, their credentials masked. */
 const HOME_TOOLCHAINS = [
   '.cargo',
   '.rustup',
@@ -111,29 +51,160 @@ const HOME_TOOLCHAINS = [
   '.sdkman',
 ]
 
-/** Sockets that would let a command escape (container daemons) or reach the user's agents. */
-const HIDDEN_SOCKETS = [
-  '/run/docker.sock',
-  '/var/run/docker.sock',
-  '/run/containerd/containerd.sock',
-  '/run/podman/podman.sock',
-]
+/** Where Unix sockets live: each becomes a private tmpfs (when it exists and is a real folder). */
+const SOCKET_DIRS = ['/tmp', '/var/tmp', '/run', '/var/run', '/var/lock']
+
+/** The namespace and privilege flags, before any mount. */
+export function isolationArgs(
+  opts: Pick<BwrapOptions, 'network' | 'userns' | 'disableNestedUserns'>,
+): string[] {
+  const args: string[] = []
+  if (opts.userns !== false) {
+    args.push('--unshare-user')
+    if (opts.disableNestedUserns) args.push('--disable-userns')
+  }
+  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try')
+  if (!opts.network) args.push('--unshare-net')
+  // As root bwrap keeps its capabilities unless told: drop them all (bounding set included).
+  args.push('--cap-drop', 'ALL', '--new-session', '--die-with-parent')
+  return args
+}
 
 /** The bwrap arguments that precede `-- bash -c COMMAND`. */
 export function bwrapArgs(opts: BwrapOptions): string[] {
-  const args = baseArgs()
   const home = path.resolve(opts.home ?? os.homedir())
   const root = path.resolve(opts.root)
-  if (home !== '/' && isDir(home) && !isInside(home, root)) {
-    args.push('--tmpfs', home)
-    for (const dir of readableHomePaths(home, opts.readablePaths ?? [])) args.push('--ro-bind', dir, dir)
+  const args = [...isolationArgs(opts), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
+  const masks = new Masks(args)
+
+  // Private socket and scratch folders; the project is bound back below if it lives there.
+  const privateDirs: string[] = []
+  for (const dir of SOCKET_DIRS) {
+    if (isRealDir(dir)) {
+      args.push('--tmpfs', dir)
+      privateDirs.push(dir)
+    }
   }
-  if (isDir('/run/user')) args.push('--tmpfs', '/run/user')
-  for (const socket of HIDDEN_SOCKETS) if (fs.existsSync(socket)) args.push('--ro-bind', '/dev/null', socket)
+  args.push('--tmpfs', '/dev/shm')
+  privateDirs.push('/dev/shm')
+  // What the system itself needs from /run: DNS (resolv.conf is often a link there), NixOS's tools.
+  const keep = ['/run/current-system', '/run/wrappers']
+  if (opts.network) keep.push(realpathOr('/etc/resolv.conf'))
+  for (const p of keep)
+    if (privateDirs.some((d) => isInside(p, d)) && fs.existsSync(p)) args.push('--ro-bind', p, p)
+
+  const bound: string[] = [root]
+  const homeHidden = home !== '/' && isRealDir(home) && !isInside(home, root)
+  if (homeHidden) {
+    args.push('--tmpfs', home)
+    for (const dir of readableHomePaths(home, opts.readablePaths ?? [])) {
+      args.push('--ro-bind', dir, dir)
+      bound.push(dir)
+    }
+  }
   args.push('--bind', root, root)
-  if (!opts.network) args.push('--unshare-net')
+  // Whether a host path can be seen inside at all (not under a tmpfs, nor in the hidden $HOME).
+  const visible = (p: string) =>
+    bound.some((b) => isInside(p, b)) ||
+    (!privateDirs.some((d) => isInside(p, d)) && !(homeHidden && isInside(p, home)))
+
+  // Home credentials that are visible despite the tmpfs: inside a folder bound back, or all of them.
+  for (const rel of HOME_CREDENTIALS) {
+    const p = path.join(home, rel)
+    if (visible(p)) masks.add(p)
+  }
+
+  const project = findProjectSecrets(root)
+  for (const p of project.secrets) masks.add(p)
+  for (const p of [...SYSTEM_SECRETS, ...hiddenByHost()]) if (visible(p)) masks.add(p)
+
+  // `.git` read-only: no hooks or config that host-side git would run. A worktree's `.git`
+  // file points to its gitdir, whose `commondir` is the main repository: bind both back
+  // read-only, so git works even when they live in a hidden place, and cannot be written.
+  for (const g of project.gitPaths) {
+    args.push('--ro-bind', g, g)
+    for (const dir of linkedGitDirs(g)) args.push('--ro-bind', dir, dir)
+  }
+
+  // Listening sockets elsewhere (found in /proc/net/unix), outside the private folders.
+  // (The network namespace does not cover them: connect() goes through the file system.)
+  for (const sock of hostSocketPaths()) if (visible(sock)) masks.add(sock)
+
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', root)
   return args
+}
+
+/** Adds one mask per existing path: an empty read-only file over a file, an empty folder over a folder. */
+class Masks {
+  private seen = new Set<string>()
+  constructor(private args: string[]) {}
+
+  add(p: string): void {
+    if (this.seen.has(p)) return
+    this.seen.add(p)
+    let stat: fs.Stats
+    try {
+      stat = fs.lstatSync(p)
+    } catch {
+      return // absent: nothing to hide
+    }
+    if (stat.isSymbolicLink()) return // bwrap would follow it; its target is handled where it lives
+    const empty = emptyPlaceholders()
+    this.args.push('--ro-bind', stat.isDirectory() ? empty.dir : empty.file, p)
+  }
+}
+
+let placeholders: { file: string; dir: string } | undefined
+
+/** An empty file and an empty folder, made once per process in a private folder, to bind over secrets. */
+export function emptyPlaceholders(): { file: string; dir: string } {
+  if (placeholders && fs.existsSync(placeholders.file) && fs.existsSync(placeholders.dir)) return placeholders
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-mask-'))
+  const file = path.join(base, 'empty')
+  const dir = path.join(base, 'empty.d')
+  fs.writeFileSync(file, '', { mode: 0o444 })
+  fs.mkdirSync(dir, { mode: 0o555 })
+  fs.chmodSync(base, 0o755)
+  placeholders = { file, dir }
+  return placeholders
+}
+
+/** Paths of listening Unix sockets in the host's network namespace (abstract ones have none). */
+function hostSocketPaths(): string[] {
+  let table: string
+  try {
+    table = fs.readFileSync('/proc/net/unix', 'utf8')
+  } catch {
+    return []
+  }
+  const found = new Set<string>()
+  for (const line of table.split('\n').slice(1)) {
+    const p = line.trim().split(/\s+/)[7]
+    if (p && p.startsWith('/')) found.add(p)
+    if (found.size >= 1000) break
+  }
+  return [...found]
+}
+
+/** For a `.git` file: the common git folder and the worktree's own gitdir, outermost first. */
+function linkedGitDirs(gitPath: string): string[] {
+  try {
+    if (!fs.lstatSync(gitPath).isFile()) return []
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(gitPath, 'utf8'))
+    if (!m) return []
+    const gitdir = path.resolve(path.dirname(gitPath), m[1])
+    if (!isRealDir(gitdir)) return []
+    let common: string | undefined
+    try {
+      common = path.resolve(gitdir, fs.readFileSync(path.join(gitdir, 'commondir'), 'utf8').trim())
+    } catch {
+      // a submodule's gitdir has no commondir
+    }
+    if (common && isRealDir(common) && !isInside(gitdir, common)) return [common, gitdir]
+    return common && isRealDir(common) ? [common] : [gitdir]
+  } catch {
+    return []
+  }
 }
 
 function readableHomePaths(home: string, extra: readonly string[]): string[] {
@@ -146,21 +217,25 @@ function readableHomePaths(home: string, extra: readonly string[]): string[] {
   const seen = new Set<string>()
   return wanted.filter((p) => {
     const abs = path.resolve(p)
-    if (seen.has(abs) || !isInside(abs, home) || !fs.existsSync(abs)) return false
+    // A credential folder is never bound back, even when the user lists it.
+    if (seen.has(abs) || !isInside(abs, home) || abs === home || isHomeCredential(abs, home)) return false
+    if (!fs.existsSync(abs)) return false
     seen.add(abs)
     return true
   })
 }
 
-/** True when `child` is `parent` or below it. */
-function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child)
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
+function realpathOr(p: string): string {
+  try {
+    return fs.realpathSync(p)
+  } catch {
+    return p
+  }
 }
 
-function isDir(p: string): boolean {
+function isRealDir(p: string): boolean {
   try {
-    return fs.statSync(p).isDirectory()
+    return fs.lstatSync(p).isDirectory()
   } catch {
     return false
   }

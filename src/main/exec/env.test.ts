@@ -1,34 +1,34 @@
 import os from 'node:os'
 import { describe, expect, it } from 'vitest'
-import { scrubEnv } from './env'
+import { childEnv } from './env'
 import { runCommand } from './runner'
 
 const secrets = {
   OPENAI_API_KEY: 'sk-aaaaaaaaaaaaaaaaaaaaaaaa',
   ANTHROPIC_API_KEY: 'x',
-  STEPWISE_API_KEY: 'x',
-  MY_SERVICE_API_KEY: 'x',
+  // Names no removal list would think of: the allowlist keeps them out anyway.
+  LITELLM_MASTER_KEY: 'sk-litellm-master',
+  MY_SERVICE_CONFIG: 'opaque',
   GITHUB_TOKEN: 'x',
-  NPM_TOKEN: 'x',
-  AWS_ACCESS_KEY_ID: 'x',
   AWS_SECRET_ACCESS_KEY: 'x',
-  DB_PASSWORD: 'x',
-  CLIENT_SECRET_VALUE: 'x',
   SSH_AUTH_SOCK: '/run/user/0/ssh',
   DATABASE_URL: 'postgres://me:hunter2@db/app',
-  INNOCENT_LOOKING: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+  // An allowed name whose value is a credential still goes.
+  PYTHONPATH: 'https://me:hunter2@example.com/lib',
 }
 const kept = {
   PATH: '/usr/bin:/bin',
   HOME: '/home/me',
   LANG: 'C.UTF-8',
+  LC_ALL: 'C.UTF-8',
   NODE_ENV: 'test',
-  DATABASE_HOST: 'db',
+  GOPATH: '/home/me/go',
+  CARGO_HOME: '/home/me/.cargo',
 }
 
-describe('environment scrubbing', () => {
-  it('drops secrets by name and by value, keeps the rest, and turns prompts off', () => {
-    expect(scrubEnv({ ...secrets, ...kept })).toEqual({
+describe('environment allowlist', () => {
+  it('keeps allowlisted names, drops everything else and credential values, turns prompts off', () => {
+    expect(childEnv({ ...secrets, ...kept })).toEqual({
       ...kept,
       CI: 'true',
       GIT_TERMINAL_PROMPT: '0',
@@ -39,15 +39,30 @@ describe('environment scrubbing', () => {
     })
   })
 
-  it('a real command sees none of them', async () => {
-    const run = await runCommand({
-      command: 'env | sort',
-      cwd: os.tmpdir(),
-      timeoutMs: 10_000,
-      env: { ...process.env, ...secrets },
-    })
-    expect(run.exitCode).toBe(0)
-    for (const name of Object.keys(secrets)) expect(run.output).not.toContain(`${name}=`)
-    expect(run.output).toContain('GIT_TERMINAL_PROMPT=0')
+  it('passes the names the user adds, exactly or by prefix', () => {
+    const env = childEnv(
+      { ...kept, MYAPP_MODE: 'dev', MYAPP_PORT: '1', MY_SERVICE_CONFIG: 'x', OTHER: 'y' },
+      ['MYAPP_*', 'MY_SERVICE_CONFIG'],
+    )
+    expect(env).toMatchObject({ MYAPP_MODE: 'dev', MYAPP_PORT: '1', MY_SERVICE_CONFIG: 'x' })
+    expect(env.OTHER).toBeUndefined()
+  })
+
+  it('a real command, sandboxed or not, sees none of the rest', async () => {
+    for (const sandbox of [null, { network: false }]) {
+      const run = await runCommand({
+        command: 'env | sort',
+        cwd: os.tmpdir(),
+        timeoutMs: 10_000,
+        sandbox,
+        env: { ...process.env, ...secrets },
+        envAllow: ['MY_SERVICE_CONFIG'],
+      })
+      expect(run.exitCode).toBe(0)
+      for (const name of Object.keys(secrets).filter((n) => n !== 'MY_SERVICE_CONFIG'))
+        expect(run.output).not.toContain(`${name}=`)
+      expect(run.output).toContain('MY_SERVICE_CONFIG=opaque')
+      expect(run.output).toContain('GIT_TERMINAL_PROMPT=0')
+    }
   })
 })

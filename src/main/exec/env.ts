@@ -1,50 +1,70 @@
 /*
  * The environment a command sees (DESIGN §4: children never inherit API keys).
- * A variable goes when its name looks like a secret or its value looks like a
- * credential; agent sockets (ssh, gpg, D-Bus keyrings) go too. A few variables
- * are set so tools never wait for a human: no prompts, no pagers, CI mode.
+ * It is built from an allowlist of names — the shell basics, locale, and the
+ * toolchains' own variables — never from a list of names to remove, so a key
+ * under a name nobody thought of (`LITELLM_MASTER_KEY`) stays out. Even an
+ * allowed name is dropped when its value looks like a credential. The user adds
+ * names in settings (`CommandSettings.env`); those pass as given. A few
+ * variables are set so tools never wait for a human: no prompts, no pagers, CI mode.
  */
 
-const SECRET_NAME = new RegExp(
-  [
-    'API_?KEY',
-    'TOKEN',
-    'SECRET',
-    'PASSWORD',
-    'PASSWD',
-    'PASSPHRASE',
-    '_PASS$',
-    '_PAT$',
-    '^PASS$',
-    'CREDENTIAL',
-    'PRIVATE_?KEY',
-    'ACCESS_?KEY',
-    '_AUTH',
-    '^AUTH',
-    'COOKIE',
-    'SESSION_?KEY',
-    '^OPENAI_',
-    '^ANTHROPIC_',
-    '^AWS_',
-    '^AZURE_',
-    '^GCP_',
-    '^GCLOUD_',
-    '^HF_',
-    '^HUGGING',
-    '^OPENROUTER_',
-    '^MISTRAL_',
-    '^GROQ_',
-    '^DEEPSEEK_',
-    '^COHERE_',
-    '^REPLICATE_',
-    '^SSH_AUTH_SOCK$',
-    '^SSH_AGENT_PID$',
-    '^GPG_AGENT_INFO$',
-    '^DBUS_SESSION_BUS_ADDRESS$',
-    '^STEPWISE_.*KEY',
-  ].join('|'),
-  'i',
-)
+/** Exact names passed through when present. */
+const ALLOWED_NAMES = new Set([
+  // shell and session basics
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'TERM',
+  'COLORTERM',
+  'TZ',
+  'TMPDIR',
+  'LANG',
+  'LANGUAGE',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_DATA_HOME',
+  'XDG_STATE_HOME',
+  // toolchains
+  'GOPATH',
+  'GOROOT',
+  'GOCACHE',
+  'GOMODCACHE',
+  'GOFLAGS',
+  'GOTOOLCHAIN',
+  'CGO_ENABLED',
+  'CARGO_HOME',
+  'RUSTUP_HOME',
+  'RUSTUP_TOOLCHAIN',
+  'JAVA_HOME',
+  'MAVEN_HOME',
+  'M2_HOME',
+  'GRADLE_HOME',
+  'GRADLE_USER_HOME',
+  'PYTHONPATH',
+  'PYTHONHOME',
+  'VIRTUAL_ENV',
+  'CONDA_PREFIX',
+  'PYENV_ROOT',
+  'NVM_DIR',
+  'NVM_BIN',
+  'VOLTA_HOME',
+  'BUN_INSTALL',
+  'DENO_DIR',
+  'NODE_ENV',
+  'NODE_PATH',
+  'CC',
+  'CXX',
+  'PKG_CONFIG_PATH',
+  'LD_LIBRARY_PATH',
+  'CI',
+])
+
+/** Name prefixes passed through (`LC_ALL`, `LC_CTYPE`, …). */
+const ALLOWED_PREFIXES = ['LC_']
 
 /** Values that are credentials whatever the variable is called. */
 const SECRET_VALUE = [
@@ -60,8 +80,13 @@ const SECRET_VALUE = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
 ]
 
-export function isSecretVariable(name: string, value: string): boolean {
-  return SECRET_NAME.test(name) || SECRET_VALUE.some((re) => re.test(value))
+export function looksLikeCredential(value: string): boolean {
+  return SECRET_VALUE.some((re) => re.test(value))
+}
+
+/** Whether the built-in allowlist passes this name (before the value check). */
+export function isAllowedVariable(name: string): boolean {
+  return ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p))
 }
 
 /** Set for every command: no prompt or pager waits for a human; test runners leave watch mode off. */
@@ -74,11 +99,23 @@ const NON_INTERACTIVE: Record<string, string> = {
   DEBIAN_FRONTEND: 'noninteractive',
 }
 
-export function scrubEnv(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+/** A user entry matches a name exactly, or as a prefix when it ends in `*` (`MYAPP_*`). */
+function userAllows(name: string, extra: readonly string[]): boolean {
+  return extra.some((entry) => (entry.endsWith('*') ? name.startsWith(entry.slice(0, -1)) : entry === name))
+}
+
+/**
+ * The child's environment: allowlisted names whose values do not look like
+ * credentials, the user's extra names as they are, and the non-interactive set.
+ */
+export function childEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  extra: readonly string[] = [],
+): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || isSecretVariable(name, value)) continue
-    out[name] = value
+    if (value === undefined) continue
+    if (userAllows(name, extra) || (isAllowedVariable(name) && !looksLikeCredential(value))) out[name] = value
   }
   return { ...out, ...NON_INTERACTIVE }
 }

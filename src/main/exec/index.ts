@@ -1,5 +1,11 @@
 /* What hosts and the agent loop use from the command layer. */
-export { sandboxStatus, type SandboxStatus } from './bwrap'
+export {
+  sandboxStatus,
+  unconfinedCommandProblem,
+  type SandboxGuarantees,
+  type SandboxStatus,
+} from './sandbox-probe'
+export { hideFromCommands } from './secrets-mask'
 export { checkCommand, type CommandVerdict, type PolicyLists, type Verdict } from './policy'
 export { runCommand, type RunOptions, type RunResult } from './runner'
 export {

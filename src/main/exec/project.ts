@@ -40,6 +40,7 @@ export function runInProject(
       settings.sandbox === 'auto'
         ? { network: settings.network, readablePaths: settings.readablePaths }
         : null,
+    envAllow: settings.env,
   })
 }
 

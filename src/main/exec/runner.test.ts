@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { sandboxStatus } from './bwrap'
+import { sandboxStatus } from './sandbox-probe'
 import { runCommand, type RunOptions } from './runner'
 
 function tempDir(): string {

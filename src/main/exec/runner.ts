@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process'
-import { bwrapArgs, sandboxStatus } from './bwrap'
+import { bwrapArgs } from './bwrap'
 import { DEFAULT_CAPTURE_LIMITS, OutputCapture, type CaptureLimits, type OutputStream } from './capture'
-import { scrubEnv } from './env'
+import { childEnv } from './env'
+import { sandboxStatus } from './sandbox-probe'
 
 /*
  * Runs one command line with `bash -c` in its own process group (in bwrap when
@@ -17,10 +18,16 @@ export interface RunOptions {
   timeoutMs: number
   signal?: AbortSignal
   onOutput?: (stream: OutputStream, text: string) => void
-  /** Run inside bwrap with these settings; null/undefined runs directly. */
+  /**
+   * Run inside bwrap with these settings; null/undefined runs directly. Where the
+   * sandbox cannot run, the command runs directly too (`sandboxed: false`): the
+   * approval layer decides beforehand whether that is allowed.
+   */
   sandbox?: { network: boolean; readablePaths?: readonly string[] } | null
-  /** The environment before scrubbing (default process.env). */
+  /** The environment the allowlist picks from (default process.env). */
   env?: NodeJS.ProcessEnv
+  /** Extra variable names (or `PREFIX_*`) the command may see, from the settings. */
+  envAllow?: readonly string[]
   limits?: Partial<CaptureLimits>
   /** Between SIGTERM and SIGKILL (default 2000 ms). */
   killGraceMs?: number
@@ -49,9 +56,24 @@ const DRAIN_MS = 2000
 
 export function runCommand(opts: RunOptions): Promise<RunResult> {
   const started = performance.now()
-  const sandboxed = Boolean(opts.sandbox) && sandboxStatus().available
+  const status = opts.sandbox ? sandboxStatus() : undefined
+  const sandboxed = Boolean(status?.available)
   const [file, args] = sandboxed
-    ? ['bwrap', [...bwrapArgs({ root: opts.cwd, ...opts.sandbox! }), '--', 'bash', '-c', opts.command]]
+    ? [
+        'bwrap',
+        [
+          ...bwrapArgs({
+            root: opts.cwd,
+            ...opts.sandbox!,
+            userns: status!.userns,
+            disableNestedUserns: status!.disableNestedUserns,
+          }),
+          '--',
+          'bash',
+          '-c',
+          opts.command,
+        ],
+      ]
     : ['bash', ['-c', opts.command]]
   const capture = new OutputCapture(opts.onOutput, { ...DEFAULT_CAPTURE_LIMITS, ...opts.limits })
   const grace = opts.killGraceMs ?? 2000
@@ -66,7 +88,7 @@ export function runCommand(opts: RunOptions): Promise<RunResult> {
 
     const child = spawn(file, args, {
       cwd: opts.cwd,
-      env: scrubEnv(opts.env),
+      env: childEnv(opts.env, opts.envAllow),
       // Own process group (and session): one kill reaches everything it starts.
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

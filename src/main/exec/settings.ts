@@ -20,6 +20,13 @@ export interface CommandSettings {
   sandbox: 'auto' | 'off'
   /** Folders under $HOME that stay visible (read-only) inside the sandbox, e.g. `~/.m2`. */
   readablePaths: string[]
+  /**
+   * Where the sandbox cannot run, still run commands unconfined under `auto-edit`
+   * and `full-auto` (otherwise they are refused; `ask` asks for each one).
+   */
+  allowUnsandboxed: boolean
+  /** Extra environment variables commands may see: names, or prefixes ending in `*` (`MYAPP_*`). */
+  env: string[]
 }
 
 export const DEFAULT_TIMEOUT_S = 120
@@ -35,6 +42,8 @@ export const DEFAULT_COMMAND_SETTINGS: Readonly<CommandSettings> = Object.freeze
   buildTimeoutS: DEFAULT_BUILD_TIMEOUT_S,
   sandbox: 'auto',
   readablePaths: [],
+  allowUnsandboxed: false,
+  env: [],
 })
 
 const stringList = z.array(z.string()).catch([])
@@ -47,6 +56,8 @@ const settingsSchema = z.object({
   buildTimeoutS: z.number().positive().catch(DEFAULT_BUILD_TIMEOUT_S).optional(),
   sandbox: z.enum(['auto', 'off']).catch('auto').optional(),
   readablePaths: stringList.optional(),
+  allowUnsandboxed: z.boolean().catch(false).optional(),
+  env: stringList.optional(),
 })
 
 /**
@@ -65,5 +76,7 @@ export function commandSettingsFrom(raw: unknown): CommandSettings {
     buildTimeoutS: Math.min(given.buildTimeoutS ?? DEFAULT_BUILD_TIMEOUT_S, MAX_TIMEOUT_S),
     sandbox: given.sandbox ?? DEFAULT_COMMAND_SETTINGS.sandbox,
     readablePaths: clean(given.readablePaths),
+    allowUnsandboxed: given.allowUnsandboxed ?? false,
+    env: clean(given.env),
   }
 }

@@ -1,6 +1,7 @@
 import { formatDiagnostic, type Diagnostic } from './build-errors'
 import type { TestFailure, TestReport } from './failures'
 import { checkCommand } from './policy'
+import { unconfinedCommandProblem } from './sandbox-probe'
 import {
   prepareBuild,
   prepareTests,
@@ -109,7 +110,10 @@ export async function verifyProject(ctx: ProjectContext, opts: VerifyOptions = {
 
 async function refusal(prepared: PreparedRun, ctx: ProjectContext): Promise<string | null> {
   const verdict = await checkCommand(prepared.command, settingsOf(ctx))
-  return verdict.verdict === 'deny' ? `not run: ${verdict.reason}` : null
+  if (verdict.verdict === 'deny') return `not run: ${verdict.reason}`
+  // Nobody approves the loop's runs one by one: without the sandbox they need the user's setting.
+  const unconfined = unconfinedCommandProblem(settingsOf(ctx))
+  return unconfined ? `not run: ${unconfined}` : null
 }
 
 function step(

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { formatDiagnostic } from '../exec/build-errors'
 import { checkCommand } from '../exec/policy'
+import { unconfinedCommandProblem } from '../exec/sandbox-probe'
 import {
   prepareBuild,
   prepareLint,
@@ -45,6 +46,7 @@ async function planFor(
     command: { command, cwd: ctx.root },
     verdict: verdict.verdict,
     reason: verdict.reason,
+    unconfined: unconfinedCommandProblem(settings),
     data,
   }
 }

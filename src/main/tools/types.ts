@@ -108,6 +108,11 @@ export interface ActionPlan {
   verdict: 'allow' | 'ask' | 'deny'
   /** Why it is denied or needs asking (which part of a pipeline matched which rule). */
   reason?: string
+  /**
+   * Set when the command would run without the OS sandbox and the user has not
+   * allowed that: `auto-edit` and `full-auto` refuse it, `ask` asks with this warning.
+   */
+  unconfined?: string
   /** Tool-specific data `execute` needs (the parsed command, the files to commit, …). */
   data?: unknown
 }

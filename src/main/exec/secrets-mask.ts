@@ -1,0 +1,149 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { DEFAULT_DENY } from '../sandbox/denylist'
+
+/*
+ * What the command sandbox hides (DESIGN §4): the file tools refuse `.env` and
+ * keys, so `cat .env` from a command must not read them either. Secret files in
+ * the project are found by a bounded walk (never into node_modules or .git) and
+ * masked; credentials in $HOME are never mounted, and those inside toolchain
+ * folders bound back (`~/.cargo/credentials.toml`) are masked; a few system
+ * secrets are masked too, since a root sandbox keeps uid 0 on the host's files.
+ */
+
+/** Denylist entries that are folders the tools skip, not secrets: commands need them. */
+const NOT_SECRETS = new Set(['.git', 'node_modules/', 'dist/'])
+
+/** Secret file names beyond the denylist's, matched at any depth. */
+const EXTRA_SECRET_NAMES = ['*.pfx', 'id_ed25519*', 'id_ecdsa*', 'id_dsa*', '.pypirc', '.git-credentials']
+
+function globToRegExp(glob: string): RegExp {
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')
+  return new RegExp(`^${body}$`)
+}
+
+/** One regular expression for every secret name (the patterns are basename globs). */
+export function secretNameMatcher(extra: readonly string[] = []): RegExp {
+  const globs = [...DEFAULT_DENY, ...EXTRA_SECRET_NAMES, ...extra]
+    .map((g) => g.trim())
+    .filter((g) => g !== '' && !NOT_SECRETS.has(g) && !g.includes('/'))
+  return new RegExp(globs.map((g) => globToRegExp(g).source).join('|'))
+}
+
+const SECRET_NAME = secretNameMatcher()
+
+/** Folders the walk never enters: huge, and masked or bound read-only on their own. */
+const SKIP_DIRS = new Set(['node_modules', '.git'])
+
+/** The walk stops after this many directory entries (a huge tree must not slow every command). */
+export const MAX_WALK_ENTRIES = 200_000
+
+export interface ProjectSecrets {
+  /** Absolute paths of secret files (and folders) to mask. */
+  secrets: string[]
+  /** Every `.git` (folder or file) met, the project's own first: bound read-only. */
+  gitPaths: string[]
+  /** True when the walk hit MAX_WALK_ENTRIES and the rest of the tree was not looked at. */
+  truncated: boolean
+  entries: number
+}
+
+/**
+ * Secret files and `.git` entries under `root`, breadth first (secrets sit near
+ * the top), symlinks not followed (a link's target is masked where it lives, or
+ * is outside the project and read-only anyway).
+ */
+export function findProjectSecrets(root: string, maxEntries = MAX_WALK_ENTRIES): ProjectSecrets {
+  const out: ProjectSecrets = { secrets: [], gitPaths: [], truncated: false, entries: 0 }
+  const queue = [root]
+  for (let i = 0; i < queue.length; i++) {
+    let entries: fs.Dirent[]
+    try {
+      entries = fs.readdirSync(queue[i], { withFileTypes: true })
+    } catch {
+      continue // unreadable: the sandboxed command cannot read it either
+    }
+    for (const entry of entries) {
+      if (++out.entries > maxEntries) {
+        out.truncated = true
+        return out
+      }
+      const full = path.join(queue[i], entry.name)
+      if (entry.name === '.git') out.gitPaths.push(full)
+      else if (SECRET_NAME.test(entry.name) && !entry.isSymbolicLink()) out.secrets.push(full)
+      else if (entry.isDirectory() && !SKIP_DIRS.has(entry.name)) queue.push(full)
+    }
+  }
+  return out
+}
+
+/**
+ * Credentials under $HOME (relative paths): never bound back, and masked where
+ * a folder that is bound back holds them.
+ */
+export const HOME_CREDENTIALS = [
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/hub',
+  '.kube',
+  '.docker/config.json',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.netrc',
+  '.git-credentials',
+  '.config/git/credentials',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.m2/settings.xml',
+  '.m2/settings-security.xml',
+  '.gradle/gradle.properties',
+  '.local/share/keyrings',
+  '.password-store',
+  '.config/stepwise',
+  '.local/share/stepwise',
+]
+
+/** Host files that stay secret even from a root sandbox (uid 0 keeps owner access to them). */
+export const SYSTEM_SECRETS = [
+  '/etc/shadow',
+  '/etc/gshadow',
+  '/etc/shadow-',
+  '/etc/gshadow-',
+  '/etc/ssh/ssh_host_rsa_key',
+  '/etc/ssh/ssh_host_ecdsa_key',
+  '/etc/ssh/ssh_host_ed25519_key',
+  '/etc/ssl/private',
+  '/root/.ssh',
+]
+
+/** Extra folders hosts hide from commands (Stepwise's own data folder). */
+const extraHidden = new Set<string>()
+
+/** Hides `dir` (Stepwise's data folder, say) from every sandboxed command in this process. */
+export function hideFromCommands(dir: string): void {
+  extraHidden.add(path.resolve(dir))
+}
+
+export function hiddenByHost(): string[] {
+  return [...extraHidden]
+}
+
+/** True when `child` is `parent` or below it. */
+export function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child)
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
+}
+
+/** True when `p` is a home credential or lies inside one (so it may never be bound back). */
+export function isHomeCredential(p: string, home: string): boolean {
+  return HOME_CREDENTIALS.some((c) => isInside(path.resolve(p), path.join(home, c)))
+}
