@@ -8,6 +8,13 @@ import { lfm2 } from './lfm2'
 import { nemotron } from './nemotron'
 import { seedOss } from './seed-oss'
 import { xlam } from './xlam'
+import { commandR } from './command-r'
+import { deepseek } from './deepseek'
+import { glm } from './glm'
+import { granite } from './granite'
+import { harmony } from './harmony'
+import { kimi } from './kimi'
+import { minimax } from './minimax'
 import { hermes } from './hermes'
 import { json } from './json'
 import { llama3 } from './llama3'
@@ -38,5 +45,11 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   xlam,
   internlm,
   seedOss,
+  deepseek,
+  glm,
+  kimi,
+  minimax,
+  harmony,
+  commandR,
+  granite,
 ]
-

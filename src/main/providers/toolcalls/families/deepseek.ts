@@ -1,0 +1,161 @@
+import type { BrokenSpan, FamilyResult, RawCall, Span, ToolCallFamily } from '../types'
+import { parseJsonLoose } from '../json-scan'
+import { attribute, quote } from './markup-util'
+
+/*
+ * DeepSeek's special tokens use full-width bars and `▁` between words
+ * (`<｜tool▁calls▁begin｜>`). Models and servers also write them with ASCII `|`, with `_`,
+ * spaces, or a markdown-escaped `\_` (all four spellings are in llama.cpp's triggers).
+ */
+const BAR = '[｜|]'
+const SEP = '(?:▁|\\\\_|_| )'
+const token = (...words: string[]) => `<${BAR}${words.join(SEP)}${BAR}>`
+
+const SECTION_OPEN = new RegExp(`${token('tool', 'calls', 'begin')}|${token('tool', 'calls')}`, 'g')
+const SECTION_CLOSE = new RegExp(token('tool', 'calls', 'end'))
+const CALL_OPEN = new RegExp(token('tool', 'call', 'begin'), 'g')
+const HAS_CALL = new RegExp(token('tool', 'call', 'begin'))
+const CALL_CLOSE = new RegExp(token('tool', 'call', 'end'))
+const TOOL_SEP = new RegExp(token('tool', 'sep'))
+const END_OF_SENTENCE = new RegExp(`^\\s*${token('end', 'of', 'sentence')}`)
+
+// V3.2 writes calls as DSML tags: <｜DSML｜function_calls>, <｜DSML｜invoke name="…">, …
+const DSML = `<${BAR}DSML${BAR}`
+const DSML_CLOSE = `</${BAR}DSML${BAR}`
+const DSML_OPEN = new RegExp(`${DSML}function_calls>`, 'g')
+const DSML_END = new RegExp(`${DSML_CLOSE}function_calls>`)
+const DSML_INVOKE = new RegExp(
+  `${DSML}invoke\\b([^>]*)>([\\s\\S]*?)(${DSML_CLOSE}invoke>|(?=${DSML}invoke\\b)|$)`,
+  'g',
+)
+const DSML_PARAM = new RegExp(`${DSML}parameter\\b([^>]*)>([\\s\\S]*?)${DSML_CLOSE}parameter>`, 'g')
+
+type Piece = { call: RawCall } | { problem: string }
+
+/** One call's body: `NAME<sep>{json}` (V3.1) or `function<sep>NAME\n```json\n{…}\n```` (R1, V3). */
+function readCall(body: string): Piece {
+  const sep = TOOL_SEP.exec(body)
+  if (!sep) return { problem: `a DeepSeek tool call has no <｜tool▁sep｜> (${quote(body)})` }
+  const before = body.slice(0, sep.index).trim()
+  let after = body.slice(sep.index + sep[0].length)
+  let name = before
+  // R1/V3: the type `function` comes first and the name sits on the line after the separator.
+  const typed = before === 'function' ? /^\s*([^\s`{[]+)[ \t]*(?=\n|```|$)/.exec(after) : null
+  if (typed) {
+    name = typed[1]
+    after = after.slice(typed[0].length)
+  }
+  if (name === '') return { problem: 'a DeepSeek tool call names no function' }
+  const json = after
+    .trim()
+    .replace(/^```[a-z]*\s*/i, '')
+    .replace(/```\s*$/, '')
+    .trim()
+  if (json === '') return { call: { name, arguments: {} } }
+  const parsed = parseJsonLoose(json)
+  if (!parsed.ok) return { problem: `the arguments of ${name} do not parse as JSON (${parsed.error})` }
+  return { call: { name, arguments: parsed.value } }
+}
+
+function parseTokens(text: string, out: FamilyResult): void {
+  const claimed: Array<[number, number]> = []
+  for (const open of text.matchAll(SECTION_OPEN)) {
+    const start = open.index
+    if (claimed.some(([s, e]) => start >= s && start < e)) continue
+    const bodyStart = start + open[0].length
+    const close = SECTION_CLOSE.exec(text.slice(bodyStart))
+    const bodyEnd = close ? bodyStart + close.index : text.length
+    let end = close ? bodyEnd + close[0].length : text.length
+    const eos = END_OF_SENTENCE.exec(text.slice(end))
+    if (eos) end += eos[0].length
+    claimed.push([start, end])
+    const body = text.slice(bodyStart, bodyEnd)
+    // A section without the per-call tokens still says what to call: read it as one call.
+    const bodies = HAS_CALL.test(body) ? callBodies(body) : body.trim() === '' ? [] : [body]
+    addBlock(out, start, end, bodies, 'the <｜tool▁calls▁begin｜> block holds no tool call')
+  }
+  // Calls written without the section tokens around them.
+  for (const open of text.matchAll(CALL_OPEN)) {
+    const start = open.index
+    if (claimed.some(([s, e]) => start >= s && start < e)) continue
+    const rest = text.slice(start + open[0].length)
+    const close = CALL_CLOSE.exec(rest)
+    const next = HAS_CALL.exec(rest)
+    const stop = close && (!next || close.index < next.index) ? close.index : (next?.index ?? rest.length)
+    const end = start + open[0].length + stop + (close && stop === close.index ? close[0].length : 0)
+    claimed.push([start, end])
+    addBlock(out, start, end, [rest.slice(0, stop)], 'empty DeepSeek tool call')
+  }
+}
+
+/** The text of each `<｜tool▁call▁begin｜>…<｜tool▁call▁end｜>` inside a section. */
+function callBodies(section: string): string[] {
+  const parts = section.split(CALL_OPEN).slice(1)
+  return parts.map((p) => {
+    const close = CALL_CLOSE.exec(p)
+    return close ? p.slice(0, close.index) : p
+  })
+}
+
+function addBlock(out: FamilyResult, start: number, end: number, bodies: string[], empty: string): void {
+  if (bodies.length === 0) {
+    out.broken.push({ start, end, problem: empty })
+    return
+  }
+  const pieces = bodies.map(readCall)
+  const problem = pieces.find((p): p is { problem: string } => 'problem' in p)
+  // One unreadable call makes the whole block a repair: never run half a batch.
+  if (problem) out.broken.push({ start, end, problem: problem.problem })
+  else out.spans.push({ start, end, calls: pieces.map((p) => (p as { call: RawCall }).call), kind: 'markup' })
+}
+
+function parseDsml(text: string, out: FamilyResult): void {
+  for (const open of text.matchAll(DSML_OPEN)) {
+    const start = open.index
+    const bodyStart = start + open[0].length
+    const close = DSML_END.exec(text.slice(bodyStart))
+    const body = text.slice(bodyStart, close ? bodyStart + close.index : text.length)
+    const end = close ? bodyStart + close.index + close[0].length : text.length
+    const calls: RawCall[] = []
+    let problem: string | undefined
+    for (const inv of body.matchAll(DSML_INVOKE)) {
+      const name = attribute(inv[1], 'name')?.trim()
+      if (!name) problem ??= 'an <｜DSML｜invoke> has no name'
+      else if (!inv[3]?.startsWith('</')) problem ??= `the <｜DSML｜invoke name="${name}"> is not closed`
+      else calls.push({ name, arguments: dsmlParams(inv[2]) })
+    }
+    if (calls.length === 0) problem ??= 'the <｜DSML｜function_calls> block holds no complete invoke'
+    const span: Span | BrokenSpan = problem ? { start, end, problem } : { start, end, calls, kind: 'markup' }
+    if ('problem' in span) out.broken.push(span)
+    else out.spans.push(span)
+  }
+}
+
+/** `string="true"` values are text; `string="false"` ones are JSON (numbers, objects…). */
+function dsmlParams(body: string): Record<string, unknown> {
+  const args: Record<string, unknown> = {}
+  for (const p of body.matchAll(DSML_PARAM)) {
+    const key = attribute(p[1], 'name')
+    if (!key) continue
+    const raw = p[2]
+    if (attribute(p[1], 'string') === 'false') {
+      const parsed = parseJsonLoose(raw.trim())
+      args[key] = parsed.ok ? parsed.value : raw
+    } else args[key] = raw
+  }
+  return args
+}
+
+export const deepseek: ToolCallFamily = {
+  id: 'deepseek',
+  models: 'DeepSeek R1, V3, V3.1, V3.2',
+  detect: (text) => /<[｜|](?:tool|DSML)/.test(text),
+  parse(text) {
+    const out: FamilyResult = { spans: [], broken: [] }
+    parseTokens(text, out)
+    parseDsml(text, out)
+    return out
+  },
+  example:
+    '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path": "src/main.ts"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+}

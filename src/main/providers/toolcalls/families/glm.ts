@@ -1,0 +1,72 @@
+import type { FamilyResult, ToolCallFamily } from '../types'
+import { quote } from './markup-util'
+
+/*
+ * GLM-4.5/4.6/4.7: `<tool_call>NAME\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>…</tool_call>`,
+ * GLM-4.7 also without the newlines. `<tool_call>` is shared with Hermes, whose body is
+ * JSON: this family claims a block only when its body starts with a bare name followed
+ * by `<arg_key>` or `</tool_call>`, so Hermes blocks are never read twice.
+ *
+ * Values stay text: the template writes non-strings as JSON, but which ones are
+ * non-strings only the tool's schema knows (`index.ts` checks and coerces).
+ */
+const OPEN = /<tool_call>\s*([^\s<>{}[\]"'`]+)\s*(?=<arg_key>|<arg_value>|<\/tool_call>|$)/g
+const CLOSE = '</tool_call>'
+const PAIR = /<(arg_key|arg_value)>([\s\S]*?)<\/\1>/g
+
+export const glm: ToolCallFamily = {
+  id: 'glm',
+  models: 'GLM-4.5, GLM-4.6, GLM-4.7 (Z.ai)',
+  detect: (text) => text.includes('<tool_call>') && /<tool_call>\s*[^\s{[<]/.test(text),
+  parse(text) {
+    const out: FamilyResult = { spans: [], broken: [] }
+    for (const m of text.matchAll(OPEN)) {
+      const start = m.index
+      const name = m[1].trim()
+      const bodyStart = start + m[0].length
+      const closeAt = text.indexOf(CLOSE, bodyStart)
+      // The next block starting before this one closes means this one was never closed.
+      const nextOpen = text.indexOf('<tool_call>', bodyStart)
+      const closed = closeAt !== -1 && (nextOpen === -1 || closeAt < nextOpen)
+      const bodyEnd = closed ? closeAt : nextOpen === -1 ? text.length : nextOpen
+      const end = closed ? closeAt + CLOSE.length : bodyEnd
+      const body = text.slice(bodyStart, bodyEnd)
+      if (!closed) {
+        // Arguments begun, or the message ending right after the name: a cut-off call.
+        // Anything else (a bare word then prose) is not this format.
+        if (/<arg_(key|value)>/.test(body) || body.trim() === '') {
+          out.broken.push({
+            start,
+            end,
+            problem: `the <tool_call> for ${name} is not closed with </tool_call>`,
+          })
+        }
+        continue
+      }
+      const args = readArgs(body)
+      if (typeof args === 'string') out.broken.push({ start, end, problem: `${args} in the call to ${name}` })
+      else out.spans.push({ start, end, calls: [{ name, arguments: args }], kind: 'markup' })
+    }
+    return out
+  },
+  example: '<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>src/main.ts</arg_value>\n</tool_call>',
+}
+
+/**
+ * Keys and values in order; GLM-4.6 sometimes groups all keys before all values, which
+ * Ollama pairs by position, so pairing is by order, not adjacency.
+ */
+function readArgs(body: string): Record<string, string> | string {
+  const keys: string[] = []
+  const values: string[] = []
+  let rest = body
+  for (const m of body.matchAll(PAIR)) {
+    ;(m[1] === 'arg_key' ? keys : values).push(m[2])
+    rest = rest.replace(m[0], '')
+  }
+  if (rest.trim() !== '') return `unexpected text ${JSON.stringify(quote(rest))}`
+  if (keys.length !== values.length) return `${keys.length} <arg_key> but ${values.length} <arg_value>`
+  const args: Record<string, string> = {}
+  keys.forEach((k, i) => (args[k.trim()] = values[i]))
+  return args
+}

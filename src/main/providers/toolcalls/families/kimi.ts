@@ -1,0 +1,82 @@
+import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
+import { parseJsonLoose } from '../json-scan'
+import { quote } from './markup-util'
+
+/*
+ * Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{json}<|tool_call_end|><|tool_calls_section_end|>`.
+ * The id `functions.NAME:0` is returned as written (index.ts strips the namespace and
+ * counter). Some checkpoints write the singular `tool_call_section`, and a call may
+ * come without the section around it.
+ */
+const SECTION_OPEN = /<\|tool_calls?_section_begin\|>/g
+const SECTION_CLOSE = /<\|tool_calls?_section_end\|>/
+const CALL_OPEN = '<|tool_call_begin|>'
+const CALL_CLOSE = '<|tool_call_end|>'
+const ARGS = '<|tool_call_argument_begin|>'
+
+type Piece = { call: RawCall } | { problem: string }
+
+function readCall(body: string): Piece {
+  const at = body.indexOf(ARGS)
+  if (at === -1) return { problem: `a Kimi tool call has no <|tool_call_argument_begin|> (${quote(body)})` }
+  const name = body.slice(0, at).trim()
+  if (name === '') return { problem: 'a Kimi tool call has no function name' }
+  const json = body.slice(at + ARGS.length).trim()
+  if (json === '') return { call: { name, arguments: {} } }
+  const parsed = parseJsonLoose(json)
+  if (!parsed.ok) return { problem: `the arguments of ${name} do not parse as JSON (${parsed.error})` }
+  return { call: { name, arguments: parsed.value } }
+}
+
+function addBlock(out: FamilyResult, start: number, end: number, bodies: string[]): void {
+  if (bodies.length === 0) {
+    out.broken.push({ start, end, problem: 'the <|tool_calls_section_begin|> block holds no tool call' })
+    return
+  }
+  const pieces = bodies.map(readCall)
+  const bad = pieces.find((p): p is { problem: string } => 'problem' in p)
+  // One unreadable call makes the whole section a repair: never run half a batch.
+  if (bad) out.broken.push({ start, end, problem: bad.problem })
+  else out.spans.push({ start, end, calls: pieces.map((p) => (p as { call: RawCall }).call), kind: 'markup' })
+}
+
+/** Each call's text between `<|tool_call_begin|>` and `<|tool_call_end|>` (or the next call). */
+function callBodies(section: string): string[] {
+  return section
+    .split(CALL_OPEN)
+    .slice(1)
+    .map((p) => (p.includes(CALL_CLOSE) ? p.slice(0, p.indexOf(CALL_CLOSE)) : p))
+}
+
+export const kimi: ToolCallFamily = {
+  id: 'kimi',
+  models: 'Kimi K2 (Moonshot)',
+  detect: (text) => text.includes('<|tool_call_begin|>') || /<\|tool_calls?_section_begin\|>/.test(text),
+  parse(text) {
+    const out: FamilyResult = { spans: [], broken: [] }
+    const claimed: Array<[number, number]> = []
+    for (const m of text.matchAll(SECTION_OPEN)) {
+      const start = m.index
+      const bodyStart = start + m[0].length
+      const close = SECTION_CLOSE.exec(text.slice(bodyStart))
+      const bodyEnd = close ? bodyStart + close.index : text.length
+      const end = close ? bodyEnd + close[0].length : text.length
+      claimed.push([start, end])
+      addBlock(out, start, end, callBodies(text.slice(bodyStart, bodyEnd)))
+    }
+    // Calls written without a section around them.
+    for (let at = text.indexOf(CALL_OPEN); at !== -1; at = text.indexOf(CALL_OPEN, at + 1)) {
+      if (claimed.some(([s, e]) => at >= s && at < e)) continue
+      const bodyStart = at + CALL_OPEN.length
+      const close = text.indexOf(CALL_CLOSE, bodyStart)
+      const next = text.indexOf(CALL_OPEN, bodyStart)
+      const closed = close !== -1 && (next === -1 || close < next)
+      const bodyEnd = closed ? close : next === -1 ? text.length : next
+      const end = closed ? close + CALL_CLOSE.length : bodyEnd
+      addBlock(out, at, end, [text.slice(bodyStart, bodyEnd)])
+    }
+    return out
+  },
+  example:
+    '<|tool_calls_section_begin|><|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>{"path": "src/main.ts"}<|tool_call_end|><|tool_calls_section_end|>',
+}

@@ -1,0 +1,38 @@
+import { isObject } from '../json-scan'
+
+/*
+ * Small scanners shared by the special-token families (deepseek, glm, kimi, minimax,
+ * harmony, command-r, granite). JSON itself is read with `../json-scan`.
+ */
+
+/** Index just past the whitespace that starts at `i`. */
+export function skipSpace(text: string, i: number): number {
+  while (i < text.length && /\s/.test(text[i])) i++
+  return i
+}
+
+/** A short quote of the text for a repair message. */
+export function quote(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat
+}
+
+/** Value of `name="…"` (or single quotes, or bare) in a tag's attribute text. */
+export function attribute(attrs: string, name: string): string | undefined {
+  const m = new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`).exec(attrs)
+  return m ? (m[1] ?? m[2] ?? m[3]) : undefined
+}
+
+/**
+ * Reads one `{"name": …, "arguments": …}` object as several families write it
+ * (Granite, MiniMax-M1). Arguments may be an object or a JSON string; a missing
+ * `arguments` means a call without arguments.
+ */
+export function namedCall(v: unknown): { name: string; arguments: unknown } | string {
+  if (!isObject(v)) return 'an entry is not a JSON object'
+  const name = v.name
+  if (typeof name !== 'string' || name.trim() === '') return 'an entry has no "name"'
+  const args = v.arguments ?? v.parameters ?? {}
+  if (!isObject(args) && typeof args !== 'string') return `"arguments" of ${name} is not an object`
+  return { name: name.trim(), arguments: args }
+}
