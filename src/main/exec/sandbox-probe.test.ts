@@ -1,0 +1,121 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
+import type { ApprovalPolicy } from '../../shared/protocol'
+import type { ApprovalRequest } from '../agent/approvals'
+import { runAction, type MutationDeps } from '../agent/mutations'
+import { runCommandTool } from '../tools/exec'
+import type { ToolContext } from '../tools/types'
+import { resetSandboxStatus, sandboxStatus, unconfinedCommandProblem } from './sandbox-probe'
+import { commandSettingsFrom } from './settings'
+
+/* Where bwrap cannot run: said once, and commands are refused unless the user allows them. */
+
+/** Probes with no bwrap on PATH (as on a machine without it), then restores PATH; the result stays cached. */
+function probeWithoutBwrap(): void {
+  const saved = process.env.PATH
+  process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-nobwrap-'))
+  try {
+    resetSandboxStatus()
+    sandboxStatus()
+  } finally {
+    process.env.PATH = saved
+  }
+}
+
+afterEach(() => resetSandboxStatus())
+
+function depsFor(policy: ApprovalPolicy, settings: unknown, answers: ApprovalRequest[]): MutationDeps {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-unconfined-'))
+  onTestFinished(() => fs.rmSync(root, { recursive: true, force: true }))
+  const toolContext = {
+    root,
+    commands: commandSettingsFrom(settings),
+    signal: new AbortController().signal,
+  } as unknown as ToolContext
+  return {
+    sessionId: 's',
+    toolContext,
+    approver: {
+      async requestApproval(request) {
+        answers.push(request)
+        return { decision: 'accept' }
+      },
+    },
+    record: () => {},
+    policy: () => policy,
+    allowAllFileChanges: () => {},
+    allowedCommands: new Set(),
+  }
+}
+
+describe('without a working sandbox', () => {
+  it('says so, with what to do and the setting that allows unconfined commands', () => {
+    probeWithoutBwrap()
+    const status = sandboxStatus()
+    expect(status.available).toBe(false)
+    expect(status.summary).toBe('not sandboxed: bwrap (bubblewrap) is not installed')
+    expect(status.reason).toMatch(/Install bubblewrap .* "allowUnsandboxed": true/)
+    expect(unconfinedCommandProblem(commandSettingsFrom({}))).toMatch(/without the OS sandbox/)
+    expect(unconfinedCommandProblem(commandSettingsFrom({ allowUnsandboxed: true }))).toBeUndefined()
+    expect(unconfinedCommandProblem(commandSettingsFrom({ sandbox: 'off' }))).toBeUndefined()
+  })
+
+  it.each(['auto-edit', 'full-auto'] as const)(
+    'refuses commands under %s, even allowlisted ones',
+    async (policy) => {
+      probeWithoutBwrap()
+      const asked: ApprovalRequest[] = []
+      const deps = depsFor(policy, {}, asked)
+      const result = await runAction(
+        deps,
+        runCommandTool,
+        'c1',
+        { command: 'echo ran > ran.txt' },
+        new AbortController().signal,
+      )
+      expect(result.ok).toBe(false)
+      expect((result as { error: string }).error).toMatch(
+        new RegExp(
+          `^Refused: this command would run without the OS sandbox .*"${policy}".*"allowUnsandboxed": true`,
+        ),
+      )
+      expect(asked).toEqual([])
+      expect(fs.existsSync(path.join(deps.toolContext.root, 'ran.txt'))).toBe(false)
+    },
+  )
+
+  it('asks for each command under ask, with the warning, and runs it once approved', async () => {
+    probeWithoutBwrap()
+    const asked: ApprovalRequest[] = []
+    const deps = depsFor('ask', {}, asked)
+    // `ls` is allowlisted: it would run unasked with a sandbox.
+    const result = await runAction(
+      deps,
+      runCommandTool,
+      'c1',
+      { command: 'ls' },
+      new AbortController().signal,
+    )
+    expect(asked).toHaveLength(1)
+    expect(asked[0].kind === 'action' && asked[0].plan.reason).toMatch(
+      /^WARNING: this command would run without the OS sandbox/,
+    )
+    expect(result).toMatchObject({ ok: true, sandboxed: false })
+  })
+
+  it('runs commands unconfined under full-auto when the user allowed it', async () => {
+    probeWithoutBwrap()
+    const deps = depsFor('full-auto', { allowUnsandboxed: true }, [])
+    const result = await runAction(
+      deps,
+      runCommandTool,
+      'c1',
+      { command: 'echo ran > ran.txt' },
+      new AbortController().signal,
+    )
+    expect(result).toMatchObject({ ok: true, sandboxed: false })
+    expect(fs.readFileSync(path.join(deps.toolContext.root, 'ran.txt'), 'utf8')).toBe('ran\n')
+  })
+})

@@ -1,0 +1,82 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
+
+/*
+ * The same confinement when Stepwise runs as an ordinary user: a real user
+ * (created when absent and this runs as root) runs the real runner through tsx.
+ */
+
+const USER = 'stepwise-test'
+const here = path.dirname(new URL(import.meta.url).pathname)
+const tsx = path.resolve(here, '../../../node_modules/.bin/tsx')
+
+/** Why the test cannot switch to an ordinary user here, or undefined when it can. */
+function cannotSwitch(): string | undefined {
+  if (process.platform !== 'linux') return `needs Linux (this is ${process.platform})`
+  if (process.getuid?.() !== 0) return 'needs root to switch to another user (this run is not root)'
+  if (spawnSync('id', [USER]).status !== 0) {
+    const add = spawnSync('useradd', ['-m', USER], { encoding: 'utf8' })
+    if (add.status !== 0)
+      return `cannot create user ${USER}: ${(add.stderr || add.error?.message || '').trim()}`
+  }
+  const probe = spawnSync('runuser', ['-u', USER, '--', 'true'], { encoding: 'utf8' })
+  if (probe.status !== 0)
+    return `cannot switch to ${USER} with runuser: ${(probe.stderr || probe.error?.message || '').trim()}`
+  return undefined
+}
+
+const why = cannotSwitch()
+if (why) console.warn(`unprivileged sandbox test skipped: ${why}`)
+
+describe.skipIf(why !== undefined)(`the sandbox as the ordinary user ${USER}`, () => {
+  it('holds the same: no capabilities, no mounts, secrets masked, .git read-only, the project writable', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-user-'))
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }))
+    const project = path.join(dir, 'project')
+    fs.mkdirSync(path.join(project, '.git'), { recursive: true })
+    fs.writeFileSync(path.join(project, '.env'), 'KEY=leak-user\n')
+    const script = path.join(dir, 'run.mts')
+    fs.writeFileSync(
+      script,
+      `import { runCommand } from ${JSON.stringify(path.join(here, 'runner.ts'))}
+import { sandboxStatus } from ${JSON.stringify(path.join(here, 'sandbox-probe.ts'))}
+const status = sandboxStatus()
+const run = await runCommand({
+  command: ${JSON.stringify(
+    [
+      'id -u',
+      "grep -E '^Cap(Eff|Bnd)' /proc/self/status",
+      'mount -t tmpfs none /mnt 2>/dev/null && echo MOUNTED',
+      'umount /tmp 2>/dev/null && echo UNMOUNTED',
+      'unshare -Ur true 2>/dev/null && echo NESTED-USERNS',
+      'cat .env',
+      '{ touch .git/hooks-planted; } 2>/dev/null && echo GIT-WRITTEN',
+      'echo ok > made.txt && cat made.txt',
+    ].join('; '),
+  )},
+  cwd: ${JSON.stringify(project)},
+  timeoutMs: 20_000,
+  sandbox: { network: false },
+  env: { ...process.env, LITELLM_MASTER_KEY: 'leak-env' },
+})
+console.log(JSON.stringify({ status, run }))
+`,
+    )
+    execFileSync('chown', ['-R', `${USER}:${USER}`, dir])
+    const out = execFileSync('runuser', ['-u', USER, '--', tsx, script], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: `/home/${USER}` },
+    })
+    const { status, run } = JSON.parse(out.trim().split('\n').pop()!)
+    expect(status.available, status.reason).toBe(true)
+    expect(status.guarantees.userNamespace && status.guarantees.capabilitiesDropped).toBe(true)
+    expect(run.sandboxed).toBe(true)
+    const uid = execFileSync('id', ['-u', USER], { encoding: 'utf8' }).trim()
+    expect(run.output).toBe(`${uid}\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000000\nok\n`)
+    expect(fs.readFileSync(path.join(project, 'made.txt'), 'utf8')).toBe('ok\n')
+  })
+})
