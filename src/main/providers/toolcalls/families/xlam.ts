@@ -17,10 +17,7 @@ const FENCE = /```(?:json)?[ \t]*\n([\s\S]*?)\n?```/g
 export const xlam: ToolCallFamily = {
   id: 'xlam',
   models: 'xLAM-2 (Salesforce)',
-  detect: (text) =>
-    /^\s*(```(json)?\s*)?\[\s*\{/.test(answerPart(text).text) ||
-    text.includes('[TOOL_CALLS]') ||
-    text.includes('<tool_call>['),
+  detect: (text) => /\[\s*\{\s*"name"/.test(text),
   parse(text: string): FamilyResult {
     const result: FamilyResult = { spans: [], broken: [] }
     for (const w of WRAPPERS) {
