@@ -65,6 +65,17 @@ export type TimelineStep =
       usage: Usage
       durationMs: number
     }
+  /** Tool-call markup the model wrote could not be read; `repair` is what the model was asked. */
+  | {
+      kind: 'unparsed-call'
+      seq: number
+      ts: number
+      step: number
+      family: string
+      problem: string
+      format: string
+      repair?: string
+    }
   | {
       kind: 'verify'
       seq: number
@@ -236,6 +247,24 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
           retries: prev?.retries ?? 0,
           model: event.model,
         })),
+      }
+    case 'toolcall.unparsed':
+      return {
+        ...s,
+        status: event.repair ? 'thinking' : s.status,
+        steps: [
+          ...s.steps,
+          {
+            kind: 'unparsed-call',
+            seq: event.seq,
+            ts: event.ts,
+            step: event.step,
+            family: event.family,
+            problem: event.problem,
+            format: event.format,
+            ...(event.repair !== undefined ? { repair: event.repair } : {}),
+          },
+        ],
       }
     case 'tool.started':
       return {

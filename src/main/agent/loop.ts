@@ -10,6 +10,7 @@ import type { ModelProvider, ModelRequest, ModelTurn, TrafficEntry, TranscriptIt
 import { ContextManager } from '../context/manager'
 import { ProviderError } from '../providers/types'
 import { withRetry, type RetryOptions } from '../providers/retry'
+import { repairMessage } from '../providers/toolcalls'
 import type { Store } from '../store/types'
 import { findTool, parseToolCall, unknownToolError } from '../tools/registry'
 import {
@@ -85,6 +86,8 @@ export class Agent {
   private readonly now: () => number
 
   private readonly mutations: MutationDeps
+  /** The last turn's unreadable tool call was sent back for a rewrite (asked once in a row). */
+  private askedToRewriteCalls = false
   /** Repair rounds used so far (round 0 is the first check). */
   private repairRound = 0
   private readonly context: ContextManager
@@ -167,6 +170,7 @@ export class Agent {
       this.steps += 1
       const turn = await this.modelTurn(this.stepBase + this.steps, signal)
       finalText = turn.text
+      if (this.askToRewriteCalls(turn, this.stepBase + this.steps)) continue
       if (turn.toolCalls.length === 0) {
         if (!this.opts.repair) return { reason: 'done', finalText }
         const verdict = await this.verify(signal)
@@ -187,6 +191,32 @@ export class Agent {
         })
       }
     }
+  }
+
+  /**
+   * Call markup the model wrote could not be read (ModelTurn.toolCallRepair): the turn
+   * must not end as "done" on it. The model is asked once to write the call again in
+   * its format, and the timeline says so; a second failure in a row ends the turn with
+   * the text as written. True when the model was asked.
+   */
+  private askToRewriteCalls(turn: ModelTurn, step: number): boolean {
+    const repair = turn.toolCallRepair
+    const askedBefore = this.askedToRewriteCalls
+    this.askedToRewriteCalls = false
+    if (!repair || turn.toolCalls.length > 0) return false
+    const { family, problem, format } = repair
+    if (askedBefore) {
+      this.record({ type: 'toolcall.unparsed', step, family, problem, format })
+      return false
+    }
+    const text = repairMessage(
+      repair,
+      this.offeredTools().map((t) => t.name),
+    )
+    this.record({ type: 'toolcall.unparsed', step, family, problem, format, repair: text })
+    this.transcript.push({ role: 'user', text })
+    this.askedToRewriteCalls = true
+    return true
   }
 
   /**

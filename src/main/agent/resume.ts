@@ -100,6 +100,10 @@ export function transcriptFromEvents(events: readonly StepwiseEvent[], uptoSeq: 
       case 'user.message':
         items.push({ role: 'user', text: e.text })
         break
+      case 'toolcall.unparsed':
+        // The loop asked the model to rewrite an unreadable call: the model saw it as a user turn.
+        if (e.repair) items.push({ role: 'user', text: e.repair })
+        break
       case 'assistant.message':
         items.push({ role: 'assistant', text: e.text, toolCalls: e.toolCalls })
         for (const c of e.toolCalls) unanswered.set(c.id, c.name)

@@ -85,6 +85,7 @@ function snapshotFields(e: StepwiseEvent): string[] {
     case 'assistant.delta':
     case 'assistant.message':
     case 'model.retry':
+    case 'toolcall.unparsed':
     case 'tool.started':
     case 'tool.output':
     case 'approval.requested':

@@ -105,6 +105,24 @@ export const modelRetryEvent = z.object({
   reason: z.string(),
 })
 
+/**
+ * The model wrote tool-call markup that could not be read (broken JSON, an unknown
+ * tool inside `<tool_call>`, an unclosed wrapper). Nothing ran. With `repair`, the
+ * loop sent that message asking for the call again in `format`; without it, this
+ * was the second failure in a row and the turn ended with the text as written.
+ */
+export const toolcallUnparsedEvent = z.object({
+  ...base,
+  type: z.literal('toolcall.unparsed'),
+  step: z.number().int().positive(),
+  /** The format family whose markup it was (`hermes`, `mistral`, …). */
+  family: z.string(),
+  problem: z.string(),
+  /** One call written the way the model should write it. */
+  format: z.string(),
+  repair: z.string().optional(),
+})
+
 export const toolStartedEvent = z.object({
   ...base,
   type: z.literal('tool.started'),
@@ -279,6 +297,7 @@ export const stepwiseEventSchema = z.discriminatedUnion('type', [
   assistantDeltaEvent,
   assistantMessageEvent,
   modelRetryEvent,
+  toolcallUnparsedEvent,
   toolStartedEvent,
   toolOutputEvent,
   approvalRequestedEvent,

@@ -289,6 +289,8 @@ export function describeFrame({ event: e }: ReplayFrame): string | undefined {
       return `${e.finding.severity} ${e.finding.file}:${e.finding.line} ${e.finding.message}`
     case 'verify.finished':
       return `verify ${e.round}/${e.maxRounds}: ${e.passed ? 'passed' : `${e.failures.length} failing`}`
+    case 'toolcall.unparsed':
+      return `⚠ unreadable ${e.family} tool call${e.repair ? ', asked to repair' : ''}: ${e.problem}`
     case 'error':
       return `error: ${e.message}`
     case 'session.finished':

@@ -207,6 +207,13 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
               ),
             )
           break
+        case 'toolcall.unparsed':
+          print(
+            color.yellow(
+              `⚠ a tool call (${event.family} format) could not be read: ${truncate(event.problem, 200)}${event.repair ? ' — asking the model to write it again' : ' — nothing was run'}`,
+            ),
+          )
+          break
         case 'error':
           print(`${color.red('error:')} ${event.message}${event.hint ? `\n  ${color.dim(event.hint)}` : ''}`)
           break

@@ -149,6 +149,21 @@ export function repairFor(
   }
 }
 
+/**
+ * The one message the agent loop sends after an unreadable call: what could not be
+ * read, that nothing ran, and one call written exactly as the model should write it.
+ */
+export function repairMessage(repair: ToolCallRepair, toolNames: readonly string[]): string {
+  return [
+    `Your last answer contains a tool call that could not be read: ${repair.problem}. Nothing was run.`,
+    `To call a tool, write the call again exactly in this format (valid JSON, one call per block, only these tools: ${toolNames.join(', ')}):`,
+    '',
+    repair.format,
+    '',
+    'If you did not mean to call a tool, answer without any tool-call markup.',
+  ].join('\n')
+}
+
 function runFamily(
   family: ToolCallFamily,
   text: string,

@@ -87,25 +87,34 @@ const CALL_KEYS = new Set([
  * `parameters`, `{type:"function", function:{…}}` and `{function:{…}}`. A tool
  * definition (a `description`, or a JSON Schema as its parameters) is not a call.
  */
-export function callFromObject(value: unknown): RawCall | undefined {
+export function callFromObject(value: unknown, opts: CallShape = {}): RawCall | undefined {
   if (!isObject(value)) return undefined
   let obj = value
   if (isObject(obj.function) && obj.name === undefined) obj = obj.function
   if (typeof obj.name !== 'string' || obj.name.trim() === '') return undefined
   if (Object.keys(obj).some((k) => !CALL_KEYS.has(k))) return undefined
   const args = obj.arguments ?? obj.parameters ?? obj.args
+  if (opts.requireArguments && args === undefined) return undefined
   if (isObject(args) && args.type === 'object' && isObject(args.properties)) return undefined
   return { name: obj.name, arguments: args ?? {} }
 }
 
+export interface CallShape {
+  /**
+   * Unmarked JSON must carry its arguments key to be a call (as vLLM's Llama parser
+   * asks): `{"name": "my-app"}` in a package.json is not one.
+   */
+  requireArguments?: boolean
+}
+
 /** Calls from a parsed value: one call, or an array whose every element is a call. */
-export function callsFromValue(value: unknown): RawCall[] | undefined {
+export function callsFromValue(value: unknown, opts: CallShape = {}): RawCall[] | undefined {
   if (Array.isArray(value)) {
     if (value.length === 0) return undefined
-    const calls = value.map(callFromObject)
+    const calls = value.map((v) => callFromObject(v, opts))
     return calls.every((c) => c !== undefined) ? (calls as RawCall[]) : undefined
   }
-  const call = callFromObject(value)
+  const call = callFromObject(value, opts)
   return call ? [call] : undefined
 }
 
@@ -119,7 +128,7 @@ export interface JsonRun {
  * JSON values back to back from `start` (separated by whitespace, `,` or `;`), as long
  * as each one is a call or a list of calls. Stops at the first thing that is not.
  */
-export function callRun(text: string, start: number): JsonRun | undefined {
+export function callRun(text: string, start: number, opts: CallShape = {}): JsonRun | undefined {
   const calls: RawCall[] = []
   let i = start
   let end = start
@@ -129,7 +138,7 @@ export function callRun(text: string, start: number): JsonRun | undefined {
     const close = balancedEnd(text, i)
     if (close < 0) break
     const parsed = parseJsonLoose(text.slice(i, close))
-    const found = parsed.ok ? callsFromValue(parsed.value) : undefined
+    const found = parsed.ok ? callsFromValue(parsed.value, opts) : undefined
     if (!found) break
     calls.push(...found)
     end = close

@@ -53,11 +53,13 @@ export function isWholeAnswer(text: string, taken: readonly Region[]): boolean {
   const sorted = [...taken].sort((a, b) => a.start - b.start)
   if (sorted.length === 0) return false
   const lead = prose(text.slice(0, sorted[0].start))
-  if (lead.length > MAX_LEAD_IN_CHARS || sentences(lead) > 2 || lead.includes('```')) return false
+  // A lead-in is prose: JSON or code before the call means the answer is about JSON.
+  if (lead.length > MAX_LEAD_IN_CHARS || sentences(lead) > 2 || /[{}`]/.test(lead)) return false
   for (let i = 1; i < sorted.length; i++) {
     if (prose(text.slice(sorted[i - 1].end, sorted[i].start)) !== '') return false
   }
-  return prose(text.slice(sorted[sorted.length - 1].end)) === ''
+  // A stray closing bracket after a list (`[{…}]]`) is a slip, not prose.
+  return /^[\]}]*$/.test(prose(text.slice(sorted[sorted.length - 1].end)))
 }
 
 function prose(s: string): string {

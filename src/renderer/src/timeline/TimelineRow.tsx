@@ -28,6 +28,7 @@ const KIND_ICONS: Partial<Record<TimelineStep['kind'], { glyph: string; label: s
   checkpoint: { glyph: '⚑', label: 'checkpoint' },
   compaction: { glyph: '⇊', label: 'compaction' },
   error: { glyph: '!', label: 'error' },
+  'unparsed-call': { glyph: '⚠', label: 'tool call not understood' },
   finding: { glyph: '◆', label: 'finding' },
   restore: { glyph: '↺', label: 'restore' },
   fork: { glyph: '⎇', label: 'fork' },

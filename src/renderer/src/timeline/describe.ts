@@ -144,6 +144,12 @@ export function describeStep(step: TimelineStep): RowText {
         ].join(' · '),
         preview: step.reason === 'done' || !step.message ? undefined : previewLines(step.message, 2),
       }
+    case 'unparsed-call':
+      return {
+        title: 'Tool call not understood',
+        meta: `${step.family} format · ${step.repair ? 'asked the model to write it again' : 'nothing was run'}`,
+        preview: previewLines(step.problem, 2),
+      }
     case 'verify':
       return {
         title: `Checks ${step.passed ? 'passed' : 'failed'} (round ${step.round} of ${step.maxRounds})`,

@@ -161,6 +161,30 @@ export function StepBody({ step }: { step: TimelineStep }): React.JSX.Element {
           {step.message && <p className={step.reason === 'error' ? 'sd-error' : 'sd-hint'}>{step.message}</p>}
         </>
       )
+    case 'unparsed-call':
+      return (
+        <>
+          <p className="sd-error">{step.problem}</p>
+          <Fields
+            fields={[
+              ['Format', step.family],
+              ['Model step', String(step.step)],
+            ]}
+          />
+          <Section title="The format asked for">
+            <CodeBlock text={step.format} label="Format" />
+          </Section>
+          {step.repair ? (
+            <Section title="Sent to the model">
+              <CodeBlock text={step.repair} label="Repair message" />
+            </Section>
+          ) : (
+            <p className="sd-hint">
+              Second unreadable call in a row: the turn ended with the text as written.
+            </p>
+          )}
+        </>
+      )
     case 'verify':
       return (
         <>

@@ -35,6 +35,7 @@ export function categoryOf(step: TimelineStep): StepCategory {
     case 'restore':
       return 'checkpoints'
     case 'error':
+    case 'unparsed-call':
       return 'errors'
     case 'compaction':
     case 'finding':

@@ -15,6 +15,8 @@ import type { Span, ToolCallFamily } from '../types'
 const FENCE =
   /^ {0,3}(`{3,})[ \t]*(json5?|jsonc|tool_calls?|tool_code|function_calls?)?[ \t]*\n([\s\S]*?)\n {0,3}\1[ \t]*$/gm
 
+const BARE = { requireArguments: true }
+
 function parse(text: string): { spans: Span[]; broken: [] } {
   const spans: Span[] = []
   const fences: Array<[number, number]> = []
@@ -25,7 +27,7 @@ function parse(text: string): { spans: Span[]; broken: [] } {
     const bodyStart = m.index + m[0].indexOf('\n') + 1
     const first = body.search(/\S/)
     if (first < 0) continue
-    const run = callRun(text, bodyStart + first)
+    const run = callRun(text, bodyStart + first, BARE)
     if (run && text.slice(run.end, bodyStart + body.length).trim() === '')
       spans.push({ start: m.index, end, calls: run.calls, kind: 'json' })
   }
@@ -46,7 +48,7 @@ function parse(text: string): { spans: Span[]; broken: [] } {
       i++
       continue
     }
-    const run = callRun(text, i)
+    const run = callRun(text, i, BARE)
     if (run) {
       spans.push({ start: i, end: run.end, calls: run.calls, kind: 'json' })
       i = run.end

@@ -39,7 +39,7 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   for (const m of text.matchAll(/(?:^|\n)[ \t]*(?=\{)/g)) {
     const start = m.index + m[0].length
     if (spans.some((s) => start >= s.start && start < s.end)) continue
-    const run = callRun(text, start)
+    const run = callRun(text, start, { requireArguments: true })
     if (run) spans.push({ start, end: run.end, calls: run.calls, kind: 'json' })
   }
   return { spans, broken }
