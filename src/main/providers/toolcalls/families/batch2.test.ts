@@ -163,6 +163,22 @@ describe('edges', () => {
     expect(minimax.parse(text)).toMatchObject({ spans: [], broken: [{ start: 0, end: text.length }] })
   })
 
+  it('a block never closed stops at the next block instead of swallowing it', () => {
+    const good = '<invoke name="git_status"></invoke></minimax:tool_call>'
+    const m = minimax.parse(`<minimax:tool_call><invoke name="read_file">cut<minimax:tool_call>${good}`)
+    expect(m.broken).toHaveLength(1)
+    expect(m.spans.map((s) => s.calls)).toEqual([[{ name: 'git_status', arguments: {} }]])
+    const action =
+      '<|START_ACTION|>[{"tool_call_id": "0", "tool_name": "git_status", "parameters": {}}]<|END_ACTION|>'
+    const c = commandR.parse(`<|START_ACTION|>[{"tool_call_id": "0", ${action}`)
+    expect([c.broken.length, c.spans.length]).toEqual([1, 1])
+    const call = '<|tool_call_begin|>functions.git_status:0<|tool_call_argument_begin|>{}<|tool_call_end|>'
+    const k = kimi.parse(
+      `<|tool_calls_section_begin|>junk<|tool_calls_section_begin|>${call}<|tool_calls_section_end|>`,
+    )
+    expect([k.broken.length, k.spans.length]).toEqual([1, 1])
+  })
+
   it('one unreadable call makes the whole block a repair, so half a batch never runs', () => {
     const text =
       '<minimax:tool_call><invoke name="read_file"><parameter name="path">a</parameter></invoke>' +

@@ -64,8 +64,12 @@ export const commandR: ToolCallFamily = {
     for (let at = text.indexOf(ACTION_OPEN, from); at !== -1; at = text.indexOf(ACTION_OPEN, at + 1)) {
       const bodyStart = at + ACTION_OPEN.length
       const closeAt = text.indexOf(ACTION_CLOSE, bodyStart)
-      const body = text.slice(bodyStart, closeAt === -1 ? text.length : closeAt).trim()
-      const end = closeAt === -1 ? text.length : closeAt + ACTION_CLOSE.length
+      const nextAt = text.indexOf(ACTION_OPEN, bodyStart)
+      // An action never closed runs to the next one (or the end), never over it.
+      const closed = closeAt !== -1 && (nextAt === -1 || closeAt < nextAt)
+      const bodyEnd = closed ? closeAt : nextAt === -1 ? text.length : nextAt
+      const body = text.slice(bodyStart, bodyEnd).trim()
+      const end = closed ? closeAt + ACTION_CLOSE.length : bodyEnd
       const calls = readActions(body)
       if (typeof calls === 'string') out.broken.push({ start: at, end, problem: calls })
       else out.spans.push({ start: at, end, calls, kind: 'markup' })

@@ -25,7 +25,7 @@ export const granite: ToolCallFamily = {
       const opener = text[jsonStart]
       if (opener !== '[' && opener !== '{') {
         if (marker !== '<function_call>' || jsonStart >= text.length) {
-          out.broken.push({ start, end: text.length, problem: `no JSON follows ${marker}` })
+          out.broken.push({ start, end: start + marker.length, problem: `no JSON follows ${marker}` })
         }
         continue
       }
@@ -36,7 +36,7 @@ export const granite: ToolCallFamily = {
           end: text.length,
           problem: `the JSON after ${marker} is cut off before it closes`,
         })
-        continue
+        break // everything after belongs to this cut-off call
       }
       let end = jsonEnd
       const close = /^\s*<\/tool_call>/.exec(text.slice(jsonEnd))

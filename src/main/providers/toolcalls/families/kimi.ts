@@ -58,9 +58,13 @@ export const kimi: ToolCallFamily = {
     for (const m of text.matchAll(SECTION_OPEN)) {
       const start = m.index
       const bodyStart = start + m[0].length
-      const close = SECTION_CLOSE.exec(text.slice(bodyStart))
-      const bodyEnd = close ? bodyStart + close.index : text.length
-      const end = close ? bodyEnd + close[0].length : text.length
+      const rest = text.slice(bodyStart)
+      const close = SECTION_CLOSE.exec(rest)
+      const next = /<\|tool_calls?_section_begin\|>/.exec(rest)
+      // A section never closed runs to the next section (or the end), never over it.
+      const closed = close !== null && (next === null || close.index < next.index)
+      const bodyEnd = bodyStart + (closed ? close.index : (next?.index ?? rest.length))
+      const end = closed ? bodyEnd + close[0].length : bodyEnd
       claimed.push([start, end])
       addBlock(out, start, end, callBodies(text.slice(bodyStart, bodyEnd)))
     }

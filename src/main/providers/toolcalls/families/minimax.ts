@@ -21,8 +21,12 @@ function parseM2(text: string, out: FamilyResult): void {
     const start = m.index
     const bodyStart = start + m[0].length
     const closeAt = text.indexOf(M2_CLOSE, bodyStart)
-    const body = text.slice(bodyStart, closeAt === -1 ? text.length : closeAt)
-    const end = closeAt === -1 ? text.length : closeAt + M2_CLOSE.length
+    const nextAt = text.indexOf('<minimax:tool_call>', bodyStart)
+    // A block never closed runs to the next block (or the end), never over it.
+    const closed = closeAt !== -1 && (nextAt === -1 || closeAt < nextAt)
+    const bodyEnd = closed ? closeAt : nextAt === -1 ? text.length : nextAt
+    const body = text.slice(bodyStart, bodyEnd)
+    const end = closed ? closeAt + M2_CLOSE.length : bodyEnd
     const calls: RawCall[] = []
     let problem: string | undefined
     for (const inv of body.matchAll(INVOKE)) {
@@ -49,7 +53,9 @@ function parseM2(text: string, out: FamilyResult): void {
 }
 
 function parseM1(text: string, out: FamilyResult): void {
+  let cutOff = false
   for (const m of text.matchAll(M1_OPEN)) {
+    if (cutOff) break // the rest of the text already belongs to a call cut off mid-JSON
     const start = m.index
     const calls: RawCall[] = []
     let problem: string | undefined
@@ -60,6 +66,7 @@ function parseM1(text: string, out: FamilyResult): void {
       if (end === -1) {
         problem = 'a call in <tool_calls> is cut off before its JSON closes'
         i = text.length
+        cutOff = true
         break
       }
       const parsed = parseJsonLoose(text.slice(i, end))
