@@ -33,7 +33,7 @@ export function appInfo(ctx: ServiceContext, canPickFolder: boolean): CommandOut
     version: VERSION,
     host: ctx.host,
     dataDir: ctx.dataDir,
-    sandbox: { available: sandbox.available, reason: sandbox.reason },
+    sandbox: { available: sandbox.available, reason: sandbox.reason, summary: sandbox.summary },
     defaults: {
       ...ctx.defaults,
       approvalPolicy: ctx.defaults.approvalPolicy ?? readSettings(ctx.store).approvalPolicy,

@@ -18,6 +18,7 @@ import { startReview } from './review'
 import { readSettings, writeSettings } from './settings'
 import { TimeTravel } from './timetravel'
 import type { CoreService, InvokeReply } from './types'
+import { hideFromCommands } from '../exec/secrets-mask'
 
 export type Handler<C extends CommandName> = (
   input: CommandInput<C>,
@@ -61,6 +62,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
       }
     }
   }
+  // Its database and keys stay out of every sandboxed command's sight.
+  hideFromCommands(opts.dataDir)
   const ctx: ServiceContext = {
     store: opts.store,
     dataDir: opts.dataDir,

@@ -81,7 +81,11 @@ export const appCommandSchemas = {
       version: z.string(),
       host: z.enum(['electron', 'web']),
       dataDir: z.string(),
-      sandbox: z.object({ available: z.boolean(), reason: z.string().optional() }),
+      sandbox: z.object({
+        available: z.boolean(),
+        reason: z.string().optional(),
+        summary: z.string().optional(),
+      }),
       defaults: z.object({ ...providerFields, approvalPolicy: approvalPolicySchema }),
       recentProjects: z.array(z.string()),
       /** The project the host was started on (`stepwise serve --repo`), to open at once. */

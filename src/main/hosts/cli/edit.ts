@@ -10,7 +10,7 @@ import { chooseModel } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { startSession } from '../../session/start'
-import { commandSettingsFrom, sandboxStatus } from '../../exec'
+import { commandSettingsFrom, hideFromCommands, sandboxStatus } from '../../exec'
 import { storedModelOptions } from '../../service/settings'
 import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
@@ -136,6 +136,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   const repo = resolveRepo(opts.repo)
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
   const store = openStore(dataDir)
+  hideFromCommands(dataDir)
   const renderer = opts.json ? jsonRenderer(process.stdout) : humanRenderer(process.stdout, process.stderr)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
   const controller = new AbortController()
@@ -152,10 +153,15 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
     const approver = approverFor(opts.approve, interactive, renderer)
     const sandbox = sandboxStatus()
-    if (!sandbox.available) {
-      process.stderr.write(
-        `stepwise: commands run without the OS sandbox: ${sandbox.reason ?? 'bubblewrap (bwrap) is not available'}. Install bubblewrap to confine them to the project.\n`,
-      )
+    const commands = commandSettingsFrom(parseJsonSetting(store.getSetting('commands')))
+    if (!sandbox.available && commands.sandbox !== 'off') {
+      // Said once: what is missing, how to fix it, and what happens to commands meanwhile.
+      const meanwhile = commands.allowUnsandboxed
+        ? 'commands run unconfined ("allowUnsandboxed": true)'
+        : opts.approve === 'ask'
+          ? 'each command is asked for, with this warning'
+          : `commands are refused under ${opts.approve}`
+      process.stderr.write(`stepwise: ${sandbox.summary}. ${sandbox.reason} Meanwhile ${meanwhile}.\n`)
     }
     const session = await startSession(store, {
       task,
@@ -164,7 +170,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
       policy: opts.approve,
       maxSteps: opts.maxSteps,
       repair: opts.untilGreen ? { maxRounds: opts.maxRepairs ?? 15 } : undefined,
-      commands: commandSettingsFrom(parseJsonSetting(store.getSetting('commands'))),
+      commands,
       approver,
       emit: (event) => renderer.onEvent(event),
     })

@@ -10,7 +10,7 @@ import {
 } from '../../../shared/protocol'
 import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
-import { sandboxStatus } from '../../exec'
+import { hideFromCommands, sandboxStatus } from '../../exec'
 import { createCoreService } from '../../service/service'
 import { openStore } from '../../store/store'
 import { startWebHost } from '../web/server'
@@ -88,6 +88,7 @@ export async function runServe(opts: ServeOptions): Promise<number> {
   const startProject = opts.repo ? resolveRepo(opts.repo) : undefined
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
   const store = openStore(dataDir)
+  hideFromCommands(dataDir)
   const service = createCoreService({
     store,
     dataDir,
@@ -120,9 +121,11 @@ export async function runServe(opts: ServeOptions): Promise<number> {
       `stepwise: WARNING: listening on ${opts.host}: anyone who can reach this address and has the token can run the agent on your files.\n`,
     )
   const sandbox = sandboxStatus()
+  // One line on what confines commands here, from a real probe; the fix when nothing does.
+  process.stderr.write(`stepwise: commands: ${sandbox.summary}\n`)
   if (!sandbox.available)
     process.stderr.write(
-      `stepwise: commands run without the OS sandbox: ${sandbox.reason ?? 'bubblewrap (bwrap) is not available'}.\n`,
+      `stepwise: ${sandbox.reason} Without it, commands are refused under auto-edit and full-auto, and asked for one by one under ask.\n`,
     )
   process.stderr.write('stepwise: serving; press Ctrl+C to stop.\n')
   await new Promise<void>((resolve) => {

@@ -86,7 +86,7 @@ export function StatusBar(): React.JSX.Element {
           <span
             className="statusbar-item statusbar-chip warn"
             data-testid="sandbox-warning"
-            title={info.sandbox.reason}
+            title={[info.sandbox.summary, info.sandbox.reason].filter(Boolean).join('. ')}
             aria-label={`No sandbox${info.sandbox.reason ? `: ${info.sandbox.reason}` : ''}`}
           >
             No sandbox
