@@ -36,7 +36,8 @@ export interface CorpusCase {
   text: string
   calls: ExpectedCall[]
   /** The text left for the user once the calls are taken out, when the case pins it. */
-  content?: string
+  content?: string /** The answer also holds markup that could not be read (reported, not run) next to the calls. */
+  partlyBroken?: boolean
 }
 
 export interface CorpusNegative {

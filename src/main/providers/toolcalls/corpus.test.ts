@@ -31,7 +31,9 @@ for (const corpus of loadCorpora()) {
       it(`calls: ${c.name}`, () => {
         const result = readToolCalls(c.text, CORPUS_TOOLS)
         expect(parsedArgs(result.calls)).toEqual(c.calls)
-        expect(result.broken).toEqual([])
+        // A case may pair a good call with unreadable markup: the good one runs, the rest is reported.
+        if (c.partlyBroken) expect(result.broken.length).toBeGreaterThan(0)
+        else expect(result.broken).toEqual([])
         if (c.content !== undefined) expect(result.text).toBe(c.content)
       })
     }

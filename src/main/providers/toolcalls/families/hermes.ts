@@ -31,28 +31,59 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
       boundary = i = end
       continue
     }
-    const bodyStart = open + OPEN.length
-    const nextOpen = text.indexOf(OPEN, bodyStart)
-    const nextClose = text.indexOf(CLOSE, bodyStart)
-    const terminated = nextClose >= 0 && (nextOpen < 0 || nextClose < nextOpen)
-    const bodyEnd = terminated ? nextClose : nextOpen >= 0 ? nextOpen : text.length
-    const end = terminated ? nextClose + CLOSE.length : bodyEnd
-    const body = text.slice(bodyStart, bodyEnd)
-    if (!terminated && looksLikeJson(body)) {
-      // The stop token ate the closing tag: the block is its first JSON value, if that is whole.
-      const jsonStart = text.slice(bodyStart).search(/[[{]/) + bodyStart
-      const jsonEnd = balancedEnd(text, jsonStart)
-      if (jsonEnd < 0) broken.push({ start: open, end, problem: 'the JSON inside <tool_call> is cut off' })
-      else read(text.slice(jsonStart, jsonEnd), open, jsonEnd, spans, broken)
-      boundary = i = jsonEnd < 0 ? end : jsonEnd
-      continue
-    }
-    if (looksLikeJson(body)) read(body, open, end, spans, broken)
-    else if (terminated && body.trim() === '')
-      broken.push({ start: open, end, problem: 'an empty <tool_call> block' })
-    boundary = i = end
+    boundary = i = block(text, open, spans, broken)
   }
   return { spans, broken }
+}
+
+/**
+ * One `<tool_call>` block from `open`; returns where it ends. The JSON is read as
+ * JSON (a `</tool_call>` inside a string, as in `echo '</tool_call>'`, is text), then
+ * the closing tag is expected; without it the block ends with its JSON (the stop
+ * token ate the tag, as vLLM accepts).
+ */
+function block(text: string, open: number, spans: Span[], broken: BrokenSpan[]): number {
+  const bodyStart = open + OPEN.length
+  const lead = /^(?:\s|<\|im_start\|>(?:assistant)?|```[\w-]*)*/.exec(text.slice(bodyStart))![0]
+  const jsonStart = bodyStart + lead.length
+  const nextTag = (from: number) => {
+    const c = text.indexOf(CLOSE, from)
+    const o = text.indexOf(OPEN, from)
+    return c >= 0 && (o < 0 || c < o)
+      ? { at: c, end: c + CLOSE.length }
+      : { at: o < 0 ? text.length : o, end: o < 0 ? text.length : o }
+  }
+  if (text[jsonStart] !== '{' && text[jsonStart] !== '[') {
+    // Not JSON: another family's body (`<function=…>`, GLM's `name<arg_key>`), or an empty block.
+    const next = nextTag(bodyStart)
+    if (text.slice(bodyStart, next.at).trim() === '' && next.end > next.at)
+      broken.push({ start: open, end: next.end, problem: 'an empty <tool_call> block' })
+    return text.slice(jsonStart, next.at).trim() === '' ? next.end : bodyStart
+  }
+  let pos = jsonStart
+  let lastEnd = -1
+  for (;;) {
+    const end = balancedEnd(text, pos)
+    if (end < 0) break
+    lastEnd = end
+    const more = /^[\s,]*(?=[[{])/.exec(text.slice(end))
+    if (!more) break
+    pos = end + more[0].length
+  }
+  if (lastEnd < 0) {
+    const next = nextTag(jsonStart)
+    broken.push({
+      start: open,
+      end: next.end,
+      problem:
+        'the JSON inside <tool_call> does not parse (a closing brace or bracket is missing, or the answer was cut off)',
+    })
+    return next.end
+  }
+  const tail = /^(?:\s|```|<\|im_end\|>)*<\/tool_call>/.exec(text.slice(lastEnd))
+  const end = tail ? lastEnd + tail[0].length : lastEnd
+  read(text.slice(jsonStart, lastEnd), open, end, spans, broken)
+  return end
 }
 
 function read(body: string, start: number, end: number, spans: Span[], broken: BrokenSpan[]): void {
@@ -97,10 +128,6 @@ function unwrap(body: string): string {
     .replace(/^```[\w-]*[ \t]*\n?/, '')
     .replace(/\n?```$/, '')
     .trim()
-}
-
-function looksLikeJson(body: string): boolean {
-  return /^[[{]/.test(unwrap(body))
 }
 
 /** Start of the JSON that ends right before an unopened `</tool_call>`, or -1. */

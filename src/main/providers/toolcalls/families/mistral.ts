@@ -5,15 +5,17 @@ import type { BrokenSpan, RawCall, Span, ToolCallFamily } from '../types'
  * Mistral, every tokenizer version:
  * - v2/v3 (Mistral 7B v0.3, Mixtral, Nemo): `[TOOL_CALLS][{"name":…,"arguments":…}, …]`,
  *   sometimes a single object instead of a list;
- * - v11+ (Mistral Small 3.2, Devstral, Magistral): `[TOOL_CALLS]name[ARGS]{…}`, several
- *   in a row, and `[TOOL_CALLS]name[CALL_ID]id[ARGS]{…}`;
+ * - v11+ (Mistral Small 3.2, Devstral, Magistral, Ministral 3): `[TOOL_CALLS]name[ARGS]{…}`,
+ *   several in a row, `[TOOL_CALLS]name[CALL_ID]id[ARGS]{…}`, and `[TOOL_CALLS]name{…}` as
+ *   vLLM shows it with the `[ARGS]` token dropped;
  * - v11 through vLLM with special tokens skipped: `name{…}` — read only when it is the
  *   whole answer (kind `json`), and `../index.ts` keeps it only for offered tools.
  * Magistral's `[THINK]…[/THINK]` is reasoning, blanked before this runs (../reasoning.ts).
  */
 
 const TOKEN = '[TOOL_CALLS]'
-const NAMED = /^\s*([A-Za-z_][\w.-]*)(?:\[CALL_ID\]\s*([\w-]*))?\s*\[ARGS\]\s*/
+/** `name[ARGS]`, `name[CALL_ID]id[ARGS]`, or `name` right before its JSON (vLLM drops [ARGS] as a special token). */
+const NAMED = /^\s*([A-Za-z_][\w.-]*)(?:\[CALL_ID\]\s*([\w-]*))?\s*(?:\[ARGS\]\s*|(?=\{))/
 
 function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   const spans: Span[] = []

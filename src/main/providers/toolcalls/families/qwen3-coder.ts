@@ -47,6 +47,15 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
     if (after) end += after[0].length
     spans.push({ start, end, calls: [{ name: m[1].trim(), arguments: args }], kind: 'markup' })
   }
+  // `<function=name` with no `>` (vLLM PR #36774): meant as a call, unreadable.
+  for (const m of text.matchAll(/<function=[^>\n]*\n/g)) {
+    const end = text.indexOf('</function>', m.index)
+    broken.push({
+      start: m.index,
+      end: end < 0 ? m.index + m[0].length : end + '</function>'.length,
+      problem: `the tag ${JSON.stringify(m[0].trim())} is not closed with ">"`,
+    })
+  }
   return { spans, broken }
 }
 
