@@ -8,6 +8,7 @@ import { chooseModel, useEffectiveChoice, type ModelChoice } from './choice'
 import { CompatibleServer } from './CompatibleServer'
 import { ModelIdForm } from './ModelIdForm'
 import { ModelList } from './ModelList'
+import { ModelOptionsForm } from './ModelOptionsForm'
 import { closeModelPicker, usePickerUi } from './pickerState'
 import { ProviderTabs } from './ProviderTabs'
 import { PullForm } from './PullForm'
@@ -95,6 +96,7 @@ export function PickerDialog(): React.JSX.Element {
             onChoose={(model, baseUrl) => void choose({ provider: 'openai-chat', model, baseUrl })}
           />
         )}
+        <ModelOptionsForm key={tab} provider={tab} />
       </div>
       {sessionOpen && (
         <p className="ui-note" data-testid="model-switch-note">

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react'
 import type { AppSettings } from '../../../shared/protocol'
 import { Dialog } from '../palette/Dialog'
 import { saveSettings, toast, useApp } from '../state/store'
-import { fromDraft, toDraft, type DraftErrors, type SettingsDraft } from './form'
+import { fromDraft, MODEL_OPTIONS_NOTE, toDraft, type DraftErrors, type SettingsDraft } from './form'
 import { POLICIES, POLICY_INFO, setSessionPolicy } from './policy'
 import { closeSettings, useSettingsUi } from './settingsUi'
 import { applyTheme, useApplyTheme } from './theme'
@@ -163,6 +163,39 @@ function SettingsForm({ settings }: { settings: AppSettings }): React.JSX.Elemen
         </NumberField>
       </fieldset>
 
+      <fieldset className="settings-fieldset settings-columns three" data-testid="settings-model-options">
+        <legend>Model window and sampling</legend>
+        <NumberField
+          label="Context window (tokens)"
+          placeholder="auto"
+          value={draft.numCtx}
+          onChange={(v) => set('numCtx', v)}
+          {...field('numCtx')}
+        >
+          {error('numCtx')}
+        </NumberField>
+        <NumberField
+          label="Largest automatic window"
+          placeholder="32768"
+          value={draft.maxNumCtx}
+          onChange={(v) => set('maxNumCtx', v)}
+          {...field('maxNumCtx')}
+        >
+          {error('maxNumCtx')}
+        </NumberField>
+        <NumberField
+          label="Temperature"
+          placeholder="server default"
+          inputMode="decimal"
+          value={draft.temperature}
+          onChange={(v) => set('temperature', v)}
+          {...field('temperature')}
+        >
+          {error('temperature')}
+        </NumberField>
+        <p className="ui-note settings-span">{MODEL_OPTIONS_NOTE}</p>
+      </fieldset>
+
       <div className="settings-theme">
         <label className="ui-label" htmlFor={`${ids}-theme`}>
           Theme
@@ -196,13 +229,24 @@ interface NumberFieldProps {
   id: string
   label: string
   value: string
+  placeholder?: string
+  inputMode?: 'numeric' | 'decimal'
   onChange(value: string): void
   'aria-invalid': boolean
   'aria-describedby'?: string
   children?: ReactNode
 }
 
-function NumberField({ id, label, value, onChange, children, ...aria }: NumberFieldProps): React.JSX.Element {
+function NumberField({
+  id,
+  label,
+  value,
+  onChange,
+  children,
+  placeholder,
+  inputMode = 'numeric',
+  ...aria
+}: NumberFieldProps): React.JSX.Element {
   return (
     <div>
       <label className="ui-label" htmlFor={id}>
@@ -211,7 +255,8 @@ function NumberField({ id, label, value, onChange, children, ...aria }: NumberFi
       <input
         id={id}
         className="ui-input"
-        inputMode="numeric"
+        inputMode={inputMode}
+        placeholder={placeholder}
         value={value}
         onChange={(e) => onChange(e.target.value)}
         {...aria}

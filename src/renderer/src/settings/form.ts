@@ -45,6 +45,10 @@ function optionalText(n: number | undefined): string {
   return n === undefined ? '' : String(n)
 }
 
+/** What the window and temperature fields do, said where they are edited. */
+export const MODEL_OPTIONS_NOTE =
+  "Empty window: Ollama uses the model's own length up to the largest automatic window (32,768 unless raised); another server's window comes from Stepwise's model table. Windows of 8,192 tokens or less get a compact prompt. Applies from the next turn."
+
 export const MIN_CTX = 512
 export const MAX_CTX = 2_097_152
 

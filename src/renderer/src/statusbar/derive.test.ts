@@ -4,6 +4,7 @@ import { emptySessionView, type SessionView } from '../../../shared/reducer'
 import {
   contextLabel,
   contextLevel,
+  contextShort,
   contextUse,
   elapsedMs,
   formatClock,
@@ -43,8 +44,21 @@ describe('contextUse', () => {
       beforeTokens: 30_000,
       afterTokens: 4000,
     }
-    expect(contextUse([answer(2, 30_000), compacted])).toEqual({ usedTokens: 4000, windowTokens: 32_768 })
+    expect(contextUse([answer(2, 30_000), compacted])).toEqual({
+      usedTokens: 4000,
+      windowTokens: 32_768,
+      source: 'estimated',
+    })
     expect(contextUse([compacted, answer(4, 9000)])).toEqual({ usedTokens: 9000, windowTokens: 32_768 })
+  })
+  it("says whose count it is: the server's, or our estimate", () => {
+    const withSource = (promptSource: 'reported' | 'estimated'): StepwiseEvent => {
+      const e = answer(2, 5000)
+      if (e.type !== 'assistant.message') throw new Error('expected an answer')
+      return { ...e, context: { usedTokens: 5000, windowTokens: 8192, promptSource } }
+    }
+    expect(contextUse([withSource('reported')])?.source).toBe('reported')
+    expect(contextUse([withSource('estimated')])?.source).toBe('estimated')
   })
   it('is null before any count', () => {
     expect(contextUse([])).toBeNull()
@@ -58,6 +72,20 @@ describe('the context meter', () => {
     expect(percentUsed(use)).toBe(42)
     expect(contextLabel(use)).toBe('Context window 42% used (13.4k of 32k tokens)')
     expect(contextLabel(null)).toBe('Context window: not measured yet')
+    expect(contextShort(use)).toBe('42%')
+    expect(contextShort(null)).toBe('–')
+  })
+  it('marks our own estimate with "~" and says why in the tooltip', () => {
+    const estimated = { usedTokens: 5000, windowTokens: 8192, source: 'estimated' as const }
+    expect(contextShort(estimated)).toBe('~61%')
+    expect(contextLabel(estimated)).toBe(
+      'Context window about 61% used (~5k of 8.2k tokens; estimated by Stepwise: the server reported fewer tokens or none)',
+    )
+    const reported = { ...estimated, source: 'reported' as const }
+    expect(contextShort(reported)).toBe('61%')
+    expect(contextLabel(reported)).toBe(
+      'Context window 61% used (5k of 8.2k tokens, as the server counted them)',
+    )
   })
   it('warms up as it fills', () => {
     expect(contextLevel(42)).toBe('ok')

@@ -54,6 +54,11 @@ function lastError(view: StateInput): { message: string } | undefined {
 export interface ContextUse {
   usedTokens: number
   windowTokens: number
+  /**
+   * Whose count: the server's, or Stepwise's own estimate (the server reported less, as a
+   * prompt cache makes Ollama do, or nothing; or a compaction since). Absent in older sessions.
+   */
+  source?: 'reported' | 'estimated'
 }
 
 /**
@@ -66,8 +71,10 @@ export function contextUse(events: readonly StepwiseEvent[]): ContextUse | null 
     const e = events[i]
     if (e.type === 'context.compacted' && compactedTo === null) compactedTo = e.afterTokens
     if (e.type === 'assistant.message' && e.context) {
-      const { usedTokens, windowTokens } = e.context
-      return { usedTokens: compactedTo ?? usedTokens, windowTokens }
+      const { usedTokens, windowTokens, promptSource } = e.context
+      // After a compaction the count is ours.
+      const source = compactedTo !== null ? 'estimated' : promptSource
+      return { usedTokens: compactedTo ?? usedTokens, windowTokens, ...(source ? { source } : {}) }
     }
   }
   return null
@@ -81,7 +88,18 @@ export function percentUsed(use: ContextUse): number {
 
 export function contextLabel(use: ContextUse | null): string {
   if (!use) return 'Context window: not measured yet'
-  return `Context window ${percentUsed(use)}% used (${formatTokens(use.usedTokens)} of ${formatTokens(use.windowTokens)} tokens)`
+  const counts = `${formatTokens(use.usedTokens)} of ${formatTokens(use.windowTokens)} tokens`
+  if (use.source === 'estimated')
+    return `Context window about ${percentUsed(use)}% used (~${counts}; estimated by Stepwise: the server reported fewer tokens or none)`
+  if (use.source === 'reported')
+    return `Context window ${percentUsed(use)}% used (${counts}, as the server counted them)`
+  return `Context window ${percentUsed(use)}% used (${counts})`
+}
+
+/** The meter's short text: "~" marks our own estimate. */
+export function contextShort(use: ContextUse | null): string {
+  if (!use) return '–'
+  return `${use.source === 'estimated' ? '~' : ''}${percentUsed(use)}%`
 }
 
 /** How the meter is coloured: calm, filling up, or about to compact or overflow. */
