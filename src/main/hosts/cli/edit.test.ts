@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { writeApiKey } from '../../config/credentials'
 import { defaultDataDir } from '../../config/paths'
-import { exitCodeFor, resolveProviderConfig } from './edit'
+import { exitCodeFor, numCtxArg, resolveProviderConfig, temperatureArg } from './edit'
 import { UsageError } from './exit-codes'
 
 let dataDir: string | undefined
@@ -83,5 +83,39 @@ describe('defaultDataDir', () => {
     expect(defaultDataDir({}, 'darwin')).toBe(
       path.join(os.homedir(), 'Library', 'Application Support', 'Stepwise'),
     )
+  })
+})
+
+describe('--num-ctx and --temperature', () => {
+  it('take a window from 512 tokens and a temperature from 0 to 2', () => {
+    expect(numCtxArg('8192')).toBe(8192)
+    expect(() => numCtxArg('100')).toThrow(/from 512/)
+    expect(() => numCtxArg('8k')).toThrow(/from 512/)
+    expect(temperatureArg('0')).toBe(0)
+    expect(temperatureArg('0.2')).toBe(0.2)
+    expect(() => temperatureArg('2.5')).toThrow(/0 to 2/)
+    expect(() => temperatureArg('')).toThrow(/0 to 2/)
+  })
+
+  it('win over the stored window and temperature, field by field', () => {
+    const stored = settings({
+      app: JSON.stringify({ modelOptions: { numCtx: 4096, temperature: 0.5, maxNumCtx: 65536 } }),
+    })
+    expect(resolveProviderConfig({ provider: 'ollama' }, {}, stored, '/none')).toMatchObject({
+      numCtx: 4096,
+      temperature: 0.5,
+      maxNumCtx: 65536,
+    })
+    expect(resolveProviderConfig({ provider: 'ollama', numCtx: 8192 }, {}, stored, '/none')).toMatchObject({
+      numCtx: 8192,
+      temperature: 0.5,
+      maxNumCtx: 65536,
+    })
+    // A stored value that no longer parses is ignored, not fatal.
+    const broken = settings({ app: JSON.stringify({ modelOptions: { numCtx: 'big' } }) })
+    expect(resolveProviderConfig({ provider: 'ollama', temperature: 0 }, {}, broken, '/none')).toMatchObject({
+      temperature: 0,
+    })
+    expect(resolveProviderConfig({ provider: 'ollama' }, {}, broken, '/none').numCtx).toBeUndefined()
   })
 })
