@@ -70,6 +70,11 @@ export function positionals(argv: readonly string[]): string[] {
   return out
 }
 
+/** An operand that leaves the project folder (`/abs`, `~/x`, `../x`). */
+export function leavesProject(value: string): boolean {
+  return /^[/~]/.test(value) || /(^|\/)\.\.(\/|$)/.test(value)
+}
+
 /** A user pattern such as `"git push --force"` → its words (`git`, `push`) and its flags (`--force`). */
 export interface Pattern {
   text: string
@@ -138,7 +143,8 @@ export function matchStrictly(argv: readonly string[], pattern: Pattern): string
   if (harmless && pattern.words.length > 1) {
     while (i < argv.length) {
       if (harmless.flags.includes(argv[i]) || (argv[0] === 'make' && /^-j\d*$/.test(argv[i]))) i++
-      else if (harmless.withValue.includes(argv[i])) i += 2
+      // `-C dir` is harmless inside the project; another folder brings its own config (git) or makefile.
+      else if (harmless.withValue.includes(argv[i]) && !leavesProject(argv[i + 1] ?? '/')) i += 2
       else break
     }
   }

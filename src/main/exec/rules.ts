@@ -1,4 +1,30 @@
-import { commandName, flagsOf, matchStrictly, parsePattern, positionals, type Pattern } from './argv'
+import {
+  commandName,
+  flagsOf,
+  matchesLoosely,
+  matchStrictly,
+  parsePattern,
+  positionals,
+  type Pattern,
+} from './argv'
+import { NO_OPTIONS, optionNames, type OptionTable } from './options'
+import {
+  CARGO,
+  ESLINT,
+  GO,
+  JEST,
+  MAKE,
+  MAVEN,
+  PACKAGE_SCRIPT,
+  PRETTIER,
+  PYTEST,
+  RUFF,
+  TSC,
+  VITEST,
+} from './programs/build'
+import { GIT_SUBCOMMANDS, GIT_TABLES, gitCall } from './programs/git'
+import { DATE, FILE, FIND, HOSTNAME, RG, RM, SED, SORT, TREE, UNIQ } from './programs/text'
+import { isRestricted, programObjection, type ProgramRule } from './programs/types'
 
 /*
  * The built-in lists, in the spirit of the ipuaro seed: read-only and
@@ -23,41 +49,69 @@ const sub =
   (argv: readonly string[]) =>
     commandName(argv[0] ?? '') === tool && subcommands.includes(positionals(argv)[0] ?? '')
 
-const has = (argv: readonly string[], ...anyOf: string[]) => {
-  const flags = flagsOf(argv.slice(1))
-  return anyOf.some((f) => flags.has(f))
-}
-
 const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|md|dm-|loop|sr)/
 
 export function isBlockDevice(target: string): boolean {
   return BLOCK_DEVICE.test(target)
 }
 
+const has = (argv: readonly string[], ...anyOf: string[]) => {
+  const flags = flagsOf(argv.slice(1))
+  return anyOf.some((f) => flags.has(f))
+}
+
+/** Whether a git call is `git SUB` using any of `names` (abbreviations read per subcommand). */
+const gitWith = (argv: readonly string[], subcommand: string, ...names: string[]) => {
+  const call = gitCall(argv)
+  if (call?.subcommand !== subcommand) return false
+  if (names.length === 0) return true
+  const used = optionNames(call.args, GIT_TABLES[subcommand] ?? NO_OPTIONS)
+  return names.some((n) => used.has(n))
+}
+
+/** npm takes any unique prefix of a command (`npm publ`); `npm un` is uninstall's alias. */
+const npmCommand = (word: string, full: string) =>
+  word === full || (word.length >= 2 && word !== 'un' && full.startsWith(word))
+
 export const DENY_RULES: readonly DenyRule[] = [
   {
     name: 'rm -rf',
     why: 'recursive forced delete',
-    matches: (a) => named('rm')(a) && has(a, '-r', '-R', '--recursive') && has(a, '-f', '--force'),
+    matches: (a) => {
+      if (!named('rm')(a)) return false
+      const used = optionNames(a.slice(1), RM)
+      return (
+        ['-r', '-R', '--recursive'].some((f) => used.has(f)) && ['-f', '--force'].some((f) => used.has(f))
+      )
+    },
   },
   { name: 'sudo', why: 'runs as another user', matches: named('sudo', 'su', 'doas', 'pkexec', 'runuser') },
-  { name: 'git push', why: 'nothing ever pushes', matches: sub('git', 'push') },
+  { name: 'git push', why: 'nothing ever pushes', matches: (a) => gitWith(a, 'push') },
   {
     name: 'git reset --hard',
     why: 'discards uncommitted work',
-    matches: (a) => sub('git', 'reset')(a) && has(a, '--hard'),
+    matches: (a) => gitWith(a, 'reset', '--hard', '--merge', '--keep'),
   },
   {
     name: 'git clean -f',
-    why: 'deletes untracked files',
-    matches: (a) => sub('git', 'clean')(a) && has(a, '-f', '--force'),
+    why: 'deletes untracked files (only `git clean -n` runs)',
+    matches: (a) =>
+      gitWith(a, 'clean') &&
+      (gitWith(a, 'clean', '-f', '--force') || !gitWith(a, 'clean', '-n', '--dry-run')),
   },
   {
     name: 'npm publish',
     why: 'publishes a package',
-    matches: (a) =>
-      ['npm', 'pnpm', 'yarn', 'cargo', 'gem', 'twine'].includes(commandName(a[0] ?? '')) &&
-      ['publish', 'unpublish', 'push', 'upload'].includes(positionals(a)[0] ?? ''),
+    matches: (a) => {
+      const tool = commandName(a[0] ?? '')
+      const [first, second] = positionals(a)
+      if (tool === 'npm') return npmCommand(first ?? '', 'publish') || npmCommand(first ?? '', 'unpublish')
+      if (tool === 'yarn' && first === 'npm') return second === 'publish'
+      return (
+        ['pnpm', 'yarn', 'cargo', 'gem', 'twine', 'poetry', 'bun'].includes(tool) &&
+        ['publish', 'unpublish', 'push', 'upload', 'yank'].includes(first ?? '')
+      )
+    },
   },
   { name: 'chmod', why: 'changes permissions', matches: named('chmod', 'chown', 'chgrp', 'chattr') },
   {
@@ -110,25 +164,19 @@ export const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', '
 
 export interface AllowRule {
   pattern: Pattern
-  /** Flags that make the command write or run something (find -delete, sort -o). */
-  forbid?: readonly string[]
-  /** Most operands after the pattern (`uniq in out` writes `out`). */
-  maxArgs?: number
+  /** What the arguments after the pattern may not hold (programs/*.ts). */
+  program?: ProgramRule
   /** Nothing but the pattern itself (`node --version`, not `node --version x.js`). */
   exact?: boolean
 }
 
-const rule = (text: string, opts: Omit<AllowRule, 'pattern'> = {}): AllowRule => ({
-  pattern: parsePattern(text),
-  ...opts,
-})
+const rule = (text: string, program?: ProgramRule): AllowRule => ({ pattern: parsePattern(text), program })
 
 const anyArgs = (...names: string[]) => names.map((n) => rule(n))
-const exact = (...texts: string[]) => texts.map((t) => rule(t, { exact: true }))
-
-const GIT_WRITES = ['--output', '--ext-diff', '-O', '--open-files-in-pager']
+const exact = (...texts: string[]) => texts.map((t) => ({ pattern: parsePattern(t), exact: true }))
 
 export const ALLOW_RULES: readonly AllowRule[] = [
+  // Read-only, with no option that runs or writes anything.
   ...anyArgs(
     'ls',
     'cat',
@@ -138,7 +186,6 @@ export const ALLOW_RULES: readonly AllowRule[] = [
     'grep',
     'egrep',
     'fgrep',
-    'rg',
     'head',
     'tail',
     'wc',
@@ -146,11 +193,9 @@ export const ALLOW_RULES: readonly AllowRule[] = [
     'tr',
     'diff',
     'cmp',
-    'file',
     'stat',
     'du',
     'df',
-    'tree',
     'basename',
     'dirname',
     'realpath',
@@ -159,7 +204,6 @@ export const ALLOW_RULES: readonly AllowRule[] = [
     'type',
     'whoami',
     'uname',
-    'date',
     'true',
     'false',
     'test',
@@ -175,64 +219,48 @@ export const ALLOW_RULES: readonly AllowRule[] = [
     'sleep',
     'cd',
     'printenv',
-    'hostname',
     'id',
-    'pytest',
   ),
-  rule('find', {
-    forbid: ['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls'],
-  }),
-  rule('sort', { forbid: ['-o', '--output'] }),
-  rule('uniq', { maxArgs: 1 }),
+  rule('rg', RG),
+  rule('find', FIND),
+  rule('sort', SORT),
+  rule('uniq', UNIQ),
+  rule('file', FILE),
+  rule('tree', TREE),
+  rule('date', DATE),
+  rule('hostname', HOSTNAME),
+  rule('sed', SED),
   rule('command -v'),
   rule('command -V'),
-  rule('env', { maxArgs: 0 }),
-  ...['status', 'diff', 'log', 'show', 'rev-parse', 'ls-files', 'blame', 'grep', 'describe', 'shortlog'].map(
-    (s) => rule(`git ${s}`, { forbid: GIT_WRITES }),
-  ),
-  rule('git branch', {
-    maxArgs: 0,
-    forbid: [
-      '-d',
-      '-D',
-      '--delete',
-      '-m',
-      '-M',
-      '--move',
-      '-c',
-      '-C',
-      '--copy',
-      '-f',
-      '--force',
-      '-u',
-      '--set-upstream-to',
-      '--unset-upstream',
-      '--edit-description',
-    ],
-  }),
-  rule('git remote', { maxArgs: 0 }),
+  ...Object.entries(GIT_SUBCOMMANDS).map(([s, program]) => rule(`git ${s}`, program)),
   rule('git stash list'),
   ...['npm', 'pnpm', 'yarn'].flatMap((pm) => [
-    rule(`${pm} test`),
-    ...['test', 'build', 'lint', 'typecheck'].map((s) => rule(`${pm} run ${s}`)),
+    rule(`${pm} test`, PACKAGE_SCRIPT),
+    ...['test', 'build', 'lint', 'typecheck'].map((s) => rule(`${pm} run ${s}`, PACKAGE_SCRIPT)),
   ]),
-  rule('npm t'),
+  rule('npm t', PACKAGE_SCRIPT),
   rule('npm ls'),
-  ...['build', 'lint', 'typecheck'].flatMap((s) => [rule(`pnpm ${s}`), rule(`yarn ${s}`)]),
-  rule('npx vitest run'),
-  rule('npx tsc --noEmit'),
-  rule('tsc --noEmit'),
-  rule('npx jest'),
-  rule('npx eslint'),
-  rule('npx prettier --check'),
-  rule('python -m pytest'),
-  rule('python3 -m pytest'),
-  ...['test', 'build', 'vet'].map((s) => rule(`go ${s}`)),
-  ...['test', 'build', 'check', 'clippy'].map((s) => rule(`cargo ${s}`)),
-  rule('mvn test'),
-  rule('mvn compile'),
-  rule('ruff check'),
-  ...['test', 'check', 'build', 'lint'].map((s) => rule(`make ${s}`)),
+  ...['build', 'lint', 'typecheck'].flatMap((s) => [
+    rule(`pnpm ${s}`, PACKAGE_SCRIPT),
+    rule(`yarn ${s}`, PACKAGE_SCRIPT),
+  ]),
+  rule('npx vitest run', VITEST),
+  rule('npx tsc --noEmit', TSC),
+  rule('tsc --noEmit', TSC),
+  rule('npx jest', JEST),
+  rule('npx eslint', ESLINT),
+  rule('eslint', ESLINT),
+  rule('npx prettier --check', PRETTIER),
+  rule('prettier --check', PRETTIER),
+  rule('pytest', PYTEST),
+  rule('python -m pytest', PYTEST),
+  rule('python3 -m pytest', PYTEST),
+  ...['test', 'build', 'vet'].map((s) => rule(`go ${s}`, GO)),
+  ...['test', 'build', 'check', 'clippy'].map((s) => rule(`cargo ${s}`, CARGO)),
+  rule('mvn test', MAVEN),
+  rule('mvn compile', MAVEN),
+  rule('ruff check', RUFF),
+  ...['test', 'check', 'build', 'lint'].map((s) => rule(`make ${s}`, MAKE)),
   ...exact(
     'node --version',
     'node -v',
@@ -258,15 +286,12 @@ export const ALLOW_RULES: readonly AllowRule[] = [
 export function allowRuleObjection(rule: AllowRule, rest: readonly string[]): string | null {
   if (rule.exact && rest.some((r) => !rule.pattern.flags.includes(r)))
     return `only \`${rule.pattern.text}\` itself runs unasked`
-  const flags = flagsOf(rest)
-  const bad = rule.forbid?.find((f) => flags.has(f) || rest.some((r) => r.startsWith(`${f}=`)))
-  if (bad) return `\`${rule.pattern.text}\` with ${bad} is not on the allowlist`
-  if (rule.maxArgs !== undefined) {
-    const operands = rest.filter((r) => !r.startsWith('-'))
-    if (operands.length > rule.maxArgs)
-      return `\`${rule.pattern.text}\` with ${operands.length} operands may change things`
-  }
-  return null
+  return rule.program ? programObjection(rule.pattern.text, rule.program, rest) : null
+}
+
+/** True when arguments unknown until run time (`xargs`, `$X`) could break the rule. */
+export function isRestrictedRule(rule: AllowRule): boolean {
+  return rule.exact === true || (rule.program !== undefined && isRestricted(rule.program))
 }
 
 /** The first allow rule whose pattern matches, with the arguments left after it. */
@@ -279,4 +304,44 @@ export function findAllowRule(
     if (rest) return { rule: r, rest }
   }
   return null
+}
+
+/**
+ * A user deny pattern (`git push --force`) against an argv: its words as the
+ * leading operands, its flags in any spelling the program takes (`--for`, `-fu`).
+ */
+export function matchesDenyPattern(argv: readonly string[], pattern: Pattern): boolean {
+  if (!matchesLoosely(argv, { ...pattern, flags: [] })) return false
+  if (pattern.flags.length === 0) return true
+  const known = optionTableOf(argv)
+  const used = known ? optionNames(known.args, known.table) : flagsOf(argv.slice(1))
+  const longs = argv
+    .slice(1)
+    .filter((a) => /^--[^=]{2,}/.test(a))
+    .map((a) => a.split('=')[0])
+  return pattern.flags.every((f) => used.has(f) || (f.startsWith('--') && longs.some((l) => f.startsWith(l))))
+}
+
+const TABLES: Readonly<Record<string, OptionTable>> = {
+  rm: RM,
+  rg: RG.table,
+  find: FIND.table,
+  sort: SORT.table,
+  uniq: UNIQ.table,
+  sed: SED.table,
+  make: MAKE.table,
+  go: GO.table,
+  cargo: CARGO.table,
+  pytest: PYTEST.table,
+}
+
+/** The option table for an argv's program (a git subcommand's own), with the words it reads. */
+export function optionTableOf(argv: readonly string[]): { table: OptionTable; args: string[] } | null {
+  const name = commandName(argv[0] ?? '')
+  if (name === 'git') {
+    const call = gitCall(argv)
+    const table = call && GIT_TABLES[call.subcommand]
+    return call && table ? { table, args: call.args } : null
+  }
+  return TABLES[name] ? { table: TABLES[name], args: argv.slice(1) } : null
 }

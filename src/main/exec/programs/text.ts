@@ -1,0 +1,176 @@
+import { options } from '../options'
+import type { ProgramRule } from './types'
+
+/*
+ * Read-only file and text tools, and the options that turn them into something
+ * else. Option lists follow each program's manual (GNU coreutils, findutils,
+ * grep, sed; ripgrep 14); only what a rule needs is complete: the options that
+ * take a value, and every long option sharing a prefix with a forbidden one.
+ */
+
+const RUNS = 'runs another program'
+const WRITES = 'writes to a file'
+
+/** `rm` (for the deny list: `--rec --for` is `-rf`). */
+export const RM = options({
+  long: 'force interactive=? one-file-system no-preserve-root preserve-root=? recursive dir verbose help version',
+  short: 'f i I r R d v',
+})
+
+export const RG: ProgramRule = {
+  table: options({
+    long:
+      'after-context= before-context= context= case-sensitive ignore-case smart-case count count-matches ' +
+      'files files-with-matches files-without-match fixed-strings follow glob= iglob= hidden no-ignore ' +
+      'line-number no-line-number max-count= max-depth= multiline multiline-dotall only-matching pretty ' +
+      'pre= pre-glob= quiet replace= search-zip sort= sortr= type= type-not= type-add= type-clear= ' +
+      'type-list unrestricted vimgrep with-filename no-filename word-regexp line-regexp json ' +
+      'hostname-bin= hyperlink-format= threads= encoding= engine= color= colors= heading no-heading ' +
+      'null null-data stats trim text binary invert-match regexp= file= max-filesize= path-separator= ' +
+      'passthru no-config ignore-file= debug trace help version no-messages column byte-offset crlf ' +
+      'max-columns= max-columns-preview context-separator= no-context-separator include-zero pcre2 ' +
+      'no-ignore-vcs no-ignore-dot no-ignore-global no-ignore-parent no-ignore-files no-require-git ' +
+      'one-file-system sort-files block-buffered line-buffered mmap no-mmap auto-hybrid-regex',
+    short: 'A= B= C= c e= f= g= i j= l L m= M= n N o p q r= s S t= T= u U v V w x z 0 a E= H h I d=',
+  }),
+  forbid: {
+    '--pre': `${RUNS} on every file it searches`,
+    '--pre-glob': 'picks the files --pre runs a program on',
+    '--search-zip': 'runs decompression programs',
+    '-z': 'runs decompression programs',
+    '--hostname-bin': RUNS,
+  },
+}
+
+export const SORT: ProgramRule = {
+  table: options({
+    long:
+      'ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting ' +
+      'month-sort human-numeric-sort numeric-sort random-sort random-source= reverse sort= version-sort ' +
+      'batch-size= check=? compress-program= debug files0-from= key= merge output= stable buffer-size= ' +
+      'field-separator= temporary-directory= parallel= unique zero-terminated help version',
+    short: 'b d f g i M h n R r V c C k= m o= s S= t= T= u z',
+  }),
+  forbid: { '--output': WRITES, '-o': WRITES, '--compress-program': RUNS },
+}
+
+/** find's predicates are single-dash words and never abbreviated. */
+export const FIND: ProgramRule = {
+  table: {
+    singleDashLong: true,
+    abbreviations: false,
+    long: {
+      exec: 'none',
+      execdir: 'none',
+      ok: 'none',
+      okdir: 'none',
+      delete: 'none',
+      fprint: 'required',
+      fprint0: 'required',
+      fprintf: 'required',
+      fls: 'required',
+    },
+  },
+  forbid: {
+    '-exec': RUNS,
+    '-execdir': RUNS,
+    '-ok': RUNS,
+    '-okdir': RUNS,
+    '-delete': 'deletes files',
+    '-fprint': WRITES,
+    '-fprint0': WRITES,
+    '-fprintf': WRITES,
+    '-fls': WRITES,
+  },
+}
+
+export const UNIQ: ProgramRule = {
+  table: options({
+    long: 'count repeated all-repeated=? skip-fields= ignore-case skip-chars= unique zero-terminated check-chars= group=? help version',
+    short: 'c d D f= i s= u z w=',
+  }),
+  maxOperands: 1,
+}
+
+export const FILE: ProgramRule = {
+  table: options({
+    long:
+      'brief mime mime-type mime-encoding compile magic-file= files-from= separator= dereference ' +
+      'no-dereference keep-going uncompress uncompress-noreport special-files no-pad no-buffer print0 ' +
+      'preserve-date raw exclude= exclude-quiet= extension apple parameter= list help version debug',
+    short: 'b i C m= f= F= L h k z Z e= P= r s 0 n N p E l v d',
+  }),
+  forbid: { '--compile': 'writes a compiled magic file', '-C': 'writes a compiled magic file' },
+}
+
+export const TREE: ProgramRule = {
+  table: options({
+    long:
+      'help version inodes device noreport nolinks dirsfirst filesfirst charset= filelimit= si du prune ' +
+      'timefmt= ignore-case matchdirs metafirst gitignore gitfile= info infofile= hyperlink scheme= ' +
+      'authority= fromfile fromtabfile fflinks sort= output= level= pattern= exclude=',
+    short: 'a d l f x L= P= I= o= R H= T= i q N Q p u g s h D F v t c U r C n A S J X',
+  }),
+  forbid: { '-o': WRITES, '--output': WRITES, '-R': 'writes an HTML file into every folder' },
+}
+
+export const DATE: ProgramRule = {
+  table: options({
+    long: 'date= debug file= iso-8601=? resolution rfc-email rfc-3339= reference= set= universal utc uct help version',
+    short: 'd= f= I=? R r= s= u',
+  }),
+  forbid: { '--set': 'sets the clock', '-s': 'sets the clock' },
+}
+
+export const HOSTNAME: ProgramRule = {
+  table: options({
+    long: 'alias domain fqdn all-fqdns ip-address all-ip-addresses short yp nis file= boot help version',
+    short: 'a d f A i I s y F= b h V',
+  }),
+  forbid: {
+    '--file': 'sets the host name',
+    '-F': 'sets the host name',
+    '--boot': 'sets the host name',
+    '-b': 'sets the host name',
+  },
+  maxOperands: 0,
+}
+
+/** `sed` prints; `-i`, the `e` command or flag and `w` write or run, so only plain scripts run unasked. */
+export const SED: ProgramRule = {
+  table: options({
+    long:
+      'quiet silent debug expression= file= follow-symlinks in-place=? line-length= null-data ' +
+      'zero-terminated posix regexp-extended separate sandbox unbuffered help version',
+    short: 'n e= f= i=? l= E r s u z',
+  }),
+  forbid: {
+    '--in-place': 'edits files in place',
+    '-i': 'edits files in place',
+    '--file': 'runs a script from a file',
+    '-f': 'runs a script from a file',
+  },
+  check(parsed) {
+    if (parsed.options.some((o) => o.names.includes('--sandbox'))) return null
+    const scripts = parsed.options
+      .filter((o) => o.names.includes('-e') || o.names.includes('--expression'))
+      .map((o) => o.value ?? '')
+    if (scripts.length === 0) scripts.push(parsed.operands[0] ?? '')
+    const bad = scripts.find((s) => !isPlainSedScript(s))
+    return bad === undefined
+      ? null
+      : `\`sed\` script \`${bad}\` may write or run something (only p, d, q, =, s and y commands run unasked; or add --sandbox)`
+  },
+}
+
+const SED_ADDRESS = String.raw`(?:\d+(?:~\d+)?|\$|/(?:[^/\\\n]|\\.)*/I?)`
+const SED_SUBST = String.raw`s([/|#:,])(?:(?!\1)[^\\\n]|\\.)*\1(?:(?!\1)[^\\\n]|\\.)*\1[gpiImM0-9]*`
+const SED_TRANSLIT = String.raw`y/(?:[^/\\\n]|\\.)*/(?:[^/\\\n]|\\.)*/`
+const SED_COMMAND = new RegExp(
+  String.raw`^\s*(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?\s*!?\s*)?(?:[pdqQ=lnNPDhHgGx]|${SED_SUBST}|${SED_TRANSLIT})?\s*$`,
+)
+
+/** Commands that only print or transform the stream; no `w`, `r`, `e`, and no `e`/`w` flag on `s`. */
+export function isPlainSedScript(script: string): boolean {
+  return script.split(/[;\n]/).every((command) => SED_COMMAND.test(command))
+}
