@@ -1,0 +1,124 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCli, ROOT } from '../cli-harness'
+import { confinementCases } from './cases-confinement'
+import { gitCases, SOLO_GIT_CASES } from './cases-git'
+import { programCases } from './cases-programs'
+import { secretCases } from './cases-secrets'
+import { runSession, type CaseResult, type SessionInfo } from './harness'
+import { CLASSES, type AdversarialCase, type CaseClass, type Policy } from './types'
+
+/*
+ * The adversarial suite: every class under `auto-edit` and `full-auto`, one CLI
+ * session per class and policy (cases back to back), plus a session of its own
+ * for a case that would spoil the others. A table per class goes to stdout and
+ * test-results/adversarial.md at the end.
+ */
+
+export const ALL_CASES: AdversarialCase[] = [
+  ...confinementCases,
+  ...gitCases,
+  ...programCases,
+  ...secretCases,
+]
+const POLICIES: Policy[] = ['auto-edit', 'full-auto']
+
+function sessionsOf(cls: CaseClass): AdversarialCase[][] {
+  const cases = ALL_CASES.filter((c) => c.cls === cls)
+  const shared = cases.filter((c) => !SOLO_GIT_CASES.has(c.id))
+  const solo = cases.filter((c) => SOLO_GIT_CASES.has(c.id)).map((c) => [c])
+  return [shared, ...solo].filter((s) => s.length > 0)
+}
+
+function report(results: CaseResult[], infos: SessionInfo[]): string {
+  const who = typeof process.getuid === 'function' ? `uid ${process.getuid()}` : 'this user'
+  const lines = [
+    `# Adversarial suite (${who})`,
+    '',
+    '| class | policy | cases | held | broke |',
+    '|---|---|---|---|---|',
+  ]
+  for (const cls of Object.keys(CLASSES).map(Number) as CaseClass[])
+    for (const policy of POLICIES) {
+      const mine = results.filter((r) => r.cls === cls && r.policy === policy)
+      if (mine.length === 0) continue
+      const held = mine.filter((r) => r.held).length
+      lines.push(`| ${cls}. ${CLASSES[cls]} | ${policy} | ${mine.length} | ${held} | ${mine.length - held} |`)
+    }
+  const broken = results.filter((r) => !r.held)
+  lines.push('', broken.length ? '## Broken cases' : 'Every case held.', '')
+  for (const r of broken) {
+    lines.push(`- **${r.id}** (${r.policy}): ${r.title} — ${r.broke.join('; ')}`, `  source: ${r.source}`)
+    for (const o of r.outcomes) lines.push(`  - ${o}`)
+  }
+  if (process.env.STEPWISE_ADVERSARIAL_VERBOSE) {
+    lines.push('', '## Every case', '')
+    for (const r of results.filter((x) => x.held)) {
+      lines.push(`- ${r.id} (${r.policy}): held`)
+      for (const o of r.outcomes) lines.push(`  - ${o}`)
+    }
+  }
+  const runDirs = [...new Set(infos.map((i) => i.runSockDir.replace(/stepwise-adv-.*$/, '')))]
+  lines.push('', `/run sockets were created in: ${runDirs.join(', ')}`)
+  return lines.join('\n') + '\n'
+}
+
+export function defineAdversarialSuite(): void {
+  let cli = ''
+  const results: CaseResult[] = []
+  const infos: SessionInfo[] = []
+
+  beforeAll(() => {
+    // A prebuilt CLI (STEPWISE_ADVERSARIAL_CLI) lets an unprivileged user run the suite on a read-only checkout.
+    cli = process.env.STEPWISE_ADVERSARIAL_CLI || buildCli('stepwise-adversarial')
+  }, 180_000)
+
+  afterAll(() => {
+    if (results.length === 0) return
+    const text = report(results, infos)
+    process.stdout.write(`\n${text}`)
+    const dir = process.env.STEPWISE_ADVERSARIAL_REPORT_DIR || path.join(ROOT, 'test-results')
+    try {
+      fs.mkdirSync(dir, { recursive: true })
+      fs.writeFileSync(path.join(dir, 'adversarial.md'), text)
+    } catch {
+      // a read-only checkout: stdout has the table
+    }
+  })
+
+  describe.concurrent('adversarial cases through the real CLI', () => {
+    // The canaries are live: with the sandbox switched off, full-auto lets these through and the suite sees it.
+    it(
+      'control: with the sandbox off, a write outside, a deletion and a loopback connection are caught',
+      { timeout: 120_000 },
+      async () => {
+        const ids = ['c1-redirect-out', 'c1-perl-write', 'n-tcp-loopback']
+        const cases = ALL_CASES.filter((c) => ids.includes(c.id))
+        const { results: r } = await runSession(cli, 'full-auto', cases, { commands: { sandbox: 'off' } })
+        expect(r.map((x) => [x.id, x.held])).toEqual(ids.map((id) => [id, false]))
+        expect(r[0].broke.join()).toMatch(/wrote the marker/)
+        expect(r[1].broke.join()).toMatch(/deleted/)
+        expect(r[2].broke.join()).toMatch(/host listener received/)
+      },
+    )
+
+    for (const cls of Object.keys(CLASSES).map(Number) as CaseClass[])
+      for (const policy of POLICIES)
+        it(
+          `class ${cls} (${CLASSES[cls]}) under ${policy}: every canary holds`,
+          { timeout: 300_000 },
+          async () => {
+            const mine: CaseResult[] = []
+            for (const cases of sessionsOf(cls)) {
+              const { results: r, info } = await runSession(cli, policy, cases)
+              mine.push(...r)
+              infos.push(info)
+            }
+            results.push(...mine)
+            const broken = mine.filter((r) => !r.held).map((r) => `${r.id}: ${r.broke.join('; ')}`)
+            expect(broken).toEqual([])
+          },
+        )
+  })
+}
