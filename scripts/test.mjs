@@ -124,6 +124,16 @@ if (v) {
   failed += v.testResults.filter((r) => r.status === 'failed' && r.assertionResults.length === 0).length
 }
 if (!v || (!vitest.ok && v.numFailedTests === 0)) failed += 1
+// CI (.ci/run) also runs the sandbox suites as an unprivileged user; their counts join the summary.
+if (process.env.STEPWISE_UNPRIVILEGED_REPORT) {
+  const u = readJson(process.env.STEPWISE_UNPRIVILEGED_REPORT)
+  if (u) {
+    passed += u.numPassedTests
+    failed += u.numFailedTests
+    skipped += u.numPendingTests + (u.numTodoTests ?? 0)
+    failed += u.testResults.filter((r) => r.status === 'failed' && r.assertionResults.length === 0).length
+  } else failed += 1
+}
 const p = readJson(playwrightReport)
 if (p) {
   passed += p.stats.expected + p.stats.flaky
