@@ -271,7 +271,10 @@ export async function runSession(
     calls.forEach((callDef, i) => {
       const finished = mine.find((e) => e.type === 'tool.finished' && e.callId === `adv_${index}_${i}`)
       if (!finished) {
-        broke.push(`call ${i + 1} (${callDef.name}) got no result: the session stopped early`)
+        const why = res.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300)
+        broke.push(
+          `call ${i + 1} (${callDef.name}) got no result: the session stopped early (exit ${res.code}: ${why})`,
+        )
         outcomes.push(`${callDef.name}: no result`)
         return
       }
