@@ -40,6 +40,8 @@ export interface SimpleCommand {
   nested: SimpleCommand[]
   /** Where its stdin comes from when the line says (`… | cmd`, `cmd <<EOF`, `cmd <<< s`, `cmd < f`). */
   stdin?: 'pipe' | 'heredoc' | 'herestring' | 'file'
+  /** The text a heredoc or here-string feeds it, as written. */
+  stdinText?: string
 }
 
 export interface ParsedLine {
@@ -118,7 +120,11 @@ function walk(node: Node, line: ParsedLine, sink: SimpleCommand[]): void {
       const first = body?.type === 'command' ? line.commands[before] : undefined
       for (const child of node.namedChildren) {
         if (child.equals(body!)) continue
-        if (first) first.stdin = stdinOf(child) ?? first.stdin
+        if (first) {
+          first.stdin = stdinOf(child) ?? first.stdin
+          if (child.type === 'heredoc_redirect')
+            first.stdinText = child.namedChildren.find((c) => c.type === 'heredoc_body')?.text ?? ''
+        }
         walk(child, line, sink)
       }
       return
@@ -147,6 +153,8 @@ function readCommand(node: Node, command: SimpleCommand, line: ParsedLine): void
       for (const inner of child.namedChildren) walk(inner, line, command.nested)
     } else if (child.type === 'file_redirect' || child.type === 'herestring_redirect') {
       command.stdin = stdinOf(child) ?? command.stdin
+      const fed = child.type === 'herestring_redirect' ? child.namedChildren[0] : undefined
+      if (fed) command.stdinText = wordOf(fed).value
       walk(child, line, command.nested)
     } else {
       const word = child.type === 'command_name' ? child.namedChildren[0] : child

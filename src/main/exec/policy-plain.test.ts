@@ -178,6 +178,28 @@ describe('commands whose program is only known at run time', () => {
   })
 })
 
+describe('inline code of interpreters', () => {
+  it('denies string literals that read as a deny-listed command', async () => {
+    const denied = [
+      `python3 -c 'import os; os.system("rm -rf ~")'`,
+      `python3 -c 'import subprocess; subprocess.run(["rm", "-rf", "/"])'`,
+      `node -e 'require("child_process").execSync("git push --force")'`,
+      `perl -e 'system "sudo ls"'`,
+      "ruby -e '`rm -rf x`'",
+      `awk 'BEGIN{system("git push")}'`,
+      `python3 - <<'EOF'\nimport os\nos.system("rm -rf /")\nEOF`,
+      `python3 <<< 'import os; os.system("rm -rf x")'`,
+    ]
+    expect(await verdicts(denied)).toEqual(all(denied, 'deny'))
+    const asked = [
+      `python3 -c 'print("hello world")'`,
+      `node -e 'console.log("rm me")'`,
+      "awk '{print $1}' f",
+    ]
+    expect(await verdicts(asked)).toEqual(all(asked, 'ask'))
+  })
+})
+
 describe('the deny list in any spelling', () => {
   it('reads abbreviations, `=` values, clusters, brace expansion and ANSI-C escapes', async () => {
     const denied = [

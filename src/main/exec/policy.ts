@@ -79,6 +79,12 @@ const STDIN_INTERPRETERS = new Set([
   'bun',
 ])
 
+/** Interpreters whose inline code (`-c`, `-e`, an awk program, a heredoc) is scanned for shell commands. */
+const CODE_INTERPRETERS = new Set([...STDIN_INTERPRETERS, 'python2', 'mawk', 'nawk', 'jshell', 'osascript'])
+
+/** A quoted string in code, and a run of them separated by commas (`["rm", "-rf", "x"]`). */
+const STRING_LITERAL = /(["'`])((?:\\.|(?!\1)[^\\\n])*)\1/g
+
 /** The refusal for a line whose commands cannot be known until it runs. */
 export const WRITE_PLAINLY =
   'write the command plainly: the program and its arguments literally, with no variable, substitution, eval, alias or script fed through a pipe'
@@ -196,6 +202,8 @@ class Checker {
     if (command.stdin === 'pipe' && STDIN_INTERPRETERS.has(name) && readsProgramFromStdin(argv))
       return this.refuse(source, `\`${name}\` runs a program fed to it through a pipe`)
     if (unwrapped.wrappers.length > 0 && this.denied(source, expandBraces(argv))) return
+    if (CODE_INTERPRETERS.has(name) && this.codeDenied(source, [...argv.slice(1), command.stdinText ?? '']))
+      return
     if (name === 'find' && this.findExecChecked(source, unwrapped.argv, depth)) return
     if (name === 'git' && this.gitConfigChecked(source, argv, depth)) return
     const secret = secretOperand(argv)
@@ -230,6 +238,40 @@ class Checker {
     else if (isRestrictedRule(match.rule) && unknownArgs)
       this.add(source, 'ask', (w) => `${w}: its arguments are only known at run time`)
     else this.add(source, 'allow')
+  }
+
+  /**
+   * `python3 -c 'os.system("rm -rf ~")'`, `awk 'BEGIN{system("git push")}'`: the string
+   * literals of inline code that read as a deny-listed command deny the part. A
+   * heuristic (code can build any string), so the part still asks when none does.
+   */
+  private codeDenied(source: string, code: readonly string[]): boolean {
+    for (const text of code) {
+      const literals = [...text.matchAll(STRING_LITERAL)].map((m) => ({
+        at: m.index,
+        end: m.index + m[0].length,
+        value: m[2],
+      }))
+      const lines = literals.map((l) => l.value)
+      // Consecutive literals in a list read as one argv.
+      let run: string[] = []
+      literals.forEach((l, k) => {
+        const joined = k > 0 && /^\s*,\s*$/.test(text.slice(literals[k - 1].end, l.at))
+        run = joined ? [...run, l.value] : [l.value]
+        if (run.length > 1) lines.push(run.map((w) => (/\s/.test(w) ? `'${w}'` : w)).join(' '))
+      })
+      for (const line of lines) {
+        if (!/\S\s+\S/.test(line) && !/^(sudo|reboot|shutdown|halt|poweroff)$/.test(line.trim())) continue
+        for (const command of parseShell(this.parser, line).commands) {
+          const inner = unwrap(command.argv)
+          const argv = (inner.argv.length > 0 ? inner.argv : command.argv).map((w) => w.value)
+          if (this.denied(source, expandBraces(argv))) return true
+          if (inner.script && !inner.script.dynamic && this.codeDenied(source, [`'${inner.script.value}'`]))
+            return true
+        }
+      }
+    }
+    return false
   }
 
   /** `strace -f rm -rf x`, `npx foo sh -c '…'`: every tail of the operands that is a command is checked for the deny list. */
