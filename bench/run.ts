@@ -29,6 +29,7 @@ const BENCHES: Bench[] = [
   { name: 'diff', file: 'diff.bench.ts' },
   { name: 'loop', file: 'loop.bench.ts' },
   { name: 'exec', file: 'exec.bench.ts' },
+  { name: 'sandbox', file: 'sandbox.bench.ts' },
   { name: 'index', file: 'index.bench.ts' },
   { name: 'bundle', file: 'bundle.bench.ts' },
   { name: 'timetravel', file: 'timetravel.bench.ts' },

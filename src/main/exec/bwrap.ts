@@ -142,12 +142,9 @@ class Masks {
   add(p: string): void {
     if (this.seen.has(p)) return
     this.seen.add(p)
-    let stat: fs.Stats
-    try {
-      stat = fs.lstatSync(p)
-    } catch {
-      return // absent: nothing to hide
-    }
+    // No exception for an absent path: most listed secrets are absent, and throwing costs.
+    const stat = lstatOrUndefined(p)
+    if (!stat) return // absent, or in a folder we (and so the command) cannot enter: nothing to hide
     if (stat.isSymbolicLink()) return // bwrap would follow it; its target is handled where it lives
     const empty = emptyPlaceholders()
     this.args.push('--ro-bind', stat.isDirectory() ? empty.dir : empty.file, p)
@@ -208,21 +205,28 @@ function linkedGitDirs(gitPath: string): string[] {
 }
 
 function readableHomePaths(home: string, extra: readonly string[]): string[] {
-  const fromPath = (process.env.PATH ?? '').split(path.delimiter).filter((p) => p && isInside(p, home))
+  const fromPath = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((p) => p.startsWith('/'))
+    .map((p) => path.resolve(p))
+    .filter((p) => isInside(p, home))
   const wanted = [
     ...HOME_TOOLCHAINS.map((p) => path.join(home, p)),
     ...fromPath,
     ...extra.map((p) => (p.startsWith('~/') ? path.join(home, p.slice(2)) : path.resolve(home, p))),
   ]
   const seen = new Set<string>()
-  return wanted.filter((p) => {
-    const abs = path.resolve(p)
-    // A credential folder is never bound back, even when the user lists it.
-    if (seen.has(abs) || !isInside(abs, home) || abs === home || isHomeCredential(abs, home)) return false
-    if (!fs.existsSync(abs)) return false
-    seen.add(abs)
-    return true
-  })
+  const found = wanted
+    .map((p) => path.resolve(p))
+    .filter((abs) => {
+      // A credential folder is never bound back, even when the user lists it.
+      if (seen.has(abs) || !isInside(abs, home) || abs === home || isHomeCredential(abs, home)) return false
+      if (!fs.existsSync(abs)) return false
+      seen.add(abs)
+      return true
+    })
+  // A folder inside another one bound back needs no mount of its own (`~/.cargo/bin` in `~/.cargo`).
+  return found.filter((p) => !found.some((q) => q !== p && isInside(p, q)))
 }
 
 function realpathOr(p: string): string {
@@ -234,9 +238,14 @@ function realpathOr(p: string): string {
 }
 
 function isRealDir(p: string): boolean {
+  return lstatOrUndefined(p)?.isDirectory() ?? false
+}
+
+/** Absent without an exception (most listed paths are absent, and throwing costs); EACCES and the like too. */
+function lstatOrUndefined(p: string): fs.Stats | undefined {
   try {
-    return fs.lstatSync(p).isDirectory()
+    return fs.lstatSync(p, { throwIfNoEntry: false })
   } catch {
-    return false
+    return undefined
   }
 }

@@ -1,5 +1,7 @@
+import fs from 'node:fs'
 import os from 'node:os'
-import { describe, expect, it } from 'vitest'
+import path from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { childEnv } from './env'
 import { runCommand } from './runner'
 
@@ -49,16 +51,18 @@ describe('environment allowlist', () => {
   })
 
   it('a real command, sandboxed or not, sees none of the rest', async () => {
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-env-'))
+    onTestFinished(() => fs.rmSync(cwd, { recursive: true, force: true }))
     for (const sandbox of [null, { network: false }]) {
       const run = await runCommand({
         command: 'env | sort',
-        cwd: os.tmpdir(),
+        cwd,
         timeoutMs: 10_000,
         sandbox,
         env: { ...process.env, ...secrets },
         envAllow: ['MY_SERVICE_CONFIG'],
       })
-      expect(run.exitCode).toBe(0)
+      expect(run.exitCode, run.output).toBe(0)
       for (const name of Object.keys(secrets).filter((n) => n !== 'MY_SERVICE_CONFIG'))
         expect(run.output).not.toContain(`${name}=`)
       expect(run.output).toContain('MY_SERVICE_CONFIG=opaque')

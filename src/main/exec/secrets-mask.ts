@@ -51,32 +51,69 @@ export interface ProjectSecrets {
   entries: number
 }
 
+interface DirEntry {
+  mtimeMs: number
+  secrets: string[]
+  gits: string[]
+  subdirs: string[]
+  entries: number
+}
+
+/** Per project root, what each folder held at its last mtime: a rescan only re-reads changed folders. */
+const scans = new Map<string, Map<string, DirEntry>>()
+
+function readDir(dir: string, mtimeMs: number): DirEntry {
+  const out: DirEntry = { mtimeMs, secrets: [], gits: [], subdirs: [], entries: 0 }
+  let entries: fs.Dirent[]
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return out // unreadable: the sandboxed command cannot read it either
+  }
+  out.entries = entries.length
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name)
+    if (entry.name === '.git') out.gits.push(full)
+    else if (SECRET_NAME.test(entry.name) && !entry.isSymbolicLink()) out.secrets.push(full)
+    else if (entry.isDirectory() && !SKIP_DIRS.has(entry.name)) out.subdirs.push(full)
+  }
+  return out
+}
+
 /**
  * Secret files and `.git` entries under `root`, breadth first (secrets sit near
  * the top), symlinks not followed (a link's target is masked where it lives, or
- * is outside the project and read-only anyway).
+ * is outside the project and read-only anyway). Runs before every command, so
+ * it remembers each folder's listing and re-reads only folders whose mtime
+ * changed (a file created, removed or renamed in them): one stat per folder.
  */
 export function findProjectSecrets(root: string, maxEntries = MAX_WALK_ENTRIES): ProjectSecrets {
   const out: ProjectSecrets = { secrets: [], gitPaths: [], truncated: false, entries: 0 }
+  const previous = scans.get(root) ?? new Map<string, DirEntry>()
+  const next = new Map<string, DirEntry>()
   const queue = [root]
   for (let i = 0; i < queue.length; i++) {
-    let entries: fs.Dirent[]
+    const dir = queue[i]
+    let mtimeMs: number | undefined
     try {
-      entries = fs.readdirSync(queue[i], { withFileTypes: true })
+      mtimeMs = fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs
     } catch {
-      continue // unreadable: the sandboxed command cannot read it either
+      // unreadable: the command cannot enter it either
     }
-    for (const entry of entries) {
-      if (++out.entries > maxEntries) {
-        out.truncated = true
-        return out
-      }
-      const full = path.join(queue[i], entry.name)
-      if (entry.name === '.git') out.gitPaths.push(full)
-      else if (SECRET_NAME.test(entry.name) && !entry.isSymbolicLink()) out.secrets.push(full)
-      else if (entry.isDirectory() && !SKIP_DIRS.has(entry.name)) queue.push(full)
+    if (mtimeMs === undefined) continue
+    const known = previous.get(dir)
+    const entry = known && known.mtimeMs === mtimeMs ? known : readDir(dir, mtimeMs)
+    next.set(dir, entry)
+    out.entries += entry.entries
+    if (out.entries > maxEntries) {
+      out.truncated = true
+      break
     }
+    out.secrets.push(...entry.secrets)
+    out.gitPaths.push(...entry.gits)
+    queue.push(...entry.subdirs)
   }
+  scans.set(root, next)
   return out
 }
 
@@ -137,10 +174,14 @@ export function hiddenByHost(): string[] {
   return [...extraHidden]
 }
 
-/** True when `child` is `parent` or below it. */
+/**
+ * True when `child` is `parent` or below it. Both absolute and normalized (as
+ * path.resolve and path.join leave them): a string test, since it runs hundreds
+ * of times per command.
+ */
 export function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child)
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
+  if (child === parent) return true
+  return child.startsWith(parent.endsWith('/') ? parent : `${parent}/`)
 }
 
 /** True when `p` is a home credential or lies inside one (so it may never be bound back). */

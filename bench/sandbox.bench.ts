@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { bwrapArgs } from '../src/main/exec/bwrap'
+import { sandboxStatus } from '../src/main/exec/sandbox-probe'
+import { findProjectSecrets } from '../src/main/exec/secrets-mask'
+import { ensureTree } from './tree'
+import { isMain, log, median, report, type BenchRow } from './util'
+
+/*
+ * The hardened command sandbox's cost per command: `sh -c true` spawned bare,
+ * through the previous bwrap invocation (reconstructed below as the reference),
+ * and through today's (`bwrapArgs`: user namespace, capabilities dropped, private
+ * socket folders, secrets masked, `.git` read-only) — arguments built per
+ * command, as the runner does, so the secret scan is included. Once on a small
+ * project, once on the 50,000-file bench tree, whose scan is also timed alone.
+ */
+
+const RUNS = 100
+
+/** The bwrap arguments before the hardening, for the same project and $HOME. */
+function previousArgs(root: string): string[] {
+  const home = os.homedir()
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp']
+  args.push('--unshare-pid', '--die-with-parent')
+  if (fs.existsSync(home) && !root.startsWith(home + path.sep)) args.push('--tmpfs', home)
+  for (const dir of ['.cargo', '.rustup', 'go', '.m2', '.nvm', '.local/bin'].map((d) => path.join(home, d)))
+    if (fs.existsSync(dir)) args.push('--ro-bind', dir, dir)
+  if (fs.existsSync('/run/user')) args.push('--tmpfs', '/run/user')
+  args.push('--bind', root, root, '--unshare-net', '--setenv', 'TMPDIR', '/tmp', '--chdir', root)
+  return args
+}
+
+function spawnOnce(file: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: 'ignore' })
+    child.on('error', reject)
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${file} exited ${code}`))))
+  })
+}
+
+/**
+ * Median ms per run of `sh -c true` for each way of starting it, interleaved run
+ * by run so the machine's load weighs on all of them alike. Each `argv()` is
+ * called per run: arguments are built per command, as the runner does.
+ */
+async function perRun(ways: (() => [string, string[]])[]): Promise<number[]> {
+  const times = ways.map(() => [] as number[])
+  for (let i = 0; i < RUNS + 5; i++) {
+    for (const [w, argv] of ways.entries()) {
+      const start = performance.now()
+      const [file, args] = argv()
+      await spawnOnce(file, args)
+      if (i >= 5) times[w].push(performance.now() - start)
+    }
+  }
+  return times.map(median)
+}
+
+export async function benchSandbox(): Promise<BenchRow[]> {
+  const status = sandboxStatus()
+  if (!status.available)
+    return [
+      {
+        name: 'sandbox: hardened bwrap per command',
+        unit: 'ms',
+        ours: NaN,
+        error: `no sandbox: ${status.reason}`,
+      },
+    ]
+  const flags = { userns: status.userns, disableNestedUserns: status.disableNestedUserns }
+  const small = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-sandbox-'))
+  try {
+    fs.mkdirSync(path.join(small, 'src'))
+    fs.mkdirSync(path.join(small, '.git'))
+    fs.writeFileSync(path.join(small, '.env'), 'KEY=x\n')
+    const tree = ensureTree()
+    const files = tree.files.toLocaleString('en-US')
+    // The first scan of a tree reads every folder; later ones only stat them (timed below).
+    const firstStart = performance.now()
+    findProjectSecrets(tree.root)
+    const first = performance.now() - firstStart
+    const scans: number[] = []
+    let found = findProjectSecrets(tree.root)
+    for (let i = 0; i < 30; i++) {
+      const start = performance.now()
+      found = findProjectSecrets(tree.root)
+      scans.push(performance.now() - start)
+    }
+    const scan = median(scans)
+
+    const hardenedOn = (root: string) => (): [string, string[]] => [
+      'bwrap',
+      [...bwrapArgs({ root, network: false, ...flags }), '--', 'sh', '-c', 'true'],
+    ]
+    const [bare, previous, hardened, big] = await perRun([
+      () => ['sh', ['-c', 'true']],
+      () => ['bwrap', [...previousArgs(small), '--', 'sh', '-c', 'true']],
+      hardenedOn(small),
+      hardenedOn(tree.root),
+    ])
+    log(
+      `median ms per \`sh -c true\`: bare ${bare.toFixed(1)}, previous bwrap ${previous.toFixed(1)}, hardened ${hardened.toFixed(1)} (small project), ${big.toFixed(1)} (${files} files)`,
+    )
+    log(
+      `secret scan of ${files} files: first ${first.toFixed(0)} ms, then ${scan.toFixed(1)} ms (${found.entries} entries, ${found.secrets.length} secrets, truncated: ${found.truncated})`,
+    )
+    return [
+      {
+        name: 'sandbox: hardened bwrap, extra per command',
+        unit: 'ms',
+        ours: hardened - bare,
+        refName: 'bare `sh -c true`',
+        reference: bare,
+        target: { maxAbs: 30 },
+        note: `small project, median of ${RUNS}: hardened ${hardened.toFixed(1)} ms, previous bwrap ${previous.toFixed(1)} ms, bare ${bare.toFixed(1)} ms`,
+      },
+      {
+        name: 'sandbox: hardened vs previous bwrap',
+        unit: 'ms',
+        ours: hardened,
+        refName: 'previous bwrap arguments',
+        reference: previous,
+        note: `${(hardened - previous).toFixed(1)} ms more per command: user namespace, capabilities dropped, private socket folders, masks`,
+      },
+      {
+        name: `sandbox: secret scan, ${files} files (again)`,
+        unit: 'ms',
+        ours: scan,
+        target: { maxAbs: 30 },
+        note: `${found.entries.toLocaleString('en-US')} entries (node_modules and .git skipped), ${found.secrets.length} secrets; the first scan took ${first.toFixed(0)} ms`,
+      },
+      {
+        name: `sandbox: extra per command, ${files} files`,
+        unit: 'ms',
+        ours: big - bare,
+        refName: 'bare `sh -c true`',
+        reference: bare,
+        target: { maxAbs: 30 },
+        note: `scan and ${found.secrets.length} masks included; median of ${RUNS}`,
+      },
+    ]
+  } finally {
+    fs.rmSync(small, { recursive: true, force: true })
+  }
+}
+
+if (isMain(import.meta)) report('sandbox: cost of the hardened command sandbox', await benchSandbox())
