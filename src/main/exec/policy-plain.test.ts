@@ -274,6 +274,10 @@ describe('secrets named as operands', () => {
       'tar czf x.tgz .netrc',
       'jq . --rawfile s cert.key f.json',
       'bash -c "cat .env"',
+      'cat .e*',
+      'cat *.pe?',
+      'head id_*',
+      'cat *.k[e]y',
     ]
     expect(await verdicts(denied)).toEqual(all(denied, 'deny'))
     expect((await checkCommand('cat .env')).reason).toBe(

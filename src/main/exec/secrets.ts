@@ -47,11 +47,51 @@ export function secretOperand(argv: readonly string[]): { word: string; pattern:
     if (/^-.*(exclude|ignore)/i.test(word) || word.startsWith('!')) continue
     if (/^-.*(exclude|ignore)/i.test(argv[i - 1] ?? '') && !word.startsWith('-')) continue
     for (const candidate of candidates(word)) {
-      const pattern = SECRETS.reason(candidate)
+      const pattern = SECRETS.reason(candidate) ?? globReachesSecret(candidate)
       if (pattern) return { word, pattern }
     }
   }
   return null
+}
+
+/** Names the secrets patterns stand for, to test a glob against (`.e*` reaches `.env`). */
+const SAMPLE_SECRETS = [
+  '.env',
+  '.env.local',
+  'server.pem',
+  'server.key',
+  'id_rsa',
+  'id_ed25519',
+  'cert.p12',
+  '.npmrc',
+  '.netrc',
+]
+
+/**
+ * A glob the shell would expand to a secrets file, when it says enough to aim at
+ * one: `.e*`, `*.pe?`, `id_*`; not `*` or `*.*`, which list everything.
+ */
+function globReachesSecret(name: string): string | undefined {
+  if (!/[*?[]/.test(name) || name.replace(/[*?]|\[[^\]]*\]/g, '').length < 2) return undefined
+  const source = name.replace(/\[[^\]]*\]|[*?]|[^*?[]+/g, (part) =>
+    part === '*'
+      ? '[^/]*'
+      : part === '?'
+        ? '[^/]'
+        : part.startsWith('[')
+          ? part.replace(/^\[!/, '[^')
+          : part.replace(/[.+^${}()|\\]/g, '\\$&'),
+  )
+  let re: RegExp
+  try {
+    re = new RegExp(`^${source}$`)
+  } catch {
+    return undefined
+  }
+  const hit = SAMPLE_SECRETS.find(
+    (sample) => re.test(sample) && (name.startsWith('.') || !sample.startsWith('.')),
+  )
+  return hit ? SECRETS.reason(hit) : undefined
 }
 
 /** The file names a word may stand for: itself, after `=` (`--file=.env`), after `:` (`HEAD:.env`). */
