@@ -6,6 +6,7 @@ import { writeApiKey } from '../../config/credentials'
 import { defaultDataDir } from '../../config/paths'
 import { exitCodeFor, numCtxArg, resolveProviderConfig, temperatureArg } from './edit'
 import { UsageError } from './exit-codes'
+import { contextShare } from './render'
 
 let dataDir: string | undefined
 afterEach(() => {
@@ -117,5 +118,15 @@ describe('--num-ctx and --temperature', () => {
       temperature: 0,
     })
     expect(resolveProviderConfig({ provider: 'ollama' }, {}, broken, '/none').numCtx).toBeUndefined()
+  })
+})
+
+describe("the terminal's context share", () => {
+  it('marks our own estimate with "~"', () => {
+    expect(contextShare({ usedTokens: 4096, windowTokens: 8192 })).toBe('50% of 8k')
+    expect(contextShare({ usedTokens: 4096, windowTokens: 8192, promptSource: 'reported' })).toBe('50% of 8k')
+    expect(contextShare({ usedTokens: 4096, windowTokens: 8192, promptSource: 'estimated' })).toBe(
+      '~50% of 8k',
+    )
   })
 })

@@ -66,14 +66,18 @@ function truncate(text: string, max: number): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
 
-/** `12% of 32k`: the share of the model's window the last request used. */
-export function contextShare(context: { usedTokens: number; windowTokens: number }): string {
+/** `12% of 32k`: the share of the model's window the last request used; `~12%` when it is our estimate. */
+export function contextShare(context: {
+  usedTokens: number
+  windowTokens: number
+  promptSource?: 'reported' | 'estimated'
+}): string {
   const pct = Math.round((100 * context.usedTokens) / context.windowTokens)
   const window =
     context.windowTokens >= 1000
       ? `${Math.round(context.windowTokens / 1000)}k`
       : String(context.windowTokens)
-  return `${pct}% of ${window}`
+  return `${context.promptSource === 'estimated' ? '~' : ''}${pct}% of ${window}`
 }
 
 export function formatDuration(ms: number): string {
