@@ -27,6 +27,8 @@ export interface CommandSettings {
   allowUnsandboxed: boolean
   /** Extra environment variables commands may see: names, or prefixes ending in `*` (`MYAPP_*`). */
   env: string[]
+  /** Run the repository's git hooks on a commit the user approved (git_commit); off by default. */
+  gitHooks?: boolean
 }
 
 export const DEFAULT_TIMEOUT_S = 120
@@ -58,6 +60,7 @@ const settingsSchema = z.object({
   readablePaths: stringList.optional(),
   allowUnsandboxed: z.boolean().catch(false).optional(),
   env: stringList.optional(),
+  gitHooks: z.boolean().catch(false).optional(),
 })
 
 /**
@@ -78,5 +81,6 @@ export function commandSettingsFrom(raw: unknown): CommandSettings {
     readablePaths: clean(given.readablePaths),
     allowUnsandboxed: given.allowUnsandboxed ?? false,
     env: clean(given.env),
+    gitHooks: given.gitHooks ?? false,
   }
 }

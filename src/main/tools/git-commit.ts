@@ -49,7 +49,7 @@ const lit = (p: string) => `:(literal)${p}`
  * settings say `gitHooks: true`; planning never runs them.
  */
 export function gitHooksAllowed(ctx: ToolContext): boolean {
-  return (ctx.commands as { gitHooks?: unknown } | undefined)?.gitHooks === true
+  return ctx.commands?.gitHooks === true
 }
 
 function repoFor(

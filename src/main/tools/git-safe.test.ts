@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
+import { commandSettingsFrom } from '../exec/settings'
 import { addWorktree } from '../timetravel/fork-worktree'
 import { gitCommitTool, gitDiffTool, gitLogTool, gitShowTool, gitStatusTool } from './git'
 import { hardeningFor, parseConfigList, safeGitEnv, safeGitRaw } from './git-safe'
@@ -209,7 +210,10 @@ describe('git tools in a repository that plants programs', () => {
     )
     expect(marksIn(marks)).toEqual([])
     writeFiles(root, { 'a.txt': 'three\n' })
-    const on = { ...(await makeContext(root)), commands: { gitHooks: true } } as unknown as ToolContext
+    const on: ToolContext = {
+      ...(await makeContext(root)),
+      commands: commandSettingsFrom({ gitHooks: true }),
+    }
     // Planning and reading never run hooks; the approved commit does.
     const plan = await planOf(on, { message: 'with hooks' })
     okResult(await gitStatusTool.run({}, on))
