@@ -19,6 +19,7 @@ const firstOption = (parsed: Normalised, test: (o: Option) => boolean) => parsed
 
 /** npm/pnpm/yarn test|run X|build|…: npm takes any `--key=value` as config (`--script-shell=sh`), so only known-harmless options pass. */
 export const PACKAGE_SCRIPT: ProgramRule = {
+  projectOnly: true,
   table: options({
     long: 'silent quiet loglevel= if-present workspaces workspace= include-workspace-root color=? no-color recursive filter= parallel stream reporter= aggregate-output no-bail',
     short: 's q w= r F=',
@@ -33,6 +34,7 @@ export const PACKAGE_SCRIPT: ProgramRule = {
 
 /** Test runners given a report file: only inside the project (the tools' own reports are). */
 const REPORT_RUNNER: ProgramRule = {
+  projectOnly: true,
   table: options({ long: 'outputFile= outputFile.json= config= root= dir=', short: 'c= r=' }),
   check(parsed) {
     const out = firstOption(
@@ -48,6 +50,7 @@ export const JEST = REPORT_RUNNER
 
 /** tsc reads options case-insensitively and never abbreviates; `--noEmit false` emits. */
 export const TSC: ProgramRule = {
+  projectOnly: true,
   table: { abbreviations: false, long: { project: 'required', p: 'required' }, short: { p: 'required' } },
   check(parsed) {
     if (parsed.operands.some((o) => o.toLowerCase() === 'false')) return '`tsc --noEmit false` writes files'
@@ -69,6 +72,7 @@ export const TSC: ProgramRule = {
 }
 
 export const ESLINT: ProgramRule = {
+  projectOnly: true,
   table: options({
     long: 'fix fix-dry-run fix-type= output-file= rulesdir= resolve-plugins-relative-to= cache cache-location= cache-strategy= format= config= no-config-lookup ext= max-warnings= quiet debug init',
     short: 'o= f= c=',
@@ -85,6 +89,7 @@ export const ESLINT: ProgramRule = {
 }
 
 export const PRETTIER: ProgramRule = {
+  projectOnly: true,
   table: options({
     long: 'check write list-different cache cache-location= cache-strategy= config= ignore-path= plugin= log-level=',
     short: 'c w l',
@@ -93,6 +98,7 @@ export const PRETTIER: ProgramRule = {
 }
 
 export const PYTEST: ProgramRule = {
+  projectOnly: true,
   table: options({
     long:
       'basetemp= junitxml= junit-xml= junitprefix= resultlog= result-log= pastebin= debug=? override-ini= ' +
@@ -119,6 +125,7 @@ export const PYTEST: ProgramRule = {
 
 /** Go's flag package: `-name` or `--name`, `=` or a separate value, never abbreviated. */
 export const GO: ProgramRule = {
+  projectOnly: true,
   table: options(
     {
       long:
@@ -153,6 +160,7 @@ export const GO: ProgramRule = {
 
 /** cargo (clap, no abbreviations): `--config` can set a runner or a rustc wrapper. */
 export const CARGO: ProgramRule = {
+  projectOnly: true,
   table: options(
     {
       long:
@@ -248,6 +256,7 @@ export const MAKE: ProgramRule = {
 }
 
 export const RUFF: ProgramRule = {
+  projectOnly: true,
   table: options({
     long: 'fix no-fix unsafe-fixes add-noqa output-file= watch config= select= ignore= statistics show-fixes diff',
     short: 'o= e n q s w',

@@ -99,6 +99,18 @@ const NOT_ALLOWED: Record<string, string[]> = {
     'pnpm test --userconfig=/tmp/x',
     'yarn build --foo',
   ],
+  'code outside the project': [
+    'npx vitest run /tmp/evil.test.ts',
+    'npx vitest run --reporter=/tmp/r.js',
+    'npm test -- ../other/x.test.js',
+    'pytest /tmp/t.py',
+    'pytest --rootdir=/tmp',
+    'npx eslint -c /tmp/x.js src',
+    'npx prettier --check --plugin=/tmp/p.js .',
+    'go test /tmp/pkg',
+    'cargo test --manifest-path=/tmp/Cargo.toml',
+    'npx tsc --noEmit -p ../other',
+  ],
   'test runners': [
     'npx vitest run --outputFile=/tmp/x.json',
     'npx jest --outputFile=../x.json',

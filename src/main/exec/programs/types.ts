@@ -1,3 +1,4 @@
+import { leavesProject } from '../argv'
 import { describeOption, findOption, normalise, type Normalised, type OptionTable } from '../options'
 
 /*
@@ -14,6 +15,11 @@ export interface ProgramRule {
   forbid?: Readonly<Record<string, string>>
   /** Most operands that still only read (`uniq in out` writes `out`). */
   maxOperands?: number
+  /**
+   * Runs the code it is pointed at (test runners, linters with JS configs): an
+   * operand or option value outside the project (`/tmp/x.test.ts`, `--config ../x`) asks.
+   */
+  projectOnly?: boolean
   /** Anything else that makes this use unsafe, as a reason; null when it is fine. */
   check?(parsed: Normalised): string | null
 }
@@ -25,10 +31,21 @@ export function programObjection(label: string, rule: ProgramRule, args: readonl
   if (hit) return `\`${label}\` with ${describeOption(hit.option, hit.name)} ${rule.forbid![hit.name]}`
   if (rule.maxOperands !== undefined && parsed.operands.length > rule.maxOperands)
     return `\`${label}\` with ${parsed.operands.length} operands may change things`
+  if (rule.projectOnly) {
+    const outside = [...parsed.operands, ...parsed.options.map((o) => o.value ?? '')].find((v) =>
+      leavesProject(v.replace(/^[\w.-]+=/, '')),
+    )
+    if (outside !== undefined) return `\`${label}\` would run or read \`${outside}\`, outside the project`
+  }
   return rule.check?.(parsed) ?? null
 }
 
 /** True when the rule restricts anything, so arguments unknown until run time (`xargs`, `$X`) must ask. */
 export function isRestricted(rule: ProgramRule): boolean {
-  return rule.forbid !== undefined || rule.maxOperands !== undefined || rule.check !== undefined
+  return (
+    rule.forbid !== undefined ||
+    rule.maxOperands !== undefined ||
+    rule.check !== undefined ||
+    rule.projectOnly === true
+  )
 }
