@@ -196,6 +196,7 @@ export async function filteredDiff(
     '--no-ext-diff',
     '--no-textconv',
     '--no-renames',
+    '--ignore-submodules=dirty',
     '--relative',
     ...(command === 'show' ? ['--format='] : []),
   ]

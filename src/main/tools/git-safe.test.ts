@@ -223,6 +223,32 @@ describe('git tools in a repository that plants programs', () => {
   })
 })
 
+describe('a submodule with its own planted filter', () => {
+  it('is not looked inside by git_status or git_diff', async () => {
+    const marks = tempDir('stepwise-git-submarks-')
+    const sub = repoWith({ 'f.txt': 'x\n' })
+    const root = repoWith({ 'a.txt': 'a\n' })
+    git(root, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'sub')
+    git(root, 'commit', '-qm', 'add sub')
+    const inner = path.join(root, 'sub')
+    git(inner, 'config', 'filter.ev.clean', `touch ${marks}/sub-clean; cat`)
+    git(root, 'config', 'submodule.sub.ignore', 'none')
+    writeFiles(inner, { '.gitattributes': '*.txt filter=ev\n' })
+    const ctx = await makeContext(root)
+    for (let i = 0; i < 2; i++) {
+      // Same size, newer mtime: git must read the file (through the filter) to know whether it changed.
+      fs.utimesSync(path.join(inner, 'f.txt'), new Date(), new Date(Date.now() + 5000 * (i + 1)))
+      okResult(await gitStatusTool.run({}, ctx))
+      okResult(await gitDiffTool.run({ ref: 'HEAD' }, ctx))
+    }
+    expect(marksIn(marks)).toEqual([])
+    // Plain git does run it: the plant is live.
+    fs.utimesSync(path.join(inner, 'f.txt'), new Date(), new Date(Date.now() + 20000))
+    plainGit(root, 'status')
+    expect(marksIn(marks)).toEqual(['sub-clean'])
+  })
+})
+
 describe('the environment and overrides', () => {
   const saved = { ...process.env }
   afterEach(() => {

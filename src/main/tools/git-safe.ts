@@ -112,6 +112,8 @@ const FIXED: [string, string][] = [
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
   ['submodule.recurse', 'false'],
+  // Looking inside a dirty submodule runs a git there, under config this client never read.
+  ['diff.ignoreSubmodules', 'dirty'],
   ['status.submoduleSummary', 'false'],
   // Output is parsed and shown to a model: plain paths, no colours, the standard a/ b/ prefixes.
   ['core.quotePath', 'false'],

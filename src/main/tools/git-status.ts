@@ -118,6 +118,8 @@ export async function readStatus(
       '--branch',
       '-z',
       `--untracked-files=${opts.allUntracked ? 'all' : 'normal'}`,
+      // A dirty submodule would need a git inside it, under the submodule's own config.
+      '--ignore-submodules=dirty',
     ]
     if (opts.pathspecs?.length) args.push('--', ...opts.pathspecs)
     parsed = parseStatusV2(await repo.git.raw(args))
