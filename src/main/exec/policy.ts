@@ -12,6 +12,7 @@ import {
   isBlockDevice,
   isRestrictedRule,
   matchesDenyPattern,
+  userAllowRule,
   type AllowRule,
 } from './rules'
 import { expandBraces, secretOperand } from './secrets'
@@ -102,7 +103,7 @@ class Checker {
     private readonly top: string,
     lists: PolicyLists,
   ) {
-    this.userAllow = (lists.allow ?? []).map((text) => ({ pattern: parsePattern(text) }))
+    this.userAllow = (lists.allow ?? []).map(userAllowRule)
     this.userDeny = (lists.deny ?? []).map(parsePattern).filter((p) => p.words.length > 0)
   }
 

@@ -22,6 +22,7 @@ import {
   TSC,
   VITEST,
 } from './programs/build'
+import { TAR, USER_ALLOWED_RULES, tarArgs } from './programs/other'
 import { GIT_SUBCOMMANDS, GIT_TABLES, gitCall } from './programs/git'
 import { DATE, FILE, FIND, HOSTNAME, RG, RM, SED, SORT, TREE, UNIQ } from './programs/text'
 import { isRestricted, programObjection, type ProgramRule } from './programs/types'
@@ -282,11 +283,25 @@ export const ALLOW_RULES: readonly AllowRule[] = [
   ),
 ]
 
+/** A user allow entry (`"tar"`), with the built-in rule for its program when there is one. */
+export function userAllowRule(text: string): AllowRule {
+  const pattern = parsePattern(text)
+  const name = pattern.words[0] ?? ''
+  const program = pattern.words.length === 1 ? (USER_ALLOWED_RULES[name] ?? builtinRuleFor(name)) : undefined
+  return { pattern, program }
+}
+
+/** The built-in allowlist's rule for a bare program name (`rg`, `sort`), so a user's `"rg"` keeps it. */
+function builtinRuleFor(name: string): ProgramRule | undefined {
+  return ALLOW_RULES.find((r) => r.pattern.words.length === 1 && r.pattern.words[0] === name)?.program
+}
+
 /** Why an argv that matched `rule` still is not safe to run unasked, or null when it is. */
 export function allowRuleObjection(rule: AllowRule, rest: readonly string[]): string | null {
   if (rule.exact && rest.some((r) => !rule.pattern.flags.includes(r)))
     return `only \`${rule.pattern.text}\` itself runs unasked`
-  return rule.program ? programObjection(rule.pattern.text, rule.program, rest) : null
+  if (!rule.program) return null
+  return programObjection(rule.pattern.text, rule.program, rule.program === TAR ? tarArgs(rest) : rest)
 }
 
 /** True when arguments unknown until run time (`xargs`, `$X`) could break the rule. */

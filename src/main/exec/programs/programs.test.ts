@@ -280,6 +280,33 @@ describe('per-program rules', () => {
     expect(await verdicts(allowed)).toEqual(all(allowed, 'allow'))
   })
 
+  it("keeps a program's rule when the user allows the program", async () => {
+    const lists = { allow: ['tar', 'less', 'man', 'awk', 'rg', 'docker ps'] }
+    const lines = {
+      'tar xzf a.tgz': 'allow',
+      'tar -tvf a.tar': 'allow',
+      'tar --to-command=sh -xf a.tar': 'ask',
+      'tar --to-com=sh -xf a.tar': 'ask',
+      'tar xIf ./evil a.tar': 'ask',
+      'tar -cf a.tar --checkpoint=1 --checkpoint-action=exec=sh .': 'ask',
+      'less README.md': 'allow',
+      'less -o log.txt README.md': 'ask',
+      'man ls': 'allow',
+      'man -P sh ls': 'ask',
+      'man --pag=sh ls': 'ask',
+      "awk '{print $1}' f": 'allow',
+      [`awk 'BEGIN{system("id")}'`]: 'ask',
+      [`awk '{print | "sh"}' f`]: 'ask',
+      'awk -f prog.awk f': 'ask',
+      'awk -lfoo 1 f': 'ask',
+      'rg --pre=sh foo': 'ask',
+      'docker ps -a': 'allow',
+    }
+    const got: Record<string, Verdict> = {}
+    for (const line of Object.keys(lines)) got[line] = (await checkCommand(line, lists)).verdict
+    expect(got).toEqual(lines)
+  })
+
   it('reads sed scripts that only print or substitute as plain', () => {
     expect(
       ['1,5p', '$p', '10q', 's/a/b/g', 's|a|b|', '/x/d', 'p;p', '1!G;h;$!d', 'y/abc/xyz/'].every(
