@@ -130,6 +130,7 @@ describe('commands whose program is only known at run time', () => {
         'find . -exec sh -c "rm -rf x" ;',
         'strace -f ls',
         'ssh host rm -rf /',
+        'time -o out.txt npm test',
       ]),
     ).toEqual({
       'timeout 5 npm test': 'allow',
@@ -163,6 +164,7 @@ describe('commands whose program is only known at run time', () => {
       'find . -exec sh -c "rm -rf x" ;': 'deny',
       'strace -f ls': 'ask',
       'ssh host rm -rf /': 'deny',
+      'time -o out.txt npm test': 'ask',
     })
   })
 

@@ -223,6 +223,10 @@ class Checker {
       this.add(source, 'ask', (w) => `${w} sets ${risky}, which changes what the command runs`)
       return
     }
+    if (unwrapped.asks) {
+      this.add(source, 'ask', (w) => `${w}: ${unwrapped.asks}`)
+      return
+    }
     if (argv.length === 0) {
       this.add(source, 'allow')
       return

@@ -19,6 +19,7 @@ import {
   PRETTIER,
   PYTEST,
   RUFF,
+  SCRIPT_ARGS,
   TSC,
   VITEST,
 } from './programs/build'
@@ -235,15 +236,17 @@ export const ALLOW_RULES: readonly AllowRule[] = [
   rule('command -V'),
   ...Object.entries(GIT_SUBCOMMANDS).map(([s, program]) => rule(`git ${s}`, program)),
   rule('git stash list'),
-  ...['npm', 'pnpm', 'yarn'].flatMap((pm) => [
-    rule(`${pm} test`, PACKAGE_SCRIPT),
-    ...['test', 'build', 'lint', 'typecheck'].map((s) => rule(`${pm} run ${s}`, PACKAGE_SCRIPT)),
+  ...(['npm', 'pnpm', 'yarn'] as const).flatMap((pm) => [
+    rule(`${pm} test`, pm === 'npm' ? PACKAGE_SCRIPT : SCRIPT_ARGS),
+    ...['test', 'build', 'lint', 'typecheck'].map((s) =>
+      rule(`${pm} run ${s}`, pm === 'npm' ? PACKAGE_SCRIPT : SCRIPT_ARGS),
+    ),
   ]),
   rule('npm t', PACKAGE_SCRIPT),
   rule('npm ls'),
   ...['build', 'lint', 'typecheck'].flatMap((s) => [
-    rule(`pnpm ${s}`, PACKAGE_SCRIPT),
-    rule(`yarn ${s}`, PACKAGE_SCRIPT),
+    rule(`pnpm ${s}`, SCRIPT_ARGS),
+    rule(`yarn ${s}`, SCRIPT_ARGS),
   ]),
   rule('npx vitest run', VITEST),
   rule('npx tsc --noEmit', TSC),

@@ -24,6 +24,8 @@ export interface Unwrapped {
   script?: Word
   /** Why the command that runs is only known at run time; the policy refuses such a line. */
   unresolvable?: string
+  /** Something a wrapper does besides running the command (`time -o FILE` writes FILE): the part asks. */
+  asks?: string
   /** A program that runs its operands as a command in ways not modelled here (`strace`, `npx`): scan them. */
   opaque?: boolean
 }
@@ -208,6 +210,8 @@ function peel(out: Unwrapped, name: string): Unwrapped {
     }
   if (parsed.options.some((o) => o.names.some((n) => n === '-S' || n === '--split-string')))
     return { ...next, unresolvable: '`env -S` splits a string into a command' }
+  if (name === 'time' && parsed.options.some((o) => o.names.some((n) => ['-o', '--output'].includes(n))))
+    next.asks = '`time -o` writes to a file'
   let at = parsed.operandsFrom
   if (name === 'env')
     while (at < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[at].value)) {

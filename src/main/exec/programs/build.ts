@@ -32,6 +32,12 @@ export const PACKAGE_SCRIPT: ProgramRule = {
   },
 }
 
+/** pnpm and yarn pass the words after the script name to the script (`yarn test --coverage`). */
+export const SCRIPT_ARGS: ProgramRule = {
+  projectOnly: true,
+  table: { ...PACKAGE_SCRIPT.table, stopAtOperand: true },
+}
+
 /** Test runners given a report file: only inside the project (the tools' own reports are). */
 const REPORT_RUNNER: ProgramRule = {
   projectOnly: true,

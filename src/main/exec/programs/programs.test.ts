@@ -97,7 +97,7 @@ const NOT_ALLOWED: Record<string, string[]> = {
     'npm test --script-sh ./evil.sh',
     'npm run build --node-options=--require=./x.js',
     'pnpm test --userconfig=/tmp/x',
-    'yarn build --foo',
+    'yarn build --reporter=/tmp/r.js',
   ],
   'code outside the project': [
     'npx vitest run /tmp/evil.test.ts',
@@ -248,6 +248,9 @@ describe('per-program rules', () => {
       'pnpm test',
       'yarn test',
       'pnpm run lint --if-present',
+      'yarn test --coverage',
+      'pnpm test --run src/a.test.ts',
+      'time npm test',
       'go test ./...',
       'go test -run TestX -v -count=1 ./pkg/...',
       'go vet ./...',
