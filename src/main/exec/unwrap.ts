@@ -147,7 +147,7 @@ export function unwrap(argv: readonly Word[]): Unwrapped {
     const via = out.wrappers.length > 0 ? ` (run by \`${out.wrappers.at(-1)}\`)` : ''
     if (first.dynamic) return refuse(`the command name \`${first.value}\`${via} is only known at run time`)
     if (first.ansiC) return refuse(`the command name is written in ANSI-C quoting ($'…')`)
-    if (PATTERN_NAME.test(first.value))
+    if (PATTERN_NAME.test(first.value) && first.value !== '[' && first.value !== '[[')
       return refuse(`the command name \`${first.value}\` is a pattern the shell expands`)
     const name = commandName(first.value)
     const values = out.argv.slice(1).map((w) => w.value)
