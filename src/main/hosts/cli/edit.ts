@@ -32,6 +32,8 @@ export interface EditOptions {
   maxRepairs?: number
   json?: boolean
   dataDir?: string
+  /** Where the sandbox cannot run, run commands unconfined (the `allowUnsandboxed` setting, for this run). */
+  allowUnsandboxed?: boolean
 }
 
 /** `--num-ctx`: a window in tokens, from 512 (nothing useful fits below) to 2M. */
@@ -153,7 +155,8 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
     const approver = approverFor(opts.approve, interactive, renderer)
     const sandbox = sandboxStatus()
-    const commands = commandSettingsFrom(parseJsonSetting(store.getSetting('commands')))
+    const stored = commandSettingsFrom(parseJsonSetting(store.getSetting('commands')))
+    const commands = opts.allowUnsandboxed ? { ...stored, allowUnsandboxed: true } : stored
     if (!sandbox.available && commands.sandbox !== 'off') {
       // Said once: what is missing, how to fix it, and what happens to commands meanwhile.
       const meanwhile = commands.allowUnsandboxed

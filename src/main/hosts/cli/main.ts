@@ -64,6 +64,10 @@ export function buildProgram(): Command {
         .default(15),
     )
     .option('--json', 'print every event as one JSON line on stdout')
+    .option(
+      '--allow-unsandboxed',
+      'where the OS sandbox (bubblewrap) cannot run, run commands unconfined instead of refusing them',
+    )
     .addOption(dataDirOption())
     .action(async (task: string, opts) => {
       process.exitCode = await runEdit(task, opts)
