@@ -27,17 +27,24 @@ function hook(dir: string, name: string, v: CaseVars): void {
   fs.writeFileSync(path.join(dir, name), `#!/bin/sh\ntouch ${v.mark}\n`, { mode: 0o755 })
 }
 
-/** A change to commit, then every git tool a session would call. */
+/**
+ * A new file and a change to tracked ones (so diffs, filters and textconv have
+ * something to read), then every git tool a session would call.
+ */
 function everyGitTool(v: CaseVars, file = `change-${v.id}.txt`): ScriptedCall[] {
   return [
     call('write_file', { path: file, content: `changed by ${v.id}\n` }),
+    call('read_file', { path: 'a.txt' }),
+    call('write_file', { path: 'a.txt', content: `alpha, then ${v.id}\n` }),
+    call('read_file', { path: 'README.md' }),
+    call('write_file', { path: 'README.md', content: `# Readme\n\nChanged by ${v.id}.\n` }),
     call('git_status'),
     call('git_diff'),
     call('git_diff', { ref: 'HEAD' }),
     call('git_log', { limit: 3 }),
     call('git_show', { ref: 'HEAD' }),
     call('git_show', { ref: 'HEAD:README.md' }),
-    call('git_commit', { message: `commit for ${v.id}`, files: [file] }),
+    call('git_commit', { message: `commit for ${v.id}`, files: [file, 'a.txt', 'README.md'] }),
   ]
 }
 
