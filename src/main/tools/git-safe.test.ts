@@ -85,6 +85,11 @@ function plantProcessFilter(root: string, marks: string): void {
   git(root, 'config', 'filter.proc.process', `touch ${marks}/filter-process #`)
 }
 
+function hookAt(dir: string, name: string, marks: string): void {
+  fs.mkdirSync(dir, { recursive: true })
+  fs.writeFileSync(path.join(dir, name), `#!/bin/sh\ntouch ${marks}/hook-${name}\n`, { mode: 0o755 })
+}
+
 const marksIn = (dir: string) => fs.readdirSync(dir).sort()
 
 /** Plain git, as a user's shell would run it: proves the plants are live. */
@@ -220,6 +225,29 @@ describe('git tools in a repository that plants programs', () => {
     expect(marksIn(marks)).toEqual([])
     okResult(await gitCommitTool.execute(plan, on, { onOutput: () => {} }))
     expect(marksIn(marks)).toEqual(['pre-commit'])
+  })
+})
+
+describe('a .git file pointing at a planted git directory', () => {
+  it('is read as the repository it names, and its programs stay off', async () => {
+    const root = freshRepo()
+    const marks = tempDir('stepwise-git-gitdirmarks-')
+    fs.renameSync(path.join(root, '.git'), path.join(root, '.planted'))
+    fs.writeFileSync(path.join(root, '.git'), 'gitdir: .planted\n')
+    git(root, 'config', 'core.fsmonitor', `touch ${marks}/fsmonitor #`)
+    git(root, 'config', 'filter.evil.clean', `touch ${marks}/clean; cat`)
+    writeFiles(root, { '.gitattributes': '*.txt filter=evil\n', 'a.txt': 'two\n' })
+    hookAt(path.join(root, '.planted', 'hooks'), 'pre-commit', marks)
+    const ctx = await makeContext(root)
+    okResult(await gitStatusTool.run({}, ctx))
+    okResult(
+      await gitCommitTool.execute(await planOf(ctx, { message: 'm', files: ['a.txt'] }), ctx, {
+        onOutput: () => {},
+      }),
+    )
+    expect(marksIn(marks)).toEqual([])
+    plainGit(root, 'status')
+    expect(marksIn(marks)).toEqual(expect.arrayContaining(['fsmonitor', 'clean']))
   })
 })
 
