@@ -70,6 +70,22 @@ describe('bwrapArgs', () => {
   })
 })
 
+describe('bwrapArgs when the project is $HOME itself', () => {
+  it('masks every home credential, since $HOME stays visible', () => {
+    const home = tempDir()
+    fs.mkdirSync(path.join(home, '.ssh'))
+    fs.mkdirSync(path.join(home, '.cargo'))
+    fs.writeFileSync(path.join(home, '.cargo/credentials.toml'), 'x')
+    fs.writeFileSync(path.join(home, '.netrc'), 'x')
+    const joined = bwrapArgs({ root: home, network: false, home }).join(' ')
+    expect(joined).not.toContain(`--tmpfs ${home} `)
+    for (const secret of ['.ssh', '.cargo/credentials.toml', '.netrc'])
+      expect(joined).toMatch(
+        new RegExp(`--ro-bind \\S+/empty(\\.d)? ${home}/${secret.replace('.', '\\.')}( |$)`),
+      )
+  })
+})
+
 describe('sandboxStatus', () => {
   it('says what holds, from a real probe, or why not and how to fix it', () => {
     if (!status.available) {
