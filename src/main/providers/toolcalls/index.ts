@@ -33,6 +33,8 @@ export interface TextToolCalls {
   broken: UnparsedCall[]
 }
 
+const MAX_BROKEN = 20
+
 interface Candidate extends Span {
   family: string
   checked: CheckedCall[]
@@ -102,7 +104,8 @@ export function readToolCalls(
       broken.push({ start: span.start, end: span.end, family: span.family, problem: problems.join('; ') })
     }
   }
-  for (const b of familyBroken) {
+  // A few problems are enough for the repair message; an answer full of broken markup must stay cheap.
+  for (const b of familyBroken.slice(0, MAX_BROKEN)) {
     const overlapsChosen = chosen.some((c) => b.start < c.end && b.end > c.start)
     const inCode = regions.some((r) => r.start <= b.start && b.start < r.end)
     const dup = broken.some((o) => b.start < o.end && b.end > o.start)
@@ -185,11 +188,21 @@ function resolveOverlaps(candidates: Candidate[]): Candidate[] {
       Number(b.kind === 'markup') - Number(a.kind === 'markup') ||
       a.start - b.start,
   )
+  // Chosen spans never overlap, so kept sorted by start; a candidate can only collide with
+  // the last chosen span starting before its end (a binary search, not a scan).
   const chosen: Candidate[] = []
   for (const c of ranked) {
-    if (!chosen.some((o) => c.start < o.end && c.end > o.start)) chosen.push(c)
+    let lo = 0
+    let hi = chosen.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (chosen[mid].start < c.end) lo = mid + 1
+      else hi = mid
+    }
+    const before = chosen[lo - 1]
+    if (!before || before.end <= c.start) chosen.splice(lo, 0, c)
   }
-  return chosen.sort((a, b) => a.start - b.start)
+  return chosen
 }
 
 function isFence(text: string, region: Region): boolean {

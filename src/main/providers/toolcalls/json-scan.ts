@@ -6,13 +6,16 @@ import type { RawCall } from './types'
  * real — that is `../index.ts`'s job.
  */
 
-/** End (exclusive) of the balanced object/array starting at `start`, string-aware; -1 if unbalanced. */
-export function balancedEnd(text: string, start: number): number {
+/**
+ * End (exclusive) of the balanced object/array starting at `start`, string-aware; -1 if
+ * it does not close before `limit` (the end of the text by default).
+ */
+export function balancedEnd(text: string, start: number, limit = text.length): number {
   const open = text[start]
   if (open !== '{' && open !== '[') return -1
   let depth = 0
   let inString = false
-  for (let i = start; i < text.length; i++) {
+  for (let i = start; i < limit; i++) {
     const c = text[i]
     if (inString) {
       if (c === '\\') i++
@@ -25,6 +28,23 @@ export function balancedEnd(text: string, start: number): number {
     }
   }
   return -1
+}
+
+export type Balance = (text: string, start: number) => number
+
+/**
+ * `balancedEnd` with a budget of failures: an unbalanced `{` scans to the end of the
+ * text, so an answer full of them (a cut-off dump, a broken template) would cost a scan
+ * per brace. After `max` failures every further scan gives up at once.
+ */
+export function budgetedBalance(max = 32): Balance {
+  let failures = 0
+  return (text, start) => {
+    if (failures >= max) return -1
+    const end = balancedEnd(text, start)
+    if (end < 0) failures++
+    return end
+  }
 }
 
 export type JsonParse = { ok: true; value: unknown } | { ok: false; error: string }
@@ -128,14 +148,19 @@ export interface JsonRun {
  * JSON values back to back from `start` (separated by whitespace, `,` or `;`), as long
  * as each one is a call or a list of calls. Stops at the first thing that is not.
  */
-export function callRun(text: string, start: number, opts: CallShape = {}): JsonRun | undefined {
+export function callRun(
+  text: string,
+  start: number,
+  opts: CallShape = {},
+  balance: Balance = balancedEnd,
+): JsonRun | undefined {
   const calls: RawCall[] = []
   let i = start
   let end = start
   for (;;) {
     while (i < text.length && /[\s,;]/.test(text[i])) i++
     if (text[i] !== '{' && text[i] !== '[') break
-    const close = balancedEnd(text, i)
+    const close = balance(text, i)
     if (close < 0) break
     const parsed = parseJsonLoose(text.slice(i, close))
     const found = parsed.ok ? callsFromValue(parsed.value, opts) : undefined
@@ -145,6 +170,22 @@ export function callRun(text: string, start: number, opts: CallShape = {}): Json
     i = close
   }
   return calls.length > 0 ? { start, end, calls } : undefined
+}
+
+const sticky = new WeakMap<RegExp, RegExp>()
+
+/**
+ * `re` matched exactly at `pos` (a sticky copy, cached), without slicing the text:
+ * families step through long answers, and slicing at every step would be quadratic.
+ */
+export function matchAt(re: RegExp, text: string, pos: number): RegExpExecArray | null {
+  let s = sticky.get(re)
+  if (!s) {
+    s = new RegExp(re.source, re.flags.replace(/[gy]/g, '') + 'y')
+    sticky.set(re, s)
+  }
+  s.lastIndex = pos
+  return s.exec(text)
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {

@@ -22,10 +22,14 @@ export function codeRegions(text: string): Region[] {
     }
   }
   if (open) regions.push({ start: open.index, end: text.length })
-  // Inline code, outside the fenced blocks: `…` or ``…`` on one line.
+  // Inline code, outside the fenced blocks: `…` or ``…`` on one line. Both lists are in
+  // text order, so one pointer walks the fences.
+  const fences = regions.slice()
+  let f = 0
   for (const m of text.matchAll(/(`+)(?!`)([^\n]*?[^`\n])\1(?!`)/g)) {
-    if (!regions.some((r) => m.index >= r.start && m.index < r.end))
-      regions.push({ start: m.index, end: m.index + m[0].length })
+    while (f < fences.length && fences[f].end <= m.index) f++
+    if (f < fences.length && m.index >= fences[f].start) continue
+    regions.push({ start: m.index, end: m.index + m[0].length })
   }
   return regions.sort((a, b) => a.start - b.start)
 }

@@ -1,4 +1,11 @@
-import { balancedEnd, callsFromValue, parseJsonLoose } from '../json-scan'
+import {
+  balancedEnd,
+  budgetedBalance,
+  callsFromValue,
+  matchAt,
+  parseJsonLoose,
+  type Balance,
+} from '../json-scan'
 import type { BrokenSpan, RawCall, Span, ToolCallFamily } from '../types'
 
 /*
@@ -12,10 +19,17 @@ import type { BrokenSpan, RawCall, Span, ToolCallFamily } from '../types'
 
 const OPEN = '<tool_call>'
 const CLOSE = '</tool_call>'
+/** What may sit between the tag and the JSON: whitespace, ChatML leftovers, a fence. */
+const LEAD = /(?:\s|<\|im_start\|>(?:assistant)?|```[\w-]*)*/
+/** What may sit between the JSON and the closing tag. */
+const TAIL = /(?:\s|```|<\|im_end\|>)*<\/tool_call>/
+/** How many `{` an unopened `</tool_call>` is read back from: the JSON starts near the boundary. */
+const MAX_UNOPENED_TRIES = 64
 
 function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   const spans: Span[] = []
   const broken: BrokenSpan[] = []
+  const balance = budgetedBalance()
   /** Where the last block ended: a closing tag with no opener is read back to here. */
   let boundary = 0
   let i = 0
@@ -31,7 +45,7 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
       boundary = i = end
       continue
     }
-    boundary = i = block(text, open, spans, broken)
+    boundary = i = block(text, open, spans, broken, balance)
   }
   return { spans, broken }
 }
@@ -42,9 +56,9 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
  * the closing tag is expected; without it the block ends with its JSON (the stop
  * token ate the tag, as vLLM accepts).
  */
-function block(text: string, open: number, spans: Span[], broken: BrokenSpan[]): number {
+function block(text: string, open: number, spans: Span[], broken: BrokenSpan[], balance: Balance): number {
   const bodyStart = open + OPEN.length
-  const lead = /^(?:\s|<\|im_start\|>(?:assistant)?|```[\w-]*)*/.exec(text.slice(bodyStart))![0]
+  const lead = matchAt(LEAD, text, bodyStart)![0]
   const jsonStart = bodyStart + lead.length
   const nextTag = (from: number) => {
     const c = text.indexOf(CLOSE, from)
@@ -63,10 +77,10 @@ function block(text: string, open: number, spans: Span[], broken: BrokenSpan[]):
   let pos = jsonStart
   let lastEnd = -1
   for (;;) {
-    const end = balancedEnd(text, pos)
+    const end = balance(text, pos)
     if (end < 0) break
     lastEnd = end
-    const more = /^[\s,]*(?=[[{])/.exec(text.slice(end))
+    const more = matchAt(/[\s,]*(?=[[{])/, text, end)
     if (!more) break
     pos = end + more[0].length
   }
@@ -80,7 +94,7 @@ function block(text: string, open: number, spans: Span[], broken: BrokenSpan[]):
     })
     return next.end
   }
-  const tail = /^(?:\s|```|<\|im_end\|>)*<\/tool_call>/.exec(text.slice(lastEnd))
+  const tail = matchAt(TAIL, text, lastEnd)
   const end = tail ? lastEnd + tail[0].length : lastEnd
   read(text.slice(jsonStart, lastEnd), open, end, spans, broken)
   return end
@@ -135,8 +149,11 @@ function unopenedStart(text: string, from: number, close: number): number {
   let end = close
   while (end > from && /\s/.test(text[end - 1])) end--
   if (text[end - 1] !== '}' && text[end - 1] !== ']') return -1
-  for (let i = from; i < end; i++) {
-    if ((text[i] === '{' || text[i] === '[') && balancedEnd(text, i) === end) return i
+  let tries = 0
+  for (let i = from; i < end && tries < MAX_UNOPENED_TRIES; i++) {
+    if (text[i] !== '{' && text[i] !== '[') continue
+    tries++
+    if (balancedEnd(text, i, end) === end) return i
   }
   return -1
 }

@@ -1,4 +1,4 @@
-import { balancedEnd, callRun } from '../json-scan'
+import { budgetedBalance, callRun } from '../json-scan'
 import type { Span, ToolCallFamily } from '../types'
 
 /*
@@ -19,6 +19,7 @@ const BARE = { requireArguments: true }
 
 function parse(text: string): { spans: Span[]; broken: [] } {
   const spans: Span[] = []
+  const balance = budgetedBalance()
   const fences: Array<[number, number]> = []
   for (const m of text.matchAll(FENCE)) {
     const end = m.index + m[0].length
@@ -27,7 +28,7 @@ function parse(text: string): { spans: Span[]; broken: [] } {
     const bodyStart = m.index + m[0].indexOf('\n') + 1
     const first = body.search(/\S/)
     if (first < 0) continue
-    const run = callRun(text, bodyStart + first, BARE)
+    const run = callRun(text, bodyStart + first, BARE, balance)
     if (run && text.slice(run.end, bodyStart + body.length).trim() === '')
       spans.push({ start: m.index, end, calls: run.calls, kind: 'json' })
   }
@@ -43,12 +44,12 @@ function parse(text: string): { spans: Span[]; broken: [] } {
       i = fence[1]
       continue
     }
-    const close = balancedEnd(text, i)
+    const close = balance(text, i)
     if (close < 0) {
       i++
       continue
     }
-    const run = callRun(text, i, BARE)
+    const run = callRun(text, i, BARE, balance)
     if (run) {
       spans.push({ start: i, end: run.end, calls: run.calls, kind: 'json' })
       i = run.end

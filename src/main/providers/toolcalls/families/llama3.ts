@@ -1,4 +1,4 @@
-import { balancedEnd, callRun } from '../json-scan'
+import { budgetedBalance, callRun, matchAt } from '../json-scan'
 import type { BrokenSpan, Span, ToolCallFamily } from '../types'
 
 /*
@@ -14,17 +14,18 @@ const TAG = '<|python_tag|>'
 function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   const spans: Span[] = []
   const broken: BrokenSpan[] = []
+  const balance = budgetedBalance()
   for (let at = text.indexOf(TAG); at >= 0; at = text.indexOf(TAG, at + 1)) {
     const after = at + TAG.length
-    const first = after + Math.max(text.slice(after).search(/\S/), 0)
-    const run = callRun(text, first)
+    const first = after + matchAt(/\s*/, text, after)![0].length
+    const run = callRun(text, first, {}, balance)
     if (run) {
       spans.push({ start: at, end: run.end, calls: run.calls, kind: 'markup' })
       continue
     }
     // Built-in tools (`brave_search.call(query="…")`) are not ours; only JSON that fails is broken.
     if (text[first] === '{') {
-      const end = balancedEnd(text, first)
+      const end = balance(text, first)
       broken.push({
         start: at,
         end: end < 0 ? text.length : end,
@@ -39,7 +40,7 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   for (const m of text.matchAll(/(?:^|\n)[ \t]*(?=\{)/g)) {
     const start = m.index + m[0].length
     if (spans.some((s) => start >= s.start && start < s.end)) continue
-    const run = callRun(text, start, { requireArguments: true })
+    const run = callRun(text, start, { requireArguments: true }, balance)
     if (run) spans.push({ start, end: run.end, calls: run.calls, kind: 'json' })
   }
   return { spans, broken }

@@ -1,4 +1,4 @@
-import { balancedEnd, callsFromValue, parseJsonLoose } from '../json-scan'
+import { budgetedBalance, callsFromValue, matchAt, parseJsonLoose, type Balance } from '../json-scan'
 import type { BrokenSpan, RawCall, Span, ToolCallFamily } from '../types'
 
 /*
@@ -15,18 +15,22 @@ import type { BrokenSpan, RawCall, Span, ToolCallFamily } from '../types'
 
 const TOKEN = '[TOOL_CALLS]'
 /** `name[ARGS]`, `name[CALL_ID]id[ARGS]`, or `name` right before its JSON (vLLM drops [ARGS] as a special token). */
-const NAMED = /^\s*([A-Za-z_][\w.-]*)(?:\[CALL_ID\]\s*([\w-]*))?\s*(?:\[ARGS\]\s*|(?=\{))/
+const NAMED = /\s*([A-Za-z_][\w.-]*)(?:\[CALL_ID\]\s*([\w-]*))?\s*(?:\[ARGS\]\s*|(?=\{))/
 
 function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   const spans: Span[] = []
   const broken: BrokenSpan[] = []
+  const balance = budgetedBalance()
   let from = 0
   for (;;) {
     const start = text.indexOf(TOKEN, from)
     if (start < 0) break
     const after = start + TOKEN.length
-    const first = after + text.slice(after).search(/\S|$/)
-    const read = text[first] === '[' || text[first] === '{' ? readList(text, first) : readNamed(text, after)
+    const first = after + matchAt(/\s*/, text, after)![0].length
+    const read =
+      text[first] === '[' || text[first] === '{'
+        ? readList(text, first, balance)
+        : readNamed(text, after, balance)
     if ('problem' in read) {
       broken.push({ start, end: read.end, problem: read.problem })
       from = Math.max(read.end, after)
@@ -36,7 +40,7 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
     }
   }
   if (spans.length === 0 && broken.length === 0) {
-    const bare = readBare(text)
+    const bare = readBare(text, balance)
     if (bare) spans.push(bare)
   }
   return { spans, broken }
@@ -45,8 +49,8 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
 type Read = { end: number; calls: RawCall[] } | { end: number; problem: string }
 
 /** `[{…},{…}]` or `{…}` right after the token. */
-function readList(text: string, at: number): Read {
-  const end = balancedEnd(text, at)
+function readList(text: string, at: number, balance: Balance): Read {
+  const end = balance(text, at)
   if (end < 0) return { end: text.length, problem: 'the JSON after [TOOL_CALLS] is cut off' }
   const parsed = parseJsonLoose(text.slice(at, end))
   if (!parsed.ok) return { end, problem: `the JSON after [TOOL_CALLS] does not parse (${parsed.error})` }
@@ -57,14 +61,14 @@ function readList(text: string, at: number): Read {
 }
 
 /** `name[ARGS]{…}` (optionally with `[CALL_ID]id`), repeated, each maybe after its own token. */
-function readNamed(text: string, at: number): Read {
+function readNamed(text: string, at: number, balance: Balance): Read {
   const calls: RawCall[] = []
   let pos = at
   for (;;) {
-    const m = NAMED.exec(text.slice(pos))
+    const m = matchAt(NAMED, text, pos)
     if (!m) break
     const argsStart = pos + m[0].length
-    const argsEnd = balancedEnd(text, argsStart)
+    const argsEnd = balance(text, argsStart)
     if (argsEnd < 0)
       return {
         end: text.length,
@@ -75,7 +79,7 @@ function readNamed(text: string, at: number): Read {
       return { end: argsEnd, problem: `the arguments of ${m[1]} after [ARGS] do not parse (${parsed.error})` }
     calls.push({ name: m[1], arguments: parsed.value })
     pos = argsEnd
-    const next = /^\s*\[TOOL_CALLS\]/.exec(text.slice(pos))
+    const next = matchAt(/\s*\[TOOL_CALLS\]/, text, pos)
     if (next) pos += next[0].length
   }
   if (calls.length === 0)
@@ -87,17 +91,17 @@ function readNamed(text: string, at: number): Read {
 }
 
 /** `name{…}name{…}` as the whole answer (v11 with its special tokens dropped). */
-function readBare(text: string): Span | undefined {
+function readBare(text: string, balance: Balance): Span | undefined {
   const calls: RawCall[] = []
   let pos = text.search(/\S/)
   if (pos < 0) return undefined
   const start = pos
   let end = pos
   for (;;) {
-    const m = /^\s*([A-Za-z_][\w.-]*)\{/.exec(text.slice(pos))
+    const m = matchAt(/\s*([A-Za-z_][\w.-]*)\{/, text, pos)
     if (!m) break
     const argsStart = pos + m[0].length - 1
-    const argsEnd = balancedEnd(text, argsStart)
+    const argsEnd = balance(text, argsStart)
     if (argsEnd < 0) return undefined
     const parsed = parseJsonLoose(text.slice(argsStart, argsEnd))
     if (!parsed.ok) return undefined

@@ -1,3 +1,4 @@
+import { matchAt } from '../json-scan'
 import type { BrokenSpan, Span, ToolCallFamily } from '../types'
 
 /*
@@ -41,9 +42,10 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
     }
     // The wrapper, when there is one, belongs to the call (the first and the last of its calls).
     let start = m.index
-    const before = /<tool_call>\s*$/.exec(text.slice(0, start))
-    if (before) start = before.index
-    const after = /^\s*<\/tool_call>/.exec(text.slice(end))
+    const from = Math.max(0, start - 200)
+    const before = /<tool_call>\s*$/.exec(text.slice(from, start))
+    if (before) start = from + before.index
+    const after = matchAt(/\s*<\/tool_call>/, text, end)
     if (after) end += after[0].length
     spans.push({ start, end, calls: [{ name: m[1].trim(), arguments: args }], kind: 'markup' })
   }
