@@ -106,7 +106,10 @@ export function readToolCalls(
   }
   // A few problems are enough for the repair message; an answer full of broken markup must stay cheap.
   for (const b of familyBroken.slice(0, MAX_BROKEN)) {
-    const overlapsChosen = chosen.some((c) => b.start < c.end && b.end > c.start)
+    // Bare JSON that failed its checks is just text: it does not hide unreadable markup.
+    const overlapsChosen = chosen.some(
+      (c) => (c.valid || c.kind === 'markup') && b.start < c.end && b.end > c.start,
+    )
     const inCode = regions.some((r) => r.start <= b.start && b.start < r.end)
     const dup = broken.some((o) => b.start < o.end && b.end > o.start)
     if (!overlapsChosen && !inCode && !dup) broken.push(b)
