@@ -72,7 +72,7 @@ function block(text: string, open: number, spans: Span[], broken: BrokenSpan[], 
     const next = nextTag(bodyStart)
     if (text.slice(bodyStart, next.at).trim() === '' && next.end > next.at)
       broken.push({ start: open, end: next.end, problem: 'an empty <tool_call> block' })
-    return text.slice(jsonStart, next.at).trim() === '' ? next.end : bodyStart
+    return next.end
   }
   let pos = jsonStart
   let lastEnd = -1
