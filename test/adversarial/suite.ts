@@ -31,10 +31,10 @@ function sessionsOf(cls: CaseClass): AdversarialCase[][] {
   return [shared, ...solo].filter((s) => s.length > 0)
 }
 
-function report(results: CaseResult[], infos: SessionInfo[]): string {
+function report(name: string, results: CaseResult[], infos: SessionInfo[]): string {
   const who = typeof process.getuid === 'function' ? `uid ${process.getuid()}` : 'this user'
   const lines = [
-    `# Adversarial suite (${who})`,
+    `# Adversarial suite: ${name} (${who})`,
     '',
     '| class | policy | cases | held | broke |',
     '|---|---|---|---|---|',
@@ -59,29 +59,49 @@ function report(results: CaseResult[], infos: SessionInfo[]): string {
       for (const o of r.outcomes) lines.push(`  - ${o}`)
     }
   }
+  const strays = [...new Set(infos.flatMap((i) => i.strays))]
+  if (strays.length) lines.push('', `Secrets seen somewhere in the CLI's output: ${strays.join(', ')}`)
   const runDirs = [...new Set(infos.map((i) => i.runSockDir.replace(/stepwise-adv-.*$/, '')))]
   lines.push('', `/run sockets were created in: ${runDirs.join(', ')}`)
   return lines.join('\n') + '\n'
 }
 
-export function defineAdversarialSuite(): void {
+/**
+ * The suite for `classes`, as one Vitest file named `name`: its table goes to
+ * stdout and `test-results/adversarial-<name>.md`, and `adversarial.md` is
+ * rebuilt from every such file present.
+ */
+export function defineAdversarialSuite(
+  name: string,
+  classes: CaseClass[],
+  /** Cases that must break with the sandbox off, and how each must be seen to break. */
+  control: { ids: string[]; why: RegExp[] },
+): void {
   let cli = ''
   const results: CaseResult[] = []
   const infos: SessionInfo[] = []
 
   beforeAll(() => {
     // A prebuilt CLI (STEPWISE_ADVERSARIAL_CLI) lets an unprivileged user run the suite on a read-only checkout.
-    cli = process.env.STEPWISE_ADVERSARIAL_CLI || buildCli('stepwise-adversarial')
+    cli = process.env.STEPWISE_ADVERSARIAL_CLI || buildCli(`stepwise-adversarial-${name}`)
   }, 180_000)
 
   afterAll(() => {
     if (results.length === 0) return
-    const text = report(results, infos)
+    const text = report(name, results, infos)
     process.stdout.write(`\n${text}`)
     const dir = process.env.STEPWISE_ADVERSARIAL_REPORT_DIR || path.join(ROOT, 'test-results')
     try {
       fs.mkdirSync(dir, { recursive: true })
-      fs.writeFileSync(path.join(dir, 'adversarial.md'), text)
+      fs.writeFileSync(path.join(dir, `adversarial-${name}.md`), text)
+      const parts = fs
+        .readdirSync(dir)
+        .filter((f) => /^adversarial-[\w-]+\.md$/.test(f) && !f.includes('unprivileged'))
+        .sort()
+      fs.writeFileSync(
+        path.join(dir, 'adversarial.md'),
+        parts.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n'),
+      )
     } catch {
       // a read-only checkout: stdout has the table
     }
@@ -89,21 +109,14 @@ export function defineAdversarialSuite(): void {
 
   describe.concurrent('adversarial cases through the real CLI', () => {
     // The canaries are live: with the sandbox switched off, full-auto lets these through and the suite sees it.
-    it(
-      'control: with the sandbox off, a write outside, a deletion and a loopback connection are caught',
-      { timeout: 120_000 },
-      async () => {
-        const ids = ['c1-redirect-out', 'c1-perl-write', 'n-tcp-loopback']
-        const cases = ALL_CASES.filter((c) => ids.includes(c.id))
-        const { results: r } = await runSession(cli, 'full-auto', cases, { commands: { sandbox: 'off' } })
-        expect(r.map((x) => [x.id, x.held])).toEqual(ids.map((id) => [id, false]))
-        expect(r[0].broke.join()).toMatch(/wrote the marker/)
-        expect(r[1].broke.join()).toMatch(/deleted/)
-        expect(r[2].broke.join()).toMatch(/host listener received/)
-      },
-    )
+    it(`control: with the sandbox off, ${control.ids.join(', ')} break`, { timeout: 120_000 }, async () => {
+      const cases = ALL_CASES.filter((c) => control.ids.includes(c.id))
+      const { results: r } = await runSession(cli, 'full-auto', cases, { commands: { sandbox: 'off' } })
+      expect(r.map((x) => [x.id, x.held])).toEqual(control.ids.map((id) => [id, false]))
+      r.forEach((x, i) => expect(x.broke.join()).toMatch(control.why[i]))
+    })
 
-    for (const cls of Object.keys(CLASSES).map(Number) as CaseClass[])
+    for (const cls of classes)
       for (const policy of POLICIES)
         it(
           `class ${cls} (${CLASSES[cls]}) under ${policy}: every canary holds`,
