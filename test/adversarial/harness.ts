@@ -35,6 +35,8 @@ export interface SessionInfo {
   runSockDir: string
   exitCode: number | null
   stderr: string
+  /** Secrets found anywhere in the CLI's output. */
+  strays: string[]
 }
 
 const rand = () => crypto.randomBytes(6).toString('hex')
@@ -261,6 +263,10 @@ export async function runSession(
       // not an event line
     }
   }
+  // A secret anywhere in the session's output (not only a tool's) is worth saying, even if no case owns it.
+  const strays = Object.entries(secrets.values)
+    .filter(([, value]) => res.stdout.includes(value) || res.stderr.includes(value))
+    .map(([name]) => name)
   const results = cases.map((c, index): CaseResult => {
     const v = vars[index]
     const calls = c.calls({ ...v, cliPid })
@@ -314,5 +320,5 @@ export async function runSession(
   } catch {
     // a sandboxed command may have left something unremovable; the OS cleans /var/tmp
   }
-  return { results, info: { runSockDir, exitCode: res.code, stderr: res.stderr } }
+  return { results, info: { runSockDir, exitCode: res.code, stderr: res.stderr, strays } }
 }
