@@ -131,7 +131,10 @@ if (process.env.STEPWISE_UNPRIVILEGED_REPORT) {
     passed += u.numPassedTests
     failed += u.numFailedTests
     skipped += u.numPendingTests + (u.numTodoTests ?? 0)
-    failed += u.testResults.filter((r) => r.status === 'failed' && r.assertionResults.length === 0).length
+    // A file that failed with no failed test: it did not load, or a hook failed (its tests count as skipped).
+    failed += u.testResults.filter(
+      (r) => r.status === 'failed' && !r.assertionResults.some((a) => a.status === 'failed'),
+    ).length
   } else failed += 1
 }
 const p = readJson(playwrightReport)
