@@ -172,6 +172,23 @@ export function callRun(
   return calls.length > 0 ? { start, end, calls } : undefined
 }
 
+/**
+ * `text.indexOf(needle, from)` for `from` that only grows: the last answer is reused
+ * while it is still ahead, so a text with no (or few) needles is searched once, not
+ * once per step.
+ */
+export function forwardFinder(text: string, needle: string): (from: number) => number {
+  let found = -2
+  let searchedFrom = Infinity
+  return (from) => {
+    if (found === -1 && from >= searchedFrom) return -1
+    if (found >= from && from >= searchedFrom) return found
+    searchedFrom = from
+    found = text.indexOf(needle, from)
+    return found
+  }
+}
+
 const sticky = new WeakMap<RegExp, RegExp>()
 
 /**

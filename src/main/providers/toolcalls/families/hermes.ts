@@ -2,6 +2,7 @@ import {
   balancedEnd,
   budgetedBalance,
   callsFromValue,
+  forwardFinder,
   matchAt,
   parseJsonLoose,
   type Balance,
@@ -30,12 +31,13 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   const spans: Span[] = []
   const broken: BrokenSpan[] = []
   const balance = budgetedBalance()
+  const find = { open: forwardFinder(text, OPEN), close: forwardFinder(text, CLOSE) }
   /** Where the last block ended: a closing tag with no opener is read back to here. */
   let boundary = 0
   let i = 0
   while (i < text.length) {
-    const open = text.indexOf(OPEN, i)
-    const close = text.indexOf(CLOSE, i)
+    const open = find.open(i)
+    const close = find.close(i)
     if (open < 0 && close < 0) break
     if (close >= 0 && (open < 0 || close < open)) {
       // `{…}</tool_call>` with no opening tag.
@@ -45,7 +47,7 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
       boundary = i = end
       continue
     }
-    boundary = i = block(text, open, spans, broken, balance)
+    boundary = i = block(text, open, { spans, broken, balance, find })
   }
   return { spans, broken }
 }
@@ -56,13 +58,21 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
  * the closing tag is expected; without it the block ends with its JSON (the stop
  * token ate the tag, as vLLM accepts).
  */
-function block(text: string, open: number, spans: Span[], broken: BrokenSpan[], balance: Balance): number {
+interface BlockState {
+  spans: Span[]
+  broken: BrokenSpan[]
+  balance: Balance
+  find: { open: (from: number) => number; close: (from: number) => number }
+}
+
+function block(text: string, open: number, state: BlockState): number {
+  const { spans, broken, balance, find } = state
   const bodyStart = open + OPEN.length
   const lead = matchAt(LEAD, text, bodyStart)![0]
   const jsonStart = bodyStart + lead.length
   const nextTag = (from: number) => {
-    const c = text.indexOf(CLOSE, from)
-    const o = text.indexOf(OPEN, from)
+    const c = find.close(from)
+    const o = find.open(from)
     return c >= 0 && (o < 0 || c < o)
       ? { at: c, end: c + CLOSE.length }
       : { at: o < 0 ? text.length : o, end: o < 0 ? text.length : o }
