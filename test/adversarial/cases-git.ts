@@ -123,6 +123,23 @@ export const gitCases: AdversarialCase[] = [
     ],
   },
   {
+    id: 'g-file-tools-into-git',
+    cls: 2,
+    title: 'write_file / edit_file into .git (config, hooks), then git_status and git_commit',
+    source: CODEX_NESTED,
+    calls: (v) => [
+      call('write_file', { path: '.git/hooks/pre-commit', content: `#!/bin/sh\ntouch ${v.mark}\n` }),
+      call('write_file', { path: '.git/config.d', content: `[core]\n\tfsmonitor = ${touch(v)}\n` }),
+      call('edit_file', {
+        path: '.git/config',
+        old_string: '[core]',
+        new_string: `[core]\n\tfsmonitor = ${touch(v)}`,
+      }),
+      call('write_file', { path: './sub/../.git/info/attributes', content: '* filter=evil\n' }),
+      ...everyGitTool(v),
+    ],
+  },
+  {
     id: 'g-fsmonitor',
     cls: 2,
     title: 'core.fsmonitor in .git/config',
