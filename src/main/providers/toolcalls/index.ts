@@ -35,6 +35,13 @@ export interface TextToolCalls {
 
 const MAX_BROKEN = 20
 
+/** A span that may act: the region it takes (itself, or the fence around it) and whether the act rule applies. */
+interface Acting {
+  span: Candidate
+  taken: Region
+  needsWholeAnswer: boolean
+}
+
 interface Candidate extends Span {
   family: string
   checked: CheckedCall[]
@@ -70,7 +77,7 @@ export function readToolCalls(
   const chosen = resolveOverlaps(candidates)
 
   // Where each chosen span would act, and which ones still have to pass the act rule.
-  const acting: Array<{ span: Candidate; taken: Region; needsWholeAnswer: boolean }> = []
+  const acting: Acting[] = []
   for (const span of chosen) {
     const region = enclosingRegion(regions, span)
     if (!region) {
@@ -88,7 +95,10 @@ export function readToolCalls(
       masked,
       acting.map((a) => a.taken),
     )
-  const acts = acting.filter((a) => !a.needsWholeAnswer || whole)
+  const { acts, end } = cutAtImaginedResult(
+    masked,
+    acting.filter((a) => !a.needsWholeAnswer || whole),
+  )
 
   const calls: ToolCall[] = []
   const removed: Region[] = []
@@ -117,7 +127,7 @@ export function readToolCalls(
   broken.sort((a, b) => a.start - b.start)
 
   if (calls.length === 0) return { calls, text, broken }
-  return { calls, text: withoutRegions(text, removed), broken }
+  return { calls, text: withoutRegions(text.slice(0, end), removed), broken }
 }
 
 /**
@@ -168,6 +178,18 @@ export function repairMessage(repair: ToolCallRepair, toolNames: readonly string
     '',
     'If you did not mean to call a tool, answer without any tool-call markup.',
   ].join('\n')
+}
+
+/**
+ * Small models go on after a call to imagine its answer (`<tool_response>…`) and act
+ * on it. Whatever follows the first imagined answer is dropped: its calls would rest
+ * on a result that does not exist, and the real one is coming.
+ */
+function cutAtImaginedResult(text: string, acting: Acting[]): { acts: Acting[]; end: number } {
+  const first = acting.find((a) => a.span.valid)
+  const cut = first ? text.indexOf('<tool_response>', first.taken.end) : -1
+  const end = cut < 0 ? text.length : cut
+  return { acts: acting.filter((a) => a.taken.start < end), end }
 }
 
 function runFamily(
