@@ -7,7 +7,6 @@ import { commandSettingsFrom } from '../exec/settings'
 import { addWorktree } from '../timetravel/fork-worktree'
 import { gitCommitTool, gitDiffTool, gitLogTool, gitShowTool, gitStatusTool } from './git'
 import { hardeningFor, parseConfigList, safeGitEnv, safeGitRaw } from './git-safe'
-import { parseStatusV2 } from './git-status'
 import { git, makeContext, okResult, repoWith, writeFiles } from './test-support'
 import type { ActionPlan, ToolContext } from './types'
 
@@ -329,6 +328,24 @@ describe('the environment and overrides', () => {
     expect(marksIn(marks)).toEqual([])
   })
 
+  it('distrusts the global config when the project holds it (a project opened at $HOME)', async () => {
+    const root = freshRepo()
+    const marks = tempDir('stepwise-git-homemarks-')
+    // A filter: the one kind of program a trusted global config keeps running.
+    writeFiles(root, {
+      '.gitconfig': `[filter "g"]\n\tclean = touch ${marks}/global-clean; cat\n`,
+      '.gitattributes': '*.txt filter=g\n',
+      'a.txt': 'two\n',
+    })
+    process.env.HOME = root
+    delete process.env.XDG_CONFIG_HOME
+    delete process.env.GIT_CONFIG_GLOBAL
+    okResult(await gitStatusTool.run({}, await makeContext(root)))
+    expect(marksIn(marks)).toEqual([])
+    plainGit(root, 'status')
+    expect(marksIn(marks)).toEqual(['global-clean'])
+  })
+
   it("puts back the user's own value of a key the repository overrides", () => {
     const entries = parseConfigList(
       [
@@ -352,32 +369,6 @@ describe('the environment and overrides', () => {
     // With hooks allowed, the repository's hooksPath (husky) stands.
     const withHooks = new Map(hardeningFor(entries, { hooks: true }))
     expect(withHooks.has('core.hooksPath')).toBe(false)
-  })
-})
-
-describe('parseStatusV2', () => {
-  it('reads branch headers, renames, conflicts, untracked and paths with spaces', () => {
-    const out = [
-      '# branch.oid 0123',
-      '# branch.head main',
-      '# branch.upstream origin/main',
-      '# branch.ab +2 -1',
-      '1 .M N... 100644 100644 100644 aaa aaa dir/a file.txt',
-      '2 R. N... 100644 100644 100644 aaa aaa R100 new name.txt',
-      'old name.txt',
-      'u UU N... 100644 100644 100644 100644 aaa bbb ccc c.txt',
-      '? new dir/',
-      '',
-    ].join('\0')
-    expect(parseStatusV2(out)).toEqual({
-      header: { oid: '0123', head: 'main', upstream: 'origin/main', ahead: 2, behind: 1 },
-      entries: [
-        { path: 'dir/a file.txt', index: '.', workTree: 'M', kind: 'changed' },
-        { path: 'new name.txt', from: 'old name.txt', index: 'R', workTree: '.', kind: 'changed' },
-        { path: 'c.txt', index: 'U', workTree: 'U', kind: 'conflicted' },
-        { path: 'new dir/', index: '?', workTree: '?', kind: 'untracked' },
-      ],
-    })
   })
 })
 

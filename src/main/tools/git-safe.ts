@@ -195,12 +195,16 @@ const USER_SCOPES = new Set(['global', 'system', 'command'])
  * The command-scope settings for one repository: the fixed ones, then every
  * program key the repository sets, replaced by the user's value or a harmless one.
  */
-export function hardeningFor(entries: ConfigEntry[], opts: { hooks?: boolean } = {}): [string, string][] {
+export function hardeningFor(
+  entries: ConfigEntry[],
+  opts: { hooks?: boolean; distrustGlobal?: boolean } = {},
+): [string, string][] {
+  const trusted = (scope: string) => USER_SCOPES.has(scope) && !(opts.distrustGlobal && scope === 'global')
   const settings = new Map<string, string>(FIXED)
   const userValue = new Map<string, string>()
-  for (const e of entries) if (USER_SCOPES.has(e.scope)) userValue.set(e.key, e.value)
+  for (const e of entries) if (trusted(e.scope)) userValue.set(e.key, e.value)
   for (const e of entries) {
-    if (USER_SCOPES.has(e.scope)) continue
+    if (trusted(e.scope)) continue
     const neutral = neutralFor(e.key)
     if (neutral === undefined || settings.has(e.key)) continue
     // Hooks the user turned on run where the project keeps them (husky sets core.hooksPath).
@@ -266,8 +270,25 @@ function exec(
  * A git client for `cwd` that runs nothing the repository configures. Reads the
  * config once (that itself runs no program) to learn which keys to override.
  */
+/** The user's global config files, as git finds them. */
+function globalConfigFiles(env: Record<string, string>): string[] {
+  if (env.GIT_CONFIG_GLOBAL) return [path.resolve(env.GIT_CONFIG_GLOBAL)]
+  const home = env.HOME ?? env.USERPROFILE
+  const xdg = env.XDG_CONFIG_HOME || (home ? path.join(home, '.config') : undefined)
+  return [home && path.join(home, '.gitconfig'), xdg && path.join(xdg, 'git', 'config')].filter(
+    (p): p is string => Boolean(p),
+  )
+}
+
+const isInside = (p: string, dir: string) => {
+  const rel = path.relative(dir, p)
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
+}
+
 export async function openSafeGit(cwd: string, opts: SafeGitOptions = {}): Promise<SafeGit> {
   const base = safeGitEnv()
+  // A project that holds the user's global config (a project opened at $HOME) can rewrite it: distrust it then.
+  const distrustGlobal = globalConfigFiles(base).some((f) => isInside(path.resolve(f), path.resolve(cwd)))
   const fixedEnv = { ...base, ...configEnv(hardeningFor([], opts)) }
   const listed = await exec(cwd, ['config', '--list', '--show-scope', '-z'], fixedEnv, opts).catch(
     (err: GitError) => {
@@ -276,7 +297,8 @@ export async function openSafeGit(cwd: string, opts: SafeGitOptions = {}): Promi
       throw err
     },
   )
-  const env = { ...base, ...configEnv(hardeningFor(parseConfigList(listed.toString('utf8')), opts)) }
+  const entries = parseConfigList(listed.toString('utf8'))
+  const env = { ...base, ...configEnv(hardeningFor(entries, { ...opts, distrustGlobal })) }
   const run = (args: string[]) => exec(cwd, args, env, opts)
   return {
     cwd: path.resolve(cwd),
