@@ -245,6 +245,8 @@ describe('a .git file pointing at a planted git directory', () => {
       }),
     )
     expect(marksIn(marks)).toEqual([])
+    // Same size, newer mtime: plain git must read a.txt through the filter to know whether it changed.
+    fs.utimesSync(path.join(root, 'a.txt'), new Date(), new Date(Date.now() + 10_000))
     plainGit(root, 'status')
     expect(marksIn(marks)).toEqual(expect.arrayContaining(['fsmonitor', 'clean']))
   })
