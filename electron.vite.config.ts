@@ -25,7 +25,8 @@ function cliBundleGuard(): Plugin {
         seen.add(fileName)
         const chunk = bundle[fileName]
         if (!chunk || chunk.type !== 'chunk') return
-        if (chunk.isEntry && chunk.name === 'index') this.error(`the CLI bundle imports the Electron entry`)
+        if (chunk.isEntry && chunk.name === 'electron-main')
+          this.error(`the CLI bundle imports the Electron entry`)
         const bad = chunk.imports.find((id) => id === 'electron' || id.startsWith('electron/'))
         if (bad) this.error(`the CLI bundle imports "${bad}" via ${fileName}; keep electron out of the core`)
         chunk.imports.forEach(visit)
@@ -55,7 +56,7 @@ export default defineConfig({
       externalizeDeps: true,
       rolldownOptions: {
         input: {
-          index: resolve('src/main/index.ts'),
+          'electron-main': resolve('src/main/electron-main.ts'),
           cli: resolve('src/main/hosts/cli/main.ts'),
           // The code index parses in worker threads; the pool looks for this file beside the entry.
           'index-worker': resolve('src/main/index/worker.ts'),

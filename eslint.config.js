@@ -28,7 +28,8 @@ const NODE_GLOBALS = Object.fromEntries(
 // same rules by scanning imports, so a disabled lint rule cannot hide a violation.
 const electronOnlyInHosts = {
   name: 'electron',
-  message: 'Only src/main/hosts/electron/**, src/main/index.ts and src/preload/** may import electron.',
+  message:
+    'Only src/main/hosts/electron/**, src/main/electron-main.ts and src/preload/** may import electron.',
 }
 const noElectronSubpath = { group: ['electron/*'], message: electronOnlyInHosts.message }
 const noNode = { group: ['node:*'], message: 'This layer runs without Node: no Node builtins.' }
@@ -93,7 +94,7 @@ export default defineConfig(
   },
   {
     files: ['src/main/**/*.ts'],
-    ignores: ['src/main/hosts/electron/**', 'src/main/index.ts'],
+    ignores: ['src/main/hosts/electron/**', 'src/main/electron-main.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -102,7 +103,7 @@ export default defineConfig(
     },
   },
   {
-    files: ['src/main/hosts/electron/**/*.ts', 'src/main/index.ts', 'src/preload/**/*.ts'],
+    files: ['src/main/hosts/electron/**/*.ts', 'src/main/electron-main.ts', 'src/preload/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [noRenderer] }],
     },

@@ -32,7 +32,10 @@ test('the Electron app opens a sandboxed window with only the stepwise bridge', 
   const app = await electron.launch({
     executablePath: binary ?? undefined,
     // Chromium refuses to start as root with its sandbox on (CI containers run as root).
-    args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), join(repoRoot, 'out', 'main', 'index.js')],
+    args: [
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+      join(repoRoot, 'out', 'main', 'electron-main.js'),
+    ],
     // A fresh data folder: the app starts with no sessions.
     env: {
       ...process.env,
@@ -85,7 +88,10 @@ test('the Electron app opens a project, chats with the model and accepts a chang
   })
   const app = await electron.launch({
     executablePath: binary ?? undefined,
-    args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), join(repoRoot, 'out', 'main', 'index.js')],
+    args: [
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+      join(repoRoot, 'out', 'main', 'electron-main.js'),
+    ],
     env: {
       ...process.env,
       STEPWISE_HOME: mkdtempSync(join(tmpdir(), 'stepwise-electron-')),

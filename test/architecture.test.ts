@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
-const ELECTRON_HOSTS = ['src/main/hosts/electron/', 'src/main/index.ts', 'src/preload/']
+const ELECTRON_HOSTS = ['src/main/hosts/electron/', 'src/main/electron-main.ts', 'src/preload/']
 const NODE_BUILTINS = new Set(builtinModules)
 
 const isUnder = (file: string, prefixes: string[]): boolean =>
@@ -42,7 +42,7 @@ function findLayeringViolations(file: string, source: string): string[] {
     }
 
     if (isElectron(specifier) && !isUnder(file, ELECTRON_HOSTS)) {
-      say('only src/main/hosts/electron, src/main/index.ts and src/preload may import electron')
+      say('only src/main/hosts/electron, src/main/electron-main.ts and src/preload may import electron')
     }
     if (file.startsWith('src/shared/')) {
       if (isNodeBuiltin(specifier)) say('src/shared runs in the renderer too: no Node builtins')
@@ -58,7 +58,10 @@ function findLayeringViolations(file: string, source: string): string[] {
       say('main and preload never import src/renderer; share through src/shared')
     }
     // The core (and so the CLI) must not reach electron through the Electron host's modules either.
-    if (!isUnder(file, ELECTRON_HOSTS) && (into('src/main/hosts/electron') || target === 'src/main/index')) {
+    if (
+      !isUnder(file, ELECTRON_HOSTS) &&
+      (into('src/main/hosts/electron') || target === 'src/main/electron-main')
+    ) {
       say('the core never imports the Electron host')
     }
   }
@@ -98,7 +101,7 @@ describe('layering', () => {
 
   it('reports each kind of violation', () => {
     expect(findLayeringViolations('src/main/tools/read.ts', "import { app } from 'electron'")).toEqual([
-      'src/main/tools/read.ts: imports "electron" — only src/main/hosts/electron, src/main/index.ts and src/preload may import electron',
+      'src/main/tools/read.ts: imports "electron" — only src/main/hosts/electron, src/main/electron-main.ts and src/preload may import electron',
     ])
     expect(
       findLayeringViolations(
@@ -133,7 +136,10 @@ describe('layering', () => {
         'src/main/hosts/electron/window.ts',
         "import { BrowserWindow } from 'electron'\nimport { x } from './protocol'",
       ],
-      ['src/main/index.ts', "import { app } from 'electron'\nimport { bindIpc } from './hosts/electron/ipc'"],
+      [
+        'src/main/electron-main.ts',
+        "import { app } from 'electron'\nimport { bindIpc } from './hosts/electron/ipc'",
+      ],
       [
         'src/preload/index.ts',
         "import { contextBridge } from 'electron'\nimport { C } from '../main/hosts/electron/channels'",

@@ -1,4 +1,4 @@
-// Entry of the Electron main process (out/main/index.js). It only wires the Electron host together;
+// Entry of the Electron main process (out/main/electron-main.js). It only wires the Electron host together;
 // the core lives in plain-Node modules that the CLI and the web host use too.
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
