@@ -81,6 +81,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     console.error(`[stepwise] ${recovered.message}`)
   }
   const sessions = new SessionRuntime(ctx)
+  // Sessions deleted before the last quit whose Undo window has passed.
+  sessions.purgeExpired()
   const travel = new TimeTravel(ctx, sessions)
   const pickFolder = opts.hostHandlers?.['fs/pick-folder']
 
@@ -97,6 +99,9 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     'session/list': (input) => sessions.list(input),
     'session/events': (input) => sessions.events(input),
     'session/configure': (input) => sessions.configure(input),
+    'session/delete': (input) => sessions.delete(input),
+    'session/restore': (input) => sessions.restore(input),
+    'session/rename': (input) => sessions.rename(input),
     'turn/start': (input) =>
       sessions.startTurn(input.sessionId, input.text, { untilGreen: input.untilGreen }),
     'turn/retry': (input) => sessions.startTurn(input.sessionId, undefined),

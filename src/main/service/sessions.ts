@@ -5,6 +5,7 @@ import type { ApprovalAnswer } from '../agent/approvals'
 import { modelStepsUpTo, transcriptFromEvents } from '../agent/resume'
 import type { ProviderConfig } from '../providers/types'
 import { openSession, startSession, type StartedSession } from '../session/start'
+import { purgeSessions } from '../store/purge'
 import type { SessionRow } from '../store/types'
 import { HostApprover } from './approver'
 import type { ServiceContext } from './context'
@@ -32,6 +33,9 @@ interface LiveSession {
   turn?: { controller: AbortController; started?: StartedSession; done: Promise<void> }
 }
 
+/** How long a deleted session can be restored (the app's Undo) before it is purged. */
+export const DELETE_GRACE_MS = 30_000
+
 /** Repair rounds of "until green" in the app (the CLI's --max-repairs default). */
 const UNTIL_GREEN_ROUNDS = 15
 
@@ -53,6 +57,7 @@ export function resolveProjectDir(repo: string): string {
 
 export class SessionRuntime {
   private readonly live = new Map<string, LiveSession>()
+  private purgeTimer: NodeJS.Timeout | undefined
 
   constructor(private readonly ctx: ServiceContext) {}
 
@@ -243,11 +248,69 @@ export class SessionRuntime {
     return { ok: true }
   }
 
+  /**
+   * Soft delete (`session/delete`): the sessions leave the list now and are purged when the
+   * grace period ends (the app's Undo calls `session/restore` before that).
+   */
+  delete(input: CommandInput<'session/delete'>): CommandOutput<'session/delete'> {
+    for (const id of input.sessionIds) {
+      const row = this.row(id)
+      if (this.isRunning(row.id))
+        throw new ServiceError(`Session ${row.id} is running a turn: stop it before deleting it.`)
+    }
+    const now = Date.now()
+    const deleted = this.ctx.store.markSessionsDeleted(input.sessionIds, now)
+    for (const id of deleted) this.live.delete(id)
+    this.schedulePurge(DELETE_GRACE_MS)
+    for (const id of deleted) this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: id })
+    return { deleted, restorableUntil: now + DELETE_GRACE_MS }
+  }
+
+  restore(input: CommandInput<'session/restore'>): CommandOutput<'session/restore'> {
+    const restored = this.ctx.store.restoreSessions(input.sessionIds)
+    for (const id of restored) this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: id })
+    return { restored }
+  }
+
+  rename(input: CommandInput<'session/rename'>): CommandOutput<'session/rename'> {
+    const row = this.row(input.sessionId)
+    if (row.deletedAt !== null) throw new ServiceError(`Session ${row.id} was deleted.`)
+    this.ctx.store.setSessionTitle(row.id, input.title)
+    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: row.id })
+    return { ok: true }
+  }
+
+  /** Purges the sessions whose grace period is over (at start, and after each delete). */
+  purgeExpired(now = Date.now()): void {
+    const due = this.ctx.store
+      .listDeletedSessions()
+      .filter((d) => d.deletedAt + DELETE_GRACE_MS <= now)
+      .map((d) => d.id)
+    if (due.length === 0) return
+    try {
+      purgeSessions(this.ctx.store, due)
+    } catch (err) {
+      console.error('[stepwise] purging deleted sessions failed; retried on the next start', err)
+    }
+  }
+
+  private schedulePurge(delayMs: number): void {
+    if (this.purgeTimer) return
+    this.purgeTimer = setTimeout(() => {
+      this.purgeTimer = undefined
+      this.purgeExpired()
+      if (this.ctx.store.listDeletedSessions().length > 0) this.schedulePurge(DELETE_GRACE_MS)
+    }, delayMs + 100)
+    this.purgeTimer.unref()
+  }
+
   /** Stops every running turn and waits for them to record their end. */
   async close(): Promise<void> {
     const turns = [...this.live.values()].flatMap((l) => (l.turn ? [l.turn] : []))
     for (const t of turns) t.controller.abort()
     await Promise.all(turns.map((t) => t.done))
+    if (this.purgeTimer) clearTimeout(this.purgeTimer)
+    this.purgeTimer = undefined
   }
 
   private row(sessionId: string): SessionRow {

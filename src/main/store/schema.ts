@@ -137,4 +137,12 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX restore_journal_pending ON restore_journal(root) WHERE state = 'pending';
     `)
   },
+  // Soft delete: a deleted session leaves the lists at once and can be restored until the
+  // core purges it (service/deletion.ts); NULL for a live session.
+  (db) => {
+    db.exec(`
+      ALTER TABLE sessions ADD COLUMN deleted_at INTEGER;
+      CREATE INDEX sessions_deleted ON sessions(deleted_at) WHERE deleted_at IS NOT NULL;
+    `)
+  },
 ]

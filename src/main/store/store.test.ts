@@ -94,6 +94,7 @@ describe('sessions', () => {
       updatedAt: a.createdAt,
       parentId: null,
       forkSeq: null,
+      deletedAt: null,
     })
     expect(store.getSession(b.id)).toEqual(b)
     expect(b.parentId).toBe(a.id)

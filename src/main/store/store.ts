@@ -34,10 +34,12 @@ interface SessionRecord {
   updated_at: number
   parent_id: string | null
   fork_seq: number | null
+  deleted_at?: number | null
 }
 
 const SESSION_COLUMNS =
   'id, repo, title, provider, model, status, created_at, updated_at, parent_id, fork_seq'
+const SESSION_READ = `${SESSION_COLUMNS}, deleted_at`
 
 function toSessionRow(r: SessionRecord): SessionRow {
   return {
@@ -51,6 +53,7 @@ function toSessionRow(r: SessionRecord): SessionRow {
     updatedAt: r.updated_at,
     parentId: r.parent_id,
     forkSeq: r.fork_seq,
+    deletedAt: r.deleted_at ?? null,
   }
 }
 
@@ -65,15 +68,27 @@ export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
       `INSERT INTO sessions (${SESSION_COLUMNS})
        VALUES (@id, @repo, @title, @provider, @model, @status, @created_at, @updated_at, @parent_id, @fork_seq)`,
     ),
-    getSession: db.prepare<[string], SessionRecord>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),
+    getSession: db.prepare<[string], SessionRecord>(`SELECT ${SESSION_READ} FROM sessions WHERE id = ?`),
     findByPrefix: db.prepare<[number, string], SessionRecord>(
-      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT 2`,
+      `SELECT ${SESSION_READ} FROM sessions
+       WHERE substr(id, 1, ?) = ? AND deleted_at IS NULL ORDER BY id LIMIT 2`,
     ),
     listSessions: db.prepare<[number], SessionRecord>(
-      `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id DESC LIMIT ?`,
+      `SELECT ${SESSION_READ} FROM sessions WHERE deleted_at IS NULL
+       ORDER BY updated_at DESC, id DESC LIMIT ?`,
     ),
     listSessionsByRepo: db.prepare<[string, number], SessionRecord>(
-      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE repo = ? ORDER BY updated_at DESC, id DESC LIMIT ?`,
+      `SELECT ${SESSION_READ} FROM sessions WHERE repo = ? AND deleted_at IS NULL
+       ORDER BY updated_at DESC, id DESC LIMIT ?`,
+    ),
+    markDeleted: db.prepare<[number, string]>(
+      'UPDATE sessions SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL',
+    ),
+    restore: db.prepare<[string]>(
+      'UPDATE sessions SET deleted_at = NULL WHERE id = ? AND deleted_at IS NOT NULL',
+    ),
+    listDeleted: db.prepare<[], { id: string; deleted_at: number }>(
+      'SELECT id, deleted_at FROM sessions WHERE deleted_at IS NOT NULL ORDER BY deleted_at',
     ),
     setStatus: db.prepare<[string, number, string]>(
       'UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?',
@@ -155,7 +170,7 @@ export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
     findSession(idOrPrefix) {
       if (!idOrPrefix) return undefined
       const exact = stmt.getSession.get(idOrPrefix)
-      if (exact) return toSessionRow(exact)
+      if (exact) return exact.deleted_at == null ? toSessionRow(exact) : undefined
       const rows = stmt.findByPrefix.all(idOrPrefix.length, idOrPrefix)
       return rows.length === 1 ? toSessionRow(rows[0]) : undefined
     },
@@ -173,6 +188,20 @@ export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
 
     setSessionTitle(id, title) {
       guard(() => stmt.setTitle.run(title, Date.now(), id))
+    },
+
+    markSessionsDeleted(ids, at = Date.now()) {
+      return guard(() =>
+        db.transaction(() => ids.filter((id) => stmt.markDeleted.run(at, id).changes === 1))(),
+      )
+    },
+
+    restoreSessions(ids) {
+      return guard(() => db.transaction(() => ids.filter((id) => stmt.restore.run(id).changes === 1))())
+    },
+
+    listDeletedSessions() {
+      return stmt.listDeleted.all().map((r) => ({ id: r.id, deletedAt: r.deleted_at }))
     },
 
     appendEvent(sessionId, draft) {

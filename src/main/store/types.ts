@@ -15,6 +15,8 @@ export interface SessionRow {
   updatedAt: number
   parentId: string | null
   forkSeq: number | null
+  /** When it was (softly) deleted; null for a live session. */
+  deletedAt: number | null
 }
 
 export interface SnapshotFile {
@@ -62,6 +64,12 @@ export interface Store {
   listSessions(opts?: { repo?: string; limit?: number }): SessionRow[]
   setSessionStatus(id: string, status: SessionStatus): void
   setSessionTitle(id: string, title: string): void
+  /** Marks live sessions deleted (they leave the lists and prefixes); returns those it marked. */
+  markSessionsDeleted(ids: readonly string[], at?: number): string[]
+  /** Brings softly deleted sessions back; returns those it restored. */
+  restoreSessions(ids: readonly string[]): string[]
+  /** Softly deleted sessions, with when they were deleted. */
+  listDeletedSessions(): Array<{ id: string; deletedAt: number }>
 
   /**
    * Validates the event, appends it with the next `seq` (1, 2, 3, … per session)

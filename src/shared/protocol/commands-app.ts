@@ -144,6 +144,25 @@ export const appCommandSchemas = {
     }),
     output: z.object({ ok: z.boolean() }),
   },
+  /**
+   * Deletes sessions softly: they leave the list at once and `session/restore` brings them back
+   * until `restorableUntil` (ms since the epoch); after that the core purges them with their
+   * events and the snapshots and blobs no other session uses. Forks of a deleted session stay.
+   * Refused for a session whose turn is running (stop it first).
+   */
+  'session/delete': {
+    input: z.object({ sessionIds: z.array(z.string().min(1)).min(1).max(500) }),
+    output: z.object({ deleted: z.array(z.string()), restorableUntil: z.number() }),
+  },
+  /** Undoes a `session/delete` while its grace period lasts; ids already purged are left out. */
+  'session/restore': {
+    input: z.object({ sessionIds: z.array(z.string().min(1)).min(1).max(500) }),
+    output: z.object({ restored: z.array(z.string()) }),
+  },
+  'session/rename': {
+    input: z.object({ sessionId: z.string(), title: z.string().trim().min(1).max(200) }),
+    output: z.object({ ok: z.boolean() }),
+  },
   'session/undo': {
     input: z.object({ sessionId: z.string(), confirm: z.boolean().optional() }),
     output: restoreOutput,

@@ -1,0 +1,124 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createCoreService } from '../src/main/service/service'
+import { DELETE_GRACE_MS } from '../src/main/service/sessions'
+import { openStore } from '../src/main/store/store'
+import type { Store } from '../src/main/store/types'
+import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
+
+/** Deleting, restoring and renaming sessions through the app's protocol commands. */
+
+let repo: string
+let dataDir: string
+let store: Store
+let server: FakeModelServer
+let service: ReturnType<typeof createCoreService>
+
+async function setup(turns: FakeTurn[]): Promise<void> {
+  server = await startFakeModelServer({ turns, models: ['coder:1b'] })
+  service = createCoreService({
+    store,
+    dataDir,
+    host: 'web',
+    defaults: { provider: 'ollama', model: 'coder:1b', baseUrl: server.url, approvalPolicy: 'auto-edit' },
+  })
+}
+
+async function call<T = Record<string, unknown>>(command: string, input: unknown): Promise<T> {
+  const reply = await service.answer(command, input)
+  if (!reply.ok) throw new Error(reply.error)
+  return reply.output as T
+}
+
+async function runTurn(sessionId: string, text: string): Promise<void> {
+  await call('turn/start', { sessionId, text })
+  const end = Date.now() + 10_000
+  while (service.sessions.isRunning(sessionId)) {
+    if (Date.now() > end) throw new Error('the turn did not end')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+const listed = async (): Promise<string[]> =>
+  (await call<{ sessions: Array<{ id: string }> }>('session/list', {})).sessions.map((s) => s.id)
+
+beforeEach(() => {
+  repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-manage-repo-')))
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-manage-data-'))
+  fs.writeFileSync(path.join(repo, 'a.txt'), 'one\n')
+  store = openStore(dataDir)
+})
+
+afterEach(async () => {
+  await service.close()
+  await server.close()
+  store.close()
+  fs.rmSync(repo, { recursive: true, force: true })
+  fs.rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('session/delete, session/restore, session/rename', () => {
+  it('renames, deletes softly, restores within the grace period, and purges after it', async () => {
+    await setup([
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'two\n' } }] },
+      { text: 'Done.' },
+    ])
+    const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    await runTurn(sessionId, 'change a')
+    const other = (await call<{ sessionId: string }>('session/create', { repo })).sessionId
+
+    expect(await call('session/rename', { sessionId, title: '  Better title ' })).toEqual({ ok: true })
+    expect(store.getSession(sessionId)?.title).toBe('Better title')
+    const blank = await service.answer('session/rename', { sessionId, title: '   ' })
+    expect(blank.ok).toBe(false)
+
+    const before = Date.now()
+    const deleted = await call<{ deleted: string[]; restorableUntil: number }>('session/delete', {
+      sessionIds: [sessionId],
+    })
+    expect(deleted.deleted).toEqual([sessionId])
+    expect(deleted.restorableUntil).toBeGreaterThanOrEqual(before + DELETE_GRACE_MS)
+    expect(await listed()).toEqual([other])
+    expect(store.findSession(sessionId.slice(0, 6))).toBeUndefined()
+
+    expect(await call('session/restore', { sessionIds: [sessionId] })).toEqual({ restored: [sessionId] })
+    expect((await listed()).sort()).toEqual([sessionId, other].sort())
+    expect(store.listEvents(sessionId).some((e) => e.type === 'checkpoint.created')).toBe(true)
+
+    await call('session/delete', { sessionIds: [sessionId] })
+    // Not yet due: nothing is purged.
+    service.sessions.purgeExpired(Date.now())
+    expect(store.getSession(sessionId)).toBeDefined()
+    const snapshots = () =>
+      store.db.prepare('SELECT COUNT(*) FROM snapshots WHERE session_id = ?').pluck().get(sessionId)
+    expect(snapshots()).not.toBe(0)
+    service.sessions.purgeExpired(Date.now() + DELETE_GRACE_MS + 1)
+    expect(store.getSession(sessionId)).toBeUndefined()
+    expect(store.listEvents(sessionId)).toEqual([])
+    expect(await call('session/restore', { sessionIds: [sessionId] })).toEqual({ restored: [] })
+    expect(await listed()).toEqual([other])
+  })
+
+  it('refuses to delete a session whose turn is running, and unknown ids', async () => {
+    await setup([{ hang: true }])
+    const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    await call('turn/start', { sessionId, text: 'hang' })
+    const refused = await service.answer('session/delete', { sessionIds: [sessionId] })
+    expect(!refused.ok && refused.error).toMatch(/running a turn: stop it/)
+    const unknown = await service.answer('session/delete', { sessionIds: ['nope'] })
+    expect(!unknown.ok && unknown.error).toMatch(/No session nope/)
+    expect(await listed()).toEqual([sessionId])
+  })
+
+  it('purges at start the sessions deleted before a quit whose grace period is over', async () => {
+    await setup([])
+    const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    store.markSessionsDeleted([sessionId], Date.now() - DELETE_GRACE_MS - 1)
+    await service.close()
+    await setup([])
+    expect(store.getSession(sessionId)).toBeUndefined()
+  })
+})
