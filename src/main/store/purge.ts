@@ -28,25 +28,24 @@ const SNAPSHOT_FIELDS = ['snapshotId', 'savedSnapshotId', 'baselineSnapshotId'] 
 export function purgeSessions(store: Store, ids: readonly string[]): PurgeResult {
   const { db } = store
   const blobs = createBlobStore(db)
-  const gone = new Set(ids)
 
-  // Every hash a manifest chain reaches: its manifests and their files.
-  const reached = new Map<string, string[]>()
+  // Every hash a manifest chain reaches: its manifests and their files (decoded once each).
+  const decoded = new Map<string, { files: string[]; base?: string }>()
   const reach = (manifestHash: string, into: Set<string>): void => {
     for (let at: string | undefined = manifestHash; at && !into.has(at);) {
       into.add(at)
-      let files = reached.get(at)
-      let base: string | undefined
-      if (!files) {
+      let m = decoded.get(at)
+      if (!m) {
         if (!blobs.has(at)) return
-        const m = decodeManifest(blobs.get(at, 'a snapshot manifest'))
-        files = (m.kind === 'full' ? m.files : m.set).map((f) => f.hash)
-        base = m.kind === 'delta' ? m.base : undefined
-        if (base) files.push(`base:${base}`)
-        reached.set(at, files)
+        const d = decodeManifest(blobs.get(at, 'a snapshot manifest'))
+        m =
+          d.kind === 'full'
+            ? { files: d.files.map((f) => f.hash) }
+            : { files: d.set.map((f) => f.hash), base: d.base }
+        decoded.set(at, m)
       }
-      for (const f of files) if (!f.startsWith('base:')) into.add(f)
-      at = files.find((f) => f.startsWith('base:'))?.slice(5)
+      for (const f of m.files) into.add(f)
+      at = m.base
     }
   }
 
