@@ -1,7 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type React from 'react'
-import { invoke, isBusy, send, stop, useApp } from '../state/store'
-import { InputHistory, insertMention, matchFiles, mentionAt } from './mentions'
+import { findSlash, runCommand, SLASH_COMMANDS, type PaletteCommand } from '../palette/commands'
+import { invoke, isBusy, send, stop, toast, useApp } from '../state/store'
+import { loadHistory, saveHistory } from './history'
+import { insertMention, matchFiles, mentionAt } from './mentions'
+import { matchSlash, parseSlash, slashQuery } from './slash'
+import { Suggestions, type Suggestion } from './Suggestions'
 import './chat.css'
 
 /** The project's files for `@` mentions, fetched once per project. */
@@ -21,9 +25,25 @@ function useProjectFiles(repo: string | undefined): string[] {
   return files
 }
 
+/** A required argument (not `[optional]`): picking the command completes it instead of running it. */
+function needsArg(command: PaletteCommand): boolean {
+  return Boolean(command.args && !command.args.startsWith('['))
+}
+
+function slashLabel(command: PaletteCommand): React.JSX.Element {
+  return (
+    <>
+      <span className="slash-name">/{command.slash}</span>
+      {command.args && <span className="slash-args"> {command.args}</span>}
+      <span className="slash-hint"> — {command.hint ?? command.title}</span>
+    </>
+  )
+}
+
 /**
  * The message box: Enter sends, Shift+Enter breaks the line, ↑/↓ walk the history
- * (at the first or last line), `@` completes project files, Esc or Stop interrupts
+ * (at the first or last line; kept per project across restarts), `@` completes project files,
+ * `/` completes the app's commands (run here, never sent to the model), Esc or Stop interrupts
  * the running turn. A refused send keeps the text.
  */
 export function ChatInput(): React.JSX.Element {
@@ -35,23 +55,59 @@ export function ChatInput(): React.JSX.Element {
   const [caret, setCaret] = useState(0)
   // The highlighted suggestion, reset whenever the query changes.
   const [pickState, setPickState] = useState({ query: '', index: 0 })
-  const history = useRef(new InputHistory())
+  const history = useMemo(() => loadHistory(repo ?? ''), [repo])
   const box = useRef<HTMLTextAreaElement>(null)
 
   const mention = useMemo(() => mentionAt(text, caret), [text, caret])
   const matches = useMemo(() => (mention ? matchFiles(files, mention.query) : []), [mention, files])
-  const showMentions = mention !== null && matches.length > 0
+  const slashQ = useMemo(() => slashQuery(text, caret), [text, caret])
+  const commands = useMemo(() => (slashQ === null ? [] : matchSlash(SLASH_COMMANDS, slashQ)), [slashQ])
+  const showSlash = commands.length > 0
+  const showMentions = !showSlash && mention !== null && matches.length > 0
+  const query = showSlash ? `/${slashQ}` : (mention?.query ?? '')
+  const count = showSlash ? commands.length : showMentions ? matches.length : 0
+  const listId = showSlash ? 'slash-list' : 'mention-list'
 
-  const active = pickState.query === mention?.query ? pickState.index : 0
-  const setActive = (update: (i: number) => number): void =>
-    setPickState({ query: mention?.query ?? '', index: update(active) })
+  const active = pickState.query === query ? Math.min(pickState.index, Math.max(count - 1, 0)) : 0
+  const setActive = (update: (i: number) => number): void => setPickState({ query, index: update(active) })
+
+  const remember = (message: string): void => {
+    history.push(message)
+    if (repo) saveHistory(repo, history)
+  }
+
+  const setTextAndCaret = (next: string, at = next.length): void => {
+    setText(next)
+    requestAnimationFrame(() => {
+      box.current?.setSelectionRange(at, at)
+      setCaret(at)
+    })
+  }
+
+  /** Runs `/name arg` in the app; an unknown name is said, never sent to the model. */
+  const runSlash = async (name: string, arg: string, typed: string): Promise<void> => {
+    const command = findSlash(name)
+    if (!command) {
+      toast(
+        'info',
+        `Unknown command /${name}. Type / to see the commands; start with a space to send it as text.`,
+      )
+      return
+    }
+    remember(typed)
+    setText('')
+    await runCommand(command, arg)
+  }
 
   const submit = async (): Promise<void> => {
     const message = text.trim()
-    if (!message || busy) return
+    if (!message) return
+    const call = parseSlash(text)
+    if (call) return runSlash(call.name, call.arg, message)
+    if (busy) return
     try {
       await send(message, { untilGreen })
-      history.current.push(message)
+      remember(message)
       setText('')
     } catch {
       // The store showed why; the text stays for another try.
@@ -61,24 +117,29 @@ export function ChatInput(): React.JSX.Element {
   const pick = (path: string): void => {
     if (!mention) return
     const next = insertMention(text, mention, path)
-    setText(next.text)
-    requestAnimationFrame(() => {
-      box.current?.setSelectionRange(next.caret, next.caret)
-      setCaret(next.caret)
-    })
+    setTextAndCaret(next.text, next.caret)
+  }
+
+  /** Tab completes the name; Enter runs it, unless it still needs its argument. */
+  const pickCommand = (command: PaletteCommand, how: 'complete' | 'run'): void => {
+    const rest = text.replace(/^\/[a-z0-9-]*/i, '').trim()
+    if (how === 'run' && (!needsArg(command) || rest))
+      void runSlash(command.slash!, rest, `/${command.slash}`)
+    else setTextAndCaret(`/${command.slash} ${rest}`)
   }
 
   const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>): void => {
-    if (showMentions) {
+    if (showSlash || showMentions) {
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault()
         const step = e.key === 'ArrowDown' ? 1 : -1
-        setActive((i) => (i + step + matches.length) % matches.length)
+        setActive((i) => (i + step + count) % count)
         return
       }
       if (e.key === 'Enter' || e.key === 'Tab') {
         e.preventDefault()
-        pick(matches[active])
+        if (showSlash) pickCommand(commands[active], e.key === 'Tab' ? 'complete' : 'run')
+        else pick(matches[active])
         return
       }
       if (e.key === 'Escape') {
@@ -95,13 +156,13 @@ export function ChatInput(): React.JSX.Element {
       e.preventDefault()
       void stop()
     } else if (e.key === 'ArrowUp' && !el.value.slice(0, el.selectionStart).includes('\n')) {
-      const prev = history.current.previous(text)
+      const prev = history.previous(text)
       if (prev !== null) {
         e.preventDefault()
         setText(prev)
       }
     } else if (e.key === 'ArrowDown' && !el.value.slice(el.selectionEnd).includes('\n')) {
-      const next = history.current.next()
+      const next = history.next()
       if (next !== null) {
         e.preventDefault()
         setText(next)
@@ -111,31 +172,38 @@ export function ChatInput(): React.JSX.Element {
 
   return (
     <div className="chat-input">
+      {showSlash && (
+        <Suggestions
+          id="slash-list"
+          label="Commands"
+          testId="slash-list"
+          items={commands.map((c): Suggestion => ({ key: c.id, label: slashLabel(c) }))}
+          active={active}
+          onPick={(i) => pickCommand(commands[i], 'run')}
+        />
+      )}
       {showMentions && (
-        <ul className="mentions" role="listbox" id="mention-list" aria-label="Files to mention">
-          {matches.map((file, i) => (
-            <li
-              key={file}
-              role="option"
-              aria-selected={i === active}
-              className={i === active ? 'active' : undefined}
-              onMouseDown={(e) => {
-                e.preventDefault()
-                pick(file)
-              }}
-            >
-              {file}
-            </li>
-          ))}
-        </ul>
+        <Suggestions
+          id="mention-list"
+          label="Files to mention"
+          testId="mention-list"
+          items={matches.map((file): Suggestion => ({ key: file, label: file }))}
+          active={active}
+          onPick={(i) => pick(matches[i])}
+        />
       )}
       <textarea
         ref={box}
         data-testid="chat-input"
         aria-label="Message the agent"
         aria-autocomplete="list"
-        aria-controls={showMentions ? 'mention-list' : undefined}
-        placeholder={repo ? 'Ask for a change… (@ to mention a file, Enter to send)' : 'Open a project first'}
+        aria-controls={count > 0 ? listId : undefined}
+        aria-activedescendant={count > 0 ? `${listId}-${active}` : undefined}
+        placeholder={
+          repo
+            ? 'Ask for a change… (@ to mention a file, / for commands, Enter to send)'
+            : 'Open a project first'
+        }
         disabled={!repo}
         rows={Math.min(8, Math.max(2, text.split('\n').length))}
         value={text}

@@ -40,6 +40,11 @@ export class InputHistory {
     this.index = entries.length
   }
 
+  /** The sent messages, oldest first. */
+  list(): readonly string[] {
+    return this.entries
+  }
+
   push(text: string): void {
     if (text && this.entries.at(-1) !== text) this.entries.push(text)
     this.index = this.entries.length

@@ -1,4 +1,5 @@
 import type React from 'react'
+import { SLASH_COMMANDS } from './commands'
 import { Dialog } from './Dialog'
 import { shortcutLabel } from './keys'
 import { IS_MAC } from './shortcuts'
@@ -14,9 +15,10 @@ const SHORTCUTS: readonly [keys: string, what: string][] = [
   ['↑ ↓ Home End', 'Move through the timeline; Enter shows a step'],
   ['← →  Space', 'Step back, forward, play or pause while replaying'],
   ['Tab', 'Complete a folder path'],
+  ['/', 'A command in the message box (below); run in the app, never sent to the model'],
 ]
 
-/** The keyboard shortcuts, opened by the palette's Help. */
+/** The keyboard shortcuts and the slash commands, opened by the palette's Help and `/help`. */
 export function HelpDialog({ onClose }: { onClose(): void }): React.JSX.Element {
   return (
     <Dialog title="Keyboard shortcuts" onClose={onClose} testId="help-dialog">
@@ -28,6 +30,17 @@ export function HelpDialog({ onClose }: { onClose(): void }): React.JSX.Element 
                 <kbd className="palette-kbd">{keys}</kbd>
               </th>
               <td>{what}</td>
+            </tr>
+          ))}
+          {SLASH_COMMANDS.map((c) => (
+            <tr key={c.id}>
+              <th scope="row">
+                <kbd className="palette-kbd">
+                  /{c.slash}
+                  {c.args ? ` ${c.args}` : ''}
+                </kbd>
+              </th>
+              <td>{c.hint ?? c.title}</td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,4 @@
-import { currentChoice } from '../models/choice'
-import { invoke, newSession, openSession, send, toast, useApp } from '../state/store'
+import { invoke, newSession, send, toast, useApp } from '../state/store'
 
 /** What the palette's commands do beyond opening a dialog. */
 
@@ -40,16 +39,4 @@ export async function reindex(): Promise<void> {
 
 export async function checkLastAnswer(): Promise<void> {
   await send(CHECK_PROMPT)
-}
-
-/** Reviews the project's uncommitted changes in a read-only session of its own, and opens it. */
-export async function reviewChanges(): Promise<void> {
-  const { project } = useApp.getState()
-  if (!project) {
-    toast('info', 'Open a project first.')
-    return
-  }
-  const { sessionId, message } = await invoke('review/start', { repo: project.repo, ...currentChoice() })
-  toast('info', message)
-  if (sessionId) await openSession(sessionId)
 }

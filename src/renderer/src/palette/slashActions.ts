@@ -1,0 +1,89 @@
+import { APPROVAL_POLICIES, type ApprovalPolicy } from '../../../shared/protocol'
+import type { TimelineStep } from '../../../shared/reducer'
+import { chooseModel, currentChoice } from '../models/choice'
+import { rewindFiles } from '../replay/rewind'
+import { POLICY_INFO, switchPolicy } from '../settings/policy'
+import { invoke, openSession, toast, useApp } from '../state/store'
+
+/** What the commands that take an argument do (`/rewind 12`, `/model qwen3:8b`, `/policy ask`…). */
+
+export async function rewindTo(arg: string): Promise<void> {
+  const { sessionId } = useApp.getState()
+  if (!sessionId) return toast('info', 'Open a chat first: /rewind puts back its files as at a step.')
+  const seq = Number(arg)
+  if (!/^\d+$/.test(arg) || !Number.isSafeInteger(seq))
+    return toast('info', 'Say which step: /rewind N (the number shown on the timeline row).')
+  await rewindFiles(sessionId, seq)
+}
+
+/** Switches the model, keeping the provider and server of the current choice. */
+export async function switchModel(arg: string): Promise<void> {
+  const base = currentChoice()
+  if (!arg) return toast('info', `Say which model: /model NAME (now ${base?.model ?? 'none'}).`)
+  if (!base) return toast('error', 'No provider is set up yet: pick one with Switch model.')
+  await chooseModel({ ...base, model: arg })
+  toast('info', `Model: ${arg} (${base.provider}), from the next turn on.`)
+}
+
+export async function setPolicy(arg: string): Promise<void> {
+  const policy = arg.toLowerCase() as ApprovalPolicy
+  if (!APPROVAL_POLICIES.includes(policy))
+    return toast('info', `Say which policy: /policy ${APPROVAL_POLICIES.join('|')}.`)
+  await switchPolicy(policy)
+  const where = useApp.getState().sessionId ? 'this chat' : 'new chats'
+  toast(
+    'info',
+    `Approval policy for ${where}: ${POLICY_INFO[policy].label}. ${POLICY_INFO[policy].explanation}`,
+  )
+}
+
+/** Reviews the uncommitted changes, or a file, folder or `git:REF` when one is named. */
+export async function reviewTarget(arg: string): Promise<void> {
+  const { project } = useApp.getState()
+  if (!project) return toast('info', 'Open a project first.')
+  const { sessionId, message } = await invoke('review/start', {
+    repo: project.repo,
+    ...(arg ? { target: arg } : {}),
+    ...currentChoice(),
+  })
+  toast('info', message)
+  if (sessionId) await openSession(sessionId)
+}
+
+/**
+ * The core compacts on its own when the window fills; it has no command to compact on request
+ * yet, so this says so rather than pretending.
+ */
+export function compactNow(): void {
+  toast(
+    'info',
+    'Compaction runs on its own when the context window is nearly full; compacting on request is not available yet.',
+  )
+}
+
+/** The open chat as Markdown: what was asked, answered and done, step by step. */
+export function sessionMarkdown(title: string, steps: readonly TimelineStep[]): string {
+  const out = [`# ${title}`, '']
+  for (const step of steps) {
+    if (step.kind === 'user') out.push(`## You`, '', step.text, '')
+    else if (step.kind === 'model' && step.text.trim()) out.push(`## Model`, '', step.text, '')
+    else if (step.kind === 'tool')
+      out.push(`- \`${step.name}\` ${JSON.stringify(step.args).slice(0, 200)} → ${step.status}`, '')
+    else if (step.kind === 'error') out.push(`> Error: ${step.message}`, '')
+  }
+  return out.join('\n')
+}
+
+export function exportChat(): void {
+  const s = useApp.getState()
+  if (!s.sessionId) return toast('info', 'Open a chat first: /export saves it as Markdown.')
+  const title = s.sessions.find((x) => x.id === s.sessionId)?.title ?? 'Chat'
+  const blob = new Blob([sessionMarkdown(title, s.view.steps)], { type: 'text/markdown' })
+  const url = URL.createObjectURL(blob)
+  const link = document.createElement('a')
+  link.href = url
+  link.download = `${title.replace(/[^\w.-]+/g, '-').slice(0, 60) || 'chat'}.md`
+  link.click()
+  setTimeout(() => URL.revokeObjectURL(url), 1000)
+  toast('info', `Saved the chat as ${link.download}.`)
+}
