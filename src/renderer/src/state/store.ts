@@ -183,6 +183,31 @@ export async function openProject(repo: string): Promise<void> {
   await refreshSessions()
   const info = await invoke('app/info', {})
   useApp.setState({ info })
+  // Back where the user left off: the session last opened here, else the newest.
+  const { sessions, sessionId } = useApp.getState()
+  if (sessionId || sessions.length === 0) return
+  const last = lastSessionOf(project.repo)
+  const pick =
+    sessions.find((x) => x.id === last) ?? [...sessions].sort((a, b) => b.updatedAt - a.updatedAt)[0]
+  await openSession(pick.id)
+}
+
+const LAST_SESSION_KEY = 'stepwise.last-session:'
+
+function lastSessionOf(repo: string): string | null {
+  try {
+    return globalThis.localStorage?.getItem(LAST_SESSION_KEY + repo) ?? null
+  } catch {
+    return null
+  }
+}
+
+function rememberSession(repo: string, sessionId: string): void {
+  try {
+    globalThis.localStorage?.setItem(LAST_SESSION_KEY + repo, sessionId)
+  } catch {
+    // Storage off: the newest session opens instead.
+  }
 }
 
 /** Opens a stored session: its whole history through the reducer, then live events on top. */
@@ -197,6 +222,7 @@ export async function openSession(sessionId: string): Promise<void> {
     if (e.type === 'approval.requested' && view.pendingApprovals.includes(e.callId)) approvals[e.callId] = e
   }
   useApp.setState({ events: typed, view, approvals })
+  if (view.repo) rememberSession(view.repo, sessionId)
   const project = useApp.getState().project
   if (!project || project.repo !== view.repo) {
     if (view.repo) useApp.setState({ project: await invoke('project/open', { repo: view.repo }) })

@@ -39,14 +39,16 @@ const components: Components = {
 export interface MarkdownProps {
   text: string
   className?: string
+  /** Colour code blocks (off in timeline rows: they re-render on every streamed delta). */
+  highlight?: boolean
 }
 
-function MarkdownImpl({ text, className }: MarkdownProps): React.JSX.Element {
+function MarkdownImpl({ text, className, highlight = true }: MarkdownProps): React.JSX.Element {
   return (
     <div className={className ? `md ${className}` : 'md'}>
       <ReactMarkdown
         remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
+        rehypePlugins={highlight ? rehypePlugins : undefined}
         urlTransform={defaultUrlTransform}
         components={components}
       >

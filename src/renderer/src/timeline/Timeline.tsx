@@ -21,8 +21,8 @@ const BOTTOM_SLACK = 32
 const FOCUS_WINDOW_MS = 1000
 
 const ESTIMATES: Partial<Record<TimelineStep['kind'], number>> = {
-  user: 62,
-  model: 82,
+  user: 66,
+  model: 90,
   tool: 62,
   error: 62,
   finding: 44,

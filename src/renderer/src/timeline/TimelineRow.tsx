@@ -2,6 +2,7 @@ import { memo } from 'react'
 import type React from 'react'
 import type { TimelineStep } from '../../../shared/reducer'
 import { describeStep, stepStatus, type RowStatus } from './describe'
+import { Markdown } from './Markdown'
 
 export interface TimelineRowProps {
   step: TimelineStep
@@ -90,7 +91,12 @@ function TimelineRowImpl({ step, index, selected, tabbable, measure }: TimelineR
           {status === 'streaming' && <span className="tl-pulse" aria-label="streaming" role="img" />}
         </div>
         {text.meta && <div className="tl-meta">{text.meta}</div>}
-        {text.preview && <div className="tl-preview">{text.preview}</div>}
+        {text.markdown ? (
+          // Clamped by height; the virtualizer measures the row as rendered.
+          <Markdown className="tl-md" text={text.markdown} highlight={false} />
+        ) : (
+          text.preview && <div className="tl-preview">{text.preview}</div>
+        )}
       </div>
     </div>
   )

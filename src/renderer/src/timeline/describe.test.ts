@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { reduceEvents, type TimelineStep } from '../../../shared/reducer'
-import { approvalText, describeStep, previewLines, stepStatus } from './describe'
+import { approvalText, describeStep, markdownHead, previewLines, stepStatus } from './describe'
 import { SESSION_EVENTS, sessionSteps } from './testSession'
 
 const steps = sessionSteps()
@@ -12,6 +12,7 @@ describe('describeStep', () => {
     expect(describeStep(step('user'))).toEqual({
       title: 'You',
       preview: 'Fix the login bug\nIt fails on empty passwords.',
+      markdown: 'Fix the login bug\n\nIt fails on empty passwords.\nThanks',
     })
   })
 
@@ -20,6 +21,7 @@ describe('describeStep', () => {
       title: 'Model · step 1',
       meta: 'm · 12.3k in / 678 out · 1.2 s · 2 tool calls',
       preview: 'Reading the form',
+      markdown: 'Reading the form',
     })
   })
 
@@ -98,5 +100,19 @@ describe('approvalText', () => {
     expect(approvalText({ decision: 'accept', by: 'user' })).toBe('approved')
     expect(approvalText({ decision: 'reject', by: 'policy' })).toBe('rejected by policy')
     expect(approvalText({ decision: 'pending', by: 'user' })).toBe('waiting for you')
+  })
+})
+
+describe('markdownHead', () => {
+  it('keeps short messages whole', () => {
+    expect(markdownHead('Changed **line 2**.\n\n```ts\nx\n```')).toBe('Changed **line 2**.\n\n```ts\nx\n```')
+  })
+
+  it('cuts long messages at a line and closes a fence the cut left open', () => {
+    const text = `Intro\n\n\`\`\`ts\n${Array.from({ length: 80 }, (_, i) => `const v${i} = ${i}`).join('\n')}\n\`\`\`\nDone`
+    const head = markdownHead(text, 200)
+    expect(head.length).toBeLessThan(220)
+    expect(head.endsWith('…\n```')).toBe(true)
+    expect(head.match(/```/g)).toHaveLength(2)
   })
 })

@@ -18,6 +18,8 @@ export interface RowText {
   meta?: string
   /** Up to two lines of content (message text, hint, failures). */
   preview?: string
+  /** For messages: the head of the text, shown as markdown instead of `preview`. */
+  markdown?: string
 }
 
 /** What `data-status` says about a row. */
@@ -45,6 +47,20 @@ export function previewLines(text: string, lines: number, max = PREVIEW_CHARS): 
     .slice(0, lines)
     .join('\n')
   return kept.length > max || text.length > head.length ? cut(kept, max) : kept
+}
+
+/**
+ * The head of a message to render as markdown in a row: whole lines up to `max` characters, with
+ * a code fence the cut left open closed again (else the rest of the row would be code).
+ */
+export function markdownHead(text: string, max = 600): string {
+  let head = text.length > max ? text.slice(0, max) : text
+  if (head.length < text.length) {
+    const lastBreak = head.lastIndexOf('\n')
+    head = `${(lastBreak > max / 2 ? head.slice(0, lastBreak) : head).trimEnd()}…`
+  }
+  const fences = head.match(/^\s*(```|~~~)/gm)?.length ?? 0
+  return fences % 2 === 1 ? `${head}\n\`\`\`` : head.trim()
 }
 
 function cut(text: string, max: number): string {
@@ -100,12 +116,13 @@ const FINISH_LABELS: Record<Extract<TimelineStep, { kind: 'finish' }>['reason'],
 export function describeStep(step: TimelineStep): RowText {
   switch (step.kind) {
     case 'user':
-      return { title: 'You', preview: previewLines(step.text, 2) }
+      return { title: 'You', preview: previewLines(step.text, 2), markdown: markdownHead(step.text) }
     case 'model':
       return {
         title: `Model · step ${step.step}`,
         meta: modelMeta(step),
         preview: previewLines(step.text, 2) || undefined,
+        markdown: markdownHead(step.text) || undefined,
       }
     case 'tool':
       return {
