@@ -3,6 +3,7 @@
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, session } from 'electron'
+import { desktopDataDir } from './config/data-move'
 import { defaultModels } from './config/defaults'
 import { createCoreService } from './service/service'
 import { openStore } from './store/store'
@@ -34,12 +35,14 @@ void app.whenReady().then(() => {
   // The renderer needs no device or notification access; refuse every permission request.
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   serveRenderer(join(outDir, 'renderer'))
-  const dataDir = process.env.STEPWISE_HOME ?? app.getPath('userData')
+  // One data folder for every host; an old database in Electron's own folder moves there once.
+  const { dataDir, notices } = desktopDataDir(app.getPath('userData'))
   const store = openStore(dataDir)
   const service = createCoreService({
     store,
     dataDir,
     host: 'electron',
+    notices,
     defaults: defaultModels(process.env, store),
     keys: safeStorageKeys(dataDir),
     hostHandlers: {

@@ -3,8 +3,9 @@ import path from 'node:path'
 
 /**
  * Where Stepwise keeps its database and settings: `--data-dir`, else
- * `$STEPWISE_HOME`, else the OS app-data folder. The Electron host passes
- * `app.getPath('userData')` instead; the core never looks it up itself.
+ * `$STEPWISE_HOME`, else the OS app-data folder — the same for every host: the CLI,
+ * `stepwise serve` and the desktop app (which moves its old database out of Electron's
+ * `userData` folder once: config/data-move.ts).
  */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   if (env.STEPWISE_HOME) return path.resolve(env.STEPWISE_HOME)

@@ -34,6 +34,8 @@ export interface CoreServiceOptions {
   startProject?: string
   /** API keys: the OS keychain on the desktop; a 0600 file beside the database otherwise. */
   keys?: KeyStore
+  /** What the host has to say once at start (its data folder moved); shown by the app. */
+  notices?: string[]
   /** Host-only commands (the native folder picker); the rest answer "not available here". */
   hostHandlers?: Partial<Pick<Handlers, 'fs/pick-folder'>>
 }
@@ -71,7 +73,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     keys: opts.keys ?? fileKeyStore(opts.dataDir),
     defaults: opts.defaults,
     startProject: opts.startProject,
-    startupNotices: [],
+    startupNotices: [...(opts.notices ?? [])],
     broadcast,
   }
   // A restore cut short by a crash is finished before anything else touches the projects, and the
@@ -80,6 +82,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     ctx.startupNotices.push(recovered.error ? `${recovered.message} ${recovered.error}` : recovered.message)
     console.error(`[stepwise] ${recovered.message}`)
   }
+  for (const notice of opts.notices ?? []) console.error(`[stepwise] ${notice}`)
   const sessions = new SessionRuntime(ctx)
   // Sessions deleted before the last quit whose Undo window has passed.
   sessions.purgeExpired()
