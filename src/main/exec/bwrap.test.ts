@@ -245,22 +245,46 @@ describe.skipIf(!status.available)('inside bwrap', () => {
         servers.push(server)
       })
     const tmpSock = path.join(os.tmpdir(), `stepwise-sock-${process.pid}`)
-    const runSock = `/run/stepwise-sock-${process.pid}`
+    let runDir = ''
+    let runSock = ''
     let otherDir = ''
+    /** True when the "elsewhere" socket sits in a project folder (no folder outside /tmp was writable). */
+    let otherIsProject = false
     const abstract = `\0stepwise-abstract-${process.pid}`
+    /** A fresh folder in the first parent we may write to. */
+    const folderIn = (parents: string[]): string => {
+      for (const parent of parents)
+        try {
+          return fs.mkdtempSync(path.join(parent, 'stepwise-sock-'))
+        } catch {
+          // not writable for this user: try the next
+        }
+      return ''
+    }
     beforeAll(async () => {
       await listen(tmpSock)
-      const canRun = fs.existsSync('/run') && fs.statSync('/run').isDirectory()
-      if (canRun) await listen(runSock)
-      // A socket outside the usual folders: found through /proc/net/unix and masked.
-      otherDir = fs.mkdtempSync(path.join(fs.existsSync('/srv') ? '/srv' : '/var/lib', 'stepwise-sock-'))
+      // /run as root; as a user, their runtime folder under /run (where a desktop keeps its sockets).
+      runDir = folderIn(['/run', `/run/user/${process.getuid?.() ?? 0}`])
+      if (!runDir)
+        throw new Error(
+          `no writable folder under /run for the socket case: run as root or create /run/user/${process.getuid?.()} (as .ci/run does)`,
+        )
+      runSock = path.join(runDir, 'app.sock')
+      await listen(runSock)
+      // A socket outside the usual folders: found through /proc/net/unix and masked. A user who
+      // may write nowhere such gets it inside the project, which the sandbox binds back.
+      otherDir = folderIn(['/srv', '/var/lib'])
+      if (!otherDir) {
+        otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-sock-project-'))
+        otherIsProject = true
+      }
       await listen(path.join(otherDir, 'app.sock'))
       await listen(abstract)
     })
     afterAll(async () => {
       await Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
-      fs.rmSync(runSock, { force: true })
-      fs.rmSync(otherDir, { recursive: true, force: true })
+      if (runDir) fs.rmSync(runDir, { recursive: true, force: true })
+      if (otherDir) fs.rmSync(otherDir, { recursive: true, force: true })
     })
     const probe = (address: string) =>
       `node -e 'const c=require("net").connect(${JSON.stringify(address)});c.on("data",d=>process.stdout.write(d));c.on("error",e=>console.log("refused",e.code))'`
@@ -270,8 +294,9 @@ describe.skipIf(!status.available)('inside bwrap', () => {
       // The listeners work from the host.
       const direct = await runCommand({ command: probe(tmpSock), cwd: project, timeoutMs: 10_000 })
       expect(direct.output).toBe('host-socket-reached\n')
-      for (const address of [tmpSock, runSock, path.join(otherDir, 'app.sock'), abstract]) {
-        const run = await inSandbox(probe(address), project)
+      const other = path.join(otherDir, 'app.sock')
+      for (const address of [tmpSock, runSock, other, abstract]) {
+        const run = await inSandbox(probe(address), address === other && otherIsProject ? otherDir : project)
         expect(run.output, address).toMatch(/^refused E/)
       }
     })
