@@ -5,6 +5,7 @@ import {
   HOME_CREDENTIALS,
   SYSTEM_SECRETS,
   findProjectSecrets,
+  type ProjectSecrets,
   hiddenByHost,
   isHomeCredential,
   isInside,
@@ -33,6 +34,8 @@ export interface BwrapOptions {
   userns?: boolean
   /** Pass `--disable-userns` (bwrap ≥ 0.8): no nested user namespaces inside. */
   disableNestedUserns?: boolean
+  /** The project's secrets and `.git` entries when the caller already found them (the runner does). */
+  project?: ProjectSecrets
 }
 
 /** Toolchains that commonly live in $HOME; bound back read-only when present, their credentials masked. */
@@ -114,7 +117,7 @@ export function bwrapArgs(opts: BwrapOptions): string[] {
     if (visible(p)) masks.add(p)
   }
 
-  const project = findProjectSecrets(root)
+  const project = opts.project ?? findProjectSecrets(root)
   for (const p of project.secrets) masks.add(p)
   for (const p of [...SYSTEM_SECRETS, ...hiddenByHost()]) if (visible(p)) masks.add(p)
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { DEFAULT_DENY } from '../sandbox/denylist'
+import { createChangeTracker, type ChangeTracker } from '../snapshot/changeTracker'
 
 /*
  * What the command sandbox hides (DESIGN §4): the file tools refuse `.env` and
@@ -88,21 +89,33 @@ function readDir(dir: string, mtimeMs: number): DirEntry {
  * changed (a file created, removed or renamed in them): one stat per folder.
  */
 export function findProjectSecrets(root: string, maxEntries = MAX_WALK_ENTRIES): ProjectSecrets {
+  return walk(root, maxEntries, undefined)
+}
+
+/** `unchanged(dir)`: the change tracker vouches that the folder's listing is what it was. */
+function walk(
+  root: string,
+  maxEntries: number,
+  unchanged: ((dir: string) => boolean) | undefined,
+): ProjectSecrets {
   const out: ProjectSecrets = { secrets: [], gitPaths: [], truncated: false, entries: 0 }
   const previous = scans.get(root) ?? new Map<string, DirEntry>()
   const next = new Map<string, DirEntry>()
   const queue = [root]
   for (let i = 0; i < queue.length; i++) {
     const dir = queue[i]
-    let mtimeMs: number | undefined
-    try {
-      mtimeMs = fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs
-    } catch {
-      // unreadable: the command cannot enter it either
-    }
-    if (mtimeMs === undefined) continue
     const known = previous.get(dir)
-    const entry = known && known.mtimeMs === mtimeMs ? known : readDir(dir, mtimeMs)
+    let entry: DirEntry | undefined = known && unchanged?.(dir) ? known : undefined
+    if (!entry) {
+      let mtimeMs: number | undefined
+      try {
+        mtimeMs = fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs
+      } catch {
+        // unreadable: the command cannot enter it either
+      }
+      if (mtimeMs === undefined) continue
+      entry = known && known.mtimeMs === mtimeMs ? known : readDir(dir, mtimeMs)
+    }
     next.set(dir, entry)
     out.entries += entry.entries
     if (out.entries > maxEntries) {
@@ -115,6 +128,97 @@ export function findProjectSecrets(root: string, maxEntries = MAX_WALK_ENTRIES):
   }
   scans.set(root, next)
   return out
+}
+
+/*
+ * In a long-lived process the folders' stats are skipped too: a change tracker
+ * (inotify, the snapshotter's) watches every folder the walk entered, and while
+ * it vouches that nothing was missed only the folders it names are looked at
+ * again. A fresh watch is first checked by one stat walk (changes made while it
+ * was being set up are not reported); anywhere it cannot vouch, the stat walk runs.
+ */
+
+/** Smaller trees stat-walk in well under a millisecond: not worth the watches. */
+export const TRACK_MIN_DIRS = 200
+const MAX_TRACKED_ROOTS = 4
+
+interface Tracking {
+  tracker: ChangeTracker
+  /** The folders watched, joined: a walk that finds other folders watches afresh. */
+  dirs: string
+  /** A stat walk ran after the watch started: its reports can be trusted from now on. */
+  verified: boolean
+}
+
+const tracking = new Map<string, Tracking>()
+/** Roots where watching failed (out of inotify watches): never asked again. */
+const untrackable = new Set<string>()
+let trackingOn = process.platform === 'linux'
+
+/** Switches the tracker on or off for this process (tests, benches); off closes every watch. */
+export function setSecretsTracking(on: boolean): void {
+  trackingOn = on
+  if (!on) {
+    for (const t of tracking.values()) t.tracker.close()
+    tracking.clear()
+  }
+}
+
+/** How the last `refreshProjectSecrets` of `root` found its folders, for tests and benches. */
+export const lastRefresh = new Map<string, { statted: number; tracked: boolean }>()
+
+/** findProjectSecrets, skipping the stats of folders an inotify tracker vouches for. */
+export async function refreshProjectSecrets(
+  rootIn: string,
+  maxEntries = MAX_WALK_ENTRIES,
+): Promise<ProjectSecrets> {
+  const root = path.resolve(rootIn)
+  const t = trackingOn ? tracking.get(root) : undefined
+  let unchanged: ((dir: string) => boolean) | undefined
+  if (t) {
+    const report = await t.tracker.collect()
+    if (t.verified && report.trusted) {
+      const changed = new Set<string>()
+      for (const rel of report.paths) {
+        const abs = path.join(root, rel)
+        changed.add(abs)
+        changed.add(path.dirname(abs))
+      }
+      unchanged = (dir) => !changed.has(dir)
+    }
+  }
+  let statted = 0
+  const counted = unchanged && ((dir: string) => unchanged!(dir) || (statted++, false))
+  const found = walk(root, maxEntries, counted)
+  const dirs = [...(scans.get(root)?.keys() ?? [])]
+  lastRefresh.set(root, { statted: counted ? statted : dirs.length, tracked: Boolean(counted) })
+  if (!trackingOn || untrackable.has(root)) return found
+  if (found.truncated || dirs.length < TRACK_MIN_DIRS) {
+    t?.tracker.close()
+    tracking.delete(root)
+    return found
+  }
+  const key = dirs.join('\n')
+  if (t && t.dirs === key) {
+    t.verified = t.tracker.watching
+    return found
+  }
+  const tracker = t?.tracker ?? createChangeTracker(root)
+  tracker.watch(dirs.map((d) => path.relative(root, d)))
+  if (!tracker.watching) {
+    tracker.close()
+    tracking.delete(root)
+    untrackable.add(root)
+    return found
+  }
+  tracking.delete(root)
+  tracking.set(root, { tracker, dirs: key, verified: false })
+  for (const [old, other] of tracking)
+    if (tracking.size > MAX_TRACKED_ROOTS) {
+      other.tracker.close()
+      tracking.delete(old)
+    }
+  return found
 }
 
 /**
