@@ -1,11 +1,14 @@
 import { StringDecoder } from 'node:string_decoder'
+import type { Redactor } from './redact'
 
 /*
  * A command's output, kept small whatever it prints: the first and last bytes
  * for the model (head + tail, a marker between), and a throttled, capped stream
  * for the timeline. Memory stays flat for a 100 MB print: nothing in the middle
  * is kept. Bytes are decoded as UTF-8 per stream (a character split across two
- * chunks survives); invalid bytes become U+FFFD.
+ * chunks survives); invalid bytes become U+FFFD. With a redactor, secret values
+ * are replaced before anything is kept or streamed, also when one is split
+ * across two chunks (a few characters wait for the next chunk).
  */
 
 export type OutputStream = 'stdout' | 'stderr'
@@ -44,20 +47,31 @@ export class OutputCapture {
   private streamed = 0
   private pending: { stream: OutputStream; text: string } | null = null
   private timer: NodeJS.Timeout | null = null
+  /** Per stream, the text the redactor holds back until the next chunk. */
+  private readonly held = { stdout: '', stderr: '' }
 
   constructor(
     private readonly onOutput: ((stream: OutputStream, text: string) => void) | undefined,
     private readonly limits: CaptureLimits = DEFAULT_CAPTURE_LIMITS,
+    private readonly redactor?: Redactor,
   ) {}
 
   push(stream: OutputStream, chunk: Buffer): void {
-    this.take(stream, this.decoders[stream].write(chunk))
+    this.redacted(stream, this.decoders[stream].write(chunk), false)
   }
 
   /** Flushes the decoders and the stream; call once, after both pipes have closed. */
   end(): void {
-    for (const stream of ['stdout', 'stderr'] as const) this.take(stream, this.decoders[stream].end())
+    for (const stream of ['stdout', 'stderr'] as const)
+      this.redacted(stream, this.decoders[stream].end(), true)
     this.flush()
+  }
+
+  private redacted(stream: OutputStream, text: string, final: boolean): void {
+    if (!this.redactor || this.redactor.empty) return this.take(stream, text)
+    const { out, keep } = this.redactor.redactStream(this.held[stream] + text, final)
+    this.held[stream] = keep
+    this.take(stream, out)
   }
 
   /** The copy the model gets: head, marker, tail. */

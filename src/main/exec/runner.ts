@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process'
 import { bwrapArgs } from './bwrap'
 import { DEFAULT_CAPTURE_LIMITS, OutputCapture, type CaptureLimits, type OutputStream } from './capture'
 import { childEnv } from './env'
+import { Redactor, envSecrets, secretFileValues } from './redact'
 import { sandboxStatus } from './sandbox-probe'
+import { refreshProjectSecrets } from './secrets-mask'
 
 /*
  * Runs one command line with `bash -c` in its own process group (in bwrap when
@@ -54,8 +56,14 @@ export interface RunResult {
 /** After the main process exits, how long to wait for its pipes to drain before giving up on them. */
 const DRAIN_MS = 2000
 
-export function runCommand(opts: RunOptions): Promise<RunResult> {
+export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const started = performance.now()
+  // One look at the tree serves both the masks and the redaction of what the command prints.
+  const project = await refreshProjectSecrets(opts.cwd)
+  const redactor = new Redactor([
+    ...secretFileValues(project.secrets),
+    ...envSecrets({ ...process.env, ...opts.env }),
+  ])
   const status = opts.sandbox ? sandboxStatus() : undefined
   const sandboxed = Boolean(status?.available)
   const [file, args] = sandboxed
@@ -67,6 +75,7 @@ export function runCommand(opts: RunOptions): Promise<RunResult> {
             ...opts.sandbox!,
             userns: status!.userns,
             disableNestedUserns: status!.disableNestedUserns,
+            project,
           }),
           '--',
           'bash',
@@ -75,7 +84,7 @@ export function runCommand(opts: RunOptions): Promise<RunResult> {
         ],
       ]
     : ['bash', ['-c', opts.command]]
-  const capture = new OutputCapture(opts.onOutput, { ...DEFAULT_CAPTURE_LIMITS, ...opts.limits })
+  const capture = new OutputCapture(opts.onOutput, { ...DEFAULT_CAPTURE_LIMITS, ...opts.limits }, redactor)
   const grace = opts.killGraceMs ?? 2000
 
   return new Promise((resolve) => {
