@@ -1,6 +1,7 @@
 import type { Parser } from 'web-tree-sitter'
 import { commandName, parsePattern, type Pattern } from './argv'
 import { loadShellParser, parseShell, type SimpleCommand, type Word } from './parse'
+import { historyRefusal, pathExists, pathspecsAvoid, readsGitObjects, trackedSecrets } from './git-history'
 import { gitCall, isProgramSetting } from './programs/git'
 import {
   ALLOW_RULES,
@@ -49,8 +50,25 @@ export interface PolicyLists {
   deny?: readonly string[]
 }
 
-export async function checkCommand(line: string, lists: PolicyLists = {}): Promise<CommandVerdict> {
-  return new Checker(await loadShellParser(), line, lists).run()
+/** Where the command would run: the project root, whose git repository the policy looks at. */
+export interface PolicyContext {
+  root?: string
+}
+
+export async function checkCommand(
+  line: string,
+  lists: PolicyLists = {},
+  context: PolicyContext = {},
+): Promise<CommandVerdict> {
+  const checker = new Checker(await loadShellParser(), line, lists, context.root)
+  const verdict = checker.run()
+  if (verdict.verdict === 'deny' || !context.root || checker.historyReads.length === 0) return verdict
+  // Only a git command that prints from the object store pays for the look at HEAD (cached per commit).
+  const tracked = await trackedSecrets(context.root)
+  const hit = tracked.length > 0 && checker.historyReads.find((h) => !pathspecsAvoid(h.args, tracked))
+  if (!hit) return verdict
+  const reason = `${checker.where(hit.source)}: ${historyRefusal(hit.why, tracked)}`
+  return { verdict: 'deny', reason, parts: [...verdict.parts, { part: hit.source, verdict: 'deny', reason }] }
 }
 
 /** Deepest `bash -c "bash -c '…'"` nesting read; deeper asks. */
@@ -97,11 +115,14 @@ class Checker {
   private readonly parts: PartVerdict[] = []
   private readonly userAllow: AllowRule[]
   private readonly userDeny: Pattern[]
+  /** git parts that print file content from the object store: refused when HEAD tracks a secret. */
+  readonly historyReads: { source: string; why: string; args: string[] }[] = []
 
   constructor(
     private readonly parser: Parser,
     private readonly top: string,
     lists: PolicyLists,
+    private readonly root?: string,
   ) {
     this.userAllow = (lists.allow ?? []).map(userAllowRule)
     this.userDeny = (lists.deny ?? []).map(parsePattern).filter((p) => p.words.length > 0)
@@ -121,7 +142,7 @@ class Checker {
     return { verdict: 'allow', parts: this.parts }
   }
 
-  private where(source: string): string {
+  where(source: string): string {
     const part = `\`${short(source)}\``
     return source.trim() === this.top.trim() ? part : `${part} in \`${short(this.top)}\``
   }
@@ -216,6 +237,11 @@ class Checker {
           `${w} names \`${secret.word}\`, a secrets file (${secret.pattern}); its contents stay out of the session`,
       )
       return
+    }
+    const git = this.root ? gitCall(argv) : null
+    if (git) {
+      const why = readsGitObjects(git, pathExists(this.root!))
+      if (why) this.historyReads.push({ source, why, args: git.args })
     }
     for (const a of command.assignments) if (this.checkAssignment(a, depth)) return
     const risky = unwrapped.assignments.find((n) => RISKY_VARIABLE.test(n) || PROGRAM_VARIABLE.test(n))

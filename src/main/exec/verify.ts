@@ -109,7 +109,7 @@ export async function verifyProject(ctx: ProjectContext, opts: VerifyOptions = {
 }
 
 async function refusal(prepared: PreparedRun, ctx: ProjectContext): Promise<string | null> {
-  const verdict = await checkCommand(prepared.command, settingsOf(ctx))
+  const verdict = await checkCommand(prepared.command, settingsOf(ctx), { root: ctx.root })
   if (verdict.verdict === 'deny') return `not run: ${verdict.reason}`
   // Nobody approves the loop's runs one by one: without the sandbox they need the user's setting.
   const unconfined = unconfinedCommandProblem(settingsOf(ctx))

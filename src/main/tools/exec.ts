@@ -39,7 +39,7 @@ async function planFor(
   prepared?: PreparedRun,
 ): Promise<ActionPlan> {
   const settings = settingsOf(ctx)
-  const verdict = await checkCommand(command, settings)
+  const verdict = await checkCommand(command, settings, { root: ctx.root })
   const data: CommandData = { command, timeoutS, prepared }
   return {
     summary,
