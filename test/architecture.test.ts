@@ -154,3 +154,67 @@ describe('layering', () => {
     expect(allowed.flatMap(([file, source]) => findLayeringViolations(file, source))).toEqual([])
   })
 })
+
+/** The repo-relative file a relative specifier names, among `known` files; null for packages. */
+function resolveImport(from: string, specifier: string, known: Set<string>): string | null {
+  if (!specifier.startsWith('.')) return null
+  const base = posix.join(posix.dirname(from), specifier)
+  const candidates = [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`, base]
+  return candidates.find((c) => known.has(c)) ?? null
+}
+
+/**
+ * Import cycles in a graph of `file → source`, each as `a → b → a`. A cycle makes module
+ * order matter (a value read before its module ran is undefined) and two modules one unit.
+ */
+function findImportCycles(sources: Map<string, string>): string[] {
+  const known = new Set(sources.keys())
+  const edges = new Map(
+    [...sources].map(([file, source]) => [
+      file,
+      importSpecifiers(source)
+        .map((s) => resolveImport(file, s, known))
+        .filter((t): t is string => t !== null),
+    ]),
+  )
+  const cycles: string[] = []
+  const done = new Set<string>()
+  const stack: string[] = []
+  const visit = (file: string): void => {
+    stack.push(file)
+    for (const next of edges.get(file) ?? []) {
+      const at = stack.indexOf(next)
+      if (at >= 0) cycles.push([...stack.slice(at), next].join(' → '))
+      else if (!done.has(next)) visit(next)
+    }
+    stack.pop()
+    done.add(file)
+  }
+  for (const file of [...known].sort()) if (!done.has(file)) visit(file)
+  return cycles
+}
+
+describe('import cycles', () => {
+  it('there are none among the modules under src/', () => {
+    const files = sourceFiles(join(repoRoot, 'src')).filter((f) => !/\.test\.tsx?$/.test(f))
+    const sources = new Map(
+      files.map((path) => [relative(repoRoot, path).split('\\').join('/'), readFileSync(path, 'utf8')]),
+    )
+    expect(sources.size).toBeGreaterThan(100)
+    expect(findImportCycles(sources)).toEqual([])
+  })
+
+  it('finds a cycle through folders, index files and type-only imports', () => {
+    const sources = new Map([
+      ['src/main/a.ts', "import { b } from './b'"],
+      ['src/main/b.ts', "import type { C } from './c'"],
+      ['src/main/c/index.ts', "import { a } from '../a'\nimport fs from 'node:fs'"],
+      ['src/main/d.ts', "import { a } from './a'"],
+    ])
+    expect(findImportCycles(sources)).toEqual([
+      'src/main/a.ts → src/main/b.ts → src/main/c/index.ts → src/main/a.ts',
+    ])
+    sources.set('src/main/c/index.ts', "import fs from 'node:fs'")
+    expect(findImportCycles(sources)).toEqual([])
+  })
+})

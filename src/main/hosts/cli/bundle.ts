@@ -5,7 +5,7 @@ import { defaultDataDir } from '../../config/paths'
 import { openStore } from '../../store/store'
 import { BundleError, bundleFileName, exportBundle, importBundle } from '../../timetravel/bundle'
 import { EXIT, UsageError } from './exit-codes'
-import { requireSession } from './sessions'
+import { requireSession } from './session-store'
 
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} bytes`

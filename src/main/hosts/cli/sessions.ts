@@ -2,37 +2,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
 import { reduceEvents } from '../../../shared/reducer'
-import { defaultDataDir } from '../../config/paths'
 import { exportDiff, exportJson, exportMarkdown, exportRaw, type ExportFormat } from '../../session/export'
 import { createSnapshotter } from '../../snapshot/snapshotter'
-import { openStore } from '../../store/store'
-import type { SessionRow, Store } from '../../store/types'
 import { exportBundleToFile } from './bundle'
-import { EXIT, UsageError } from './exit-codes'
+import { EXIT } from './exit-codes'
 import { formatDuration, summarizeArgs } from './render'
+import { requireSession, withStore, type StoreOptions } from './session-store'
 
-interface StoreOptions {
-  dataDir?: string
-}
-
-export function withStore<T>(opts: StoreOptions, fn: (store: Store) => T): T {
-  const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
-  try {
-    return fn(store)
-  } finally {
-    store.close()
-  }
-}
-
-export function requireSession(store: Store, id: string): SessionRow {
-  const session = store.findSession(id)
-  if (!session) {
-    throw new UsageError(
-      `no session matches "${id}" in ${store.path}. List them with: stepwise sessions list`,
-    )
-  }
-  return session
-}
+// Still reachable from here for the commands that import them with the listings.
+export { requireSession, withStore }
 
 function when(ts: number): string {
   return new Date(ts).toISOString().replace('T', ' ').slice(0, 16)
