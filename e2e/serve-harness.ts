@@ -47,6 +47,8 @@ export async function startServe(opts: {
   model?: FakeModelServerOptions
   approve?: string
   repoFlag?: boolean
+  /** An OpenAI-compatible server (the fake's /v1) instead of Ollama; `model` names the model. */
+  compatible?: { model: string }
 }): Promise<ServeHarness> {
   if (!existsSync(cli))
     throw new Error('out/main/cli.js is missing: run `npm run build` first (npm test does).')
@@ -58,8 +60,11 @@ export async function startServe(opts: {
   let url = ''
   const launch = () =>
     new Promise<void>((resolve, reject) => {
-      const args = [cli, 'serve', '--data-dir', dataDir, '--provider', 'ollama', '--model', 'coder:1b']
-      args.push('--base-url', model.url, '--approve', opts.approve ?? 'ask')
+      const args = [cli, 'serve', '--data-dir', dataDir]
+      if (opts.compatible)
+        args.push('--provider', 'openai-chat', '--model', opts.compatible.model, '--base-url', model.v1Url)
+      else args.push('--provider', 'ollama', '--model', 'coder:1b', '--base-url', model.url)
+      args.push('--approve', opts.approve ?? 'ask')
       if (opts.repoFlag !== false) args.push('--repo', repo)
       if (url) args.push('--port', new URL(url).port)
       child = spawn(process.execPath, args, { env: { ...process.env, OPENAI_API_KEY: '' } })

@@ -1,9 +1,10 @@
 import type React from 'react'
 import { useEffect, useState } from 'react'
+import { create } from 'zustand'
 import type { SetupProblem } from '../../../shared/protocol'
 import { invoke, useApp } from '../state/store'
 import { useCatalog } from './catalog'
-import { useEffectiveChoice, type ModelChoice } from './choice'
+import { sessionBaseUrl, useEffectiveChoice, type ModelChoice } from './choice'
 import { isPulling, splitBackticks } from './format'
 import { openModelPicker } from './pickerState'
 import { startPull, usePullProgress } from './pull'
@@ -20,6 +21,30 @@ function keyOf(choice: ModelChoice): string {
 }
 
 /**
+ * The models that answered in this app run, by `keyOf`: an answer is proof the model works, so
+ * the banner goes away at once (and stays away in the next chat on the same model).
+ */
+const useAnswered = create<Record<string, true>>(() => ({}))
+
+useApp.subscribe((s, prev) => {
+  if (s.view === prev.view || !s.view.provider || !s.view.model) return
+  const answered = s.view.steps.some((step) => step.kind === 'model' && step.status === 'ok')
+  if (!answered) return
+  const provider = s.view.provider as ModelChoice['provider']
+  const baseUrl = sessionBaseUrl(s.events)
+  const key = keyOf({ provider, model: s.view.model, ...(baseUrl ? { baseUrl } : {}) })
+  if (!useAnswered.getState()[key]) useAnswered.setState({ [key]: true })
+})
+
+/**
+ * An OpenAI-compatible server that does not list the model is no error: many serve names they do
+ * not list (aliases, a single loaded model). Only a failed request proves it wrong.
+ */
+function isSoft(choice: ModelChoice, problems: readonly SetupProblem[]): boolean {
+  return choice.provider !== 'ollama' && problems.every((p) => p.code === 'model-missing')
+}
+
+/**
  * What stands between the user and a working model (`models/check` for the current choice),
  * each problem with its fix and an action: pull the model, enter a key, or retry. Nothing when
  * all is well. Checks again when the choice changes, a key is saved or a pull finishes.
@@ -32,6 +57,7 @@ export function Onboarding(): React.JSX.Element | null {
   const [result, setResult] = useState<CheckResult | null>(null)
   const choiceKey = choice ? keyOf(choice) : null
   const attempt = nonce + retries
+  const answered = useAnswered((s) => (choiceKey ? s[choiceKey] === true : false))
 
   useEffect(() => {
     if (!choice || !connected || !choiceKey) return
@@ -51,6 +77,16 @@ export function Onboarding(): React.JSX.Element | null {
 
   // Only an answer for the current choice counts; a re-check keeps the last one up until it answers.
   if (!choice || !result || result.choiceKey !== choiceKey || result.problems.length === 0) return null
+  if (isSoft(choice, result.problems)) {
+    return (
+      <p className="onboarding-note" data-testid="onboarding-note" role="note">
+        {answered
+          ? `${choice.model} is not listed by the server; it answered, so it works.`
+          : `${choice.model} is not listed by the server; many servers answer for names they do not list — send a message to try it.`}
+      </p>
+    )
+  }
+  if (answered) return null
   return (
     <section className="onboarding" data-testid="onboarding" aria-label="Model setup">
       <h2 className="onboarding-title">The model is not ready</h2>

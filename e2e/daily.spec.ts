@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { saveScreen, watchProblems } from './screens'
+import { startServe, type ServeHarness } from './serve-harness'
+
+// Day-to-day use against the real `stepwise serve`: slash commands typed in the message box (run in
+// the app, never sent to the model), markdown in timeline rows, and what survives a restart.
+
+let h: ServeHarness | undefined
+
+test.afterEach(async () => {
+  await h?.close()
+  h = undefined
+})
+
+const chatRequests = (s: ServeHarness): number =>
+  s.model.requests.filter((r) => r.path === '/api/chat').length
+
+test('/undo in the message box undoes the last change without asking the model', async ({ page }) => {
+  h = await startServe({
+    files: { 'a.txt': 'before\n' },
+    approve: 'auto-edit',
+    model: {
+      turns: [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'after\n' } }] },
+        { text: 'Changed **a.txt**:\n\n```ts\nconst done = true\n```' },
+      ],
+    },
+  })
+  const problems = watchProblems(page)
+  await page.goto(h.url)
+  const box = page.getByTestId('chat-input')
+  await box.fill('Change a.txt')
+  await box.press('Enter')
+  const steps = page.getByTestId('timeline-step')
+  const answer = steps.filter({ hasText: 'const done = true' })
+  await expect(answer).toBeVisible()
+  expect(readFileSync(join(h.repo, 'a.txt'), 'utf8')).toBe('after\n')
+
+  // The row renders the markdown: bold and a code block, no raw ** or fences.
+  await expect(answer.locator('strong')).toHaveText('a.txt')
+  await expect(answer.locator('pre')).toContainText('const done = true')
+  await expect(answer).not.toContainText('**')
+  await expect(answer).not.toContainText('```')
+  await saveScreen(page, '40-markdown-row')
+  const requests = chatRequests(h)
+
+  // Typing "/" lists the commands; ↓ moves, the box points at the active one.
+  await box.pressSequentially('/')
+  const list = page.getByTestId('slash-list')
+  await expect(list).toBeVisible()
+  await expect(list.getByRole('option').first()).toHaveAttribute('aria-selected', 'true')
+  await saveScreen(page, '41-slash-completion')
+  await box.pressSequentially('un')
+  await expect(list.getByRole('option')).toHaveCount(1)
+  await expect(list.getByRole('option')).toContainText('/undo')
+  await expect(box).toHaveAttribute('aria-activedescendant', 'slash-list-0')
+  await box.press('Enter')
+
+  await expect.poll(() => readFileSync(join(h!.repo, 'a.txt'), 'utf8')).toBe('before\n')
+  await expect(box).toHaveValue('')
+  await expect(steps.filter({ hasText: 'Undo' }).first()).toBeVisible()
+
+  // An unknown command is said, not sent.
+  await box.fill('/frobnicate now')
+  await box.press('Enter')
+  await expect(page.getByText('Unknown command /frobnicate')).toBeVisible()
+  await expect(box).toHaveValue('/frobnicate now')
+  expect(chatRequests(h)).toBe(requests)
+  expect(problems).toEqual([])
+})
+
+test('after a restart the project reopens its last session and ↑ finds the earlier messages', async ({
+  page,
+}) => {
+  h = await startServe({ files: { 'a.txt': 'x\n' }, model: { turns: [{ text: 'Hello there.' }] } })
+  await page.goto(h.url)
+  const box = page.getByTestId('chat-input')
+  await box.fill('Say hello')
+  await box.press('Enter')
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Hello there.' })).toBeVisible()
+
+  await page.goto('about:blank')
+  await h.stop()
+  await h.restart()
+  await page.goto(h.url)
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Hello there.' })).toBeVisible()
+  await expect(page.getByTestId('session-list-item').first()).toHaveAttribute('aria-current', 'true')
+  await box.click()
+  await box.press('ArrowUp')
+  await expect(box).toHaveValue('Say hello')
+})
