@@ -13,6 +13,7 @@ import { withRetry, type RetryOptions } from '../providers/retry'
 import { repairMessage } from '../providers/toolcalls'
 import type { Store } from '../store/types'
 import { findTool, parseToolCall, unknownToolError } from '../tools/registry'
+import { journaledReadTracker, replayReads, type JournaledReadTracker } from '../tools/read-tracker'
 import {
   isActionTool,
   isFileChangeTool,
@@ -94,7 +95,16 @@ export class Agent {
   private readonly onTraffic = (entry: TrafficEntry): void =>
     this.opts.store.appendTraffic(this.opts.sessionId, entry)
 
-  constructor(private readonly opts: AgentOptions) {
+  private readonly reads: JournaledReadTracker
+  private readonly opts: AgentOptions
+
+  constructor(options: AgentOptions) {
+    // The reads belong to the session: a resumed chat starts from those its earlier turns made.
+    this.reads = journaledReadTracker(options.toolContext.reads)
+    if (options.resume) replayReads(this.reads, options.store.listEvents(options.sessionId))
+    this.reads.take()
+    const opts = { ...options, toolContext: { ...options.toolContext, reads: this.reads } }
+    this.opts = opts
     this.policy = opts.policy
     this.now = opts.now ?? Date.now
     this.transcript.push(...(opts.resume?.transcript ?? []))
@@ -341,9 +351,11 @@ export class Agent {
     else {
       try {
         if (isActionTool(tool)) {
-          result = await runAction(this.mutations, tool, call.id, parsed.input, signal)
-          // A command may change any file, whatever it returned: always re-snapshot.
-          applied = true
+          const ran = { executed: false }
+          result = await runAction(this.mutations, tool, call.id, parsed.input, signal, ran)
+          // A command that ran may change any file, whatever it returned: re-snapshot. One the
+          // policy or the user refused changed nothing: no checkpoint.
+          applied = ran.executed
         } else if (isFileChangeTool(tool)) {
           result = await runFileChange(this.mutations, tool, call.id, parsed.input, signal)
           applied = result.ok
@@ -355,6 +367,7 @@ export class Agent {
         result = { ok: false, error: `Internal error in ${tool.name}: ${(err as Error).message}` }
       }
     }
+    const reads = this.reads.take()
     this.record({
       type: 'tool.finished',
       callId: call.id,
@@ -362,6 +375,7 @@ export class Agent {
       ok: result.ok,
       result,
       durationMs: this.now() - started,
+      ...(reads.length > 0 ? { reads } : {}),
     })
     if (applied) await this.checkpoint(call.id)
     return result

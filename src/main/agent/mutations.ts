@@ -148,6 +148,8 @@ export async function runAction(
   callId: string,
   input: unknown,
   signal: AbortSignal,
+  /** Set when the command is handed to the sandbox (a refused one changed nothing). */
+  ran?: { executed: boolean },
 ): Promise<ToolResult> {
   const policy = deps.policy()
   if (policy === 'read-only') return readOnlyError(tool.name)
@@ -188,6 +190,7 @@ export async function runAction(
     if (answer.decision === 'always') deps.allowedCommands.add(key)
     deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
   }
+  if (ran) ran.executed = true
   return tool.execute(plan, deps.toolContext, {
     onOutput: (stream, text) => {
       if (text) deps.record({ type: 'tool.output', callId, stream, text })

@@ -188,6 +188,19 @@ export const toolFinishedEvent = z.object({
   /** The JSON object the model receives: `{ok:true, ...}` or `{ok:false, error}`. */
   result: z.record(z.string(), z.unknown()),
   durationMs: z.number().nonnegative(),
+  /**
+   * What the call did to the session's read record: a file read (or written) with its
+   * fingerprint, or forgotten (null: deleted). A resumed chat rebuilds its reads from these,
+   * so a file read in one message can be edited in the next. Absent in older sessions.
+   */
+  reads: z
+    .array(
+      z.object({
+        path: z.string(),
+        fingerprint: z.object({ size: z.number(), mtimeMs: z.number(), sha256: z.string() }).nullable(),
+      }),
+    )
+    .optional(),
 })
 
 export const checkpointCreatedEvent = z.object({
