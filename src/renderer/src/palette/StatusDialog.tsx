@@ -58,10 +58,11 @@ export function StatusDialog({ onClose }: { onClose(): void }): React.JSX.Elemen
       'Sandbox',
       info
         ? info.sandbox.available
-          ? 'On'
+          ? `On${sandboxKind(info.sandbox.summary)}`
           : `Off${info.sandbox.reason ? `: ${info.sandbox.reason}` : ''}`
         : '—',
     ],
+    ...sandboxGuarantees(info?.sandbox.summary),
     ['Code index', project ? (index?.repo === project.repo ? index.text : 'Reading…') : '—'],
     ['Data folder', info?.dataDir ?? '—'],
     ['Database', info ? `${info.dataDir}${sep}stepwise.db` : '—'],
@@ -82,4 +83,21 @@ export function StatusDialog({ onClose }: { onClose(): void }): React.JSX.Elemen
       </table>
     </Dialog>
   )
+}
+
+/** `sandboxed (bubblewrap): a, b` → ` (bubblewrap)`: which sandbox is on. */
+function sandboxKind(summary: string | undefined): string {
+  const kind = /^sandboxed \(([^)]+)\)/.exec(summary ?? '')
+  return kind ? ` (${kind[1]})` : ''
+}
+
+/**
+ * What the sandbox was seen to hold, one row: the probe's summary lists each
+ * guarantee after the colon (`user namespace, capabilities dropped, …`).
+ */
+function sandboxGuarantees(summary: string | undefined): [string, string][] {
+  const colon = summary?.indexOf(': ') ?? -1
+  if (!summary || colon < 0 || !summary.startsWith('sandboxed')) return []
+  const held = summary.slice(colon + 2)
+  return [['Sandbox holds', held.charAt(0).toUpperCase() + held.slice(1)]]
 }
