@@ -72,7 +72,7 @@ export interface TaskOutcome {
 }
 
 /**
- * The agent loop of DESIGN §2: user message → model turn → tool calls (with
+ * The agent loop (docs/architecture.md#a-session-step-by-step): user message → model turn → tool calls (with
  * approvals and checkpoints) → next turn, until the model answers without tools,
  * the step limit is hit, an unrecoverable error occurs or the signal aborts.
  * Every event is appended to the store before it is emitted.

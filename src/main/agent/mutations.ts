@@ -5,7 +5,7 @@ import type { ActionTool, MutatingTool, ToolContext, ToolResult } from '../tools
 import type { Approver } from './approvals'
 
 /**
- * How mutating tools run (DESIGN §2): the policy decides whether to ask; the
+ * How mutating tools run (docs/architecture.md#approval-policies): the policy decides whether to ask; the
  * user's decision goes back to the model exactly; nothing is written or run
  * before that decision.
  */

@@ -3,7 +3,7 @@ import type { ToolDefinition, ToolSpec } from '../tools/types'
 import { COMPACT_PROMPT_WINDOW } from './windows'
 
 /**
- * The compact prompt for small windows (DESIGN §7): a local model with an 8k
+ * The compact prompt for small windows (docs/architecture.md#context): a local model with an 8k
  * window cannot spend half of it on tool descriptions. At or below
  * COMPACT_PROMPT_WINDOW, an editing session is offered the tools that read,
  * edit and run, with one-line descriptions and bare parameter hints; the code

@@ -1,7 +1,7 @@
 import type { ModelRequest, TranscriptItem } from '../providers/types'
 
 /**
- * Compaction (DESIGN §7): when a request nears the model's window, first the
+ * Compaction (docs/architecture.md#context): when a request nears the model's window, first the
  * oldest tool results are dropped (the model can re-read them), then older turns
  * are summarised by the model. Both keep the transcript valid for every wire
  * protocol: each tool result still answers its call.

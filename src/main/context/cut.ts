@@ -1,5 +1,5 @@
 /**
- * Cutting one tool result to a token budget (DESIGN §7): when a result cannot fit
+ * Cutting one tool result to a token budget (docs/architecture.md#context): when a result cannot fit
  * the window even after compaction, the model gets the part that fits and an
  * explicit marker saying how to ask for less, instead of a failed session.
  * Results are JSON objects: the biggest field (a file's content, a list of

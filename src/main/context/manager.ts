@@ -32,7 +32,7 @@ export type PromptSource = 'reported' | 'estimated'
 const CHARS_PER_TOKEN = 3.5
 
 /**
- * Keeps each request inside the model's window (DESIGN §7): counts it, compacts
+ * Keeps each request inside the model's window (docs/architecture.md#context): counts it, compacts
  * the transcript at 80 %, and never lets a request larger than the window go out.
  * The transcript in the request is mutated in place, so the loop's copy follows.
  */

@@ -3,7 +3,7 @@ import { COMPACT_PROMPT_WINDOW } from './windows'
 import { tokenizerFor } from './tokens'
 
 /**
- * The repo map of the initial context (DESIGN §7, Aider's idea): the shape of the
+ * The repo map of the initial context (docs/architecture.md#context, Aider's idea): the shape of the
  * project and its most referenced definitions, without code bodies, ranked and cut
  * to a token budget. Code itself comes in through the tools, so a small local model
  * can find its way in a large project without drowning its window.

@@ -12,7 +12,7 @@ import {
 } from './secrets-mask'
 
 /*
- * The command sandbox (DESIGN §4) with bubblewrap. Confinement that root cannot
+ * The command sandbox (docs/sandbox.md#commands) with bubblewrap. Confinement that root cannot
  * undo: a new user namespace (where the kernel allows one) and every capability
  * dropped, so mount, umount, remount and nsenter fail inside whoever runs
  * Stepwise; own pid/ipc/uts (and net, unless allowed) namespaces, a fresh /proc,

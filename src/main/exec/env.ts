@@ -1,5 +1,5 @@
 /*
- * The environment a command sees (DESIGN §4: children never inherit API keys).
+ * The environment a command sees (docs/sandbox.md#commands: children never inherit API keys).
  * It is built from an allowlist of names — the shell basics, locale, and the
  * toolchains' own variables — never from a list of names to remove, so a key
  * under a name nobody thought of (`LITELLM_MASTER_KEY`) stays out. Even an

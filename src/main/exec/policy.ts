@@ -20,7 +20,7 @@ import { expandBraces, secretOperand } from './secrets'
 import { unwrap } from './unwrap'
 
 /*
- * The verdict on a command line (DESIGN §4): every simple command in it — through
+ * The verdict on a command line (docs/sandbox.md#commands): every simple command in it — through
  * pipelines, lists, subshells, substitutions, wrappers and `bash -c` scripts — is
  * checked. One denied part denies the line; one part off the allowlist makes it
  * ask; only a line whose every part is allowed runs unasked. A line whose program

@@ -4,7 +4,7 @@ import { DEFAULT_DENY } from '../sandbox/denylist'
 import { createChangeTracker, type ChangeTracker } from '../snapshot/changeTracker'
 
 /*
- * What the command sandbox hides (DESIGN §4): the file tools refuse `.env` and
+ * What the command sandbox hides (docs/sandbox.md): the file tools refuse `.env` and
  * keys, so `cat .env` from a command must not read them either. Secret files in
  * the project are found by a bounded walk (never into node_modules or .git) and
  * masked; credentials in $HOME are never mounted, and those inside toolchain

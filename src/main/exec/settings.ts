@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * The user's command settings (DESIGN §4). `allow` and `deny` extend the built-in
+ * The user's command settings (docs/sandbox.md#commands). `allow` and `deny` extend the built-in
  * lists with argv prefixes such as `"docker compose"` or `"terraform plan"`; a
  * deny (built-in or the user's) always wins over an allow.
  */

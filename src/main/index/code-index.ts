@@ -29,7 +29,7 @@ import {
 import type { FileFacts, Language } from './types'
 
 /*
- * The code index of DESIGN §1: every file the sandbox lists (so .gitignore and
+ * The code index (docs/index.md): every file the sandbox lists (so .gitignore and
  * the denylist apply), parsed once per content hash, stored in SQLite and held
  * in memory for the code tools. build() brings it up to date with the disk;
  * update() re-reads named files (the watcher's saves).

@@ -3,7 +3,7 @@ import { newCallId } from './ids'
 
 /**
  * Accumulates streamed Chat Completions tool-call deltas into whole calls, tolerating
- * what real servers send (reference §2.2–2.3):
+ * what real servers send (docs/model-protocols.md#chat-tool-call-deltas):
  * - A: a whole call in one chunk;  B: empty arguments → "{}";
  * - C: the name arriving after the id;  D: no id, name repeated on every chunk (vLLM);
  * - E: continuation chunks with `name:""` / `id:""` (LM Studio);  F: no `index` at all;

@@ -6,7 +6,7 @@ import { ProviderError, type TrafficEntry } from './types'
  * The transport every provider shares: plain `fetch`, no SDK. We read the bytes
  * ourselves because (a) the traffic log needs every body exactly as received, and
  * (b) the SDK stream helpers mishandle real streams (llama.cpp `error:` lines dropped,
- * empty `data:` throwing, index quirks; reference §1.5, §2.4). Retrying is not done
+ * empty `data:` throwing, index quirks; docs/model-protocols.md#chat-framing). Retrying is not done
  * here: callers wrap turns in `withRetry`.
  */
 

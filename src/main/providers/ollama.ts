@@ -23,7 +23,7 @@ export const DEFAULT_NUM_CTX = 8192
 export const MAX_AUTO_NUM_CTX = 32768
 
 /**
- * Ollama native `/api/chat` (reference §3). `num_ctx` is always sent: the server's
+ * Ollama native `/api/chat` (docs/model-protocols.md#ollama-native-api). `num_ctx` is always sent: the server's
  * default window silently truncates agent prompts. Tool calls arrive whole, in
  * done:false chunks or in the done:true chunk, and are appended (never merged by
  * index). Models without the "tools" capability get the text tool protocol instead.
@@ -204,7 +204,7 @@ function nativeMessages(system: string, transcript: TranscriptItem[]): unknown[]
 }
 
 /**
- * The text tool protocol (Hermes/Qwen, reference §5): tools described in the system
+ * The text tool protocol (Hermes/Qwen, docs/model-protocols.md#tool-calls-written-as-text): tools described in the system
  * prompt, calls written as `<tool_call>` blocks, results in a user turn as
  * `<tool_response>` blocks, consecutive results merged into one turn.
  */

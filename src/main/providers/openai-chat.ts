@@ -18,7 +18,7 @@ import {
 
 /**
  * Chat Completions (`openai-chat`): OpenAI, LM Studio, vLLM, llama.cpp, OpenRouter,
- * Ollama /v1 (reference §2). Raw SSE with our own accumulator; tolerant framing
+ * Ollama /v1 (docs/model-protocols.md#chat-completions). Raw SSE with our own accumulator; tolerant framing
  * (comments, CRLF, `data:` without a space, llama.cpp `error:` lines, no `[DONE]`).
  */
 export class OpenAIChatProvider implements ModelProvider {

@@ -15,7 +15,7 @@ import {
 } from './types'
 
 /**
- * OpenAI Responses API (`openai`), streamed (reference §1). Items are keyed by
+ * OpenAI Responses API (`openai`), streamed (docs/model-protocols.md#responses-api). Items are keyed by
  * `output_index` (item ids rotate on some proxies); there is no `[DONE]`, the stream
  * ends at response.completed / incomplete / failed.
  */

@@ -3,7 +3,7 @@ import type { ToolSpec } from '../tools/types'
 import type { TranscriptItem } from './types'
 
 /**
- * Transcript → Responses API `input` (reference §1.3). Two shapes:
+ * Transcript → Responses API `input` (docs/model-protocols.md#responses-requests). Two shapes:
  * - chained: `previous_response_id` of the last assistant turn, then one
  *   `function_call_output` per call of that response (and any new user text);
  * - stateless: the whole history, each `function_call` item replayed before its output.

@@ -1,7 +1,7 @@
 import { ProviderError } from './types'
 
 /**
- * Retry policy for model turns (DESIGN §2): only `retryable` ProviderErrors (network,
+ * Retry policy for model turns (docs/model-protocols.md#http-errors-and-retries): only `retryable` ProviderErrors (network,
  * rate-limit, server). Auth, quota, bad-request, context-overflow and not-found fail at
  * once: retrying cannot help, and a quota error retried in a loop only burns time.
  */

@@ -1,7 +1,7 @@
 /**
  * Incremental Server-Sent Events parser. Our own rather than the SDK's because the
  * SDKs silently drop llama.cpp's non-standard `error: {…}` field, throw on an empty
- * `data:` and disagree about a truncated final event (reference §2.4); we need all
+ * `data:` and disagree about a truncated final event (docs/model-protocols.md#chat-framing); we need all
  * three to surface as data.
  */
 export interface SseEvent {

@@ -5,7 +5,7 @@ import type { ModelTurn } from './types'
 
 /**
  * Tool calls written as text, for models without native calling or whose server-side
- * parser missed them (reference §3.5, §5). The pipeline lives in `toolcalls/`: every
+ * parser missed them (docs/model-protocols.md#tool-calls-written-as-text). The pipeline lives in `toolcalls/`: every
  * format family, reasoning removed first, calls checked against the offered tools
  * and their schemas, examples told apart from acts. Returns the calls, the text left
  * for the user (exactly the model's text when nothing runs), and any call markup

@@ -1,7 +1,7 @@
 import ignore, { type Ignore } from 'ignore'
 
 /**
- * Paths no tool may read, write, list or search (DESIGN §4), in gitignore syntax so a
+ * Paths no tool may read, write, list or search (docs/sandbox.md#the-denylist), in gitignore syntax so a
  * pattern without a slash matches at any depth. `.git/` is reached through the git tools.
  */
 export const DEFAULT_DENY: readonly string[] = [

@@ -4,7 +4,7 @@ import type { ResolvedPath } from './types'
 
 /**
  * Resolves a model-supplied path inside `root` (already realpath'd), following
- * symlinks so a link can never lead a tool out of the project (DESIGN §4).
+ * symlinks so a link can never lead a tool out of the project (docs/sandbox.md#paths).
  * For a path that does not exist yet, the deepest existing ancestor is realpath'd
  * and the rest appended, so writes land where the check says they will.
  */

@@ -16,7 +16,7 @@ export interface SandboxOptions {
   allowDeny?: string[]
 }
 
-/** The project's sandbox (DESIGN §4). `root` is realpath'd here. */
+/** The project's sandbox (docs/sandbox.md). `root` is realpath'd here. */
 export async function createSandbox(root: string, opts: SandboxOptions = {}): Promise<Sandbox> {
   const realRoot = await fs.realpath(root)
   if (!(await fs.stat(realRoot)).isDirectory()) throw new Error(`Sandbox root is not a directory: ${root}`)

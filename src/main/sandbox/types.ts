@@ -1,5 +1,5 @@
 /**
- * The sandbox of DESIGN §4 as the tools see it. Every path a model names goes
+ * The sandbox (docs/sandbox.md) as the tools see it. Every path a model names goes
  * through `resolve` before any file-system call.
  */
 export interface ResolvedPath {

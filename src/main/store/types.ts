@@ -41,7 +41,7 @@ export interface SnapshotInfo {
 }
 
 /**
- * The session store (DESIGN §5). One SQLite file in WAL mode; every write that a
+ * The session store (docs/architecture.md#data). One SQLite file in WAL mode; every write that a
  * caller has seen return is durable.
  */
 export interface Store {

@@ -43,7 +43,7 @@ async function context(): Promise<ToolContext> {
 }
 
 describe('code tools', () => {
-  it('are the code family of DESIGN §3 with schemas the model can read', () => {
+  it('are the code family of docs/tools.md with schemas the model can read', () => {
     expect(codeTools.map((t) => t.name)).toEqual([
       'get_structure',
       'get_function',

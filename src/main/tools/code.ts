@@ -9,7 +9,7 @@ import { decodeText, numberedView, splitLines, truncatedItems, truncatedLines } 
 import type { ReadTool, ToolContext, ToolResult } from './types'
 
 /*
- * The `code` family (DESIGN §3): answers from the code index (src/main/index)
+ * The `code` family (docs/tools.md#the-families): answers from the code index (src/main/index)
  * instead of reading whole files, so a small model can find its way around a
  * large project. Sources (get_function, get_class) are read from disk at the
  * line range the index recorded.

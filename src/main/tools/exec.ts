@@ -20,7 +20,7 @@ import { optionalInt, optionalString } from './schema'
 import type { ActionPlan, ActionTool, ToolContext, ToolResult } from './types'
 
 /*
- * The exec family (DESIGN §3): run_command, run_tests, run_build, run_lint. Each
+ * The exec family (docs/tools.md#the-families): run_command, run_tests, run_build, run_lint. Each
  * plans first — the exact command line and the policy's verdict on it — and the
  * loop asks or refuses per that plan before anything runs.
  */

@@ -17,7 +17,7 @@ import { decodeText, isBinary, truncatedItems } from './text'
 import type { ReadTool, ToolContext, ToolDefinition, ToolResult } from './types'
 
 /*
- * The git family (DESIGN §3), through git-safe (no program the repository
+ * The git family (docs/tools.md#the-families), through git-safe (no program the repository
  * configures ever runs: hooks, filters, textconv, pagers…). Nothing here pushes, and no
  * output shows a denied file (.env, keys, …): see git-repo.ts for how.
  */

@@ -2,7 +2,7 @@ import type { z } from 'zod'
 import type { FileChangeKind } from '../../shared/protocol'
 
 /**
- * The tool contract (DESIGN §3). A tool is declared schema-first: its zod input
+ * The tool contract (docs/tools.md). A tool is declared schema-first: its zod input
  * schema validates the model's arguments and becomes the JSON Schema the model
  * reads (`.describe()` texts included).
  */
