@@ -148,6 +148,8 @@ interface Tracking {
   dirs: string
   /** A stat walk ran after the watch started: its reports can be trusted from now on. */
   verified: boolean
+  /** What the last walk found: returned as is while the tracker reports nothing at all. */
+  found?: ProjectSecrets
 }
 
 const tracking = new Map<string, Tracking>()
@@ -177,6 +179,10 @@ export async function refreshProjectSecrets(
   let unchanged: ((dir: string) => boolean) | undefined
   if (t) {
     const report = await t.tracker.collect()
+    if (t.verified && report.trusted && report.paths.size === 0 && t.found) {
+      lastRefresh.set(root, { statted: 0, tracked: true })
+      return t.found
+    }
     if (t.verified && report.trusted) {
       const changed = new Set<string>()
       for (const rel of report.paths) {
@@ -201,6 +207,7 @@ export async function refreshProjectSecrets(
   const key = dirs.join('\n')
   if (t && t.dirs === key) {
     t.verified = t.tracker.watching
+    t.found = found
     return found
   }
   const tracker = t?.tracker ?? createChangeTracker(root)
