@@ -20,6 +20,9 @@ const BLOCKS: Block[] = [
   { open: /◁think▷/, close: /◁\/think▷/, unopenedAtStart: true },
   // Magistral.
   { open: /\[THINK\]/, close: /\[\/THINK\]/, unopenedAtStart: true },
+  // Gemma 4 (`<|channel>thought\n…<channel|>`, Ollama's model/parsers/gemma4.go); the channel
+  // carries no other name in practice, so any channel is reasoning.
+  { open: /<\|channel>/, close: /<channel\|>/ },
   // Harmony (gpt-oss): the analysis channel runs to its <|end|>, or to the next message or channel.
   {
     open: /(?:<\|start\|>assistant)?<\|channel\|>\s*analysis\b/,

@@ -93,7 +93,7 @@ describe('spans cover exactly the markup', () => {
   it('gemma: a call considered in the thinking channel is not read, the one after it is', () => {
     const text =
       '<|channel>thought\ncall:read_file{path:<|"|>a<|"|>}\n<channel|>call:read_file{path:<|"|>b<|"|>}'
-    const { spans } = gemma.parse(text)
+    const { spans } = gemma.parse(maskReasoning(text))
     expect(spans.map((s) => s.calls[0].arguments)).toEqual([{ path: 'b' }])
   })
 

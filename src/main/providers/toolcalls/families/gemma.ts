@@ -1,4 +1,5 @@
 import type { BrokenSpan, FamilyResult, RawCall, Span, ToolCallFamily } from '../types'
+import { forwardFinder } from '../json-scan'
 import { parsePyCalls } from './pycall'
 
 /*
@@ -17,8 +18,6 @@ const STRING_QUOTES = ['<|"|>', '<escape>']
 
 const OPEN =
   /<\|tool_call>:?\s*call:|<start_function_call>\s*call:|<call>|(?<=^|\n|<channel\|>)[ \t]*call:(?=[\w.-]+\{)/g
-/** Gemma 4's thinking channel; a call it considers there is not one it makes. */
-const CHANNEL = /<\|channel>[\s\S]*?(<channel\|>|$)/g
 const CLOSES = ['<tool_call|>', '<end_function_call>', '<turn|>']
 const NAME = /[A-Za-z_][\w.-]*/y
 const FENCE = /```tool_code[ \t]*\n([\s\S]*?)(?:```|$)/g
@@ -36,18 +35,37 @@ export const gemma: ToolCallFamily = {
   example: '<|tool_call>call:read_file{path:<|"|>src/main.ts<|"|>}<tool_call|>',
 }
 
+/*
+ * Gemma 4's thinking channel (`<|channel>thought…<channel|>`) is blanked by ../reasoning.ts
+ * before any family reads the text, so no call considered there ever runs.
+ */
 function parse(text: string): FamilyResult {
   const spans: Span[] = []
   const broken: BrokenSpan[] = []
-  const thinking = [...text.matchAll(CHANNEL)].map((m) => [m.index, m.index + m[0].length] as const)
-  const inThinking = (i: number): boolean => thinking.some(([s, e]) => i >= s && i < e)
-  for (const m of text.matchAll(OPEN)) {
-    if (!inThinking(m.index)) readBraceCall(text, m.index, m[0], spans, broken)
+  const scan: Scan = {
+    length: text.length,
+    closes: CLOSES.map((c) => forwardFinder(text, c)),
+    quote: forwardFinder(text, '<|"|>'),
+    fullRetries: 8,
   }
-  for (const m of text.matchAll(FENCE)) {
-    if (!inThinking(m.index)) readToolCode(m.index, m[0], m[1], spans, broken)
-  }
+  const opens = [...text.matchAll(OPEN)]
+  opens.forEach((m, i) => {
+    const limit = i + 1 < opens.length ? opens[i + 1].index : text.length
+    // A bare `call:` may follow blanked reasoning on its line: the span starts at `call:` itself.
+    const lead = m[0].length - m[0].trimStart().length
+    readBraceCall(text, m.index + lead, m[0].slice(lead), limit, scan, spans, broken)
+  })
+  for (const m of text.matchAll(FENCE)) readToolCode(m.index, m[0], m[1], spans, broken)
   return { spans, broken }
+}
+
+/** Per-parse state that keeps an answer full of unclosed calls linear. */
+interface Scan {
+  length: number
+  closes: Array<(from: number) => number>
+  quote: (from: number) => number
+  /** Calls that did not end before the next opener, read again over the whole text (a string may quote an opener). */
+  fullRetries: number
 }
 
 /** One `call:NAME{…}` starting with the marker `marker` at `start`. */
@@ -55,6 +73,8 @@ function readBraceCall(
   text: string,
   start: number,
   marker: string,
+  limit: number,
+  scan: Scan,
   spans: Span[],
   broken: BrokenSpan[],
 ): void {
@@ -67,14 +87,22 @@ function readBraceCall(
     return close ? from + close.length : from
   }
   if (!name || text[braceAt] !== '{') {
-    const end = nextClose(text, nameAt)
+    const end = nextClose(scan, nameAt)
     broken.push({ start, end, problem: `the call after ${marker.trim()} has no NAME{…}` })
     return
   }
   try {
-    const args = new BraceArgs(text).object(braceAt)
+    let args
+    try {
+      args = new BraceArgs(text, limit).object(braceAt)
+    } catch (err) {
+      if (limit >= text.length || scan.fullRetries <= 0) throw err
+      scan.fullRetries--
+      args = new BraceArgs(text, text.length).object(braceAt)
+    }
     // A special token marks an act; a bare `call:` line without one is treated like plain JSON.
-    const marked = marker.trim() !== 'call:' || text.slice(start, args.end).includes('<|"|>')
+    const quoteAt = scan.quote(start)
+    const marked = marker.trim() !== 'call:' || (quoteAt >= 0 && quoteAt < args.end)
     spans.push({
       start,
       end: closeAfter(args.end),
@@ -84,19 +112,19 @@ function readBraceCall(
   } catch (err) {
     broken.push({
       start,
-      end: nextClose(text, braceAt),
+      end: nextClose(scan, braceAt),
       problem: `the arguments of ${name} do not parse (${(err as Error).message})`,
     })
   }
 }
 
-function nextClose(text: string, from: number): number {
-  let best = text.length
-  for (const c of CLOSES) {
-    const i = text.indexOf(c, from)
-    if (i >= 0 && i + c.length < best) best = i + c.length
-  }
-  return best
+function nextClose(scan: Scan, from: number): number {
+  let best = Infinity
+  scan.closes.forEach((next, k) => {
+    const i = next(from)
+    if (i >= 0 && i + CLOSES[k].length < best) best = i + CLOSES[k].length
+  })
+  return best === Infinity ? scan.length : best
 }
 
 /** A ```tool_code fence: one call per line, possibly `print(...)`-wrapped, or a `[…]` list. */
@@ -154,7 +182,11 @@ function unwrapPrint(stmt: string): string {
 
 /** Gemma's argument syntax: `{k:v,…}` with bare keys, special-token or JSON strings, bare scalars. */
 class BraceArgs {
-  constructor(private readonly text: string) {}
+  /** `limit`: where reading stops (the next call's opener), so unclosed calls are not read to the end each. */
+  constructor(
+    private readonly text: string,
+    private readonly limit: number,
+  ) {}
 
   object(i: number): { value: Record<string, unknown>; end: number } {
     const obj: Record<string, unknown> = {}
@@ -203,8 +235,8 @@ class BraceArgs {
       }
     }
     let end = i
-    while (end < this.text.length && !',}]'.includes(this.text[end])) end++
-    if (end >= this.text.length) throw new Error('the arguments never close')
+    while (end < this.limit && !',}]'.includes(this.text[end])) end++
+    if (end >= this.limit) throw new Error('the arguments never close')
     const raw = this.text.slice(i, end).trim()
     if (/^(true|false|null)$/.test(raw)) return { value: JSON.parse(raw) as unknown, end }
     if (/^-?\d+(\.\d*)?([eE][+-]?\d+)?$/.test(raw)) return { value: Number(raw), end }
@@ -216,11 +248,11 @@ class BraceArgs {
     for (const q of STRING_QUOTES) {
       if (!this.text.startsWith(q, i)) continue
       const close = this.text.indexOf(q, i + q.length)
-      if (close < 0) throw new Error(`a ${q} string never ends`)
+      if (close < 0 || close >= this.limit) throw new Error(`a ${q} string never ends`)
       return { value: this.text.slice(i + q.length, close), end: close + q.length }
     }
     if (this.text[i] !== '"') return undefined
-    for (let j = i + 1; j < this.text.length; j++) {
+    for (let j = i + 1; j < this.limit; j++) {
       if (this.text[j] === '\\') j++
       else if (this.text[j] === '"')
         return { value: JSON.parse(this.text.slice(i, j + 1)) as string, end: j + 1 }
@@ -229,7 +261,7 @@ class BraceArgs {
   }
 
   private ws(i: number): number {
-    while (i < this.text.length && /\s/.test(this.text[i])) i++
+    while (i < this.limit && /\s/.test(this.text[i])) i++
     return i
   }
 }
