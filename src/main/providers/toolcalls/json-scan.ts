@@ -6,23 +6,28 @@ import type { RawCall } from './types'
  * real — that is `../index.ts`'s job.
  */
 
+const [OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET, QUOTE, BACKSLASH] = [...'{}[]"\\'].map((c) =>
+  c.charCodeAt(0),
+)
+
 /**
  * End (exclusive) of the balanced object/array starting at `start`, string-aware; -1 if
  * it does not close before `limit` (the end of the text by default).
  */
 export function balancedEnd(text: string, start: number, limit = text.length): number {
-  const open = text[start]
-  if (open !== '{' && open !== '[') return -1
+  const open = text.charCodeAt(start)
+  if (open !== OPEN_BRACE && open !== OPEN_BRACKET) return -1
+  // Char codes, not one-character strings: this loop runs over whole answers.
   let depth = 0
   let inString = false
   for (let i = start; i < limit; i++) {
-    const c = text[i]
+    const c = text.charCodeAt(i)
     if (inString) {
-      if (c === '\\') i++
-      else if (c === '"') inString = false
-    } else if (c === '"') inString = true
-    else if (c === '{' || c === '[') depth++
-    else if (c === '}' || c === ']') {
+      if (c === BACKSLASH) i++
+      else if (c === QUOTE) inString = false
+    } else if (c === QUOTE) inString = true
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth--
       if (depth === 0) return i + 1
     }
@@ -44,6 +49,25 @@ export function budgetedBalance(max = 32): Balance {
     const end = balancedEnd(text, start)
     if (end < 0) failures++
     return end
+  }
+}
+
+/**
+ * A balance for a family whose blocks start with `opener`: a block that is still open
+ * at the next opener is first looked for only up to it, so an answer made of unclosed
+ * openers costs one pass, not one pass per opener. Only when that fails is the rest of
+ * the text scanned (JSON may quote the opener), within `budgetedBalance`'s budget.
+ */
+export function openerBalance(text: string, opener: string, max = 8): Balance {
+  const next = forwardFinder(text, opener)
+  const full = budgetedBalance(max)
+  return (t, start) => {
+    const limit = next(start + 1)
+    if (limit >= 0) {
+      const end = balancedEnd(t, start, limit)
+      if (end >= 0) return end
+    }
+    return full(t, start)
   }
 }
 

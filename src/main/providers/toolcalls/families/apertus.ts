@@ -1,5 +1,5 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { callsFromValue, isObject } from '../json-scan'
+import { callsFromValue, forwardFinder, isObject, openerBalance } from '../json-scan'
 import { indexesOf, jsonAt, skipMarker } from './json-at'
 
 /*
@@ -17,8 +17,10 @@ export const apertus: ToolCallFamily = {
   detect: (text) => text.includes(OPEN),
   parse(text: string): FamilyResult {
     const result: FamilyResult = { spans: [], broken: [] }
+    const balance = openerBalance(text, OPEN)
+    const closeAfter = forwardFinder(text, CLOSE)
     for (const start of indexesOf(text, OPEN)) {
-      const json = jsonAt(text, start + OPEN.length)
+      const json = jsonAt(text, start + OPEN.length, balance)
       // Some fine-tunes write the generic {"name", "arguments"} shape between Apertus's tokens.
       const calls = json.ok ? (namedCalls(json.value) ?? callsFromValue(json.value)) : undefined
       if (json.ok && calls) {
@@ -27,7 +29,7 @@ export const apertus: ToolCallFamily = {
         }
         continue
       }
-      const close = text.indexOf(CLOSE, start)
+      const close = closeAfter(start)
       const why = json.ok ? 'each call must be {"NAME": {arguments}}' : json.error
       result.broken.push({
         start,

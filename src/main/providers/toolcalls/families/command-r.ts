@@ -1,5 +1,5 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { balancedEnd, isObject, parseJsonLoose } from '../json-scan'
+import { balancedEnd, forwardFinder, isObject, parseJsonLoose } from '../json-scan'
 
 /*
  * Cohere Command R7B / Command A: `<|START_THINKING|>plan<|END_THINKING|><|START_ACTION|>[{"tool_call_id": "0",
@@ -61,9 +61,10 @@ export const commandR: ToolCallFamily = {
   parse(text) {
     const out: FamilyResult = { spans: [], broken: [] }
     const from = thinkingEnd(text)
+    const closeAfter = forwardFinder(text, ACTION_CLOSE)
     for (let at = text.indexOf(ACTION_OPEN, from); at !== -1; at = text.indexOf(ACTION_OPEN, at + 1)) {
       const bodyStart = at + ACTION_OPEN.length
-      const closeAt = text.indexOf(ACTION_CLOSE, bodyStart)
+      const closeAt = closeAfter(bodyStart)
       const nextAt = text.indexOf(ACTION_OPEN, bodyStart)
       // An action never closed runs to the next one (or the end), never over it.
       const closed = closeAt !== -1 && (nextAt === -1 || closeAt < nextAt)

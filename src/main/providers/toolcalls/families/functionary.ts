@@ -1,5 +1,5 @@
 import type { FamilyResult, Span, ToolCallFamily } from '../types'
-import { isObject } from '../json-scan'
+import { balancedEnd, forwardFinder, isObject, matchAt, openerBalance } from '../json-scan'
 import { jsonAt, skipMarker } from './json-at'
 
 /*
@@ -36,11 +36,15 @@ export const functionary: ToolCallFamily = {
   example: '<function=read_file>{"path": "src/main.ts"}</function>',
 }
 
+const JSON_BODY = /\s*\{/
+
 function readV31(text: string, result: FamilyResult): void {
+  const balance = openerBalance(text, '<function=')
+  const closeAfter = forwardFinder(text, V31_CLOSE)
   for (const m of text.matchAll(V31_OPEN)) {
     const bodyAt = m.index + m[0].length
-    if (!/^\s*\{/.test(text.slice(bodyAt))) continue // `<parameter=…>` bodies belong to qwen3-coder
-    const json = jsonAt(text, bodyAt)
+    if (!matchAt(JSON_BODY, text, bodyAt)) continue // `<parameter=…>` bodies belong to qwen3-coder
+    const json = jsonAt(text, bodyAt, balance)
     if (json.ok && isObject(json.value)) {
       const end = skipMarker(text, json.end, V31_CLOSE)
       result.spans.push({
@@ -50,7 +54,7 @@ function readV31(text: string, result: FamilyResult): void {
         kind: 'markup',
       })
     } else {
-      const close = text.indexOf(V31_CLOSE, bodyAt)
+      const close = closeAfter(bodyAt)
       const why = json.ok ? 'the arguments must be a JSON object' : json.error
       result.broken.push({
         start: m.index,
@@ -63,10 +67,11 @@ function readV31(text: string, result: FamilyResult): void {
 
 /** `<|python_tag|>code` for Functionary's python tool; a JSON body is Llama 3.1's own call (llama3 family). */
 function readPythonTag(text: string, result: FamilyResult): void {
+  const endFinders = END_TOKENS.map((t) => forwardFinder(text, t))
   for (let at = text.indexOf(PYTHON_TAG); at >= 0; at = text.indexOf(PYTHON_TAG, at + 1)) {
     const bodyAt = at + PYTHON_TAG.length
-    if (/^\s*\{/.test(text.slice(bodyAt))) continue
-    const stops = END_TOKENS.map((t) => text.indexOf(t, bodyAt)).filter((i) => i >= 0)
+    if (matchAt(JSON_BODY, text, bodyAt)) continue
+    const stops = endFinders.map((next) => next(bodyAt)).filter((i) => i >= 0)
     const codeEnd = stops.length > 0 ? Math.min(...stops) : text.length
     const code = text.slice(bodyAt, codeEnd).trim()
     if (code === '') continue
@@ -84,9 +89,9 @@ function readV32(text: string, result: FamilyResult): void {
     const marked = m[1] === '>>>'
     const bodyAt = m.index + m[0].length
     const segmentEnd = i + 1 < heads.length ? heads[i + 1].index : text.length
-    const body = text.slice(bodyAt, segmentEnd)
-    if (/^\s*\{/.test(body)) {
-      const json = jsonAt(text, bodyAt)
+    if (matchAt(JSON_BODY, text, bodyAt)) {
+      // A turn's JSON ends within its segment: the next `>>>` bounds the scan.
+      const json = jsonAt(text, bodyAt, (t, s) => balancedEnd(t, s, segmentEnd))
       if (json.ok && isObject(json.value) && json.end <= segmentEnd) {
         const span: Span = {
           start: m.index,
@@ -103,12 +108,12 @@ function readV32(text: string, result: FamilyResult): void {
           problem: `the JSON after >>>${recipient} does not parse (${why})`,
         })
       }
-    } else if (marked && recipient === 'python' && body.trim() !== '') {
+    } else if (marked && recipient === 'python' && text.slice(bodyAt, segmentEnd).trim() !== '') {
       // Functionary's python tool takes raw code, not JSON; unmarked, `python\n…` is too likely prose.
       result.spans.push({
         start: m.index,
         end: segmentEnd,
-        calls: [{ name: 'python', arguments: { code: body.trim() } }],
+        calls: [{ name: 'python', arguments: { code: text.slice(bodyAt, segmentEnd).trim() } }],
         kind: 'markup',
       })
     }

@@ -1,4 +1,5 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
+import { openerBalance } from '../json-scan'
 import { callsAt } from './json-at'
 
 /*
@@ -15,10 +16,11 @@ export const functools: ToolCallFamily = {
   detect: (text) => /functools\s*[[{]/.test(text),
   parse(text: string): FamilyResult {
     const result: FamilyResult = { spans: [], broken: [] }
+    const balance = openerBalance(text, 'functools')
     for (const m of text.matchAll(MARK)) {
       const start = m.index
       if (/[\w.]/.test(text[start - 1] ?? '')) continue // `my_functools[…]`, `self.functools[…]`
-      const r = callsAt(text, start + m[0].length)
+      const r = callsAt(text, start + m[0].length, balance)
       if (r.ok) {
         if (r.calls.length > 0) result.spans.push({ start, end: r.end, calls: r.calls, kind: 'markup' })
       } else

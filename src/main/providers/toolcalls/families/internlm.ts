@@ -1,4 +1,5 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
+import { forwardFinder, openerBalance } from '../json-scan'
 import { callsAt } from './json-at'
 
 /*
@@ -16,11 +17,13 @@ export const internlm: ToolCallFamily = {
   detect: (text) => text.includes('<|action_start|>'),
   parse(text: string): FamilyResult {
     const result: FamilyResult = { spans: [], broken: [] }
+    const balance = openerBalance(text, '<|action_start|>')
+    const closeAfter = forwardFinder(text, CLOSE)
     for (const m of text.matchAll(OPEN)) {
       const start = m.index
-      const close = text.indexOf(CLOSE, start)
-      const r = callsAt(text, start + m[0].length)
-      if (r.ok && (close < 0 || text.slice(r.end, close).trim() === '')) {
+      const close = closeAfter(start)
+      const r = callsAt(text, start + m[0].length, balance)
+      if (r.ok && (close < 0 || /^\s*$/.test(text.slice(r.end, Math.max(r.end, close))))) {
         const end = close < 0 ? r.end : close + CLOSE.length
         if (r.calls.length > 0) result.spans.push({ start, end, calls: r.calls, kind: 'markup' })
       } else {

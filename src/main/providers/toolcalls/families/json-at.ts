@@ -1,5 +1,5 @@
 import type { RawCall } from '../types'
-import { balancedEnd, callsFromValue, parseJson } from '../json-scan'
+import { balancedEnd, callsFromValue, parseJson, type Balance } from '../json-scan'
 
 /*
  * The JSON value that follows a family's marker (`<TOOLCALL>`, `functools`, `<|plugin|>`…),
@@ -9,11 +9,11 @@ import { balancedEnd, callsFromValue, parseJson } from '../json-scan'
 export type JsonAt = { ok: true; value: unknown; end: number } | { ok: false; error: string; end: number }
 
 /** The balanced JSON object or array starting at the first non-space from `from`. */
-export function jsonAt(text: string, from: number): JsonAt {
+export function jsonAt(text: string, from: number, balance: Balance = balancedEnd): JsonAt {
   let i = from
   while (i < text.length && /\s/.test(text[i])) i++
   if (text[i] !== '{' && text[i] !== '[') return { ok: false, error: 'no JSON follows', end: i }
-  const end = balancedEnd(text, i)
+  const end = balance(text, i)
   if (end < 0) return { ok: false, error: 'the JSON never closes', end: text.length }
   const parsed = parseJson(text.slice(i, end))
   return parsed.ok ? { ok: true, value: parsed.value, end } : { ok: false, error: parsed.error, end }
@@ -22,8 +22,8 @@ export function jsonAt(text: string, from: number): JsonAt {
 export type CallsAt = { ok: true; calls: RawCall[]; end: number } | { ok: false; error: string; end: number }
 
 /** Calls (`{name, arguments}` or a list of them) in the JSON at `from`. */
-export function callsAt(text: string, from: number): CallsAt {
-  const json = jsonAt(text, from)
+export function callsAt(text: string, from: number, balance: Balance = balancedEnd): CallsAt {
+  const json = jsonAt(text, from, balance)
   if (!json.ok) return json
   // An empty list means the model called nothing; the family records no span for it.
   if (Array.isArray(json.value) && json.value.length === 0) return { ok: true, calls: [], end: json.end }

@@ -1,4 +1,5 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
+import { forwardFinder, matchAt, openerBalance } from '../json-scan'
 import { callsAt, indexesOf } from './json-at'
 import { parsePyCalls } from './pycall'
 
@@ -17,13 +18,14 @@ export const lfm2: ToolCallFamily = {
   detect: (text) => text.includes(OPEN),
   parse(text: string): FamilyResult {
     const result: FamilyResult = { spans: [], broken: [] }
+    const balance = openerBalance(text, OPEN)
+    const closeAfter = forwardFinder(text, CLOSE)
     for (const start of indexesOf(text, OPEN)) {
       const bodyAt = start + OPEN.length
-      const close = text.indexOf(CLOSE, bodyAt)
+      const close = closeAfter(bodyAt)
       const blockEnd = close < 0 ? text.length : close + CLOSE.length
-      const body = text.slice(bodyAt, close < 0 ? text.length : close)
-      const isJson = /^\s*(\{|\[\s*\{)/.test(body)
-      const r = isJson ? callsAt(text, bodyAt) : parsePyCalls(text, bodyAt)
+      const isJson = matchAt(/\s*(\{|\[\s*\{)/, text, bodyAt) !== null
+      const r = isJson ? callsAt(text, bodyAt, balance) : parsePyCalls(text, bodyAt)
       // Without the closing token the model simply stopped; what follows the calls is prose.
       const rest = r.ok && close >= 0 ? text.slice(r.end, close).trim() : ''
       if (r.ok && rest === '') {

@@ -1,4 +1,5 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
+import { forwardFinder, openerBalance } from '../json-scan'
 import { callsAt, indexesOf, skipMarker } from './json-at'
 
 /*
@@ -16,13 +17,15 @@ export const nemotron: ToolCallFamily = {
   detect: (text) => text.includes(OPEN),
   parse(text: string): FamilyResult {
     const result: FamilyResult = { spans: [], broken: [] }
+    const balance = openerBalance(text, OPEN)
+    const closeAfter = forwardFinder(text, CLOSE)
     for (const start of indexesOf(text, OPEN)) {
-      const r = callsAt(text, start + OPEN.length)
+      const r = callsAt(text, start + OPEN.length, balance)
       if (r.ok) {
         if (r.calls.length > 0)
           result.spans.push({ start, end: skipMarker(text, r.end, CLOSE), calls: r.calls, kind: 'markup' })
       } else {
-        const close = text.indexOf(CLOSE, start)
+        const close = closeAfter(start)
         const end = close < 0 ? text.length : close + CLOSE.length
         result.broken.push({ start, end, problem: `the JSON after ${OPEN} does not parse (${r.error})` })
       }

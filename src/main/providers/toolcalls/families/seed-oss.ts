@@ -1,4 +1,5 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
+import { forwardFinder } from '../json-scan'
 import { callsAt } from './json-at'
 
 /*
@@ -23,15 +24,24 @@ export const seedOss: ToolCallFamily = {
   parse(text: string): FamilyResult {
     const result: FamilyResult = { spans: [], broken: [] }
     const thinking = [...text.matchAll(THINK)].map((m) => [m.index, m.index + m[0].length] as const)
-    const inThinking = (i: number): boolean => thinking.some(([s, e]) => i >= s && i < e)
+    let t = 0 // blocks are visited in order, so one pointer walks the thinking stretches
+    const inThinking = (i: number): boolean => {
+      while (t < thinking.length && thinking[t][1] <= i) t++
+      return t < thinking.length && thinking[t][0] <= i
+    }
+    const closeAfter = forwardFinder(text, CLOSE)
     for (let start = text.indexOf(OPEN); start >= 0; start = text.indexOf(OPEN, start + OPEN.length)) {
       if (inThinking(start)) continue
-      const close = text.indexOf(CLOSE, start)
-      const bodyEnd = close < 0 ? text.length : close
+      // A block never closed stops at the next block's opener, so unclosed blocks are read once.
+      const nextOpen = text.indexOf(OPEN, start + OPEN.length)
+      const stop = nextOpen < 0 ? text.length : nextOpen
+      const closeAt = closeAfter(start)
+      const close = closeAt >= 0 && closeAt < stop ? closeAt : -1
+      const bodyEnd = close < 0 ? stop : close
       // Without the closing tag the block ends with its last </function>; prose may follow.
-      const lastFn = text.lastIndexOf('</function>', bodyEnd)
+      const lastFn = text.slice(start, bodyEnd).lastIndexOf('</function>')
       const end =
-        close >= 0 ? close + CLOSE.length : lastFn > start ? lastFn + '</function>'.length : text.length
+        close >= 0 ? close + CLOSE.length : lastFn > 0 ? start + lastFn + '</function>'.length : bodyEnd
       const calls = readFunctions(text.slice(start + OPEN.length, bodyEnd))
       if (typeof calls === 'string') result.broken.push({ start, end, problem: calls })
       else result.spans.push({ start, end, calls, kind: 'markup' })
