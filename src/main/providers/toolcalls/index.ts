@@ -116,13 +116,12 @@ export function readToolCalls(
   }
   // A few problems are enough for the repair message; an answer full of broken markup must stay cheap.
   for (const b of familyBroken.slice(0, MAX_BROKEN)) {
-    // Bare JSON that failed its checks is just text: it does not hide unreadable markup.
-    const overlapsChosen = chosen.some(
-      (c) => (c.valid || c.kind === 'markup') && b.start < c.end && b.end > c.start,
-    )
+    // Only what acts hides unreadable markup: bare JSON that stays text (it failed its
+    // checks, or the answer is more than the call) must not silence a broken block around it.
+    const overlapsActing = acts.some(({ taken: t }) => b.start < t.end && b.end > t.start)
     const inCode = regions.some((r) => r.start <= b.start && b.start < r.end)
     const dup = broken.some((o) => b.start < o.end && b.end > o.start)
-    if (!overlapsChosen && !inCode && !dup) broken.push(b)
+    if (!overlapsActing && !inCode && !dup) broken.push(b)
   }
   broken.sort((a, b) => a.start - b.start)
 

@@ -121,6 +121,31 @@ describe('act, not example', () => {
   })
 })
 
+describe('broken markup', () => {
+  it('valid JSON inside a broken block stays text and does not hide the block from the repair', () => {
+    const line = (path: string) => JSON.stringify({ name: 'read_file', arguments: { path } })
+    for (const text of [
+      `<tool_calls>\n${line('a.ts')}\n{invalid json here}\n${line('b.ts')}\n</tool_calls>`,
+      `<|tools_prefix|>[${line('a.ts')}, {invalid}]<|tools_suffix|>`,
+      `<seed:tool_call>\n${line('a.ts')}\n{invalid}\n</seed:tool_call>`,
+    ]) {
+      const result = read(text)
+      expect(result.calls).toEqual([])
+      expect(result.broken.length).toBeGreaterThan(0)
+      expect(result.text).toBe(text)
+    }
+  })
+
+  it('generic JSON between Apertus and Seed-OSS markers still runs', () => {
+    const call = { name: 'read_file', arguments: { path: 'a.ts' } }
+    for (const text of [
+      `<|tools_prefix|>[${JSON.stringify(call)}]<|tools_suffix|>`,
+      `<seed:tool_call>\n${JSON.stringify(call)}\n</seed:tool_call>`,
+    ])
+      expect(args(text)).toEqual([call])
+  })
+})
+
 describe('the repair message', () => {
   it('says what failed, that nothing ran, the format and the tools', () => {
     const text = repairMessage(

@@ -154,15 +154,6 @@ describe('edges', () => {
     expect(d.spans.map((s) => s.calls)).toEqual([[{ name: 'git_status', arguments: {} }]])
   })
 
-  it('MiniMax-M1: one line that is not JSON makes the whole block a repair', () => {
-    // vLLM tests/tool_parsers/test_minimax_tool_parser.py::test_extract_tool_calls_invalid_json
-    // (Apache-2.0), tools swapped. vLLM runs the two valid lines; Stepwise asks for a repair.
-    const text =
-      '<tool_calls>\n{"name": "read_file", "arguments": {"path": "a.ts"}}\n{invalid json here}\n' +
-      '{"name": "read_file", "arguments": {"path": "b.ts"}}\n</tool_calls>'
-    expect(minimax.parse(text)).toMatchObject({ spans: [], broken: [{ start: 0, end: text.length }] })
-  })
-
   it('a block never closed stops at the next block instead of swallowing it', () => {
     const good = '<invoke name="git_status"></invoke></minimax:tool_call>'
     const m = minimax.parse(`<minimax:tool_call><invoke name="read_file">cut<minimax:tool_call>${good}`)
