@@ -119,7 +119,7 @@ export function readToolCalls(
     // Only what acts hides unreadable markup: bare JSON that stays text (it failed its
     // checks, or the answer is more than the call) must not silence a broken block around it.
     const overlapsActing = acts.some(({ taken: t }) => b.start < t.end && b.end > t.start)
-    const inCode = regions.some((r) => r.start <= b.start && b.start < r.end)
+    const inCode = regions.some((r) => r.start <= b.start && b.start < r.end && !isCallFence(masked, r, b))
     const dup = broken.some((o) => b.start < o.end && b.end > o.start)
     if (!overlapsActing && !inCode && !dup) broken.push(b)
   }
@@ -227,6 +227,19 @@ function resolveOverlaps(candidates: Candidate[]): Candidate[] {
     if (!before || before.end <= c.start) chosen.splice(lo, 0, c)
   }
   return chosen
+}
+
+/**
+ * Gemma 3 calls tools in a ```tool_code fence: such a fence that the family reported
+ * whole as broken, and that is the whole answer (a short lead-in aside), is a failed
+ * call, not code shown in prose.
+ */
+function isCallFence(text: string, region: Region, broken: Region): boolean {
+  return (
+    region.start === broken.start &&
+    text.startsWith('```tool_code', region.start) &&
+    isWholeAnswer(text, [region])
+  )
 }
 
 function isFence(text: string, region: Region): boolean {
