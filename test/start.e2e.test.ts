@@ -156,18 +156,24 @@ describe('npm start without the Electron binary', () => {
   )
 
   it(
-    'from its own checkout opens the last project the data folder remembers, with no opener and no display',
+    'from its own checkout opens the last project the data folder remembers, and runs on when the opener is missing',
     async () => {
       const project = gitRepo()
       const home = tempDir('stepwise-start-home-')
       const store = openStore(home)
       store.setSetting('recentProjects', JSON.stringify(['/no/such/folder', project]))
       store.close()
-      // No display, and no opener on PATH either: it must still start and print the URL.
-      const env = { ...baseEnv(home), PATH: path.dirname(process.execPath) }
+      // A display but no opener on PATH: it must say so and keep serving.
+      const bin = tempDir('stepwise-start-bin-')
+      fs.symlinkSync(process.execPath, path.join(bin, 'node'))
+      const env = { ...baseEnv(home), DISPLAY: ':99', PATH: bin }
 
       const { child, url, stderr } = await start(ROOT, env)
       expect(stderr()).toContain(`Opening ${project} in the browser app`)
+      await waitFor(
+        () => (stderr().includes('could not run xdg-open') ? true : undefined),
+        'the opener error',
+      )
       expect((await fetch(url)).status).toBe(200)
 
       await stop(child)
