@@ -56,9 +56,13 @@ export function readToolCalls(
   const masked = maskReasoning(text)
   const candidates: Candidate[] = []
   const familyBroken: UnparsedCall[] = []
+  // Markup without calls (harmony's headers and terminators around the final answer):
+  // protocol, not prose, so it goes once calls run.
+  const callless: Region[] = []
   for (const family of families) {
     const result = runFamily(family, masked)
     for (const span of result.spans) {
+      if (span.calls.length === 0 && span.kind === 'markup' && span.end > span.start) callless.push(span)
       if (span.calls.length === 0 || span.end <= span.start) continue
       const checked = span.calls.map((c) => checkCall(c, tools))
       candidates.push({ ...span, family: family.id, checked, valid: checked.every((c) => c.ok) })
@@ -126,7 +130,8 @@ export function readToolCalls(
   broken.sort((a, b) => a.start - b.start)
 
   if (calls.length === 0) return { calls, text, broken }
-  return { calls, text: withoutRegions(text.slice(0, end), removed), broken }
+  const protocol = callless.filter((r) => !regions.some((c) => c.start <= r.start && r.start < c.end))
+  return { calls, text: withoutRegions(text, masked, end, [...removed, ...protocol]), broken }
 }
 
 /**
@@ -264,16 +269,21 @@ function blank(text: string, spans: readonly Region[]): string {
   return chars.join('')
 }
 
-function withoutRegions(text: string, regions: readonly Region[]): string {
+/**
+ * The text up to `end` without `regions` and without end-of-turn tokens. Tokens are
+ * found in the masked text, so a reasoning block keeps its own (harmony's analysis
+ * keeps its `<|end|>`) and stays as the model wrote it.
+ */
+function withoutRegions(text: string, masked: string, end: number, regions: readonly Region[]): string {
+  const cuts: Region[] = [...regions]
+  for (const m of masked.matchAll(LEFTOVER_TOKENS)) cuts.push({ start: m.index, end: m.index + m[0].length })
   let rest = ''
   let pos = 0
-  for (const r of [...regions].sort((a, b) => a.start - b.start)) {
-    rest += text.slice(pos, r.start)
+  for (const r of cuts.sort((a, b) => a.start - b.start)) {
+    if (r.start >= end) break
+    rest += text.slice(pos, Math.max(pos, r.start))
     pos = Math.max(pos, r.end)
   }
-  rest += text.slice(pos)
-  return rest
-    .replace(LEFTOVER_TOKENS, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim()
+  rest += text.slice(pos, Math.max(pos, end))
+  return rest.replace(/\n{3,}/g, '\n\n').trim()
 }

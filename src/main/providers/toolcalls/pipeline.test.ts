@@ -121,6 +121,28 @@ describe('act, not example', () => {
   })
 })
 
+describe('the text shown once calls run', () => {
+  const call =
+    '<|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path": "a.ts"}<|call|>'
+
+  it('drops harmony headers and terminators around the answer, keeps its words', () => {
+    const text = `<|start|>assistant<|channel|>final<|message|>Reading the file now.<|end|>${call}`
+    expect(read(text)).toMatchObject({ calls: [{ name: 'read_file' }], text: 'Reading the file now.' })
+  })
+
+  it('keeps reasoning as written, its own closing token included', () => {
+    const analysis = '<|channel|>analysis<|message|>I need a.ts first.<|end|>'
+    expect(read(`${analysis}${call}`).text).toBe(analysis)
+    const think = '<think>I need a.ts first.</think>'
+    expect(read(`${think}\n${hermes('read_file', { path: 'a.ts' })}<|im_end|>`).text).toBe(think)
+  })
+
+  it('keeps the text byte for byte when nothing runs', () => {
+    const text = `<|start|>assistant<|channel|>final<|message|>Done.<|return|>`
+    expect(read(text)).toMatchObject({ calls: [], text })
+  })
+})
+
 describe('broken markup', () => {
   it('valid JSON inside a broken block stays text and does not hide the block from the repair', () => {
     const line = (path: string) => JSON.stringify({ name: 'read_file', arguments: { path } })
