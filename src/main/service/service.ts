@@ -10,6 +10,7 @@ import {
 import { readApiKey, resolveApiKey, writeApiKey } from '../config/credentials'
 import type { Store } from '../store/types'
 import { recoverInterruptedRestores } from '../timetravel/restore'
+import { contextBaseline } from './baseline'
 import type { KeyStore, ModelDefaults, ServiceContext } from './context'
 import { checkModel, listModels, pullModel, setCredential } from './models'
 import { appInfo, completeFolder, indexStatus, openProject, projectFiles, rebuildIndex } from './projects'
@@ -93,6 +94,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     'app/info': () => appInfo(ctx, Boolean(pickFolder)),
     'project/open': (input) => openProject(ctx, input),
     'project/files': (input) => projectFiles(input),
+    'context/baseline': (input) => contextBaseline(ctx, input),
     'fs/complete': (input) => completeFolder(input),
     'fs/pick-folder': async (input) => {
       if (!pickFolder) throw new Error('This host has no folder picker: type the folder path instead.')

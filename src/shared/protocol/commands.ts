@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { appCommandSchemas } from './commands-app'
+import { contextCommandSchemas } from './commands-context'
 import { approvalDecisionSchema, approvalPolicySchema, providerIdSchema } from './events'
 
 /**
@@ -71,6 +72,7 @@ export const commandSchemas = {
     output: z.object({ ok: z.boolean() }),
   },
   ...appCommandSchemas,
+  ...contextCommandSchemas,
 } as const
 
 export type CommandName = keyof typeof commandSchemas

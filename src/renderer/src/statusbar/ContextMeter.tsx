@@ -1,34 +1,43 @@
 import type React from 'react'
 import { useMemo } from 'react'
 import { useApp } from '../state/store'
-import { contextLabel, contextLevel, contextShort, contextUse, percentUsed } from './derive'
+import { contextLevel, contextUse, meterLabel, meterPercent, meterReading, meterShort } from './derive'
+import { useBaseline } from './useBaseline'
 
 /**
  * How full the model's context window is, from the last answer's `context` count; the window is
- * the one actually sent (Ollama's num_ctx). "~" and the tooltip say when the count is our estimate.
+ * the one actually sent (Ollama's num_ctx). Before the first answer it shows what the system
+ * prompt, tools, rules and repo map already take. "~" and the tooltip say when the count is an
+ * estimate; an unknown window is said, with how to set it, rather than shown as a percentage.
  */
 export function ContextMeter(): React.JSX.Element {
   const events = useApp((s) => s.events)
+  const baseline = useBaseline()
   const use = useMemo(() => contextUse(events), [events])
-  const percent = use ? percentUsed(use) : null
-  const label = contextLabel(use)
+  const reading = meterReading(use, baseline)
+  const percent = reading ? meterPercent(reading) : null
+  const label = meterLabel(reading)
   return (
     <span
       className={`statusbar-meter ${percent === null ? 'empty' : contextLevel(percent)}`}
+      data-window={
+        reading ? (reading.windowTokens === null ? 'unknown' : String(reading.windowTokens)) : undefined
+      }
       data-testid="context-meter"
       role="meter"
       aria-label={label}
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={percent ?? 0}
+      aria-valuetext={percent === null ? (reading ? 'window unknown' : 'not measured yet') : `${percent}%`}
       aria-live="off"
       title={label}
     >
       <span className="statusbar-meter-track" aria-hidden="true">
         <span className="statusbar-meter-fill" style={{ width: `${Math.min(100, percent ?? 0)}%` }} />
       </span>
-      <span aria-hidden="true" data-source={use?.source}>
-        {contextShort(use)}
+      <span aria-hidden="true" data-source={reading?.source}>
+        {meterShort(reading)}
       </span>
     </span>
   )

@@ -61,7 +61,7 @@ export function StatusBar(): React.JSX.Element {
         </span>
       </div>
       <div className="statusbar-group" aria-live="off">
-        {sessionId && <ContextMeter />}
+        {project && <ContextMeter />}
         {sessionId && (
           <span
             className="statusbar-item"

@@ -8,8 +8,13 @@ import {
   contextUse,
   elapsedMs,
   formatClock,
+  meterLabel,
+  meterPercent,
+  meterReading,
+  meterShort,
   percentUsed,
   sessionState,
+  type Baseline,
 } from './derive'
 
 const base = { sessionId: 's', ts: 0 }
@@ -146,5 +151,52 @@ describe('the session clock', () => {
     expect(formatClock(723_000)).toBe('12:03')
     expect(formatClock(3_723_000)).toBe('1:02:03')
     expect(formatClock(-5)).toBe('0:00')
+  })
+})
+
+describe('meterReading', () => {
+  const known: Baseline = {
+    systemTokens: 1800,
+    rulesTokens: 300,
+    toolsTokens: 2400,
+    repoMapTokens: 500,
+    totalTokens: 5000,
+    windowTokens: 32_768,
+    windowSource: 'server',
+  }
+  const unknown: Baseline = {
+    ...known,
+    windowTokens: null,
+    windowSource: 'unknown',
+    fix: 'Set it with --num-ctx.',
+  }
+
+  it('shows the baseline before the first answer, with what takes it', () => {
+    const r = meterReading(null, known)!
+    expect(meterShort(r)).toBe('~15%')
+    expect(meterLabel(r)).toContain('before the first message')
+    expect(meterLabel(r)).toContain('system prompt 1.8k, tools 2.4k, project rules 300, repo map 500')
+  })
+
+  it('follows the answers once there are some', () => {
+    const r = meterReading({ usedTokens: 16_384, windowTokens: 32_768, source: 'reported' }, known)!
+    expect(meterShort(r)).toBe('50%')
+    expect(meterLabel(r)).toContain('as the server counted them')
+  })
+
+  it('never shows a percentage of an unknown window, and says how to set it', () => {
+    const before = meterReading(null, unknown)!
+    expect(meterPercent(before)).toBeNull()
+    expect(meterShort(before)).toBe('5k / ?')
+    expect(meterLabel(before)).toContain('Context window unknown')
+    expect(meterLabel(before)).toContain('--num-ctx')
+    // The answers' window was a guess: still unknown.
+    const after = meterReading({ usedTokens: 9000, windowTokens: 8192, source: 'reported' }, unknown)!
+    expect(meterShort(after)).toBe('9k / ?')
+  })
+
+  it('is nothing before both', () => {
+    expect(meterReading(null, null)).toBeNull()
+    expect(meterShort(null)).toBe('–')
   })
 })

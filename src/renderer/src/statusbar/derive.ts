@@ -1,4 +1,4 @@
-import type { StepwiseEvent } from '../../../shared/protocol'
+import type { CommandOutput, StepwiseEvent } from '../../../shared/protocol'
 import type { SessionView } from '../../../shared/reducer'
 import { formatTokens } from '../timeline/format'
 
@@ -78,6 +78,79 @@ export function contextUse(events: readonly StepwiseEvent[]): ContextUse | null 
     }
   }
   return null
+}
+
+export type Baseline = CommandOutput<'context/baseline'>
+
+/** What the meter shows: a count, and the window when it is known. */
+export interface MeterReading {
+  usedTokens: number
+  /** Null: nothing knows the window (the session runs on a guess); the meter says so. */
+  windowTokens: number | null
+  /** `baseline`: no answer yet, what the first request already takes. */
+  source?: 'reported' | 'estimated' | 'baseline'
+  baseline?: Baseline
+}
+
+/**
+ * The meter from the last answer's count, else (before the first answer) from the baseline the
+ * core measured; an unknown window stays unknown even after answers, whose window was a guess.
+ */
+export function meterReading(use: ContextUse | null, baseline: Baseline | null): MeterReading | null {
+  const unknown = baseline?.windowSource === 'unknown'
+  if (use) {
+    return {
+      usedTokens: use.usedTokens,
+      windowTokens: unknown ? null : use.windowTokens,
+      ...(use.source ? { source: use.source } : {}),
+      ...(baseline ? { baseline } : {}),
+    }
+  }
+  if (!baseline) return null
+  return {
+    usedTokens: baseline.totalTokens,
+    windowTokens: baseline.windowTokens,
+    source: 'baseline',
+    baseline,
+  }
+}
+
+function breakdown(b: Baseline): string {
+  const parts = [`system prompt ${formatTokens(b.systemTokens)}`, `tools ${formatTokens(b.toolsTokens)}`]
+  if (b.rulesTokens > 0) parts.push(`project rules ${formatTokens(b.rulesTokens)}`)
+  if (b.repoMapTokens > 0) parts.push(`repo map ${formatTokens(b.repoMapTokens)}`)
+  return parts.join(', ')
+}
+
+export function meterPercent(r: MeterReading): number | null {
+  return r.windowTokens === null
+    ? null
+    : percentUsed({ usedTokens: r.usedTokens, windowTokens: r.windowTokens })
+}
+
+export function meterLabel(r: MeterReading | null): string {
+  if (!r) return 'Context window: not measured yet'
+  if (r.windowTokens === null) {
+    const what = r.source === 'baseline' && r.baseline ? ` (${breakdown(r.baseline)})` : ''
+    return `Context window unknown: about ${formatTokens(r.usedTokens)} tokens in use${what}. ${r.baseline?.fix ?? ''}`.trim()
+  }
+  if (r.source === 'baseline' && r.baseline) {
+    const percent = meterPercent(r)
+    return `Context window ~${percent}% used before the first message (~${formatTokens(r.usedTokens)} of ${formatTokens(r.windowTokens)} tokens: ${breakdown(r.baseline)})`
+  }
+  return contextLabel({
+    usedTokens: r.usedTokens,
+    windowTokens: r.windowTokens,
+    ...(r.source && r.source !== 'baseline' ? { source: r.source } : {}),
+  })
+}
+
+/** The meter's short text: "~" marks an estimate, "?" an unknown window. */
+export function meterShort(r: MeterReading | null): string {
+  if (!r) return '–'
+  if (r.windowTokens === null) return `${formatTokens(r.usedTokens)} / ?`
+  const approx = r.source === 'estimated' || r.source === 'baseline' ? '~' : ''
+  return `${approx}${meterPercent(r)}%`
 }
 
 /** Whole percent used; may pass 100 if a server counted over its window. */
