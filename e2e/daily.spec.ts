@@ -92,3 +92,34 @@ test('after a restart the project reopens its last session and ↑ finds the ear
   await box.press('ArrowUp')
   await expect(box).toHaveValue('Say hello')
 })
+
+test('a second message overwrites a file the first one read', async ({ page }) => {
+  h = await startServe({
+    files: { 'a.txt': 'one\n' },
+    approve: 'auto-edit',
+    model: {
+      turns: [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+        { text: 'It says one.' },
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'two\n' } }] },
+        { text: 'Now it says two.' },
+      ],
+    },
+  })
+  const problems = watchProblems(page)
+  await page.goto(h.url)
+  const box = page.getByTestId('chat-input')
+  const steps = page.getByTestId('timeline-step')
+  await box.fill('What does a.txt say?')
+  await box.press('Enter')
+  await expect(steps.filter({ hasText: 'It says one.' })).toBeVisible()
+  await expect(page.getByTestId('send-button')).toBeVisible()
+  await box.fill('Make it say two')
+  await box.press('Enter')
+  await expect(steps.filter({ hasText: 'Now it says two.' })).toBeVisible()
+  await expect(
+    page.locator('[data-kind="tool"][data-status="ok"]').filter({ hasText: 'write_file' }),
+  ).toHaveCount(1)
+  expect(readFileSync(join(h.repo, 'a.txt'), 'utf8')).toBe('two\n')
+  expect(problems).toEqual([])
+})
