@@ -45,6 +45,10 @@ test('/undo in the message box undoes the last change without asking the model',
   await expect(answer).not.toContainText('**')
   await expect(answer).not.toContainText('```')
   await saveScreen(page, '40-markdown-row')
+  // The virtualizer measured the taller markdown rows: no row overlaps the next.
+  const boxes = await steps.evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().toJSON()))
+  for (let i = 1; i < boxes.length; i++)
+    expect(boxes[i].y).toBeGreaterThanOrEqual(boxes[i - 1].y + boxes[i - 1].height - 1)
   const requests = chatRequests(h)
 
   // Typing "/" lists the commands; ↓ moves, the box points at the active one.
@@ -62,6 +66,16 @@ test('/undo in the message box undoes the last change without asking the model',
   await expect.poll(() => readFileSync(join(h!.repo, 'a.txt'), 'utf8')).toBe('before\n')
   await expect(box).toHaveValue('')
   await expect(steps.filter({ hasText: 'Undo' }).first()).toBeVisible()
+
+  // Commands that take an argument, and /help.
+  await box.fill('/policy read-only')
+  await box.press('Enter')
+  await expect(page.getByTestId('approval-policy')).toHaveValue('read-only')
+  await box.fill('/hel')
+  await box.press('Enter')
+  await expect(page.getByTestId('help-dialog')).toContainText('/rewind N')
+  await page.keyboard.press('Escape')
+  await expect(page.getByTestId('help-dialog')).toHaveCount(0)
 
   // An unknown command is said, not sent.
   await box.fill('/frobnicate now')

@@ -1,4 +1,5 @@
 import type React from 'react'
+import { useEffect } from 'react'
 
 export interface Suggestion {
   key: string
@@ -19,6 +20,10 @@ interface Props {
  * option the box names with `aria-activedescendant`, so focus stays in the box while ↑/↓ move.
  */
 export function Suggestions({ id, label, items, active, testId, onPick }: Props): React.JSX.Element {
+  // Keep the active option in view when the list scrolls (a short window).
+  useEffect(() => {
+    document.getElementById(`${id}-${active}`)?.scrollIntoView({ block: 'nearest' })
+  }, [id, active])
   return (
     <ul className="mentions" role="listbox" id={id} aria-label={label} data-testid={testId}>
       {items.map((item, i) => (
