@@ -213,6 +213,21 @@ export function forwardFinder(text: string, needle: string): (from: number) => n
   }
 }
 
+/** `forwardFinder` for a pattern: the first match at or after `from`, for `from` that only grows. */
+export function forwardSearch(text: string, re: RegExp): (from: number) => RegExpExecArray | null {
+  const g = new RegExp(re.source, re.flags.replace(/[gy]/g, '') + 'g')
+  let found: RegExpExecArray | null | undefined
+  let searchedFrom = Infinity
+  return (from) => {
+    if (found === null && from >= searchedFrom) return null
+    if (found && found.index >= from && from >= searchedFrom) return found
+    searchedFrom = from
+    g.lastIndex = from
+    found = g.exec(text)
+    return found
+  }
+}
+
 const sticky = new WeakMap<RegExp, RegExp>()
 
 /**

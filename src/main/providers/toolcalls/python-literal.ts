@@ -8,13 +8,15 @@ import type { RawCall } from './types'
 
 export type PyRead<T> = { ok: true; value: T; end: number } | { ok: false; error: string; at: number }
 
-class PyError extends Error {
+/**
+ * Thrown inside the reader and always caught by it. Not an Error: capturing a stack per
+ * failure made answers full of `[name(` (each one a failed read) slow.
+ */
+class PyError {
   constructor(
-    message: string,
+    readonly message: string,
     readonly at: number,
-  ) {
-    super(message)
-  }
+  ) {}
 }
 
 /** `name(k=v, …)` repeated, separated by commas, from `start`; stops before `stop` (e.g. `]`) or the end. */

@@ -1,5 +1,5 @@
 import type { BrokenSpan, FamilyResult, RawCall, Span, ToolCallFamily } from '../types'
-import { parseJsonLoose } from '../json-scan'
+import { forwardSearch, parseJsonLoose } from '../json-scan'
 import { attribute, quote } from './markup-util'
 
 /*
@@ -110,12 +110,17 @@ function addBlock(out: FamilyResult, start: number, end: number, bodies: string[
 }
 
 function parseDsml(text: string, out: FamilyResult): void {
-  for (const open of text.matchAll(DSML_OPEN)) {
+  const closeAfter = forwardSearch(text, DSML_END)
+  const opens = [...text.matchAll(DSML_OPEN)]
+  for (const [k, open] of opens.entries()) {
     const start = open.index
     const bodyStart = start + open[0].length
-    const close = DSML_END.exec(text.slice(bodyStart))
-    const body = text.slice(bodyStart, close ? bodyStart + close.index : text.length)
-    const end = close ? bodyStart + close.index + close[0].length : text.length
+    // A block never closed stops at the next block, so unclosed blocks are read once each.
+    const stop = k + 1 < opens.length ? opens[k + 1].index : text.length
+    const found = closeAfter(bodyStart)
+    const close = found && found.index < stop ? found : null
+    const body = text.slice(bodyStart, close ? close.index : stop)
+    const end = close ? close.index + close[0].length : stop
     const calls: RawCall[] = []
     let problem: string | undefined
     for (const inv of body.matchAll(DSML_INVOKE)) {

@@ -1,4 +1,5 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
+import { forwardFinder } from '../json-scan'
 import { quote } from './markup-util'
 
 /*
@@ -20,11 +21,12 @@ export const glm: ToolCallFamily = {
   detect: (text) => text.includes('<tool_call>') && /<tool_call>\s*[^\s{[<]/.test(text),
   parse(text) {
     const out: FamilyResult = { spans: [], broken: [] }
+    const closeAfter = forwardFinder(text, CLOSE)
     for (const m of text.matchAll(OPEN)) {
       const start = m.index
       const name = m[1].trim()
       const bodyStart = start + m[0].length
-      const closeAt = text.indexOf(CLOSE, bodyStart)
+      const closeAt = closeAfter(bodyStart)
       // The next block starting before this one closes means this one was never closed.
       const nextOpen = text.indexOf('<tool_call>', bodyStart)
       const closed = closeAt !== -1 && (nextOpen === -1 || closeAt < nextOpen)

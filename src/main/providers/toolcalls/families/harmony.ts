@@ -1,5 +1,5 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
-import { balancedEnd, parseJsonLoose } from '../json-scan'
+import { forwardFinder, openerBalance, parseJsonLoose, type Balance } from '../json-scan'
 import { skipSpace } from './markup-util'
 
 /*
@@ -47,17 +47,28 @@ function readHeader(text: string, from: number, messageAt: number): Header | und
 }
 
 /** Where the body ends and where the message ends (past its terminator). */
-function bodyBounds(text: string, bodyStart: number, json: boolean): { bodyEnd: number; end: number } {
+/** Per-parse searches, so an answer of many messages is searched once, not once per message. */
+interface Finders {
+  terminators: Array<(from: number) => number>
+  balance: Balance
+}
+
+function bodyBounds(
+  text: string,
+  bodyStart: number,
+  json: boolean,
+  find: Finders,
+): { bodyEnd: number; end: number } {
   let from = bodyStart
   if (json) {
     const i = skipSpace(text, bodyStart)
-    const close = text[i] === '{' ? balancedEnd(text, i) : -1
+    const close = text[i] === '{' ? find.balance(text, i) : -1
     if (close !== -1) from = close // a `<|call|>` inside a JSON string does not end the call
   }
   let best = -1
   let token = ''
-  for (const t of TERMINATORS) {
-    const at = text.indexOf(t, from)
+  for (const [k, t] of TERMINATORS.entries()) {
+    const at = find.terminators[k](from)
     if (at !== -1 && (best === -1 || at < best)) [best, token] = [at, t]
   }
   if (best === -1) return { bodyEnd: text.length, end: text.length }
@@ -70,11 +81,15 @@ export const harmony: ToolCallFamily = {
   detect: (text) => text.includes(MESSAGE) && (text.includes('<|channel|>') || text.includes('to=')),
   parse(text) {
     const out: FamilyResult = { spans: [], broken: [] }
+    const find: Finders = {
+      terminators: TERMINATORS.map((t) => forwardFinder(text, t)),
+      balance: openerBalance(text, MESSAGE),
+    }
     let pos = 0
     for (let at = text.indexOf(MESSAGE); at !== -1; at = text.indexOf(MESSAGE, pos)) {
       const header = readHeader(text, pos, at)
       const bodyStart = at + MESSAGE.length
-      const { bodyEnd, end } = bodyBounds(text, bodyStart, header?.recipient !== undefined)
+      const { bodyEnd, end } = bodyBounds(text, bodyStart, header?.recipient !== undefined, find)
       pos = Math.max(end, bodyStart)
       if (!header || header.channel === 'analysis') continue // reasoning: never a call
       if (header.recipient === undefined) {

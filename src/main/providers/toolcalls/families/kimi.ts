@@ -1,5 +1,5 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { parseJsonLoose } from '../json-scan'
+import { forwardFinder, forwardSearch, parseJsonLoose } from '../json-scan'
 import { quote } from './markup-util'
 
 /*
@@ -55,24 +55,28 @@ export const kimi: ToolCallFamily = {
   parse(text) {
     const out: FamilyResult = { spans: [], broken: [] }
     const claimed: Array<[number, number]> = []
+    const closeSection = forwardSearch(text, SECTION_CLOSE)
+    const nextSection = forwardSearch(text, SECTION_OPEN)
     for (const m of text.matchAll(SECTION_OPEN)) {
       const start = m.index
       const bodyStart = start + m[0].length
-      const rest = text.slice(bodyStart)
-      const close = SECTION_CLOSE.exec(rest)
-      const next = /<\|tool_calls?_section_begin\|>/.exec(rest)
+      const close = closeSection(bodyStart)
+      const next = nextSection(bodyStart)
       // A section never closed runs to the next section (or the end), never over it.
       const closed = close !== null && (next === null || close.index < next.index)
-      const bodyEnd = bodyStart + (closed ? close.index : (next?.index ?? rest.length))
+      const bodyEnd = closed ? close.index : (next?.index ?? text.length)
       const end = closed ? bodyEnd + close[0].length : bodyEnd
       claimed.push([start, end])
       addBlock(out, start, end, callBodies(text.slice(bodyStart, bodyEnd)))
     }
-    // Calls written without a section around them.
+    // Calls written without a section around them (sections are in order: one pointer walks them).
+    const closeAfter = forwardFinder(text, CALL_CLOSE)
+    let k = 0
     for (let at = text.indexOf(CALL_OPEN); at !== -1; at = text.indexOf(CALL_OPEN, at + 1)) {
-      if (claimed.some(([s, e]) => at >= s && at < e)) continue
+      while (k < claimed.length && claimed[k][1] <= at) k++
+      if (k < claimed.length && claimed[k][0] <= at) continue
       const bodyStart = at + CALL_OPEN.length
-      const close = text.indexOf(CALL_CLOSE, bodyStart)
+      const close = closeAfter(bodyStart)
       const next = text.indexOf(CALL_OPEN, bodyStart)
       const closed = close !== -1 && (next === -1 || close < next)
       const bodyEnd = closed ? close : next === -1 ? text.length : next

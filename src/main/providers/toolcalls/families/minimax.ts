@@ -1,5 +1,5 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { balancedEnd, parseJsonLoose } from '../json-scan'
+import { balancedEnd, forwardFinder, parseJsonLoose } from '../json-scan'
 import { attribute, namedCall, quote, skipSpace } from './markup-util'
 
 /*
@@ -17,10 +17,11 @@ const M1_OPEN = /<tool_calls>/g
 const M1_CLOSE = '</tool_calls>'
 
 function parseM2(text: string, out: FamilyResult): void {
+  const closeAfter = forwardFinder(text, M2_CLOSE)
   for (const m of text.matchAll(M2_OPEN)) {
     const start = m.index
     const bodyStart = start + m[0].length
-    const closeAt = text.indexOf(M2_CLOSE, bodyStart)
+    const closeAt = closeAfter(bodyStart)
     const nextAt = text.indexOf('<minimax:tool_call>', bodyStart)
     // A block never closed runs to the next block (or the end), never over it.
     const closed = closeAt !== -1 && (nextAt === -1 || closeAt < nextAt)

@@ -1,3 +1,4 @@
+import { forwardFinder, matchAt } from '../json-scan'
 import { readPythonCalls } from '../python-literal'
 import type { BrokenSpan, Span, ToolCallFamily } from '../types'
 
@@ -18,13 +19,12 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   const spans: Span[] = []
   const broken: BrokenSpan[] = []
   const marked: Array<[number, number]> = []
+  const closeAfter = forwardFinder(text, END)
   for (let at = text.indexOf(START); at >= 0; at = text.indexOf(START, at + 1)) {
-    const close = text.indexOf(END, at)
+    const close = closeAfter(at)
     const end = close < 0 ? text.length : close + END.length
     marked.push([at, end])
-    const inner = text.slice(at + START.length, close < 0 ? text.length : close)
-    const first = inner.search(/\S/)
-    const bodyStart = at + START.length + Math.max(first, 0)
+    const bodyStart = at + START.length + (matchAt(/\s*/, text, at + START.length)?.[0].length ?? 0)
     const bracketed = text[bodyStart] === '['
     const read = readPythonCalls(text, bracketed ? bodyStart + 1 : bodyStart, bracketed ? ']' : undefined)
     let readEnd = read.ok ? read.end : -1
@@ -36,16 +36,22 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
         end,
         problem: `the call after <|python_start|> does not parse (${read.error})`,
       })
-    else if (readEnd < 0 || text.slice(readEnd, innerEnd).trim() !== '')
+    else if (readEnd < 0 || !/^\s*$/.test(text.slice(readEnd, Math.max(readEnd, innerEnd))))
       broken.push({ start: at, end, problem: 'text after the calls inside <|python_start|>…<|python_end|>' })
     else spans.push({ start: at, end, calls: read.value, kind: 'markup' })
   }
+  // Lists are met in text order: one pointer walks the marked blocks (whose spans they are).
+  let k = 0
+  let lastEnd = 0
   for (const m of text.matchAll(LIST)) {
-    if (marked.some(([s, e]) => m.index >= s && m.index < e)) continue
-    if (spans.some((s) => m.index >= s.start && m.index < s.end)) continue
+    while (k < marked.length && marked[k][1] <= m.index) k++
+    if (k < marked.length && marked[k][0] <= m.index) continue
+    if (m.index < lastEnd) continue
     const read = readPythonCalls(text, m.index + 1, ']')
-    if (read.ok && text[read.end] === ']')
+    if (read.ok && text[read.end] === ']') {
       spans.push({ start: m.index, end: read.end + 1, calls: read.value, kind: 'json' })
+      lastEnd = read.end + 1
+    }
   }
   if (spans.length === 0 && broken.length === 0) {
     // `read_file(path='a')` as the whole answer, as small Llama 3.2 models write it.
