@@ -21,10 +21,20 @@ export function chooseModel(
 ): ModelChoice {
   const stored = store.getSetting('provider') as ProviderId | undefined
   const provider: ProviderId = flags.provider ?? stored ?? (env.OPENAI_API_KEY ? 'openai' : 'ollama')
-  const model = flags.model ?? store.getSetting(`model.${provider}`) ?? DEFAULT_MODELS[provider]
+  const model =
+    flags.model ||
+    envModel(provider, env) ||
+    store.getSetting(`model.${provider}`) ||
+    DEFAULT_MODELS[provider]
   const baseUrl =
     flags.baseUrl ?? (provider === 'ollama' ? env.OLLAMA_HOST : env.OPENAI_BASE_URL) ?? undefined
   return { provider, model, baseUrl: baseUrl || undefined }
+}
+
+/** `$OPENAI_MODEL` (Responses and Chat Completions) or `$OLLAMA_MODEL`: a default model without a flag. */
+function envModel(provider: ProviderId, env: NodeJS.ProcessEnv): string | undefined {
+  const value = provider === 'ollama' ? env.OLLAMA_MODEL : env.OPENAI_MODEL
+  return value?.trim() || undefined
 }
 
 /** The app's defaults for new sessions; a provider with no default model gets an empty one to pick. */
