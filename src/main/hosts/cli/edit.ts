@@ -84,7 +84,7 @@ export function resolveProviderConfig(
   const { provider, model, baseUrl } = chooseModel(opts, env, store)
   if (!model)
     throw new UsageError(
-      `--model is required with --provider ${provider} (the server decides which models exist).`,
+      `--model (or $OPENAI_MODEL) is required with --provider ${provider} (the server decides which models exist).`,
     )
   const options = storedModelOptions(store, { numCtx: opts.numCtx, temperature: opts.temperature })
   return { provider, model, baseUrl, apiKey: resolveApiKey(env, dataDir, provider), ...options }
@@ -133,6 +133,23 @@ export function exitCodeFor(outcome: Pick<TaskOutcome, 'reason' | 'errorKind'>):
   }
 }
 
+/** A path as a shell word: quoted unless it is plain. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`
+}
+
+/** The commands that show what a run did, exactly as they work from here (docs/cli.md). */
+export function followUp(sessionId: string, dataDir: string | undefined): string {
+  const at = dataDir ? ` --data-dir ${shellWord(path.resolve(dataDir))}` : ''
+  return [
+    'See what happened:',
+    `  stepwise sessions show ${sessionId}${at}`,
+    `  stepwise sessions export ${sessionId} --format diff${at}`,
+    `  stepwise sessions export ${sessionId} --format raw${at}`,
+    '',
+  ].join('\n')
+}
+
 export async function runEdit(task: string, opts: EditOptions): Promise<number> {
   if (!task.trim()) throw new UsageError('the task is empty: say what the agent should do.')
   const repo = resolveRepo(opts.repo)
@@ -179,6 +196,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     })
     for (const notice of session.notices) process.stderr.write(`stepwise: ${notice}\n`)
     const outcome = await session.run(controller.signal)
+    if (!opts.json) process.stdout.write(followUp(session.sessionId, opts.dataDir))
     // In JSON mode stdout is for events only; the reason still reaches a human on stderr.
     if (opts.json && outcome.reason === 'error' && outcome.message)
       process.stderr.write(`stepwise: ${outcome.message}\n`)

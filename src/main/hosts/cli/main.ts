@@ -10,6 +10,7 @@ import { addReviewCommand } from './review'
 import { addServeCommand } from './serve'
 import { addUndoRewindCommands } from './timetravel'
 import { addImportCommand } from './bundle'
+import { addManageCommands } from './manage'
 import { exportSession, listSessions, showSession } from './sessions'
 import { EXIT, UsageError } from './exit-codes'
 
@@ -79,7 +80,7 @@ export function buildProgram(): Command {
 
   const sessions = program
     .command('sessions')
-    .description('List, show, export, import, undo, rewind, fork and replay stored sessions')
+    .description('List, show, export, import, undo, rewind, fork, replay, rename and delete stored sessions')
   sessions
     .command('list')
     .description('List sessions, newest first')
@@ -114,6 +115,7 @@ export function buildProgram(): Command {
   addImportCommand(sessions)
   addUndoRewindCommands(sessions)
   addForkReplayCommands(sessions)
+  addManageCommands(sessions)
   return program
 }
 
@@ -144,6 +146,15 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`stepwise: ${err instanceof Error ? err.message : String(err)}\n`)
     return EXIT.failed
   }
+}
+
+// Output piped into `head` or a pager that quits early: the reader is gone, so stop quietly, as
+// Unix tools do, instead of dying on an unhandled EPIPE (exit 0, nothing on stderr).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(EXIT.ok)
+    throw err
+  })
 }
 
 main(process.argv).then(
