@@ -1,5 +1,6 @@
 import type React from 'react'
 import { useMemo } from 'react'
+import { openModelPicker } from '../models/pickerState'
 import { useApp } from '../state/store'
 import { contextLevel, contextUse, meterLabel, meterPercent, meterReading, meterShort } from './derive'
 import { useBaseline } from './useBaseline'
@@ -17,28 +18,43 @@ export function ContextMeter(): React.JSX.Element {
   const reading = meterReading(use, baseline)
   const percent = reading ? meterPercent(reading) : null
   const label = meterLabel(reading)
+  const unknown = reading !== null && reading.windowTokens === null
   return (
-    <span
-      className={`statusbar-meter ${percent === null ? 'empty' : contextLevel(percent)}`}
-      data-window={
-        reading ? (reading.windowTokens === null ? 'unknown' : String(reading.windowTokens)) : undefined
-      }
-      data-testid="context-meter"
-      role="meter"
-      aria-label={label}
-      aria-valuemin={0}
-      aria-valuemax={100}
-      aria-valuenow={percent ?? 0}
-      aria-valuetext={percent === null ? (reading ? 'window unknown' : 'not measured yet') : `${percent}%`}
-      aria-live="off"
-      title={label}
-    >
-      <span className="statusbar-meter-track" aria-hidden="true">
-        <span className="statusbar-meter-fill" style={{ width: `${Math.min(100, percent ?? 0)}%` }} />
+    <>
+      <span
+        className={`statusbar-meter ${percent === null ? 'empty' : contextLevel(percent)}`}
+        data-window={
+          reading ? (reading.windowTokens === null ? 'unknown' : String(reading.windowTokens)) : undefined
+        }
+        data-testid="context-meter"
+        role="meter"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent ?? 0}
+        aria-valuetext={percent === null ? (reading ? 'window unknown' : 'not measured yet') : `${percent}%`}
+        aria-live="off"
+        title={label}
+      >
+        <span className="statusbar-meter-track" aria-hidden="true">
+          <span className="statusbar-meter-fill" style={{ width: `${Math.min(100, percent ?? 0)}%` }} />
+        </span>
+        <span aria-hidden="true" data-source={reading?.source}>
+          {meterShort(reading)}
+        </span>
       </span>
-      <span aria-hidden="true" data-source={reading?.source}>
-        {meterShort(reading)}
-      </span>
-    </span>
+      {unknown && (
+        // The window is set in the model picker (or with `serve --num-ctx`).
+        <button
+          type="button"
+          className="statusbar-item statusbar-button statusbar-set-window"
+          data-testid="set-window"
+          title={reading.baseline?.fix ?? 'Set the context window'}
+          onClick={() => openModelPicker()}
+        >
+          window unknown: set it
+        </button>
+      )}
+    </>
   )
 }

@@ -193,6 +193,11 @@ describe('meterReading', () => {
     // The answers' window was a guess: still unknown.
     const after = meterReading({ usedTokens: 9000, windowTokens: 8192, source: 'reported' }, unknown)!
     expect(meterShort(after)).toBe('9k / ?')
+    // Once set, the set window counts from now on, before the next answer.
+    const set: Baseline = { ...known, windowTokens: 90_000, windowSource: 'setting' }
+    expect(meterShort(meterReading({ usedTokens: 9000, windowTokens: 8192, source: 'reported' }, set)!)).toBe(
+      '10%',
+    )
   })
 
   it('is nothing before both', () => {

@@ -94,14 +94,15 @@ export interface MeterReading {
 
 /**
  * The meter from the last answer's count, else (before the first answer) from the baseline the
- * core measured; an unknown window stays unknown even after answers, whose window was a guess.
+ * core measured. The window is the baseline's when there is one: what the next request runs in
+ * (a window just set applies at once), and an unknown window stays unknown even after answers,
+ * whose window was a guess.
  */
 export function meterReading(use: ContextUse | null, baseline: Baseline | null): MeterReading | null {
-  const unknown = baseline?.windowSource === 'unknown'
   if (use) {
     return {
       usedTokens: use.usedTokens,
-      windowTokens: unknown ? null : use.windowTokens,
+      windowTokens: baseline ? baseline.windowTokens : use.windowTokens,
       ...(use.source ? { source: use.source } : {}),
       ...(baseline ? { baseline } : {}),
     }
