@@ -115,7 +115,7 @@ describe('the default model from the environment', () => {
     expect(flagged.requests.find((r) => r.path === '/v1/chat/completions')?.body.model).toBe('flag-model')
     const none = await runCli([...args, '--data-dir', dataDir], { env: { OPENAI_MODEL: '' } })
     expect(none.code).toBe(2)
-    expect(none.stderr).toMatch(/--model \(or \$OPENAI_MODEL\) is required with --provider openai-chat/)
+    expect(none.stderr).toMatch(/--model is required with --provider openai-chat, or set \$OPENAI_MODEL/)
   })
 
   it('uses $OLLAMA_MODEL with ollama when --model is absent', async () => {

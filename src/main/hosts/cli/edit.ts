@@ -84,7 +84,7 @@ export function resolveProviderConfig(
   const { provider, model, baseUrl } = chooseModel(opts, env, store)
   if (!model)
     throw new UsageError(
-      `--model (or $OPENAI_MODEL) is required with --provider ${provider} (the server decides which models exist).`,
+      `--model is required with --provider ${provider}, or set $OPENAI_MODEL (the server decides which models exist).`,
     )
   const options = storedModelOptions(store, { numCtx: opts.numCtx, temperature: opts.temperature })
   return { provider, model, baseUrl, apiKey: resolveApiKey(env, dataDir, provider), ...options }
