@@ -63,6 +63,10 @@ const MORE_OPENERS: Array<[string, string]> = [
   ['functionary', '<function=x>{'],
   ['deepseek', '<｜DSML｜function_calls><｜DSML｜invoke name="x">'],
   ['harmony', '<|start|>assistant<|channel|>final<|message|>'],
+  ['pythonic', "[f(a='x"],
+  ['pythonic', '<|python_start|>[f(a="x'],
+  ['lfm2', '<|tool_call_start|>[f(a="x'],
+  ['kimi', '<|tool_calls_section_begin|><|tool_call_begin|>functions.x:0<|tool_call_argument_begin|>{'],
 ]
 
 function time(text: string, families = FAMILIES): number {

@@ -143,6 +143,18 @@ describe('the text shown once calls run', () => {
   })
 })
 
+describe('calls written as Python', () => {
+  it('Llama lists get the same reader as LFM2 and Gemma: unescaped inner quotes, sets, escapes', () => {
+    // The quote case after vLLM's LFM2 parser tests (Apache-2.0): the model leaves inner quotes unescaped.
+    expect(args("[run_command(command='sed -n '1,5p' src/a.ts')]")).toEqual([
+      { name: 'run_command', arguments: { command: "sed -n '1,5p' src/a.ts" } },
+    ])
+    expect(args("[run_command(command='printf \\x41\\t')]")).toEqual([
+      { name: 'run_command', arguments: { command: 'printf A\t' } },
+    ])
+  })
+})
+
 describe('broken markup', () => {
   it('valid JSON inside a broken block stays text and does not hide the block from the repair', () => {
     const line = (path: string) => JSON.stringify({ name: 'read_file', arguments: { path } })

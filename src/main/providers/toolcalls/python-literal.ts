@@ -1,175 +1,277 @@
 import type { RawCall } from './types'
 
 /*
- * A reader for calls written as Python (`[read_file(path='a'), git_status()]`): keyword
- * arguments only, values as Python literals — strings in either quote style with
- * escapes, numbers, True/False/None, lists, tuples and dicts. Nothing is evaluated.
+ * Calls written as Python, for every family that writes them: Llama 3.2/4 and ToolACE
+ * lists (`[read_file(path='a'), git_status()]`), LFM2 and Gemma 3's `tool_code`.
+ * Keyword arguments only; values are Python literals (strings in either quote style,
+ * triple quotes and Python escapes, numbers, True/False/None, lists, tuples, dicts,
+ * sets). Nothing is evaluated. Models often put an unescaped quote of the same kind
+ * inside a string (`command='sed -n '1,5p' f'`), so a quote only closes a string if
+ * what follows can continue the call; when that guess turns out wrong, the next
+ * closing quote is tried.
  */
 
-export type PyRead<T> = { ok: true; value: T; end: number } | { ok: false; error: string; at: number }
+/** On failure, `reached`: how far the reader looked, so a caller scanning for lists can skip what it saw. */
+export type PyRead<T> = { ok: true; value: T; end: number } | { ok: false; error: string; reached: number }
 
-/**
- * Thrown inside the reader and always caught by it. Not an Error: capturing a stack per
- * failure made answers full of `[name(` (each one a failed read) slow.
- */
+export type PyCallsResult =
+  { ok: true; calls: RawCall[]; end: number } | { ok: false; error: string; reached: number }
+
+/** Guesses about where strings end, at most, per read: an answer full of quotes must stay cheap. */
+const MAX_GUESSES = 2000
+
+/** Thrown inside the parser and always caught by it; not an Error, so a failed read captures no stack. */
 class PyError {
-  constructor(
-    readonly message: string,
-    readonly at: number,
-  ) {}
+  constructor(readonly message: string) {}
 }
 
-/** `name(k=v, …)` repeated, separated by commas, from `start`; stops before `stop` (e.g. `]`) or the end. */
-export function readPythonCalls(text: string, start: number, stop: string | undefined): PyRead<RawCall[]> {
-  const r = new Reader(text, start)
+const NAME = /[A-Za-z_][\w.-]*/y
+
+/** Calls starting at `start`: a `[...]` list of calls or one bare call. `end` is just past them. */
+export function parsePyCalls(text: string, start: number, limit = text.length): PyCallsResult {
+  const p = new Parser(text, limit)
   try {
-    const calls: RawCall[] = []
-    for (;;) {
-      r.space()
-      if (stop && r.peek() === stop && calls.length > 0) break
-      calls.push(r.call())
-      r.space()
-      if (r.peek() === ',') {
-        r.pos++
-        continue
-      }
-      break
-    }
-    return { ok: true, value: calls, end: r.pos }
+    const r = p.callsAt(skipWs(text, start))
+    if (!r) return { ok: false, error: p.lastError ?? 'no call could be read there', reached: p.reached }
+    return { ok: true, calls: r.calls, end: r.end }
   } catch (err) {
-    if (err instanceof PyError) return { ok: false, error: err.message, at: err.at }
+    if (err instanceof PyError) return { ok: false, error: err.message, reached: p.reached }
     throw err
   }
 }
 
-class Reader {
+/**
+ * `name(k=v, …)` repeated, separated by commas, from `start`, as Llama's pythonic lists
+ * are read: with `stop` (`]`), `start` is just inside the list and `end` is at the `]`.
+ */
+export function readPythonCalls(
+  text: string,
+  start: number,
+  stop: ']' | undefined,
+  limit = text.length,
+): PyRead<RawCall[]> {
+  const r = parsePyCalls(text, stop ? start - 1 : start, limit)
+  if (!r.ok) return r
+  if (!stop) {
+    // One call read; more may follow after commas (`<|python_start|>a(), b()`).
+    const calls = [...r.calls]
+    let end = r.end
+    for (;;) {
+      const comma = skipWs(text, end)
+      if (text[comma] !== ',') break
+      const next = parsePyCalls(text, comma + 1, limit)
+      if (!next.ok || text[skipWs(text, comma + 1)] === '[') break
+      calls.push(...next.calls)
+      end = next.end
+    }
+    return { ok: true, value: calls, end }
+  }
+  return { ok: true, value: r.calls, end: r.end - 1 }
+}
+
+function skipWs(text: string, i: number): number {
+  while (i < text.length && /\s/.test(text[i])) i++
+  return i
+}
+
+interface Parsed<T> {
+  value: T
+  end: number
+}
+
+class Parser {
+  /** Why the last reading failed, for the repair message. */
+  lastError: string | undefined
+
+  /** The furthest offset looked at. */
+  reached = 0
+  private guesses = 0
+
+  /** `limit`: where the text ends for this read (the end of a block). */
   constructor(
-    readonly text: string,
-    public pos: number,
+    private readonly text: string,
+    private readonly limit: number,
   ) {}
 
-  peek(): string {
-    return this.text[this.pos] ?? ''
-  }
-
-  space(): void {
-    while (/\s/.test(this.peek())) this.pos++
-  }
-
-  expect(c: string): void {
-    this.space()
-    if (this.peek() !== c) throw new PyError(`expected "${c}"`, this.pos)
-    this.pos++
-  }
-
-  identifier(): string {
-    this.space()
-    const m = /^[A-Za-z_][\w.]*/.exec(this.text.slice(this.pos, this.pos + 200))
-    if (!m) throw new PyError('expected a name', this.pos)
-    this.pos += m[0].length
-    return m[0]
-  }
-
-  call(): RawCall {
-    const name = this.identifier()
-    this.expect('(')
-    const args: Record<string, unknown> = {}
-    this.space()
-    while (this.peek() !== ')') {
-      const key = this.identifier()
-      this.expect('=')
-      args[key] = this.value()
-      this.space()
-      if (this.peek() === ',') this.pos++
-      else if (this.peek() !== ')') throw new PyError(`expected "," or ")" after ${key}=…`, this.pos)
-      this.space()
+  callsAt(i: number): { calls: RawCall[]; end: number } | undefined {
+    if (this.text[i] !== '[') {
+      const one = this.call(i)
+      return one && { calls: [one.value], end: one.end }
     }
-    this.pos++
-    return { name, arguments: args }
+    return this.callList(i + 1, [])
   }
 
-  value(): unknown {
-    this.space()
-    const c = this.peek()
-    if (c === "'" || c === '"') return this.string()
-    if (c === '[') return this.sequence('[', ']')
-    if (c === '(') return this.sequence('(', ')')
-    if (c === '{') return this.dict()
-    const word = /^(?:True|False|None|[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)/.exec(
-      this.text.slice(this.pos, this.pos + 64),
-    )
-    if (!word) throw new PyError('expected a Python literal', this.pos)
-    this.pos += word[0].length
-    if (word[0] === 'True') return true
-    if (word[0] === 'False') return false
-    if (word[0] === 'None') return null
-    const n = Number(word[0])
-    if (!Number.isFinite(n)) throw new PyError('a number too large for JSON', this.pos)
-    return n
-  }
-
-  sequence(open: string, close: string): unknown[] {
-    this.expect(open)
-    const items: unknown[] = []
-    this.space()
-    while (this.peek() !== close) {
-      items.push(this.value())
-      this.space()
-      if (this.peek() === ',') this.pos++
-      else if (this.peek() !== close) throw new PyError(`expected "," or "${close}"`, this.pos)
-      this.space()
+  /** The rest of a `[...]` list of calls; backtracks through `call`'s string guesses. */
+  private callList(i: number, calls: RawCall[]): { calls: RawCall[]; end: number } | undefined {
+    i = skipWs(this.text, i)
+    if (this.text[i] === ']') return { calls, end: i + 1 }
+    for (const c of this.callCandidates(i)) {
+      let j = skipWs(this.text, c.end)
+      if (this.text[j] === ',') j++
+      else if (this.text[j] !== ']') continue
+      const rest = this.callList(j, [...calls, c.value])
+      if (rest) return rest
     }
-    this.pos++
-    return items
+    return undefined
   }
 
-  dict(): Record<string, unknown> {
-    this.expect('{')
-    const out: Record<string, unknown> = {}
-    this.space()
-    while (this.peek() !== '}') {
-      const key = this.value()
-      if (typeof key !== 'string' && typeof key !== 'number')
-        throw new PyError('a dict key must be text', this.pos)
-      this.expect(':')
-      out[String(key)] = this.value()
-      this.space()
-      if (this.peek() === ',') this.pos++
-      else if (this.peek() !== '}') throw new PyError('expected "," or "}"', this.pos)
-      this.space()
+  private call(i: number): Parsed<RawCall> | undefined {
+    return this.callCandidates(i).next().value ?? undefined
+  }
+
+  /** Every way to read one call at `i`, shortest string guesses first. */
+  private *callCandidates(i: number): Generator<Parsed<RawCall>> {
+    NAME.lastIndex = i
+    const m = NAME.exec(this.text)
+    if (!m) return
+    const name = m[0]
+    const open = skipWs(this.text, i + name.length)
+    if (this.text[open] !== '(') return
+    for (const args of this.kwargs(open + 1, {})) {
+      yield { value: { name, arguments: args.value }, end: args.end }
     }
-    this.pos++
-    return out
   }
 
-  string(): string {
-    const quote = this.text.startsWith(this.peek().repeat(3), this.pos) ? this.peek().repeat(3) : this.peek()
-    const start = this.pos
-    this.pos += quote.length
-    let out = ''
-    for (;;) {
-      if (this.pos >= this.text.length) throw new PyError('unterminated string', start)
-      if (this.text.startsWith(quote, this.pos)) {
-        this.pos += quote.length
-        return out
+  private *kwargs(i: number, acc: Record<string, unknown>): Generator<Parsed<Record<string, unknown>>> {
+    i = skipWs(this.text, i)
+    if (this.text[i] === ')') {
+      yield { value: acc, end: i + 1 }
+      return
+    }
+    NAME.lastIndex = i
+    const m = NAME.exec(this.text)
+    const eq = m ? skipWs(this.text, i + m[0].length) : -1
+    if (!m || this.text[eq] !== '=' || this.text[eq + 1] === '=') {
+      this.lastError = 'arguments must be named, like read_file(path="src/a.ts")'
+      return
+    }
+    const key = m[0]
+    try {
+      for (const v of this.valueCandidates(skipWs(this.text, eq + 1))) {
+        let j = skipWs(this.text, v.end)
+        if (this.text[j] === ',') j++
+        else if (this.text[j] !== ')') continue
+        yield* this.kwargs(j, { ...acc, [key]: v.value })
       }
-      const c = this.text[this.pos++]
-      if (c === '\n' && quote.length === 1) throw new PyError('unterminated string', start)
-      if (c !== '\\') {
-        out += c
+    } catch (err) {
+      // A wrong guess about an earlier string's end can leave garbage here: let the caller try the next guess.
+      if (!(err instanceof PyError)) throw err
+      this.lastError = err.message
+    }
+  }
+
+  /** A top-level argument value: strings may end at any plausible quote. */
+  private *valueCandidates(i: number): Generator<Parsed<unknown>> {
+    const q = this.text[i]
+    if (q === '"' || q === "'") {
+      yield* this.stringCandidates(i)
+      return
+    }
+    yield this.value(i)
+  }
+
+  /** A nested value: strings take the first plausible closing quote. */
+  private value(i: number): Parsed<unknown> {
+    i = skipWs(this.text, i)
+    const c = this.text[i]
+    if (c === '"' || c === "'") {
+      const first = this.stringCandidates(i).next()
+      if (first.done) throw new PyError(`a string at offset ${i} never ends`)
+      return first.value
+    }
+    if (c === '[') return this.sequence(i + 1, ']')
+    if (c === '(') return this.sequence(i + 1, ')')
+    if (c === '{') return this.dictOrSet(i + 1)
+    const lit = /(True|False|None|true|false|null)\b|-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/y
+    lit.lastIndex = i
+    const m = lit.exec(this.text)
+    if (!m) throw new PyError(`cannot read a value at "${this.text.slice(i, i + 20)}"`)
+    const word = m[1]
+    const value =
+      word === undefined
+        ? Number(m[0])
+        : word === 'True' || word === 'true'
+          ? true
+          : word === 'False' || word === 'false'
+            ? false
+            : null
+    return { value, end: i + m[0].length }
+  }
+
+  private sequence(i: number, close: string): Parsed<unknown[]> {
+    const items: unknown[] = []
+    for (;;) {
+      i = skipWs(this.text, i)
+      if (this.text[i] === close) return { value: items, end: i + 1 }
+      const v = this.value(i)
+      items.push(v.value)
+      i = skipWs(this.text, v.end)
+      if (this.text[i] === ',') i++
+      else if (this.text[i] !== close) throw new PyError(`expected "," or "${close}" at offset ${i}`)
+    }
+  }
+
+  /** `{k: v}` becomes an object, `{a, b}` (a set) an array, since JSON has no sets. */
+  private dictOrSet(i: number): Parsed<unknown> {
+    const obj: Record<string, unknown> = {}
+    const set: unknown[] = []
+    for (;;) {
+      i = skipWs(this.text, i)
+      if (this.text[i] === '}') return { value: set.length > 0 ? set : obj, end: i + 1 }
+      const k = this.value(i)
+      i = skipWs(this.text, k.end)
+      if (this.text[i] === ':') {
+        const v = this.value(i + 1)
+        obj[String(k.value)] = v.value
+        i = skipWs(this.text, v.end)
+      } else set.push(k.value)
+      if (this.text[i] === ',') i++
+      else if (this.text[i] !== '}') throw new PyError(`expected "," or "}" at offset ${i}`)
+    }
+  }
+
+  /** Each plausible end of the string opening at `i`: a matching quote followed by `, ) ] } :` or the end. */
+  private *stringCandidates(i: number): Generator<Parsed<string>> {
+    const q = this.text[i]
+    const triple = this.text.startsWith(q.repeat(3), i)
+    const delim = triple ? q.repeat(3) : q
+    let out = ''
+    let closed = false
+    for (let j = i + delim.length; j < this.limit; j++) {
+      this.reached = Math.max(this.reached, j)
+      const c = this.text[j]
+      if (c === '\\' && j + 1 < this.limit) {
+        const e = escapeAt(this.text, j + 1)
+        out += e.value
+        j = e.end - 1
         continue
       }
-      const e = this.text[this.pos++] ?? ''
-      const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', '\n': '' }
-      if (e in simple) out += simple[e]
-      else if (e === 'x' || e === 'u') {
-        const len = e === 'x' ? 2 : 4
-        const hex = this.text.slice(this.pos, this.pos + len)
-        if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== len) throw new PyError('a bad escape', this.pos)
-        out += String.fromCharCode(parseInt(hex, 16))
-        this.pos += len
-      } else if (e === '\\' || e === "'" || e === '"') out += e
-      else out += '\\' + e // as in Python, an unknown escape (a regex's \d) keeps its backslash
+      if (this.text.startsWith(delim, j)) {
+        const after = skipWs(this.text, j + delim.length)
+        if (after >= this.limit || /[,)\]}:]/.test(this.text[after])) {
+          if (++this.guesses > MAX_GUESSES) throw new PyError('too many quotes to tell where strings end')
+          closed = true
+          yield { value: out, end: j + delim.length }
+        }
+      }
+      out += c
     }
+    if (!closed) this.lastError = `the string opened at offset ${i} never ends`
   }
+}
+
+/** The escape whose letter is at `i` (just past the backslash), as Python reads it. */
+function escapeAt(text: string, i: number): { value: string; end: number } {
+  const e = text[i]
+  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', '\n': '' }
+  if (e in simple) return { value: simple[e], end: i + 1 }
+  if (e === 'x' || e === 'u') {
+    const len = e === 'x' ? 2 : 4
+    const hex = text.slice(i + 1, i + 1 + len)
+    if (/^[0-9a-fA-F]+$/.test(hex) && hex.length === len)
+      return { value: String.fromCharCode(parseInt(hex, 16)), end: i + 1 + len }
+  }
+  if (e === '\\' || e === "'" || e === '"') return { value: e, end: i + 1 }
+  // Python keeps an unknown escape as written (`'\d'` in a regex is backslash-d).
+  return { value: '\\' + e, end: i + 1 }
 }

@@ -11,7 +11,7 @@ import { gemma } from './gemma'
 import { internlm } from './internlm'
 import { lfm2 } from './lfm2'
 import { nemotron } from './nemotron'
-import { parsePyCalls } from './pycall'
+import { parsePyCalls } from '../python-literal'
 import { seedOss } from './seed-oss'
 import { xlam } from './xlam'
 
@@ -186,7 +186,7 @@ describe('Python calls', () => {
 
   it('says why a call cannot be read', () => {
     expect(parsePyCalls('[f(x=)]', 0)).toMatchObject({ ok: false })
-    expect(parsePyCalls('[f(1)]', 0)).toEqual({
+    expect(parsePyCalls('[f(1)]', 0)).toMatchObject({
       ok: false,
       error: 'arguments must be named, like read_file(path="src/a.ts")',
     })

@@ -1,6 +1,6 @@
 import type { BrokenSpan, FamilyResult, RawCall, Span, ToolCallFamily } from '../types'
 import { forwardFinder } from '../json-scan'
-import { parsePyCalls } from './pycall'
+import { parsePyCalls } from '../python-literal'
 
 /*
  * Google's Gemma family writes calls three ways:

@@ -1,5 +1,6 @@
 import type { RawCall } from '../types'
 import { balancedEnd, callsFromValue, parseJson, type Balance } from '../json-scan'
+import { skipSpace } from './markup-util'
 
 /*
  * The JSON value that follows a family's marker (`<TOOLCALL>`, `functools`, `<|plugin|>`…),
@@ -10,8 +11,7 @@ export type JsonAt = { ok: true; value: unknown; end: number } | { ok: false; er
 
 /** The balanced JSON object or array starting at the first non-space from `from`. */
 export function jsonAt(text: string, from: number, balance: Balance = balancedEnd): JsonAt {
-  let i = from
-  while (i < text.length && /\s/.test(text[i])) i++
+  const i = skipSpace(text, from)
   if (text[i] !== '{' && text[i] !== '[') return { ok: false, error: 'no JSON follows', end: i }
   const end = balance(text, i)
   if (end < 0) return { ok: false, error: 'the JSON never closes', end: text.length }
@@ -35,8 +35,7 @@ export function callsAt(text: string, from: number, balance: Balance = balancedE
 
 /** Offset just past `marker` if it follows `from` (after optional whitespace), else `from`. */
 export function skipMarker(text: string, from: number, marker: string): number {
-  let i = from
-  while (i < text.length && /\s/.test(text[i])) i++
+  const i = skipSpace(text, from)
   return text.startsWith(marker, i) ? i + marker.length : from
 }
 

@@ -1,7 +1,7 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
 import { forwardFinder, matchAt, openerBalance } from '../json-scan'
 import { callsAt, indexesOf } from './json-at'
-import { parsePyCalls } from './pycall'
+import { parsePyCalls } from '../python-literal'
 
 /*
  * Liquid LFM2 / LFM2.5: `<|tool_call_start|>[read_file(path="a.ts"), git_status()]<|tool_call_end|>`,
@@ -20,12 +20,16 @@ export const lfm2: ToolCallFamily = {
     const result: FamilyResult = { spans: [], broken: [] }
     const balance = openerBalance(text, OPEN)
     const closeAfter = forwardFinder(text, CLOSE)
+    const nextOpen = forwardFinder(text, OPEN)
     for (const start of indexesOf(text, OPEN)) {
       const bodyAt = start + OPEN.length
       const close = closeAfter(bodyAt)
       const blockEnd = close < 0 ? text.length : close + CLOSE.length
       const isJson = matchAt(/\s*(\{|\[\s*\{)/, text, bodyAt) !== null
-      const r = isJson ? callsAt(text, bodyAt, balance) : parsePyCalls(text, bodyAt)
+      // Python is read within the block: up to its closing token, or the next block's opener.
+      const next = nextOpen(bodyAt)
+      const limit = Math.min(close < 0 ? text.length : close, next < 0 ? text.length : next)
+      const r = isJson ? callsAt(text, bodyAt, balance) : parsePyCalls(text, bodyAt, limit)
       // Without the closing token the model simply stopped; what follows the calls is prose.
       const rest = r.ok && close >= 0 ? text.slice(r.end, close).trim() : ''
       if (r.ok && rest === '') {

@@ -26,7 +26,15 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
     marked.push([at, end])
     const bodyStart = at + START.length + (matchAt(/\s*/, text, at + START.length)?.[0].length ?? 0)
     const bracketed = text[bodyStart] === '['
-    const read = readPythonCalls(text, bracketed ? bodyStart + 1 : bodyStart, bracketed ? ']' : undefined)
+    // Read within the block: to its closing token, or to the next block's opener.
+    const next = text.indexOf(START, at + 1)
+    const limit = Math.min(close < 0 ? text.length : close, next < 0 ? text.length : next)
+    const read = readPythonCalls(
+      text,
+      bracketed ? bodyStart + 1 : bodyStart,
+      bracketed ? ']' : undefined,
+      limit,
+    )
     let readEnd = read.ok ? read.end : -1
     if (read.ok && bracketed) readEnd = text[read.end] === ']' ? read.end + 1 : -1
     const innerEnd = close < 0 ? text.length : close
@@ -51,6 +59,10 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
     if (read.ok && text[read.end] === ']') {
       spans.push({ start: m.index, end: read.end + 1, calls: read.value, kind: 'json' })
       lastEnd = read.end + 1
+    } else if (!read.ok) {
+      // Lists opening inside what a failed read looked through are not read again: an
+      // unmarked list counts only as the whole answer, which this answer is not.
+      lastEnd = Math.max(lastEnd, read.reached)
     }
   }
   if (spans.length === 0 && broken.length === 0) {
