@@ -4,6 +4,8 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createCoreService } from '../src/main/service/service'
 import { DELETE_GRACE_MS } from '../src/main/service/sessions'
+import { createBlobStore, sha256 } from '../src/main/snapshot/blobs'
+import { decodeManifest } from '../src/main/snapshot/manifest'
 import { openStore } from '../src/main/store/store'
 import type { Store } from '../src/main/store/types'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
@@ -44,6 +46,32 @@ async function runTurn(sessionId: string, text: string): Promise<void> {
 const listed = async (): Promise<string[]> =>
   (await call<{ sessions: Array<{ id: string }> }>('session/list', {})).sessions.map((s) => s.id)
 
+/** Every stored snapshot's manifests and files are still there (what a purge must never break). */
+function brokenSnapshots(): string[] {
+  const blobs = createBlobStore(store.db)
+  const broken: string[] = []
+  const rows = store.db.prepare('SELECT id, manifest_hash FROM snapshots').all() as Array<{
+    id: number
+    manifest_hash: string
+  }>
+  for (const row of rows) {
+    for (let at: string | undefined = row.manifest_hash; at;) {
+      if (!blobs.has(at)) {
+        broken.push(`snapshot ${row.id}: manifest ${at}`)
+        break
+      }
+      const m = decodeManifest(blobs.get(at))
+      for (const f of m.kind === 'full' ? m.files : m.set)
+        if (!blobs.has(f.hash)) broken.push(`snapshot ${row.id}: ${f.path}`)
+      at = m.kind === 'delta' ? m.base : undefined
+    }
+  }
+  return broken
+}
+
+const hasBlob = (content: string): boolean =>
+  store.db.prepare('SELECT 1 FROM blobs WHERE hash = ?').get(sha256(content)) !== undefined
+
 beforeEach(() => {
   repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-manage-repo-')))
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-manage-data-'))
@@ -82,7 +110,7 @@ describe('session/delete, session/restore, session/rename', () => {
     expect(deleted.deleted).toEqual([sessionId])
     expect(deleted.restorableUntil).toBeGreaterThanOrEqual(before + DELETE_GRACE_MS)
     expect(await listed()).toEqual([other])
-    expect(store.findSession(sessionId.slice(0, 6))).toBeUndefined()
+    expect(store.findSession(sessionId)).toBeUndefined()
 
     expect(await call('session/restore', { sessionIds: [sessionId] })).toEqual({ restored: [sessionId] })
     expect((await listed()).sort()).toEqual([sessionId, other].sort())
@@ -100,6 +128,72 @@ describe('session/delete, session/restore, session/rename', () => {
     expect(store.listEvents(sessionId)).toEqual([])
     expect(await call('session/restore', { sessionIds: [sessionId] })).toEqual({ restored: [] })
     expect(await listed()).toEqual([other])
+  })
+
+  it('purges the contents only the deleted session used, and leaves every other snapshot whole', async () => {
+    const write = (content: string): FakeTurn => ({
+      toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content } }],
+    })
+    const read: FakeTurn = { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }
+    await setup([
+      read,
+      write('alpha unique\n'),
+      write('alpha second\n'),
+      { text: 'A done' },
+      read,
+      write('beta\n'),
+      { text: 'B done' },
+    ])
+    const a = (await call<{ sessionId: string }>('session/create', { repo })).sessionId
+    await runTurn(a, 'A')
+    const b = (await call<{ sessionId: string }>('session/create', { repo })).sessionId
+    await runTurn(b, 'B')
+    expect(hasBlob('alpha unique\n')).toBe(true)
+
+    await call('session/delete', { sessionIds: [a] })
+    service.sessions.purgeExpired(Date.now() + DELETE_GRACE_MS + 1)
+    expect(store.getSession(a)).toBeUndefined()
+    expect(hasBlob('alpha unique\n')).toBe(false)
+    // B began from A's last state: that content stays, and B's timeline still works.
+    expect(hasBlob('alpha second\n')).toBe(true)
+    expect(brokenSnapshots()).toEqual([])
+    expect(await call('session/undo', { sessionId: b })).toMatchObject({ status: 'restored' })
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('alpha second\n')
+  })
+
+  it('keeps what a fork of the deleted session still names: the fork rewinds to its copied steps', async () => {
+    const write = (content: string): FakeTurn => ({
+      toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content } }],
+    })
+    await setup([
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
+      write('alpha unique\n'),
+      write('alpha second\n'),
+      { text: 'done' },
+    ])
+    const parent = (await call<{ sessionId: string }>('session/create', { repo })).sessionId
+    await runTurn(parent, 'A')
+    const [first, second] = store
+      .listEvents(parent)
+      .filter((e) => e.type === 'checkpoint.created')
+      .map((e) => e.seq)
+    // Forked at the second change: the first one lives on only in the child's copied history.
+    const { sessionId: child } = await call<{ sessionId: string }>('session/fork', {
+      sessionId: parent,
+      atSeq: second,
+    })
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('alpha second\n')
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'edited by hand\n')
+
+    await call('session/delete', { sessionIds: [parent] })
+    service.sessions.purgeExpired(Date.now() + DELETE_GRACE_MS + 1)
+    expect(store.getSession(parent)).toBeUndefined()
+    expect(store.getSession(child)?.parentId).toBeNull()
+    expect(brokenSnapshots()).toEqual([])
+    expect(await call('session/rewind', { sessionId: child, toSeq: first, confirm: true })).toMatchObject({
+      status: 'restored',
+    })
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('alpha unique\n')
   })
 
   it('refuses to delete a session whose turn is running, and unknown ids', async () => {
