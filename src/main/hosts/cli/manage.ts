@@ -4,7 +4,7 @@ import { type Command, Option } from 'commander'
 import { compactStore, purgeSessions } from '../../store/purge'
 import type { SessionRow } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
-import { requireSession, withStore } from './sessions'
+import { requireSession, withStore } from './session-store'
 
 /*
  * `stepwise sessions delete ID… [--yes]` and `stepwise sessions rename ID "title"` (docs/cli.md).
