@@ -286,6 +286,10 @@ describe('the app and the CLI on one database', () => {
       const cliServer = await serve([read('greet.ts'), edit('greet.ts', 'hello', 'Hello'), { text: 'Done.' }])
       const cli = await runCli(editArgs('Capitalize', cliServer.v1Url))
       expect(cli.code).toBe(0)
+      // The CLI does not delete a session whose turn runs in the app.
+      const busy = await runCli(['sessions', 'delete', sessionId, '--yes', '--data-dir', dataDir])
+      expect(busy.code).toBe(2)
+      expect(busy.stderr).toMatch(/is marked running: stop its turn first/)
       await service.answer('turn/interrupt', { sessionId })
       while (service.sessions.isRunning(sessionId)) await new Promise((r) => setTimeout(r, 10))
       // Both keep working: another app turn, and the CLI lists both sessions.

@@ -15,6 +15,7 @@ import { requireSession, withStore } from './session-store'
 interface ManageOptions {
   dataDir?: string
   yes?: boolean
+  force?: boolean
 }
 
 const dataDirOption = () =>
@@ -29,6 +30,7 @@ export function addManageCommands(sessions: Command): void {
     .description('Delete sessions for good, with the snapshots and file contents no other session uses')
     .argument('<ids...>', 'session ids (a unique prefix is enough)')
     .option('--yes', 'do not ask for confirmation (required when not on a terminal)')
+    .option('--force', 'delete a session although it is marked running (its process crashed)')
     .addOption(dataDirOption())
     .action(async (ids: string[], opts: ManageOptions) => {
       process.exitCode = await deleteSessions(ids, opts)
@@ -75,6 +77,11 @@ async function deleteSessions(ids: string[], opts: ManageOptions): Promise<numbe
     const found = new Map<string, SessionRow>()
     for (const id of ids) {
       const row = requireSession(store, id)
+      // Its turn may be going on in the app or another terminal, whose next event would fail.
+      if (row.status === 'running' && !opts.force)
+        throw new UsageError(
+          `session ${row.id} is marked running: stop its turn first, or pass --force if its process crashed (nothing was deleted).`,
+        )
       found.set(row.id, row)
     }
     return [...found.values()]
