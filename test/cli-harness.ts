@@ -45,6 +45,8 @@ export function runCli(
     delete env.OPENAI_API_KEY
     delete env.OPENAI_BASE_URL
     delete env.OLLAMA_HOST
+    delete env.OPENAI_MODEL
+    delete env.OLLAMA_MODEL
     const child = spawn(process.execPath, [cli, ...args], {
       env: { ...env, ...opts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
