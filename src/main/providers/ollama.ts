@@ -1,5 +1,5 @@
 import type { ToolCall, Usage } from '../../shared/protocol'
-import type { ToolSpec } from '../tools/types'
+import type { ToolSpec } from '../../shared/tool-spec'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming, requestJson } from './http'
 import { newCallId } from './ids'

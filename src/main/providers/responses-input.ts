@@ -1,5 +1,5 @@
 import type { ToolCall } from '../../shared/protocol'
-import type { ToolSpec } from '../tools/types'
+import type { ToolSpec } from '../../shared/tool-spec'
 import type { TranscriptItem } from './types'
 
 /**

@@ -1,5 +1,5 @@
 import type { ToolCall } from '../../shared/protocol'
-import type { ToolSpec } from '../tools/types'
+import type { ToolSpec } from '../../shared/tool-spec'
 import { applyTextToolCalls, readToolCalls, type TextToolCalls } from './toolcalls'
 import type { ModelTurn } from './types'
 

@@ -1,5 +1,5 @@
 import type { ProviderId, ToolCall, Usage } from '../../shared/protocol'
-import type { ToolSpec } from '../tools/types'
+import type { ToolSpec } from '../../shared/tool-spec'
 
 /**
  * A provider-neutral transcript, so the model can be switched mid-session.

@@ -144,9 +144,5 @@ export function isFileChangeTool(tool: ToolDefinition): tool is MutatingTool {
   return 'propose' in tool
 }
 
-/** The JSON a provider sends to the model for one tool. */
-export interface ToolSpec {
-  name: string
-  description: string
-  parameters: Record<string, unknown>
-}
+/** The JSON a provider sends to the model for one tool; shared, so providers need not import the tools. */
+export type { ToolSpec } from '../../shared/tool-spec'

@@ -1,5 +1,5 @@
 import type { ToolCall } from '../../../shared/protocol'
-import type { ToolSpec } from '../../tools/types'
+import type { ToolSpec } from '../../../shared/tool-spec'
 import { newCallId } from '../ids'
 import type { ModelTurn, ToolCallRepair } from '../types'
 import { FAMILIES } from './families'

@@ -1,5 +1,5 @@
 import { findTool } from '../../tools/registry'
-import type { ToolSpec } from '../../tools/types'
+import type { ToolSpec } from '../../../shared/tool-spec'
 import { isObject, parseJson } from './json-scan'
 import type { RawCall } from './types'
 
