@@ -9,9 +9,6 @@ import { EXIT } from './exit-codes'
 import { formatDuration, summarizeArgs } from './render'
 import { requireSession, withStore, type StoreOptions } from './session-store'
 
-// Still reachable from here for the commands that import them with the listings.
-export { requireSession, withStore }
-
 function when(ts: number): string {
   return new Date(ts).toISOString().replace('T', ' ').slice(0, 16)
 }
