@@ -1,6 +1,6 @@
-import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { callsFromValue, forwardFinder, isObject, openerBalance } from '../json-scan'
-import { indexesOf, jsonAt, skipMarker } from './json-at'
+import type { RawCall, ToolCallFamily } from '../types'
+import { callsFromValue, isObject } from '../json-scan'
+import { jsonAt, markerBlocks } from './json-at'
 
 /*
  * Swiss AI Apertus: `<|tools_prefix|>[{"NAME": {args}}, …]<|tools_suffix|>` — each call
@@ -15,30 +15,16 @@ export const apertus: ToolCallFamily = {
   id: 'apertus',
   models: 'Apertus',
   detect: (text) => text.includes(OPEN),
-  parse(text: string): FamilyResult {
-    const result: FamilyResult = { spans: [], broken: [] }
-    const balance = openerBalance(text, OPEN)
-    const closeAfter = forwardFinder(text, CLOSE)
-    for (const start of indexesOf(text, OPEN)) {
-      const json = jsonAt(text, start + OPEN.length, balance)
+  parse: (text) =>
+    markerBlocks(text, OPEN, CLOSE, 'the list', (from, balance) => {
+      const json = jsonAt(text, from, balance)
+      if (!json.ok) return json
       // Some fine-tunes write the generic {"name", "arguments"} shape between Apertus's tokens.
-      const calls = json.ok ? (namedCalls(json.value) ?? callsFromValue(json.value)) : undefined
-      if (json.ok && calls) {
-        if (calls.length > 0) {
-          result.spans.push({ start, end: skipMarker(text, json.end, CLOSE), calls, kind: 'markup' })
-        }
-        continue
-      }
-      const close = closeAfter(start)
-      const why = json.ok ? 'each call must be {"NAME": {arguments}}' : json.error
-      result.broken.push({
-        start,
-        end: close < 0 ? text.length : close + CLOSE.length,
-        problem: `the list after ${OPEN} does not parse (${why})`,
-      })
-    }
-    return result
-  },
+      const calls = namedCalls(json.value) ?? callsFromValue(json.value)
+      return calls
+        ? { ok: true, calls, end: json.end }
+        : { ok: false, error: 'each call must be {"NAME": {arguments}}', end: json.end }
+    }),
   example: '<|tools_prefix|>[{"read_file": {"path": "src/main.ts"}}]<|tools_suffix|>',
 }
 

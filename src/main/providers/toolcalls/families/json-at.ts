@@ -1,5 +1,12 @@
-import type { RawCall } from '../types'
-import { balancedEnd, callsFromValue, parseJson, type Balance } from '../json-scan'
+import type { FamilyResult, RawCall } from '../types'
+import {
+  balancedEnd,
+  callsFromValue,
+  forwardFinder,
+  openerBalance,
+  parseJson,
+  type Balance,
+} from '../json-scan'
 import { skipSpace } from './markup-util'
 
 /*
@@ -44,4 +51,33 @@ export function indexesOf(text: string, marker: string): number[] {
   const out: number[] = []
   for (let i = text.indexOf(marker); i >= 0; i = text.indexOf(marker, i + marker.length)) out.push(i)
   return out
+}
+
+/**
+ * Every `open … close` block whose body `read` turns into calls: a block it reads is a
+ * markup span (through `close` when that follows), one it cannot read is broken up to
+ * `close` (or the end). `what` names the body in the repair message ("the JSON").
+ */
+export function markerBlocks(
+  text: string,
+  open: string,
+  close: string,
+  what: string,
+  read: (from: number, balance: Balance) => CallsAt,
+): FamilyResult {
+  const result: FamilyResult = { spans: [], broken: [] }
+  const balance = openerBalance(text, open)
+  const closeAfter = forwardFinder(text, close)
+  for (const start of indexesOf(text, open)) {
+    const r = read(start + open.length, balance)
+    if (r.ok) {
+      if (r.calls.length > 0)
+        result.spans.push({ start, end: skipMarker(text, r.end, close), calls: r.calls, kind: 'markup' })
+      continue
+    }
+    const at = closeAfter(start)
+    const end = at < 0 ? text.length : at + close.length
+    result.broken.push({ start, end, problem: `${what} after ${open} does not parse (${r.error})` })
+  }
+  return result
 }
