@@ -1,5 +1,4 @@
 import path from 'node:path'
-import readline from 'node:readline/promises'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import pc from 'picocolors'
 import {
@@ -18,6 +17,7 @@ import { replaySession, type ReplayFrame } from '../../timetravel/replay'
 import { approverFor, exitCodeFor, resolveProviderConfig } from './edit'
 import { EXIT, UsageError } from './exit-codes'
 import { formatDuration, humanRenderer, jsonRenderer, summarizeArgs } from './render'
+import { confirm } from './confirm'
 
 /** `stepwise sessions fork` and `stepwise sessions replay` (issue 4). */
 
@@ -84,15 +84,6 @@ export function addForkReplayCommands(sessions: Command): void {
     .action((id: string, opts: { json?: boolean; dataDir?: string }) => {
       process.exitCode = runReplay(id, opts)
     })
-}
-
-async function confirm(question: string): Promise<boolean> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr })
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim())
-  } finally {
-    rl.close()
-  }
 }
 
 export async function runFork(id: string, opts: ForkCliOptions): Promise<number> {

@@ -1,10 +1,10 @@
 import fs from 'node:fs'
-import readline from 'node:readline/promises'
 import { type Command, Option } from 'commander'
 import { compactStore, purgeSessions } from '../../store/purge'
 import type { SessionRow } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
 import { requireSession, withStore } from './session-store'
+import { confirm } from './confirm'
 
 /*
  * `stepwise sessions delete ID… [--yes]` and `stepwise sessions rename ID "title"` (docs/cli.md).
@@ -44,15 +44,6 @@ export function addManageCommands(sessions: Command): void {
     .action((id: string, title: string, opts: ManageOptions) => {
       process.exitCode = renameSession(id, title, opts)
     })
-}
-
-async function confirm(question: string): Promise<boolean> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr })
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim())
-  } finally {
-    rl.close()
-  }
 }
 
 function fileBytes(file: string): number {

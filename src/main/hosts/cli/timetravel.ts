@@ -1,5 +1,4 @@
 import path from 'node:path'
-import readline from 'node:readline/promises'
 import { type Command, InvalidArgumentError, Option } from 'commander'
 import { defaultDataDir } from '../../config/paths'
 import { openStore } from '../../store/store'
@@ -12,6 +11,7 @@ import {
   type RestoreOutcome,
 } from '../../timetravel/restore'
 import { EXIT, UsageError } from './exit-codes'
+import { confirm } from './confirm'
 
 /*
  * `stepwise sessions undo ID` and `stepwise sessions rewind ID --to STEP`
@@ -108,15 +108,6 @@ async function runRestore(
     return report(outcome, session.id, verb)
   } finally {
     store.close()
-  }
-}
-
-async function confirm(question: string): Promise<boolean> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr })
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim())
-  } finally {
-    rl.close()
   }
 }
 
