@@ -148,7 +148,7 @@ export const COMMANDS: readonly PaletteCommand[] = [
     id: 'compact',
     slash: 'compact',
     title: 'Compact context',
-    hint: 'Summarise the older part of the chat to free the context window',
+    hint: 'Compaction runs on its own near a full window; on request: not yet',
     keywords: 'context window summarize shrink',
     unavailable: needsSession,
     run: compactNow,
