@@ -4,7 +4,6 @@ import { emptySessionView, type SessionView } from '../../../shared/reducer'
 import {
   contextLabel,
   contextLevel,
-  contextShort,
   contextUse,
   elapsedMs,
   formatClock,
@@ -77,17 +76,17 @@ describe('the context meter', () => {
     expect(percentUsed(use)).toBe(42)
     expect(contextLabel(use)).toBe('Context window 42% used (13.4k of 32k tokens)')
     expect(contextLabel(null)).toBe('Context window: not measured yet')
-    expect(contextShort(use)).toBe('42%')
-    expect(contextShort(null)).toBe('–')
+    expect(meterShort(meterReading(use, null))).toBe('42%')
+    expect(meterShort(meterReading(null, null))).toBe('–')
   })
   it('marks our own estimate with "~" and says why in the tooltip', () => {
     const estimated = { usedTokens: 5000, windowTokens: 8192, source: 'estimated' as const }
-    expect(contextShort(estimated)).toBe('~61%')
+    expect(meterShort(meterReading(estimated, null))).toBe('~61%')
     expect(contextLabel(estimated)).toBe(
       'Context window about 61% used (~5k of 8.2k tokens; estimated by Stepwise: the server reported fewer tokens or none)',
     )
     const reported = { ...estimated, source: 'reported' as const }
-    expect(contextShort(reported)).toBe('61%')
+    expect(meterShort(meterReading(reported, null))).toBe('61%')
     expect(contextLabel(reported)).toBe(
       'Context window 61% used (5k of 8.2k tokens, as the server counted them)',
     )

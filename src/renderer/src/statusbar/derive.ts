@@ -170,12 +170,6 @@ export function contextLabel(use: ContextUse | null): string {
   return `Context window ${percentUsed(use)}% used (${counts})`
 }
 
-/** The meter's short text: "~" marks our own estimate. */
-export function contextShort(use: ContextUse | null): string {
-  if (!use) return '–'
-  return `${use.source === 'estimated' ? '~' : ''}${percentUsed(use)}%`
-}
-
 /** How the meter is coloured: calm, filling up, or about to compact or overflow. */
 export function contextLevel(percent: number): 'ok' | 'high' | 'full' {
   return percent >= 90 ? 'full' : percent >= 70 ? 'high' : 'ok'
