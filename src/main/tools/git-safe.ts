@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import path from 'node:path'
+import { isInside } from '../sandbox/paths'
 
 /*
  * Every host-side git call of the core goes through here. The repository is
@@ -266,10 +267,6 @@ function exec(
   })
 }
 
-/**
- * A git client for `cwd` that runs nothing the repository configures. Reads the
- * config once (that itself runs no program) to learn which keys to override.
- */
 /** The user's global config files, as git finds them. */
 function globalConfigFiles(env: Record<string, string>): string[] {
   if (env.GIT_CONFIG_GLOBAL) return [path.resolve(env.GIT_CONFIG_GLOBAL)]
@@ -280,15 +277,14 @@ function globalConfigFiles(env: Record<string, string>): string[] {
   )
 }
 
-const isInside = (p: string, dir: string) => {
-  const rel = path.relative(dir, p)
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
-}
-
+/**
+ * A git client for `cwd` that runs nothing the repository configures. Reads the
+ * config once (that itself runs no program) to learn which keys to override.
+ */
 export async function openSafeGit(cwd: string, opts: SafeGitOptions = {}): Promise<SafeGit> {
   const base = safeGitEnv()
   // A project that holds the user's global config (a project opened at $HOME) can rewrite it: distrust it then.
-  const distrustGlobal = globalConfigFiles(base).some((f) => isInside(path.resolve(f), path.resolve(cwd)))
+  const distrustGlobal = globalConfigFiles(base).some((f) => isInside(path.resolve(cwd), path.resolve(f)))
   const fixedEnv = { ...base, ...configEnv(hardeningFor([], opts)) }
   const listed = await exec(cwd, ['config', '--list', '--show-scope', '-z'], fixedEnv, opts).catch(
     (err: GitError) => {
