@@ -244,6 +244,12 @@ export function matchAt(re: RegExp, text: string, pos: number): RegExpExecArray 
   return s.exec(text)
 }
 
+/** Index just past the whitespace that starts at `i`. */
+export function skipSpace(text: string, i: number): number {
+  while (i < text.length && /\s/.test(text[i])) i++
+  return i
+}
+
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }

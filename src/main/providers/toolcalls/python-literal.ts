@@ -1,3 +1,4 @@
+import { skipSpace } from './json-scan'
 import type { RawCall } from './types'
 
 /*
@@ -31,7 +32,7 @@ const NAME = /[A-Za-z_][\w.-]*/y
 export function parsePyCalls(text: string, start: number, limit = text.length): PyCallsResult {
   const p = new Parser(text, limit)
   try {
-    const r = p.callsAt(skipWs(text, start))
+    const r = p.callsAt(skipSpace(text, start))
     if (!r) return { ok: false, error: p.lastError ?? 'no call could be read there', reached: p.reached }
     return { ok: true, calls: r.calls, end: r.end }
   } catch (err) {
@@ -57,21 +58,16 @@ export function readPythonCalls(
     const calls = [...r.calls]
     let end = r.end
     for (;;) {
-      const comma = skipWs(text, end)
+      const comma = skipSpace(text, end)
       if (text[comma] !== ',') break
       const next = parsePyCalls(text, comma + 1, limit)
-      if (!next.ok || text[skipWs(text, comma + 1)] === '[') break
+      if (!next.ok || text[skipSpace(text, comma + 1)] === '[') break
       calls.push(...next.calls)
       end = next.end
     }
     return { ok: true, value: calls, end }
   }
   return { ok: true, value: r.calls, end: r.end - 1 }
-}
-
-function skipWs(text: string, i: number): number {
-  while (i < text.length && /\s/.test(text[i])) i++
-  return i
 }
 
 interface Parsed<T> {
@@ -103,10 +99,10 @@ class Parser {
 
   /** The rest of a `[...]` list of calls; backtracks through `call`'s string guesses. */
   private callList(i: number, calls: RawCall[]): { calls: RawCall[]; end: number } | undefined {
-    i = skipWs(this.text, i)
+    i = skipSpace(this.text, i)
     if (this.text[i] === ']') return { calls, end: i + 1 }
     for (const c of this.callCandidates(i)) {
-      let j = skipWs(this.text, c.end)
+      let j = skipSpace(this.text, c.end)
       if (this.text[j] === ',') j++
       else if (this.text[j] !== ']') continue
       const rest = this.callList(j, [...calls, c.value])
@@ -125,7 +121,7 @@ class Parser {
     const m = NAME.exec(this.text)
     if (!m) return
     const name = m[0]
-    const open = skipWs(this.text, i + name.length)
+    const open = skipSpace(this.text, i + name.length)
     if (this.text[open] !== '(') return
     for (const args of this.kwargs(open + 1, {})) {
       yield { value: { name, arguments: args.value }, end: args.end }
@@ -133,22 +129,22 @@ class Parser {
   }
 
   private *kwargs(i: number, acc: Record<string, unknown>): Generator<Parsed<Record<string, unknown>>> {
-    i = skipWs(this.text, i)
+    i = skipSpace(this.text, i)
     if (this.text[i] === ')') {
       yield { value: acc, end: i + 1 }
       return
     }
     NAME.lastIndex = i
     const m = NAME.exec(this.text)
-    const eq = m ? skipWs(this.text, i + m[0].length) : -1
+    const eq = m ? skipSpace(this.text, i + m[0].length) : -1
     if (!m || this.text[eq] !== '=' || this.text[eq + 1] === '=') {
       this.lastError = 'arguments must be named, like read_file(path="src/a.ts")'
       return
     }
     const key = m[0]
     try {
-      for (const v of this.valueCandidates(skipWs(this.text, eq + 1))) {
-        let j = skipWs(this.text, v.end)
+      for (const v of this.valueCandidates(skipSpace(this.text, eq + 1))) {
+        let j = skipSpace(this.text, v.end)
         if (this.text[j] === ',') j++
         else if (this.text[j] !== ')') continue
         yield* this.kwargs(j, { ...acc, [key]: v.value })
@@ -172,7 +168,7 @@ class Parser {
 
   /** A nested value: strings take the first plausible closing quote. */
   private value(i: number): Parsed<unknown> {
-    i = skipWs(this.text, i)
+    i = skipSpace(this.text, i)
     const c = this.text[i]
     if (c === '"' || c === "'") {
       const first = this.stringCandidates(i).next()
@@ -201,11 +197,11 @@ class Parser {
   private sequence(i: number, close: string): Parsed<unknown[]> {
     const items: unknown[] = []
     for (;;) {
-      i = skipWs(this.text, i)
+      i = skipSpace(this.text, i)
       if (this.text[i] === close) return { value: items, end: i + 1 }
       const v = this.value(i)
       items.push(v.value)
-      i = skipWs(this.text, v.end)
+      i = skipSpace(this.text, v.end)
       if (this.text[i] === ',') i++
       else if (this.text[i] !== close) throw new PyError(`expected "," or "${close}" at offset ${i}`)
     }
@@ -216,14 +212,14 @@ class Parser {
     const obj: Record<string, unknown> = {}
     const set: unknown[] = []
     for (;;) {
-      i = skipWs(this.text, i)
+      i = skipSpace(this.text, i)
       if (this.text[i] === '}') return { value: set.length > 0 ? set : obj, end: i + 1 }
       const k = this.value(i)
-      i = skipWs(this.text, k.end)
+      i = skipSpace(this.text, k.end)
       if (this.text[i] === ':') {
         const v = this.value(i + 1)
         obj[String(k.value)] = v.value
-        i = skipWs(this.text, v.end)
+        i = skipSpace(this.text, v.end)
       } else set.push(k.value)
       if (this.text[i] === ',') i++
       else if (this.text[i] !== '}') throw new PyError(`expected "," or "}" at offset ${i}`)
@@ -247,7 +243,7 @@ class Parser {
         continue
       }
       if (this.text.startsWith(delim, j)) {
-        const after = skipWs(this.text, j + delim.length)
+        const after = skipSpace(this.text, j + delim.length)
         if (after >= this.limit || /[,)\]}:]/.test(this.text[after])) {
           if (++this.guesses > MAX_GUESSES) throw new PyError('too many quotes to tell where strings end')
           closed = true

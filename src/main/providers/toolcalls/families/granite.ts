@@ -1,6 +1,6 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { balancedEnd, parseJsonLoose } from '../json-scan'
-import { namedCall, skipSpace } from './markup-util'
+import { balancedEnd, parseJsonLoose, skipSpace } from '../json-scan'
+import { namedCall } from './markup-util'
 
 /*
  * IBM Granite. 3.0 writes the special token `<|tool_call|>` then a JSON list; 3.1 writes

@@ -1,6 +1,5 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
-import { forwardFinder, openerBalance, parseJsonLoose, type Balance } from '../json-scan'
-import { skipSpace } from './markup-util'
+import { forwardFinder, openerBalance, parseJsonLoose, skipSpace, type Balance } from '../json-scan'
 
 /*
  * GPT-OSS "harmony": every message is `<|start|>ROLE<|channel|>CHANNEL [to=RECIPIENT] [<|constrain|>json]<|message|>BODY<|end|>`.

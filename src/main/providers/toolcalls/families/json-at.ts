@@ -5,9 +5,9 @@ import {
   forwardFinder,
   openerBalance,
   parseJson,
+  skipSpace,
   type Balance,
 } from '../json-scan'
-import { skipSpace } from './markup-util'
 
 /*
  * The JSON value that follows a family's marker (`<TOOLCALL>`, `functools`, `<|plugin|>`…),

@@ -1,15 +1,9 @@
 import { isObject } from '../json-scan'
 
 /*
- * Small scanners shared by the special-token families (deepseek, glm, kimi, minimax,
+ * Small helpers shared by the special-token families (deepseek, glm, kimi, minimax,
  * harmony, command-r, granite). JSON itself is read with `../json-scan`.
  */
-
-/** Index just past the whitespace that starts at `i`. */
-export function skipSpace(text: string, i: number): number {
-  while (i < text.length && /\s/.test(text[i])) i++
-  return i
-}
 
 /** A short quote of the text for a repair message. */
 export function quote(text: string, max = 60): string {

@@ -1,6 +1,6 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { balancedEnd, forwardFinder, parseJsonLoose } from '../json-scan'
-import { attribute, namedCall, quote, skipSpace } from './markup-util'
+import { balancedEnd, forwardFinder, parseJsonLoose, skipSpace } from '../json-scan'
+import { attribute, namedCall, quote } from './markup-util'
 
 /*
  * MiniMax-M2: `<minimax:tool_call><invoke name="NAME"><parameter name="p">v</parameter></invoke></minimax:tool_call>`.
