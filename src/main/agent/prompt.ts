@@ -58,12 +58,16 @@ function readRules(root: string, rel: string): string {
   return text.trim()
 }
 
+/** Stepwise's own instructions (resources/prompts/system.md): the start of every system prompt. */
+export function baseSystemPrompt(resourcesDir = findResourcesDir()): string {
+  return fs.readFileSync(path.join(resourcesDir, 'prompts', 'system.md'), 'utf8').trim()
+}
+
 export function buildSystemPrompt(
   root: string,
   opts: { resourcesDir?: string; extra?: string } = {},
 ): SystemPrompt {
-  const resources = opts.resourcesDir ?? findResourcesDir()
-  const parts = [fs.readFileSync(path.join(resources, 'prompts', 'system.md'), 'utf8').trim()]
+  const parts = [baseSystemPrompt(opts.resourcesDir)]
   const ruleFiles: string[] = []
   for (const name of RULE_FILES) {
     for (const rel of ruleFilesAt(root, name)) {

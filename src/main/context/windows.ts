@@ -41,10 +41,20 @@ export function lookupModel(model: string, t = modelTable()): ModelEntry | undef
  * knows (Ollama: the num_ctx it sends), else the table, else the provider default.
  */
 export async function resolveContextWindow(provider: ModelProvider, signal?: AbortSignal): Promise<number> {
+  return (await findContextWindow(provider, signal)).tokens
+}
+
+/** `resolveContextWindow`, saying which of the three gave it (the meter shows where it comes from). */
+export async function findContextWindow(
+  provider: ModelProvider,
+  signal?: AbortSignal,
+): Promise<{ tokens: number; from: 'provider' | 'table' | 'default' }> {
   if (provider.contextWindow) {
     const fromProvider = await provider.contextWindow(signal).catch(() => undefined)
-    if (fromProvider) return fromProvider
+    if (fromProvider) return { tokens: fromProvider, from: 'provider' }
   }
   const t = modelTable()
-  return lookupModel(provider.model, t)?.contextWindow ?? t.defaults[provider.id] ?? 8192
+  const entry = lookupModel(provider.model, t)
+  if (entry) return { tokens: entry.contextWindow, from: 'table' }
+  return { tokens: t.defaults[provider.id] ?? 8192, from: 'default' }
 }

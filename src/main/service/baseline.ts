@@ -1,10 +1,8 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import type { CommandInput, CommandOutput } from '../../shared/protocol'
-import { buildSystemPrompt, findResourcesDir } from '../agent/prompt'
+import { baseSystemPrompt, buildSystemPrompt } from '../agent/prompt'
 import { toolSpecsForWindow } from '../context/compact-prompt'
 import { createTokenCounter } from '../context/tokens'
-import { lookupModel, modelTable } from '../context/windows'
+import { findContextWindow } from '../context/windows'
 import { createProvider } from '../providers'
 import { createSandbox } from '../sandbox/sandbox'
 import { prepareCodeContext } from '../session/code-context'
@@ -46,30 +44,23 @@ export async function contextBaseline(
     ...options,
   })
 
-  let windowTokens: number | null = null
-  let windowSource: Baseline['windowSource'] = 'unknown'
-  const fromProvider = await provider
-    .contextWindow?.(AbortSignal.timeout(SHOW_TIMEOUT_MS))
-    .catch(() => undefined)
-  if (fromProvider) {
-    windowTokens = fromProvider
-    windowSource = options.numCtx ? 'setting' : 'server'
-  } else {
-    const entry = lookupModel(model, modelTable())
-    if (entry) [windowTokens, windowSource] = [entry.contextWindow, 'table']
-  }
+  // Resolved as a session resolves it; the provider's default is a guess, so the meter says "unknown".
+  const window = await findContextWindow(provider, AbortSignal.timeout(SHOW_TIMEOUT_MS))
+  const windowTokens = window.from === 'default' ? null : window.tokens
+  const windowSource = (
+    { provider: options.numCtx ? 'setting' : 'server', table: 'table', default: 'unknown' } as const
+  )[window.from]
 
   const count = createTokenCounter(model)
   const root = resolveProjectDir(input.repo)
   const sandbox = await createSandbox(root)
   const code = await prepareCodeContext(ctx.store, sandbox, provider)
-  const base = fs.readFileSync(path.join(findResourcesDir(), 'prompts', 'system.md'), 'utf8').trim()
+  const base = baseSystemPrompt()
   const withRules = buildSystemPrompt(sandbox.root).text
   const systemTokens = count.text(base)
   const rulesTokens = Math.max(0, count.text(withRules) - systemTokens)
-  // A session on an unknown window runs with the table's default for the provider: size the tools for that.
-  const sizedFor = windowTokens ?? modelTable().defaults[providerId] ?? 8192
-  const toolsTokens = count.text(JSON.stringify(toolSpecsForWindow(allTools, sizedFor)))
+  // A session on an unknown window runs with the provider's default: the tools are sized for that.
+  const toolsTokens = count.text(JSON.stringify(toolSpecsForWindow(allTools, window.tokens)))
   const repoMapTokens = code.repoMap ? count.text(code.repoMap.text) : 0
   return {
     systemTokens,
