@@ -1,6 +1,5 @@
 import { create } from 'zustand'
-import { emptySessionView } from '../../../shared/reducer'
-import { invoke, refreshSessions, toast, useApp, type SessionSummary } from '../state/store'
+import { invoke, NO_OPEN_SESSION, refreshSessions, toast, useApp, type SessionSummary } from '../state/store'
 
 /** Deleting and renaming chats from the session list. */
 
@@ -31,8 +30,7 @@ export async function confirmDelete(): Promise<void> {
   } catch {
     return // toasted by invoke (a running chat is refused)
   }
-  if (useApp.getState().sessionId === session.id)
-    useApp.setState({ sessionId: null, events: [], view: emptySessionView, approvals: {}, selectedSeq: null })
+  if (useApp.getState().sessionId === session.id) useApp.setState(NO_OPEN_SESSION)
   await refreshSessions()
   const minutes = Math.max(1, Math.round((reply.restorableUntil - Date.now()) / 60_000))
   toast('info', `Deleted “${session.title}”. Undo brings it back (for ${minutes} min).`, {

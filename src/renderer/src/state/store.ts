@@ -71,6 +71,15 @@ const initial: AppState = {
 
 export const useApp = create<AppState>(() => initial)
 
+/** The state of "no chat open": opening a project, or deleting the open chat, sets it. */
+export const NO_OPEN_SESSION = {
+  sessionId: null,
+  events: [],
+  view: emptySessionView,
+  approvals: {},
+  selectedSeq: null,
+} satisfies Partial<AppState>
+
 let api: StepwiseApi | null = null
 let toastId = 0
 
@@ -172,14 +181,7 @@ export async function refreshSessions(): Promise<void> {
 
 export async function openProject(repo: string): Promise<void> {
   const project = await invoke('project/open', { repo })
-  useApp.setState({
-    project,
-    sessionId: null,
-    events: [],
-    view: emptySessionView,
-    approvals: {},
-    selectedSeq: null,
-  })
+  useApp.setState({ project, ...NO_OPEN_SESSION })
   await refreshSessions()
   const info = await invoke('app/info', {})
   useApp.setState({ info })
@@ -212,7 +214,7 @@ function rememberSession(repo: string, sessionId: string): void {
 
 /** Opens a stored session: its whole history through the reducer, then live events on top. */
 export async function openSession(sessionId: string): Promise<void> {
-  useApp.setState({ sessionId, events: [], view: emptySessionView, approvals: {}, selectedSeq: null })
+  useApp.setState({ ...NO_OPEN_SESSION, sessionId })
   const { events } = await invoke('session/events', { sessionId })
   const typed = events as StepwiseEvent[]
   if (useApp.getState().sessionId !== sessionId) return
