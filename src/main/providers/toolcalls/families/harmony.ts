@@ -45,13 +45,13 @@ function readHeader(text: string, from: number, messageAt: number): Header | und
   return { start, role, channel, recipient: isCall ? recipient : undefined }
 }
 
-/** Where the body ends and where the message ends (past its terminator). */
 /** Per-parse searches, so an answer of many messages is searched once, not once per message. */
 interface Finders {
   terminators: Array<(from: number) => number>
   balance: Balance
 }
 
+/** Where the body ends and where the message ends (past its terminator). */
 function bodyBounds(
   text: string,
   bodyStart: number,
