@@ -1,6 +1,6 @@
 import { leavesProject } from '../argv'
 import { options, type Normalised, type Option } from '../options'
-import type { ProgramRule } from './types'
+import { RUNS, WRITES, type ProgramRule } from './types'
 
 /*
  * The project's own checks (npm test, go test, cargo check, pytest, make test, …)
@@ -8,9 +8,6 @@ import type { ProgramRule } from './types'
  * points them at other code or other files: a shell for scripts, a wrapper or
  * runner program, a config or plugin from elsewhere, an output outside the project.
  */
-
-const RUNS = 'runs another program'
-const WRITES = 'writes to a file'
 
 /** An option value that leaves the project (`/abs`, `../x`, `~/x`). */
 const leaves = (value: string | undefined) => value !== undefined && leavesProject(value)

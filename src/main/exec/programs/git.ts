@@ -1,6 +1,6 @@
 import { commandName } from '../argv'
 import { normalise, options, type OptionTable } from '../options'
-import type { ProgramRule } from './types'
+import { WRITES, type ProgramRule } from './types'
 
 /*
  * git: its global options (exact, before the subcommand, never abbreviated — git.c
@@ -76,7 +76,7 @@ const LOG_OPTIONS =
 const DIFF_SHORT = 'p u s z M=? C=? B=? D R a b w W O= S= G= U= l= X=?'
 
 const GIT_WRITES: Readonly<Record<string, string>> = {
-  '--output': 'writes to a file',
+  '--output': WRITES,
   '--ext-diff': 'runs the configured external diff program',
   '--textconv': 'runs the configured text conversion programs',
 }

@@ -1,14 +1,11 @@
 import { options, type Normalised } from '../options'
-import type { ProgramRule } from './types'
+import { RUNS, WRITES, type ProgramRule } from './types'
 
 /*
  * Programs off the built-in allowlist that users often add to theirs (`tar`,
  * `less`, `man`, `awk`). A user allow entry lifts the question, not these rules:
  * `"allow": ["tar"]` still asks for `tar --to-command=sh`.
  */
-
-const RUNS = 'runs another program'
-const WRITES = 'writes to a file'
 
 export const TAR: ProgramRule = {
   table: options({

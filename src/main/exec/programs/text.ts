@@ -1,5 +1,5 @@
 import { options } from '../options'
-import type { ProgramRule } from './types'
+import { RUNS, WRITES, type ProgramRule } from './types'
 
 /*
  * Read-only file and text tools, and the options that turn them into something
@@ -7,9 +7,6 @@ import type { ProgramRule } from './types'
  * grep, sed; ripgrep 14); only what a rule needs is complete: the options that
  * take a value, and every long option sharing a prefix with a forbidden one.
  */
-
-const RUNS = 'runs another program'
-const WRITES = 'writes to a file'
 
 /** `rm` (for the deny list: `--rec --for` is `-rf`). */
 export const RM = options({

@@ -8,6 +8,10 @@ import { describeOption, findOption, normalise, type Normalised, type OptionTabl
  * program, and read through the option normaliser so no spelling slips past.
  */
 
+/** What the commonest forbidden options do, in the words every program's rule uses. */
+export const RUNS = 'runs another program'
+export const WRITES = 'writes to a file'
+
 export interface ProgramRule {
   /** The options the program knows, so abbreviations and values read as it reads them. */
   table: OptionTable
