@@ -103,15 +103,17 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 
 /**
  * `output` cut so that `count(result) <= maxTokens`, with a `cut_to_fit` marker; the
- * output itself when it already fits. `tool` and `args` choose the hint.
+ * output itself when it already fits. `tool` and `args` choose the hint. A caller that
+ * already counted `output` passes `outputTokens`, so a large output is not counted twice.
  */
 export function cutToolOutput(
   output: string,
   maxTokens: number,
   count: Count,
   call: { name: string; args?: Record<string, unknown> },
+  outputTokens?: number,
 ): string {
-  if (output.length <= maxTokens || count(output) <= maxTokens) return output
+  if (output.length <= maxTokens || (outputTokens ?? count(output)) <= maxTokens) return output
   const args = call.args ?? {}
   const obj = parseObject(output) ?? { ok: true, text: output }
   // The biggest fields first: they are what made the result too large.

@@ -152,10 +152,13 @@ export class ContextManager {
       const size = this.counter.text(item.output)
       const target = Math.max(MIN_CUT_TOKENS, Math.floor(size - over))
       if (target >= size) continue
-      const output = cutToolOutput(item.output, target, (t) => this.counter.text(t), {
-        name: item.name,
-        args: argsOf(callFor(transcript, item.callId)),
-      })
+      const output = cutToolOutput(
+        item.output,
+        target,
+        (t) => this.counter.text(t),
+        { name: item.name, args: argsOf(callFor(transcript, item.callId)) },
+        size,
+      )
       if (output === item.output) continue
       transcript[largest] = { ...item, output }
       cut += 1
