@@ -2,13 +2,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createCoreService } from '../src/main/service/service'
 import { DELETE_GRACE_MS } from '../src/main/service/sessions'
 import { createBlobStore, sha256 } from '../src/main/snapshot/blobs'
 import { decodeManifest } from '../src/main/snapshot/manifest'
 import { openStore } from '../src/main/store/store'
 import type { Store } from '../src/main/store/types'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
+import { answer, runTurn as runServiceTurn, startService, type CoreService } from './service-harness'
 
 /** Deleting, restoring and renaming sessions through the app's protocol commands. */
 
@@ -16,32 +16,16 @@ let repo: string
 let dataDir: string
 let store: Store
 let server: FakeModelServer
-let service: ReturnType<typeof createCoreService>
+let service: CoreService
 
 async function setup(turns: FakeTurn[]): Promise<void> {
   server = await startFakeModelServer({ turns, models: ['coder:1b'] })
-  service = createCoreService({
-    store,
-    dataDir,
-    host: 'web',
-    defaults: { provider: 'ollama', model: 'coder:1b', baseUrl: server.url, approvalPolicy: 'auto-edit' },
-  })
+  service = startService({ store, dataDir, baseUrl: server.url })
 }
 
-async function call<T = Record<string, unknown>>(command: string, input: unknown): Promise<T> {
-  const reply = await service.answer(command, input)
-  if (!reply.ok) throw new Error(reply.error)
-  return reply.output as T
-}
-
-async function runTurn(sessionId: string, text: string): Promise<void> {
-  await call('turn/start', { sessionId, text })
-  const end = Date.now() + 10_000
-  while (service.sessions.isRunning(sessionId)) {
-    if (Date.now() > end) throw new Error('the turn did not end')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+const call = <T = Record<string, unknown>>(command: string, input: unknown): Promise<T> =>
+  answer<T>(service, command, input)
+const runTurn = (sessionId: string, text: string): Promise<void> => runServiceTurn(service, sessionId, text)
 
 const listed = async (): Promise<string[]> =>
   (await call<{ sessions: Array<{ id: string }> }>('session/list', {})).sessions.map((s) => s.id)

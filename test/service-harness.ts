@@ -1,0 +1,39 @@
+/**
+ * The app's core service in-process for end-to-end tests: started on a real store and the fake
+ * model server, driven through its protocol commands as the app drives it.
+ */
+import { createCoreService } from '../src/main/service/service'
+import type { Store } from '../src/main/store/types'
+
+export type CoreService = ReturnType<typeof createCoreService>
+
+/** The web host on `store`, new chats on the fake server's `coder:1b`, edits approved. */
+export function startService(at: { store: Store; dataDir: string; baseUrl: string }): CoreService {
+  return createCoreService({
+    store: at.store,
+    dataDir: at.dataDir,
+    host: 'web',
+    defaults: { provider: 'ollama', model: 'coder:1b', baseUrl: at.baseUrl, approvalPolicy: 'auto-edit' },
+  })
+}
+
+/** A command's output; a refusal throws with the core's reason. */
+export async function answer<T = Record<string, unknown>>(
+  service: CoreService,
+  command: string,
+  input: unknown,
+): Promise<T> {
+  const reply = await service.answer(command, input)
+  if (!reply.ok) throw new Error(reply.error)
+  return reply.output as T
+}
+
+/** Sends a message and waits until the turn it starts has ended. */
+export async function runTurn(service: CoreService, sessionId: string, text: string): Promise<void> {
+  await answer(service, 'turn/start', { sessionId, text })
+  const end = Date.now() + 10_000
+  while (service.sessions.isRunning(sessionId)) {
+    if (Date.now() > end) throw new Error('the turn did not end')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
