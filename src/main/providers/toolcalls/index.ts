@@ -4,7 +4,14 @@ import { newCallId } from '../ids'
 import type { ModelTurn, ToolCallRepair } from '../types'
 import { FAMILIES } from './families'
 import { maskReasoning } from './reasoning'
-import { codeRegions, enclosingRegion, isWholeAnswer, LEFTOVER_TOKENS, type Region } from './regions'
+import {
+  blankRegions,
+  codeRegions,
+  enclosingRegion,
+  isWholeAnswer,
+  LEFTOVER_TOKENS,
+  type Region,
+} from './regions'
 import { checkCall, type CheckedCall } from './schema-check'
 import type { Span, ToolCallFamily } from './types'
 
@@ -73,7 +80,7 @@ export function readToolCalls(
   // Code regions are found with markup blanked, so a fence inside a call's argument
   // (a README written through <parameter=content>) cannot open a region around the next call.
   const regions = codeRegions(
-    blank(
+    blankRegions(
       masked,
       candidates.filter((c) => c.kind === 'markup'),
     ),
@@ -260,13 +267,6 @@ function fenceHoldsOnly(text: string, fence: Region, span: Region): boolean {
   const innerEnd = closing ? fence.start + closing.index : fence.end
   const rest = text.slice(innerStart, span.start) + text.slice(span.end, innerEnd)
   return rest.replace(LEFTOVER_TOKENS, '').trim() === ''
-}
-
-function blank(text: string, spans: readonly Region[]): string {
-  if (spans.length === 0) return text
-  const chars = text.split('')
-  for (const s of spans) for (let i = s.start; i < s.end; i++) if (chars[i] !== '\n') chars[i] = ' '
-  return chars.join('')
 }
 
 /**

@@ -1,3 +1,5 @@
+import { blankRegions, type Region } from './regions'
+
 /*
  * Reasoning a model wrote into its answer. A call it considered while thinking is
  * not a call it made, so these stretches are blanked before any family parses the
@@ -32,14 +34,14 @@ const BLOCKS: Block[] = [
 
 /** The text with every reasoning stretch replaced by spaces (newlines kept), same length. */
 export function maskReasoning(text: string): string {
-  const ranges: Array<[number, number]> = []
+  const ranges: Region[] = []
   for (const block of BLOCKS) {
     let from = 0
     if (block.unopenedAtStart) {
       const firstOpen = search(text, block.open, 0)
       const firstClose = search(text, block.close, 0)
       if (firstClose && (!firstOpen || firstClose.index < firstOpen.index)) {
-        ranges.push([0, firstClose.end])
+        ranges.push({ start: 0, end: firstClose.end })
         from = firstClose.end
       }
     }
@@ -49,16 +51,11 @@ export function maskReasoning(text: string): string {
       // An unclosed block (the model was cut off while thinking) runs to the end.
       const close = search(text, block.close, open.end)
       const end = close ? close.end : text.length
-      ranges.push([open.index, end])
+      ranges.push({ start: open.index, end })
       from = Math.max(end, open.end)
     }
   }
-  if (ranges.length === 0) return text
-  const chars = text.split('')
-  for (const [start, end] of ranges) {
-    for (let i = start; i < end; i++) if (chars[i] !== '\n') chars[i] = ' '
-  }
-  return chars.join('')
+  return blankRegions(text, ranges)
 }
 
 function search(text: string, re: RegExp, from: number): { index: number; end: number } | undefined {

@@ -8,6 +8,14 @@ export interface Region {
   end: number
 }
 
+/** The text with every region replaced by spaces (newlines kept): same length, so offsets stay valid. */
+export function blankRegions(text: string, regions: readonly Region[]): string {
+  if (regions.length === 0) return text
+  const chars = text.split('')
+  for (const r of regions) for (let i = r.start; i < r.end; i++) if (chars[i] !== '\n') chars[i] = ' '
+  return chars.join('')
+}
+
 /** Fenced blocks (``` or ~~~, to their closing fence or the end) and inline code spans. */
 export function codeRegions(text: string): Region[] {
   const regions: Region[] = []
