@@ -66,8 +66,8 @@ export function purgeSessions(store: Store, ids: readonly string[]): PurgeResult
       for (const field of SNAPSHOT_FIELDS) if (typeof p[field] === 'number') named.add(p[field])
     }
     const journals = db
-      .prepare<string[], { snapshot_id: number; saved_snapshot_id: number; plan: string; state: string }>(
-        `SELECT snapshot_id, saved_snapshot_id, plan, state FROM restore_journal WHERE session_id NOT IN (${marks})`,
+      .prepare<string[], { snapshot_id: number; saved_snapshot_id: number }>(
+        `SELECT snapshot_id, saved_snapshot_id FROM restore_journal WHERE session_id NOT IN (${marks})`,
       )
       .all(...present)
     for (const j of journals) named.add(j.snapshot_id).add(j.saved_snapshot_id)
