@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { isInside } from '../sandbox/paths'
 import { openSafeGit, type SafeGit } from './git-safe'
 import { MAX_LINES_PER_READ, byteLength, truncatedLines } from './text'
 
@@ -59,7 +60,7 @@ export async function openRepo(opts: RepoOptions): Promise<GitRepo | GitFailure>
   const top = fs.realpathSync(toplevel)
   const prefix = path.relative(top, opts.root).split(path.sep).join('/')
   // A core.worktree pointing elsewhere would show (and commit) files outside the project.
-  if (prefix === '..' || prefix.startsWith('../') || path.isAbsolute(prefix))
+  if (!isInside(top, opts.root))
     return fail(
       `This repository's work tree (${top}) does not contain the project folder, so the git tools refuse to use it.`,
     )
