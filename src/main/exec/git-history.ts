@@ -19,7 +19,7 @@ const TEMPLATE = /^\.env\.(example|sample|template|dist|defaults?)$/
 
 const SECRET_NAME = secretNameMatcher()
 
-/** Above this many tracked files the listing stops and the check trusts what it saw. */
+/** A listing of HEAD that takes longer is given up: the check then knows of no tracked secret. */
 const MAX_LISTING_MS = 5_000
 
 const cache = new Map<string, { head: string; secrets: string[] }>()
