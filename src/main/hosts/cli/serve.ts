@@ -10,7 +10,7 @@ import {
 } from '../../../shared/protocol'
 import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
-import { hideFromCommands, sandboxStatus } from '../../exec'
+import { sandboxStatus } from '../../exec'
 import { createCoreService } from '../../service/service'
 import { openStore } from '../../store/store'
 import { startWebHost } from '../web/server'
@@ -88,7 +88,6 @@ export async function runServe(opts: ServeOptions): Promise<number> {
   const startProject = opts.repo ? resolveRepo(opts.repo) : undefined
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
   const store = openStore(dataDir)
-  hideFromCommands(dataDir)
   const service = createCoreService({
     store,
     dataDir,
