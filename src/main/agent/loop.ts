@@ -100,9 +100,9 @@ export class Agent {
 
   constructor(options: AgentOptions) {
     // The reads belong to the session: a resumed chat starts from those its earlier turns made.
+    // Replayed into the plain record, so the journal holds only what this run's calls change.
+    if (options.resume) replayReads(options.toolContext.reads, options.store.listEvents(options.sessionId))
     this.reads = journaledReadTracker(options.toolContext.reads)
-    if (options.resume) replayReads(this.reads, options.store.listEvents(options.sessionId))
-    this.reads.take()
     const opts = { ...options, toolContext: { ...options.toolContext, reads: this.reads } }
     this.opts = opts
     this.policy = opts.policy
