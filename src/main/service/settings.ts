@@ -22,7 +22,7 @@ const DEFAULTS: Omit<AppSettings, 'commands'> = {
   modelOptions: {},
 }
 
-function readJson(store: Store, key: string): Record<string, unknown> {
+function readJson(store: Pick<Store, 'getSetting'>, key: string): Record<string, unknown> {
   try {
     const value = JSON.parse(store.getSetting(key) ?? '{}') as unknown
     return value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
@@ -61,13 +61,7 @@ export function storedModelOptions(
   store: Pick<Store, 'getSetting'>,
   over: ModelOptionsSetting = {},
 ): ModelOptionsSetting {
-  let stored: unknown
-  try {
-    stored = (JSON.parse(store.getSetting('app') ?? '{}') as Record<string, unknown>).modelOptions
-  } catch {
-    stored = undefined
-  }
-  const parsed = modelOptionsSchema.safeParse(stored)
+  const parsed = modelOptionsSchema.safeParse(readJson(store, 'app').modelOptions)
   const base = parsed.success ? parsed.data : {}
   const defined = Object.fromEntries(Object.entries(over).filter(([, v]) => v !== undefined))
   return { ...base, ...defined }
