@@ -62,6 +62,7 @@ const MORE_OPENERS: Array<[string, string]> = [
   ['minimax', '<minimax:tool_call><invoke name="x"><parameter name="a">'],
   ['functionary', '<function=x>{'],
   ['deepseek', '<｜DSML｜function_calls><｜DSML｜invoke name="x">'],
+  ['deepseek', '<｜tool▁call▁begin｜>x<｜tool▁sep｜>{'],
   ['harmony', '<|start|>assistant<|channel|>final<|message|>'],
   ['pythonic', "[f(a='x"],
   ['pythonic', '<|python_start|>[f(a="x'],

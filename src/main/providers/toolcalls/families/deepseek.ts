@@ -74,17 +74,21 @@ function parseTokens(text: string, out: FamilyResult): void {
     const bodies = HAS_CALL.test(body) ? callBodies(body) : body.trim() === '' ? [] : [body]
     addBlock(out, start, end, bodies, 'the <｜tool▁calls▁begin｜> block holds no tool call')
   }
-  // Calls written without the section tokens around them.
+  // Calls written without the section tokens around them. Sections are in order (one
+  // pointer walks them), and closing tokens are searched forward once, not once per call.
+  const closeAfter = forwardSearch(text, CALL_CLOSE)
+  const nextCall = forwardSearch(text, HAS_CALL)
+  let k = 0
   for (const open of text.matchAll(CALL_OPEN)) {
     const start = open.index
-    if (claimed.some(([s, e]) => start >= s && start < e)) continue
-    const rest = text.slice(start + open[0].length)
-    const close = CALL_CLOSE.exec(rest)
-    const next = HAS_CALL.exec(rest)
-    const stop = close && (!next || close.index < next.index) ? close.index : (next?.index ?? rest.length)
-    const end = start + open[0].length + stop + (close && stop === close.index ? close[0].length : 0)
-    claimed.push([start, end])
-    addBlock(out, start, end, [rest.slice(0, stop)], 'empty DeepSeek tool call')
+    while (k < claimed.length && claimed[k][1] <= start) k++
+    if (k < claimed.length && claimed[k][0] <= start) continue
+    const bodyStart = start + open[0].length
+    const close = closeAfter(bodyStart)
+    const next = nextCall(bodyStart)
+    const stop = close && (!next || close.index < next.index) ? close.index : (next?.index ?? text.length)
+    const end = stop + (close && stop === close.index ? close[0].length : 0)
+    addBlock(out, start, end, [text.slice(bodyStart, stop)], 'empty DeepSeek tool call')
   }
 }
 
