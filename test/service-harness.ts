@@ -3,17 +3,28 @@
  * model server, driven through its protocol commands as the app drives it.
  */
 import { createCoreService } from '../src/main/service/service'
+import type { ApprovalPolicy } from '../src/shared/protocol'
 import type { Store } from '../src/main/store/types'
 
 export type CoreService = ReturnType<typeof createCoreService>
 
-/** The web host on `store`, new chats on the fake server's `coder:1b`, edits approved. */
-export function startService(at: { store: Store; dataDir: string; baseUrl: string }): CoreService {
+/** The web host on `store`, new chats on the fake server's `coder:1b`, edits approved unless `approvalPolicy` says otherwise. */
+export function startService(at: {
+  store: Store
+  dataDir: string
+  baseUrl: string
+  approvalPolicy?: ApprovalPolicy
+}): CoreService {
   return createCoreService({
     store: at.store,
     dataDir: at.dataDir,
     host: 'web',
-    defaults: { provider: 'ollama', model: 'coder:1b', baseUrl: at.baseUrl, approvalPolicy: 'auto-edit' },
+    defaults: {
+      provider: 'ollama',
+      model: 'coder:1b',
+      baseUrl: at.baseUrl,
+      approvalPolicy: at.approvalPolicy ?? 'auto-edit',
+    },
   })
 }
 

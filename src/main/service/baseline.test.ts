@@ -3,9 +3,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startFakeModelServer, type FakeModelServer } from '../../../test/fake-model-server'
+import { answer, startService, type CoreService } from '../../../test/service-harness'
 import { openStore } from '../store/store'
 import type { Store } from '../store/types'
-import { createCoreService } from './service'
 
 // `context/baseline` on a real project folder, a real store and the fake model server on 127.0.0.1.
 
@@ -13,13 +13,10 @@ let repo: string
 let dataDir: string
 let store: Store
 let server: FakeModelServer
-let service: ReturnType<typeof createCoreService>
+let service: CoreService
 
-async function baseline(input: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const reply = await service.answer('context/baseline', { repo, ...input })
-  if (!reply.ok) throw new Error(reply.error)
-  return reply.output as Record<string, unknown>
-}
+const baseline = (input: Record<string, unknown>): Promise<Record<string, unknown>> =>
+  answer(service, 'context/baseline', { repo, ...input })
 
 beforeEach(async () => {
   repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-baseline-repo-')))
@@ -27,12 +24,7 @@ beforeEach(async () => {
   fs.writeFileSync(path.join(repo, 'app.ts'), 'export function greet(name: string) {\n  return name\n}\n')
   store = openStore(dataDir)
   server = await startFakeModelServer({ models: ['coder:1b'], show: { contextLength: 16_384 } })
-  service = createCoreService({
-    store,
-    dataDir,
-    host: 'web',
-    defaults: { provider: 'ollama', model: 'coder:1b', baseUrl: server.url, approvalPolicy: 'ask' },
-  })
+  service = startService({ store, dataDir, baseUrl: server.url })
 })
 
 afterEach(async () => {

@@ -4,38 +4,30 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { HostMessage, StepwiseEvent } from '../../shared/protocol'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../../../test/fake-model-server'
+import { answer, startService, type CoreService } from '../../../test/service-harness'
 import { openStore } from '../store/store'
 import { rewindSession } from '../timetravel/restore'
 import { recordSession } from '../timetravel/restore-testing'
 import type { Store } from '../store/types'
-import { createCoreService } from './service'
 
 let repo: string
 let dataDir: string
 let store: Store
 let server: FakeModelServer
-let service: ReturnType<typeof createCoreService>
+let service: CoreService
 let messages: HostMessage[]
 
 const BEFORE = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'
 
 async function setup(turns: FakeTurn[], extra: { pullable?: string[] } = {}): Promise<void> {
   server = await startFakeModelServer({ turns, models: ['coder:1b'], ...extra, pullStepMs: 1 })
-  service = createCoreService({
-    store,
-    dataDir,
-    host: 'web',
-    defaults: { provider: 'ollama', model: 'coder:1b', baseUrl: server.url, approvalPolicy: 'ask' },
-  })
+  service = startService({ store, dataDir, baseUrl: server.url, approvalPolicy: 'ask' })
   messages = []
   service.subscribe((m) => messages.push(m))
 }
 
-async function call<T = Record<string, unknown>>(command: string, input: unknown): Promise<T> {
-  const reply = await service.answer(command, input)
-  if (!reply.ok) throw new Error(reply.error)
-  return reply.output as T
-}
+const call = <T = Record<string, unknown>>(command: string, input: unknown): Promise<T> =>
+  answer<T>(service, command, input)
 
 async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
   const end = Date.now() + timeoutMs
@@ -337,12 +329,7 @@ describe('a model switch', () => {
     })
     // A new host on the same store: it knows the session only from its events.
     await service.close()
-    service = createCoreService({
-      store,
-      dataDir,
-      host: 'web',
-      defaults: { provider: 'ollama', model: 'coder:1b', baseUrl: server.url, approvalPolicy: 'ask' },
-    })
+    service = startService({ store, dataDir, baseUrl: server.url, approvalPolicy: 'ask' })
     messages = []
     service.subscribe((m) => messages.push(m))
     await call('turn/start', { sessionId, text: 'hello' })
