@@ -1,6 +1,6 @@
 import type { BrokenSpan, FamilyResult, RawCall, Span, ToolCallFamily } from '../types'
 import { forwardSearch, parseJsonLoose } from '../json-scan'
-import { attribute, quote } from './markup-util'
+import { addBlock, attribute, quote, type Piece } from './markup-util'
 
 /*
  * DeepSeek's special tokens use full-width bars and `▁` between words
@@ -29,8 +29,6 @@ const DSML_INVOKE = new RegExp(
   'g',
 )
 const DSML_PARAM = new RegExp(`${DSML}parameter\\b([^>]*)>([\\s\\S]*?)${DSML_CLOSE}parameter>`, 'g')
-
-type Piece = { call: RawCall } | { problem: string }
 
 /** One call's body: `NAME<sep>{json}` (V3.1) or `function<sep>NAME\n```json\n{…}\n```` (R1, V3). */
 function readCall(body: string): Piece {
@@ -72,7 +70,7 @@ function parseTokens(text: string, out: FamilyResult): void {
     const body = text.slice(bodyStart, bodyEnd)
     // A section without the per-call tokens still says what to call: read it as one call.
     const bodies = HAS_CALL.test(body) ? callBodies(body) : body.trim() === '' ? [] : [body]
-    addBlock(out, start, end, bodies, 'the <｜tool▁calls▁begin｜> block holds no tool call')
+    addBlock(out, start, end, bodies, readCall, 'the <｜tool▁calls▁begin｜> block holds no tool call')
   }
   // Calls written without the section tokens around them. Sections are in order (one
   // pointer walks them), and closing tokens are searched forward once, not once per call.
@@ -88,7 +86,7 @@ function parseTokens(text: string, out: FamilyResult): void {
     const next = nextCall(bodyStart)
     const stop = close && (!next || close.index < next.index) ? close.index : (next?.index ?? text.length)
     const end = stop + (close && stop === close.index ? close[0].length : 0)
-    addBlock(out, start, end, [text.slice(bodyStart, stop)], 'empty DeepSeek tool call')
+    addBlock(out, start, end, [text.slice(bodyStart, stop)], readCall, 'empty DeepSeek tool call')
   }
 }
 
@@ -99,18 +97,6 @@ function callBodies(section: string): string[] {
     const close = CALL_CLOSE.exec(p)
     return close ? p.slice(0, close.index) : p
   })
-}
-
-function addBlock(out: FamilyResult, start: number, end: number, bodies: string[], empty: string): void {
-  if (bodies.length === 0) {
-    out.broken.push({ start, end, problem: empty })
-    return
-  }
-  const pieces = bodies.map(readCall)
-  const problem = pieces.find((p): p is { problem: string } => 'problem' in p)
-  // One unreadable call makes the whole block a repair: never run half a batch.
-  if (problem) out.broken.push({ start, end, problem: problem.problem })
-  else out.spans.push({ start, end, calls: pieces.map((p) => (p as { call: RawCall }).call), kind: 'markup' })
 }
 
 function parseDsml(text: string, out: FamilyResult): void {

@@ -1,6 +1,6 @@
-import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
+import type { FamilyResult, ToolCallFamily } from '../types'
 import { forwardFinder, forwardSearch, parseJsonLoose } from '../json-scan'
-import { quote } from './markup-util'
+import { addBlock, quote, type Piece } from './markup-util'
 
 /*
  * Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{json}<|tool_call_end|><|tool_calls_section_end|>`.
@@ -14,7 +14,7 @@ const CALL_OPEN = '<|tool_call_begin|>'
 const CALL_CLOSE = '<|tool_call_end|>'
 const ARGS = '<|tool_call_argument_begin|>'
 
-type Piece = { call: RawCall } | { problem: string }
+const EMPTY = 'the <|tool_calls_section_begin|> block holds no tool call'
 
 function readCall(body: string): Piece {
   const at = body.indexOf(ARGS)
@@ -26,18 +26,6 @@ function readCall(body: string): Piece {
   const parsed = parseJsonLoose(json)
   if (!parsed.ok) return { problem: `the arguments of ${name} do not parse as JSON (${parsed.error})` }
   return { call: { name, arguments: parsed.value } }
-}
-
-function addBlock(out: FamilyResult, start: number, end: number, bodies: string[]): void {
-  if (bodies.length === 0) {
-    out.broken.push({ start, end, problem: 'the <|tool_calls_section_begin|> block holds no tool call' })
-    return
-  }
-  const pieces = bodies.map(readCall)
-  const bad = pieces.find((p): p is { problem: string } => 'problem' in p)
-  // One unreadable call makes the whole section a repair: never run half a batch.
-  if (bad) out.broken.push({ start, end, problem: bad.problem })
-  else out.spans.push({ start, end, calls: pieces.map((p) => (p as { call: RawCall }).call), kind: 'markup' })
 }
 
 /** Each call's text between `<|tool_call_begin|>` and `<|tool_call_end|>` (or the next call). */
@@ -67,7 +55,7 @@ export const kimi: ToolCallFamily = {
       const bodyEnd = closed ? close.index : (next?.index ?? text.length)
       const end = closed ? bodyEnd + close[0].length : bodyEnd
       claimed.push([start, end])
-      addBlock(out, start, end, callBodies(text.slice(bodyStart, bodyEnd)))
+      addBlock(out, start, end, callBodies(text.slice(bodyStart, bodyEnd)), readCall, EMPTY)
     }
     // Calls written without a section around them (sections are in order: one pointer walks them).
     const closeAfter = forwardFinder(text, CALL_CLOSE)
@@ -81,7 +69,7 @@ export const kimi: ToolCallFamily = {
       const closed = close !== -1 && (next === -1 || close < next)
       const bodyEnd = closed ? close : next === -1 ? text.length : next
       const end = closed ? close + CALL_CLOSE.length : bodyEnd
-      addBlock(out, at, end, [text.slice(bodyStart, bodyEnd)])
+      addBlock(out, at, end, [text.slice(bodyStart, bodyEnd)], readCall, EMPTY)
     }
     return out
   },
