@@ -12,7 +12,7 @@ import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCoreService } from '../src/main/service/service'
 import { openStore } from '../src/main/store/store'
-import { buildCli, editArgs as harnessEditArgs, git, runCli as runBuiltCli } from './cli-harness'
+import { buildCli, committedRepo, editArgs as harnessEditArgs, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions } from './fake-model-server'
 
 let CLI = ''
@@ -27,12 +27,8 @@ beforeAll(() => {
 }, 180_000)
 
 beforeEach(() => {
-  repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-daily-repo-')))
+  repo = committedRepo('stepwise-daily-repo-', { 'greet.ts': 'export const greeting = "hello"\n' })
   dataDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-daily-data-')))
-  fs.writeFileSync(path.join(repo, 'greet.ts'), 'export const greeting = "hello"\n')
-  git(repo, 'init', '-q')
-  git(repo, 'add', '-A')
-  git(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-qm', 'init')
 })
 
 afterEach(async () => {

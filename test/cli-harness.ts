@@ -4,6 +4,8 @@
  * stderr captured.
  */
 import { execFileSync, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
@@ -86,3 +88,17 @@ export function editArgs(
 
 export const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', args, { cwd, encoding: 'utf8' })
+
+/** `git commit ARGS` as a test author, whatever the machine's git identity. */
+export const commit = (repo: string, ...args: string[]): string =>
+  git(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', ...args)
+
+/** A git repo in a new temp folder (its real path) holding `files`, all committed as `init`. */
+export function committedRepo(prefix: string, files: Record<string, string>): string {
+  const repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+  for (const [name, content] of Object.entries(files)) fs.writeFileSync(path.join(repo, name), content)
+  git(repo, 'init', '-q')
+  git(repo, 'add', '-A')
+  commit(repo, '-qm', 'init')
+  return repo
+}

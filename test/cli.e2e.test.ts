@@ -9,7 +9,14 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { buildCli, editArgs as harnessEditArgs, git, ROOT, runCli as runBuiltCli } from './cli-harness'
+import {
+  buildCli,
+  committedRepo,
+  editArgs as harnessEditArgs,
+  git,
+  ROOT,
+  runCli as runBuiltCli,
+} from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions } from './fake-model-server'
 
 let CLI = ''
@@ -25,17 +32,12 @@ beforeAll(() => {
 }, 120_000)
 
 beforeEach(() => {
-  repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-cli-repo-')))
+  repo = committedRepo('stepwise-cli-repo-', {
+    'greet.ts': 'export function greet(name: string) {\n  return "hello " + name\n}\n',
+    '.env': 'OPENAI_API_KEY=sk-secret\n',
+    '.gitignore': '.env\n',
+  })
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-cli-data-'))
-  fs.writeFileSync(
-    path.join(repo, 'greet.ts'),
-    'export function greet(name: string) {\n  return "hello " + name\n}\n',
-  )
-  fs.writeFileSync(path.join(repo, '.env'), 'OPENAI_API_KEY=sk-secret\n')
-  fs.writeFileSync(path.join(repo, '.gitignore'), '.env\n')
-  git(repo, 'init', '-q')
-  git(repo, 'add', '-A')
-  git(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-qm', 'init')
 })
 
 afterEach(async () => {

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
-import { buildCli, editArgs, git, runCli as runBuiltCli } from './cli-harness'
+import { buildCli, committedRepo, editArgs, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions } from './fake-model-server'
 
 let CLI = ''
@@ -23,13 +23,9 @@ beforeAll(() => {
 }, 120_000)
 
 beforeEach(() => {
-  repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-fork-repo-')))
+  repo = committedRepo('stepwise-fork-repo-', { 'greet.ts': 'export const greeting = "hello"\n' })
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-fork-data-'))
   worktree = path.join(fs.realpathSync(os.tmpdir()), `stepwise-fork-wt-${process.pid}-${Date.now()}`)
-  fs.writeFileSync(path.join(repo, 'greet.ts'), 'export const greeting = "hello"\n')
-  git(repo, 'init', '-q')
-  git(repo, 'add', '-A')
-  git(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-qm', 'init')
 })
 
 afterEach(async () => {

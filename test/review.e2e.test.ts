@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { buildCli, git, runCli as runBuiltCli } from './cli-harness'
+import { buildCli, commit, committedRepo, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions } from './fake-model-server'
 
 let CLI = ''
@@ -25,16 +25,14 @@ const CALC_V1 = 'export function average(xs: number[]) {\n  return sum(xs) / xs.
 const CALC_V2 = `${CALC_V1}export function run(code: string) {\n  return eval(code)\n}\n`
 
 beforeEach(() => {
-  repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-review-repo-')))
+  repo = committedRepo('stepwise-review-repo-', {
+    'calc.ts': CALC_V1,
+    '.env': 'OPENAI_API_KEY=sk-secret\n',
+    '.gitignore': '.env\n',
+  })
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-review-data-'))
-  fs.writeFileSync(path.join(repo, 'calc.ts'), CALC_V1)
-  fs.writeFileSync(path.join(repo, '.env'), 'OPENAI_API_KEY=sk-secret\n')
-  fs.writeFileSync(path.join(repo, '.gitignore'), '.env\n')
-  git(repo, 'init', '-q')
-  git(repo, 'add', '-A')
-  git(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-qm', 'init')
   fs.writeFileSync(path.join(repo, 'calc.ts'), CALC_V2)
-  git(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-qam', 'Add run')
+  commit(repo, '-qam', 'Add run')
 })
 
 afterEach(async () => {

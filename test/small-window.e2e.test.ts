@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { tokenizerFor } from '../src/main/context/tokens'
-import { buildCli, git, runCli } from './cli-harness'
+import { buildCli, committedRepo, runCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
 
 const WINDOW = 8192
@@ -27,16 +27,12 @@ beforeAll(() => {
 }, 120_000)
 
 beforeEach(() => {
-  repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-small-repo-')))
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-small-data-'))
   const lines = Array.from(
     { length: 200 },
     (_, i) => `export const value${i} = compute(${i}, 'a string that makes the line longer', ${i * 7})`,
   )
-  fs.writeFileSync(path.join(repo, 'big.ts'), `${lines.join('\n')}\n`)
-  git(repo, 'init', '-q')
-  git(repo, 'add', '-A')
-  git(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-qm', 'init')
+  repo = committedRepo('stepwise-small-repo-', { 'big.ts': `${lines.join('\n')}\n` })
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-small-data-'))
 })
 
 afterEach(async () => {
