@@ -59,7 +59,8 @@ function parseTokens(text: string, out: FamilyResult): void {
   const claimed: Array<[number, number]> = []
   for (const open of text.matchAll(SECTION_OPEN)) {
     const start = open.index
-    if (claimed.some(([s, e]) => start >= s && start < e)) continue
+    // Sections are claimed in order and never overlap: only the last one can hold this opener.
+    if (start < (claimed.at(-1)?.[1] ?? 0)) continue
     const bodyStart = start + open[0].length
     const close = SECTION_CLOSE.exec(text.slice(bodyStart))
     const bodyEnd = close ? bodyStart + close.index : text.length
