@@ -18,6 +18,7 @@ import { approverFor, exitCodeFor, resolveProviderConfig } from './edit'
 import { EXIT, UsageError } from './exit-codes'
 import { formatDuration, humanRenderer, jsonRenderer, summarizeArgs } from './render'
 import { confirm } from './confirm'
+import { dataDirOption } from './session-store'
 
 /** `stepwise sessions fork` and `stepwise sessions replay` (issue 4). */
 
@@ -40,12 +41,6 @@ function step(value: string): number {
     throw new InvalidArgumentError('expected the seq of an event (a whole number).')
   return n
 }
-
-const dataDirOption = () =>
-  new Option(
-    '--data-dir <dir>',
-    'where sessions are stored (default: $STEPWISE_HOME, else the OS app-data folder)',
-  )
 
 export function addForkReplayCommands(sessions: Command): void {
   sessions

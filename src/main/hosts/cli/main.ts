@@ -11,6 +11,7 @@ import { addServeCommand } from './serve'
 import { addUndoRewindCommands } from './timetravel'
 import { addImportCommand } from './bundle'
 import { addManageCommands } from './manage'
+import { dataDirOption } from './session-store'
 import { exportSession, listSessions, showSession } from './sessions'
 import { EXIT, UsageError } from './exit-codes'
 
@@ -20,11 +21,6 @@ function positiveInt(value: string): number {
   return n
 }
 
-const dataDirOption = () =>
-  new Option(
-    '--data-dir <dir>',
-    'where sessions are stored (default: $STEPWISE_HOME, else the OS app-data folder)',
-  )
 const repoOption = (what: string) => new Option('--repo <dir>', what)
 
 export function buildProgram(): Command {

@@ -1,9 +1,9 @@
 import fs from 'node:fs'
-import { type Command, Option } from 'commander'
+import type { Command } from 'commander'
 import { compactStore, purgeSessions } from '../../store/purge'
 import type { SessionRow } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
-import { requireSession, withStore } from './session-store'
+import { dataDirOption, requireSession, withStore } from './session-store'
 import { confirm } from './confirm'
 
 /*
@@ -17,12 +17,6 @@ interface ManageOptions {
   yes?: boolean
   force?: boolean
 }
-
-const dataDirOption = () =>
-  new Option(
-    '--data-dir <dir>',
-    'where sessions are stored (default: $STEPWISE_HOME, else the OS app-data folder)',
-  )
 
 export function addManageCommands(sessions: Command): void {
   sessions

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { Option } from 'commander'
 import { defaultDataDir } from '../../config/paths'
 import { openStore } from '../../store/store'
 import type { SessionRow, Store } from '../../store/types'
@@ -28,3 +29,10 @@ export function requireSession(store: Store, id: string): SessionRow {
   }
   return session
 }
+
+/** `--data-dir`, as every sessions command takes it. */
+export const dataDirOption = (): Option =>
+  new Option(
+    '--data-dir <dir>',
+    'where sessions are stored (default: $STEPWISE_HOME, else the OS app-data folder)',
+  )
