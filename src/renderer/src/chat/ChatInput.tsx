@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type React from 'react'
-import { findSlash, runCommand, SLASH_COMMANDS, type PaletteCommand } from '../palette/commands'
+import { findSlash, needsArg, runCommand, SLASH_COMMANDS, type PaletteCommand } from '../palette/commands'
 import { invoke, isBusy, send, stop, toast, useApp } from '../state/store'
 import { loadHistory, saveHistory } from './history'
 import { insertMention, matchFiles, mentionAt } from './mentions'
@@ -23,11 +23,6 @@ function useProjectFiles(repo: string | undefined): string[] {
     }
   }, [repo])
   return files
-}
-
-/** A required argument (not `[optional]`): picking the command completes it instead of running it. */
-function needsArg(command: PaletteCommand): boolean {
-  return Boolean(command.args && !command.args.startsWith('['))
 }
 
 function slashLabel(command: PaletteCommand): React.JSX.Element {
@@ -120,7 +115,7 @@ export function ChatInput(): React.JSX.Element {
     setTextAndCaret(next.text, next.caret)
   }
 
-  /** Tab completes the name; Enter runs it, unless it still needs its argument. */
+  /** Tab completes the name; Enter runs it, unless it still needs its argument (then completes it). */
   const pickCommand = (command: PaletteCommand, how: 'complete' | 'run'): void => {
     const rest = text.replace(/^\/[a-z0-9-]*/i, '').trim()
     if (how === 'run' && (!needsArg(command) || rest))

@@ -21,10 +21,8 @@ export interface PaletteCommand extends Searchable {
   shortcut?: string
   /** Its name after `/` in the message box; absent: palette only. */
   slash?: string
-  /** What may follow the slash name, for the completion list: `N`, `[target]`. */
+  /** What may follow the slash name, for the completion list: `N` (required), `[target]` (optional). */
   args?: string
-  /** Needs its argument, so it is not offered in the palette (which has no field for one). */
-  slashOnly?: boolean
   /** Why it cannot run now, or null when it can. */
   unavailable?(s: AppState): string | null
   /** `arg` is what followed the slash name ('' from the palette). */
@@ -75,7 +73,6 @@ export const COMMANDS: readonly PaletteCommand[] = [
     id: 'rewind',
     slash: 'rewind',
     args: 'N',
-    slashOnly: true,
     title: 'Rewind files to step N',
     hint: 'Put back the files as right after step N of this chat',
     keywords: 'restore checkpoint step time travel',
@@ -138,7 +135,6 @@ export const COMMANDS: readonly PaletteCommand[] = [
     id: 'policy',
     slash: 'policy',
     args: 'ask|auto-edit|full-auto|read-only',
-    slashOnly: true,
     title: 'Approval policy',
     hint: 'What the agent may do without asking, for this chat (or new chats)',
     keywords: 'approve permissions auto',
@@ -180,8 +176,13 @@ export const COMMANDS: readonly PaletteCommand[] = [
   },
 ]
 
-/** What the palette lists: the commands that need no argument. */
-export const PALETTE_COMMANDS: readonly PaletteCommand[] = COMMANDS.filter((c) => !c.slashOnly)
+/** A required argument (not `[optional]`). */
+export function needsArg(command: PaletteCommand): boolean {
+  return Boolean(command.args && !command.args.startsWith('['))
+}
+
+/** What the palette lists: the commands that need no argument (it has no field for one). */
+export const PALETTE_COMMANDS: readonly PaletteCommand[] = COMMANDS.filter((c) => !needsArg(c))
 
 /** The commands the message box completes after `/`. */
 export const SLASH_COMMANDS: readonly PaletteCommand[] = COMMANDS.filter((c) => c.slash)
