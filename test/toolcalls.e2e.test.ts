@@ -12,7 +12,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildCli, git, runCli } from './cli-harness'
+import { buildCli, committedRepo, runCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
 import { loadCorpora, type ExpectedCall } from './toolcall-corpus'
 
@@ -47,12 +47,9 @@ function tempDir(prefix: string): string {
 
 /** One `stepwise edit` session whose model answers with `texts`, one per turn. */
 async function session(mode: Mode, texts: string[]): Promise<Session> {
-  const repo = tempDir('stepwise-tc-repo-')
+  const repo = committedRepo('stepwise-tc-repo-', { 'a.txt': 'one\n' })
+  temps.push(repo)
   const dataDir = tempDir('stepwise-tc-data-')
-  fs.writeFileSync(path.join(repo, 'a.txt'), 'one\n')
-  git(repo, 'init', '-q')
-  git(repo, 'add', '-A')
-  git(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-qm', 'init')
   const turns: FakeTurn[] = texts.map((text) => ({ text }))
   const server = await startFakeModelServer({
     turns,
