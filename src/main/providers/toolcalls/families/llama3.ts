@@ -1,4 +1,4 @@
-import { budgetedBalance, callRun, matchAt } from '../json-scan'
+import { budgetedBalance, callRun, skipSpace } from '../json-scan'
 import type { BrokenSpan, Span, ToolCallFamily } from '../types'
 
 /*
@@ -17,7 +17,7 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   const balance = budgetedBalance()
   for (let at = text.indexOf(TAG); at >= 0; at = text.indexOf(TAG, at + 1)) {
     const after = at + TAG.length
-    const first = after + matchAt(/\s*/, text, after)![0].length
+    const first = skipSpace(text, after)
     const run = callRun(text, first, {}, balance)
     if (run) {
       spans.push({ start: at, end: run.end, calls: run.calls, kind: 'markup' })

@@ -1,4 +1,11 @@
-import { budgetedBalance, callsFromValue, matchAt, parseJsonLoose, type Balance } from '../json-scan'
+import {
+  budgetedBalance,
+  callsFromValue,
+  matchAt,
+  parseJsonLoose,
+  skipSpace,
+  type Balance,
+} from '../json-scan'
 import type { BrokenSpan, RawCall, Span, ToolCallFamily } from '../types'
 
 /*
@@ -26,7 +33,7 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
     const start = text.indexOf(TOKEN, from)
     if (start < 0) break
     const after = start + TOKEN.length
-    const first = after + matchAt(/\s*/, text, after)![0].length
+    const first = skipSpace(text, after)
     const read =
       text[first] === '[' || text[first] === '{'
         ? readList(text, first, balance)

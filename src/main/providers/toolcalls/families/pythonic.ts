@@ -1,4 +1,4 @@
-import { forwardFinder, matchAt } from '../json-scan'
+import { forwardFinder, skipSpace } from '../json-scan'
 import { readPythonCalls } from '../python-literal'
 import type { BrokenSpan, Span, ToolCallFamily } from '../types'
 
@@ -24,7 +24,7 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
     const close = closeAfter(at)
     const end = close < 0 ? text.length : close + END.length
     marked.push([at, end])
-    const bodyStart = at + START.length + (matchAt(/\s*/, text, at + START.length)?.[0].length ?? 0)
+    const bodyStart = skipSpace(text, at + START.length)
     const bracketed = text[bodyStart] === '['
     // Read within the block: to its closing token, or to the next block's opener.
     const next = text.indexOf(START, at + 1)
