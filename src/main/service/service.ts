@@ -12,6 +12,7 @@ import type { Store } from '../store/types'
 import { recoverInterruptedRestores } from '../timetravel/restore'
 import { contextBaseline } from './baseline'
 import type { KeyStore, ModelDefaults, ServiceContext } from './context'
+import { mcpHandlers } from './mcp'
 import { checkModel, listModels, pullModel, setCredential } from './models'
 import { appInfo, completeFolder, indexStatus, openProject, projectFiles, rebuildIndex } from './projects'
 import { SessionRuntime } from './sessions'
@@ -126,6 +127,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     'review/start': (input) => startReview(ctx, sessions, input),
     'index/status': (input) => indexStatus(ctx, input),
     'index/rebuild': (input) => rebuildIndex(ctx, input),
+    ...mcpHandlers(ctx),
   }
 
   return {

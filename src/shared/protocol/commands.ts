@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { appCommandSchemas } from './commands-app'
 import { contextCommandSchemas } from './commands-context'
+import { mcpCommandSchemas } from './mcp'
 import { approvalDecisionSchema, approvalPolicySchema, providerIdSchema } from './events'
 
 /**
@@ -73,6 +74,7 @@ export const commandSchemas = {
   },
   ...appCommandSchemas,
   ...contextCommandSchemas,
+  ...mcpCommandSchemas,
 } as const
 
 export type CommandName = keyof typeof commandSchemas

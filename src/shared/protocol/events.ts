@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { mcpCallSchema, toolAttachmentSchema } from './mcp'
 
 /**
  * Events: everything the core tells a host, one discriminated union on `type`.
@@ -162,6 +163,8 @@ export const approvalRequestedEvent = z.object({
    * (accept), skip it (reject), or have the model redo it on the new content (regenerate).
    */
   conflict: z.object({ path: z.string(), message: z.string() }).optional(),
+  /** An MCP tool call: the server, its tool and the arguments (docs/mcp.md). */
+  mcp: mcpCallSchema.optional(),
 })
 
 export const approvalDecisionSchema = z.enum(['accept', 'reject', 'edited', 'partial', 'regenerate'])
@@ -188,6 +191,8 @@ export const toolFinishedEvent = z.object({
   /** The JSON object the model receives: `{ok:true, ...}` or `{ok:false, error}`. */
   result: z.record(z.string(), z.unknown()),
   durationMs: z.number().nonnegative(),
+  /** Images an MCP tool returned, for the app (the model got a description). */
+  attachments: z.array(toolAttachmentSchema).optional(),
   /**
    * What the call did to the session's read record: a file read (or written) with its
    * fingerprint, or forgotten (null: deleted). A resumed chat rebuilds its reads from these,
@@ -250,6 +255,14 @@ export const contextCompactedEvent = z.object({
   beforeTokens: z.number().int().nonnegative(),
   afterTokens: z.number().int().nonnegative(),
   summary: z.string().optional(),
+  /**
+   * Set by a compaction the user asked for (`/compact`, `sessions compact`), between turns: the
+   * summary stands for everything but the first message and these last items of the transcript,
+   * for every later turn (agent/resume.ts). Absent: a compaction inside a turn, which later turns redo.
+   */
+  keptItems: z.number().int().nonnegative().optional(),
+  /** What the user asked the summary to keep above all (`/compact focus text`). */
+  focus: z.string().optional(),
 })
 
 export const FINDING_SEVERITIES = ['high', 'medium', 'low'] as const

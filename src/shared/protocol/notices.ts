@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { StepwiseEvent } from './events'
+import { mcpStatusNotice } from './mcp'
 
 /**
  * Host notices: what a host tells the renderer that is not part of a session's
@@ -33,6 +34,7 @@ export const hostNoticeSchema = z.discriminatedUnion('type', [
   pullProgressNotice,
   sessionsChangedNotice,
   turnEndedNotice,
+  mcpStatusNotice,
 ])
 export type HostNotice = z.infer<typeof hostNoticeSchema>
 

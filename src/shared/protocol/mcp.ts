@@ -1,0 +1,144 @@
+import { z } from 'zod'
+
+/**
+ * MCP (Model Context Protocol) servers: the app's view of them and the commands of its
+ * MCP view in settings (docs/mcp.md). Merged into `commandSchemas` (commands.ts).
+ *
+ * Settings persist in the store's settings table under the key `mcp` (McpSettings).
+ */
+
+export const MCP_SERVER_STATES = [
+  /** The user turned the server off. */
+  'disabled',
+  /** From a project's `.mcp.json` the user has not approved (or that changed since). */
+  'awaiting-approval',
+  /** Configured, not running (no session uses it yet, or the session ended). */
+  'stopped',
+  'starting',
+  'ready',
+  /** Could not start, or crashed more often than the restart budget allows: see `error`. */
+  'failed',
+] as const
+export const mcpServerStateSchema = z.enum(MCP_SERVER_STATES)
+export type McpServerState = z.infer<typeof mcpServerStateSchema>
+
+/** Where a server's configuration came from. */
+export const mcpSourceSchema = z.enum(['user', 'cli', 'project'])
+export type McpSource = z.infer<typeof mcpSourceSchema>
+
+export const mcpToolViewSchema = z.object({
+  /** The server's own name for the tool. */
+  name: z.string(),
+  /** The name the model sees: `mcp__SERVER__TOOL`. */
+  qualified: z.string(),
+  /** The server's description, untrusted text, capped (docs/mcp.md#limits). */
+  description: z.string(),
+  /** The server's `readOnlyHint` annotation: a hint, never a permission. */
+  readOnly: z.boolean(),
+  enabled: z.boolean(),
+  /** `auto-edit` (and `read-only`) run it without asking. */
+  allowed: z.boolean(),
+})
+export type McpToolView = z.infer<typeof mcpToolViewSchema>
+
+export const mcpServerViewSchema = z.object({
+  name: z.string(),
+  source: mcpSourceSchema,
+  transport: z.enum(['stdio', 'http']),
+  /** The command line or URL, for display. */
+  target: z.string(),
+  state: mcpServerStateSchema,
+  /** Why it failed: the command that ran and the tail of its stderr, or the HTTP error. */
+  error: z.string().optional(),
+  enabled: z.boolean(),
+  /** Runs inside the command sandbox (`"sandbox": true` in its config). */
+  sandbox: z.boolean(),
+  /** Every tool of this server is allowed for `auto-edit`. */
+  allowed: z.boolean(),
+  /** Empty until the server has been ready once. */
+  tools: z.array(mcpToolViewSchema),
+})
+export type McpServerView = z.infer<typeof mcpServerViewSchema>
+
+export const mcpProjectStateSchema = z.enum(['none', 'pending', 'approved', 'changed', 'rejected'])
+export type McpProjectState = z.infer<typeof mcpProjectStateSchema>
+
+export const mcpListOutputSchema = z.object({
+  servers: z.array(mcpServerViewSchema),
+  /** The open project's `.mcp.json`; null when no project is open. */
+  project: z
+    .object({
+      /** Absolute path of the `.mcp.json`. */
+      path: z.string(),
+      /** sha256 (hex) of the file as shown; `mcp/approveProject` must send it back. */
+      hash: z.string(),
+      state: mcpProjectStateSchema,
+      /** The server names the file declares. */
+      servers: z.array(z.string()),
+    })
+    .nullable(),
+})
+export type McpListOutput = z.infer<typeof mcpListOutputSchema>
+
+const serverName = z.string().min(1).max(200)
+
+export const mcpCommandSchemas = {
+  'mcp/list': { input: z.object({}), output: mcpListOutputSchema },
+  'mcp/setEnabled': {
+    input: z.object({ server: serverName, tool: z.string().min(1).optional(), enabled: z.boolean() }),
+    output: mcpListOutputSchema,
+  },
+  /** What `auto-edit` may run without asking: a whole server, or one tool. */
+  'mcp/setAllowed': {
+    input: z.object({ server: serverName, tool: z.string().min(1).optional(), allowed: z.boolean() }),
+    output: mcpListOutputSchema,
+  },
+  /** For the open project's `.mcp.json`: the hash guards against approving a file that changed since it was shown. */
+  'mcp/approveProject': {
+    input: z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/), approve: z.boolean() }),
+    output: mcpListOutputSchema,
+  },
+  'mcp/restart': { input: z.object({ server: serverName }), output: mcpListOutputSchema },
+  /** The tail of the server's stderr log. */
+  'mcp/log': { input: z.object({ server: serverName }), output: z.object({ text: z.string() }) },
+} as const
+
+/** A server's state or tool list changed: the app refreshes with `mcp/list`. A host notice (never stored). */
+export const mcpStatusNotice = z.object({
+  type: z.literal('host.mcp-status'),
+  server: z.string(),
+  state: mcpServerStateSchema,
+})
+
+/** What an approval prompt for an MCP tool call shows (`approval.requested.mcp`). */
+export const mcpCallSchema = z.object({
+  server: z.string(),
+  tool: z.string(),
+  args: z.unknown(),
+  /** The server's description of the tool (untrusted, capped). */
+  description: z.string().optional(),
+})
+
+/**
+ * Non-text content of an MCP result, kept on `tool.finished.attachments` for the app
+ * (a model without vision gets a description instead).
+ */
+export const toolAttachmentSchema = z.object({
+  kind: z.literal('image'),
+  mimeType: z.string(),
+  /** Base64 of the bytes. */
+  data: z.string(),
+})
+export type ToolAttachment = z.infer<typeof toolAttachmentSchema>
+
+/** The `mcp` settings key (project roots → sha256 of their approved `.mcp.json`). */
+export const mcpSettingsSchema = z.object({
+  disabledServers: z.array(z.string()).default([]),
+  /** `SERVER/TOOL` names. */
+  disabledTools: z.array(z.string()).default([]),
+  allowedServers: z.array(z.string()).default([]),
+  allowedTools: z.array(z.string()).default([]),
+  approvedProjects: z.record(z.string(), z.string()).default({}),
+  rejectedProjects: z.record(z.string(), z.string()).default({}),
+})
+export type McpSettings = z.infer<typeof mcpSettingsSchema>
