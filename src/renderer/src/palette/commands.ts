@@ -1,3 +1,4 @@
+import { openMcp } from '../mcp/mcpState'
 import { openModelPicker } from '../models/pickerState'
 import { openFolderDialog } from '../project/openerUi'
 import { openSettings } from '../settings/settingsUi'
@@ -130,6 +131,14 @@ export const COMMANDS: readonly PaletteCommand[] = [
     hint: 'Approvals, commands, limits, theme',
     keywords: 'preferences options theme approval policy',
     run: openSettings,
+  },
+  {
+    id: 'mcp',
+    slash: 'mcp',
+    title: 'MCP servers',
+    hint: 'Servers, their tools and status; approve a project’s .mcp.json',
+    keywords: 'model context protocol tools servers plugins integrations',
+    run: openMcp,
   },
   {
     id: 'policy',

@@ -1,6 +1,8 @@
 import type React from 'react'
 import { useId, useState, type FormEvent, type ReactNode } from 'react'
 import type { AppSettings } from '../../../shared/protocol'
+import { McpRoot } from '../mcp/McpDialog'
+import { McpSettingsRow } from '../mcp/McpSettingsRow'
 import { Dialog } from '../palette/Dialog'
 import { saveSettings, toast, useApp } from '../state/store'
 import { fromDraft, MODEL_OPTIONS_NOTE, toDraft, type DraftErrors, type SettingsDraft } from './form'
@@ -11,17 +13,21 @@ import './settings.css'
 
 /**
  * Mount once at the root: applies the saved theme, and shows the settings dialog while
- * `openSettings()` has it open.
+ * `openSettings()` has it open (and the MCP servers' dialog, which it opens).
  */
 export function SettingsDialog(): React.JSX.Element | null {
   useApplyTheme()
   const open = useSettingsUi((s) => s.open)
   const settings = useApp((s) => s.settings)
-  if (!open) return null
   return (
-    <Dialog title="Settings" onClose={closeSettings} className="settings-dialog" testId="settings-dialog">
-      {settings ? <SettingsForm settings={settings} /> : <p className="ui-note">Loading settings…</p>}
-    </Dialog>
+    <>
+      <McpRoot />
+      {open && (
+        <Dialog title="Settings" onClose={closeSettings} className="settings-dialog" testId="settings-dialog">
+          {settings ? <SettingsForm settings={settings} /> : <p className="ui-note">Loading settings…</p>}
+        </Dialog>
+      )}
+    </>
   )
 }
 
@@ -195,6 +201,8 @@ function SettingsForm({ settings }: { settings: AppSettings }): React.JSX.Elemen
         </NumberField>
         <p className="ui-note settings-span">{MODEL_OPTIONS_NOTE}</p>
       </fieldset>
+
+      <McpSettingsRow />
 
       <div className="settings-theme">
         <label className="ui-label" htmlFor={`${ids}-theme`}>

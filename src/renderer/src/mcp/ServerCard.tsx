@@ -1,0 +1,87 @@
+import type React from 'react'
+import { useId } from 'react'
+import { LogBlock } from './LogBlock'
+import { plainText, sourceLabel, stateBadge, toolCount } from './model'
+import { restartMcp, setMcpAllowed, setMcpEnabled, useMcpUi } from './mcpState'
+import { Switch } from './Switch'
+import { ToolList } from './ToolList'
+import type { McpServerView } from './types'
+
+/** One server: where it comes from, what it runs, its state, its switches, tools and log. */
+export function ServerCard({ server }: { server: McpServerView }): React.JSX.Element {
+  const titleId = useId()
+  const busy = useMcpUi((s) => s.busy)
+  const badge = stateBadge(server.state)
+  const waiting = server.state === 'awaiting-approval'
+  const canRestart = server.enabled && !waiting && server.state !== 'starting'
+  return (
+    <section
+      className="mcp-server"
+      aria-labelledby={titleId}
+      data-testid="mcp-server"
+      data-server={server.name}
+      data-state={server.state}
+    >
+      <header className="mcp-server-head">
+        <h3 id={titleId} className="mcp-server-name">
+          {server.name}
+        </h3>
+        <span className={`mcp-badge ${badge.tone}`} data-testid="mcp-state">
+          {badge.label}
+        </span>
+        {server.sandbox && (
+          <span className="mcp-badge muted" title="Runs inside the command sandbox">
+            sandboxed
+          </span>
+        )}
+        <span className="mcp-spacer" />
+        <Switch
+          label={`Enable server ${server.name}`}
+          text="Enabled"
+          checked={server.enabled}
+          disabled={waiting || Boolean(busy[`enable:${server.name}`])}
+          onChange={(on) => void setMcpEnabled(server.name, on)}
+          testId="mcp-server-enabled"
+        />
+        <button
+          type="button"
+          className="ui-button small"
+          aria-label={`Restart ${server.name}`}
+          data-testid="mcp-restart"
+          disabled={!canRestart || Boolean(busy[`restart:${server.name}`])}
+          onClick={() => void restartMcp(server.name)}
+        >
+          Restart
+        </button>
+      </header>
+      <p className="mcp-meta">
+        <span>{sourceLabel(server.source)}</span>
+        <span aria-hidden="true">·</span>
+        <span>{server.transport === 'http' ? 'HTTP' : 'stdio'}</span>
+        <span aria-hidden="true">·</span>
+        <code className="mcp-target" data-testid="mcp-target">
+          {plainText(server.target)}
+        </code>
+      </p>
+      {server.state === 'failed' && server.error && (
+        <p className="mcp-error" role="status" data-testid="mcp-error">
+          {plainText(server.error)}
+        </p>
+      )}
+      <div className="mcp-server-row">
+        <span className="ui-note">{toolCount(server)}</span>
+        <span className="mcp-spacer" />
+        <Switch
+          label={`Allow every tool of ${server.name} without asking`}
+          text="Allow all without asking"
+          checked={server.allowed}
+          disabled={!server.enabled || Boolean(busy[`allow:${server.name}`])}
+          onChange={(on) => void setMcpAllowed(server.name, on)}
+          testId="mcp-server-allowed"
+        />
+      </div>
+      <ToolList server={server} />
+      <LogBlock server={server.name} />
+    </section>
+  )
+}

@@ -1,0 +1,145 @@
+import { create } from 'zustand'
+import { getApi, invoke, toast } from '../state/store'
+import { pendingToastText } from './model'
+import type { McpCommand, McpCommands, McpList } from './types'
+
+/**
+ * The MCP view's state: whether its dialog is open, the last `mcp/list`, and which actions are
+ * under way. Every change goes through the core and comes back as the new list, so the view
+ * never guesses; `host.mcp-status` notices refresh it while it is open.
+ */
+
+export type McpCall = <C extends McpCommand>(
+  command: C,
+  input: McpCommands[C]['input'],
+) => Promise<McpCommands[C]['output']>
+
+export interface McpUiState {
+  open: boolean
+  list: McpList | null
+  /** Why the last `mcp/list` failed (the host has no MCP, or it refused). */
+  error: string | null
+  /** Keys of actions under way (`enable:srv`, `restart:srv`…): their controls wait. */
+  busy: Record<string, true>
+}
+
+export const useMcpUi = create<McpUiState>(() => ({ open: false, list: null, error: null, busy: {} }))
+
+// The core's commands: through the store's invoke (which toasts a refusal), or quietly.
+const coreCall: McpCall = (command, input) =>
+  (invoke as unknown as (c: string, i: unknown) => Promise<never>)(command, input)
+const quietCoreCall: McpCall = (command, input) =>
+  (getApi().invoke as unknown as (c: string, i: unknown) => Promise<never>)(command, input)
+let call: McpCall = coreCall
+let quietCall: McpCall = quietCoreCall
+
+/** Tests put a fake service in place of the core (null: the core again). */
+export function setMcpService(service: McpCall | null): void {
+  call = service ?? coreCall
+  quietCall = service ?? quietCoreCall
+}
+
+export function openMcp(): void {
+  useMcpUi.setState({ open: true })
+  void refreshMcp()
+}
+
+export function closeMcp(): void {
+  useMcpUi.setState({ open: false })
+}
+
+let inFlight: Promise<void> | null = null
+let again = false
+
+/**
+ * Reads `mcp/list`; calls during a read coalesce into one more read after it. `quiet` (a glance,
+ * not a request of the user's) keeps a refusal out of the toasts.
+ */
+export function refreshMcp(quiet = false): Promise<void> {
+  if (inFlight) {
+    again = true
+    return inFlight
+  }
+  inFlight = (async () => {
+    do {
+      again = false
+      try {
+        const list = await (quiet ? quietCall : call)('mcp/list', {})
+        useMcpUi.setState({ list, error: null })
+      } catch (err) {
+        useMcpUi.setState({ error: err instanceof Error ? err.message : String(err) })
+      }
+    } while (again)
+  })().finally(() => (inFlight = null))
+  return inFlight
+}
+
+/** Runs one change; its key marks the controls that wait for it. The reply is the new list. */
+async function change<C extends Exclude<McpCommand, 'mcp/log' | 'mcp/list'>>(
+  key: string,
+  command: C,
+  input: McpCommands[C]['input'],
+): Promise<void> {
+  useMcpUi.setState((s) => ({ busy: { ...s.busy, [key]: true } }))
+  try {
+    const list = (await call(command, input)) as McpList
+    useMcpUi.setState({ list, error: null })
+  } catch {
+    // Toasted by invoke; the list stays as it was, which is still true.
+  } finally {
+    useMcpUi.setState((s) => {
+      const { [key]: _done, ...busy } = s.busy
+      return { busy }
+    })
+  }
+}
+
+export const toolKey = (server: string, tool?: string): string => (tool ? `${server}/${tool}` : server)
+
+export function setMcpEnabled(server: string, enabled: boolean, tool?: string): Promise<void> {
+  return change(`enable:${toolKey(server, tool)}`, 'mcp/setEnabled', { server, tool, enabled })
+}
+
+export function setMcpAllowed(server: string, allowed: boolean, tool?: string): Promise<void> {
+  return change(`allow:${toolKey(server, tool)}`, 'mcp/setAllowed', { server, tool, allowed })
+}
+
+export function restartMcp(server: string): Promise<void> {
+  return change(`restart:${server}`, 'mcp/restart', { server })
+}
+
+export function decideProject(hash: string, approve: boolean): Promise<void> {
+  return change('project', 'mcp/approveProject', { hash, approve })
+}
+
+export async function readMcpLog(server: string): Promise<string> {
+  return (await call('mcp/log', { server })).text
+}
+
+/** A notice from the host; true when it was an MCP one. */
+export function onMcpNotice(message: { type: string }): boolean {
+  if (message.type !== 'host.mcp-status') return false
+  if (useMcpUi.getState().open) void refreshMcp()
+  return true
+}
+
+/** Listens for `host.mcp-status` on the host's stream; returns the unsubscribe. */
+export function listenForMcpStatus(): () => void {
+  return getApi().onEvent((message) => void onMcpNotice(message))
+}
+
+/**
+ * After a project opened: if its `.mcp.json` waits for a decision, say so with a way to it. Asked
+ * quietly (no toast when the host has no MCP commands): the project works without its servers.
+ */
+export async function checkProjectFile(): Promise<void> {
+  let list: McpList
+  try {
+    list = await quietCall('mcp/list', {})
+  } catch {
+    return
+  }
+  useMcpUi.setState({ list, error: null })
+  const text = pendingToastText(list)
+  if (text) toast('info', text, { label: 'Review', run: openMcp })
+}
