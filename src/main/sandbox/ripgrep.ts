@@ -32,17 +32,21 @@ export interface RipgrepRun {
 }
 
 /**
- * Runs ripgrep in `cwd`, handing each stdout line to `onLine` as it streams in;
- * `onLine` returns false to stop, which kills ripgrep at once.
+ * Runs ripgrep in `cwd`, handing each stdout line (bytes, without its newline) to
+ * `onLine` as it streams in; `onLine` returns false to stop, which kills ripgrep at once.
+ * Lines stay bytes: a minified file's matching line can be megabytes long, and the
+ * caller usually wants a small window of it, not the whole line decoded.
  */
 export function runRipgrep(
   args: readonly string[],
-  opts: { cwd: string; signal?: AbortSignal; onLine: (line: string) => boolean },
+  opts: { cwd: string; signal?: AbortSignal; onLine: (line: Buffer) => boolean },
 ): Promise<RipgrepRun> {
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return resolve({ code: null, stderr: '', stopped: true })
     const child = spawn(rgPath, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    let pending = ''
+    // The start of an unfinished line, kept as chunks: only new bytes are scanned for
+    // a newline, so a long line costs one pass, not one per chunk.
+    let pending: Buffer[] = []
     let stderr = ''
     let settled = false
 
@@ -60,17 +64,18 @@ export function runRipgrep(
     const onAbort = () => stop()
     opts.signal?.addEventListener('abort', onAbort, { once: true })
 
-    child.stdout.setEncoding('utf8')
-    child.stdout.on('data', (chunk: string) => {
-      const text = pending + chunk
+    child.stdout.on('data', (chunk: Buffer) => {
       let start = 0
-      for (;;) {
-        const end = text.indexOf('\n', start)
-        if (end < 0) break
-        if (!opts.onLine(text.slice(start, end))) return stop()
+      for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10, start)) {
+        let line = chunk.subarray(start, end)
+        if (pending.length > 0) {
+          line = Buffer.concat([...pending, line])
+          pending = []
+        }
         start = end + 1
+        if (!opts.onLine(line)) return stop()
       }
-      pending = text.slice(start)
+      if (start < chunk.length) pending.push(chunk.subarray(start))
     })
     child.stderr.setEncoding('utf8')
     child.stderr.on('data', (chunk: string) => {
@@ -82,9 +87,9 @@ export function runRipgrep(
       reject(err)
     })
     child.on('close', (code) => {
-      if (pending !== '' && !settled) {
-        const last = pending
-        pending = ''
+      if (pending.length > 0 && !settled) {
+        const last = Buffer.concat(pending)
+        pending = []
         if (!opts.onLine(last)) return finish({ code: null, stderr, stopped: true })
       }
       finish({ code, stderr, stopped: false })

@@ -36,11 +36,11 @@ export interface Sandbox {
   }>
   /**
    * Runs ripgrep (`args` are its search flags, e.g. `--json -F -e foo`) over the files
-   * `listFiles` would see, optionally under `prefix`, streaming stdout lines to
+   * `listFiles` would see, optionally under `prefix`, streaming stdout lines (bytes) to
    * `onLine` (return false to stop). Search uses this so it skips exactly what listing skips.
    */
   ripgrep(
     args: readonly string[],
-    opts: { prefix?: string; signal?: AbortSignal; onLine: (line: string) => boolean },
+    opts: { prefix?: string; signal?: AbortSignal; onLine: (line: Buffer) => boolean },
   ): Promise<{ code: number | null; stderr: string; stopped: boolean }>
 }

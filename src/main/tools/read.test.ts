@@ -353,6 +353,34 @@ describe('search_in_files', () => {
     expect(text).toBe('…' + 'a'.repeat(60) + 'needle' + 'b'.repeat(134) + '…')
   })
 
+  it('cuts a multi-kilobyte line around the match, at character boundaries', async () => {
+    // Past 4 KB only a window of the line is decoded: the excerpt must be the one a
+    // whole-line decode gives, multi-byte characters included.
+    const line = 'é'.repeat(3000) + 'needle' + '€'.repeat(3000)
+    const ctx = await makeContext(makeProject({ 'min.js': line + '\n' }))
+    const result = await searchInFilesTool.run({ query: 'needle' }, ctx)
+    expect(result).toMatchObject({
+      matches: [{ path: 'min.js', line: 1, text: '…' + 'é'.repeat(60) + 'needle' + '€'.repeat(134) + '…' }],
+    })
+    const head = await searchInFilesTool.run({ query: 'éé' }, ctx)
+    expect(head).toMatchObject({ matches: [{ text: 'é'.repeat(200) + '…' }] })
+  })
+
+  it('never shows a binary file, even one named as the prefix', async () => {
+    const ctx = await makeContext(
+      makeProject({ 'img.bin': Buffer.from('needle\0\0'), 'a:1:b.txt': 'a needle\r\n' }),
+    )
+    expect(await searchInFilesTool.run({ query: 'needle', prefix: 'img.bin' }, ctx)).toMatchObject({
+      count: 0,
+    })
+    // Colons in a name do not confuse the parse; a CRLF line loses its \r.
+    expect(await searchInFilesTool.run({ query: 'needle' }, ctx)).toEqual({
+      ok: true,
+      matches: [{ path: 'a:1:b.txt', line: 1, text: 'a needle' }],
+      count: 1,
+    })
+  })
+
   it('reports an invalid regex as an error the model can fix', async () => {
     const ctx = await makeContext(makeProject({ 'a.txt': 'x' }))
     const result = await searchInFilesTool.run({ query: 'foo(', regex: true }, ctx)

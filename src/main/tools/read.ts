@@ -221,7 +221,17 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
   input: searchInput,
   async run(input, ctx) {
     const limit = Math.min(input.limit_matches ?? SEARCH_DEFAULT, SEARCH_MAX)
-    const args = ['--json']
+    // Plain `path NUL line:column:text` output, not --json: no escaping of long
+    // minified lines, and a line is cut to its window without being parsed or decoded whole.
+    const args = [
+      '--no-heading',
+      '--with-filename',
+      '--line-number',
+      '--column',
+      '--null',
+      '--color',
+      'never',
+    ]
     if (!input.regex) args.push('--fixed-strings')
     args.push(
       input.case_sensitive === undefined
@@ -273,37 +283,50 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
   },
 }
 
-function parseMatch(line: string): Match | undefined {
-  if (!line.startsWith('{"type":"match"')) return undefined
-  const event = JSON.parse(line) as {
-    data: {
-      path: { text?: string; bytes?: string }
-      lines: { text?: string; bytes?: string }
-      line_number: number
-      submatches: { start: number }[]
-    }
-  }
-  const { data } = event
-  const path = data.path.text ?? Buffer.from(data.path.bytes ?? '', 'base64').toString('utf8')
-  const raw =
-    data.lines.text !== undefined
-      ? Buffer.from(data.lines.text, 'utf8')
-      : Buffer.from(data.lines.bytes ?? '', 'base64')
+/** One line of ripgrep's `path NUL line:column:text` output; undefined for anything else. */
+function parseMatch(line: Buffer): Match | undefined {
+  const nul = line.indexOf(0)
+  if (nul < 0) return undefined
+  const lineColon = line.indexOf(58, nul + 1) // ':'
+  const colColon = lineColon < 0 ? -1 : line.indexOf(58, lineColon + 1)
+  if (colColon < 0) return undefined
+  const lineNumber = Number(line.toString('latin1', nul + 1, lineColon))
+  const column = Number(line.toString('latin1', lineColon + 1, colColon))
+  if (!Number.isInteger(lineNumber) || !Number.isInteger(column)) return undefined
+  let text = line.subarray(colColon + 1)
+  if (text.length > 0 && text[text.length - 1] === 13) text = text.subarray(0, text.length - 1) // \r
   return {
-    path: path.replace(/^\.\//, ''),
-    line: data.line_number,
-    text: excerpt(raw, data.submatches[0]?.start ?? 0),
+    path: line.toString('utf8', 0, nul).replace(/^\.\//, ''),
+    line: lineNumber,
+    text: excerpt(text, Math.max(0, column - 1)),
   }
 }
 
+/** Lines up to this many bytes are decoded whole; longer ones only around the match. */
+const WHOLE_LINE_BYTES = 4096
+
 /** The matching line, trimmed, and cut to a window around the match when long (minified files). */
 function excerpt(raw: Buffer, matchByte: number): string {
-  const full = raw.toString('utf8').replace(/\r?\n$/, '')
-  if (full.length <= SEARCH_TEXT_WIDTH) return full.trim()
-  const at = raw.subarray(0, matchByte).toString('utf8').length
-  const start = Math.max(0, at - 60)
-  const end = Math.min(full.length, start + SEARCH_TEXT_WIDTH)
-  return (start > 0 ? '…' : '') + full.slice(start, end).trim() + (end < full.length ? '…' : '')
+  if (raw.length <= WHOLE_LINE_BYTES) {
+    const full = raw.toString('utf8')
+    if (full.length <= SEARCH_TEXT_WIDTH) return full.trim()
+    const at = raw.subarray(0, matchByte).toString('utf8').length
+    const start = Math.max(0, at - 60)
+    const end = Math.min(full.length, start + SEARCH_TEXT_WIDTH)
+    return (start > 0 ? '…' : '') + full.slice(start, end).trim() + (end < full.length ? '…' : '')
+  }
+  // Over 4 KB is over 1,000 characters: decode a window wide enough for 60
+  // characters before the match and 200 after it, cut at character boundaries.
+  let from = Math.max(0, matchByte - 60 * 4)
+  while (from > 0 && (raw[from] & 0xc0) === 0x80) from--
+  let to = Math.min(raw.length, matchByte + SEARCH_TEXT_WIDTH * 4)
+  while (to < raw.length && (raw[to] & 0xc0) === 0x80) to++
+  const window = raw.toString('utf8', from, to)
+  const at = raw.toString('utf8', from, matchByte).length
+  const start = from === 0 ? Math.max(0, at - 60) : at - 60
+  const end = Math.min(window.length, start + SEARCH_TEXT_WIDTH)
+  const cutEnd = end < window.length || to < raw.length
+  return (from > 0 || start > 0 ? '…' : '') + window.slice(start, end).trim() + (cutEnd ? '…' : '')
 }
 
 export const readTools = [listFilesTool, readFileTool, fileInfoTool, searchInFilesTool] as const
