@@ -26,10 +26,8 @@ export interface McpUiState {
 export const useMcpUi = create<McpUiState>(() => ({ open: false, list: null, error: null, busy: {} }))
 
 // The core's commands: through the store's invoke (which toasts a refusal), or quietly.
-const coreCall: McpCall = (command, input) =>
-  (invoke as unknown as (c: string, i: unknown) => Promise<never>)(command, input)
-const quietCoreCall: McpCall = (command, input) =>
-  (getApi().invoke as unknown as (c: string, i: unknown) => Promise<never>)(command, input)
+const coreCall: McpCall = (command, input) => invoke(command, input)
+const quietCoreCall: McpCall = (command, input) => getApi().invoke(command, input)
 let call: McpCall = coreCall
 let quietCall: McpCall = quietCoreCall
 
