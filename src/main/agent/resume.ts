@@ -1,4 +1,5 @@
 import type { StepwiseEvent } from '../../shared/protocol'
+import { summaryItem } from '../context/compaction'
 import type { TranscriptItem } from '../providers/types'
 
 /**
@@ -11,8 +12,9 @@ import type { TranscriptItem } from '../providers/types'
  * the nearest consistent steps) rather than moved silently: the user chose N, and
  * a fork from a different step than asked would compare models on another situation.
  *
- * Compaction is not replayed: the transcript is rebuilt whole and the context
- * manager compacts it again if it does not fit the (possibly different) model.
+ * A compaction inside a turn is not replayed: the transcript is rebuilt whole and the
+ * context manager compacts it again if it does not fit the (possibly different) model.
+ * One the user asked for between turns (`keptItems` set) is: later turns start from its summary.
  * Responses-API ids are dropped: a fork starts a new chain on the server.
  */
 
@@ -111,6 +113,11 @@ export function transcriptFromEvents(events: readonly StepwiseEvent[], uptoSeq: 
       case 'tool.finished':
         unanswered.delete(e.callId)
         items.push({ role: 'tool', callId: e.callId, name: e.name, output: JSON.stringify(e.result) })
+        break
+      case 'context.compacted':
+        // Everything but the first message and the last `keptItems` becomes the summary.
+        if (e.keptItems !== undefined && e.summary !== undefined && items.length - 1 - e.keptItems > 0)
+          items.splice(1, items.length - 1 - e.keptItems, summaryItem(e.summary))
         break
       case 'session.finished':
         for (const [callId, name] of unanswered)

@@ -4,7 +4,9 @@ import {
   DROPPED_RESULT,
   dropOldToolResults,
   forgetResponseIds,
+  isSummaryItem,
   summaryCut,
+  summaryItem,
   summaryRequest,
 } from './compaction'
 import { createTokenCounter, tokenizerFor } from './tokens'
@@ -91,5 +93,18 @@ describe('forgetResponseIds', () => {
     const t = session(2)
     forgetResponseIds(t)
     expect(t.filter((i) => i.role === 'assistant' && i.responseId)).toHaveLength(0)
+  })
+})
+
+describe('a summary asked for', () => {
+  it('passes the user’s focus to the model and is recognised as a summary later', () => {
+    const items: TranscriptItem[] = [{ role: 'user', text: 'Fix the parser' }]
+    const ask = summaryRequest(items, 10_000, '  the failing test ')
+    const text = ask.transcript[0].role === 'user' ? ask.transcript[0].text : ''
+    expect(text).toContain('USER: Fix the parser')
+    expect(text.endsWith('keep above all: the failing test')).toBe(true)
+    expect(summaryRequest(items, 10_000, '  ').transcript).toEqual(summaryRequest(items, 10_000).transcript)
+    expect(isSummaryItem(summaryItem('It went well.'))).toBe(true)
+    expect(isSummaryItem({ role: 'user', text: 'It went well.' })).toBe(false)
   })
 })

@@ -81,23 +81,32 @@ function renderItem(item: TranscriptItem): string {
   }
 }
 
-/** The request that asks the model for a summary of `items`, within `maxChars`. */
-export function summaryRequest(items: TranscriptItem[], maxChars: number): ModelRequest {
+/**
+ * The request that asks the model for a summary of `items`, within `maxChars`. `focus`: what
+ * the user asked the summary to keep above all (`/compact focus text`).
+ */
+export function summaryRequest(items: TranscriptItem[], maxChars: number, focus?: string): ModelRequest {
   let text = items.map(renderItem).join('\n\n')
   // Keep the end (the most recent work) when even the rendered prefix is too long.
   if (text.length > maxChars) text = `…${text.slice(text.length - maxChars)}`
+  const ask = focus?.trim() ? `\n\nThe user asks the summary to keep above all: ${focus.trim()}` : ''
   return {
     system: SUMMARY_SYSTEM,
-    transcript: [{ role: 'user', text: `Summarise this session so far:\n\n${text}` }],
+    transcript: [{ role: 'user', text: `Summarise this session so far:\n\n${text}${ask}` }],
     tools: [],
   }
 }
 
+const SUMMARY_HEADER =
+  '[Summary of the earlier part of this session, written to save context. Files may have changed since; re-read before editing.]'
+
 export function summaryItem(summary: string): TranscriptItem {
-  return {
-    role: 'user',
-    text: `[Summary of the earlier part of this session, written to save context. Files may have changed since; re-read before editing.]\n${summary.trim()}`,
-  }
+  return { role: 'user', text: `${SUMMARY_HEADER}\n${summary.trim()}` }
+}
+
+/** Whether `item` is a summary an earlier compaction wrote (summaryItem). */
+export function isSummaryItem(item: TranscriptItem): boolean {
+  return item.role === 'user' && item.text.startsWith(SUMMARY_HEADER)
 }
 
 /**

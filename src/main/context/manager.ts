@@ -8,6 +8,7 @@ import {
   KEEP_RECENT_ITEMS,
   dropOldToolResults,
   forgetResponseIds,
+  isSummaryItem,
   summaryCut,
   summaryItem,
   summaryRequest,
@@ -27,6 +28,16 @@ const MIN_SUMMARISED_TOKENS = 800
 
 /** Whose count the meter shows: the server's, or ours when it reported nothing or less. */
 export type PromptSource = 'reported' | 'estimated'
+
+/** A compaction on request keeps the last exchange verbatim: the model is answering from it. */
+const KEEP_ON_REQUEST = 2
+
+/** What a compaction on request did: `summary` is absent when there was too little to summarise. */
+export interface CompactionOnRequest {
+  beforeTokens: number
+  afterTokens: number
+  summary?: string
+}
 
 /** Rough characters per token, to size the summary request's input. */
 const CHARS_PER_TOKEN = 3.5
@@ -132,6 +143,35 @@ export class ContextManager {
   }
 
   /**
+   * Compaction on request (`/compact`, `sessions compact`), between turns: the same summary as
+   * `fit`, of everything but the first message and the last exchange, whatever the window's
+   * fill. Records `context.compacted` with `keptItems`, so later turns, rebuilt from the events,
+   * start from the summary. Records nothing when there is too little to summarise (a prefix that
+   * is only an earlier summary, or shorter than one); a model error is thrown with nothing changed.
+   */
+  async compactNow(request: ModelRequest, signal: AbortSignal, focus?: string): Promise<CompactionOnRequest> {
+    const transcript = request.transcript
+    const before = this.estimate(request)
+    const prefix = transcript.slice(1, summaryCut(transcript, KEEP_ON_REQUEST))
+    if (prefix.every(isSummaryItem)) return { beforeTokens: before, afterTokens: before }
+    const window = await this.windowTokens(signal)
+    const summary = await this.summarize(request, window, signal, KEEP_ON_REQUEST, { focus })
+    if (summary === undefined) return { beforeTokens: before, afterTokens: before }
+    forgetResponseIds(transcript)
+    const after = this.estimate(request)
+    this.record({
+      type: 'context.compacted',
+      beforeTokens: before,
+      afterTokens: after,
+      summary,
+      // The first message, the summary, then what was kept.
+      keptItems: transcript.length - 2,
+      ...(focus?.trim() ? { focus: focus.trim() } : {}),
+    })
+    return { beforeTokens: before, afterTokens: after, summary }
+  }
+
+  /**
    * Cuts tool results, largest first, until the request fits `budget` (or nothing more can
    * be cut). Returns how many were cut.
    */
@@ -171,6 +211,7 @@ export class ContextManager {
     window: number,
     signal: AbortSignal,
     keepRecent: number,
+    onRequest?: { focus?: string },
   ): Promise<string | undefined> {
     const transcript = request.transcript
     const cut = summaryCut(transcript, keepRecent)
@@ -180,10 +221,13 @@ export class ContextManager {
     if (prefix.reduce((sum, it) => sum + this.counter.item(it), 0) < MIN_SUMMARISED_TOKENS) return undefined
     const maxChars = Math.floor(window * 0.5 * CHARS_PER_TOKEN)
     const turn = await this.provider.streamTurn(
-      summaryRequest(prefix, maxChars),
+      summaryRequest(prefix, maxChars, onRequest?.focus),
       { onText: () => {}, onTraffic: this.onTraffic },
       signal,
     )
+    // Asked for, an empty answer changes nothing; inside a turn, the request must shrink anyway.
+    if (!turn.text.trim() && onRequest)
+      throw new Error('The model answered with an empty summary; nothing was changed.')
     const summary = turn.text.trim() || 'The earlier part of the session could not be summarised.'
     transcript.splice(1, cut - 1, summaryItem(summary))
     return summary

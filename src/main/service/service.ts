@@ -11,6 +11,7 @@ import { readApiKey, resolveApiKey, writeApiKey } from '../config/credentials'
 import type { Store } from '../store/types'
 import { recoverInterruptedRestores } from '../timetravel/restore'
 import { contextBaseline } from './baseline'
+import { compactOnRequest } from './compact'
 import type { KeyStore, ModelDefaults, ServiceContext } from './context'
 import { mcpHandlers } from './mcp'
 import { checkModel, listModels, pullModel, setCredential } from './models'
@@ -108,6 +109,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     'session/delete': (input) => sessions.delete(input),
     'session/restore': (input) => sessions.restore(input),
     'session/rename': (input) => sessions.rename(input),
+    'session/compact': (input) => compactOnRequest(ctx, sessions, input),
     'turn/start': (input) =>
       sessions.startTurn(input.sessionId, input.text, { untilGreen: input.untilGreen }),
     'turn/retry': (input) => sessions.startTurn(input.sessionId, undefined),

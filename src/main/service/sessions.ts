@@ -340,7 +340,7 @@ export class SessionRuntime {
     return live
   }
 
-  private providerConfig(config: SessionConfig): ProviderConfig {
+  providerConfig(config: SessionConfig): ProviderConfig {
     return {
       provider: config.provider,
       model: config.model,

@@ -163,6 +163,20 @@ export const appCommandSchemas = {
     input: z.object({ sessionId: z.string(), title: z.string().trim().min(1).max(200) }),
     output: z.object({ ok: z.boolean() }),
   },
+  /**
+   * Compacts the session's context now, between turns (`/compact [focus]`): the summary the loop
+   * writes when the window fills, recorded as `context.compacted` so later turns start from it.
+   * Refused while a turn runs; `compacted` false when there was too little to summarise.
+   */
+  'session/compact': {
+    input: z.object({ sessionId: z.string(), focus: z.string().trim().max(2000).optional() }),
+    output: z.object({
+      compacted: z.boolean(),
+      beforeTokens: z.number().int().nonnegative(),
+      afterTokens: z.number().int().nonnegative(),
+      message: z.string(),
+    }),
+  },
   'session/undo': {
     input: z.object({ sessionId: z.string(), confirm: z.boolean().optional() }),
     output: restoreOutput,
