@@ -3,8 +3,11 @@ import type { StepwiseEvent } from '../../shared/protocol'
 import { reduceEvents } from '../../shared/reducer'
 import type { SessionRow, SnapshotFile, Store } from '../store/types'
 
-/** `bundle` is the portable format of src/main/timetravel/bundle.ts (docs/session-format.md). */
-export const EXPORT_FORMATS = ['json', 'md', 'diff', 'raw', 'bundle'] as const
+/**
+ * `bundle` is the portable format of src/main/timetravel/bundle.ts (docs/session-format.md);
+ * `otlp` the session as an OpenTelemetry trace (./otlp.ts, docs/traces.md).
+ */
+export const EXPORT_FORMATS = ['json', 'md', 'diff', 'raw', 'bundle', 'otlp'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]
 
 /** What exporting needs from the snapshot store. */

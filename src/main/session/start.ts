@@ -10,6 +10,7 @@ import { createSandbox } from '../sandbox/sandbox'
 import type { Sandbox } from '../sandbox/types'
 import { listUnignoredDirectories } from '../snapshot/directories'
 import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
+import { liveTraces } from '../telemetry/live'
 import type { Store } from '../store/types'
 import { createReadTracker } from '../tools/read-tracker'
 import { allTools } from '../tools/registry'
@@ -105,6 +106,8 @@ export async function startSession(
   store: Store,
   setup: SessionSetup & { task: string },
 ): Promise<StartedSession> {
+  const traces = liveTraces()
+  if (traces) setup = { ...setup, emit: tracedEmit(traces, setup.emit) }
   const sandbox = await createSandbox(setup.repo)
   const provider = setup.providerOverride ?? createProvider(setup.provider)
   const maxSteps = setup.maxSteps ?? DEFAULT_MAX_STEPS
@@ -116,6 +119,7 @@ export async function startSession(
   const { session, baselineId } = setup.resume
     ? resumedSession(store, setup.resume.sessionId)
     : await openNewSession(store, setup, { sandbox, snapshotter, provider, maxSteps })
+  if (setup.resume) traces?.resume(session.id, store.listEvents(session.id))
   const baseline = { info: { id: baselineId } }
   let policy = setup.policy
   let agent: Agent | undefined
@@ -168,8 +172,24 @@ export async function startSession(
         return outcome
       } finally {
         await watcher?.close()
+        // The turn's spans go out now, not at the next batch; a slow collector waits no longer.
+        await traces?.flush(TRACE_FLUSH_MS)
       }
     },
+  }
+}
+
+/** How long a finished run waits for the trace collector (live traces, telemetry/live.ts). */
+const TRACE_FLUSH_MS = 1000
+
+/** The host's listener, and the live trace export beside it (on only when OTEL_* says so). */
+function tracedEmit(
+  traces: NonNullable<ReturnType<typeof liveTraces>>,
+  emit: SessionSetup['emit'],
+): (event: StepwiseEvent) => void {
+  return (event) => {
+    traces.observe(event)
+    emit?.(event)
   }
 }
 

@@ -2,6 +2,7 @@
 // The contract scripts depend on is documented in docs/cli.md.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { APPROVAL_POLICIES, PROVIDER_IDS } from '../../../shared/protocol'
+import { shutdownLiveTraces } from '../../telemetry/live'
 import { VERSION } from '../../version'
 import { numCtxOption, runEdit, temperatureOption } from './edit'
 import { addForkReplayCommands } from './fork-replay'
@@ -96,12 +97,18 @@ export function buildProgram(): Command {
     })
   sessions
     .command('export')
-    .description('Export a session: json (events), md (transcript), diff (net change), raw (model traffic)')
+    .description(
+      'Export a session: json (events), md (transcript), diff (net change), raw (model traffic), otlp (OpenTelemetry trace)',
+    )
     .argument('<id>', 'session id (a unique prefix is enough)')
     .addOption(
       new Option('--format <format>', 'output format')
-        .choices(['json', 'md', 'diff', 'raw', 'bundle'])
+        .choices(['json', 'md', 'diff', 'raw', 'bundle', 'otlp'])
         .default('json'),
+    )
+    .option(
+      '--include-content',
+      'otlp: add prompts, answers, tool arguments and results (off: no file content)',
     )
     .option('--out <file>', 'write to this file instead of stdout (bundle: default <id>.stepwise)')
     .addOption(dataDirOption())
@@ -153,12 +160,19 @@ for (const stream of [process.stdout, process.stderr]) {
   })
 }
 
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (err: unknown) => {
-    process.stderr.write(`stepwise: ${String(err)}\n`)
-    process.exitCode = EXIT.failed
-  },
-)
+main(process.argv)
+  .then(
+    (code) => {
+      process.exitCode = code
+    },
+    (err: unknown) => {
+      process.stderr.write(`stepwise: ${String(err)}\n`)
+      process.exitCode = EXIT.failed
+    },
+  )
+  // Live traces (docs/traces.md): the last spans go out, but a collector that does not
+  // answer in time must not hold the shell; its request is dropped with the process.
+  .then(() => shutdownLiveTraces())
+  .then((sent) => {
+    if (!sent) process.exit()
+  })

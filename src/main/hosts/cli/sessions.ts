@@ -3,6 +3,7 @@ import path from 'node:path'
 import pc from 'picocolors'
 import { reduceEvents } from '../../../shared/reducer'
 import { exportDiff, exportJson, exportMarkdown, exportRaw, type ExportFormat } from '../../session/export'
+import { exportOtlp } from '../../session/otlp'
 import { createSnapshotter } from '../../snapshot/snapshotter'
 import { exportBundleToFile } from './bundle'
 import { EXIT } from './exit-codes'
@@ -117,7 +118,7 @@ export function showSession(id: string, opts: StoreOptions): number {
 
 export async function exportSession(
   id: string,
-  opts: StoreOptions & { format: ExportFormat; out?: string },
+  opts: StoreOptions & { format: ExportFormat; out?: string; includeContent?: boolean },
 ): Promise<number> {
   if (opts.format === 'bundle') return exportBundleToFile(id, opts)
   return withStore(opts, (store) => {
@@ -133,6 +134,9 @@ export async function exportSession(
         break
       case 'raw':
         text = exportRaw(store, session.id)
+        break
+      case 'otlp':
+        text = exportOtlp(session.id, events, { includeContent: opts.includeContent })
         break
       case 'diff':
         // Export only reads stored snapshots; it never lists the project.
