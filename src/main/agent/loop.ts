@@ -3,6 +3,7 @@ import type {
   EventDraft,
   FinishReason,
   StepwiseEvent,
+  ToolAttachment,
   ToolCall,
   Usage,
 } from '../../shared/protocol'
@@ -22,6 +23,8 @@ import {
   type ToolResult,
 } from '../tools/types'
 import type { Approver } from './approvals'
+import { runMcpCall } from '../mcp/run'
+import { isMcpTool, type McpTool } from '../mcp/tools'
 import { runAction, runFileChange, type MutationDeps } from './mutations'
 import { describeProviderError } from './errors'
 
@@ -58,6 +61,8 @@ export interface AgentOptions {
    * history (agent/resume.ts) and how many model turns it holds, so steps number on.
    */
   resume?: { transcript: TranscriptItem[]; modelSteps: number }
+  /** MCP servers' tools (mcp/manager.ts): read at each turn, since a server's list can change. */
+  mcp?: { tools(): readonly McpTool[]; isAllowed(server: string, tool: string): boolean }
 }
 
 export interface TaskOutcome {
@@ -134,9 +139,16 @@ export class Agent {
     this.policy = policy
   }
 
-  /** The tools the model is offered: `read-only` offers no mutating tool. */
+  private allTools(): readonly ToolDefinition[] {
+    const mcp = this.opts.mcp?.tools() ?? []
+    return mcp.length > 0 ? [...this.opts.tools, ...mcp] : this.opts.tools
+  }
+
+  /** The tools the model is offered: `read-only` offers no mutating tool (but MCP tools marked read-only). */
   private offeredTools(): readonly ToolDefinition[] {
-    return this.policy === 'read-only' ? this.opts.tools.filter((t) => !t.mutating) : this.opts.tools
+    const tools = this.allTools()
+    if (this.policy !== 'read-only') return tools
+    return tools.filter((t) => !t.mutating || (isMcpTool(t) && t.mcp.readOnly))
   }
 
   async runTask(task: string, signal: AbortSignal): Promise<TaskOutcome> {
@@ -335,7 +347,7 @@ export class Agent {
 
   private async runToolCall(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
     const started = this.now()
-    const tool = findTool(call.name, this.opts.tools)
+    const tool = findTool(call.name, this.allTools())
     const parsed = tool ? parseToolCall(tool, call.arguments) : undefined
     this.record({
       type: 'tool.started',
@@ -346,11 +358,24 @@ export class Agent {
     })
     let result: ToolResult
     let applied = false
+    let attachments: ToolAttachment[] | undefined
     if (!tool) result = { ok: false, error: unknownToolError(call.name, this.offeredTools()) }
     else if (!parsed?.ok) result = { ok: false, error: parsed?.error ?? 'Invalid arguments.' }
     else {
       try {
-        if (isActionTool(tool)) {
+        if (isMcpTool(tool)) {
+          const isAllowed = this.opts.mcp?.isAllowed ?? (() => false)
+          const ran = await runMcpCall(
+            { ...this.mutations, isAllowed },
+            tool,
+            call.id,
+            parsed.input as Record<string, unknown>,
+            signal,
+          )
+          ;({ result, attachments } = ran)
+          // A server's tool may change files; one that says it only reads is taken at its word here.
+          applied = ran.executed && !tool.mcp.readOnly
+        } else if (isActionTool(tool)) {
           const ran = { executed: false }
           result = await runAction(this.mutations, tool, call.id, parsed.input, signal, ran)
           // A command that ran may change any file, whatever it returned: re-snapshot. One the
@@ -375,6 +400,7 @@ export class Agent {
       ok: result.ok,
       result,
       durationMs: this.now() - started,
+      ...(attachments ? { attachments } : {}),
       ...(reads.length > 0 ? { reads } : {}),
     })
     if (applied) await this.checkpoint(call.id)

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { PROTOCOL_VERSION, type ApprovalPolicy, type StepwiseEvent } from '../../shared/protocol'
 import { Agent, type AgentOptions, type TaskOutcome } from '../agent/loop'
 import type { Approver } from '../agent/approvals'
@@ -9,6 +10,7 @@ import type { ModelProvider, ProviderConfig } from '../providers/types'
 import { createSandbox } from '../sandbox/sandbox'
 import type { Sandbox } from '../sandbox/types'
 import { listUnignoredDirectories } from '../snapshot/directories'
+import { stateFileFor } from '../snapshot/savedState'
 import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
 import { liveTraces } from '../telemetry/live'
 import type { Store } from '../store/types'
@@ -50,6 +52,8 @@ export interface SessionSetup {
    * `message` is set: the user's next message in a chat that continues the session.
    */
   resume?: { sessionId: string; message?: string } & NonNullable<AgentOptions['resume']>
+  /** MCP servers' tools (mcp/manager.ts), started by the host before the run. */
+  mcp?: AgentOptions['mcp']
 }
 
 export interface StartedSession {
@@ -91,10 +95,26 @@ export function snapshotterFor(
           listDirectories: () => listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel)),
           isIgnored: (rel) => sandbox.isIgnored(rel),
           watch: true,
+          stateFile: snapshotStateFile(store, sandbox),
         })
     byRoot.set(key, snapshotter)
   }
   return snapshotter
+}
+
+/**
+ * Where the snapshotter leaves its listing and stats for the next process
+ * (snapshot/savedState.ts): beside the store's database, per root and deny list.
+ * None for a database in memory.
+ */
+function snapshotStateFile(store: Store, sandbox: Sandbox): string | undefined {
+  const file = store.db.name
+  if (!file || file === ':memory:' || !path.isAbsolute(file)) return undefined
+  return stateFileFor(
+    path.join(path.dirname(file), 'snapshot-state'),
+    sandbox.root,
+    sandbox.denyPatterns.join('\0'),
+  )
 }
 
 /**
@@ -162,6 +182,7 @@ export async function startSession(
         retry: setup.retry,
         repair,
         resume: setup.resume,
+        mcp: setup.mcp,
       })
       const watcher = code.watch()
       try {

@@ -72,6 +72,7 @@ export function toolSpecs(tools: readonly ToolDefinition[] = allTools): ToolSpec
 }
 
 function parametersOf(tool: ToolDefinition): Record<string, unknown> {
+  if (tool.parameters) return tool.parameters
   const schema = z.toJSONSchema(tool.input) as Record<string, unknown>
   delete schema.$schema
   return stripSafeIntegerBounds(schema) as Record<string, unknown>

@@ -7,7 +7,7 @@ import type { FileChangeKind } from '../../shared/protocol'
  * reads (`.describe()` texts included).
  */
 
-export type ToolFamily = 'read' | 'edit' | 'review' | 'code' | 'git' | 'exec'
+export type ToolFamily = 'read' | 'edit' | 'review' | 'code' | 'git' | 'exec' | 'mcp'
 
 /** What every tool returns; this object is serialised and sent to the model. */
 export type ToolResult = ({ ok: true } & Record<string, unknown>) | { ok: false; error: string }
@@ -79,6 +79,8 @@ interface ToolBase<S extends z.ZodType> {
   aliases?: readonly string[]
   description: string
   input: S
+  /** A JSON Schema given as is (an MCP server's), instead of the one derived from `input`. */
+  parameters?: Record<string, unknown>
 }
 
 export interface ReadTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {

@@ -15,6 +15,7 @@ import { storedModelOptions } from '../../service/settings'
 import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
+import { startCliMcp } from './mcp'
 import { humanRenderer, jsonRenderer, type EventRenderer } from './render'
 import { terminalApprover } from './terminal-approver'
 
@@ -34,6 +35,8 @@ export interface EditOptions {
   dataDir?: string
   /** Where the sandbox cannot run, run commands unconfined (the `allowUnsandboxed` setting, for this run). */
   allowUnsandboxed?: boolean
+  /** `--mcp-config FILE` (repeatable): MCP servers beside the data folder's mcp.json. */
+  mcpConfig?: string[]
 }
 
 /** `--num-ctx`: a window in tokens, from 512 (nothing useful fits below) to 2M. */
@@ -168,6 +171,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     controller.abort()
   }
   process.on('SIGINT', onSigint)
+  let mcp: Awaited<ReturnType<typeof startCliMcp>> | undefined
   try {
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
     const approver = approverFor(opts.approve, interactive, renderer)
@@ -183,6 +187,8 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
           : `commands are refused under ${opts.approve}`
       process.stderr.write(`stepwise: ${sandbox.summary}. ${sandbox.reason} Meanwhile ${meanwhile}.\n`)
     }
+    // Started before the session: the first request must list their tools.
+    mcp = await startCliMcp({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
     const session = await startSession(store, {
       task,
       repo,
@@ -193,6 +199,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
       commands,
       approver,
       emit: (event) => renderer.onEvent(event),
+      mcp,
     })
     for (const notice of session.notices) process.stderr.write(`stepwise: ${notice}\n`)
     const outcome = await session.run(controller.signal)
@@ -204,6 +211,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   } finally {
     renderer.close()
     process.off('SIGINT', onSigint)
+    await mcp?.stop()
     store.close()
   }
 }

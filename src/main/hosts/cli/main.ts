@@ -12,6 +12,8 @@ import { addServeCommand } from './serve'
 import { addUndoRewindCommands } from './timetravel'
 import { addImportCommand } from './bundle'
 import { addManageCommands } from './manage'
+import { addCompactCommand } from './compact'
+import { addMcpCommand, mcpConfigOption } from './mcp'
 import { dataDirOption } from './session-store'
 import { exportSession, listSessions, showSession } from './sessions'
 import { EXIT, UsageError } from './exit-codes'
@@ -66,6 +68,7 @@ export function buildProgram(): Command {
       '--allow-unsandboxed',
       'where the OS sandbox (bubblewrap) cannot run, run commands unconfined instead of refusing them',
     )
+    .addOption(mcpConfigOption())
     .addOption(dataDirOption())
     .action(async (task: string, opts) => {
       process.exitCode = await runEdit(task, opts)
@@ -74,10 +77,13 @@ export function buildProgram(): Command {
   addReviewCommand(program)
   addIndexCommand(program)
   addServeCommand(program)
+  addMcpCommand(program)
 
   const sessions = program
     .command('sessions')
-    .description('List, show, export, import, undo, rewind, fork, replay, rename and delete stored sessions')
+    .description(
+      'List, show, export, import, undo, rewind, fork, replay, compact, rename and delete stored sessions',
+    )
   sessions
     .command('list')
     .description('List sessions, newest first')
@@ -119,6 +125,7 @@ export function buildProgram(): Command {
   addUndoRewindCommands(sessions)
   addForkReplayCommands(sessions)
   addManageCommands(sessions)
+  addCompactCommand(sessions)
   return program
 }
 

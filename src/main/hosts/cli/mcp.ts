@@ -1,0 +1,161 @@
+import path from 'node:path'
+import { Option, type Command } from 'commander'
+import { defaultDataDir } from '../../config/paths'
+import { McpManager } from '../../mcp/manager'
+import { readProjectConfig } from '../../mcp/config'
+import { decideProject, projectState, readMcpSettings } from '../../mcp/settings'
+import { openStore } from '../../store/store'
+import type { Store } from '../../store/types'
+import { resolveRepo } from './edit'
+import { EXIT } from './exit-codes'
+import { dataDirOption } from './session-store'
+
+/*
+ * MCP in the CLI (docs/mcp.md): `--mcp-config FILE` (repeatable) on edit, review and
+ * serve; `stepwise mcp list [--json]`; `stepwise mcp approve|reject` for a project's
+ * `.mcp.json`, which never starts before the user approved that exact file.
+ */
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, path.resolve(value)]
+
+export const mcpConfigOption = (): Option =>
+  new Option(
+    '--mcp-config <file>',
+    'MCP servers to use, in the {"mcpServers": {…}} format (repeatable; adds to the data folder\'s mcp.json)',
+  ).argParser(collect)
+
+/** For tests and slow machines: how long a server may take to start. */
+function startTimeoutMs(env: NodeJS.ProcessEnv): number | undefined {
+  const n = Number(env.STEPWISE_MCP_START_TIMEOUT_MS)
+  return Number.isFinite(n) && n > 0 ? n : undefined
+}
+
+export function cliMcpManager(opts: {
+  dataDir: string
+  repo?: string
+  store: Pick<Store, 'getSetting' | 'setSetting'>
+  mcpConfig?: string[]
+}): McpManager {
+  return new McpManager({
+    dataDir: opts.dataDir,
+    repo: opts.repo,
+    store: opts.store,
+    cliConfigs: opts.mcpConfig ?? [],
+    startTimeoutMs: startTimeoutMs(process.env),
+  })
+}
+
+/** What the user should know before a run: bad config files, a project file waiting, servers that failed. */
+export function mcpNotices(manager: McpManager, repo: string | undefined): string[] {
+  const notices = manager.configErrors.map((e) => `MCP configuration problem: ${e}`)
+  const project = manager.view().project
+  if (project && (project.state === 'pending' || project.state === 'changed'))
+    notices.push(
+      `${project.path} declares MCP servers (${project.servers.join(', ') || 'none'}) that are not started until you approve this file${project.state === 'changed' ? ' again (it changed since you approved it)' : ''}: stepwise mcp approve${repo ? ` --repo ${repo}` : ''}`,
+    )
+  for (const failure of manager.failures()) notices.push(`${failure} The session goes on without its tools.`)
+  return notices
+}
+
+/** Starts the MCP servers for a CLI run and says what went wrong; null when none is configured. */
+export async function startCliMcp(opts: {
+  dataDir: string
+  repo: string
+  store: Store
+  mcpConfig?: string[]
+}): Promise<McpManager> {
+  const manager = cliMcpManager(opts)
+  await manager.start()
+  for (const notice of mcpNotices(manager, opts.repo)) process.stderr.write(`stepwise: ${notice}\n`)
+  return manager
+}
+
+interface ListOptions {
+  repo?: string
+  json?: boolean
+  dataDir?: string
+  mcpConfig?: string[]
+}
+
+async function listServers(opts: ListOptions): Promise<number> {
+  const repo = resolveRepo(opts.repo)
+  const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
+  const store = openStore(dataDir)
+  const manager = cliMcpManager({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
+  try {
+    await manager.start()
+    const view = manager.view()
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify({ ...view, configErrors: manager.configErrors }, null, 2)}\n`)
+    } else {
+      for (const e of manager.configErrors)
+        process.stderr.write(`stepwise: MCP configuration problem: ${e}\n`)
+      if (view.servers.length === 0) process.stdout.write('No MCP servers configured.\n')
+      for (const s of view.servers) {
+        process.stdout.write(`${s.name}  ${s.state}  (${s.source}, ${s.transport}) ${s.target}\n`)
+        if (s.error) process.stdout.write(`  ${s.error.replace(/\n/g, '\n  ')}\n`)
+        for (const t of s.tools)
+          process.stdout.write(
+            `  ${t.qualified}${t.readOnly ? ' [read-only]' : ''}${t.enabled ? '' : ' [disabled]'}${t.allowed ? ' [allowed]' : ''}  ${t.description.slice(0, 100)}\n`,
+          )
+      }
+      if (view.project) process.stdout.write(`Project file ${view.project.path}: ${view.project.state}\n`)
+    }
+    return manager.configErrors.length > 0 ? EXIT.failed : EXIT.ok
+  } finally {
+    await manager.stop()
+    store.close()
+  }
+}
+
+function decide(opts: { repo?: string; dataDir?: string }, approve: boolean): number {
+  const repo = resolveRepo(opts.repo)
+  const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
+  const project = readProjectConfig(repo)
+  if (!project) {
+    process.stderr.write(`stepwise: ${repo} has no .mcp.json.\n`)
+    return EXIT.failed
+  }
+  const store = openStore(dataDir)
+  try {
+    decideProject(store, repo, project.hash, approve)
+    const state = projectState(readMcpSettings(store), repo, project)
+    const names = project.loaded.servers.map((s) => s.name).join(', ') || 'none'
+    process.stdout.write(
+      `${project.path} (sha256 ${project.hash.slice(0, 12)}…, servers: ${names}): ${state}\n`,
+    )
+    return EXIT.ok
+  } finally {
+    store.close()
+  }
+}
+
+export function addMcpCommand(program: Command): void {
+  const mcp = program.command('mcp').description("MCP servers: list them, approve a project's .mcp.json")
+  mcp
+    .command('list')
+    .description('Start the configured MCP servers, show their status and tools, and stop them')
+    .option('--repo <dir>', 'the project folder, for its .mcp.json (default: the current directory)')
+    .option('--json', 'print the list as JSON')
+    .addOption(mcpConfigOption())
+    .addOption(dataDirOption())
+    .action(async (opts: ListOptions) => {
+      process.exitCode = await listServers(opts)
+    })
+  for (const [name, approve] of [
+    ['approve', true],
+    ['reject', false],
+  ] as const)
+    mcp
+      .command(name)
+      .description(
+        approve
+          ? "Let the project's .mcp.json start its servers (this exact file: a change asks again)"
+          : "Keep the project's .mcp.json from starting its servers",
+      )
+      .option('--repo <dir>', 'the project folder (default: the current directory)')
+      .addOption(dataDirOption())
+      .action((opts: { repo?: string; dataDir?: string }) => {
+        process.exitCode = decide(opts, approve)
+      })
+}

@@ -1,0 +1,240 @@
+import type fs from 'node:fs'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { McpServerState } from '../../shared/protocol'
+import { VERSION } from '../version'
+import { describeTarget, isStdio, type McpServerConfig } from './config'
+import { logPath, openLog, stdioLaunch } from './launch'
+import type { McpCallResult } from './results'
+import type { McpCallOptions, McpToolInfo } from './tools'
+
+/*
+ * One MCP server: its transport (stdio, or Streamable HTTP falling back to the older SSE
+ * transport), its state, its tool list (kept fresh on `tools/list_changed`), restarts with
+ * backoff after a crash, and its stderr, appended to a per-server log in the data folder.
+ */
+
+export interface ConnectionOptions {
+  dataDir: string
+  repo?: string
+  env?: NodeJS.ProcessEnv
+  /** How long `initialize` and the first `tools/list` may take. */
+  startTimeoutMs: number
+  /** Longest silence during a tool call (progress notifications reset it). */
+  callTimeoutMs?: number
+  /** Restarts after crashes before the server is marked failed (their delays double from 500 ms). */
+  maxRestarts?: number
+  onChange(): void
+}
+
+const STDERR_TAIL = 2000
+
+export class McpConnection {
+  state: McpServerState = 'stopped'
+  error?: string
+  tools: McpToolInfo[] = []
+  private client?: Client
+  private log?: fs.WriteStream
+  private stderrTail = ''
+  private stopping = false
+  private restarts = 0
+  private restartTimer?: NodeJS.Timeout
+  private starting?: Promise<void>
+  private exitInfo = ''
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly opts: ConnectionOptions,
+  ) {}
+
+  get logFile(): string {
+    return logPath(this.opts.dataDir, this.config.name)
+  }
+
+  /** Starts the server (once at a time); resolves when it is ready or has failed, never throws. */
+  start(): Promise<void> {
+    this.stopping = false
+    this.starting ??= this.connect().finally(() => (this.starting = undefined))
+    return this.starting
+  }
+
+  private setState(state: McpServerState, error?: string): void {
+    this.state = state
+    this.error = error
+    this.opts.onChange()
+  }
+
+  private async connect(): Promise<void> {
+    this.setState('starting')
+    this.stderrTail = ''
+    this.exitInfo = ''
+    this.log ??= openLog(this.logFile)
+    this.log.write(`--- ${new Date().toISOString()} starting: ${describeTarget(this.config.spec)}\n`)
+    const client = new Client({ name: 'stepwise', version: VERSION }, { capabilities: {} })
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (this.client !== client) return
+      await this.refreshTools().catch((err: Error) => this.log?.write(`tools/list failed: ${err.message}\n`))
+      this.opts.onChange()
+    })
+    try {
+      await this.connectTransport(client)
+      this.client = client
+      await this.refreshTools()
+      this.restarts = 0
+      this.setState('ready')
+    } catch (err) {
+      await client.close().catch(() => undefined)
+      if (this.client === client) this.client = undefined
+      if (this.stopping) return
+      this.setState('failed', this.startFailure(err as Error))
+    }
+  }
+
+  private async connectTransport(client: Client): Promise<void> {
+    const { spec } = this.config
+    const timeout = this.opts.startTimeoutMs
+    if (isStdio(spec)) {
+      const launch = stdioLaunch({ ...this.config, spec }, this.opts.repo, this.opts.env)
+      if (launch.refused) throw new Error(launch.refused)
+      const transport = new StdioClientTransport({ ...launch, stderr: 'pipe' })
+      transport.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')))
+      this.watchClose(client, transport)
+      await client.connect(transport, { timeout })
+      return
+    }
+    const url = new URL(spec.url)
+    const requestInit = { headers: spec.headers }
+    if (spec.type === 'sse') {
+      await this.connectWith(client, new SSEClientTransport(url, { requestInit }), timeout)
+      return
+    }
+    try {
+      await this.connectWith(client, new StreamableHTTPClientTransport(url, { requestInit }), timeout)
+    } catch (err) {
+      if (spec.type === 'http' || spec.type === 'streamable-http' || spec.type === 'streamableHttp') throw err
+      // Servers from before Streamable HTTP speak the older SSE transport at the same URL.
+      this.log?.write(`Streamable HTTP failed (${(err as Error).message}); trying SSE\n`)
+      await this.connectWith(client, new SSEClientTransport(url, { requestInit }), timeout)
+    }
+  }
+
+  private async connectWith(client: Client, transport: Transport, timeout: number): Promise<void> {
+    this.watchClose(client, transport)
+    await client.connect(transport, { timeout })
+  }
+
+  /** A server that goes away while in use is restarted, with backoff, up to `maxRestarts` times in a row. */
+  private watchClose(client: Client, transport: Transport): void {
+    const process = transport instanceof StdioClientTransport ? transport : undefined
+    client.onclose = () => {
+      const pid = process?.pid
+      this.log?.write(`--- ${new Date().toISOString()} connection closed${pid ? ` (pid ${pid})` : ''}\n`)
+      if (this.client !== client || this.stopping) return
+      this.client = undefined
+      this.exitInfo = 'the server closed the connection'
+      const max = this.opts.maxRestarts ?? 3
+      if (this.restarts >= max) {
+        this.setState(
+          'failed',
+          `MCP server "${this.config.name}" stopped ${max + 1} times in a row and is not restarted again (command: ${describeTarget(this.config.spec)}).${this.stderrSuffix()}`,
+        )
+        return
+      }
+      const delay = 500 * 2 ** this.restarts
+      this.restarts += 1
+      this.setState('starting', `restarting in ${delay} ms after a crash`)
+      this.restartTimer = setTimeout(() => void this.start(), delay)
+      this.restartTimer.unref?.()
+    }
+  }
+
+  private onStderr(text: string): void {
+    this.log?.write(text)
+    this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL)
+  }
+
+  private stderrSuffix(): string {
+    const tail = this.stderrTail.trim()
+    return tail ? ` Its last output on stderr:\n${tail}` : ''
+  }
+
+  private startFailure(err: Error): string {
+    const target = describeTarget(this.config.spec)
+    const what = isStdio(this.config.spec) ? `command: ${target}` : `URL: ${target}`
+    const code = (err as NodeJS.ErrnoException).code
+    const reason =
+      code === 'ENOENT'
+        ? `the program was not found (${err.message}); is it installed and on PATH?`
+        : /timed out|timeout/i.test(err.message)
+          ? `it did not answer "initialize" within ${Math.round(this.opts.startTimeoutMs / 1000)} s`
+          : err.message
+    return `MCP server "${this.config.name}" did not start (${what}): ${reason}.${this.stderrSuffix()}`
+  }
+
+  private async refreshTools(): Promise<void> {
+    const client = this.client
+    if (!client) return
+    if (!client.getServerCapabilities()?.tools) {
+      this.tools = []
+      return
+    }
+    const tools: McpToolInfo[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, {
+        timeout: this.opts.startTimeoutMs,
+      })
+      tools.push(...(page.tools as McpToolInfo[]))
+      cursor = page.nextCursor
+    } while (cursor && tools.length < 1000)
+    this.tools = tools
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, opts: McpCallOptions): Promise<McpCallResult> {
+    if (this.starting) await this.starting
+    const client = this.client
+    if (!client || this.state !== 'ready')
+      throw new Error(
+        `MCP server "${this.config.name}" is not running (${this.state}${this.error ? `: ${this.error}` : ''}).`,
+      )
+    try {
+      const result = await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+        signal: opts.signal,
+        onprogress: (p) => opts.onProgress(p),
+        resetTimeoutOnProgress: true,
+        timeout: this.opts.callTimeoutMs ?? 10 * 60_000,
+      })
+      return result as McpCallResult
+    } catch (err) {
+      if (opts.signal.aborted) throw err
+      if (this.client !== client)
+        throw new Error(
+          `MCP server "${this.config.name}" exited during the call (${this.exitInfo || (err as Error).message}); it is being restarted.${this.stderrSuffix()}`,
+          { cause: err },
+        )
+      throw err
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true
+    clearTimeout(this.restartTimer)
+    const client = this.client
+    this.client = undefined
+    await client?.close().catch(() => undefined)
+    this.log?.end()
+    this.log = undefined
+    if (this.state !== 'failed') this.setState('stopped')
+  }
+
+  /** Restart on the user's request: the crash budget starts over. */
+  async restart(): Promise<void> {
+    await this.stop()
+    this.restarts = 0
+    await this.start()
+  }
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { bwrapArgs } from '../exec/bwrap'
+import { childEnv } from '../exec/env'
+import { sandboxStatus } from '../exec/sandbox-probe'
+import type { McpServerConfig, StdioServerConfig } from './config'
+
+/*
+ * How a stdio server is started: its environment is the commands' allowlist (exec/env.ts)
+ * plus the `env` its config names — never the user's whole environment with API keys;
+ * with `"sandbox": true` it runs inside the command sandbox (bwrap: the project
+ * writable, the rest read-only, no network unless `"network": true`).
+ */
+
+export interface StdioLaunch {
+  command: string
+  args: string[]
+  env: Record<string, string>
+  cwd: string
+  /** Set when the config asked for the sandbox and it is not available here. */
+  refused?: string
+}
+
+/**
+ * `${VAR}` in a user's or the CLI's config reads the user's environment (how users pass
+ * a token on); in a project's `.mcp.json` it stays literal, so a cloned repository cannot
+ * name a key it would like to receive.
+ */
+export function expandEnv(value: string, source: McpServerConfig['source'], env: NodeJS.ProcessEnv): string {
+  if (source === 'project') return value
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? '')
+}
+
+export function stdioLaunch(
+  server: McpServerConfig & { spec: StdioServerConfig },
+  repo: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): StdioLaunch {
+  const { spec } = server
+  const own = Object.fromEntries(
+    Object.entries(spec.env).map(([k, v]) => [k, expandEnv(v, server.source, env)]),
+  )
+  const base = repo ?? process.cwd()
+  const cwd = spec.cwd ? path.resolve(base, expandEnv(spec.cwd, server.source, env)) : base
+  const childEnvironment = { ...childEnv(env), ...own }
+  if (!spec.sandbox) return { command: spec.command, args: spec.args, env: childEnvironment, cwd }
+  const status = sandboxStatus()
+  if (!status.available)
+    return {
+      command: spec.command,
+      args: spec.args,
+      env: childEnvironment,
+      cwd,
+      refused: `its config asks for the sandbox ("sandbox": true), which is not available here: ${status.reason ?? status.summary}`,
+    }
+  const wrapped = bwrapArgs({
+    root: repo ?? cwd,
+    network: spec.network ?? false,
+    userns: status.userns,
+    disableNestedUserns: status.disableNestedUserns,
+  })
+  return {
+    command: 'bwrap',
+    args: [...wrapped, '--chdir', cwd, '--', spec.command, ...spec.args],
+    env: childEnvironment,
+    cwd,
+  }
+}
+
+/** Each server's stderr goes to its own log in the data folder, which the app can show. */
+export function logPath(dataDir: string, server: string): string {
+  return path.join(dataDir, 'mcp-logs', `${server}.log`)
+}
+
+const MAX_LOG = 1024 * 1024
+
+/** Opens the log for appending; a log over 1 MB is moved to `.1` first (one old generation kept). */
+export function openLog(file: string): fs.WriteStream {
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  try {
+    if (fs.statSync(file).size > MAX_LOG) fs.renameSync(file, `${file}.1`)
+  } catch {
+    // No log yet.
+  }
+  return fs.createWriteStream(file, { flags: 'a', mode: 0o600 })
+}
+
+export function readLogTail(file: string, maxBytes = 16 * 1024): string {
+  let fd: number
+  try {
+    fd = fs.openSync(file, 'r')
+  } catch {
+    return ''
+  }
+  try {
+    const size = fs.fstatSync(fd).size
+    const length = Math.min(size, maxBytes)
+    const buffer = Buffer.alloc(length)
+    fs.readSync(fd, buffer, 0, length, size - length)
+    return buffer.toString('utf8')
+  } finally {
+    fs.closeSync(fd)
+  }
+}

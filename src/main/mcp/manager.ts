@@ -1,0 +1,256 @@
+import type { McpListOutput, McpServerState, McpServerView, McpSettings } from '../../shared/protocol'
+import type { Store } from '../store/types'
+import {
+  describeTarget,
+  isStdio,
+  loadConfigFile,
+  mergeServers,
+  readProjectConfig,
+  userConfigPath,
+  type McpServerConfig,
+  type ProjectConfig,
+} from './config'
+import { McpConnection } from './connection'
+import { logPath, readLogTail } from './launch'
+import {
+  decideProject,
+  isServerEnabled,
+  isToolAllowed,
+  isToolEnabled,
+  projectState,
+  readMcpSettings,
+  toggle,
+  toolKey,
+  updateMcpSettings,
+} from './settings'
+import { mcpTool, qualifiedName, type McpTool } from './tools'
+
+/*
+ * The MCP servers of one project (docs/mcp.md): which are configured, which may run
+ * (enabled, and for a project's `.mcp.json`, approved), their connections and tools.
+ * Servers start when a session starts, all at once with a bounded wait, because the
+ * first request must already list their tools; one that fails is reported and the
+ * session goes on without it. They stop with the session (or with the app).
+ */
+
+export interface McpManagerOptions {
+  dataDir: string
+  /** The project; its `.mcp.json` is read (and started once approved). */
+  repo?: string
+  store: Pick<Store, 'getSetting' | 'setSetting'>
+  /** `--mcp-config FILE` (repeatable). */
+  cliConfigs?: readonly string[]
+  env?: NodeJS.ProcessEnv
+  /** How long each server may take to answer `initialize` and `tools/list` (default 30 s). */
+  startTimeoutMs?: number
+  callTimeoutMs?: number
+  maxRestarts?: number
+  /** A server's state or tool list changed. */
+  onStatus?(server: string, state: McpServerState): void
+}
+
+export const DEFAULT_START_TIMEOUT_MS = 30_000
+
+export class McpManager {
+  /** Problems with configuration files, each naming the file and what is wrong. */
+  configErrors: string[] = []
+  private configured: McpServerConfig[] = []
+  private project: ProjectConfig | null = null
+  private readonly connections = new Map<string, McpConnection>()
+  private readonly toolCache = new WeakMap<object, McpTool[]>()
+
+  constructor(private readonly opts: McpManagerOptions) {
+    this.reload()
+  }
+
+  private settings(): McpSettings {
+    return readMcpSettings(this.opts.store)
+  }
+
+  /** Reads the configuration files again (a connection whose config is unchanged is kept). */
+  reload(): void {
+    const user = loadConfigFile(userConfigPath(this.opts.dataDir), 'user', { optional: true })
+    const cli = (this.opts.cliConfigs ?? []).map((file) => loadConfigFile(file, 'cli'))
+    this.project = this.opts.repo ? readProjectConfig(this.opts.repo) : null
+    const project = this.project?.loaded ?? { servers: [], errors: [] }
+    this.configErrors = [...user.errors, ...cli.flatMap((c) => c.errors), ...project.errors]
+    this.configured = mergeServers(
+      user.servers,
+      cli.flatMap((c) => c.servers),
+      project.servers,
+    )
+  }
+
+  private projectApproved(): boolean {
+    return projectState(this.settings(), this.opts.repo ?? '', this.project) === 'approved'
+  }
+
+  private mayRun(server: McpServerConfig, settings = this.settings()): boolean {
+    if (!isServerEnabled(settings, server.name)) return false
+    return server.source !== 'project' || this.projectApproved()
+  }
+
+  private connectionFor(server: McpServerConfig): McpConnection {
+    let conn = this.connections.get(server.name)
+    if (conn && JSON.stringify(conn.config) !== JSON.stringify(server)) {
+      void conn.stop()
+      conn = undefined
+    }
+    if (!conn) {
+      const created = new McpConnection(server, {
+        dataDir: this.opts.dataDir,
+        repo: this.opts.repo,
+        env: this.opts.env,
+        startTimeoutMs: this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+        callTimeoutMs: this.opts.callTimeoutMs,
+        maxRestarts: this.opts.maxRestarts,
+        onChange: () => this.opts.onStatus?.(server.name, created.state),
+      })
+      conn = created
+      this.connections.set(server.name, conn)
+    }
+    return conn
+  }
+
+  /** Starts every server that may run and waits until each is ready or has failed. */
+  async start(): Promise<void> {
+    const settings = this.settings()
+    const runnable = this.configured.filter((s) => this.mayRun(s, settings))
+    // Servers no longer configured or allowed stop.
+    for (const [name, conn] of this.connections) if (!runnable.some((s) => s.name === name)) await conn.stop()
+    await Promise.all(
+      runnable.map((s) => {
+        const conn = this.connectionFor(s)
+        return conn.state === 'ready' ? undefined : conn.start()
+      }),
+    )
+  }
+
+  /** Servers that failed to start, with the command they ran and their stderr. */
+  failures(): string[] {
+    return [...this.connections.values()].filter((c) => c.state === 'failed').map((c) => c.error ?? '')
+  }
+
+  /** The tools offered to the model: ready servers' enabled tools. */
+  tools(): McpTool[] {
+    const settings = this.settings()
+    const out: McpTool[] = []
+    for (const conn of this.connections.values()) {
+      if (conn.state !== 'ready' || !this.mayRun(conn.config, settings)) continue
+      let tools = this.toolCache.get(conn.tools)
+      if (!tools) {
+        tools = conn.tools.map((info) => mcpTool(conn.config.name, info, conn))
+        this.toolCache.set(conn.tools, tools)
+      }
+      out.push(...tools.filter((t) => isToolEnabled(settings, t.mcp.server, t.mcp.tool)))
+    }
+    return out
+  }
+
+  /** Whether `auto-edit` may run this tool without asking (the user's setting). */
+  isAllowed(server: string, tool: string): boolean {
+    return isToolAllowed(this.settings(), server, tool)
+  }
+
+  view(): McpListOutput {
+    const settings = this.settings()
+    const repo = this.opts.repo ?? ''
+    const projectFile = this.project
+    const approved = this.projectApproved()
+    const servers: McpServerView[] = this.configured.map((server) => {
+      const conn = this.connections.get(server.name)
+      const enabled = isServerEnabled(settings, server.name)
+      const state: McpServerState = !enabled
+        ? 'disabled'
+        : server.source === 'project' && !approved
+          ? 'awaiting-approval'
+          : (conn?.state ?? 'stopped')
+      return {
+        name: server.name,
+        source: server.source,
+        transport: isStdio(server.spec) ? 'stdio' : 'http',
+        target: describeTarget(server.spec),
+        state,
+        ...(conn?.error && state === 'failed' ? { error: conn.error } : {}),
+        enabled,
+        sandbox: isStdio(server.spec) && server.spec.sandbox,
+        allowed: settings.allowedServers.includes(server.name),
+        tools: (conn?.tools ?? []).map((t) => {
+          const tool = mcpTool(server.name, t, conn!)
+          return {
+            name: t.name,
+            qualified: qualifiedName(server.name, t.name),
+            description: tool.mcp.description,
+            readOnly: tool.mcp.readOnly,
+            enabled: isToolEnabled(settings, server.name, t.name),
+            allowed: isToolAllowed(settings, server.name, t.name),
+          }
+        }),
+      }
+    })
+    const project = projectFile
+      ? {
+          path: projectFile.path,
+          hash: projectFile.hash,
+          state: projectState(settings, repo, projectFile),
+          servers: projectFile.loaded.servers.map((s) => s.name),
+        }
+      : null
+    return { servers, project }
+  }
+
+  private known(server: string): McpServerConfig {
+    const found = this.configured.find((s) => s.name === server)
+    if (!found) throw new Error(`No MCP server named "${server}" is configured.`)
+    return found
+  }
+
+  async setEnabled(server: string, tool: string | undefined, enabled: boolean): Promise<void> {
+    const config = this.known(server)
+    updateMcpSettings(this.opts.store, (s) => {
+      if (tool) s.disabledTools = toggle(s.disabledTools, toolKey(server, tool), !enabled)
+      else s.disabledServers = toggle(s.disabledServers, server, !enabled)
+    })
+    if (tool) this.opts.onStatus?.(server, this.connections.get(server)?.state ?? 'stopped')
+    else if (!enabled) await this.connections.get(server)?.stop()
+    else if (this.mayRun(config)) await this.connectionFor(config).start()
+  }
+
+  setAllowed(server: string, tool: string | undefined, allowed: boolean): void {
+    this.known(server)
+    updateMcpSettings(this.opts.store, (s) => {
+      if (tool) s.allowedTools = toggle(s.allowedTools, toolKey(server, tool), allowed)
+      else s.allowedServers = toggle(s.allowedServers, server, allowed)
+    })
+    this.opts.onStatus?.(server, this.connections.get(server)?.state ?? 'stopped')
+  }
+
+  /** Approves (or rejects) the project's `.mcp.json` as it was shown: `hash` must match the file now. */
+  async approveProject(hash: string, approve: boolean): Promise<void> {
+    this.reload()
+    if (!this.opts.repo || !this.project) throw new Error('This project has no .mcp.json to approve.')
+    if (this.project.hash !== hash)
+      throw new Error(
+        `${this.project.path} changed since it was shown; look at it again before approving it.`,
+      )
+    decideProject(this.opts.store, this.opts.repo, hash, approve)
+    await this.start()
+    for (const name of this.project.loaded.servers.map((s) => s.name))
+      this.opts.onStatus?.(name, this.connections.get(name)?.state ?? 'stopped')
+  }
+
+  async restart(server: string): Promise<void> {
+    const config = this.known(server)
+    if (!this.mayRun(config)) throw new Error(`MCP server "${server}" is disabled or awaiting approval.`)
+    await this.connectionFor(config).restart()
+  }
+
+  log(server: string): string {
+    this.known(server)
+    return readLogTail(logPath(this.opts.dataDir, server))
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.stop()))
+  }
+}
