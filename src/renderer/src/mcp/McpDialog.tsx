@@ -3,6 +3,7 @@ import { useEffect } from 'react'
 import { Dialog } from '../palette/Dialog'
 import { useApp } from '../state/store'
 import { closeMcp, checkProjectFile, listenForMcpStatus, refreshMcp, useMcpUi } from './mcpState'
+import { summaryLine } from './model'
 import { ProjectApproval } from './ProjectApproval'
 import { ServerCard } from './ServerCard'
 import type { McpList } from './types'
@@ -33,6 +34,15 @@ export function McpDialog(): React.JSX.Element {
       testId="mcp-dialog"
       description="Tools from Model Context Protocol servers. Their names and descriptions come from the servers themselves."
     >
+      <div className="mcp-toolbar">
+        <span className="ui-note" data-testid="mcp-summary">
+          {summaryLine(list)}
+        </span>
+        {/* First focus here: not on Approve (Enter would approve), nor on the scrolling body. */}
+        <button type="button" className="ui-button small" data-autofocus onClick={() => void refreshMcp()}>
+          Refresh
+        </button>
+      </div>
       <McpView list={list} error={error} />
     </Dialog>
   )
