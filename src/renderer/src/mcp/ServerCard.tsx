@@ -14,6 +14,8 @@ export function ServerCard({ server }: { server: McpServerView }): React.JSX.Ele
   const badge = stateBadge(server.state)
   const waiting = server.state === 'awaiting-approval'
   const canRestart = server.enabled && !waiting && server.state !== 'starting'
+  // A stopped server (no session has started it yet) is started by the same command.
+  const restartLabel = server.state === 'stopped' ? 'Start' : 'Restart'
   return (
     <section
       className="mcp-server"
@@ -46,12 +48,12 @@ export function ServerCard({ server }: { server: McpServerView }): React.JSX.Ele
         <button
           type="button"
           className="ui-button small"
-          aria-label={`Restart ${server.name}`}
+          aria-label={`${restartLabel} ${server.name}`}
           data-testid="mcp-restart"
           disabled={!canRestart || Boolean(busy[`restart:${server.name}`])}
           onClick={() => void restartMcp(server.name)}
         >
-          Restart
+          {restartLabel}
         </button>
       </header>
       <p className="mcp-meta">

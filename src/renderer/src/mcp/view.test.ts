@@ -208,6 +208,15 @@ describe('MCP view markup', () => {
     expect(html).toContain('spawn nope ENOENT: the command was not found')
   })
 
+  it('offers Start for a server no session has started, Restart otherwise', () => {
+    expect(render({ servers: [server({ state: 'stopped', tools: [] })], project: null })).toContain(
+      'aria-label="Start everything"',
+    )
+    expect(render({ servers: [server({ state: 'failed', tools: [] })], project: null })).toContain(
+      'aria-label="Restart everything"',
+    )
+  })
+
   it('asks about a pending project file, naming the command it would run', () => {
     const html = render(pendingProject())
     expect(html).toContain('data-testid="mcp-project-approval"')
