@@ -5,6 +5,7 @@ import {
   dropOldToolResults,
   forgetResponseIds,
   isSummaryItem,
+  requestCut,
   summaryCut,
   summaryItem,
   summaryRequest,
@@ -106,5 +107,22 @@ describe('a summary asked for', () => {
     expect(summaryRequest(items, 10_000, '  ').transcript).toEqual(summaryRequest(items, 10_000).transcript)
     expect(isSummaryItem(summaryItem('It went well.'))).toBe(true)
     expect(isSummaryItem({ role: 'user', text: 'It went well.' })).toBe(false)
+  })
+})
+
+describe('requestCut', () => {
+  it('keeps the last exchange, moving past tool results rather than back over the work', () => {
+    const run = session(3) // task, then call/result ×3
+    run.push({ role: 'assistant', text: 'done', toolCalls: [] })
+    // summaryCut steps back to keep the last call and its result; the cut on request keeps only the answer.
+    expect(summaryCut(run, 2)).toBe(5)
+    expect(requestCut(run, 2)).toBe(run.length - 1)
+    const chat = [
+      ...run,
+      { role: 'user' as const, text: 'thanks' },
+      { role: 'assistant' as const, text: 'ok', toolCalls: [] },
+    ]
+    expect(requestCut(chat, 2)).toBe(chat.length - 2)
+    expect(requestCut([{ role: 'user', text: 'only the task' }], 2)).toBe(1)
   })
 })

@@ -56,6 +56,17 @@ export function summaryCut(transcript: TranscriptItem[], keepRecent = KEEP_RECEN
   return cut
 }
 
+/**
+ * Where a compaction on request cuts: like summaryCut, but a tool result at the cut moves it
+ * forward, past the results, so a run of one message (its task, calls and results, then the
+ * answer) keeps its answer and summarises its work rather than keeping all of it.
+ */
+export function requestCut(transcript: TranscriptItem[], keepRecent: number): number {
+  let cut = Math.max(1, transcript.length - keepRecent)
+  while (cut < transcript.length && transcript[cut]?.role === 'tool') cut += 1
+  return cut
+}
+
 const SUMMARY_SYSTEM = [
   'You summarise the earlier part of a coding session so that it can continue in a smaller context.',
   'Keep: the goal, decisions made, files read and what matters in them, changes made (file and what changed),',

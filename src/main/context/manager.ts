@@ -9,6 +9,7 @@ import {
   dropOldToolResults,
   forgetResponseIds,
   isSummaryItem,
+  requestCut,
   summaryCut,
   summaryItem,
   summaryRequest,
@@ -123,10 +124,12 @@ export class ContextManager {
     // newest call and its result.
     let dropped = dropOldToolResults(transcript, before - budget, itemTokens).dropped
     let summary: string | undefined
-    if (!fits()) summary = await this.summarize(request, window, signal, KEEP_RECENT_ITEMS)
+    if (!fits())
+      summary = await this.summarize(request, window, signal, summaryCut(transcript, KEEP_RECENT_ITEMS))
     if (!fits())
       dropped += dropOldToolResults(transcript, this.estimate(request) - budget, itemTokens, 1).dropped
-    if (!fits()) summary = (await this.summarize(request, window, signal, 2)) ?? summary
+    if (!fits())
+      summary = (await this.summarize(request, window, signal, summaryCut(transcript, 2))) ?? summary
     // Last: a result too large for the window, even alone, is cut with a marker saying how to ask for less.
     const cut = fits() ? 0 : this.cutResults(request, budget)
     const after = this.estimate(request)
@@ -152,10 +155,10 @@ export class ContextManager {
   async compactNow(request: ModelRequest, signal: AbortSignal, focus?: string): Promise<CompactionOnRequest> {
     const transcript = request.transcript
     const before = this.estimate(request)
-    const prefix = transcript.slice(1, summaryCut(transcript, KEEP_ON_REQUEST))
-    if (prefix.every(isSummaryItem)) return { beforeTokens: before, afterTokens: before }
+    const cut = requestCut(transcript, KEEP_ON_REQUEST)
+    if (transcript.slice(1, cut).every(isSummaryItem)) return { beforeTokens: before, afterTokens: before }
     const window = await this.windowTokens(signal)
-    const summary = await this.summarize(request, window, signal, KEEP_ON_REQUEST, { focus })
+    const summary = await this.summarize(request, window, signal, cut, { focus })
     if (summary === undefined) return { beforeTokens: before, afterTokens: before }
     forgetResponseIds(transcript)
     const after = this.estimate(request)
@@ -210,11 +213,11 @@ export class ContextManager {
     request: ModelRequest,
     window: number,
     signal: AbortSignal,
-    keepRecent: number,
+    /** Items [1, cut) are summarised. */
+    cut: number,
     onRequest?: { focus?: string },
   ): Promise<string | undefined> {
     const transcript = request.transcript
-    const cut = summaryCut(transcript, keepRecent)
     if (cut <= 1) return undefined
     const prefix = transcript.slice(1, cut)
     // A summary costs a model call and a few hundred tokens: not worth it for a short prefix.
