@@ -364,7 +364,8 @@ export class Agent {
     else {
       try {
         if (isMcpTool(tool)) {
-          const isAllowed = this.opts.mcp?.isAllowed ?? (() => false)
+          const isAllowed = (server: string, name: string): boolean =>
+            this.opts.mcp?.isAllowed(server, name) ?? false
           const ran = await runMcpCall(
             { ...this.mutations, isAllowed },
             tool,
