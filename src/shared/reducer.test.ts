@@ -110,3 +110,27 @@ describe('reduceEvents', () => {
     expect(reduceEvents([...history, ...undone]).status).toBe('thinking')
   })
 })
+
+describe('a compaction step', () => {
+  it('carries its summary, and says whether the user asked for it and with which focus', () => {
+    const steps = reduceEvents(
+      stamp([
+        { type: 'context.compacted', beforeTokens: 900, afterTokens: 500, summary: 'auto' },
+        { type: 'context.compacted', beforeTokens: 500, afterTokens: 200, summary: 'asked', keptItems: 2 },
+        {
+          type: 'context.compacted',
+          beforeTokens: 500,
+          afterTokens: 200,
+          summary: 's',
+          keptItems: 0,
+          focus: 'tests',
+        },
+      ]),
+    ).steps
+    expect(steps.map((s) => (s.kind === 'compaction' ? [s.summary, s.onRequest] : null))).toEqual([
+      ['auto', undefined],
+      ['asked', {}],
+      ['s', { focus: 'tests' }],
+    ])
+  })
+})

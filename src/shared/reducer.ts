@@ -40,7 +40,17 @@ export type TimelineStep =
       approval?: { decision: string; by: string; reason?: string; diff?: string; requestedSeq: number }
     }
   | { kind: 'checkpoint'; seq: number; ts: number; snapshotId: number; paths: string[]; callId?: string }
-  | { kind: 'compaction'; seq: number; ts: number; beforeTokens: number; afterTokens: number }
+  | {
+      kind: 'compaction'
+      seq: number
+      ts: number
+      beforeTokens: number
+      afterTokens: number
+      /** What the model wrote in place of the older messages. */
+      summary?: string
+      /** Asked for by the user (`/compact`), with what they asked it to keep. */
+      onRequest?: { focus?: string }
+    }
   | { kind: 'error'; seq: number; ts: number; message: string; code: string; hint?: string }
   | { kind: 'finding'; seq: number; ts: number; finding: Finding }
   | {
@@ -355,6 +365,10 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
             ts: event.ts,
             beforeTokens: event.beforeTokens,
             afterTokens: event.afterTokens,
+            ...(event.summary ? { summary: event.summary } : {}),
+            ...(event.keptItems !== undefined
+              ? { onRequest: event.focus ? { focus: event.focus } : {} }
+              : {}),
           },
         ],
       }

@@ -152,10 +152,11 @@ export const COMMANDS: readonly PaletteCommand[] = [
   {
     id: 'compact',
     slash: 'compact',
+    args: '[focus]',
     title: 'Compact context',
-    hint: 'Compaction runs on its own near a full window; on request: not yet',
+    hint: 'Summarise this chat so far (all but its first message and last exchange) to free the window',
     keywords: 'context window summarize shrink',
-    unavailable: needsSession,
+    unavailable: (s) => needsSession(s) ?? (isBusy(s) ? 'Wait for the current turn to end' : null),
     run: compactNow,
   },
   {

@@ -51,14 +51,18 @@ export async function reviewTarget(arg: string): Promise<void> {
 }
 
 /**
- * The core compacts on its own when the window fills; it has no command to compact on request
- * yet, so this says so rather than pretending.
+ * Compacts the open chat's context now (`/compact [focus]`): everything but the first message and
+ * the last exchange becomes a summary, which later turns start from. The timeline shows the step.
  */
-export function compactNow(): void {
-  toast(
-    'info',
-    'Compaction runs on its own when the context window is nearly full; compacting on request is not available yet.',
-  )
+export async function compactNow(arg: string): Promise<void> {
+  const { sessionId } = useApp.getState()
+  if (!sessionId) return toast('info', 'Open a chat first: /compact summarises its context.')
+  toast('info', 'Compacting the context…')
+  const { message } = await invoke('session/compact', {
+    sessionId,
+    ...(arg.trim() ? { focus: arg.trim() } : {}),
+  })
+  toast('info', message)
 }
 
 /** The open chat as Markdown: what was asked, answered and done, step by step. */

@@ -134,7 +134,8 @@ export function describeStep(step: TimelineStep): RowText {
       return { title: `Checkpoint · ${plural(step.paths.length, 'file')}` }
     case 'compaction': {
       const [before, after] = [formatTokens(step.beforeTokens), formatTokens(step.afterTokens)]
-      return { title: `Context compacted ${before} → ${after} tokens` }
+      const how = step.onRequest ? ' on request' : ''
+      return { title: `Context compacted${how} ${before} → ${after} tokens` }
     }
     case 'error':
       return {

@@ -59,13 +59,22 @@ function CompactionDetails({ step }: { step: Step<'compaction'> }): React.JSX.El
   const saved = step.beforeTokens - step.afterTokens
   const percent = step.beforeTokens > 0 ? Math.round((saved / step.beforeTokens) * 100) : 0
   return (
-    <Fields
-      fields={[
-        ['Before', `${formatTokens(step.beforeTokens)} tokens`],
-        ['After', `${formatTokens(step.afterTokens)} tokens`],
-        ['Saved', `${formatTokens(saved)} tokens (${percent}%)`],
-      ]}
-    />
+    <>
+      <Fields
+        fields={[
+          ['Why', step.onRequest ? 'asked for (/compact)' : 'the window was filling'],
+          ['Focus', step.onRequest?.focus],
+          ['Before', `${formatTokens(step.beforeTokens)} tokens`],
+          ['After', `${formatTokens(step.afterTokens)} tokens`],
+          ['Saved', `${formatTokens(saved)} tokens (${percent}%)`],
+        ]}
+      />
+      {step.summary && (
+        <Section title="Summary the model works from">
+          <Markdown text={step.summary} />
+        </Section>
+      )}
+    </>
   )
 }
 
