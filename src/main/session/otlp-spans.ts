@@ -1,5 +1,6 @@
 import type { EventOf, ProviderId, StepwiseEvent, Usage } from '../../shared/protocol'
 import { spanIdFor, traceIdFor } from './otlp-ids'
+import { markerFor, providerName, serverAttributes, usageAttributes } from './otlp-attributes'
 import { chatInputMessages, chatOutputMessages, toolContent, type PendingInput } from './otlp-content'
 
 /**
@@ -37,26 +38,6 @@ export interface SpanMappingOptions {
 }
 
 export const AGENT_NAME = 'stepwise'
-
-/** The GenAI provider name: a Chat-Completions server speaks OpenAI's API (server.address says which). */
-function providerName(provider: ProviderId): string {
-  return provider === 'ollama' ? 'ollama' : 'openai'
-}
-
-function serverAttributes(baseUrl: string | undefined): Attributes {
-  if (!baseUrl) return {}
-  try {
-    const url = new URL(baseUrl)
-    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80
-    return { 'server.address': url.hostname, 'server.port': port }
-  } catch {
-    return {}
-  }
-}
-
-function usageAttributes(usage: Usage): Attributes {
-  return { 'gen_ai.usage.input_tokens': usage.inputTokens, 'gen_ai.usage.output_tokens': usage.outputTokens }
-}
 
 interface OpenSpan extends TraceSpan {
   usage?: Usage
@@ -296,8 +277,11 @@ export function createSpanMapper(
     turn = undefined
   }
 
-  const markOnTurnOrSession = (e: StepwiseEvent, name: string, attributes: Attributes): void =>
+  /** A moment rather than work (otlp-markers.ts): an event on the turn, or on the session between turns. */
+  const mark = (e: Parameters<typeof markerFor>[0]): void => {
+    const { name, attributes } = markerFor(e)
     eventOn(turn ?? ensureSession(e.ts), name, e.ts, attributes)
+  }
 
   return {
     push(e) {
@@ -325,10 +309,7 @@ export function createSpanMapper(
             model: e.model ?? model.model,
             baseUrl: e.provider || e.baseUrl ? e.baseUrl : model.baseUrl,
           }
-          markOnTurnOrSession(e, 'stepwise.session.configured', {
-            ...(e.model ? { 'gen_ai.request.model': e.model } : {}),
-            ...(e.approvalPolicy ? { 'stepwise.approval_policy': e.approvalPolicy } : {}),
-          })
+          mark(e)
           break
         case 'user.message':
           ensureTurn(e)
@@ -350,10 +331,7 @@ export function createSpanMapper(
           break
         case 'toolcall.unparsed':
           ensureTurn(e)
-          markOnTurnOrSession(e, 'stepwise.toolcall.unparsed', {
-            'stepwise.toolcall.family': e.family,
-            'stepwise.toolcall.repair_asked': e.repair !== undefined,
-          })
+          mark(e)
           if (e.repair) input.push({ kind: 'user', text: e.repair })
           break
         case 'tool.started':
@@ -369,43 +347,14 @@ export function createSpanMapper(
           onToolFinished(e)
           break
         case 'checkpoint.created':
-          markOnTurnOrSession(e, 'stepwise.checkpoint', {
-            'stepwise.snapshot.id': e.snapshotId,
-            'stepwise.paths': e.paths,
-          })
-          break
         case 'checkpoint.restored':
-          markOnTurnOrSession(e, 'stepwise.checkpoint.restored', {
-            'stepwise.restore.kind': e.kind,
-            'stepwise.snapshot.id': e.snapshotId,
-            'stepwise.paths': e.paths,
-          })
-          break
         case 'session.forked':
-          markOnTurnOrSession(e, 'stepwise.session.forked', {
-            'stepwise.fork.child': e.childSessionId,
-            'stepwise.fork.at_seq': e.atSeq,
-          })
-          break
         case 'context.compacted':
-          markOnTurnOrSession(e, 'stepwise.context.compacted', {
-            'stepwise.context.before_tokens': e.beforeTokens,
-            'stepwise.context.after_tokens': e.afterTokens,
-          })
-          break
         case 'review.finding':
-          markOnTurnOrSession(e, 'stepwise.review.finding', {
-            'stepwise.finding.severity': e.finding.severity,
-            'stepwise.finding.category': e.finding.category,
-            'stepwise.finding.file': e.finding.file,
-          })
+          mark(e)
           break
         case 'verify.finished':
-          markOnTurnOrSession(e, 'stepwise.verify', {
-            'stepwise.verify.round': e.round,
-            'stepwise.verify.passed': e.passed,
-            'stepwise.verify.failures': e.failures.length,
-          })
+          mark(e)
           modelReadyAt = e.ts
           break
         case 'error':

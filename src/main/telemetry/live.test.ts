@@ -1,0 +1,107 @@
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
+import { resourceFromAttributes } from '@opentelemetry/resources'
+import { afterEach, describe, expect, it } from 'vitest'
+import { EVENTS, PROMPT, SECRET, SID } from '../../../test/otlp-session-fixture'
+import { startOtlpReceiver, type OtlpReceiver } from '../../../test/otlp-receiver'
+import { exportOtlp, stepwiseResource } from '../session/otlp'
+import { createLiveTraces, liveTraceSettings } from './live'
+
+const receivers: OtlpReceiver[] = []
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()))
+})
+
+async function receiver(opts?: { hang?: boolean }): Promise<OtlpReceiver> {
+  const r = await startOtlpReceiver(opts)
+  receivers.push(r)
+  return r
+}
+
+/** Live traces sent by the official OTLP/HTTP exporter to `to`. */
+function live(to: OtlpReceiver, includeContent = false) {
+  return createLiveTraces({
+    exporter: new OTLPTraceExporter({ url: `${to.endpoint}/v1/traces` }),
+    resource: resourceFromAttributes(stepwiseResource()),
+    includeContent,
+  })
+}
+
+const FIRST_TURN_END = EVENTS.findIndex((e) => e.type === 'session.finished') + 1
+
+describe('when live traces are on', () => {
+  it('is off unless an OTLP endpoint is set, and off again when the SDK or the traces exporter is disabled', () => {
+    const on = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }
+    expect(liveTraceSettings({})).toEqual({ enabled: false, includeContent: false })
+    expect(liveTraceSettings(on)).toEqual({ enabled: true, includeContent: false })
+    expect(liveTraceSettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c/v1/traces' }).enabled).toBe(true)
+    expect(liveTraceSettings({ ...on, OTEL_SDK_DISABLED: 'true' }).enabled).toBe(false)
+    expect(liveTraceSettings({ ...on, OTEL_TRACES_EXPORTER: 'none' }).enabled).toBe(false)
+    expect(liveTraceSettings({ ...on, OTEL_TRACES_EXPORTER: 'console,otlp' }).enabled).toBe(true)
+    expect(liveTraceSettings({ ...on, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'True' })).toEqual({
+      enabled: true,
+      includeContent: true,
+    })
+  })
+})
+
+describe('live traces through the official exporter', () => {
+  it('sends each turn when flushed and the session span at shutdown: the same spans as the file export', async () => {
+    const to = await receiver()
+    const traces = live(to)
+    for (const e of EVENTS.slice(0, FIRST_TURN_END)) traces.observe(e)
+    expect(await traces.flush(10_000)).toBe(true)
+    const afterTurn = to.spans().map((s) => s.span.name)
+    expect(afterTurn).toContain('turn 1')
+    expect(afterTurn).not.toContain('invoke_agent stepwise')
+    for (const e of EVENTS.slice(FIRST_TURN_END)) traces.observe(e)
+    expect(await traces.shutdown(10_000)).toBe(true)
+
+    const received = to.spans()
+    expect(to.requests.every((r) => r.headers['content-type'] === 'application/json')).toBe(true)
+    expect(received.every((s) => s.resource['service.name'] === 'stepwise')).toBe(true)
+    const file = JSON.parse(exportOtlp(SID, EVENTS)).resourceSpans[0].scopeSpans[0].spans as {
+      spanId: string
+      name: string
+      parentSpanId?: string
+      startTimeUnixNano: string
+    }[]
+    const key = (s: { spanId: string; name: string; parentSpanId?: string; startTimeUnixNano: string }) =>
+      `${s.spanId} ${s.name} ${s.parentSpanId ?? '-'} ${s.startTimeUnixNano}`
+    expect(received.map((s) => key(s.span)).sort()).toEqual(file.map(key).sort())
+    // The session span ends at shutdown, not at the last event: the process lived on after it.
+    const root = received.find((s) => !s.span.parentSpanId)!.span
+    expect(BigInt(root.endTimeUnixNano)).toBeGreaterThan(
+      BigInt(file.find((s) => !s.parentSpanId)!.startTimeUnixNano),
+    )
+    const bodies = to.requests.map((r) => r.body).join('\n')
+    for (const text of [SECRET, PROMPT]) expect(bodies).not.toContain(text)
+  })
+
+  it('sends prompts and tool results only when the user opted in', async () => {
+    const to = await receiver()
+    const traces = live(to, true)
+    for (const e of EVENTS) traces.observe(e)
+    expect(await traces.shutdown(10_000)).toBe(true)
+    const bodies = to.requests.map((r) => r.body).join('\n')
+    expect(bodies).toContain('gen_ai.input.messages')
+    expect(bodies).toContain('Rename the token constant')
+  })
+
+  it('continues a resumed session without sending its earlier turns again', async () => {
+    const to = await receiver()
+    const traces = live(to)
+    traces.resume(SID, EVENTS.slice(0, FIRST_TURN_END))
+    for (const e of EVENTS.slice(FIRST_TURN_END)) traces.observe(e)
+    expect(await traces.shutdown(10_000)).toBe(true)
+    const names = to.spans().map((s) => s.span.name)
+    expect(names.sort()).toEqual(['chat qwen', 'invoke_agent stepwise', 'turn 2'])
+  })
+
+  it('gives up waiting on a collector that never answers, and says so', async () => {
+    const to = await receiver({ hang: true })
+    const traces = live(to)
+    for (const e of EVENTS) traces.observe(e)
+    expect(await traces.shutdown(300)).toBe(false)
+    expect(to.requests.length).toBeGreaterThan(0)
+  })
+})
