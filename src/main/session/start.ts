@@ -137,7 +137,7 @@ export async function startSession(
     extra: [setup.systemExtra, code.repoMap?.text].filter(Boolean).join('\n\n') || undefined,
   })
   const { session, baselineId } = setup.resume
-    ? resumedSession(store, setup.resume.sessionId)
+    ? resumedSession(setup.resume.sessionId, setup.resume.events)
     : await openNewSession(store, setup, { sandbox, snapshotter, provider, maxSteps })
   if (setup.resume) traces?.resume(session.id, store.listEvents(session.id))
   const baseline = { info: { id: baselineId } }
@@ -263,8 +263,11 @@ async function openNewSession(
 }
 
 /** A session opened elsewhere (a fork): its baseline is the one its `session.started` names. */
-function resumedSession(store: Store, sessionId: string): { session: { id: string }; baselineId: number } {
-  const started = store.listEvents(sessionId)[0]
+function resumedSession(
+  sessionId: string,
+  events: readonly StepwiseEvent[],
+): { session: { id: string }; baselineId: number } {
+  const started = events[0]
   if (started?.type !== 'session.started' || started.baselineSnapshotId === undefined)
     throw new Error(`resume: session ${sessionId} has no session.started with a baseline`)
   return { session: { id: sessionId }, baselineId: started.baselineSnapshotId }

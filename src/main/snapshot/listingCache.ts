@@ -28,6 +28,24 @@ export interface ReusableListing {
    * `now` is Date.now() (or the snapshotter's clock), taken before calling.
    */
   refresh(now: number): readonly string[] | undefined
+  /** What `restoreListing` needs to rebuild this listing in another process (shared arrays: never modify). */
+  state(): ListingState
+}
+
+/**
+ * A listing in plain arrays, to be saved and restored by a later process
+ * (savedState.ts): the directories' and ignore files' stats are what tells,
+ * there as here, whether the listing still holds.
+ */
+export interface ListingState {
+  paths: readonly string[]
+  directories: readonly string[]
+  /** Per directory: ino, mtimeMs, ctimeMs. */
+  dirStats: Float64Array
+  /** Per directory: 1 when its timestamps vouch for the listing, 0 when it must be read again. */
+  trusted: Uint8Array
+  /** Per directory and name of IGNORE_FILE_NAMES: ino, size, mtimeMs, ctimeMs; ino -1 when absent. */
+  fileStats: Float64Array
 }
 
 /**
@@ -120,7 +138,25 @@ function record(
     fileStats.set([st.ino, st.size, st.mtimeMs, st.ctimeMs], i * FILE_FIELDS)
   }
 
-  let paths = listedPaths
+  return restoreListing(
+    root,
+    { paths: listedPaths, directories: dirRels, dirStats, trusted, fileStats },
+    isIgnored,
+  )
+}
+
+/**
+ * The listing `state` describes, as `recordListing` made it (in this process or
+ * another): its first `refresh` checks every directory and ignore file against
+ * the recorded stats, so a state from an older process is trusted no further
+ * than a listing kept in memory. `state` must come from `ReusableListing.state`
+ * with the same root; its arrays are taken over.
+ */
+export function restoreListing(root: string, state: ListingState, isIgnored?: IsIgnored): ReusableListing {
+  const { directories: dirRels, dirStats, trusted, fileStats } = state
+  const dirPaths = dirRels.map((d) => (d === '' ? root : `${root}/${d}`))
+  const filePaths = dirPaths.flatMap((d) => IGNORE_FILE_NAMES.map((name) => `${d}/${name}`))
+  let paths = state.paths
   // Built on the first re-read: most snapshots of an unchanged tree never need it.
   let contents: Map<string, Contents> | undefined
 
@@ -129,6 +165,7 @@ function record(
       return paths
     },
     directories: dirRels,
+    state: () => ({ paths, directories: dirRels, dirStats, trusted, fileStats }),
     refresh(now) {
       try {
         return refreshed(now)

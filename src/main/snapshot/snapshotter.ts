@@ -4,9 +4,10 @@ import type { BaselineReader } from '../tools/types'
 import { createBlobStore } from './blobs'
 import { createCapture, statOf, type Capture } from './capture'
 import { createChangeTracker } from './changeTracker'
-import { recordListing, type ReusableListing } from './listingCache'
+import { recordListing, restoreListing, type ReusableListing } from './listingCache'
 import { applyManifestDeltas, diffManifests, type SnapshotChanges } from './manifest'
 import { createManifestStore, type LoadedManifest } from './manifestStore'
+import { loadState, saveState } from './savedState'
 import { isListed, namesChanged } from './sortedPaths'
 import { loadStatCache, type StatCache } from './statCache'
 import { STAT_FIELDS, STAT_OK, statFiles } from './statFiles'
@@ -54,6 +55,13 @@ export interface SnapshotterOptions {
    * watch per directory until `close`.
    */
   watch?: boolean
+  /**
+   * Optional: a file (savedState.ts) where the listing and the stats of the last
+   * snapshot are kept for the next process, so that a new process on an unchanged
+   * tree stats the files and is done, without listing or loading the stat cache.
+   * It must be one file per root and listing policy (stateFileFor).
+   */
+  stateFile?: string
 }
 
 export interface TakeSnapshotResult {
@@ -166,6 +174,8 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   const manifests = createManifestStore(blobs)
   const loadManifest = (hash: string) => manifests.load(hash)
   let queue: Promise<unknown> = Promise.resolve()
+  // Whether the state file was looked at (once, before the first snapshot).
+  let restored = false
 
   function snapshotRow(snapshotId: number): SnapshotRow {
     const row = selectSnapshot.get(snapshotId)
@@ -221,12 +231,43 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     return info
   }
 
+  /**
+   * Once per snapshotter: what an earlier process left in the state file. The
+   * listing holds while its directories are unchanged, whoever recorded it; the
+   * stats only vouch for the newest snapshot's manifest if they were taken with it.
+   */
+  function restoreSaved(previous: SnapshotRow | undefined): void {
+    if (!opts.stateFile || listing || !opts.listDirectories) return
+    const saved = loadState(opts.stateFile, root)
+    if (!saved?.listing) return
+    listing = restoreListing(root, saved.listing, isIgnored)
+    if (saved.stats && previous?.manifest_hash === saved.manifestHash)
+      reproducible = { paths: saved.listing.paths, stats: saved.stats, manifestHash: saved.manifestHash }
+  }
+
+  /** Leaves the listing and, when they vouch for the manifest, the stats for the next process. */
+  function persist(manifestHash: string): void {
+    if (!opts.stateFile || !listing) return
+    try {
+      saveState(opts.stateFile, root, {
+        manifestHash,
+        listing: listing.state(),
+        stats: reproducible?.manifestHash === manifestHash ? reproducible.stats : undefined,
+      })
+    } catch {
+      // Only a cache: the next process lists and stats as if there were none.
+    }
+  }
+
   async function take(sessionId: string | null, label: string | undefined): Promise<TakeSnapshotResult> {
     const startedAt = Date.now()
     const report = await tracker?.collect()
+    if (!restored) {
+      restored = true
+      restoreSaved(selectLatest.get(root))
+    }
     const { paths, relisted } = await currentPaths()
     const previous = selectLatest.get(root)
-    const cache = (statCache ??= loadStatCache(db, root))
     const meta = { sessionId, label, createdAt: startedAt }
     const since = tracked
     tracked = undefined
@@ -239,6 +280,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
       tracker!.watching
     ) {
       reproducible = undefined
+      statCache ??= loadStatCache(db, root)
       const c = captureChanged(report.paths, since.paths, paths, previous, startedAt)
       const files = applyManifestDeltas(loadManifest(previous.manifest_hash).files, [delta(c)])
       const info = store(c, files, previous, meta)
@@ -269,6 +311,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
       })
       return { info, changed: { added: [], modified: [], deleted: [] }, skipped: [], how: 'stat' }
     }
+    const cache = (statCache ??= loadStatCache(db, root))
     const prevManifest = previous && loadManifest(previous.manifest_hash)
     const prev = prevManifest?.byPath ?? new Map<string, SnapshotFile>()
     const c = createCapture({ root, blobs, cache, prev, startedAt, maxFileBytes })
@@ -306,6 +349,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     if (c.skipped.length === 0 && c.notReproducible === 0 && notStated === 0)
       reproducible = { paths, stats, manifestHash: info.manifestHash }
     if (tracker?.watching) tracked = { paths, manifestHash: info.manifestHash }
+    persist(info.manifestHash)
     return { info, changed: c.changed, skipped: c.skipped, how: 'stat' }
   }
 

@@ -1,0 +1,164 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createSandbox } from '../sandbox/sandbox'
+import { openStore } from '../store/store'
+import { tempDir } from '../store/testing/helpers'
+import type { Store } from '../store/types'
+import { listUnignoredDirectories } from './directories'
+import { loadState, saveState, stateFileFor } from './savedState'
+import { RACY_MARGIN_MS } from './statCache'
+import { createSnapshotter } from './snapshotter'
+
+const cleanups: Array<() => void> = []
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!()
+})
+
+function write(root: string, rel: string, content: string): void {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true })
+  fs.writeFileSync(path.join(root, rel), content)
+}
+
+/** Every file and directory of the tree a minute old, so no capture of it is racy. */
+function ageTree(root: string, dir = ''): void {
+  const when = Math.floor(Date.now() / 1000) - 60
+  for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const rel = dir ? `${dir}/${e.name}` : e.name
+    if (e.isDirectory()) ageTree(root, rel)
+    fs.utimesSync(path.join(root, rel), when, when)
+  }
+  if (dir === '') fs.utimesSync(root, when, when)
+}
+
+/**
+ * A tree and a store; `process()` opens a new store on the same data folder and a
+ * new snapshotter wired as the app wires it, as a new `stepwise` process would.
+ */
+async function setup(files: Record<string, string>) {
+  const root = fs.realpathSync(tempDir('stepwise-tree-'))
+  const dataDir = tempDir()
+  for (const [rel, content] of Object.entries(files)) write(root, rel, content)
+  ageTree(root)
+  const sandbox = await createSandbox(root)
+  const stateFile = stateFileFor(path.join(dataDir, 'snapshot-state'), root, 'deny')
+  const stores: Store[] = []
+  cleanups.push(() => {
+    for (const s of stores) s.close()
+    fs.rmSync(root, { recursive: true, force: true })
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  function process(opts: { withState?: boolean } = {}) {
+    const store = openStore(dataDir)
+    stores.push(store)
+    const counts = { listings: 0, statCacheLoads: 0 }
+    // Seen from outside: a load of the stat cache prepares its one query.
+    const prepare = store.db.prepare.bind(store.db)
+    vi.spyOn(store.db, 'prepare').mockImplementation(((sql: string) => {
+      if (/FROM stat_cache WHERE root = \?$/.test(sql.trim())) counts.statCacheLoads++
+      return prepare(sql)
+    }) as typeof store.db.prepare)
+    const snapshotter = createSnapshotter(store.db, {
+      root,
+      listFiles: async () => {
+        counts.listings++
+        return (await sandbox.listFiles()).files
+      },
+      listDirectories: () => listUnignoredDirectories(root, (rel) => sandbox.isIgnored(rel)),
+      isIgnored: (rel) => sandbox.isIgnored(rel),
+      now: () => Date.now() + 10 * RACY_MARGIN_MS,
+      stateFile: opts.withState === false ? undefined : stateFile,
+    })
+    cleanups.push(() => snapshotter.close())
+    const snap = async () => {
+      const r = await snapshotter.takeSnapshot({ sessionId: null })
+      const files = snapshotter.getManifest(r.info.id)
+      // Whatever path it took, the snapshot holds exactly what a fresh listing shows, as it is on disk.
+      expect(files.map((f) => f.path)).toEqual((await sandbox.listFiles()).files)
+      for (const f of files)
+        expect(snapshotter.readFileAt(r.info.id, f.path)).toEqual(fs.readFileSync(path.join(root, f.path)))
+      return { changed: r.changed, manifestHash: r.info.manifestHash, ...counts }
+    }
+    return { snap }
+  }
+  return { root, stateFile, process }
+}
+
+const none = { added: [], modified: [], deleted: [] }
+
+describe('the state a snapshotter leaves for the next process', () => {
+  it('lets a new process take an unchanged tree without listing it or loading the stat cache', async () => {
+    const { process } = await setup({ 'a.ts': 'a', 'src/b.ts': 'b', '.gitignore': '*.log\n' })
+    const first = await process().snap()
+    expect(first).toMatchObject({ listings: 1, statCacheLoads: 1 })
+    const again = await process().snap()
+    expect(again).toEqual({ changed: none, manifestHash: first.manifestHash, listings: 0, statCacheLoads: 0 })
+  })
+
+  it('still sees a file edited in place to the same size, a file added and a file deleted', async () => {
+    const { root, process } = await setup({ 'a.ts': 'aaaa', 'src/b.ts': 'b', 'src/c.ts': 'c' })
+    await process().snap()
+    fs.writeFileSync(path.join(root, 'a.ts'), 'AAAA')
+    expect(await process().snap()).toMatchObject({ changed: { ...none, modified: ['a.ts'] }, listings: 0 })
+    write(root, 'src/new.ts', 'n')
+    fs.rmSync(path.join(root, 'src/c.ts'))
+    expect((await process().snap()).changed).toEqual({
+      added: ['src/new.ts'],
+      modified: [],
+      deleted: ['src/c.ts'],
+    })
+  })
+
+  it('does not trust its stats once another process took a different snapshot since', async () => {
+    const { root, process } = await setup({ 'a.ts': 'one', 'b.ts': 'two' })
+    await process().snap()
+    // A process that keeps no state changes the tree and snapshots it; then the file comes back as it was,
+    // stats and all: the state's stats match the disk but no longer the newest snapshot.
+    const before = fs.statSync(path.join(root, 'a.ts'))
+    fs.writeFileSync(path.join(root, 'a.ts'), 'ONE')
+    fs.utimesSync(path.join(root, 'a.ts'), before.atime, new Date(before.mtimeMs - 60_000))
+    const other = await process({ withState: false }).snap()
+    expect(other.changed.modified).toEqual(['a.ts'])
+    fs.writeFileSync(path.join(root, 'a.ts'), 'one')
+    fs.utimesSync(path.join(root, 'a.ts'), before.atime, before.mtime)
+    const back = await process().snap()
+    // (snap() also checks every captured byte against the disk.)
+    expect(back.changed).toEqual({ ...none, modified: ['a.ts'] })
+    expect(back.manifestHash).not.toBe(other.manifestHash)
+  })
+
+  it('ignores a truncated, garbled or foreign state file', async () => {
+    const { root, stateFile, process } = await setup({ 'a.ts': 'a', 'src/b.ts': 'b' })
+    const first = await process().snap()
+    const whole = fs.readFileSync(stateFile)
+    for (const broken of [whole.subarray(0, whole.length - 3), Buffer.from('garbage'), Buffer.alloc(0)]) {
+      fs.writeFileSync(stateFile, broken)
+      expect(loadState(stateFile, root)).toBeUndefined()
+      expect(await process().snap()).toMatchObject({
+        changed: none,
+        manifestHash: first.manifestHash,
+        listings: 1,
+      })
+    }
+  })
+
+  it('round-trips an empty listing and one without stats', () => {
+    const dir = tempDir()
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }))
+    const file = stateFileFor(dir, '/r', 'k')
+    const listing = {
+      paths: [],
+      directories: [''],
+      dirStats: new Float64Array([1, 2, 3]),
+      trusted: new Uint8Array([1]),
+      fileStats: new Float64Array(12).fill(-1),
+    }
+    saveState(file, '/r', { manifestHash: 'h', listing, stats: new Float64Array(0) })
+    expect(loadState(file, '/r')).toEqual({ manifestHash: 'h', listing, stats: new Float64Array(0) })
+    saveState(file, '/r', { manifestHash: 'h2', listing })
+    expect(loadState(file, '/r')).toEqual({ manifestHash: 'h2', listing })
+    expect(loadState(file, '/other')).toBeUndefined()
+    expect(fs.readdirSync(dir)).toEqual([path.basename(file)]) // no temporary file left behind
+  })
+})

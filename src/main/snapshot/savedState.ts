@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { IGNORE_FILE_NAMES, type ListingState } from './listingCache'
+import { STAT_FIELDS } from './statFiles'
+
+/**
+ * What a snapshotter knows after a snapshot, kept in a flat file so that the next
+ * process (each `stepwise edit` is one) starts where this one stopped, as git
+ * starts from its index: the file listing with the stats that vouch for it, and
+ * the stats every listed file had when the snapshot was taken. Loading it costs
+ * a read and a few array copies (a few MB for 70,000 files) where the listing,
+ * the directory walk and the stat-cache rows cost seconds.
+ *
+ * It is a cache and nothing more: the database stays the truth. A state is only
+ * used when the newest snapshot of the root still has the manifest it names;
+ * anything missing, stale, truncated or of another version is ignored (the
+ * snapshot then lists and stats as before). It is replaced whole by a rename, so
+ * a crash leaves the old file or the new one, never half of one.
+ */
+
+const MAGIC = 'stepwise-snapshot-state 1'
+
+export interface SavedState {
+  /** The manifest of the snapshot this state was taken with. */
+  manifestHash: string
+  /** The listing, when the snapshotter keeps one (see listingCache.ts). */
+  listing?: ListingState
+  /**
+   * Set when capturing the listing again with exactly these stats (STAT_FIELDS
+   * per path of `listing.paths`) is bound to give `manifestHash` again: no file
+   * was skipped, read while racily clean, or changing.
+   */
+  stats?: Float64Array
+}
+
+interface Header {
+  magic: string
+  root: string
+  manifestHash: string
+  /** Byte lengths of the sections that follow the header line, in order. */
+  sections: number[]
+  hasListing: boolean
+  hasStats: boolean
+}
+
+/** The state file of one root and listing policy (`key`: what decides what is listed) in `dir`. */
+export function stateFileFor(dir: string, root: string, key: string): string {
+  const name = createHash('sha256').update(`${root}\0${key}`).digest('hex').slice(0, 32)
+  return path.join(dir, `${name}.state`)
+}
+
+const bytesOf = (a: Float64Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
+
+/** Writes `state` for `root` to `file` (a new file renamed over the old one). */
+export function saveState(file: string, root: string, state: SavedState): void {
+  const sections: Buffer[] = []
+  const l = state.listing
+  if (l) {
+    sections.push(Buffer.from(l.paths.join('\0'), 'utf8'), Buffer.from(l.directories.join('\0'), 'utf8'))
+    sections.push(bytesOf(l.dirStats), bytesOf(l.trusted), bytesOf(l.fileStats))
+  }
+  if (l && state.stats) sections.push(bytesOf(state.stats))
+  const header: Header = {
+    magic: MAGIC,
+    root,
+    manifestHash: state.manifestHash,
+    sections: sections.map((b) => b.length),
+    hasListing: l !== undefined,
+    hasStats: l !== undefined && state.stats !== undefined,
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  const tmp = `${file}.${process.pid}.tmp`
+  fs.writeFileSync(tmp, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n', 'utf8'), ...sections]))
+  fs.renameSync(tmp, file)
+}
+
+/** The state saved for `root` in `file`, or undefined when there is none or it cannot be trusted to be whole. */
+export function loadState(file: string, root: string): SavedState | undefined {
+  let data: Buffer
+  try {
+    data = fs.readFileSync(file)
+  } catch {
+    return undefined
+  }
+  try {
+    return parse(data, root)
+  } catch {
+    return undefined // truncated or garbled: as if there were none
+  }
+}
+
+/** A copy of `len` bytes at `at` as numbers (a copy: the file's buffer need not be aligned). */
+function float64s(data: Buffer, at: number, len: number): Float64Array {
+  if (len % 8 !== 0) throw new Error('misaligned section')
+  const out = new Float64Array(len / 8)
+  bytesOf(out).set(data.subarray(at, at + len))
+  return out
+}
+
+function parse(data: Buffer, root: string): SavedState | undefined {
+  const eol = data.indexOf(10)
+  if (eol < 0) return undefined
+  const h = JSON.parse(data.subarray(0, eol).toString('utf8')) as Header
+  if (h.magic !== MAGIC || h.root !== root || typeof h.manifestHash !== 'string') return undefined
+  let at = eol + 1
+  const total = h.sections.reduce((a, b) => a + b, 0)
+  if (at + total !== data.length) return undefined
+  const next = () => {
+    const len = h.sections.shift()!
+    const span = { at, len }
+    at += len
+    return span
+  }
+  const text = (s: { at: number; len: number }) => data.toString('utf8', s.at, s.at + s.len).split('\0')
+  if (!h.hasListing) return { manifestHash: h.manifestHash }
+  const paths = text(next())
+  const directories = text(next())
+  const d = next()
+  const dirStats = float64s(data, d.at, d.len)
+  const t = next()
+  const trusted = Uint8Array.from(data.subarray(t.at, t.at + t.len))
+  const f = next()
+  const fileStats = float64s(data, f.at, f.len)
+  // An empty listing joins to '' and splits to [''].
+  if (paths.length === 1 && paths[0] === '') paths.length = 0
+  const n = directories.length
+  if (
+    dirStats.length !== n * 3 ||
+    trusted.length !== n ||
+    fileStats.length !== n * IGNORE_FILE_NAMES.length * 4
+  )
+    return undefined
+  const listing: ListingState = { paths, directories, dirStats, trusted, fileStats }
+  if (!h.hasStats) return { manifestHash: h.manifestHash, listing }
+  const s = next()
+  const stats = float64s(data, s.at, s.len)
+  if (stats.length !== paths.length * STAT_FIELDS) return undefined
+  return { manifestHash: h.manifestHash, listing, stats }
+}
