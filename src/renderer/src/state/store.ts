@@ -45,6 +45,8 @@ export interface AppState {
   /** Approval requests of the open session still waiting, by call id. */
   approvals: Record<string, ApprovalRequest>
   selectedSeq: number | null
+  /** A time range brushed on the timeline's overview (epoch ms): the rows show only its steps. */
+  brush: { from: number; to: number } | null
   pulls: Record<string, PullProgress>
   toasts: Toast[]
   /** A turn is being started (the project is prepared) but has not emitted yet. */
@@ -63,6 +65,7 @@ const initial: AppState = {
   view: emptySessionView,
   approvals: {},
   selectedSeq: null,
+  brush: null,
   pulls: {},
   toasts: [],
   starting: false,
@@ -78,6 +81,7 @@ export const NO_OPEN_SESSION = {
   view: emptySessionView,
   approvals: {},
   selectedSeq: null,
+  brush: null,
 } satisfies Partial<AppState>
 
 let api: StepwiseApi | null = null
@@ -265,6 +269,11 @@ export async function stop(): Promise<void> {
 
 export function select(seq: number | null): void {
   useApp.setState({ selectedSeq: seq })
+}
+
+/** Filters the rows to a time range of the overview (null shows them all again). */
+export function setBrush(brush: { from: number; to: number } | null): void {
+  useApp.setState({ brush: brush && brush.to > brush.from ? brush : null })
 }
 
 export async function saveSettings(patch: Partial<AppSettings>): Promise<void> {

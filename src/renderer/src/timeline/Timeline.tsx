@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type React from 'react'
 import type { TimelineStep } from '../../../shared/reducer'
+import { Overview, useBrushedSteps } from './overview'
 import { indexOfSeq } from './seq'
 import { TimelineRow } from './TimelineRow'
 import './timeline.css'
@@ -63,7 +64,14 @@ function measureRow(
  * only the rows on screen. Live sessions follow the newest step while the user stays at
  * the bottom; scrolling up stops that until they come back or press "Jump to latest".
  */
-export function Timeline({ steps, selectedSeq, onSelect, follow }: TimelineProps): React.JSX.Element {
+export function Timeline({
+  steps: allSteps,
+  selectedSeq,
+  onSelect,
+  follow,
+}: TimelineProps): React.JSX.Element {
+  // A range brushed on the overview narrows the rows to it.
+  const steps = useBrushedSteps(allSteps)
   const scrollRef = useRef<HTMLDivElement>(null)
   const [atBottom, setAtBottom] = useState(true)
   const count = steps.length
@@ -202,6 +210,7 @@ export function Timeline({ steps, selectedSeq, onSelect, follow }: TimelineProps
 
   return (
     <div className="tl">
+      <Overview />
       <div
         ref={scrollRef}
         className="tl-scroll"
@@ -227,7 +236,11 @@ export function Timeline({ steps, selectedSeq, onSelect, follow }: TimelineProps
           </div>
         </div>
       </div>
-      {count === 0 && <p className="tl-empty">No steps yet.</p>}
+      {count === 0 && (
+        <p className="tl-empty">
+          {allSteps.length > 0 ? 'No steps in the range brushed on the overview.' : 'No steps yet.'}
+        </p>
+      )}
       {!atBottom && count > 0 && (
         <button type="button" className="tl-jump" onClick={jumpToLatest}>
           Jump to latest <span aria-hidden="true">↓</span>

@@ -1,0 +1,2 @@
+export { Overview } from './Overview'
+export { useBrushedSteps } from './useSpanModel'
