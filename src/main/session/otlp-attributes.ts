@@ -1,5 +1,27 @@
 import type { EventOf, ProviderId, Usage } from '../../shared/protocol'
-import type { Attributes } from './otlp-spans'
+
+/** A span as the session mapping (otlp-spans.ts) produces it, before either sink encodes it. */
+export type AttributeValue = string | number | boolean | string[]
+export type Attributes = Record<string, AttributeValue>
+
+export interface TraceSpan {
+  traceId: string
+  spanId: string
+  parentSpanId?: string
+  name: string
+  kind: 'internal' | 'client'
+  startMs: number
+  endMs: number
+  attributes: Attributes
+  events: { name: string; timeMs: number; attributes: Attributes }[]
+  links: { traceId: string; spanId: string; attributes: Attributes }[]
+  status: { code: 'unset' | 'error'; message?: string }
+}
+
+export interface SpanMappingOptions {
+  /** Prompts, model answers, tool arguments and results (the GenAI opt-in content attributes). */
+  includeContent: boolean
+}
 
 /** The GenAI provider name: a Chat-Completions server speaks OpenAI's API (server.address says which). */
 export function providerName(provider: ProviderId): string {

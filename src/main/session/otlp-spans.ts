@@ -1,6 +1,14 @@
 import type { EventOf, ProviderId, StepwiseEvent, Usage } from '../../shared/protocol'
 import { spanIdFor, traceIdFor } from './otlp-ids'
-import { markerFor, providerName, serverAttributes, usageAttributes } from './otlp-attributes'
+import {
+  markerFor,
+  providerName,
+  serverAttributes,
+  usageAttributes,
+  type Attributes,
+  type SpanMappingOptions,
+  type TraceSpan,
+} from './otlp-attributes'
 import { chatInputMessages, chatOutputMessages, toolContent, type PendingInput } from './otlp-content'
 
 /**
@@ -15,27 +23,7 @@ import { chatInputMessages, chatOutputMessages, toolContent, type PendingInput }
  *       execute_tool {name}      one tool call, its approval wait as events
  */
 
-export type AttributeValue = string | number | boolean | string[]
-export type Attributes = Record<string, AttributeValue>
-
-export interface TraceSpan {
-  traceId: string
-  spanId: string
-  parentSpanId?: string
-  name: string
-  kind: 'internal' | 'client'
-  startMs: number
-  endMs: number
-  attributes: Attributes
-  events: { name: string; timeMs: number; attributes: Attributes }[]
-  links: { traceId: string; spanId: string; attributes: Attributes }[]
-  status: { code: 'unset' | 'error'; message?: string }
-}
-
-export interface SpanMappingOptions {
-  /** Prompts, model answers, tool arguments and results (the GenAI opt-in content attributes). */
-  includeContent: boolean
-}
+export type { AttributeValue, Attributes, SpanMappingOptions, TraceSpan } from './otlp-attributes'
 
 export const AGENT_NAME = 'stepwise'
 
