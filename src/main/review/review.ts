@@ -7,7 +7,7 @@ import { findResourcesDir } from '../agent/prompt'
 import type { RetryOptions } from '../providers/retry'
 import type { ModelProvider, ProviderConfig } from '../providers/types'
 import { createSandbox } from '../sandbox/sandbox'
-import { startSession } from '../session/start'
+import { startSession, type SessionSetup } from '../session/start'
 import type { Store } from '../store/types'
 import { gitReadTools } from '../tools/git'
 import { readTools } from '../tools/read'
@@ -38,6 +38,8 @@ export interface ReviewOptions {
   signal?: AbortSignal
   /** For tests: a provider built elsewhere. */
   providerOverride?: ModelProvider
+  /** MCP servers' tools (started by the host); a review offers those marked read-only. */
+  mcp?: SessionSetup['mcp']
 }
 
 export interface ReviewResult {
@@ -122,6 +124,7 @@ export async function runReview(
     retry: opts.retry,
     tools: [...REVIEW_READ_TOOLS, reportFinding],
     systemExtra: reviewInstructions(),
+    mcp: opts.mcp,
   })
   const outcome = await session.run(opts.signal ?? new AbortController().signal)
   return {

@@ -1,17 +1,110 @@
 import type { CommandInput, CommandOutput } from '../../shared/protocol'
+import { McpManager } from '../mcp/manager'
 import type { ServiceContext } from './context'
 
-type Out = CommandOutput<'mcp/list'>
+type ListOutput = CommandOutput<'mcp/list'>
 
-/** The MCP view's commands (docs/mcp.md). */
-export function mcpHandlers(_ctx: ServiceContext) {
-  const list = (): Out => ({ servers: [], project: null })
-  return {
-    'mcp/list': () => list(),
-    'mcp/setEnabled': (_input: CommandInput<'mcp/setEnabled'>) => list(),
-    'mcp/setAllowed': (_input: CommandInput<'mcp/setAllowed'>) => list(),
-    'mcp/approveProject': (_input: CommandInput<'mcp/approveProject'>) => list(),
-    'mcp/restart': (_input: CommandInput<'mcp/restart'>) => list(),
-    'mcp/log': (_input: CommandInput<'mcp/log'>) => ({ text: '' }),
+/*
+ * The app's MCP servers (docs/mcp.md): one manager per project, created when the project
+ * is opened or a session of it runs, its servers kept running across the chat's turns and
+ * stopped when the app quits. The MCP view shows the open project's servers.
+ */
+
+export interface McpHubOptions {
+  /** `stepwise serve --mcp-config FILE` (repeatable). */
+  cliConfigs?: readonly string[]
+  startTimeoutMs?: number
+}
+
+export class McpHub {
+  private readonly managers = new Map<string, McpManager>()
+  private current: string | undefined
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly opts: McpHubOptions = {},
+  ) {
+    this.current = ctx.startProject
   }
+
+  private manager(repo: string | undefined): McpManager {
+    const key = repo ?? ''
+    let manager = this.managers.get(key)
+    if (!manager) {
+      manager = new McpManager({
+        dataDir: this.ctx.dataDir,
+        repo,
+        store: this.ctx.store,
+        cliConfigs: this.opts.cliConfigs,
+        startTimeoutMs: this.opts.startTimeoutMs,
+        onStatus: (server, state) => this.ctx.broadcast({ type: 'host.mcp-status', server, state }),
+      })
+      this.managers.set(key, manager)
+    }
+    return manager
+  }
+
+  /** The project the MCP view shows (the last one opened); its servers start in the background. */
+  setProject(repo: string): void {
+    this.current = repo
+    const manager = this.manager(repo)
+    manager.reload()
+    void manager.start()
+  }
+
+  /** A session's servers, started (bounded wait) before its turn: the first request lists their tools. */
+  async forSession(repo: string): Promise<McpManager> {
+    const manager = this.manager(repo)
+    manager.reload()
+    await manager.start()
+    return manager
+  }
+
+  private list(): ListOutput {
+    const manager = this.manager(this.current)
+    manager.reload()
+    return manager.view()
+  }
+
+  handlers() {
+    const current = () => this.manager(this.current)
+    return {
+      'mcp/list': (): ListOutput => this.list(),
+      'mcp/setEnabled': async (input: CommandInput<'mcp/setEnabled'>): Promise<ListOutput> => {
+        await current().setEnabled(input.server, input.tool, input.enabled)
+        return this.list()
+      },
+      'mcp/setAllowed': (input: CommandInput<'mcp/setAllowed'>): ListOutput => {
+        current().setAllowed(input.server, input.tool, input.allowed)
+        return this.list()
+      },
+      'mcp/approveProject': async (input: CommandInput<'mcp/approveProject'>): Promise<ListOutput> => {
+        if (!this.current) throw new Error('Open a project first.')
+        await current().approveProject(input.hash, input.approve)
+        return this.list()
+      },
+      'mcp/restart': async (input: CommandInput<'mcp/restart'>): Promise<ListOutput> => {
+        await current().restart(input.server)
+        return this.list()
+      },
+      'mcp/log': (input: CommandInput<'mcp/log'>) => ({ text: current().log(input.server) }),
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.managers.values()].map((m) => m.stop()))
+  }
+}
+
+const hubs = new WeakMap<ServiceContext, McpHub>()
+
+export function createMcpHub(ctx: ServiceContext, opts: McpHubOptions = {}): McpHub {
+  const hub = new McpHub(ctx, opts)
+  hubs.set(ctx, hub)
+  return hub
+}
+
+/** The service's hub (sessions use it to give a turn its project's MCP tools). */
+export function mcpHubOf(ctx: ServiceContext): McpHub | undefined {
+  return hubs.get(ctx)
 }

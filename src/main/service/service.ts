@@ -13,7 +13,7 @@ import { recoverInterruptedRestores } from '../timetravel/restore'
 import { contextBaseline } from './baseline'
 import { compactOnRequest } from './compact'
 import type { KeyStore, ModelDefaults, ServiceContext } from './context'
-import { mcpHandlers } from './mcp'
+import { createMcpHub } from './mcp'
 import { checkModel, listModels, pullModel, setCredential } from './models'
 import { appInfo, completeFolder, indexStatus, openProject, projectFiles, rebuildIndex } from './projects'
 import { SessionRuntime } from './sessions'
@@ -42,6 +42,8 @@ export interface CoreServiceOptions {
   /** Host-only commands (the native folder picker); the rest answer "not available here". */
   hostHandlers?: Partial<Pick<Handlers, 'fs/pick-folder'>>
 }
+  /** `stepwise serve --mcp-config FILE` (repeatable): MCP servers beside the data folder's mcp.json. */
+  mcpConfigs?: readonly string[]
 
 /** API keys in the credentials file beside the database, the environment first. */
 export function fileKeyStore(dataDir: string, env: NodeJS.ProcessEnv = process.env): KeyStore {
@@ -91,10 +93,15 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
   sessions.purgeExpired()
   const travel = new TimeTravel(ctx, sessions)
   const pickFolder = opts.hostHandlers?.['fs/pick-folder']
+  const mcp = createMcpHub(ctx, { cliConfigs: opts.mcpConfigs })
 
   const handlers: Handlers = {
     'app/info': () => appInfo(ctx, Boolean(pickFolder)),
-    'project/open': (input) => openProject(ctx, input),
+    'project/open': async (input) => {
+      const opened = await openProject(ctx, input)
+      mcp.setProject(opened.repo)
+      return opened
+    },
     'project/files': (input) => projectFiles(input),
     'context/baseline': (input) => contextBaseline(ctx, input),
     'fs/complete': (input) => completeFolder(input),
@@ -129,7 +136,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     'review/start': (input) => startReview(ctx, sessions, input),
     'index/status': (input) => indexStatus(ctx, input),
     'index/rebuild': (input) => rebuildIndex(ctx, input),
-    ...mcpHandlers(ctx),
+    ...mcp.handlers(),
   }
 
   return {
@@ -158,6 +165,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     async close() {
       await sessions.close()
       listeners.clear()
+      await mcp.close()
     },
   }
 }

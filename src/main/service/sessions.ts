@@ -14,6 +14,7 @@ import { commandSettings, readSettings, storedModelOptions } from './settings'
 /**
  * The app's sessions as chats: a session is opened empty (`session/create`) and
  * every message is a turn that continues it from its stored events — the same
+import { mcpHubOf } from './mcp'
  * mechanism as a fork (agent/resume.ts), so a chat survives a restart and can
  * switch model between turns. One turn runs at a time per session; its approvals
  * wait in a HostApprover until the renderer answers them.
@@ -152,6 +153,7 @@ export class SessionRuntime {
           message,
         },
       })
+        mcp: await mcpHubOf(this.ctx)?.forSession(live.repo),
     } catch (err) {
       live.turn = undefined
       throw err

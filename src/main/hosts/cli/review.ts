@@ -8,6 +8,7 @@ import { DEFAULT_MAX_STEPS } from '../../session/start'
 import { openStore } from '../../store/store'
 import { exitCodeFor, resolveProviderConfig, resolveRepo } from './edit'
 import { EXIT, UsageError } from './exit-codes'
+import { mcpConfigOption, startCliMcp } from './mcp'
 import { humanRenderer, type EventRenderer } from './render'
 
 /** `stepwise review [TARGET]` (docs/review.md): findings on stdout, progress on stderr. */
@@ -21,6 +22,7 @@ export interface ReviewCliOptions {
   json?: boolean
   maxSteps?: number
   dataDir?: string
+  mcpConfig?: string[]
 }
 
 /** The document `--json` prints. */
@@ -52,9 +54,12 @@ export async function runReviewCommand(target: string | undefined, opts: ReviewC
     controller.abort()
   }
   process.on('SIGINT', onSigint)
+  let mcp: Awaited<ReturnType<typeof startCliMcp>> | undefined
   try {
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
+    mcp = await startCliMcp({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
     const result = await runReview(store, {
+      mcp,
       repo,
       target,
       focus: opts.focus,
@@ -79,6 +84,7 @@ export async function runReviewCommand(target: string | undefined, opts: ReviewC
   } finally {
     renderer?.close()
     process.off('SIGINT', onSigint)
+    await mcp?.stop()
     store.close()
   }
 }
@@ -177,6 +183,7 @@ export function addReviewCommand(program: Command): void {
         'where sessions are stored (default: $STEPWISE_HOME, else the OS app-data folder)',
       ),
     )
+    .addOption(mcpConfigOption())
     .action(async (target: string | undefined, opts: ReviewCliOptions) => {
       process.exitCode = await runReviewCommand(target, opts)
     })

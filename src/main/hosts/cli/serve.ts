@@ -15,6 +15,7 @@ import { createCoreService } from '../../service/service'
 import { openStore } from '../../store/store'
 import { startWebHost } from '../web/server'
 import { numCtxOption, resolveRepo, temperatureOption } from './edit'
+import { mcpConfigOption } from './mcp'
 import { UsageError } from './exit-codes'
 
 /*
@@ -34,6 +35,7 @@ interface ServeOptions {
   temperature?: number
   approve?: ApprovalPolicy
   dataDir?: string
+  mcpConfig?: string[]
 }
 
 function port(value: string): number {
@@ -79,6 +81,7 @@ export function addServeCommand(program: Command): void {
         'where sessions are stored (default: $STEPWISE_HOME, else the OS app-data folder)',
       ),
     )
+    .addOption(mcpConfigOption())
     .action(async (opts: ServeOptions) => {
       process.exitCode = await runServe(opts)
     })
@@ -93,6 +96,7 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     dataDir,
     host: 'web',
     startProject,
+    mcpConfigs: opts.mcpConfig,
     defaults: {
       ...defaultModels(process.env, store, opts, opts.approve),
       // The flags win over the stored settings for this run's sessions.
