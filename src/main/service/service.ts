@@ -9,6 +9,7 @@ import {
 } from '../../shared/protocol'
 import { readApiKey, resolveApiKey, writeApiKey } from '../config/credentials'
 import type { Store } from '../store/types'
+import { shutdownLiveTraces } from '../telemetry/live'
 import { recoverInterruptedRestores } from '../timetravel/restore'
 import { contextBaseline } from './baseline'
 import { compactOnRequest } from './compact'
@@ -166,6 +167,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
       await sessions.close()
       listeners.clear()
       await mcp.close()
+      // The app is quitting: open session spans end and go out (docs/traces.md), briefly.
+      await shutdownLiveTraces()
     },
   }
 }
