@@ -46,6 +46,31 @@ describe('watchIndex', () => {
     expect(reports.flatMap((r) => r.removed)).toEqual(['src/b.ts'])
   })
 
+  it('follows new, renamed and deleted directories, with the files that landed before their watch', async () => {
+    const { index, root, sandbox } = await indexedProject({ 'src/a.ts': 'export function a() {}\n' })
+    await index.build()
+    const watcher = watchIndex(index, { sandbox, debounceMs: 50 })
+    onTestFinished(() => watcher.close())
+    await watcher.ready
+
+    // Created in one go: the files exist before any watch on their folders can.
+    fs.mkdirSync(path.join(root, 'lib/deep/er'), { recursive: true })
+    fs.writeFileSync(path.join(root, 'lib/deep/er/b.ts'), 'export function fromDeep() {}\n')
+    fs.writeFileSync(path.join(root, 'lib/c.ts'), 'export function fromLib() {}\n')
+    await until(() => index.definitions('fromDeep').length === 1 && index.definitions('fromLib').length === 1)
+
+    // Watched now: a later save in the new folder is seen too.
+    fs.writeFileSync(path.join(root, 'lib/deep/er/d.ts'), 'export function later() {}\n')
+    await until(() => index.definitions('later').length === 1)
+
+    fs.renameSync(path.join(root, 'lib'), path.join(root, 'moved'))
+    await until(() => index.file('lib/c.ts') === undefined && index.file('moved/c.ts') !== undefined)
+    expect(index.file('moved/deep/er/d.ts')).toBeDefined()
+
+    fs.rmSync(path.join(root, 'moved'), { recursive: true })
+    await until(() => index.file('moved/c.ts') === undefined && index.definitions('later').length === 0)
+  })
+
   it('stops reporting after close()', async () => {
     const { index, root, sandbox } = await indexedProject({ 'a.ts': 'export const a = 1\n' })
     await index.build()

@@ -1,19 +1,28 @@
+import fs from 'node:fs'
 import path from 'node:path'
-import { watch } from 'chokidar'
 import type { Sandbox } from '../sandbox/types'
 import type { CodeIndex, UpdateReport } from './code-index'
 
 /*
- * Keeps the index fresh while the app or a CLI run is open: chokidar reports
- * saves, deletes and renames; they are gathered for 500 ms of quiet (an editor's
- * save, a formatter and a git checkout each touch many files at once) and then
- * re-indexed in one update. Ignored and denied paths are never watched.
+ * Keeps the index fresh while the app or a CLI run is open: one fs.watch per
+ * directory reports saves, deletes and renames of its entries; they are gathered
+ * for 500 ms of quiet (an editor's save, a formatter and a git checkout each touch
+ * many files at once) and then re-indexed in one update. Ignored and denied
+ * directories are never watched.
+ *
+ * Directories, not files: a 70,000-file tree has ~3,000 directories. Watching
+ * each file (chokidar's way) lstat'ed and watched every file on the main thread
+ * for tens of seconds, starving the agent's steps, and closing those watches
+ * held up the end of a CLI run by a second. The watches never keep the process
+ * alive: the host decides when it ends.
  */
 
 export const DEFAULT_DEBOUNCE_MS = 500
+/** Directory reads in flight during the initial walk (libuv has 4 I/O threads for everyone). */
+const WALK_READS = 2
 
 export interface IndexWatcher {
-  /** Resolves once the initial scan is done and events are being reported. */
+  /** Resolves once every directory is watched and events are being reported. */
   readonly ready: Promise<void>
   /** Runs the pending update now (tests, shutdown) and waits for it. */
   flush(): Promise<void>
@@ -31,22 +40,14 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   const root = index.root
   const debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
   const pending = new Set<string>()
+  /** Watched directories, root-relative ('' is the root). */
+  const watches = new Map<string, fs.FSWatcher>()
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> = Promise.resolve()
   let closed = false
 
-  const ignored = (abs: string): boolean => {
-    const rel = path.relative(root, abs).split(path.sep).join('/')
-    if (rel === '' || rel.startsWith('..')) return false
-    return opts.sandbox.isIgnored(rel)
-  }
-
-  const watcher = watch(root, {
-    ignored,
-    ignoreInitial: true,
-    followSymlinks: false,
-    persistent: true,
-  })
+  const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`)
+  const abs = (rel: string) => (rel === '' ? root : path.join(root, rel))
 
   const run = (): Promise<void> => {
     if (timer) clearTimeout(timer)
@@ -61,16 +62,99 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
     return running
   }
 
-  const onEvent = (abs: string) => {
-    if (closed) return
-    pending.add(abs)
+  const changed = (rel: string) => {
+    pending.add(abs(rel))
     if (timer) clearTimeout(timer)
     timer = setTimeout(() => void run(), debounceMs)
   }
-  for (const event of ['add', 'change', 'unlink', 'unlinkDir'] as const) watcher.on(event, onEvent)
-  watcher.on('error', (err) => opts.onError?.(err as Error))
 
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()))
+  const unwatch = (dir: string) => {
+    for (const [rel, w] of watches)
+      if (rel === dir || rel.startsWith(dir + '/')) {
+        w.close()
+        watches.delete(rel)
+      }
+  }
+
+  const watchDir = (dir: string) => {
+    if (closed) return
+    watches.get(dir)?.close()
+    try {
+      const w = fs.watch(abs(dir), { persistent: false }, (_type, name) => {
+        if (closed) return
+        if (name === null || name === undefined) return void rescan(dir)
+        const rel = join(dir, String(name))
+        if (!opts.sandbox.isIgnored(rel)) entryChanged(rel)
+      })
+      // Its directory went away: the parent's watch reports that, and a new one is watched afresh.
+      w.on('error', () => {
+        w.close()
+        if (watches.get(dir) === w) watches.delete(dir)
+      })
+      watches.set(dir, w)
+    } catch {
+      watches.delete(dir) // vanished since it was listed, or out of watches
+    }
+  }
+
+  /** An entry of a watched directory changed: a file to re-index, or a directory to (re)watch. */
+  const entryChanged = (rel: string) => {
+    changed(rel)
+    let isDir: boolean
+    try {
+      isDir = fs.lstatSync(abs(rel)).isDirectory()
+    } catch {
+      return unwatch(rel) // deleted or renamed away: the update drops what was under it
+    }
+    // New, or replaced under the same name: files may have landed before its watch did.
+    if (isDir) void addTree(rel, true)
+  }
+
+  /**
+   * Watches `top` and every unignored directory under it; with `files`, re-indexes
+   * their files too. A gentle walk: a few directory reads at a time, so the shared
+   * I/O threads stay free for the agent's own reads and a step never queues
+   * behind thousands of them.
+   */
+  const addTree = async (top: string, files: boolean) => {
+    if (top !== '') unwatch(top)
+    const queue = [top]
+    const worker = async () => {
+      for (let dir = queue.pop(); dir !== undefined && !closed; dir = queue.pop()) {
+        watchDir(dir)
+        let entries: fs.Dirent[]
+        try {
+          entries = await fs.promises.readdir(abs(dir), { withFileTypes: true })
+        } catch {
+          continue // vanished or unreadable: nothing to index there either
+        }
+        for (const entry of entries) {
+          const rel = join(dir, entry.name)
+          if (entry.isDirectory()) {
+            if (!opts.sandbox.isIgnored(rel)) queue.push(rel)
+          } else if (files && entry.isFile() && !opts.sandbox.isIgnored(rel)) changed(rel)
+        }
+      }
+    }
+    // The queue only grows while a read is out: keep starting workers until it is empty.
+    while (queue.length > 0 && !closed) await Promise.all(Array.from({ length: WALK_READS }, worker))
+  }
+
+  /** Every file of `dir` goes to the next update (events were lost, or came before the watch). */
+  const rescan = (dir: string) => {
+    let entries: fs.Dirent[]
+    try {
+      entries = fs.readdirSync(abs(dir), { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const entry of entries) {
+      const rel = join(dir, entry.name)
+      if (entry.isFile() && !opts.sandbox.isIgnored(rel)) changed(rel)
+    }
+  }
+
+  const ready = addTree('', false).catch((err: unknown) => opts.onError?.(err as Error))
 
   return {
     ready,
@@ -79,7 +163,9 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
       closed = true
       if (timer) clearTimeout(timer)
       pending.clear()
-      await watcher.close()
+      await ready
+      for (const w of watches.values()) w.close()
+      watches.clear()
       await running
     },
   }
