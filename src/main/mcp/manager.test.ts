@@ -1,0 +1,111 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { McpServerState } from '../../shared/protocol'
+import { openStore } from '../store/store'
+import type { Store } from '../store/types'
+import { McpManager } from './manager'
+
+/** The manager against real servers: the reference "everything" server and a fixture of ours. */
+const ROOT = path.resolve(import.meta.dirname, '../../..')
+const everything = {
+  command: process.execPath,
+  args: [path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+}
+const crasher = { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/mcp/crash-server.mjs')] }
+
+const cleanups: (() => Promise<void> | void)[] = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+
+function setup(servers: Record<string, unknown>, where: 'user' | 'project' = 'user') {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-mcp-mgr-'))
+  const repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-mcp-repo-')))
+  const file = where === 'user' ? path.join(dataDir, 'mcp.json') : path.join(repo, '.mcp.json')
+  fs.writeFileSync(file, JSON.stringify({ mcpServers: servers }))
+  const store: Store = openStore(dataDir)
+  const notices: [string, McpServerState][] = []
+  const manager = new McpManager({ dataDir, repo, store, onStatus: (s, state) => notices.push([s, state]) })
+  cleanups.push(() => {
+    store.close()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+    fs.rmSync(repo, { recursive: true, force: true })
+  })
+  cleanups.push(() => manager.stop())
+  return { manager, store, notices, repo, dataDir, file }
+}
+
+describe('McpManager', () => {
+  it('starts the user’s servers, lists their tools, and keeps enable and allow choices in settings', async () => {
+    const { manager, store, notices } = setup({ everything })
+    await manager.start()
+    expect(notices).toContainEqual(['everything', 'ready'])
+    const view = manager.view()
+    expect(view.servers[0]).toMatchObject({
+      name: 'everything',
+      source: 'user',
+      state: 'ready',
+      transport: 'stdio',
+    })
+    expect(view.servers[0].tools.find((t) => t.name === 'echo')).toEqual({
+      name: 'echo',
+      qualified: 'mcp__everything__echo',
+      description: 'Echoes back the input string',
+      readOnly: true,
+      enabled: true,
+      allowed: false,
+    })
+    await manager.setEnabled('everything', 'echo', false)
+    manager.setAllowed('everything', 'get-sum', true)
+    expect(manager.tools().map((t) => t.name)).not.toContain('mcp__everything__echo')
+    expect(manager.isAllowed('everything', 'get-sum')).toBe(true)
+    expect(manager.isAllowed('everything', 'get-env')).toBe(false)
+    expect(JSON.parse(store.getSetting('mcp')!)).toMatchObject({
+      disabledTools: ['everything/echo'],
+      allowedTools: ['everything/get-sum'],
+    })
+    await manager.setEnabled('everything', undefined, false)
+    expect(manager.view().servers[0].state).toBe('disabled')
+    expect(manager.tools()).toEqual([])
+    await expect(manager.restart('everything')).rejects.toThrow('disabled')
+    await manager.setEnabled('everything', undefined, true)
+    expect(manager.view().servers[0].state).toBe('ready')
+  }, 30_000)
+
+  it('updates the tool list when the server says it changed', async () => {
+    const { manager, notices } = setup({ crasher })
+    await manager.start()
+    expect(manager.tools().map((t) => t.mcp.tool)).toEqual(['ping', 'crash', 'grow'])
+    const grow = manager.tools().find((t) => t.mcp.tool === 'grow')!
+    const signal = new AbortController().signal
+    await grow.call({}, { signal, onProgress: () => {} })
+    for (let i = 0; i < 100 && !manager.tools().some((t) => t.mcp.tool === 'extra'); i++)
+      await new Promise((r) => setTimeout(r, 20))
+    expect(manager.tools().map((t) => t.mcp.tool)).toContain('extra')
+    expect(notices.filter(([, s]) => s === 'ready').length).toBeGreaterThanOrEqual(2)
+    expect(manager.log('crasher')).toContain('crasher ready')
+  }, 30_000)
+
+  it("starts a project's servers only once that exact file is approved", async () => {
+    const { manager, file } = setup({ everything }, 'project')
+    await manager.start()
+    const before = manager.view()
+    expect(before.project).toMatchObject({ state: 'pending', servers: ['everything'] })
+    expect(before.servers[0].state).toBe('awaiting-approval')
+    expect(manager.tools()).toEqual([])
+    const hash = before.project!.hash
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { everything, other: everything } }))
+    await expect(manager.approveProject(hash, true)).rejects.toThrow('changed since it was shown')
+    const shown = manager.view().project!
+    await manager.approveProject(shown.hash, true)
+    expect(manager.view().project!.state).toBe('approved')
+    expect(manager.tools().some((t) => t.name === 'mcp__everything__echo')).toBe(true)
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { everything } }))
+    manager.reload()
+    expect(manager.view().project!.state).toBe('changed')
+    await manager.start()
+    expect(manager.tools()).toEqual([])
+  }, 30_000)
+})
