@@ -7,6 +7,9 @@ import { Switch } from './Switch'
 import { ToolList } from './ToolList'
 import type { McpServerView } from './types'
 
+/** Servers with up to this many tools show them at once. */
+const OPEN_TOOLS = 6
+
 /** One server: where it comes from, what it runs, its state, its switches, tools and log. */
 export function ServerCard({ server }: { server: McpServerView }): React.JSX.Element {
   const titleId = useId()
@@ -71,7 +74,7 @@ export function ServerCard({ server }: { server: McpServerView }): React.JSX.Ele
         </p>
       )}
       <div className="mcp-server-row">
-        <span className="ui-note">{toolCount(server)}</span>
+        {server.tools.length === 0 && <span className="ui-note">{toolCount(server)}</span>}
         <span className="mcp-spacer" />
         <Switch
           label={`Allow every tool of ${server.name} without asking`}
@@ -82,7 +85,13 @@ export function ServerCard({ server }: { server: McpServerView }): React.JSX.Ele
           testId="mcp-server-allowed"
         />
       </div>
-      <ToolList server={server} />
+      {server.tools.length > 0 && (
+        // Folded when long, so the other servers stay in sight; the count says what is inside.
+        <details className="mcp-tools-block" open={server.tools.length <= OPEN_TOOLS}>
+          <summary data-testid="mcp-tools-toggle">{toolCount(server)}</summary>
+          <ToolList server={server} />
+        </details>
+      )}
       <LogBlock server={server.name} />
     </section>
   )

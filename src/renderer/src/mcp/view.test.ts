@@ -208,6 +208,15 @@ describe('MCP view markup', () => {
     expect(html).toContain('spawn nope ENOENT: the command was not found')
   })
 
+  it('folds a long tool list so the other servers stay in sight', () => {
+    const many = server()
+    many.tools = Array.from({ length: 7 }, (_, i) => ({ ...many.tools[0], name: `t${i}` }))
+    expect(render({ servers: [many], project: null })).toMatch(/<details class="mcp-tools-block"><summary/)
+    expect(render({ servers: [server()], project: null })).toContain(
+      '<details class="mcp-tools-block" open="">',
+    )
+  })
+
   it('offers Start for a server no session has started, Restart otherwise', () => {
     expect(render({ servers: [server({ state: 'stopped', tools: [] })], project: null })).toContain(
       'aria-label="Start everything"',
