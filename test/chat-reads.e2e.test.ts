@@ -112,4 +112,31 @@ describe('a chat remembers its reads', () => {
     expect(events.filter((e) => e.type === 'checkpoint.created')).toEqual([])
     expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('one\n')
   })
+
+  it("loads the session's events once for a turn that continues it, after a restart too", async () => {
+    server = await startFakeModelServer({
+      models: ['coder:1b'],
+      turns: [{ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }],
+    })
+    open()
+    const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    await runTurn(sessionId, 'first')
+    /** How often a turn of `sessionId` reads its events back from the store. */
+    const countLoads = async (text: string): Promise<number> => {
+      const listEvents = store.listEvents.bind(store)
+      let loads = 0
+      store.listEvents = (id, opts) => {
+        if (id === sessionId && !opts?.afterSeq) loads += 1
+        return listEvents(id, opts)
+      }
+      await runTurn(sessionId, text)
+      store.listEvents = listEvents
+      return loads
+    }
+    expect(await countLoads('second')).toBe(1)
+    await close()
+    open()
+    expect(await countLoads('third')).toBe(1)
+    expect(results(sessionId)).toEqual([])
+  })
 })

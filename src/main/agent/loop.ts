@@ -58,9 +58,10 @@ export interface AgentOptions {
   now?: () => number
   /**
    * A fork's continued run (`continueTask`): the transcript rebuilt from the stored
-   * history (agent/resume.ts) and how many model turns it holds, so steps number on.
+   * history (agent/resume.ts) and how many model turns it holds, so steps number on;
+   * the stored events it was rebuilt from (loaded once per turn), for the session's reads.
    */
-  resume?: { transcript: TranscriptItem[]; modelSteps: number }
+  resume?: { transcript: TranscriptItem[]; modelSteps: number; events: readonly StepwiseEvent[] }
   /** MCP servers' tools (mcp/manager.ts): read at each turn, since a server's list can change. */
   mcp?: { tools(): readonly McpTool[]; isAllowed(server: string, tool: string): boolean }
 }
@@ -106,7 +107,7 @@ export class Agent {
   constructor(options: AgentOptions) {
     // The reads belong to the session: a resumed chat starts from those its earlier turns made.
     // Replayed into the plain record, so the journal holds only what this run's calls change.
-    if (options.resume) replayReads(options.toolContext.reads, options.store.listEvents(options.sessionId))
+    if (options.resume) replayReads(options.toolContext.reads, options.resume.events)
     this.reads = journaledReadTracker(options.toolContext.reads)
     const opts = { ...options, toolContext: { ...options.toolContext, reads: this.reads } }
     this.opts = opts

@@ -13,7 +13,8 @@ export async function compactOnRequest(
   sessions: SessionRuntime,
   input: CommandInput<'session/compact'>,
 ): Promise<CommandOutput<'session/compact'>> {
-  const live = sessions.liveSession(input.sessionId)
+  const events = ctx.store.listEvents(input.sessionId)
+  const live = sessions.liveSession(input.sessionId, events)
   if (live.turn)
     throw new ServiceError(
       'A turn is running in this session: compact once it has ended (or press Stop first).',
@@ -29,6 +30,7 @@ export async function compactOnRequest(
         repo: live.repo,
         provider: sessions.providerConfig(live.config),
         focus: input.focus || undefined,
+        events,
         emit: ctx.broadcast,
       },
       controller.signal,

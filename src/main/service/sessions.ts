@@ -1,6 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { ApprovalPolicy, CommandInput, CommandOutput, ProviderId } from '../../shared/protocol'
+import type {
+  ApprovalPolicy,
+  CommandInput,
+  CommandOutput,
+  ProviderId,
+  StepwiseEvent,
+} from '../../shared/protocol'
 import type { ApprovalAnswer } from '../agent/approvals'
 import { modelStepsUpTo, transcriptFromEvents } from '../agent/resume'
 import type { ProviderConfig } from '../providers/types'
@@ -8,13 +14,13 @@ import { openSession, startSession, type StartedSession } from '../session/start
 import { purgeSessions } from '../store/purge'
 import type { SessionRow } from '../store/types'
 import { HostApprover } from './approver'
+import { mcpHubOf } from './mcp'
 import type { ServiceContext } from './context'
 import { commandSettings, readSettings, storedModelOptions } from './settings'
 
 /**
  * The app's sessions as chats: a session is opened empty (`session/create`) and
  * every message is a turn that continues it from its stored events — the same
-import { mcpHubOf } from './mcp'
  * mechanism as a fork (agent/resume.ts), so a chat survives a restart and can
  * switch model between turns. One turn runs at a time per session; its approvals
  * wait in a HostApprover until the renderer answers them.
@@ -122,11 +128,12 @@ export class SessionRuntime {
     message: string | undefined,
     opts: { untilGreen?: boolean } = {},
   ): Promise<CommandOutput<'turn/start'>> {
-    const live = this.liveSession(sessionId)
+    const { store } = this.ctx
+    // Loaded once for the whole turn: the config, the transcript and the session's reads.
+    const events = store.listEvents(sessionId)
+    const live = this.liveSession(sessionId, events)
     if (live.turn)
       throw new ServiceError('A turn is already running in this session. Wait for it, or press Stop.')
-    const { store } = this.ctx
-    const events = store.listEvents(sessionId)
     const lastSeq = events.at(-1)?.seq ?? 0
     const firstMessage = !events.some((e) => e.type === 'user.message')
     const controller = new AbortController()
@@ -146,14 +153,15 @@ export class SessionRuntime {
         repair: opts.untilGreen ? { maxRounds: UNTIL_GREEN_ROUNDS } : undefined,
         approver: live.approver,
         emit: this.ctx.broadcast,
+        mcp: await mcpHubOf(this.ctx)?.forSession(live.repo),
         resume: {
           sessionId: sessionId,
           transcript: transcriptFromEvents(events, lastSeq),
           modelSteps: modelStepsUpTo(events, lastSeq),
+          events,
           message,
         },
       })
-        mcp: await mcpHubOf(this.ctx)?.forSession(live.repo),
     } catch (err) {
       live.turn = undefined
       throw err
@@ -321,8 +329,11 @@ export class SessionRuntime {
     return row
   }
 
-  /** The in-memory side of a stored session, made on first use (after a restart, or a fork). */
-  liveSession(sessionId: string): LiveSession {
+  /**
+   * The in-memory side of a stored session, made on first use (after a restart, or a fork) from
+   * its events (`events` when the caller has loaded them already).
+   */
+  liveSession(sessionId: string, events?: readonly StepwiseEvent[]): LiveSession {
     const existing = this.live.get(sessionId)
     if (existing) return existing
     const row = this.row(sessionId)
@@ -332,7 +343,7 @@ export class SessionRuntime {
       policy: readSettings(this.ctx.store).approvalPolicy,
     }
     // The model and policy it started with, then every switch since.
-    for (const e of this.ctx.store.listEvents(sessionId)) {
+    for (const e of events ?? this.ctx.store.listEvents(sessionId)) {
       if (e.type === 'session.started')
         config = { provider: e.provider, model: e.model, baseUrl: e.baseUrl, policy: e.approvalPolicy }
       else if (e.type === 'session.configured') config = applyConfigured(config, e)

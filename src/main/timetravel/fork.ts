@@ -237,6 +237,6 @@ export async function continueFork(
     ...setup,
     repo: fork.repo,
     task: fork.task,
-    resume: { sessionId: fork.sessionId, transcript, modelSteps: modelStepsUpTo(events, lastSeq) },
+    resume: { sessionId: fork.sessionId, transcript, modelSteps: modelStepsUpTo(events, lastSeq), events },
   })
 }
