@@ -95,7 +95,15 @@ test('a configured server is listed ready with its tools; a tool switched off st
   await expect(echo).toHaveAttribute('data-enabled', 'false')
 
   await server.getByTestId('mcp-log-toggle').click()
-  await expect(server.getByTestId('mcp-log')).toBeVisible()
+  // The server's own stderr, from its log file.
+  await expect(server.getByTestId('mcp-log')).toContainText('Starting default (STDIO) server')
+
+  await page.getByRole('button', { name: 'Restart everything' }).click()
+  await expect(server).toHaveAttribute('data-state', 'ready', { timeout: 20_000 })
+  await expect(page.getByRole('button', { name: 'Restart everything' })).toBeEnabled()
+  // A second start in its log: it really ran again.
+  await server.getByRole('button', { name: 'Refresh log' }).click()
+  await expect(server.getByTestId('mcp-log')).toHaveText(/Starting default[\s\S]*Starting default/)
 
   // Stored, not only shown: the host answers the same after the dialog is reopened.
   await page.keyboard.press('Escape')
