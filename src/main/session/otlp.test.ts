@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { StepwiseEvent } from '../../shared/protocol'
 import { EVENTS, PROMPT, SECRET, SID, T0 } from '../../../test/otlp-session-fixture'
 import { toReadableSpan } from '../telemetry/readable-span'
-import { exportOtlp, INSTRUMENTATION_SCOPE, stepwiseResource } from './otlp'
+import { exportOtlp, INSTRUMENTATION_SCOPE, stepwiseResource, unixNanos } from './otlp'
 import { sessionSpans, type TraceSpan } from './otlp-spans'
 
 const attr = (s: TraceSpan, key: string) => s.attributes[key]
@@ -169,17 +169,27 @@ describe('session events as GenAI spans', () => {
 })
 
 describe('the OTLP/JSON file', () => {
+  it('writes times as exact nanoseconds, fractions of a millisecond included', () => {
+    expect(unixNanos(T0)).toBe('1700000000000000000')
+    expect(unixNanos(T0 + 90.125)).toBe('1700000000090125000')
+  })
+
   it('is what the official OpenTelemetry serializer writes for the same spans', () => {
-    const file = JSON.parse(exportOtlp(SID, EVENTS, { includeContent: true }))
+    // A model call timed to a fraction of a millisecond, as a monotonic clock measures it.
+    const events = EVENTS.map((e) =>
+      e.seq === 3 && e.type === 'assistant.message' ? { ...e, durationMs: 90.125 } : e,
+    )
+    const file = JSON.parse(exportOtlp(SID, events, { includeContent: true }))
     const ours = file.resourceSpans[0].scopeSpans[0].spans as { spanId: string }[]
     // The same spans, in the file's order, through the SDK's own JSON encoding.
     const order = new Map(ours.map((s, i) => [s.spanId, i]))
     const resource = resourceFromAttributes(stepwiseResource())
-    const sdkSpans = sessionSpans(SID, EVENTS, { includeContent: true })
+    const sdkSpans = sessionSpans(SID, events, { includeContent: true })
       .sort((a, b) => order.get(a.spanId)! - order.get(b.spanId)!)
       .map((s) => toReadableSpan(s, resource, INSTRUMENTATION_SCOPE))
     const official = JSON.parse(Buffer.from(JsonTraceSerializer.serializeRequest(sdkSpans)!).toString('utf8'))
     expect(file).toEqual(official)
+    expect(JSON.stringify(file)).toContain('"startTimeUnixNano":"1700000000009875000"')
     expect(file.resourceSpans[0].resource.attributes).toEqual([
       { key: 'service.name', value: { stringValue: 'stepwise' } },
       { key: 'service.version', value: { stringValue: INSTRUMENTATION_SCOPE.version } },

@@ -35,11 +35,12 @@ function otlpAttributes(attributes: Attributes): { key: string; value: OtlpValue
   return Object.entries(attributes).map(([key, value]) => ({ key, value: otlpValue(value) }))
 }
 
-/** Milliseconds (possibly fractional) → a decimal string of nanoseconds, exact for integers. */
+/**
+ * Milliseconds (possibly fractional) → a decimal string of nanoseconds. Whole microseconds
+ * of an epoch time stay below 2^53, so plain numbers are exact here.
+ */
 export function unixNanos(ms: number): string {
-  const whole = Math.floor(ms)
-  const micros = Math.round((ms - whole) * 1000)
-  return (BigInt(whole) * 1_000_000n + BigInt(micros) * 1000n).toString()
+  return `${Math.round(ms * 1000)}000`
 }
 
 /** OTLP's SpanKind numbering (protobuf: INTERNAL = 1, CLIENT = 3). */
@@ -109,5 +110,7 @@ export function exportOtlp(
   const spans = sessionSpans(sessionId, events, { includeContent: opts.includeContent ?? false }).sort(
     byStart,
   )
-  return `${JSON.stringify(otlpTraceRequest(spans), null, 2)}\n`
+  // One line: the file is for collectors and viewers (`jq .` shows it indented), and a
+  // long session's trace is written in half the time and size.
+  return `${JSON.stringify(otlpTraceRequest(spans))}\n`
 }
