@@ -1,6 +1,7 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { StepwiseEvent } from '../../shared/protocol'
 import { EVENTS, PROMPT, SECRET, SID } from '../../../test/otlp-session-fixture'
 import { startOtlpReceiver, type OtlpReceiver } from '../../../test/otlp-receiver'
 import { exportOtlp, stepwiseResource } from '../session/otlp'
@@ -35,6 +36,7 @@ describe('when live traces are on', () => {
     expect(liveTraceSettings(on)).toEqual({ enabled: true, includeContent: false })
     expect(liveTraceSettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c/v1/traces' }).enabled).toBe(true)
     expect(liveTraceSettings({ ...on, OTEL_SDK_DISABLED: 'true' }).enabled).toBe(false)
+    expect(liveTraceSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }).enabled).toBe(false)
     expect(liveTraceSettings({ ...on, OTEL_TRACES_EXPORTER: 'none' }).enabled).toBe(false)
     expect(liveTraceSettings({ ...on, OTEL_TRACES_EXPORTER: 'console,otlp' }).enabled).toBe(true)
     expect(liveTraceSettings({ ...on, OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'True' })).toEqual({
@@ -95,6 +97,31 @@ describe('live traces through the official exporter', () => {
     expect(await traces.shutdown(10_000)).toBe(true)
     const names = to.spans().map((s) => s.span.name)
     expect(names.sort()).toEqual(['chat qwen', 'invoke_agent stepwise', 'turn 2'])
+  })
+
+  it('catches up on events emitted outside a run, once, and never maps an event twice', async () => {
+    const to = await receiver()
+    const traces = live(to)
+    const firstTurn = EVENTS.slice(0, FIRST_TURN_END)
+    for (const e of firstTurn) traces.observe(e)
+    // Between turns the host recorded an undo without the run seeing it.
+    const undo: StepwiseEvent = {
+      type: 'checkpoint.restored',
+      kind: 'undo',
+      snapshotId: 1,
+      savedSnapshotId: 3,
+      paths: ['a.ts'],
+      sessionId: SID,
+      seq: FIRST_TURN_END,
+      ts: EVENTS[FIRST_TURN_END - 1].ts + 1,
+    }
+    traces.resume(SID, [...firstTurn, undo])
+    for (const e of firstTurn) traces.observe(e)
+    expect(await traces.shutdown(10_000)).toBe(true)
+    const spans = to.spans().map((s) => s.span)
+    expect(spans.map((s) => s.name).filter((n) => n === 'turn 1')).toEqual(['turn 1'])
+    const root = spans.find((s) => !s.parentSpanId)!
+    expect(root.events.map((e) => e.name)).toEqual(['stepwise.checkpoint.restored'])
   })
 
   it('gives up waiting on a collector that never answers, and says so', async () => {

@@ -25,10 +25,19 @@ function isTrue(value: string | undefined): boolean {
   return value?.trim().toLowerCase() === 'true'
 }
 
+function isUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol)
+  } catch {
+    return false
+  }
+}
+
 export function liveTraceSettings(env: NodeJS.ProcessEnv): LiveTraceSettings {
   const endpoint = (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT || '').trim()
   const exporters = (env.OTEL_TRACES_EXPORTER ?? 'otlp').split(',').map((s) => s.trim().toLowerCase())
-  const enabled = endpoint !== '' && !isTrue(env.OTEL_SDK_DISABLED) && exporters.includes('otlp')
+  // An endpoint that is no URL would send to the exporter's default (localhost) instead: off.
+  const enabled = isUrl(endpoint) && !isTrue(env.OTEL_SDK_DISABLED) && exporters.includes('otlp')
   // The variable other GenAI instrumentations read for the same opt-in.
   return { enabled, includeContent: isTrue(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT) }
 }
@@ -37,9 +46,10 @@ export interface LiveTraces {
   /** One emitted event of any session. */
   observe(event: StepwiseEvent): void
   /**
-   * A session continued in this process (a chat's next message, after a restart):
-   * its stored events rebuild the mapping's state, so turn numbers and ids carry
-   * on; nothing is sent for them again.
+   * A session continued (a chat's next message, perhaps after a restart): its stored
+   * events the mapping has not seen (all of them in a new process; those the host
+   * emitted outside a run, such as an undo, in this one) bring its state up to date,
+   * so turn numbers and ids carry on; nothing already ended is sent again.
    */
   resume(sessionId: string, stored: StepwiseEvent[]): void
   /** Sends what has ended; resolves false if that took longer than `timeoutMs`. */
@@ -75,6 +85,8 @@ export function createLiveTraces(opts: {
   const processor = new BatchSpanProcessor({ exporter: opts.exporter })
   const scope = opts.scope ?? INSTRUMENTATION_SCOPE
   const mappers = new Map<string, SpanMapper>()
+  /** The last `seq` each session's mapping has taken: events are never mapped twice. */
+  const seen = new Map<string, number>()
   let replaying = false
   let stopped = false
 
@@ -91,14 +103,20 @@ export function createLiveTraces(opts: {
 
   return {
     observe(event) {
-      if (!stopped) mapperFor(event.sessionId).push(event)
+      if (stopped || event.seq <= (seen.get(event.sessionId) ?? -1)) return
+      seen.set(event.sessionId, event.seq)
+      mapperFor(event.sessionId).push(event)
     },
     resume(sessionId, stored) {
-      if (stopped || mappers.has(sessionId)) return
+      if (stopped) return
       const mapper = mapperFor(sessionId)
       replaying = true
       try {
-        for (const e of stored) mapper.push(e)
+        for (const e of stored) {
+          if (e.seq <= (seen.get(sessionId) ?? -1)) continue
+          seen.set(sessionId, e.seq)
+          mapper.push(e)
+        }
       } finally {
         replaying = false
       }
