@@ -3,7 +3,7 @@
  * the runner starts a scenario's server and runs this with its URL as the last argument and the
  * scenario in MCP_CONFORMANCE_SCENARIO. It connects through McpManager exactly as a session does,
  * lists the tools and calls each one with the arguments the scenario's tool takes.
- * Run: npm run (see docs/mcp.md#conformance).
+ * How to run it: docs/mcp.md#conformance.
  */
 import fs from 'node:fs'
 import os from 'node:os'

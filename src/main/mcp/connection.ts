@@ -45,6 +45,8 @@ export class McpConnection {
   private restartTimer?: NodeJS.Timeout
   private starting?: Promise<void>
   private exitInfo = ''
+  /** When it last became ready: a server up for a minute has its crash budget back. */
+  private readyAt = 0
 
   constructor(
     readonly config: McpServerConfig,
@@ -84,7 +86,7 @@ export class McpConnection {
       await this.connectTransport(client)
       this.client = client
       await this.refreshTools()
-      this.restarts = 0
+      this.readyAt = Date.now()
       this.setState('ready')
     } catch (err) {
       await client.close().catch(() => undefined)
@@ -136,6 +138,7 @@ export class McpConnection {
       if (this.client !== client || this.stopping) return
       this.client = undefined
       this.exitInfo = 'the server closed the connection'
+      if (Date.now() - this.readyAt > 60_000) this.restarts = 0
       const max = this.opts.maxRestarts ?? 3
       if (this.restarts >= max) {
         this.setState(
