@@ -1,4 +1,4 @@
-import type { CodeIndex } from '../index/code-index'
+import type { BuildProgress, CodeIndex } from '../index/code-index'
 import { COMPACT_PROMPT_WINDOW } from './windows'
 import { tokenizerFor } from './tokens'
 
@@ -44,6 +44,15 @@ function folderSummary(paths: readonly string[]): string {
   return `Folders (files indexed): ${parts.join(' · ')}${counts.size > 15 ? ' · …' : ''}`
 }
 
+/** Said when the index is still being built: the map covers only part of the project. */
+function partialNote(indexed: number, building: BuildProgress): string {
+  const total = building.total > 0 ? ` of ${building.total}` : ''
+  return (
+    `Partial map: the code index is still being built in the background (${indexed}${total} files so far), ` +
+    'so this map and the code tools cover only those; list_files and search_in_files see every file.'
+  )
+}
+
 export function buildRepoMap(index: CodeIndex, opts: { budgetTokens: number; model?: string }): RepoMap {
   const count = tokenizerFor(opts.model ?? '')
   const graph = index.graph()
@@ -67,7 +76,10 @@ export function buildRepoMap(index: CodeIndex, opts: { budgetTokens: number; mod
   )
 
   const compact = opts.budgetTokens < 500
-  const lines = [compact ? COMPACT_HEADER : HEADER, folderSummary(paths), '']
+  const lines = [compact ? COMPACT_HEADER : HEADER, folderSummary(paths)]
+  const building = index.building()
+  if (building) lines.push(partialNote(paths.length, building))
+  lines.push('')
   let tokens = count(lines.join('\n'))
   let files = 0
   let symbols = 0

@@ -4,18 +4,20 @@ import type { FileFacts, Language } from './types'
 
 /** The code index's public contract (implemented in code-index.ts). */
 
-export const DEFAULT_MAX_FILES = 10_000
-
 export interface CodeIndexOptions {
   /** The project root, realpath'd (the sandbox's root). */
   root: string
   sandbox: Sandbox
-  /** Index only this folder (root-relative): for projects past `maxFiles`. */
+  /** Index only this folder (root-relative). */
   prefix?: string
-  /** Past this many files, only the first ones (in path order) are indexed and a warning says so. */
-  maxFiles?: number
   /** Parse worker threads for a cold build (default: one per core, at most 4). */
   workers?: number
+  /**
+   * Nice value of the parse threads on Linux. Default 10: a build runs behind the
+   * agent loop, which keeps the cores when both want them. 0 for a build someone
+   * waits on (`stepwise index`).
+   */
+  workerNice?: number
 }
 
 export interface FileProblem {
@@ -37,11 +39,20 @@ export interface BuildReport {
   errors: FileProblem[]
   /** Grammars that failed to load, each reported once. */
   grammarErrors: string[]
-  /** Set when the project has more files than `maxFiles`: for the host to show. */
+  /** Something the host should show about the build. */
   warning?: string
+  /** True when the build was stopped (its signal) before it covered every file. */
+  aborted: boolean
   seconds: number
   /** Worker threads that parsed (0: in process). */
   workers: number
+}
+
+/** How far a build has got, for a progress bar; `done` counts files checked, parsed or not. */
+export interface BuildProgress {
+  phase: 'listing' | 'loading' | 'indexing' | 'done'
+  done: number
+  total: number
 }
 
 export interface UpdateReport {
@@ -62,6 +73,8 @@ export interface IndexStatus {
   skippedFiles: number
   grammarErrors: string[]
   warning?: string
+  /** Set while a build runs: the index holds only part of the project so far. */
+  building?: BuildProgress
 }
 
 export interface Reference {
@@ -77,9 +90,16 @@ export interface RankedSymbol extends Definition {
 
 export interface CodeIndex {
   readonly root: string
-  build(opts?: { signal?: AbortSignal }): Promise<BuildReport>
+  /**
+   * Brings the index up to date with the disk. A call while a build runs joins it;
+   * the build stops early only when every caller's signal has aborted. What is
+   * indexed so far is queryable (and stored) while it runs.
+   */
+  build(opts?: { signal?: AbortSignal; onProgress?: (progress: BuildProgress) => void }): Promise<BuildReport>
   update(paths: readonly string[]): Promise<UpdateReport>
   status(): IndexStatus
+  /** The build under way and how far it got; undefined when none runs. */
+  building(): BuildProgress | undefined
   /** The facts of one indexed file (root-relative POSIX path). */
   file(path: string): FileFacts | undefined
   /** Indexed paths, sorted; under `prefix` (a folder) when given. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createCodeIndex } from './code-index'
+import { createCodeIndex, type BuildProgress } from './code-index'
 import { indexedProject } from './test-support'
 
 const TS_PROJECT = {
@@ -188,27 +188,78 @@ describe('createCodeIndex', () => {
     ])
   })
 
-  it('warns past maxFiles and can index a subfolder instead', async () => {
+  it('indexes every file, however many, reporting progress, and can index a subfolder instead', async () => {
     const files: Record<string, string> = {}
     for (let i = 0; i < 12; i++) files[`pkg${i % 2}/f${i}.ts`] = `export const v${i} = ${i}\n`
-    const big = await indexedProject(files, { maxFiles: 5 })
-    const report = await big.index.build()
-    expect(report.files).toBe(5)
-    expect(report.warning).toMatch(/^This project has 12 files; only the first 5/)
-    expect(big.index.status().warning).toBe(report.warning)
+    const big = await indexedProject(files)
+    const seen: BuildProgress[] = []
+    const report = await big.index.build({ onProgress: (p) => seen.push(p) })
+    expect(report).toMatchObject({ files: 12, parsed: 12, aborted: false, warning: undefined })
+    expect(seen.map((p) => p.phase).filter((p, i, all) => all.indexOf(p) === i)).toEqual([
+      'listing',
+      'loading',
+      'indexing',
+      'done',
+    ])
+    expect(seen.at(-1)).toEqual({ phase: 'done', done: 12, total: 12 })
+    expect(big.index.building()).toBeUndefined()
 
     const sub = createCodeIndex(big.store.db, {
       root: big.root,
       sandbox: big.sandbox,
       prefix: 'pkg1',
-      maxFiles: 10,
       workers: 1,
     })
     const subReport = await sub.build()
     expect(subReport).toMatchObject({ files: 6, warning: undefined })
     expect(sub.paths().every((p) => p.startsWith('pkg1/'))).toBe(true)
     // The subfolder index keeps its own rows: the whole-project index is untouched.
-    expect((await big.index.build()).unchanged).toBe(5)
+    expect((await big.index.build()).unchanged).toBe(12)
+  })
+
+  it('keeps what a stopped build indexed, and the next build carries on from there', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 150; i++)
+      files[`src/f${String(i).padStart(3, '0')}.ts`] = `export function f${i}() {}\n`
+    const fixture = await indexedProject(files)
+    const stop = new AbortController()
+    let during: number | undefined
+    const first = await fixture.index.build({
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.phase === 'indexing' && p.done >= 48 && !stop.signal.aborted) {
+          during = fixture.index.building()?.done
+          stop.abort()
+        }
+      },
+    })
+    expect(first.aborted).toBe(true)
+    expect(during).toBeGreaterThanOrEqual(48)
+    expect(first.files).toBeGreaterThanOrEqual(48)
+    expect(first.files).toBeLessThan(150)
+    expect(first.warning).toMatch(/^The code index covers \d+ of 150 files/)
+    // What was indexed answers queries, and is stored: the next build parses only the rest.
+    expect(fixture.index.definitions('f0')).toHaveLength(1)
+    const second = await fixture.index.build()
+    expect(second).toMatchObject({
+      files: 150,
+      parsed: 150 - first.files,
+      unchanged: first.files,
+      aborted: false,
+    })
+    expect(second.warning).toBeUndefined()
+  })
+
+  it('lets a second caller join a running build, which stops only when every caller stops it', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 60; i++) files[`f${i}.ts`] = `export const v${i} = ${i}\n`
+    const fixture = await indexedProject(files)
+    const a = new AbortController()
+    const first = fixture.index.build({ signal: a.signal })
+    const second = fixture.index.build()
+    expect(second).toBe(first)
+    a.abort()
+    expect(await first).toMatchObject({ files: 60, aborted: false })
   })
 
   it('survives a symlink loop, a file deleted while indexing, and reports grammar-less files', async () => {

@@ -13,11 +13,11 @@ import {
   type Graph,
 } from './graph'
 import { identLines } from './idents'
-import { createIndexStore } from './index-store'
+import { createIndexStore, type StoredRow } from './index-store'
 import { defaultWorkerCount, processAll } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
 import {
-  DEFAULT_MAX_FILES,
+  type BuildProgress,
   type BuildReport,
   type CodeIndex,
   type CodeIndexOptions,
@@ -39,11 +39,23 @@ export * from './api'
 
 /** Problems listed per kind in a build report; the status counts all of them. */
 const MAX_REPORTED = 50
+/** Rows loaded or files stat'ed on the main thread between two yields to the event loop. */
+const SLICE = 2000
+
+/** Lets timers, I/O and the agent loop run between two slices of a long build. */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+interface RunningBuild {
+  promise: Promise<BuildReport>
+  controller: AbortController
+  /** Every caller's signal (undefined: a caller that never stops it). */
+  signals: Set<AbortSignal | undefined>
+  listeners: Set<(p: BuildProgress) => void>
+}
 
 export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): CodeIndex {
   const root = opts.root
   const prefix = opts.prefix?.replace(/^\.\/|\/+$/g, '') || undefined
-  const maxFiles = opts.maxFiles ?? DEFAULT_MAX_FILES
   const store = createIndexStore(db, prefix ? `${root}//${prefix}` : root)
   const facts = new Map<string, FileFacts>()
   const grammarErrors = new Set<string>()
@@ -55,6 +67,9 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
   let ranks: Map<string, number> | undefined
   let entries: EntryPoint[] | undefined
   let queue: Promise<unknown> = Promise.resolve()
+  let progress: BuildProgress | undefined
+  /** The build under way, which later callers join, and the callers' signals and listeners. */
+  let running: RunningBuild | undefined
 
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = queue.then(fn, fn)
@@ -100,72 +115,129 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     return changed
   }
 
-  const build = async (buildOpts: { signal?: AbortSignal } = {}): Promise<BuildReport> => {
+  const build = async (signal: AbortSignal, report: (p: BuildProgress) => void): Promise<BuildReport> => {
     const started = performance.now()
-    const listing = await opts.sandbox.listFiles({ prefix, signal: buildOpts.signal })
-    let listed = listing.files
+    report({ phase: 'listing', done: 0, total: 0 })
+    const listing = await opts.sandbox.listFiles({ prefix, signal })
+    const listed = listing.files
     warning = undefined
-    if (listed.length > maxFiles) {
-      warning =
-        `This project has ${listed.length} files; only the first ${maxFiles} (in path order) are indexed, so the code tools ` +
-        `may miss the rest. Index a subfolder to cover it completely.`
-      listed = listed.slice(0, maxFiles)
-    }
-    const stored = new Map(store.loadAll().map((r) => [r.path, r]))
     const keep = new Set(listed)
+    // Stored rows come in slices (a big project has tens of thousands), their
+    // facts parsed only where memory lacks them.
+    const stored = new Map<string, StoredRow>()
+    report({ phase: 'loading', done: 0, total: listed.length })
+    for (let after = ''; ;) {
+      const page = store.loadPage(after, SLICE)
+      for (const row of page) {
+        stored.set(row.path, row)
+        if (keep.has(row.path) && row.version === EXTRACTOR_VERSION && !facts.has(row.path))
+          facts.set(row.path, JSON.parse(row.facts) as FileFacts)
+      }
+      if (page.length < SLICE) break
+      after = page[page.length - 1].path
+      await yieldToLoop()
+    }
     const gone = [...stored.keys()].filter((p) => !keep.has(p))
     store.remove(gone)
     for (const p of [...facts.keys()]) if (!keep.has(p)) facts.delete(p)
+    // Files whose size and mtime match what is stored are settled here, a stat
+    // each: the workers only start for files that changed.
     const jobs: FileJob[] = []
+    let done = 0
     for (const rel of listed) {
+      const abs = path.join(root, rel)
       const known = stored.get(rel)
-      if (known && known.version === EXTRACTOR_VERSION && !facts.has(rel))
-        facts.set(rel, JSON.parse(known.facts) as FileFacts)
-      jobs.push({ rel, abs: path.join(root, rel), known })
+      if (known && known.version === EXTRACTOR_VERSION && facts.has(rel) && statMatches(abs, known)) done++
+      else jobs.push({ rel, abs, known })
+      if ((done + jobs.length) % SLICE === 0) {
+        report({ phase: 'indexing', done, total: listed.length })
+        await yieldToLoop()
+      }
     }
-    const report: BuildReport = {
+    const unchangedByStat = done
+    report({ phase: 'indexing', done, total: listed.length })
+    const result: BuildReport = {
       files: 0,
       parsed: 0,
-      unchanged: 0,
+      unchanged: unchangedByStat,
       removed: gone.length,
       skipped: [],
       parseErrors: [],
       errors: [],
       grammarErrors: [],
+      aborted: false,
       seconds: 0,
       workers: 0,
     }
     const changed: string[] = [...gone]
     const { workersUsed } = await processAll(jobs, {
       workers: opts.workers ?? defaultWorkerCount(),
-      signal: buildOpts.signal,
+      nice: opts.workerNice,
+      signal,
       onResults: (batch) => {
-        for (const o of batch) if (o.status === 'parsed') report.parsed++
-        report.unchanged += batch.filter((o) => o.status === 'unchanged' || o.status === 'touched').length
-        changed.push(...applyOutcomes(batch, report))
+        for (const o of batch) if (o.status === 'parsed') result.parsed++
+        result.unchanged += batch.filter((o) => o.status === 'unchanged' || o.status === 'touched').length
+        changed.push(...applyOutcomes(batch, result))
+        done += batch.length
+        report({ phase: 'indexing', done, total: listed.length })
       },
     })
     // Problems of unchanged files come from their stored facts, so a rebuild reports them too.
     const changedSet = new Set(changed)
-    for (const job of jobs) {
-      const f = facts.get(job.rel)
-      if (!f || report.parsed === jobs.length) continue
-      if (job.known?.version === EXTRACTOR_VERSION && !changedSet.has(job.rel)) {
+    for (const rel of listed) {
+      const f = facts.get(rel)
+      if (!f || result.parsed === listed.length) continue
+      if (stored.get(rel)?.version === EXTRACTOR_VERSION && !changedSet.has(rel)) {
         if (f.kind === 'skipped' || f.kind === 'binary')
-          push(report.skipped, { path: job.rel, reason: f.note ?? 'binary file: metadata only' })
+          push(result.skipped, { path: rel, reason: f.note ?? 'binary file: metadata only' })
         if (f.parseErrors > 0)
-          push(report.parseErrors, { path: job.rel, reason: `${f.parseErrors} syntax error(s)` })
+          push(result.parseErrors, { path: rel, reason: `${f.parseErrors} syntax error(s)` })
       }
     }
+    result.aborted = signal.aborted
+    if (result.aborted)
+      warning = `The code index covers ${done} of ${listed.length} files: its build was stopped; the next one continues it.`
     builtAt = Date.now()
     store.setMeta({ builtAt, fileCount: facts.size, warning: warning ?? null })
-    report.files = facts.size
-    report.grammarErrors = [...grammarErrors]
-    report.warning = warning
-    report.workers = workersUsed
-    report.seconds = (performance.now() - started) / 1000
+    result.files = facts.size
+    result.grammarErrors = [...grammarErrors]
+    result.warning = warning
+    result.workers = workersUsed
+    result.seconds = (performance.now() - started) / 1000
+    report({ phase: 'done', done, total: listed.length })
     invalidate(changed)
-    return report
+    return result
+  }
+
+  /** Starts a build, or joins the one under way (see CodeIndex.build). */
+  const startBuild = (buildOpts: { signal?: AbortSignal; onProgress?: (p: BuildProgress) => void } = {}) => {
+    if (running) {
+      running.signals.add(buildOpts.signal)
+      if (buildOpts.onProgress) {
+        running.listeners.add(buildOpts.onProgress)
+        if (progress) buildOpts.onProgress(progress)
+      }
+      buildOpts.signal?.addEventListener('abort', stopIfAllAborted, { once: true })
+      return running.promise
+    }
+    const controller = new AbortController()
+    const signals = new Set<AbortSignal | undefined>([buildOpts.signal])
+    const listeners = new Set<(p: BuildProgress) => void>(buildOpts.onProgress ? [buildOpts.onProgress] : [])
+    buildOpts.signal?.addEventListener('abort', stopIfAllAborted, { once: true })
+    if (buildOpts.signal?.aborted) controller.abort()
+    const publish = (p: BuildProgress) => {
+      progress = p.phase === 'done' ? undefined : p
+      for (const l of listeners) l(p)
+    }
+    const promise = serial(() => build(controller.signal, publish)).finally(() => {
+      progress = undefined
+      running = undefined
+    })
+    running = { promise, signals, listeners, controller }
+    return promise
+  }
+  function stopIfAllAborted(): void {
+    if (running && [...running.signals].every((s) => s?.aborted)) running.controller.abort()
   }
 
   const update = async (paths: readonly string[]): Promise<UpdateReport> => {
@@ -187,7 +259,6 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
         for (const p of facts.has(rel) ? [rel, ...under] : under) removed.push(p)
         continue
       }
-      if (!facts.has(rel) && facts.size >= maxFiles) continue
       jobs.push({ rel, abs: path.join(root, rel), known: store.known(rel), force: true })
     }
     store.remove(removed)
@@ -224,7 +295,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
 
   return {
     root,
-    build: (o) => serial(() => build(o)),
+    build: (o) => startBuild(o),
     update: (p) => serial(() => update(p)),
     status() {
       const languages: Partial<Record<Language, number>> = {}
@@ -248,8 +319,10 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
         skippedFiles: skipped,
         grammarErrors: [...grammarErrors],
         ...(warning ? { warning } : {}),
+        ...(progress ? { building: { ...progress } } : {}),
       }
     },
+    building: () => (progress ? { ...progress } : undefined),
     file: (p) => facts.get(p),
     paths(under) {
       const dir = under?.replace(/^\.\/|\/+$/g, '')
@@ -351,6 +424,16 @@ function* filterIdents(
   facts: ReadonlyMap<string, FileFacts>,
 ): Generator<{ path: string; idents: string }> {
   for (const row of rows) if (facts.has(row.path)) yield row
+}
+
+/** True when the file's size and mtime are the stored ones (its content is taken as unchanged). */
+function statMatches(abs: string, known: StoredRow): boolean {
+  try {
+    const st = fs.statSync(abs)
+    return st.isFile() && st.size === known.size && st.mtimeMs === known.mtimeMs
+  } catch {
+    return false
+  }
 }
 
 function push(list: FileProblem[], item: FileProblem): void {

@@ -219,11 +219,17 @@ export function referenceCounts(
   idents: Iterable<{ path: string; idents: string }>,
 ): Map<string, number> {
   const counts = new Map<string, number>()
+  // The files defining each name, as a set: a common name (`get`, `default`) has
+  // thousands of definitions in a big project, too many to scan per mention.
+  const definedIn = new Map<string, Set<string>>()
   for (const { path: file, idents: text } of idents) {
     for (const name of identNames(text)) {
       const defs = definitions.get(name)
+      if (!defs) continue
+      let files = definedIn.get(name)
+      if (!files) definedIn.set(name, (files = new Set(defs.map((d) => d.path))))
       // A file that defines the name itself mostly means its own definition.
-      if (!defs || defs.some((d) => d.path === file)) continue
+      if (files.has(file)) continue
       counts.set(name, (counts.get(name) ?? 0) + 1)
     }
   }

@@ -26,6 +26,12 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
       [string],
       { path: string; hash: string; size: number; mtime_ms: number; version: number; facts: string }
     >('SELECT path, hash, size, mtime_ms, version, facts FROM code_files WHERE root = ?'),
+    page: db.prepare<
+      [string, string, number],
+      { path: string; hash: string; size: number; mtime_ms: number; version: number; facts: string }
+    >(
+      'SELECT path, hash, size, mtime_ms, version, facts FROM code_files WHERE root = ? AND path > ? ORDER BY path LIMIT ?',
+    ),
     one: db.prepare<[string, string], { hash: string; size: number; mtime_ms: number; version: number }>(
       'SELECT hash, size, mtime_ms, version FROM code_files WHERE root = ? AND path = ?',
     ),
@@ -95,6 +101,20 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
   return {
     loadAll(): StoredRow[] {
       return stmt.all.all(root).map((r) => ({
+        path: r.path,
+        hash: r.hash,
+        size: r.size,
+        mtimeMs: r.mtime_ms,
+        version: r.version,
+        facts: r.facts,
+      }))
+    },
+    /**
+     * The stored rows in path order, `limit` at a time after `after` (keyset paging):
+     * a big index loads in slices, with the event loop free between them.
+     */
+    loadPage(after: string, limit: number): StoredRow[] {
+      return stmt.page.all(root, after, limit).map((r) => ({
         path: r.path,
         hash: r.hash,
         size: r.size,

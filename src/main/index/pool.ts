@@ -74,8 +74,13 @@ export function defaultWorkerCount(): number {
   return Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length))
 }
 
+/** Nice value of parse threads by default: background work yields the cores to the agent loop. */
+export const BACKGROUND_NICE = 10
+
 export interface PoolOptions {
   workers: number
+  /** Nice value of the worker threads on Linux (default BACKGROUND_NICE; 0: normal priority). */
+  nice?: number
   /** Called with each finished batch, as it arrives. */
   onResults: (results: FileOutcome[]) => void
   signal?: AbortSignal
@@ -96,7 +101,11 @@ export async function processAll(
   let used = 0
   const runWorker = () =>
     new Promise<void>((resolve) => {
-      const worker = 'code' in source ? new Worker(source.code, { eval: true }) : new Worker(source.file)
+      const workerData = { nice: opts.nice ?? BACKGROUND_NICE }
+      const worker =
+        'code' in source
+          ? new Worker(source.code, { eval: true, workerData })
+          : new Worker(source.file, { workerData })
       // Two batches in flight per worker, so a worker never waits while this thread stores results.
       const inFlight = new Map<number, FileJob[]>()
       let nextId = 0
@@ -114,6 +123,7 @@ export async function processAll(
         }
       }
       worker.on('message', (response: WorkerResponse) => {
+        if (stopping && opts.signal?.aborted) return
         if (!started) {
           started = true
           used++
@@ -127,7 +137,17 @@ export async function processAll(
         for (const jobsBatch of inFlight.values()) queue.unshift(jobsBatch)
         inFlight.clear()
       })
-      worker.on('exit', () => resolve())
+      // Stopped: the batches in flight are dropped (nothing of them was stored), at once.
+      const onAbort = () => {
+        stopping = true
+        inFlight.clear()
+        void worker.terminate()
+      }
+      opts.signal?.addEventListener('abort', onAbort, { once: true })
+      worker.on('exit', () => {
+        opts.signal?.removeEventListener('abort', onAbort)
+        resolve()
+      })
       next()
       next()
     })
@@ -145,6 +165,8 @@ async function processInline(jobs: readonly FileJob[], opts: PoolOptions): Promi
     if (batch.length >= BATCH) {
       opts.onResults(batch)
       batch = []
+      // Parsing on the main thread: let the agent loop and I/O in between batches.
+      await new Promise<void>((resolve) => setImmediate(resolve))
     }
   }
   if (batch.length > 0) opts.onResults(batch)

@@ -1,4 +1,6 @@
-import { parentPort } from 'node:worker_threads'
+import fs from 'node:fs'
+import os from 'node:os'
+import { parentPort, workerData } from 'node:worker_threads'
 import { processFile, type FileJob, type FileOutcome } from './process-file'
 
 /*
@@ -16,8 +18,25 @@ export interface WorkerResponse {
   results: FileOutcome[]
 }
 
+lowerThreadPriority((workerData as { nice?: number } | undefined)?.nice ?? 0)
+
 parentPort?.on('message', async (request: WorkerRequest) => {
   const results: FileOutcome[] = []
   for (const job of request.jobs) results.push(await processFile(job))
   parentPort?.postMessage({ id: request.id, results } satisfies WorkerResponse)
 })
+
+/**
+ * Indexing is background work: on Linux a thread has its own nice value, so this
+ * worker lowers its own and the agent loop's thread keeps the cores when both want
+ * them. Elsewhere (or without /proc) it runs at normal priority.
+ */
+function lowerThreadPriority(nice: number): void {
+  if (nice <= 0) return
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop())
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, Math.min(19, nice))
+  } catch {
+    // not Linux, or not allowed: normal priority
+  }
+}

@@ -11,6 +11,7 @@ import { readApiKey, resolveApiKey, writeApiKey } from '../config/credentials'
 import type { Store } from '../store/types'
 import { shutdownLiveTraces } from '../telemetry/live'
 import { recoverInterruptedRestores } from '../timetravel/restore'
+import { onIndexProgress } from '../session/code-context'
 import { contextBaseline } from './baseline'
 import { compactOnRequest } from './compact'
 import type { KeyStore, ModelDefaults, ServiceContext } from './context'
@@ -90,6 +91,10 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
   }
   for (const notice of opts.notices ?? []) console.error(`[stepwise] ${notice}`)
   const sessions = new SessionRuntime(ctx)
+  // Code index builds run in the background; the status bar shows how far they got.
+  const stopIndexProgress = onIndexProgress((root, p) =>
+    broadcast({ type: 'host.index-progress', root, ...p }),
+  )
   // Sessions deleted before the last quit whose Undo window has passed.
   sessions.purgeExpired()
   const travel = new TimeTravel(ctx, sessions)
@@ -164,6 +169,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
       return () => listeners.delete(listener)
     },
     async close() {
+      stopIndexProgress()
       await sessions.close()
       listeners.clear()
       await mcp.close()

@@ -1,6 +1,6 @@
 import { resolveContextWindow } from '../context/windows'
 import { buildRepoMap, repoMapBudget, type RepoMap } from '../context/repo-map'
-import { createCodeIndex, type CodeIndex } from '../index/code-index'
+import { createCodeIndex, type BuildProgress, type BuildReport, type CodeIndex } from '../index/code-index'
 import { watchIndex, type IndexWatcher } from '../index/watch'
 import type { ModelProvider } from '../providers/types'
 import type { Sandbox } from '../sandbox/types'
@@ -8,16 +8,49 @@ import type { Store } from '../store/types'
 
 /**
  * The code side of a session's context (issue: code intelligence): the project's
- * index, brought up to date (only changed files are parsed), and the repo map for
- * the system prompt. One index per store and root, kept across sessions.
+ * index, brought up to date in the background (only changed files are parsed),
+ * and the repo map for the system prompt. One index per store and root, kept
+ * across sessions. The session never waits for a big build: after a short wait
+ * the map is made of what is indexed so far, and says so.
  */
 export interface CodeContext {
   index?: CodeIndex
   repoMap?: RepoMap
-  /** Things the user should know (a huge project, a grammar that failed), said once. */
+  /** Things the user should know (a grammar that failed), said once. */
   notices: string[]
-  /** Keeps the index fresh while the session runs; `close()` stops it. */
+  /** The build, running on after the session started; undefined once it failed. */
+  indexing: Promise<BuildReport | undefined>
+  /** Keeps the index fresh while the session runs; `close()` stops it and the build. */
   watch(): IndexWatcher | undefined
+}
+
+/** How long a session start waits for the index before it goes on with what is there. */
+export const INDEX_WAIT_MS = 150
+/** Least time between two progress reports of one build (the first and the last always go). */
+const PROGRESS_EVERY_MS = 200
+
+type ProgressListener = (root: string, progress: BuildProgress) => void
+const progressListeners = new Set<ProgressListener>()
+
+/**
+ * Hears the progress of every code index build in this process (the CLI's
+ * progress line, the app's status bar), at most every 200 ms per build.
+ */
+export function onIndexProgress(listener: ProgressListener): () => void {
+  progressListeners.add(listener)
+  return () => progressListeners.delete(listener)
+}
+
+function progressReporter(root: string): (p: BuildProgress) => void {
+  let last = 0
+  let phase = ''
+  return (p) => {
+    const now = performance.now()
+    if (p.phase === phase && p.phase !== 'done' && now - last < PROGRESS_EVERY_MS) return
+    last = now
+    phase = p.phase
+    for (const l of progressListeners) l(root, p)
+  }
 }
 
 const indexes = new WeakMap<Store, Map<string, CodeIndex>>()
@@ -39,14 +72,26 @@ export async function prepareCodeContext(
   sandbox: Sandbox,
   provider: ModelProvider,
   signal?: AbortSignal,
+  opts: { waitMs?: number } = {},
 ): Promise<CodeContext> {
   const notices: string[] = []
   let index: CodeIndex | undefined
+  // Stopped with the session's watcher (or the caller's signal); what was indexed is kept.
+  const stop = new AbortController()
+  const stopBuild = () => stop.abort()
+  signal?.addEventListener('abort', stopBuild, { once: true })
+  let indexing: Promise<BuildReport | undefined> = Promise.resolve(undefined)
   try {
     index = indexFor(store, sandbox)
-    const report = await index.build({ signal })
-    if (report.warning) notices.push(report.warning)
-    for (const grammar of report.grammarErrors) notices.push(`code index: ${grammar}`)
+    indexing = index.build({ signal: stop.signal, onProgress: progressReporter(sandbox.root) }).then(
+      (report) => report,
+      () => undefined, // a failed background build leaves the index as it was
+    )
+    const waited = await Promise.race([indexing, delay(opts.waitMs ?? INDEX_WAIT_MS)])
+    if (waited) {
+      if (waited.warning) notices.push(waited.warning)
+      for (const grammar of waited.grammarErrors) notices.push(`code index: ${grammar}`)
+    }
   } catch (err) {
     // Without an index the code tools say so and everything else works.
     notices.push(
@@ -59,10 +104,26 @@ export async function prepareCodeContext(
     const window = await resolveContextWindow(provider, signal)
     repoMap = buildRepoMap(index, { budgetTokens: repoMapBudget(window), model: provider.model })
   }
+  const built = index
   return {
     index,
     repoMap,
     notices,
-    watch: () => (index ? watchIndex(index, { sandbox }) : undefined),
+    indexing,
+    watch() {
+      if (!built) return undefined
+      const watcher = watchIndex(built, { sandbox })
+      return {
+        ...watcher,
+        async close() {
+          stopBuild()
+          await Promise.all([watcher.close(), indexing])
+        },
+      }
+    },
   }
+}
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref())
 }

@@ -30,10 +30,20 @@ export const turnEndedNotice = z.object({
   sessionId: z.string(),
 })
 
+/** How far the project's code index build got (it runs in the background); `done` phase: finished. */
+export const indexProgressNotice = z.object({
+  type: z.literal('host.index-progress'),
+  root: z.string(),
+  phase: z.enum(['listing', 'loading', 'indexing', 'done']),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+})
+
 export const hostNoticeSchema = z.discriminatedUnion('type', [
   pullProgressNotice,
   sessionsChangedNotice,
   turnEndedNotice,
+  indexProgressNotice,
   mcpStatusNotice,
 ])
 export type HostNotice = z.infer<typeof hostNoticeSchema>

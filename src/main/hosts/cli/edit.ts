@@ -9,6 +9,7 @@ import { resolveApiKey } from '../../config/credentials'
 import { chooseModel } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
+import { onIndexProgress } from '../../session/code-context'
 import { startSession } from '../../session/start'
 import { commandSettingsFrom, hideFromCommands, sandboxStatus } from '../../exec'
 import { storedModelOptions } from '../../service/settings'
@@ -16,6 +17,7 @@ import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
 import { startCliMcp } from './mcp'
+import { indexProgressLine } from './index-progress'
 import { humanRenderer, jsonRenderer, type EventRenderer } from './render'
 import { terminalApprover } from './terminal-approver'
 
@@ -172,6 +174,8 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   }
   process.on('SIGINT', onSigint)
   let mcp: Awaited<ReturnType<typeof startCliMcp>> | undefined
+  let stopIndexProgress: (() => void) | undefined
+  let stopIndexLine: (() => void) | undefined
   try {
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
     const approver = approverFor(opts.approve, interactive, renderer)
@@ -189,6 +193,10 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     }
     // Started before the session: the first request must list their tools.
     mcp = await startCliMcp({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
+    // The code index builds in the background; a terminal sees its progress.
+    const indexLine = indexProgressLine(process.stderr)
+    stopIndexProgress = onIndexProgress((_root, p) => indexLine.update(p))
+    stopIndexLine = indexLine.close
     const session = await startSession(store, {
       task,
       repo,
@@ -209,6 +217,8 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
       process.stderr.write(`stepwise: ${outcome.message}\n`)
     return exitCodeFor(outcome)
   } finally {
+    stopIndexProgress?.()
+    stopIndexLine?.()
     renderer.close()
     process.off('SIGINT', onSigint)
     await mcp?.stop()

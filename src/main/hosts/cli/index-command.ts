@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { Command } from 'commander'
 import { defaultDataDir } from '../../config/paths'
 import { createCodeIndex } from '../../index/code-index'
+import { indexProgressLine } from './index-progress'
 import type { BuildReport, IndexStatus } from '../../index/api'
 import { createSandbox } from '../../sandbox/sandbox'
 import { openStore } from '../../store/store'
@@ -69,8 +70,15 @@ async function runIndex(opts: {
   const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
   try {
     const sandbox = await createSandbox(repo)
-    const index = createCodeIndex(store.db, { root: sandbox.root, sandbox, prefix: opts.prefix })
-    const report = await index.build()
+    // Someone waits for this build: its threads run at normal priority.
+    const index = createCodeIndex(store.db, {
+      root: sandbox.root,
+      sandbox,
+      prefix: opts.prefix,
+      workerNice: 0,
+    })
+    const line = indexProgressLine(process.stderr)
+    const report = await index.build({ onProgress: (p) => line.update(p) }).finally(() => line.close())
     const status = index.status()
     process.stdout.write(
       opts.json ? `${JSON.stringify({ status, report }, null, 2)}\n` : formatIndexReport(status, report),

@@ -6,6 +6,7 @@ import { useApp } from '../state/store'
 import { formatTokens } from '../timeline/format'
 import { ContextMeter } from './ContextMeter'
 import { sessionState } from './derive'
+import { IndexProgress } from './IndexProgress'
 import { formatCost } from './prices'
 import { SessionClock } from './SessionClock'
 import { useSessionCost } from './useCost'
@@ -61,6 +62,7 @@ export function StatusBar(): React.JSX.Element {
         </span>
       </div>
       <div className="statusbar-group" aria-live="off">
+        <IndexProgress />
         {project && <ContextMeter />}
         {sessionId && (
           <span
