@@ -103,6 +103,15 @@ export function snapshotterFor(
 }
 
 /**
+ * Stops the file watches of every snapshotter kept for `store`, before the store
+ * closes (a CLI run ending). A later session on the store builds them afresh.
+ */
+export function closeSnapshotters(store: Store): void {
+  for (const snapshotter of snapshotters.get(store)?.values() ?? []) snapshotter.close()
+  snapshotters.delete(store)
+}
+
+/**
  * Where the snapshotter leaves its listing and stats for the next process
  * (snapshot/savedState.ts): beside the store's database, per root and deny list.
  * None for a database in memory.

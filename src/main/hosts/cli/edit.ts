@@ -10,7 +10,7 @@ import { chooseModel } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { onIndexProgress } from '../../session/code-context'
-import { startSession } from '../../session/start'
+import { closeSnapshotters, startSession } from '../../session/start'
 import { commandSettingsFrom, hideFromCommands, sandboxStatus } from '../../exec'
 import { storedModelOptions } from '../../service/settings'
 import { openStore } from '../../store/store'
@@ -222,6 +222,8 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     renderer.close()
     process.off('SIGINT', onSigint)
     await mcp?.stop()
+    // Nothing this run opened may outlive it: the snapshotter's watches close before the database.
+    closeSnapshotters(store)
     store.close()
   }
 }
