@@ -90,8 +90,8 @@ describe('MCP configuration files', () => {
     )
     expect(merged.map((s) => [s.name, s.source])).toEqual([
       ['a', 'user'],
-      ['c', 'project'],
       ['b', 'cli'],
+      ['c', 'project'],
     ])
   })
 

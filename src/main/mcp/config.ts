@@ -163,8 +163,8 @@ export function mergeServers(
   project: McpServerConfig[],
 ): McpServerConfig[] {
   const byName = new Map<string, McpServerConfig>()
-  for (const server of project) byName.set(server.name, server)
   for (const server of [...user, ...cli]) byName.set(server.name, server)
+  for (const server of project) if (!byName.has(server.name)) byName.set(server.name, server)
   return [...byName.values()]
 }
 
