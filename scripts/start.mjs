@@ -6,9 +6,9 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { defaultDataDir } from '../src/main/config/data-dir.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 // Where the browser app is built; tests point it elsewhere so they never swap out/ under others.
@@ -62,19 +62,10 @@ function build() {
   if (res.status !== 0) process.exit(res.status ?? 1)
 }
 
-/** The data folder `stepwise serve` uses: the same rule as src/main/config/paths.ts. */
-function dataDir(env = process.env) {
-  if (env.STEPWISE_HOME) return path.resolve(env.STEPWISE_HOME)
-  const home = os.homedir()
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Stepwise')
-  if (process.platform === 'win32')
-    return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Stepwise')
-  return path.join(env.XDG_DATA_HOME ?? path.join(home, '.local', 'share'), 'stepwise')
-}
-
 /** The project the app opened last, if the data folder remembers one that still exists. */
 function lastProject() {
-  const db = path.join(dataDir(), 'stepwise.db')
+  // The data folder `stepwise serve` uses: the core's own rule (`$STEPWISE_HOME`, else the OS folder).
+  const db = path.join(defaultDataDir(), 'stepwise.db')
   if (!fs.existsSync(db)) return null
   try {
     // The same binding choice as src/main/store/sqlite.ts: the N-API 10 build crashes older Node.
