@@ -1,5 +1,6 @@
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer'
 import { resourceFromAttributes } from '@opentelemetry/resources'
+import * as semconv from '@opentelemetry/semantic-conventions/incubating'
 import { describe, expect, it } from 'vitest'
 import type { StepwiseEvent } from '../../shared/protocol'
 import { EVENTS, PROMPT, SECRET, SID, T0 } from '../../../test/otlp-session-fixture'
@@ -137,6 +138,32 @@ describe('session events as GenAI spans', () => {
     ])
     const [read] = named(list, 'execute_tool read_file')
     expect(JSON.parse(String(attr(read, 'gen_ai.tool.call.result')))).toEqual({ ok: true, content: SECRET })
+  })
+
+  it('names every standard attribute as the OpenTelemetry semantic conventions package does', () => {
+    const known = new Set(
+      Object.entries(semconv)
+        .filter(([name]) => name.startsWith('ATTR_'))
+        .map(([, value]) => value as string),
+    )
+    const keys = new Set(
+      spans({ includeContent: true }).flatMap((s) => [
+        ...Object.keys(s.attributes),
+        ...s.events.flatMap((e) => Object.keys(e.attributes)),
+      ]),
+    )
+    const standard = [...keys].filter((k) => !k.startsWith('stepwise.')).sort()
+    expect(standard.filter((k) => !known.has(k))).toEqual([])
+    expect(standard).toContain(semconv.ATTR_GEN_AI_TOOL_CALL_ID)
+    expect(standard).toContain(semconv.ATTR_GEN_AI_OUTPUT_MESSAGES)
+    const operations = new Set(spans().map((s) => s.attributes[semconv.ATTR_GEN_AI_OPERATION_NAME]))
+    expect([...operations].filter(Boolean).sort()).toEqual(
+      [
+        semconv.GEN_AI_OPERATION_NAME_VALUE_CHAT,
+        semconv.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+        semconv.GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+      ].sort(),
+    )
   })
 
   it('derives the same ids from the same session, and other ids from another', () => {
