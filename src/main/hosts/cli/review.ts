@@ -8,7 +8,7 @@ import { DEFAULT_MAX_STEPS } from '../../session/start'
 import { openStore } from '../../store/store'
 import { exitCodeFor, resolveProviderConfig, resolveRepo } from './edit'
 import { EXIT, UsageError } from './exit-codes'
-import { mcpConfigOption, startCliMcp } from './mcp'
+import { mcpConfigOption, startCliMcp } from './mcp-start'
 import { humanRenderer, type EventRenderer } from './render'
 
 /** `stepwise review [TARGET]` (docs/review.md): findings on stdout, progress on stderr. */

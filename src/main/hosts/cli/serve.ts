@@ -15,7 +15,7 @@ import { createCoreService } from '../../service/service'
 import { openStore } from '../../store/store'
 import { startWebHost } from '../web/server'
 import { numCtxOption, resolveRepo, temperatureOption } from './edit'
-import { mcpConfigOption } from './mcp'
+import { mcpConfigOption } from './mcp-start'
 import { UsageError } from './exit-codes'
 
 /*
