@@ -1,4 +1,8 @@
 import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -130,4 +134,38 @@ describe('McpManager', () => {
     },
     30_000,
   )
+
+  it('falls back to the older SSE transport when Streamable HTTP fails at that URL', async () => {
+    // An SSE-only server (the protocol before Streamable HTTP), on 127.0.0.1.
+    const transports = new Map<string, SSEServerTransport>()
+    const httpServer = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+      if (req.method === 'GET' && url.pathname === '/sse') {
+        const transport = new SSEServerTransport('/messages', res)
+        transports.set(transport.sessionId, transport)
+        const server = new McpServer({ name: 'old', version: '1.0.0' })
+        server.registerTool('hello', { description: 'Says hello' }, async () => ({
+          content: [{ type: 'text', text: 'hello over SSE' }],
+        }))
+        void server.connect(transport)
+      } else if (req.method === 'POST' && url.pathname === '/messages') {
+        const transport = transports.get(url.searchParams.get('sessionId') ?? '')
+        if (transport) void transport.handlePostMessage(req, res)
+        else res.writeHead(404).end()
+      } else res.writeHead(404).end()
+    })
+    await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => new Promise<void>((resolve) => httpServer.close(() => resolve())))
+    httpServer.unref()
+    const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/sse`
+    const { manager, dataDir } = setup({ old: { url } })
+    await manager.start()
+    expect(manager.view().servers[0]).toMatchObject({ state: 'ready', transport: 'http', target: url })
+    const hello = manager.tools().find((t) => t.mcp.tool === 'hello')!
+    const result = await hello.call({}, { signal: new AbortController().signal, onProgress: () => {} })
+    expect(result.result).toEqual({ ok: true, text: 'hello over SSE' })
+    expect(fs.readFileSync(path.join(dataDir, 'mcp-logs', 'old.log'), 'utf8')).toContain('trying SSE')
+    await manager.stop()
+    for (const t of transports.values()) await t.close()
+  }, 30_000)
 })
