@@ -17,6 +17,7 @@ const CALL_OPEN = new RegExp(token('tool', 'call', 'begin'), 'g')
 const HAS_CALL = new RegExp(token('tool', 'call', 'begin'))
 const CALL_CLOSE = new RegExp(token('tool', 'call', 'end'))
 const TOOL_SEP = new RegExp(token('tool', 'sep'))
+const STEPTML = /<steptml:invoke\b/
 const END_OF_SENTENCE = new RegExp(`^\\s*${token('end', 'of', 'sentence')}`)
 
 // V3.2 writes calls as DSML tags: <｜DSML｜function_calls>, <｜DSML｜invoke name="…">, …
@@ -69,6 +70,8 @@ function parseTokens(text: string, out: FamilyResult): void {
     if (eos) end += eos[0].length
     claimed.push([start, end])
     const body = text.slice(bodyStart, bodyEnd)
+    // Step-3 writes <steptml:invoke> markup between these same tokens: its family reads it.
+    if (STEPTML.test(body)) continue
     // A section without the per-call tokens still says what to call: read it as one call.
     const bodies = HAS_CALL.test(body) ? callBodies(body) : body.trim() === '' ? [] : [body]
     addBlock(out, start, end, bodies, readCall, 'the <｜tool▁calls▁begin｜> block holds no tool call')
@@ -87,7 +90,9 @@ function parseTokens(text: string, out: FamilyResult): void {
     const next = nextCall(bodyStart)
     const stop = close && (!next || close.index < next.index) ? close.index : (next?.index ?? text.length)
     const end = stop + (close && stop === close.index ? close[0].length : 0)
-    addBlock(out, start, end, [text.slice(bodyStart, stop)], readCall, 'empty DeepSeek tool call')
+    const body = text.slice(bodyStart, stop)
+    if (STEPTML.test(body)) continue
+    addBlock(out, start, end, [body], readCall, 'empty DeepSeek tool call')
   }
 }
 

@@ -6,7 +6,9 @@ import { gemma } from './gemma'
 import { internlm } from './internlm'
 import { lfm2 } from './lfm2'
 import { nemotron } from './nemotron'
+import { olmo3 } from './olmo3'
 import { seedOss } from './seed-oss'
+import { step3 } from './step3'
 import { xlam } from './xlam'
 import { commandR } from './command-r'
 import { deepseek } from './deepseek'
@@ -52,4 +54,6 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   harmony,
   commandR,
   granite,
+  olmo3,
+  step3,
 ]

@@ -5,7 +5,8 @@ import { attribute, namedCall, quote } from './markup-util'
 /*
  * MiniMax-M2: `<minimax:tool_call><invoke name="NAME"><parameter name="p">v</parameter></invoke></minimax:tool_call>`.
  * MiniMax-M1: `<tool_calls>` then one `{"name": …, "arguments": …}` per line, then `</tool_calls>`
- * (vLLM also accepts the closing tag missing at the end of the message).
+ * (vLLM also accepts the closing tag missing at the end of the message). Hunyuan-A13B and
+ * Jamba use the same tags around a JSON list: `<tool_calls>[{…}, {…}]</tool_calls>`.
  *
  * M2 parameter values stay text, as with GLM: only the schema says which are numbers.
  */
@@ -61,6 +62,9 @@ function parseM1(text: string, out: FamilyResult): void {
     const calls: RawCall[] = []
     let problem: string | undefined
     let i = skipSpace(text, start + m[0].length)
+    // Hunyuan-A13B and Jamba write one JSON list of calls instead of one object per line.
+    const listed = text[i] === '['
+    if (listed) i = skipSpace(text, i + 1)
     // A sequence of JSON objects, one per call (vLLM wants one per line; any spacing is read).
     while (i < text.length && text[i] === '{') {
       const end = balancedEnd(text, i)
@@ -75,6 +79,11 @@ function parseM1(text: string, out: FamilyResult): void {
       if (typeof call === 'string') problem ??= `${call} in <tool_calls>`
       else calls.push(call)
       i = skipSpace(text, end)
+      if (listed && text[i] === ',') i = skipSpace(text, i + 1)
+    }
+    if (listed && !cutOff) {
+      if (text[i] === ']') i = skipSpace(text, i + 1)
+      else problem ??= 'the list of calls in <tool_calls> is not closed with ]'
     }
     let end = i
     if (text.startsWith(M1_CLOSE, i)) end = i + M1_CLOSE.length
@@ -93,7 +102,7 @@ function parseM1(text: string, out: FamilyResult): void {
 
 export const minimax: ToolCallFamily = {
   id: 'minimax',
-  models: 'MiniMax-M2 (and M2.1), MiniMax-M1',
+  models: 'MiniMax-M2 (and M2.1), MiniMax-M1, Hunyuan-A13B, Jamba',
   detect: (text) => text.includes('<minimax:tool_call>') || text.includes('<tool_calls>'),
   parse(text) {
     const out: FamilyResult = { spans: [], broken: [] }
