@@ -17,10 +17,17 @@ export const ENCODING_BROTLI = 2
  * for 0.32; brotli q0 250 MB/s for 0.37. Checkpoint speed matters more than a
  * few percent of disk, and q1 loses almost nothing to deflate in ratio.
  */
+export const BROTLI_QUALITY = 1
+/** Smaller blobs are stored raw: compression would not pay for its header. */
+export const RAW_BELOW_BYTES = 64
+
 export function encodeBlob(raw: Buffer): { encoding: number; data: Buffer } {
-  if (raw.length < 64) return { encoding: ENCODING_RAW, data: raw }
+  if (raw.length < RAW_BELOW_BYTES) return { encoding: ENCODING_RAW, data: raw }
   const packed = zlib.brotliCompressSync(raw, {
-    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+    },
   })
   // Already-compressed content (images, archives) is kept as is.
   return packed.length < raw.length

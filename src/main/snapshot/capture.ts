@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type { SnapshotFile } from '../store/types'
 import { sha256, type BlobStore } from './blobs'
+import type { BlobWriter } from './blobWriter'
 import type { SnapshotChanges } from './manifest'
 import { RACY_MARGIN_MS, type FileStat, type StatCache } from './statCache'
 
@@ -9,7 +10,8 @@ import { RACY_MARGIN_MS, type FileStat, type StatCache } from './statCache'
  * when its stat proves it unchanged, else from reading it (and storing its
  * content once). What differs from the previous snapshot is gathered on the way:
  * the records a delta manifest stores and the changes a checkpoint reports.
- * Call `file` inside a transaction (it writes blobs).
+ * Call `file` inside a transaction (it writes blobs), and with a `writer`, drain
+ * it before anything names the blobs.
  */
 
 export interface CaptureSetup {
@@ -21,6 +23,8 @@ export interface CaptureSetup {
   /** Date.now() when the snapshot started: decides which files are racily clean. */
   startedAt: number
   maxFileBytes: number
+  /** Where new contents go when given (compressed off this thread); else straight into `blobs`. */
+  writer?: BlobWriter
 }
 
 export interface Capture {
@@ -52,7 +56,7 @@ export function statOf(abs: string): FileStat | string {
 }
 
 export function createCapture(s: CaptureSetup): Capture {
-  const { root, blobs, cache, prev, startedAt, maxFileBytes } = s
+  const { root, blobs, cache, prev, startedAt, maxFileBytes, writer } = s
   const set: SnapshotFile[] = []
   const changed: SnapshotChanges = { added: [], modified: [], deleted: [] }
   const skipped: Capture['skipped'] = []
@@ -77,10 +81,12 @@ export function createCapture(s: CaptureSetup): Capture {
       }
       hash = sha256(raw)
       size = raw.length
-      blobs.put(hash, raw)
-      if (raw.length !== st.size || st.mtimeMs >= startedAt - RACY_MARGIN_MS) notReproducible++
+      // The writer may hand `raw` over to another thread: only `size` from here on.
+      if (writer) writer.add(hash, raw)
+      else blobs.put(hash, raw)
+      if (size !== st.size || st.mtimeMs >= startedAt - RACY_MARGIN_MS) notReproducible++
       // A file that changed between stat and read is not cached: the next snapshot reads it again.
-      if (raw.length === st.size)
+      if (size === st.size)
         cache.set(path, { size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode, hash, checkedAt: startedAt })
     }
     const old = prev.get(path)

@@ -2,6 +2,7 @@ import type { SqliteDatabase } from '../store/sqlite'
 import type { SnapshotFile, SnapshotInfo } from '../store/types'
 import type { BaselineReader } from '../tools/types'
 import { createBlobStore } from './blobs'
+import { createBlobWriter } from './blobWriter'
 import { createCapture, statOf, type Capture } from './capture'
 import { createChangeTracker } from './changeTracker'
 import { recordListing, restoreListing, type ReusableListing } from './listingCache'
@@ -314,7 +315,8 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     const cache = (statCache ??= loadStatCache(db, root))
     const prevManifest = previous && loadManifest(previous.manifest_hash)
     const prev = prevManifest?.byPath ?? new Map<string, SnapshotFile>()
-    const c = createCapture({ root, blobs, cache, prev, startedAt, maxFileBytes })
+    const writer = createBlobWriter(db, blobs)
+    const c = createCapture({ root, blobs, cache, prev, startedAt, maxFileBytes, writer })
     const files: SnapshotFile[] = []
     let notStated = 0
     // Sliced, so the event loop gets a turn between slices; each slice one transaction.
@@ -338,7 +340,10 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     for (let i = 0; i < paths.length;) {
       i = captureSlice(i)
       if (i < paths.length) await new Promise((resolve) => setImmediate(resolve))
+      await writer.room()
     }
+    // Every new blob stored before the rows that name them.
+    await writer.drain()
     if (c.cached !== cache.size) cache.retain(new Set(files.map((f) => f.path)))
     // Paths of the previous manifest that are not captured now (sorted, as the manifest is).
     if (prevManifest && c.kept < prevManifest.files.length) {
@@ -386,7 +391,16 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
 
     takeSnapshot({ sessionId, label }) {
       // Serialised: two overlapping snapshots would race on the stat cache.
-      const run = queue.then(() => take(sessionId, label))
+      const run = queue.then(() =>
+        take(sessionId, label).catch((err: unknown) => {
+          // What is kept in memory may name blobs a failed transaction never stored:
+          // start the next snapshot from what the database holds.
+          statCache = undefined
+          reproducible = undefined
+          tracked = undefined
+          throw err
+        }),
+      )
       queue = run.catch(() => undefined)
       return run
     },
