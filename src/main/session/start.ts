@@ -141,13 +141,17 @@ export async function startSession(
   const provider = setup.providerOverride ?? createProvider(setup.provider)
   const maxSteps = setup.maxSteps ?? DEFAULT_MAX_STEPS
   const snapshotter = snapshotterFor(store, sandbox)
-  const code = await prepareCodeContext(store, sandbox, provider)
+  // The baseline and the code index both mostly wait on the file system (and on their
+  // worker threads): taken side by side, a big tree pays for the longer of the two.
+  const [code, { session, baselineId }] = await bothSettled(
+    prepareCodeContext(store, sandbox, provider),
+    setup.resume
+      ? Promise.resolve(setup.resume).then((r) => resumedSession(r.sessionId, r.events))
+      : openNewSession(store, setup, { sandbox, snapshotter, provider, maxSteps }),
+  )
   const system = buildSystemPrompt(sandbox.root, {
     extra: [setup.systemExtra, code.repoMap?.text].filter(Boolean).join('\n\n') || undefined,
   })
-  const { session, baselineId } = setup.resume
-    ? resumedSession(setup.resume.sessionId, setup.resume.events)
-    : await openNewSession(store, setup, { sandbox, snapshotter, provider, maxSteps })
   if (setup.resume) traces?.resume(session.id, store.listEvents(session.id))
   const baseline = { info: { id: baselineId } }
   let policy = setup.policy
@@ -221,6 +225,14 @@ function tracedEmit(
     traces.observe(event)
     emit?.(event)
   }
+}
+
+/** Both results once both are done, so a failure never leaves the other still writing to the store. */
+async function bothSettled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [ra, rb] = await Promise.allSettled([a, b])
+  if (ra.status === 'rejected') throw ra.reason
+  if (rb.status === 'rejected') throw rb.reason
+  return [ra.value, rb.value]
 }
 
 /**
