@@ -1,5 +1,5 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
-import { forwardFinder } from '../json-scan'
+import { forwardFinder, isObject, parseJsonLoose } from '../json-scan'
 import { quote } from './markup-util'
 
 /*
@@ -8,10 +8,12 @@ import { quote } from './markup-util'
  * JSON: this family claims a block only when its body starts with a bare name followed
  * by `<arg_key>` or `</tool_call>`, so Hermes blocks are never read twice.
  *
+ * Laguna (Ollama's model/parsers/laguna.go) writes the name line, then JSON arguments.
+ *
  * Values stay text: the template writes non-strings as JSON, but which ones are
  * non-strings only the tool's schema knows (`index.ts` checks and coerces).
  */
-const OPEN = /<tool_call>\s*([^\s<>{}[\]"'`]+)\s*(?=<arg_key>|<arg_value>|<\/tool_call>|$)/g
+const OPEN = /<tool_call>\s*([^\s<>{}[\]"'`]+)\s*(?=<arg_key>|<arg_value>|<\/tool_call>|\{|$)/g
 const CLOSE = '</tool_call>'
 const PAIR = /<(arg_key|arg_value)>([\s\S]*?)<\/\1>/g
 
@@ -45,7 +47,8 @@ export const glm: ToolCallFamily = {
         }
         continue
       }
-      const args = readArgs(body)
+      const args = body.trimStart().startsWith('{') ? jsonArgs(body) : readArgs(body)
+      if (args === undefined) continue
       if (typeof args === 'string') out.broken.push({ start, end, problem: `${args} in the call to ${name}` })
       else out.spans.push({ start, end, calls: [{ name, arguments: args }], kind: 'markup' })
     }
@@ -71,4 +74,13 @@ function readArgs(body: string): Record<string, string> | string {
   const args: Record<string, string> = {}
   keys.forEach((k, i) => (args[k.trim()] = values[i]))
   return args
+}
+
+/** `NAME\n{json}`: the arguments as one JSON object (a whole `{name, arguments}` is Hermes's, not this). */
+function jsonArgs(body: string): Record<string, unknown> | string | undefined {
+  const parsed = parseJsonLoose(body.trim())
+  if (!parsed.ok) return `the JSON arguments do not parse (${parsed.error})`
+  if (!isObject(parsed.value)) return 'the arguments are not a JSON object'
+  if (typeof parsed.value.name === 'string' && 'arguments' in parsed.value) return undefined
+  return parsed.value
 }

@@ -41,7 +41,12 @@ function readHeader(text: string, from: number, messageAt: number): Header | und
   const channel = /<\|channel\|>\s*([\w-]+)/.exec(head)?.[1]
   const recipient = /\bto=([^\s<]+)/.exec(head)?.[1]
   // `<|start|>functions.x to=assistant` is a tool's answer, not a call.
-  const isCall = recipient !== undefined && recipient !== 'assistant' && !role?.startsWith('functions.')
+  // `to=user` (Glimmer's answer) addresses the reader, not a tool.
+  const isCall =
+    recipient !== undefined &&
+    recipient !== 'assistant' &&
+    recipient !== 'user' &&
+    !role?.startsWith('functions.')
   return { start, role, channel, recipient: isCall ? recipient : undefined }
 }
 
@@ -91,6 +96,8 @@ export const harmony: ToolCallFamily = {
       const { bodyEnd, end } = bodyBounds(text, bodyStart, header?.recipient !== undefined, find)
       pos = Math.max(end, bodyStart)
       if (!header || header.channel === 'analysis') continue // reasoning: never a call
+      // Glimmer's ATEM markup after the same header shape: the glimmer family reads it.
+      if (text.startsWith('<atem:function_calls>', skipSpace(text, bodyStart))) continue
       if (header.recipient === undefined) {
         if (header.role !== undefined && header.role !== 'assistant') continue
         // The answer (final channel or a preamble): strip its markup, keep its text.

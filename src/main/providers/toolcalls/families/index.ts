@@ -12,6 +12,7 @@ import { step3 } from './step3'
 import { xlam } from './xlam'
 import { commandR } from './command-r'
 import { deepseek } from './deepseek'
+import { glimmer } from './glimmer'
 import { glm } from './glm'
 import { granite } from './granite'
 import { harmony } from './harmony'
@@ -56,4 +57,5 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   granite,
   olmo3,
   step3,
+  glimmer,
 ]
