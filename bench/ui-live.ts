@@ -12,6 +12,7 @@ import {
   type Serve,
   type SocketProbe,
 } from './ui-host'
+import { overviewWorkCount, overviewWorkSince, startFrameGaps, stopFrameGaps } from './ui-overview'
 import { installLiveProbe, readLiveProbe, sweepTimeline, toolsChipCount, type LiveProbe } from './ui-page'
 import { COUNT, percentile } from './ui-stats'
 import { log, type BenchRow } from './util'
@@ -116,6 +117,9 @@ interface Run {
   dropped: number
   okAtEnd: number
   chip: number
+  /** The timeline overview's own work per frame during the turn (ms), and the page's frame intervals. */
+  overview: number[]
+  frames: number[]
 }
 
 const chatEnabled = (): boolean => {
@@ -163,6 +167,8 @@ async function liveRun(browser: Browser, pace: Pace): Promise<Run> {
     await installLiveProbe(page)
     outside = await openSocketProbe(serve.url)
     await page.getByTestId('chat-input').fill('Read every module')
+    const workBefore = await overviewWorkCount(page)
+    await startFrameGaps(page)
     await page.getByTestId('send-button').click()
     await page.waitForFunction(
       () => (globalThis as unknown as { __uiBench: LiveProbe }).__uiBench.turnEnded,
@@ -171,6 +177,8 @@ async function liveRun(browser: Browser, pace: Pace): Promise<Run> {
     )
     // Let the last batch reach the screen, then check the final state of every row.
     await page.waitForTimeout(300)
+    const frames = await stopFrameGaps(page)
+    const overview = await overviewWorkSince(page, workBefore)
     const probe = await readLiveProbe(page)
     const chip = await toolsChipCount(page)
     const sweep = await sweepTimeline(page, 0)
@@ -199,7 +207,10 @@ async function liveRun(browser: Browser, pace: Pace): Promise<Run> {
       dropped: Math.max(a.toolCalls - okAtEnd, Math.abs(a.toolCalls - chip)),
       okAtEnd,
       chip,
+      overview,
+      frames,
     }
+    if (overview.length === 0) throw new Error('the timeline overview drew nothing while the turn ran')
     log(
       `live: ${a.burstEvents} events in ${a.burstMs} ms (${Math.round(run.rate)}/s); p95 ${run.p95.toFixed(1)} ms ` +
         `(bare WebSocket ${run.wsP95.toFixed(1)} ms); painted on arrival: ${a.seenStarted} started, ${a.seenOk} ok ` +
@@ -255,6 +266,18 @@ export async function benchLiveEvents(browser: Browser): Promise<BenchRow[]> {
         `${notRendered} not rendered (scrolled past: many rows per frame, follow mode shows the newest); ` +
         `a WebSocket client outside the page (Node) gets the events in p95 ` +
         `${a.nodeLatencies.length ? ms(percentile(a.nodeLatencies, 95)) : '—'}: the rest of the delay is in the page`,
+    },
+    {
+      name: `ui: overview's own work per frame while a turn streams at ~200 ev/s, p95`,
+      unit: 'ms',
+      ours: percentile(pacedMid.overview, 95),
+      refName: "the page's frame interval, p95",
+      reference: percentile(pacedMid.frames, 95),
+      target: { maxAbs: 16 },
+      note:
+        `the paced run above: ${pacedMid.overview.length} frames with overview work (spans from the new events, ` +
+        `the canvas redrawn, its running bars growing); max ${ms(Math.max(...pacedMid.overview))}; ` +
+        `in the burst runs p95 ${runs.map((r) => ms(percentile(r.overview, 95))).join(', ')}`,
     },
     {
       name: 'ui: live burst, ms between events (≥ 200/s)',

@@ -51,10 +51,18 @@ interface PageWindow {
 export const TIMELINE = '[role="list"][aria-label="Session timeline"]'
 export const ROW = '[data-testid="timeline-step"]'
 
-/** Click to painted: ms from clicking the session's list item until its newest row has been painted. */
-export function openSessionTimed(page: Page, sessionId: string, lastSeq: number): Promise<number> {
+/**
+ * Click to painted: ms from clicking the session's list item until its newest row has been painted
+ * (and, with `needs`, an element matching it is on the page too: the overview's bars).
+ */
+export function openSessionTimed(
+  page: Page,
+  sessionId: string,
+  lastSeq: number,
+  needs?: string,
+): Promise<number> {
   return page.evaluate(
-    ({ sessionId, lastSeq, TIMELINE, ROW }) => {
+    ({ sessionId, lastSeq, TIMELINE, ROW, needs }) => {
       const w = globalThis as unknown as PageWindow
       const item = w.document.querySelector(
         `[data-testid="session-list-item"][data-session-id="${sessionId}"]`,
@@ -63,7 +71,7 @@ export function openSessionTimed(page: Page, sessionId: string, lastSeq: number)
       const visible = (): boolean => {
         const row = w.document.querySelector(`${ROW}[data-seq="${lastSeq}"]`)
         const list = w.document.querySelector(TIMELINE)
-        if (!row || !list) return false
+        if (!row || !list || (needs && !w.document.querySelector(needs))) return false
         const r = row.getBoundingClientRect()
         const l = list.getBoundingClientRect()
         return r.height > 0 && r.bottom > l.top && r.top < l.bottom
@@ -84,7 +92,7 @@ export function openSessionTimed(page: Page, sessionId: string, lastSeq: number)
         w.requestAnimationFrame(frame)
       })
     },
-    { sessionId, lastSeq, TIMELINE, ROW },
+    { sessionId, lastSeq, TIMELINE, ROW, needs },
   )
 }
 

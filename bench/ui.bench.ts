@@ -14,9 +14,18 @@ import {
   type Serve,
 } from './ui-host'
 import { benchLiveEvents } from './ui-live'
+import {
+  overviewWorkCount,
+  overviewWorkSince,
+  setOverviewHidden,
+  startFrameGaps,
+  stopFrameGaps,
+  twoFrames,
+  wheelOverview,
+} from './ui-overview'
 import { fetchEventsTimed, openSessionTimed, sweepTimeline } from './ui-page'
 import { writeLongSession } from './ui-session'
-import { COUNT } from './ui-stats'
+import { COUNT, percentile } from './ui-stats'
 import { isMain, log, median, report, runProgram, since, timed, type BenchRow } from './util'
 
 /*
@@ -28,17 +37,23 @@ import { isMain, log, median, report, runProgram, since, timed, type BenchRow } 
  *     at ≥ 200 events/s, none dropped. Reference: arrival on a bare WebSocket.
  *  3. cold start of the web host to an enabled chat box ≤ 1.5 s. Reference: the CLI's
  *     own cold start (`--version`).
+ *  4. the timeline's overview (issue 15): the 10,000-step session opens with it ≤ 300 ms
+ *     later than with it hidden (the reference: today's first paint, same run, alternated);
+ *     zooming it with the wheel, and a turn streaming at ~200 events/s (ui-live.ts), cost
+ *     ≤ 16 ms of its own work per frame at p95. Reference: the page's frame interval.
  * The fake model server stands in for Ollama; everything else is the real app.
  */
 
 const STEPS = 10_000
 const OPEN_RUNS = 3
+const WHEEL_FRAMES = 60
+const BAR = '[data-testid="timeline-bar"]'
 const SCROLL_POSITIONS = 60
 const COLD_RUNS = 5
 
 const README = { 'README.md': '# bench\n', 'main.ts': 'export const main = 1\n' }
 
-async function benchLongSession(browser: Browser): Promise<BenchRow[]> {
+export async function benchLongSession(browser: Browser): Promise<BenchRow[]> {
   const repo = project(README)
   const dataDir = tempDir('long-data')
   const model = await startFakeModelServer({ models: ['coder:1b'] })
@@ -51,10 +66,19 @@ async function benchLongSession(browser: Browser): Promise<BenchRow[]> {
     serve = await startServe({ repo, dataDir, modelUrl: model.url })
     const url = serve.url
     const page = await context.newPage()
-    const open = async (): Promise<number> => {
+    const openWork: number[] = []
+    const open = async (overview = true): Promise<number> => {
       await page.goto(url)
       await page.locator(`[data-testid="session-list-item"][data-session-id="${sessionId}"]`).waitFor()
-      return openSessionTimed(page, sessionId, lastStepSeq)
+      await setOverviewHidden(page, !overview)
+      const before = await overviewWorkCount(page)
+      const ms = await openSessionTimed(page, sessionId, lastStepSeq, overview ? BAR : undefined)
+      // The overview's own part of it, as it timed itself: noise on the machine does not add to this.
+      if (overview) {
+        await twoFrames(page)
+        openWork.push((await overviewWorkSince(page, before)).reduce((a, b) => a + b, 0))
+      }
+      return ms
     }
     const fetchEvents = async (): Promise<number> => {
       const got = await fetchEventsTimed(page, sessionId)
@@ -63,19 +87,33 @@ async function benchLongSession(browser: Browser): Promise<BenchRow[]> {
       return got.ms
     }
     // Untimed warm-up of both (page cache, JIT), then alternating rounds.
+    await open(false)
     await open()
     await fetchEvents()
     const opened: number[] = []
+    const bare: number[] = []
     const fetched: number[] = []
     for (let run = 0; run < OPEN_RUNS; run++) {
       if (run % 2 === 1) fetched.push(await fetchEvents())
+      if (run % 2 === 1) bare.push(await open(false))
       opened.push(await open())
+      if (run % 2 === 0) bare.push(await open(false))
       if (run % 2 === 0) fetched.push(await fetchEvents())
     }
+    // The page shows the session with its overview: zoom it in and out with the wheel.
+    await open()
+    const before = await overviewWorkCount(page)
+    await startFrameGaps(page)
+    await wheelOverview(page, WHEEL_FRAMES)
+    const gaps = await stopFrameGaps(page)
+    const wheelWork = await overviewWorkSince(page, before)
+    if (wheelWork.length < WHEEL_FRAMES / 2)
+      throw new Error(`the overview drew ${wheelWork.length} frames for ${WHEEL_FRAMES} wheel events`)
     // The page shows the session now (the last round ended with it open).
     const sweep = await sweepTimeline(page, SCROLL_POSITIONS)
     log(
-      `open: ${opened.map((ms) => ms.toFixed(0)).join(', ')} ms; session/events: ` +
+      `open: ${opened.map((ms) => ms.toFixed(0)).join(', ')} ms (overview hidden: ` +
+        `${bare.map((ms) => ms.toFixed(0)).join(', ')} ms); session/events: ` +
         `${fetched.map((ms) => ms.toFixed(0)).join(', ')} ms; scroll: ${sweep.positions} positions, ` +
         `${sweep.rows.length} distinct rows seen, at most ${sweep.maxRows} rows and ${sweep.maxNodes} elements at once`,
     )
@@ -92,6 +130,29 @@ async function benchLongSession(browser: Browser): Promise<BenchRow[]> {
         note:
           `${events.toLocaleString('en-US')} events; median of ${OPEN_RUNS} (page reloaded each time); from the click ` +
           `until the newest row is on screen and its frame rendered; the reference is the fetch-and-parse part of it`,
+      },
+      {
+        name: `ui: overview's cost on opening the ${STEPS.toLocaleString('en-US')}-step session`,
+        unit: 's',
+        ours: median(opened) / 1000 - median(bare) / 1000,
+        refName: 'click → painted with the overview hidden',
+        reference: median(bare) / 1000,
+        target: { maxAbs: 0.3 },
+        note:
+          `median with the overview (${(median(opened) / 1000).toFixed(3)} s, its bars on the page) minus the median ` +
+          `with it hidden, ${OPEN_RUNS} of each alternated, page reloaded each time; the overview's own work ` +
+          `(spans from all events, first draw) as it timed itself: ${openWork.map((x) => x.toFixed(0)).join(', ')} ms`,
+      },
+      {
+        name: `ui: overview's own work per frame while zooming the ${STEPS.toLocaleString('en-US')}-step session, p95`,
+        unit: 'ms',
+        ours: percentile(wheelWork, 95),
+        refName: "the page's frame interval, p95",
+        reference: percentile(gaps, 95),
+        target: { maxAbs: 16 },
+        note:
+          `${WHEEL_FRAMES} wheel events one a frame (in, then out), ${wheelWork.length} frames drawn; ` +
+          `max ${Math.max(...wheelWork).toFixed(1)} ms, median ${median(wheelWork).toFixed(1)} ms`,
       },
       {
         name: 'ui: timeline elements while scrolling it',

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type React from 'react'
-import { select, setBrush, useApp } from '../../state/store'
+import { isBusy, select, setBrush, useApp } from '../../state/store'
 import { seek, useReplayActive, useReplayPosition } from '../../replay/useReplay'
-import { axisOf, toAxis } from './axis'
+import { axisOf, toAxis, type Axis } from './axis'
 import { BarList } from './BarList'
 import { drawOverview } from './draw'
 import { barText, isSpan } from './labels'
@@ -20,7 +20,7 @@ import {
 } from './layout'
 import { OverviewHeader } from './OverviewHeader'
 import { PALETTE_KEYS, readPalette, watchTheme, type Palette } from './palette'
-import type { Mark, Span } from './spans'
+import type { Mark, Span, SpanModel } from './spans'
 import { timeWork } from './stats'
 import { usePointer } from './usePointer'
 import { usePriceOf } from './usePriceOf'
@@ -31,6 +31,8 @@ import './overview.css'
 /** Bars rendered as elements at once (the canvas draws all of them). */
 const BAR_WINDOW = 200
 const HIDDEN_KEY = 'stepwise.overview.hidden'
+/** How often running bars grow when no event arrives: smooth enough, and a fraction of the frames. */
+const CLOCK_MS = 50
 
 function storedHidden(): boolean {
   try {
@@ -47,7 +49,7 @@ function storedHidden(): boolean {
  * the bars are also buttons for the keyboard, screen readers and tests. In replay it is
  * the scrubber: a playhead, and later steps dimmed.
  */
-export function Overview(): React.JSX.Element {
+function OverviewImpl(): React.JSX.Element {
   const [hidden, setHidden] = useState(storedHidden)
   const toggle = (): void => {
     setHidden(!hidden)
@@ -71,6 +73,9 @@ export function Overview(): React.JSX.Element {
     </section>
   )
 }
+
+/** No props: it reads the store itself, so the rows' own re-renders (scrolling) never redraw it. */
+export const Overview = memo(OverviewImpl)
 
 function OverviewChart({ onHide }: { onHide(): void }): React.JSX.Element {
   const { model, version } = useSpanModel()
@@ -118,13 +123,26 @@ function OverviewChart({ onHide }: { onHide(): void }): React.JSX.Element {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the model changes in place; version says when
     [model, version],
   )
-  const now = Date.now()
+  // A turn that runs grows with the clock; one that never finished (the app closed mid-turn)
+  // ends where its events end.
+  const running = useApp(isBusy)
+  const clock = useCallback(
+    (): number => (running || !model ? Date.now() : (model.lastTs ?? Date.now())),
+    [running, model],
+  )
+  const now = clock()
   const lastTotal = useRef(0)
+  const axisCache = useRef<{ model: SpanModel; version: number; axis: Axis } | null>(null)
   /** The scale for this moment: the axis to now, the view following a growing end. */
   const scaleAt = useCallback(
     (at: number): Scale | null => {
       if (!model || width <= GUTTER + 20) return null
-      const axis = axisOf(model, at)
+      // A finished session's axis changes only with its events.
+      const cached = axisCache.current
+      const still = !model.live || !running
+      const axis =
+        still && cached?.model === model && cached.version === model.version ? cached.axis : axisOf(model, at)
+      if (still) axisCache.current = { model, version: model.version, axis }
       if (axis.total !== lastTotal.current) {
         viewRef.current = follow(viewRef.current, lastTotal.current, axis.total)
         lastTotal.current = axis.total
@@ -132,7 +150,7 @@ function OverviewChart({ onHide }: { onHide(): void }): React.JSX.Element {
       const { x0, x1 } = resolve(viewRef.current, axis.total)
       return { axis, x0, x1, plotW: width - GUTTER - 8 }
     },
-    [model, width],
+    [model, width, running],
   )
   const scale = scaleAt(now)
   const playhead = replaying && model && replayCount > 0 ? (model.eventTs[replayCount - 1] ?? null) : null
@@ -142,7 +160,7 @@ function OverviewChart({ onHide }: { onHide(): void }): React.JSX.Element {
     const c = canvas.current
     if (!c || !model || !palette || width === 0) return
     timeWork(() => {
-      const at = Date.now()
+      const at = clock()
       const s = scaleAt(at)
       if (!s) return
       const dpr = window.devicePixelRatio || 1
@@ -172,12 +190,17 @@ function OverviewChart({ onHide }: { onHide(): void }): React.JSX.Element {
   }
   useLayoutEffect(() => paint.current())
 
-  // Running bars grow with the clock: repaint every frame while something runs.
-  const live = model?.live ?? false
+  // Running bars grow with the clock: repaint while something runs, at most every CLOCK_MS
+  // (new events repaint at once, from the layout effect above).
+  const live = (model?.live ?? false) && running
   useEffect(() => {
     if (!live) return
-    let frame = requestAnimationFrame(function tick() {
-      paint.current()
+    let last = 0
+    let frame = requestAnimationFrame(function tick(t) {
+      if (t - last >= CLOCK_MS) {
+        last = t
+        paint.current()
+      }
       frame = requestAnimationFrame(tick)
     })
     return () => cancelAnimationFrame(frame)
@@ -192,7 +215,7 @@ function OverviewChart({ onHide }: { onHide(): void }): React.JSX.Element {
     const item = model.find(selectedSeq)
     if (!item) return
     const [a, b] = isSpan(item)
-      ? [toAxis(scale.axis, item.start), toAxis(scale.axis, item.end ?? Date.now())]
+      ? [toAxis(scale.axis, item.start), toAxis(scale.axis, item.end ?? now)]
       : [toAxis(scale.axis, item.ts), toAxis(scale.axis, item.ts)]
     const next = reveal(viewRef.current, scale.axis.total, a, b)
     if (next !== viewRef.current) setView(next)
@@ -211,7 +234,7 @@ function OverviewChart({ onHide }: { onHide(): void }): React.JSX.Element {
 
   const pointer = usePointer(
     host,
-    { model, scale, rows, view, replaying },
+    { model, scale, rows, view, replaying, now },
     {
       setView,
       hover: (hit: Hit | null, x: number, y: number) => {

@@ -29,44 +29,62 @@ export interface Axis {
   end: number
 }
 
+/** Folds idle gaps as intervals come in start order. */
+class GapFolder {
+  readonly gaps: Gap[] = []
+  private covered: number
+  private folded = 0
+
+  constructor(private readonly origin: number) {
+    this.covered = origin
+  }
+
+  add(start: number, stop: number): void {
+    if (start - this.covered > GAP_MS) {
+      this.gaps.push({ from: this.covered, to: start, x: this.covered - this.origin - this.folded })
+      this.folded += start - this.covered - GAP_SHOWN_MS
+    }
+    if (stop > this.covered) this.covered = stop
+  }
+
+  axis(end: number): Axis {
+    const axis: Axis = { origin: this.origin, gaps: this.gaps, total: 0, end }
+    axis.total = toAxis(axis, Math.max(end, this.origin))
+    return axis
+  }
+}
+
 /**
  * Folds the idle gaps of `intervals` (real [start, end] pairs, sorted by start): a gap is
  * where nothing covers time for longer than GAP_MS.
  */
-export function buildAxis(intervals: Iterable<readonly [number, number]>, origin: number, end: number): Axis {
-  const gaps: Gap[] = []
-  let covered = origin
-  let folded = 0
-  for (const [start, stop] of intervals) {
-    if (start - covered > GAP_MS) {
-      gaps.push({ from: covered, to: start, x: covered - origin - folded })
-      folded += start - covered - GAP_SHOWN_MS
-    }
-    if (stop > covered) covered = stop
-  }
-  const axis: Axis = { origin, gaps, total: 0, end }
-  axis.total = toAxis(axis, Math.max(end, origin))
-  return axis
+export function buildAxis(
+  intervals: ReadonlyArray<readonly [number, number]>,
+  origin: number,
+  end: number,
+): Axis {
+  const folder = new GapFolder(origin)
+  for (const [start, stop] of intervals) folder.add(start, stop)
+  return folder.axis(end)
 }
 
-/** The spans and marks of a model as intervals in start order (spans are, marks are merged in). */
-export function* intervalsOf(model: SpanModel, now: number): Generator<readonly [number, number]> {
-  const { spans, marks } = model
-  let m = 0
-  for (const s of spans) {
-    while (m < marks.length && marks[m].ts < s.start) {
-      yield [marks[m].ts, marks[m].ts]
-      m++
-    }
-    yield [s.start, s.end ?? now]
-  }
-  for (; m < marks.length; m++) yield [marks[m].ts, marks[m].ts]
-}
-
+/**
+ * The axis of a model at `now`: its spans and marks in start order (spans are created in
+ * start order; marks are merged in). Plain loops: this runs on every frame of a live turn.
+ */
 export function axisOf(model: SpanModel, now: number): Axis {
   const origin = model.firstTs ?? now
   const end = model.live ? Math.max(now, model.lastTs ?? now) : (model.lastTs ?? now)
-  return buildAxis(intervalsOf(model, now), origin, end)
+  const folder = new GapFolder(origin)
+  const { spans, marks } = model
+  let m = 0
+  for (let i = 0; i < spans.length; i++) {
+    const s = spans[i]
+    for (; m < marks.length && marks[m].ts < s.start; m++) folder.add(marks[m].ts, marks[m].ts)
+    folder.add(s.start, s.end ?? now)
+  }
+  for (; m < marks.length; m++) folder.add(marks[m].ts, marks[m].ts)
+  return folder.axis(end)
 }
 
 /** The last gap that starts at or before real time `t`, or -1. */

@@ -126,10 +126,12 @@ function drawLane(f: Frame, row: Row, t0: number, t1: number): void {
   let lastPx = -Infinity
   let lastFill = ''
   for (const s of spans) {
-    const [a, b] = spanPx(f.scale, s, now, s.kind === 'turn' ? 1 : 2)
+    const [a, raw] = spanPx(f.scale, s, now, 0)
     const fill = fillOf(p, s)
-    // Sub-pixel neighbours on the same pixel column: one bar shows them all.
-    if (b - a < 1.5 && a < lastPx + 1 && fill === lastFill) continue
+    // Thin bars falling on the bar just drawn, in its colour: that bar shows them all. So a
+    // zoomed-out session costs about one bar per two pixels, however many steps it has.
+    if (raw - a < 1.5 && a < lastPx && fill === lastFill) continue
+    const b = Math.max(raw, a + (s.kind === 'turn' ? 1 : 2))
     lastPx = b
     lastFill = fill
     const w = b - a
@@ -249,38 +251,61 @@ function drawTokens(f: Frame, row: Row, lane: number, t0: number, t1: number): v
   if (model.maxTokens === 0) return
   const spans = visibleSpans(model, lane, t0, t1).filter((s) => s.inputTokens !== undefined)
   const costs = f.priceOf ? spans.map((s) => spanCost(s, f.priceOf)) : []
-  const maxCost = Math.max(0, ...costs.map((c) => c ?? 0))
+  const maxCost = costs.reduce<number>((m, c) => Math.max(m, c ?? 0), 0)
   ctx.fillStyle = p.grid
   ctx.fillRect(GUTTER, row.y + row.h, f.width - GUTTER, 1)
-  let lastPx = -Infinity
-  spans.forEach((s, i) => {
-    const [a, b] = spanPx(f.scale, s, f.now)
-    if (b < lastPx + 1 && b - a < 1.5) return
-    lastPx = b
+  // Calls closer than two pixels share one bar, as tall as the largest of them.
+  let bucket: { a: number; b: number; inT: number; outT: number; cost: number } | null = null
+  const flush = (): void => {
+    if (!bucket) return
+    const { a, b, inT, outT, cost } = bucket
     const w = Math.max(1, b - a - 1)
     // At least two pixels each, so a small call still shows it spent tokens.
-    const inH = Math.max(2, ((s.inputTokens ?? 0) / model.maxTokens) * (row.h - 2))
-    const outH = Math.max(2, ((s.outputTokens ?? 0) / model.maxTokens) * (row.h - 2))
+    const inH = Math.max(2, (inT / model.maxTokens) * (row.h - 2))
+    const outH = Math.max(2, (outT / model.maxTokens) * (row.h - 2))
     ctx.fillStyle = p.tokensIn
     ctx.fillRect(a, row.y + row.h - inH, w, inH)
     ctx.fillStyle = p.tokensOut
     ctx.fillRect(a, row.y + row.h - inH - outH, w, outH)
-    const cost = costs[i]
-    if (cost && maxCost > 0) {
+    if (cost > 0 && maxCost > 0) {
       ctx.fillStyle = p.cost
       ctx.fillRect(a + w / 2 - 1.5, row.y + row.h - (cost / maxCost) * (row.h - 2) - 1.5, 3, 3)
     }
+  }
+  spans.forEach((s, i) => {
+    const [a, raw] = spanPx(f.scale, s, f.now, 0)
+    const b = Math.max(raw, a + 2)
+    const inT = s.inputTokens ?? 0
+    const outT = s.outputTokens ?? 0
+    const cost = costs[i] ?? 0
+    if (bucket && a < bucket.b) {
+      bucket.b = Math.max(bucket.b, b)
+      bucket.inT = Math.max(bucket.inT, inT)
+      bucket.outT = Math.max(bucket.outT, outT)
+      bucket.cost = Math.max(bucket.cost, cost)
+      return
+    }
+    flush()
+    bucket = { a, b, inT, outT, cost }
   })
+  flush()
 }
 
 function drawFiles(f: Frame, row: Row, t0: number, t1: number): void {
   const { ctx, palette: p } = f
   for (let lane = 2; lane < f.model.lanes.length; lane++) {
+    let lastPx = -Infinity
+    let lastFill = ''
     for (const s of visibleSpans(f.model, lane, t0, t1)) {
       if (!s.files?.length) continue
-      const [a, b] = spanPx(f.scale, s, f.now)
-      ctx.fillStyle = s.writes ? p.fileWrite : p.fileRead
-      ctx.fillRect(a, row.y, Math.max(2, b - a), row.h)
+      const [a, raw] = spanPx(f.scale, s, f.now, 0)
+      const fill = s.writes ? p.fileWrite : p.fileRead
+      if (raw - a < 1.5 && a < lastPx && fill === lastFill) continue
+      const b = Math.max(raw, a + 2)
+      lastPx = b
+      lastFill = fill
+      ctx.fillStyle = fill
+      ctx.fillRect(a, row.y, b - a, row.h)
     }
   }
 }

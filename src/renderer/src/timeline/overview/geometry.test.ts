@@ -14,7 +14,7 @@ import {
   type Scale,
 } from './layout'
 import { FIRST_TOOL_LANE, MODEL_LANE, spansOf } from './spans'
-import { richSession } from './spans.test'
+import { richSession } from './fixtures'
 import { FIT, follow, pan, resolve, reveal, zoom } from './view'
 
 describe('axis', () => {

@@ -301,7 +301,18 @@ export class SpanModel {
   }
 
   private span(init: Pick<Span, 'seq' | 'kind' | 'name' | 'start' | 'lane'>): Span {
-    const span: Span = { ...init, status: 'running', end: null, lastSeq: init.seq, turn: this.turn }
+    // A literal, not a spread: a session's worth of spans is built on open, and spreads cost there.
+    const span: Span = {
+      seq: init.seq,
+      kind: init.kind,
+      name: init.name,
+      status: 'running',
+      start: init.start,
+      end: null,
+      lastSeq: init.seq,
+      lane: init.lane,
+      turn: this.turn,
+    }
     this.spans.push(span)
     while (this.lanes.length <= span.lane) {
       this.lanes.push([])
@@ -327,7 +338,8 @@ export class SpanModel {
   }
 
   private mark(seq: number, kind: MarkKind, ts: number, label: string, bad = false): void {
-    const mark: Mark = { seq, kind, ts, label, ...(bad ? { bad } : {}) }
+    const mark: Mark = { seq, kind, ts, label }
+    if (bad) mark.bad = true
     this.marks.push(mark)
     this.bySeq.set(seq, mark)
     if (kind !== 'finish') this.items.push(mark)

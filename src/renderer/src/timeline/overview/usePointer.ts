@@ -17,6 +17,8 @@ export interface PointerState {
   rows: readonly Row[]
   view: View
   replaying: boolean
+  /** The clock running bars are drawn to. */
+  now: number
 }
 
 export interface PointerActions {
@@ -81,8 +83,8 @@ export function usePointer(
     return { x: e.clientX - rect.left, y: e.clientY - rect.top }
   }
   const hitAt = (x: number, y: number): Hit | null => {
-    const { model, scale, rows } = latest.current.state
-    return model && scale ? hitTest(model, scale, rows, x, y, Date.now()) : null
+    const { model, scale, rows, now } = latest.current.state
+    return model && scale ? hitTest(model, scale, rows, x, y, now) : null
   }
 
   return {
