@@ -35,6 +35,8 @@ const BENCHES: Bench[] = [
   { name: 'bundle', file: 'bundle.bench.ts' },
   { name: 'timetravel', file: 'timetravel.bench.ts' },
   { name: 'ui', file: 'ui.bench.ts' },
+  // Whole CLI sessions on a real tree of npm packages (built on first use: needs the registry).
+  { name: 'scale', file: 'scale.bench.ts' },
 ]
 
 /**

@@ -1,0 +1,251 @@
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { rgPath } from '@vscode/ripgrep'
+import { createDenyList } from '../src/main/sandbox/denylist'
+import { ripgrepFilterArgs } from '../src/main/sandbox/ripgrep'
+import { committedRepo } from '../test/cli-harness'
+import type { FakeTurn } from '../test/fake-model-server'
+import { ensureScaleTree, trackedFiles } from './scale-tree'
+import { buildBenchCli, callTurn, stepGaps, timeSession, type SessionTiming } from './scale-session'
+import { log, median, report, runProgram, since, timed, type BenchRow } from './util'
+
+/*
+ * Speed at scale (issue #14), measured the way a CLI user meets it: every figure
+ * is a whole `stepwise edit` process on a real tree of npm packages committed in
+ * git (bench/scale-tree.ts), against the fake model answering at once. The same
+ * script on a tiny repo gives the fixed cost of a session (Node start, bundle
+ * load, SQLite open, model round trips), subtracted from the session rows.
+ * References are timed in the same run: `git add -A` into a fresh shadow repo,
+ * `git status`, and `rg -n` with the tool's own filters.
+ *
+ * BENCH_SCALE_RUNS (default 3): sessions on the unchanged tree and searches.
+ */
+
+const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 3)
+const READ_STEPS = 8
+/** Common in JS: a limit of 50 is reached long before the tree is searched whole. */
+const SEARCH_QUERY = 'prototype'
+
+const readScript = (file: string): FakeTurn[] => [
+  ...Array.from({ length: READ_STEPS }, (_, i) => callTurn('read_file', { path: file }, `read_${i}`)),
+  { text: 'Done.' },
+]
+const searchScript: FakeTurn[] = [
+  callTurn('search_in_files', { query: SEARCH_QUERY, limit_matches: 50 }, 'search_0'),
+  { text: 'Done.' },
+]
+
+const newDataDir = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-scale-data-'))
+
+/** Between timings: flush dirty pages so one figure's write-back does not land in the next. */
+function settle(): void {
+  spawnSync('sync')
+}
+
+function checked(t: SessionTiming, what: string): SessionTiming {
+  if (t.code !== 0) throw new Error(`${what}: stepwise exited ${t.code}: ${t.stderr.slice(0, 2000)}`)
+  return t
+}
+
+/** A tracked ~1 KB file the tools may read (not under a denied folder): the trivial read. */
+function smallFile(root: string): string {
+  const deny = createDenyList()
+  const candidates = trackedFiles(root)
+    .filter((f) => f.size >= 900 && f.size <= 1200 && /\.(js|ts)$/.test(f.path) && !deny.isDenied(f.path))
+    .map((f) => f.path)
+    .sort()
+  if (candidates.length === 0) throw new Error(`no ~1 KB source file to read in ${root}`)
+  return candidates[Math.floor(candidates.length / 2)]
+}
+
+async function gitAddShadow(root: string): Promise<number> {
+  const shadow = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-scale-shadow-'))
+  try {
+    const git = (...args: string[]) =>
+      runProgram('git', [`--git-dir=${shadow}`, `--work-tree=${root}`, ...args], { cwd: root })
+    await git('init', '-q')
+    return (await timed(() => git('add', '-A'))).seconds
+  } finally {
+    fs.rmSync(shadow, { recursive: true, force: true })
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now()
+  const tree = ensureScaleTree()
+  log(`tree: ${tree.files} files, ${(tree.bytes / 1e6).toFixed(0)} MB at ${tree.root} (${tree.origin})`)
+  const cli = buildBenchCli()
+  const tiny = committedRepo('stepwise-bench-scale-tiny-', {
+    'notes.txt': 'hello\n'.repeat(170),
+    'main.ts': 'export const answer = 42\n',
+  })
+  const file = smallFile(tree.root)
+  log(`trivial read: ${file}`)
+
+  // Fixed cost: the same scripts on the tiny repo, first session and again.
+  const tinyData = newDataDir()
+  const tinyFirst = checked(
+    await timeSession(cli, { repo: tiny, dataDir: tinyData }, readScript('notes.txt')),
+    'tiny',
+  )
+  const tinyAgain: SessionTiming[] = []
+  for (let i = 0; i < RUNS; i++)
+    tinyAgain.push(
+      checked(await timeSession(cli, { repo: tiny, dataDir: tinyData }, readScript('notes.txt')), 'tiny'),
+    )
+  const fixedAgain = median(tinyAgain.map((t) => t.wall))
+  log(`tiny repo: first ${tinyFirst.wall.toFixed(2)} s, again ${fixedAgain.toFixed(2)} s (fixed cost)`)
+
+  // First session on the big tree, and the reference beside it.
+  settle()
+  const data = newDataDir()
+  const first = checked(await timeSession(cli, { repo: tree.root, dataDir: data }, readScript(file)), 'first')
+  settle()
+  const gitAdd = await gitAddShadow(tree.root)
+  log(`first session ${first.wall.toFixed(2)} s, git add -A ${gitAdd.toFixed(2)} s`)
+
+  // Sessions on the unchanged tree, alternating with `git status`.
+  const again: SessionTiming[] = []
+  const status: number[] = []
+  for (let i = 0; i < RUNS; i++) {
+    again.push(checked(await timeSession(cli, { repo: tree.root, dataDir: data }, readScript(file)), 'again'))
+    const gitStatus = () =>
+      runProgram('git', ['--no-optional-locks', 'status', '--porcelain'], { cwd: tree.root })
+    status.push((await timed(gitStatus)).seconds)
+  }
+  log(
+    `again ${again.map((t) => t.wall.toFixed(2)).join(' ')} s, git status ${status.map((s) => s.toFixed(2)).join(' ')} s`,
+  )
+
+  const searchRow = await attempt('scale: search_in_files (limit 50)', () =>
+    searchFigure(cli, tree.root, data),
+  )
+  const indexRow = await attempt('scale: cold index, per 1,000 files', () => coldIndex(cli, tree.root))
+
+  const tinyGaps = tinyAgain.flatMap((t) => stepGaps(t))
+  const laterGaps = again.flatMap((t) => stepGaps(t).slice(1))
+  const bigSessions = [first, ...again]
+  const note = `${tree.files} files, ${(tree.bytes / 1e6).toFixed(0)} MB; new process each; tiny-repo fixed cost subtracted`
+  const rows: BenchRow[] = [
+    {
+      name: 'scale: first session (baseline)',
+      unit: 's',
+      ours: first.wall - tinyFirst.wall,
+      refName: 'git add -A, fresh shadow repo',
+      reference: gitAdd,
+      target: { maxRatio: 0.5 },
+      note: `${note}; one run each`,
+    },
+    {
+      name: 'scale: session on the unchanged tree',
+      unit: 's',
+      ours: median(again.map((t) => t.wall)) - fixedAgain,
+      refName: 'git status',
+      reference: median(status),
+      target: { maxAbs: 0.3, maxRatio: 1.0 },
+      note: `median of ${RUNS}`,
+    },
+    searchRow,
+    {
+      name: 'scale: trivial read_file, first step',
+      unit: 's',
+      ours: median(again.map((t) => stepGaps(t)[0])),
+      refName: 'tiny repo',
+      reference: median(tinyAgain.map((t) => stepGaps(t)[0])),
+      target: { maxAbs: 0.05 },
+      note: `1 KB file; gap between model requests; in the first session: ${ms(stepGaps(first)[0])}`,
+    },
+    {
+      name: 'scale: trivial read_file, later steps',
+      unit: 's',
+      ours: median(laterGaps),
+      refName: 'tiny repo',
+      reference: median(tinyGaps),
+      target: { maxAbs: 0.05 },
+      note: `steps 2–${READ_STEPS}; max ${ms(Math.max(...laterGaps))}; in the first session: median ${ms(median(stepGaps(first).slice(1)))}`,
+    },
+    indexRow,
+    {
+      name: 'scale: exit after the last event',
+      unit: 's',
+      ours: median(bigSessions.map((t) => t.exitDelay)),
+      refName: 'tiny repo',
+      reference: median(tinyAgain.map((t) => t.exitDelay)),
+      target: { maxAbs: 0.1 },
+      note: `each session: ${bigSessions.map((t) => ms(t.exitDelay)).join(', ')}`,
+    },
+    {
+      name: 'scale: peak memory of a session',
+      unit: 'MB',
+      ours: median(again.map((t) => t.peakRssMb)),
+      refName: 'tiny repo',
+      reference: median(tinyAgain.map((t) => t.peakRssMb)),
+      note: `peak RSS (VmHWM); first session: ${first.peakRssMb.toFixed(0)} MB. Freeing it is part of the exit delay`,
+    },
+  ]
+  report(`Speed at scale — whole CLI sessions on a real tree (${since(started).toFixed(0)} s)`, rows)
+  for (const dir of [tinyData, data, tiny]) fs.rmSync(dir, { recursive: true, force: true })
+}
+
+/** One search_in_files, limit 50, against rg over the whole tree with the tool's own filters. */
+async function searchFigure(cli: string, root: string, dataDir: string): Promise<BenchRow> {
+  const filter = ripgrepFilterArgs(createDenyList().patterns)
+  const searches: number[] = []
+  const rg: number[] = []
+  for (let i = 0; i < RUNS; i++) {
+    const t = checked(await timeSession(cli, { repo: root, dataDir }, searchScript), 'search')
+    searches.push(stepGaps(t)[0])
+    const rgRun = () =>
+      runProgram(rgPath, ['-n', '--fixed-strings', SEARCH_QUERY, ...filter], { cwd: root, okCodes: [0, 1] })
+    rg.push((await timed(rgRun)).seconds)
+  }
+  return {
+    name: 'scale: search_in_files (limit 50)',
+    unit: 's',
+    ours: median(searches),
+    refName: 'rg -n, whole tree',
+    reference: median(rg),
+    target: { maxRatio: 1.2 },
+    note: `"${SEARCH_QUERY}"; gap between the model requests around the call; median of ${RUNS}`,
+  }
+}
+
+/** A figure that could not be measured is a FAIL row with the reason, not the end of the run. */
+async function attempt(name: string, measure: () => Promise<BenchRow>): Promise<BenchRow> {
+  try {
+    return await measure()
+  } catch (err) {
+    return { name, unit: 's', ours: NaN, error: (err as Error).message.slice(0, 300) }
+  }
+}
+
+/** `stepwise index --json` on a fresh store: files parsed per second, as time per 1,000 files. */
+async function coldIndex(cli: string, root: string): Promise<BenchRow> {
+  const dataDir = newDataDir()
+  try {
+    settle()
+    const { seconds, value } = await timed(() =>
+      runProgram(process.execPath, [cli, 'index', '--json', '--repo', root, '--data-dir', dataDir]),
+    )
+    const { status, report: built } = JSON.parse(value.toString()) as {
+      status: { files: number }
+      report: { parsed: number; seconds: number }
+    }
+    const perSecond = built.parsed / built.seconds
+    return {
+      name: 'scale: cold index, per 1,000 files',
+      unit: 's',
+      ours: 1000 / perSecond,
+      target: { maxAbs: 0.5 },
+      note: `${Math.round(perSecond)} files/s (target ≥ 2,000); ${built.parsed} parsed of ${status.files} indexed in ${built.seconds.toFixed(1)} s, process ${seconds.toFixed(1)} s`,
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+const ms = (s: number): string => `${Math.round(s * 1000)} ms`
+
+await main()
