@@ -137,3 +137,49 @@ test('a second message overwrites a file the first one read', async ({ page }) =
   expect(readFileSync(join(h.repo, 'a.txt'), 'utf8')).toBe('two\n')
   expect(problems).toEqual([])
 })
+
+test('/compact in the box summarises the chat, shows the figures, and the next message starts from the summary', async ({
+  page,
+}) => {
+  const big = Array.from({ length: 400 }, (_, i) => `line ${i}: the quick brown fox OLDCONTENT`).join('\n')
+  h = await startServe({
+    files: { 'big.txt': `${big}\n` },
+    model: {
+      turns: [
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] },
+        { text: 'It has 400 lines.' },
+        { text: 'SUMMARY-TEXT: big.txt has 400 numbered lines.' },
+        { text: 'Going on from the summary.' },
+      ],
+    },
+  })
+  const problems = watchProblems(page)
+  await page.goto(h.url)
+  const box = page.getByTestId('chat-input')
+  const steps = page.getByTestId('timeline-step')
+  await box.fill('How long is big.txt?')
+  await box.press('Enter')
+  await expect(steps.filter({ hasText: 'It has 400 lines.' })).toBeVisible()
+  await expect(page.getByTestId('send-button')).toBeVisible()
+
+  await box.fill('/compact the line count')
+  await box.press('Enter')
+  await expect(
+    page.getByRole('status').filter({ hasText: /Compacted the context: [\d,]+ → [\d,]+ tokens/ }),
+  ).toBeVisible()
+  const row = steps.filter({ hasText: 'Context compacted on request' })
+  await expect(row).toBeVisible()
+  await row.click()
+  await expect(page.getByText('SUMMARY-TEXT: big.txt has 400 numbered lines.').first()).toBeVisible()
+  await saveScreen(page, '42-compact-on-request')
+  const ask = JSON.stringify(h.model.requests.filter((r) => r.path === '/api/chat').at(-1)?.body)
+  expect(ask).toContain('keep above all: the line count')
+
+  await box.fill('Go on')
+  await box.press('Enter')
+  await expect(steps.filter({ hasText: 'Going on from the summary.' })).toBeVisible()
+  const next = JSON.stringify(h.model.requests.filter((r) => r.path === '/api/chat').at(-1)?.body)
+  expect(next).toContain('SUMMARY-TEXT')
+  expect(next).not.toContain('OLDCONTENT')
+  expect(problems).toEqual([])
+})

@@ -16,7 +16,8 @@ import {
  */
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url))
-const cli = join(repoRoot, 'out', 'main', 'cli.js')
+// `STEPWISE_OUT_DIR`: a build of one's own (as for scripts/start.mjs), so a run never swaps out/ under others.
+const cli = join(repoRoot, process.env.STEPWISE_OUT_DIR ?? 'out', 'main', 'cli.js')
 
 export interface ServeHarness {
   url: string

@@ -84,6 +84,6 @@ export async function compactSession(
     compacted: true,
     beforeTokens: done.beforeTokens,
     afterTokens: done.afterTokens,
-    message: `Compacted the context: ${figures}. The first message and the last exchange are kept as they were; the rest is a summary.`,
+    message: `Compacted the context: ${figures}. The first message and the latest answer stay word for word; the rest is now a summary.`,
   }
 }

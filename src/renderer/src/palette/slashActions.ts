@@ -3,7 +3,7 @@ import type { TimelineStep } from '../../../shared/reducer'
 import { chooseModel, currentChoice } from '../models/choice'
 import { rewindFiles } from '../replay/rewind'
 import { POLICY_INFO, switchPolicy } from '../settings/policy'
-import { invoke, openSession, toast, useApp } from '../state/store'
+import { invoke, openSession, toast, useApp, workingToast } from '../state/store'
 
 /** What the commands that take an argument do (`/rewind 12`, `/model qwen3:8b`, `/policy ask`…). */
 
@@ -57,12 +57,16 @@ export async function reviewTarget(arg: string): Promise<void> {
 export async function compactNow(arg: string): Promise<void> {
   const { sessionId } = useApp.getState()
   if (!sessionId) return toast('info', 'Open a chat first: /compact summarises its context.')
-  toast('info', 'Compacting the context…')
-  const { message } = await invoke('session/compact', {
-    sessionId,
-    ...(arg.trim() ? { focus: arg.trim() } : {}),
-  })
-  toast('info', message)
+  const done = workingToast('Compacting the context: the model is writing a summary…')
+  try {
+    const { message } = await invoke('session/compact', {
+      sessionId,
+      ...(arg.trim() ? { focus: arg.trim() } : {}),
+    })
+    toast('info', message)
+  } finally {
+    done()
+  }
 }
 
 /** The open chat as Markdown: what was asked, answered and done, step by step. */

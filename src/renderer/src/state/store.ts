@@ -112,6 +112,13 @@ export function toast(kind: Toast['kind'], text: string, action?: Toast['action'
   setTimeout(() => dismissToast(id), kind === 'error' || action ? 10_000 : 4000)
 }
 
+/** A note for work of unknown length: it stays until the returned function is called. */
+export function workingToast(text: string): () => void {
+  const id = ++toastId
+  useApp.setState((s) => ({ toasts: [...s.toasts.slice(-4), { id, kind: 'info', text }] }))
+  return () => dismissToast(id)
+}
+
 export function dismissToast(id: number): void {
   useApp.setState((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }))
 }
