@@ -14,6 +14,7 @@ import {
 } from './graph'
 import { identLines } from './idents'
 import { createIndexStore, type StoredRow } from './index-store'
+import { sharedRun } from './shared-run'
 import { defaultWorkerCount, processAll } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
 import {
@@ -45,14 +46,6 @@ const SLICE = 2000
 /** Lets timers, I/O and the agent loop run between two slices of a long build. */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-interface RunningBuild {
-  promise: Promise<BuildReport>
-  controller: AbortController
-  /** Every caller's signal (undefined: a caller that never stops it). */
-  signals: Set<AbortSignal | undefined>
-  listeners: Set<(p: BuildProgress) => void>
-}
-
 export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): CodeIndex {
   const root = opts.root
   const prefix = opts.prefix?.replace(/^\.\/|\/+$/g, '') || undefined
@@ -67,9 +60,6 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
   let ranks: Map<string, number> | undefined
   let entries: EntryPoint[] | undefined
   let queue: Promise<unknown> = Promise.resolve()
-  let progress: BuildProgress | undefined
-  /** The build under way, which later callers join, and the callers' signals and listeners. */
-  let running: RunningBuild | undefined
 
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = queue.then(fn, fn)
@@ -209,36 +199,10 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     return result
   }
 
-  /** Starts a build, or joins the one under way (see CodeIndex.build). */
-  const startBuild = (buildOpts: { signal?: AbortSignal; onProgress?: (p: BuildProgress) => void } = {}) => {
-    if (running) {
-      running.signals.add(buildOpts.signal)
-      if (buildOpts.onProgress) {
-        running.listeners.add(buildOpts.onProgress)
-        if (progress) buildOpts.onProgress(progress)
-      }
-      buildOpts.signal?.addEventListener('abort', stopIfAllAborted, { once: true })
-      return running.promise
-    }
-    const controller = new AbortController()
-    const signals = new Set<AbortSignal | undefined>([buildOpts.signal])
-    const listeners = new Set<(p: BuildProgress) => void>(buildOpts.onProgress ? [buildOpts.onProgress] : [])
-    buildOpts.signal?.addEventListener('abort', stopIfAllAborted, { once: true })
-    if (buildOpts.signal?.aborted) controller.abort()
-    const publish = (p: BuildProgress) => {
-      progress = p.phase === 'done' ? undefined : p
-      for (const l of listeners) l(p)
-    }
-    const promise = serial(() => build(controller.signal, publish)).finally(() => {
-      progress = undefined
-      running = undefined
-    })
-    running = { promise, signals, listeners, controller }
-    return promise
-  }
-  function stopIfAllAborted(): void {
-    if (running && [...running.signals].every((s) => s?.aborted)) running.controller.abort()
-  }
+  const builds = sharedRun<BuildProgress, BuildReport>(
+    (signal, publish) => serial(() => build(signal, publish)),
+    (p) => p.phase === 'done',
+  )
 
   const update = async (paths: readonly string[]): Promise<UpdateReport> => {
     const report: UpdateReport = { parsed: [], removed: [], unchanged: [], errors: [] }
@@ -295,7 +259,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
 
   return {
     root,
-    build: (o) => startBuild(o),
+    build: (o) => builds.start(o),
     update: (p) => serial(() => update(p)),
     status() {
       const languages: Partial<Record<Language, number>> = {}
@@ -319,10 +283,13 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
         skippedFiles: skipped,
         grammarErrors: [...grammarErrors],
         ...(warning ? { warning } : {}),
-        ...(progress ? { building: { ...progress } } : {}),
+        ...(builds.progress() ? { building: { ...builds.progress()! } } : {}),
       }
     },
-    building: () => (progress ? { ...progress } : undefined),
+    building: () => {
+      const p = builds.progress()
+      return p ? { ...p } : undefined
+    },
     file: (p) => facts.get(p),
     paths(under) {
       const dir = under?.replace(/^\.\/|\/+$/g, '')
