@@ -124,7 +124,8 @@ describe('a watching snapshotter', () => {
       'src/deep/c.ts': 'c',
       'build/out.js': 'ignored',
     })
-    expect((await snap()).how).toBe('stat') // the first one lists and stats
+    expect((await snap()).how).toBe('stat') // the first one (a baseline) lists and stats, and watches nothing
+    expect((await snap()).how).toBe('stat') // the next one stats and starts watching
     expect(await snap()).toMatchObject({ how: 'events', changed: { added: [], modified: [], deleted: [] } })
 
     // Same size and the old mtime: no stat tells this from the file before, the event does.

@@ -177,6 +177,8 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   let queue: Promise<unknown> = Promise.resolve()
   // Whether the state file was looked at (once, before the first snapshot).
   let restored = false
+  // Snapshots this snapshotter took by stat'ing (the first one starts no watch).
+  let taken = 0
 
   function snapshotRow(snapshotId: number): SnapshotRow {
     const row = selectSnapshot.get(snapshotId)
@@ -288,8 +290,12 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
       tracked = { paths, manifestHash: info.manifestHash }
       return { info, changed: c.changed, skipped: c.skipped, how: 'events' }
     }
-    // Watch before the stats: a change after them is an event for the next snapshot.
-    if (tracker && listing && (relisted || !tracker.watching)) tracker.watch(listing.directories)
+    // Watch before the stats: a change after them is an event for the next snapshot. Not
+    // for the first one (a session's baseline): a session that changes nothing never
+    // needs the events, and a watch per directory costs a big tree ~0.1 s to set up
+    // and again to close. The first checkpoint stats everything and starts watching.
+    if (tracker && listing && taken > 0 && (relisted || !tracker.watching)) tracker.watch(listing.directories)
+    taken++
 
     const stats = await statFiles(root, paths)
     const last = reproducible
