@@ -45,6 +45,7 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> = Promise.resolve()
   let closed = false
+  let exhausted = false
 
   const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`)
   const abs = (rel: string) => (rel === '' ? root : path.join(root, rel))
@@ -92,8 +93,14 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
         if (watches.get(dir) === w) watches.delete(dir)
       })
       watches.set(dir, w)
-    } catch {
-      watches.delete(dir) // vanished since it was listed, or out of watches
+    } catch (err) {
+      watches.delete(dir) // vanished since it was walked
+      // Out of inotify watches or descriptors: the index goes stale there; say so once.
+      const code = (err as NodeJS.ErrnoException).code
+      if ((code === 'ENOSPC' || code === 'EMFILE') && !exhausted) {
+        exhausted = true
+        opts.onError?.(err as Error)
+      }
     }
   }
 
