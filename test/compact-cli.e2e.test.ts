@@ -80,9 +80,12 @@ describe('stepwise sessions compact', () => {
     const compacted = events(id).filter((e) => e.type === 'context.compacted')
     // The run's answer stays; its task's work (the call and the big result) is the summary.
     expect(compacted).toMatchObject([{ summary: SUMMARY, keptItems: 1, beforeTokens: before }])
-    // The timeline of `sessions show` lists it.
+    // The timeline of `sessions show` lists it, and the Markdown export carries the summary.
     const shown = await runCli(['sessions', 'show', id, '--data-dir', dataDir])
-    expect(shown.stdout).toContain(`context compacted ${before} → ${after} tokens`)
+    expect(shown.stdout).toContain(`context compacted on request ${before} → ${after} tokens`)
+    const md = await runCli(['sessions', 'export', id, '--format', 'md', '--data-dir', dataDir])
+    expect(md.stdout).toContain(`*Context compacted on request: ${before} → ${after} tokens`)
+    expect(md.stdout).toContain(`> ${SUMMARY}`)
 
     const again = await runCli(['sessions', 'compact', id, '--data-dir', dataDir])
     expect(again.code).toBe(0)

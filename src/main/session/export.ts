@@ -126,7 +126,12 @@ export function exportMarkdown(session: SessionRow, events: StepwiseEvent[]): st
         )
         break
       case 'compaction':
-        lines.push(`*Context compacted: ${step.beforeTokens} → ${step.afterTokens} tokens [${step.seq}]*`, '')
+        lines.push(
+          `*Context compacted${step.onRequest ? ' on request' : ''}: ${step.beforeTokens} → ${step.afterTokens} tokens [${step.seq}]*`,
+          '',
+        )
+        // A summary asked for is what every later turn starts from: the transcript shows it.
+        if (step.onRequest && step.summary) lines.push(...step.summary.split('\n').map((l) => `> ${l}`), '')
         break
       case 'finding': {
         const f = step.finding

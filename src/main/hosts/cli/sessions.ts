@@ -84,7 +84,9 @@ export function showSession(id: string, opts: StoreOptions): number {
           )
           break
         case 'compaction':
-          out.push(`${seq} ⇣ context compacted ${step.beforeTokens} → ${step.afterTokens} tokens`)
+          out.push(
+            `${seq} ⇣ context compacted${step.onRequest ? ' on request' : ''} ${step.beforeTokens} → ${step.afterTokens} tokens`,
+          )
           break
         case 'error':
           out.push(`${seq} ${color.red('error')} ${step.message}`)
