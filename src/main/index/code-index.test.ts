@@ -250,6 +250,20 @@ describe('createCodeIndex', () => {
     expect(second.warning).toBeUndefined()
   })
 
+  it('keeps the stored index when a build is stopped before its listing is complete', async () => {
+    const fixture = await indexedProject({ 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 2\n' })
+    await fixture.index.build()
+    const stop = new AbortController()
+    const stopped = fixture.index.build({
+      signal: stop.signal,
+      onProgress: (p) => p.phase === 'listing' && stop.abort(),
+    })
+    expect(await stopped).toMatchObject({ aborted: true, removed: 0 })
+    expect(fixture.index.paths()).toEqual(['a.ts', 'b.ts'])
+    // Nothing was dropped from the database either: a fresh build finds both unchanged.
+    expect(await fixture.index.build()).toMatchObject({ files: 2, parsed: 0, unchanged: 2 })
+  })
+
   it('lets a second caller join a running build, which stops only when every caller stops it', async () => {
     const files: Record<string, string> = {}
     for (let i = 0; i < 60; i++) files[`f${i}.ts`] = `export const v${i} = ${i}\n`

@@ -109,6 +109,8 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     const started = performance.now()
     report({ phase: 'listing', done: 0, total: 0 })
     const listing = await opts.sandbox.listFiles({ prefix, signal })
+    // A listing cut short is not the project: taken as such, it would drop every stored file.
+    if (signal.aborted) return stoppedBeforeListing(started, facts.size)
     const listed = listing.files
     warning = undefined
     const keep = new Set(listed)
@@ -123,7 +125,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
         if (keep.has(row.path) && row.version === EXTRACTOR_VERSION && !facts.has(row.path))
           facts.set(row.path, JSON.parse(row.facts) as FileFacts)
       }
-      if (page.length < SLICE) break
+      if (page.length < SLICE || signal.aborted) break
       after = page[page.length - 1].path
       await yieldToLoop()
     }
@@ -142,6 +144,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       if ((done + jobs.length) % SLICE === 0) {
         report({ phase: 'indexing', done, total: listed.length })
         await yieldToLoop()
+        if (signal.aborted) break
       }
     }
     const unchangedByStat = done
@@ -391,6 +394,22 @@ function* filterIdents(
   facts: ReadonlyMap<string, FileFacts>,
 ): Generator<{ path: string; idents: string }> {
   for (const row of rows) if (facts.has(row.path)) yield row
+}
+
+function stoppedBeforeListing(started: number, files: number): BuildReport {
+  return {
+    files,
+    parsed: 0,
+    unchanged: 0,
+    removed: 0,
+    skipped: [],
+    parseErrors: [],
+    errors: [],
+    grammarErrors: [],
+    aborted: true,
+    seconds: (performance.now() - started) / 1000,
+    workers: 0,
+  }
 }
 
 /** True when the file's size and mtime are the stored ones (its content is taken as unchanged). */
