@@ -25,6 +25,8 @@ const BLOCKS: Block[] = [
   // Gemma 4 (`<|channel>thought\n…<channel|>`, Ollama's model/parsers/gemma4.go); the channel
   // carries no other name in practice, so any channel is reasoning.
   { open: /<\|channel>/, close: /<channel\|>/ },
+  // Kimi K3's think channel; its template may open it in the prompt.
+  { open: /<\|open\|>think<\|sep\|>/, close: /<\|close\|>think<\|sep\|>/, unopenedAtStart: true },
   // Glimmer: a message to itself, to its terminator or the next message.
   { open: /to=self<\|message\|>/, close: /<\|eo[mt]\|>|(?=<\|start\|>)/ },
   // Harmony (gpt-oss): the analysis channel runs to its <|end|>, or to the next message or channel.

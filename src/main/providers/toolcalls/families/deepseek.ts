@@ -20,11 +20,12 @@ const TOOL_SEP = new RegExp(token('tool', 'sep'))
 const STEPTML = /<steptml:invoke\b/
 const END_OF_SENTENCE = new RegExp(`^\\s*${token('end', 'of', 'sentence')}`)
 
-// V3.2 writes calls as DSML tags: <｜DSML｜function_calls>, <｜DSML｜invoke name="…">, …
+// V3.2 writes calls as DSML tags: <｜DSML｜function_calls>, <｜DSML｜invoke name="…">, …;
+// V4 names the block <｜DSML｜tool_calls>.
 const DSML = `<${BAR}DSML${BAR}`
 const DSML_CLOSE = `</${BAR}DSML${BAR}`
-const DSML_OPEN = new RegExp(`${DSML}function_calls>`, 'g')
-const DSML_END = new RegExp(`${DSML_CLOSE}function_calls>`)
+const DSML_OPEN = new RegExp(`${DSML}(?:function|tool)_calls>`, 'g')
+const DSML_END = new RegExp(`${DSML_CLOSE}(?:function|tool)_calls>`)
 const DSML_INVOKE = new RegExp(
   `${DSML}invoke\\b([^>]*)>([\\s\\S]*?)(${DSML_CLOSE}invoke>|(?=${DSML}invoke\\b)|$)`,
   'g',
@@ -149,7 +150,7 @@ function dsmlParams(body: string): Record<string, unknown> {
 
 export const deepseek: ToolCallFamily = {
   id: 'deepseek',
-  models: 'DeepSeek R1, V3, V3.1, V3.2',
+  models: 'DeepSeek R1, V3, V3.1, V3.2, V4',
   detect: (text) => /<[｜|](?:tool|DSML)/.test(text),
   parse(text) {
     const out: FamilyResult = { spans: [], broken: [] }

@@ -17,7 +17,9 @@ import { glm } from './glm'
 import { granite } from './granite'
 import { harmony } from './harmony'
 import { kimi } from './kimi'
+import { kimiK3 } from './kimi-k3'
 import { minimax } from './minimax'
+import { minimaxM3 } from './minimax-m3'
 import { hermes } from './hermes'
 import { json } from './json'
 import { llama3 } from './llama3'
@@ -58,4 +60,6 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   olmo3,
   step3,
   glimmer,
+  kimiK3,
+  minimaxM3,
 ]
