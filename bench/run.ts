@@ -37,6 +37,9 @@ const BENCHES: Bench[] = [
   { name: 'ui', file: 'ui.bench.ts' },
   // Whole CLI sessions on a real tree of npm packages (built on first use: needs the registry).
   { name: 'scale', file: 'scale.bench.ts' },
+  // search_in_files and the code index alone on that same real tree, against rg in the same run.
+  { name: 'search-scale', file: 'search-scale.bench.ts' },
+  { name: 'index-scale', file: 'index-scale.bench.ts' },
 ]
 
 /**
