@@ -9,17 +9,21 @@ import { quote } from './markup-util'
  * by `<arg_key>` or `</tool_call>`, so Hermes blocks are never read twice.
  *
  * Laguna (Ollama's model/parsers/laguna.go) writes the name line, then JSON arguments.
+ * Tencent Hy3 writes `<tool_calls><tool_call>NAME<tool_sep><arg_key>…</tool_call></tool_calls>`.
  *
  * Values stay text: the template writes non-strings as JSON, but which ones are
  * non-strings only the tool's schema knows (`index.ts` checks and coerces).
  */
-const OPEN = /<tool_call>\s*([^\s<>{}[\]"'`]+)\s*(?=<arg_key>|<arg_value>|<\/tool_call>|\{|$)/g
+const OPEN =
+  /<tool_call>\s*([^\s<>{}[\]"'`]+)\s*(?:<tool_sep>\s*)?(?=<arg_key>|<arg_value>|<\/tool_call>|\{|$)/g
+/** Hy3's wrapper around its calls: protocol, dropped from the answer once the calls run. */
+const WRAPPER = /<tool_calls>(?=\s*<tool_call>)|(?<=<\/tool_call>\s*)<\/tool_calls>/g
 const CLOSE = '</tool_call>'
 const PAIR = /<(arg_key|arg_value)>([\s\S]*?)<\/\1>/g
 
 export const glm: ToolCallFamily = {
   id: 'glm',
-  models: 'GLM-4.5, GLM-4.6, GLM-4.7 (Z.ai)',
+  models: 'GLM-4.5, GLM-4.6, GLM-4.7 (Z.ai), Laguna, Hy3 (Tencent)',
   detect: (text) => text.includes('<tool_call>') && /<tool_call>\s*[^\s{[<]/.test(text),
   parse(text) {
     const out: FamilyResult = { spans: [], broken: [] }
@@ -51,6 +55,10 @@ export const glm: ToolCallFamily = {
       if (args === undefined) continue
       if (typeof args === 'string') out.broken.push({ start, end, problem: `${args} in the call to ${name}` })
       else out.spans.push({ start, end, calls: [{ name, arguments: args }], kind: 'markup' })
+    }
+    if (out.spans.length > 0) {
+      for (const w of text.matchAll(WRAPPER))
+        out.spans.push({ start: w.index, end: w.index + w[0].length, calls: [], kind: 'markup' })
     }
     return out
   },

@@ -12,6 +12,7 @@ import { step3 } from './step3'
 import { xlam } from './xlam'
 import { commandR } from './command-r'
 import { deepseek } from './deepseek'
+import { gigachat } from './gigachat'
 import { glimmer } from './glimmer'
 import { glm } from './glm'
 import { granite } from './granite'
@@ -23,6 +24,7 @@ import { minimaxM3 } from './minimax-m3'
 import { hermes } from './hermes'
 import { json } from './json'
 import { llama3 } from './llama3'
+import { longcat } from './longcat'
 import { mistral } from './mistral'
 import { pythonic } from './pythonic'
 import { qwen3Coder } from './qwen3-coder'
@@ -62,4 +64,6 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   glimmer,
   kimiK3,
   minimaxM3,
+  longcat,
+  gigachat,
 ]

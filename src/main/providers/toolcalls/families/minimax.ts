@@ -62,6 +62,8 @@ function parseM1(text: string, out: FamilyResult): void {
     const calls: RawCall[] = []
     let problem: string | undefined
     let i = skipSpace(text, start + m[0].length)
+    // Hy3 wraps GLM-style <tool_call> blocks in <tool_calls>: the glm family reads those.
+    if (text.startsWith('<tool_call>', i)) continue
     // Hunyuan-A13B and Jamba write one JSON list of calls instead of one object per line.
     const listed = text[i] === '['
     if (listed) i = skipSpace(text, i + 1)
