@@ -152,7 +152,7 @@ export async function startSession(
   const system = buildSystemPrompt(sandbox.root, {
     extra: [setup.systemExtra, code.repoMap?.text].filter(Boolean).join('\n\n') || undefined,
   })
-  if (setup.resume) traces?.resume(session.id, store.listEvents(session.id))
+  if (setup.resume) traces?.resume(session.id, [...setup.resume.events])
   const baseline = { info: { id: baselineId } }
   let policy = setup.policy
   let agent: Agent | undefined

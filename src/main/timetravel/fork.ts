@@ -229,7 +229,9 @@ export async function continueFork(
   const transcript = transcriptFromEvents(events, lastSeq)
   const nudge = continuationMessage(transcript, fork.task)
   if (nudge !== undefined) {
-    setup.emit?.(store.appendEvent(fork.sessionId, { type: 'user.message', text: nudge }))
+    const said = store.appendEvent(fork.sessionId, { type: 'user.message', text: nudge })
+    setup.emit?.(said)
+    events.push(said)
     transcript.push({ role: 'user', text: nudge })
   }
   store.setSessionStatus(fork.sessionId, 'running')
