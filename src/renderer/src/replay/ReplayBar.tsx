@@ -86,11 +86,17 @@ export function ReplayBar(): React.JSX.Element | null {
         value={count}
         aria-label="Replay position"
         aria-valuetext={`Event ${count} of ${total}${seq == null ? '' : `, step ${seq}`}`}
+        // The timeline's overview scrubs too: a click on a bar, or a drag along its time ruler.
+        title="Or click a bar in the overview, or drag along its time ruler"
+        aria-describedby="replay-overview-hint"
         data-testid="replay-scrubber"
         onChange={(e) => seek(Number(e.target.value))}
       />
       <span className="replay-pos" aria-hidden="true">
         step {seq ?? '–'} · {count}/{total}
+      </span>
+      <span id="replay-overview-hint" hidden>
+        The overview above the steps is a scrubber too: click a bar, or drag along its time ruler.
       </span>
       <select aria-label="Replay speed" value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
         {SPEEDS.map((s) => (

@@ -94,8 +94,11 @@ function drawRuler(f: Frame): void {
     const px = Math.round(pxOfAxis(scale, x)) + 0.5
     ctx.fillStyle = p.grid
     ctx.fillRect(px, 12, 1, height - 12)
+    const text = tickLabel(x, step)
+    // A label that would be cut by the right edge is left out; its tick line stays.
+    if (px + 3 + ctx.measureText(text).width > f.width) continue
     ctx.fillStyle = p.muted
-    ctx.fillText(tickLabel(x, step), px + 3, 7)
+    ctx.fillText(text, px + 3, 7)
   }
 }
 
