@@ -50,10 +50,10 @@ describe('statFiles', () => {
     ])
   })
 
-  it('gives the same answer when half the paths go to the helper thread', async () => {
+  it('gives the same answer when the paths go to the helper threads', async () => {
     const { root, paths } = tree()
     expect(await statFiles(root, paths, { parallelMinFiles: 1 })).toEqual(expected(root, paths))
-    // Again, on the helper that is now running, and with fewer paths than before.
+    // Again, on the helpers that are now running, and with fewer paths than before.
     const fewer = paths.slice(5)
     expect(await statFiles(root, fewer, { parallelMinFiles: 1 })).toEqual(expected(root, fewer))
   })

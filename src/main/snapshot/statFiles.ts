@@ -1,11 +1,15 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import { Worker } from 'node:worker_threads'
 
 /**
- * Stats many files at once, half of them on a helper thread. On an unchanged tree
- * a snapshot is almost nothing but one stat per file, and git's `status` stats
- * its index from several threads (core.preloadIndex) — so must we, to keep up.
- * Measured on 2 cores, 50,000 files: 130–165 ms on one thread, 90–110 ms split.
+ * Stats many files at once on helper threads. On an unchanged tree a snapshot is
+ * almost nothing but one stat per file, and git's `status` stats its index from
+ * several threads (core.preloadIndex) — so must we, to keep up. Measured on 2
+ * cores, 50,000 files: 130–165 ms on one thread, 90–110 ms split. The calling
+ * thread stats none of a big list itself: it stays free for the session (a
+ * session builds its code index while its baseline is taken). Two helpers at most:
+ * on two cores that is both, and more threads would only queue on the same disk cache.
  */
 
 /** Per file: status, size, mtimeMs, ino, mode. */
@@ -13,7 +17,7 @@ export const STAT_FIELDS = 5
 /** status: STAT_OK when stat'ed; anything else means "stat it again yourself to learn why". */
 export const STAT_OK = 1
 
-/** Below this many files a second thread costs more than it saves. */
+/** Below this many files the helpers cost more than they save. */
 const PARALLEL_MIN_FILES = 4000
 
 /**
@@ -66,12 +70,24 @@ interface Helper {
   nextId: number
 }
 
-let helper: Helper | undefined
-/** Set once the helper thread failed: from then on everything is stat'ed inline. */
+let helpers: Helper[] | undefined
+/** Set once a helper thread failed: from then on everything is stat'ed inline. */
 let helperBroken = false
 
-function getHelper(): Helper | undefined {
-  if (helper || helperBroken) return helper
+function getHelpers(): Helper[] | undefined {
+  if (helpers || helperBroken) return helpers
+  const count = Math.max(1, Math.min(2, os.availableParallelism()))
+  const made: Helper[] = []
+  for (let i = 0; i < count; i++) {
+    const h = newHelper()
+    if (!h) break
+    made.push(h)
+  }
+  if (made.length > 0) helpers = made
+  return helpers
+}
+
+function newHelper(): Helper | undefined {
   let worker: Worker
   try {
     worker = new Worker(WORKER_SOURCE, { eval: true })
@@ -88,13 +104,12 @@ function getHelper(): Helper | undefined {
   })
   const fail = () => {
     helperBroken = true
-    if (helper === h) helper = undefined
+    helpers = undefined
     for (const resolve of h.pending.values()) resolve(undefined)
     h.pending.clear()
   }
   worker.on('error', fail)
   worker.on('exit', fail)
-  helper = h
   return h
 }
 
@@ -118,16 +133,21 @@ export async function statFiles(
   opts: { parallelMinFiles?: number } = {},
 ): Promise<Float64Array> {
   const out = new Float64Array(paths.length * STAT_FIELDS)
-  const h = paths.length >= (opts.parallelMinFiles ?? PARALLEL_MIN_FILES) ? getHelper() : undefined
-  if (!h) {
+  const pool = paths.length >= (opts.parallelMinFiles ?? PARALLEL_MIN_FILES) ? getHelpers() : undefined
+  if (!pool) {
     fill(root, paths, 0, paths.length, out)
     return out
   }
-  const half = paths.length >> 1
-  const theirs = statOnHelper(h, root, paths.slice(half))
-  fill(root, paths, 0, half, out)
-  const answer = await theirs
-  if (answer) out.set(answer, half * STAT_FIELDS)
-  else fill(root, paths, half, paths.length, out)
+  const per = Math.ceil(paths.length / pool.length)
+  const parts = pool.map((h, i) => {
+    const from = Math.min(i * per, paths.length)
+    const to = Math.min(from + per, paths.length)
+    return { from, to, answer: statOnHelper(h, root, paths.slice(from, to)) }
+  })
+  for (const { from, to, answer } of parts) {
+    const got = await answer
+    if (got) out.set(got, from * STAT_FIELDS)
+    else fill(root, paths, from, to, out) // the helper failed: here instead
+  }
   return out
 }
