@@ -15,7 +15,8 @@ interface Block {
 
 const BLOCKS: Block[] = [
   // DeepSeek-R1, Qwen3, QwQ, GLM, MiniMax…; Qwen3/R1 templates open the block in the prompt.
-  { open: /<think(?:ing)?>/, close: /<\/think(?:ing)?>/, unopenedAtStart: true },
+  // Hy4 suffixes the tags (`<think:opensource>`).
+  { open: /<think(?:ing)?(?::[\w.-]+)?>/, close: /<\/think(?:ing)?(?::[\w.-]+)?>/, unopenedAtStart: true },
   // ByteDance Seed-OSS.
   { open: /<seed:think>/, close: /<\/seed:think>/, unopenedAtStart: true },
   // Kimi (◁think▷ … ◁/think▷).

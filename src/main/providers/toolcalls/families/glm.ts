@@ -9,71 +9,94 @@ import { quote } from './markup-util'
  * by `<arg_key>` or `</tool_call>`, so Hermes blocks are never read twice.
  *
  * Laguna (Ollama's model/parsers/laguna.go) writes the name line, then JSON arguments.
- * Tencent Hy3 writes `<tool_calls><tool_call>NAME<tool_sep><arg_key>…</tool_call></tool_calls>`.
+ * Tencent Hy3 writes `<tool_calls><tool_call>NAME<tool_sep><arg_key>…</tool_call></tool_calls>`,
+ * Hy4 the same with a suffix on every tag (`<tool_call:opensource>`).
  *
  * Values stay text: the template writes non-strings as JSON, but which ones are
  * non-strings only the tool's schema knows (`index.ts` checks and coerces).
  */
-const OPEN =
-  /<tool_call>\s*([^\s<>{}[\]"'`]+)\s*(?:<tool_sep>\s*)?(?=<arg_key>|<arg_value>|<\/tool_call>|\{|$)/g
-/** Hy3's wrapper around its calls: protocol, dropped from the answer once the calls run. */
-const WRAPPER = /<tool_calls>(?=\s*<tool_call>)|(?<=<\/tool_call>\s*)<\/tool_calls>/g
-const CLOSE = '</tool_call>'
-const PAIR = /<(arg_key|arg_value)>([\s\S]*?)<\/\1>/g
+/** Hy4 suffixes every tag (`<tool_call:opensource>`): the same grammar, tags spelled per suffix. */
+interface Tags {
+  open: RegExp
+  openTag: string
+  close: string
+  pair: RegExp
+  wrapper: RegExp
+}
+
+function tags(sfx: string): Tags {
+  const s = sfx.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return {
+    open: new RegExp(
+      `<tool_call${s}>\\s*([^\\s<>{}[\\]"'\`]+)\\s*(?:<tool_sep>\\s*)?(?=<arg_key${s}>|<arg_value${s}>|<\\/tool_call${s}>|\\{|$)`,
+      'g',
+    ),
+    openTag: `<tool_call${sfx}>`,
+    close: `</tool_call${sfx}>`,
+    pair: new RegExp(`<(arg_key|arg_value)${s}>([\\s\\S]*?)<\\/\\1${s}>`, 'g'),
+    // Hy3/Hy4's wrapper around the calls: protocol, dropped from the answer once they run.
+    wrapper: new RegExp(
+      `<tool_calls${s}>(?=\\s*<tool_call${s}>)|(?<=<\\/tool_call${s}>\\s*)<\\/tool_calls${s}>`,
+      'g',
+    ),
+  }
+}
 
 export const glm: ToolCallFamily = {
   id: 'glm',
-  models: 'GLM-4.5, GLM-4.6, GLM-4.7 (Z.ai), Laguna, Hy3 (Tencent)',
-  detect: (text) => text.includes('<tool_call>') && /<tool_call>\s*[^\s{[<]/.test(text),
+  models: 'GLM-4.5, GLM-4.6, GLM-4.7 (Z.ai), Laguna, Hy3/Hy4 (Tencent)',
+  detect: (text) => /<tool_call(?::[\w.-]+)?>\s*[^\s{[<]/.test(text),
   parse(text) {
     const out: FamilyResult = { spans: [], broken: [] }
-    const closeAfter = forwardFinder(text, CLOSE)
-    for (const m of text.matchAll(OPEN)) {
-      const start = m.index
-      const name = m[1].trim()
-      const bodyStart = start + m[0].length
-      const closeAt = closeAfter(bodyStart)
-      // The next block starting before this one closes means this one was never closed.
-      const nextOpen = text.indexOf('<tool_call>', bodyStart)
-      const closed = closeAt !== -1 && (nextOpen === -1 || closeAt < nextOpen)
-      const bodyEnd = closed ? closeAt : nextOpen === -1 ? text.length : nextOpen
-      const end = closed ? closeAt + CLOSE.length : bodyEnd
-      const body = text.slice(bodyStart, bodyEnd)
-      if (!closed) {
-        // Arguments begun, or the message ending right after the name: a cut-off call.
-        // Anything else (a bare word then prose) is not this format.
-        if (/<arg_(key|value)>/.test(body) || body.trim() === '') {
-          out.broken.push({
-            start,
-            end,
-            problem: `the <tool_call> for ${name} is not closed with </tool_call>`,
-          })
-        }
-        continue
-      }
-      const args = body.trimStart().startsWith('{') ? jsonArgs(body) : readArgs(body)
-      if (args === undefined) continue
-      if (typeof args === 'string') out.broken.push({ start, end, problem: `${args} in the call to ${name}` })
-      else out.spans.push({ start, end, calls: [{ name, arguments: args }], kind: 'markup' })
-    }
-    if (out.spans.length > 0) {
-      for (const w of text.matchAll(WRAPPER))
-        out.spans.push({ start: w.index, end: w.index + w[0].length, calls: [], kind: 'markup' })
-    }
+    const suffixes = new Set([...text.matchAll(/<tool_call(:[\w.-]+)?>/g)].map((m) => m[1] ?? ''))
+    for (const sfx of suffixes) parseTags(text, tags(sfx), out)
     return out
   },
   example: '<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>src/main.ts</arg_value>\n</tool_call>',
+}
+
+function parseTags(text: string, t: Tags, out: FamilyResult): void {
+  const found = out.spans.length
+  const closeAfter = forwardFinder(text, t.close)
+  for (const m of text.matchAll(t.open)) {
+    const start = m.index
+    const name = m[1].trim()
+    const bodyStart = start + m[0].length
+    const closeAt = closeAfter(bodyStart)
+    // The next block starting before this one closes means this one was never closed.
+    const nextOpen = text.indexOf(t.openTag, bodyStart)
+    const closed = closeAt !== -1 && (nextOpen === -1 || closeAt < nextOpen)
+    const bodyEnd = closed ? closeAt : nextOpen === -1 ? text.length : nextOpen
+    const end = closed ? closeAt + t.close.length : bodyEnd
+    const body = text.slice(bodyStart, bodyEnd)
+    if (!closed) {
+      // Arguments begun, or the message ending right after the name: a cut-off call.
+      // Anything else (a bare word then prose) is not this format.
+      if (/<arg_(key|value)[:>]/.test(body) || body.trim() === '') {
+        out.broken.push({ start, end, problem: `the ${t.openTag} for ${name} is not closed with ${t.close}` })
+      }
+      continue
+    }
+    const args = body.trimStart().startsWith('{') ? jsonArgs(body) : readArgs(body, t.pair)
+    if (args === undefined) continue
+    if (typeof args === 'string') out.broken.push({ start, end, problem: `${args} in the call to ${name}` })
+    else out.spans.push({ start, end, calls: [{ name, arguments: args }], kind: 'markup' })
+  }
+  if (out.spans.length > found) {
+    for (const w of text.matchAll(t.wrapper))
+      out.spans.push({ start: w.index, end: w.index + w[0].length, calls: [], kind: 'markup' })
+  }
 }
 
 /**
  * Keys and values in order; GLM-4.6 sometimes groups all keys before all values, which
  * Ollama pairs by position, so pairing is by order, not adjacency.
  */
-function readArgs(body: string): Record<string, string> | string {
+function readArgs(body: string, pair: RegExp): Record<string, string> | string {
   const keys: string[] = []
   const values: string[] = []
   let rest = body
-  for (const m of body.matchAll(PAIR)) {
+  for (const m of body.matchAll(pair)) {
     ;(m[1] === 'arg_key' ? keys : values).push(m[2])
     rest = rest.replace(m[0], '')
   }
