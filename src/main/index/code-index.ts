@@ -41,7 +41,7 @@ export * from './api'
 /** Problems listed per kind in a build report; the status counts all of them. */
 const MAX_REPORTED = 50
 /** Rows loaded or files stat'ed on the main thread between two yields to the event loop. */
-const SLICE = 2000
+const SLICE = 500
 
 /** Lets timers, I/O and the agent loop run between two slices of a long build. */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
