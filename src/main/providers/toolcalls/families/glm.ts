@@ -20,6 +20,8 @@ interface Tags {
   open: RegExp
   openTag: string
   close: string
+  valueOpen: string
+  valueClose: string
   pair: RegExp
   wrapper: RegExp
 }
@@ -33,6 +35,8 @@ function tags(sfx: string): Tags {
     ),
     openTag: `<tool_call${sfx}>`,
     close: `</tool_call${sfx}>`,
+    valueOpen: `<arg_value${sfx}>`,
+    valueClose: `</arg_value${sfx}>`,
     pair: new RegExp(`<(arg_key|arg_value)${s}>([\\s\\S]*?)<\\/\\1${s}>`, 'g'),
     // Hy3/Hy4's wrapper around the calls: protocol, dropped from the answer once they run.
     wrapper: new RegExp(
@@ -62,9 +66,7 @@ function parseTags(text: string, t: Tags, out: FamilyResult): void {
     const start = m.index
     const name = m[1].trim()
     const bodyStart = start + m[0].length
-    const closeAt = closeAfter(bodyStart)
-    // The next block starting before this one closes means this one was never closed.
-    const nextOpen = text.indexOf(t.openTag, bodyStart)
+    const { closeAt, nextOpen } = blockEnd(text, bodyStart, t, closeAfter)
     const closed = closeAt !== -1 && (nextOpen === -1 || closeAt < nextOpen)
     const bodyEnd = closed ? closeAt : nextOpen === -1 ? text.length : nextOpen
     const end = closed ? closeAt + t.close.length : bodyEnd
@@ -85,6 +87,31 @@ function parseTags(text: string, t: Tags, out: FamilyResult): void {
   if (out.spans.length > found) {
     for (const w of text.matchAll(t.wrapper))
       out.spans.push({ start: w.index, end: w.index + w[0].length, calls: [], kind: 'markup' })
+  }
+}
+
+/**
+ * Where the block that starts at `from` closes, and where the next block opens (one
+ * opening first means this one was never closed). Tags inside an `<arg_value>` are the
+ * value's text (`contains </think> and <tool_call> strings`), so values are stepped over.
+ */
+function blockEnd(
+  text: string,
+  from: number,
+  t: Tags,
+  closeAfter: (from: number) => number,
+): { closeAt: number; nextOpen: number } {
+  const { valueOpen, valueClose } = t
+  let at = from
+  for (;;) {
+    const closeAt = closeAfter(at)
+    const nextOpen = text.indexOf(t.openTag, at)
+    const value = text.indexOf(valueOpen, at)
+    const first = Math.min(...[closeAt, nextOpen].map((i) => (i < 0 ? Infinity : i)))
+    if (value < 0 || value > first) return { closeAt, nextOpen }
+    const valueEnd = text.indexOf(valueClose, value + valueOpen.length)
+    if (valueEnd < 0) return { closeAt: -1, nextOpen: -1 }
+    at = valueEnd + valueClose.length
   }
 }
 
