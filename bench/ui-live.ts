@@ -276,7 +276,8 @@ export async function benchLiveEvents(browser: Browser): Promise<BenchRow[]> {
       target: { maxAbs: 16 },
       note:
         `the paced run above: ${pacedMid.overview.length} frames with overview work (spans from the new events, ` +
-        `the canvas redrawn, its running bars growing); max ${ms(Math.max(...pacedMid.overview))}; ` +
+        `the canvas redrawn, its running bars growing); median ${ms(percentile(pacedMid.overview, 50))}, ` +
+        `max ${ms(Math.max(...pacedMid.overview))}; ` +
         `in the burst runs p95 ${runs.map((r) => ms(percentile(r.overview, 95))).join(', ')}`,
     },
     {
