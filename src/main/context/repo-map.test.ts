@@ -29,6 +29,16 @@ describe('buildRepoMap', () => {
     expect(map.files).toBe(13)
   })
 
+  it('is the folder summary alone past the ranked-map limit, and says why', async () => {
+    const { index } = await indexedProject(project(12))
+    await index.build()
+    const map = buildRepoMap(index, { budgetTokens: 4000, maxRankedFiles: 10 })
+    expect(map.text).toContain('Folders (files indexed): src/ 13')
+    expect(map.text).toContain('too big for a ranked map (13 files indexed)')
+    expect(map.text).not.toContain('class Store')
+    expect(map).toMatchObject({ files: 0, symbols: 0 })
+  })
+
   it('stays within its token budget and says what it left out', async () => {
     const { index } = await indexedProject(project(200))
     await index.build()

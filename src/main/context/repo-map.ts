@@ -53,8 +53,21 @@ function partialNote(indexed: number, building: BuildProgress): string {
   )
 }
 
-export function buildRepoMap(index: CodeIndex, opts: { budgetTokens: number; model?: string }): RepoMap {
+/**
+ * Past this many indexed files the map is the folder summary only: ranking needs the
+ * whole import graph and reference counts, seconds of main-thread work on a tree of
+ * 70,000 files, which a session start must not wait for. The code tools still rank.
+ */
+export const RANKED_MAP_MAX_FILES = 20_000
+
+export function buildRepoMap(
+  index: CodeIndex,
+  opts: { budgetTokens: number; model?: string; maxRankedFiles?: number },
+): RepoMap {
   const count = tokenizerFor(opts.model ?? '')
+  const indexed = index.paths()
+  if (indexed.length > (opts.maxRankedFiles ?? RANKED_MAP_MAX_FILES))
+    return folderOnlyMap(index, indexed, count)
   const graph = index.graph()
   const paths = graph.files.map((f) => f.path)
   const symbolsByFile = new Map<string, Array<{ label: string; score: number }>>()
@@ -99,4 +112,17 @@ export function buildRepoMap(index: CodeIndex, opts: { budgetTokens: number; mod
     tokens += count(more)
   }
   return { text: lines.join('\n'), tokens, files, symbols }
+}
+
+/** The map of a very big project: its folders, and where to look instead of a ranking. */
+function folderOnlyMap(index: CodeIndex, paths: readonly string[], count: (text: string) => number): RepoMap {
+  const lines = [HEADER.split('\n')[0], folderSummary(paths)]
+  const building = index.building()
+  if (building) lines.push(partialNote(paths.length, building))
+  lines.push(
+    `The project is too big for a ranked map (${paths.length} files indexed): find_definition, ` +
+      'get_dependents, get_structure and search_in_files find the way in.',
+  )
+  const text = lines.join('\n')
+  return { text, tokens: count(text), files: 0, symbols: 0 }
 }
