@@ -41,7 +41,10 @@ describe('MCP servers that fail', () => {
     )
     expect(s.code, s.stderr).toBe(0)
     const finished = ofType(s.events, 'tool.finished')
-    expect(finished.map((e) => [e.callId, e.ok])).toEqual([
+    expect(
+      finished.map((e) => [e.callId, e.ok]),
+      JSON.stringify(finished.map((e) => e.result)),
+    ).toEqual([
       ['before', true],
       ['boom', false],
       ['after', true],

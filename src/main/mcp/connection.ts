@@ -43,7 +43,11 @@ export class McpConnection {
   private stopping = false
   private restarts = 0
   private restartTimer?: NodeJS.Timeout
+  /** Settles when a scheduled restart has run (or was called off): calls wait for it. */
+  private restarting?: { done: Promise<void>; settle(): void }
   private starting?: Promise<void>
+  /** The client of a start in progress, closed by stop(). */
+  private connecting?: Client
   private exitInfo = ''
   /** When it last became ready: a server up for a minute has its crash budget back. */
   private readyAt = 0
@@ -82,8 +86,11 @@ export class McpConnection {
       await this.refreshTools().catch((err: Error) => this.log?.write(`tools/list failed: ${err.message}\n`))
       this.opts.onChange()
     })
+    this.connecting = client
     try {
       await this.connectTransport(client)
+      // Stopped while it started (the session ended): close it rather than keep a child alive.
+      if (this.stopping) throw new Error('stopped while starting')
       this.client = client
       await this.refreshTools()
       this.readyAt = Date.now()
@@ -93,6 +100,8 @@ export class McpConnection {
       if (this.client === client) this.client = undefined
       if (this.stopping) return
       this.setState('failed', this.startFailure(err as Error))
+    } finally {
+      if (this.connecting === client) this.connecting = undefined
     }
   }
 
@@ -150,7 +159,16 @@ export class McpConnection {
       const delay = 500 * 2 ** this.restarts
       this.restarts += 1
       this.setState('starting', `restarting in ${delay} ms after a crash`)
-      this.restartTimer = setTimeout(() => void this.start(), delay)
+      let settle = (): void => {}
+      const done = new Promise<void>((resolve) => (settle = resolve))
+      const restarting = { done, settle }
+      this.restarting = restarting
+      this.restartTimer = setTimeout(() => {
+        void this.start().finally(() => {
+          if (this.restarting === restarting) this.restarting = undefined
+          settle()
+        })
+      }, delay)
       this.restartTimer.unref?.()
     }
   }
@@ -198,6 +216,8 @@ export class McpConnection {
   }
 
   async callTool(name: string, args: Record<string, unknown>, opts: McpCallOptions): Promise<McpCallResult> {
+    // A crashed server being restarted answers once it is back (or has failed for good).
+    if (this.restarting) await this.restarting.done
     if (this.starting) await this.starting
     const client = this.client
     if (!client || this.state !== 'ready')
@@ -226,9 +246,11 @@ export class McpConnection {
   async stop(): Promise<void> {
     this.stopping = true
     clearTimeout(this.restartTimer)
-    const client = this.client
+    this.restarting?.settle()
+    this.restarting = undefined
+    const clients = [this.client, this.connecting]
     this.client = undefined
-    await client?.close().catch(() => undefined)
+    await Promise.all(clients.map((c) => c?.close().catch(() => undefined)))
     this.log?.end()
     this.log = undefined
     if (this.state !== 'failed') this.setState('stopped')

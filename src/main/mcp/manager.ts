@@ -131,12 +131,14 @@ export class McpManager {
     return [...this.connections.values()].filter((c) => c.state === 'failed').map((c) => c.error ?? '')
   }
 
-  /** The tools offered to the model: ready servers' enabled tools. */
+  /** The tools offered to the model: the enabled tools of servers that are up (or coming back). */
   tools(): McpTool[] {
     const settings = this.settings()
     const out: McpTool[] = []
     for (const conn of this.connections.values()) {
-      if (conn.state !== 'ready' || !this.mayRun(conn.config, settings)) continue
+      // A server restarting after a crash keeps its tools: a call waits for it to be back.
+      const live = conn.state === 'ready' || conn.state === 'starting'
+      if (!live || !this.mayRun(conn.config, settings)) continue
       let tools = this.toolCache.get(conn.tools)
       if (!tools) {
         tools = conn.tools.map((info) => mcpTool(conn.config.name, info, conn))
