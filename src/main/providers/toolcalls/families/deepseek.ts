@@ -17,7 +17,9 @@ const CALL_OPEN = new RegExp(token('tool', 'call', 'begin'), 'g')
 const HAS_CALL = new RegExp(token('tool', 'call', 'begin'))
 const CALL_CLOSE = new RegExp(token('tool', 'call', 'end'))
 const TOOL_SEP = new RegExp(token('tool', 'sep'))
-const STEPTML = /<steptml:invoke\b/
+// Other families write between these same tokens: Step-3's <steptml:invoke>, Kimi K2's
+// <|tool_call_argument_begin|>. Their own families read those.
+const FOREIGN = /<steptml:invoke\b|<\|tool_call_argument_begin\|>/
 const END_OF_SENTENCE = new RegExp(`^\\s*${token('end', 'of', 'sentence')}`)
 
 // V3.2 writes calls as DSML tags: <｜DSML｜function_calls>, <｜DSML｜invoke name="…">, …;
@@ -71,8 +73,7 @@ function parseTokens(text: string, out: FamilyResult): void {
     if (eos) end += eos[0].length
     claimed.push([start, end])
     const body = text.slice(bodyStart, bodyEnd)
-    // Step-3 writes <steptml:invoke> markup between these same tokens: its family reads it.
-    if (STEPTML.test(body)) continue
+    if (FOREIGN.test(body)) continue
     // A section without the per-call tokens still says what to call: read it as one call.
     const bodies = HAS_CALL.test(body) ? callBodies(body) : body.trim() === '' ? [] : [body]
     addBlock(out, start, end, bodies, readCall, 'the <｜tool▁calls▁begin｜> block holds no tool call')
@@ -92,7 +93,7 @@ function parseTokens(text: string, out: FamilyResult): void {
     const stop = close && (!next || close.index < next.index) ? close.index : (next?.index ?? text.length)
     const end = stop + (close && stop === close.index ? close[0].length : 0)
     const body = text.slice(bodyStart, stop)
-    if (STEPTML.test(body)) continue
+    if (FOREIGN.test(body)) continue
     addBlock(out, start, end, [body], readCall, 'empty DeepSeek tool call')
   }
 }
