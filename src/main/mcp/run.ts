@@ -61,7 +61,8 @@ export async function runMcpCall(
         sessionId: deps.sessionId,
         callId,
         tool: tool.name,
-        plan: { summary, verdict: 'ask', data: input, ...(description ? { reason: description } : {}) },
+        // The server's description stays out of the prompt: it is the server's text, not ours.
+        plan: { summary, verdict: 'ask', data: input },
       },
       signal,
     )
