@@ -40,11 +40,19 @@ export * from './api'
 
 /** Problems listed per kind in a build report; the status counts all of them. */
 const MAX_REPORTED = 50
-/** Rows loaded or files stat'ed on the main thread between two yields to the event loop. */
-const SLICE = 500
+/** Stored rows read per query while loading. */
+const PAGE = 250
+/** Main-thread work between two yields to the event loop: bounded by time, not rows. */
+const SLICE_MS = 8
 
 /** Lets timers, I/O and the agent loop run between two slices of a long build. */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** True once the current slice has run SLICE_MS; `next()` after a yield starts a new one. */
+function sliceTimer(): { due(): boolean; next(): void } {
+  let start = performance.now()
+  return { due: () => performance.now() - start >= SLICE_MS, next: () => (start = performance.now()) }
+}
 
 export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): CodeIndex {
   const root = opts.root
@@ -118,16 +126,20 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     // facts parsed only where memory lacks them.
     const stored = new Map<string, StoredRow>()
     report({ phase: 'loading', done: 0, total: listed.length })
+    const slice = sliceTimer()
     for (let after = ''; ;) {
-      const page = store.loadPage(after, SLICE)
+      const page = store.loadPage(after, PAGE)
       for (const row of page) {
         stored.set(row.path, row)
         if (keep.has(row.path) && row.version === EXTRACTOR_VERSION && !facts.has(row.path))
           facts.set(row.path, JSON.parse(row.facts) as FileFacts)
       }
-      if (page.length < SLICE || signal.aborted) break
+      if (page.length < PAGE || signal.aborted) break
       after = page[page.length - 1].path
-      await yieldToLoop()
+      if (slice.due()) {
+        await yieldToLoop()
+        slice.next()
+      }
     }
     const gone = [...stored.keys()].filter((p) => !keep.has(p))
     store.remove(gone)
@@ -141,9 +153,10 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       const known = stored.get(rel)
       if (known && known.version === EXTRACTOR_VERSION && facts.has(rel) && statMatches(abs, known)) done++
       else jobs.push({ rel, abs, known })
-      if ((done + jobs.length) % SLICE === 0) {
+      if (slice.due()) {
         report({ phase: 'indexing', done, total: listed.length })
         await yieldToLoop()
+        slice.next()
         if (signal.aborted) break
       }
     }
