@@ -26,6 +26,8 @@ const BLOCKS: Block[] = [
   // Gemma 4 (`<|channel>thought\n…<channel|>`, Ollama's model/parsers/gemma4.go); the channel
   // carries no other name in practice, so any channel is reasoning.
   { open: /<\|channel>/, close: /<channel\|>/ },
+  // MiniMax-M3 (`<mm:think>`; a turn without reasoning starts with a bare `</mm:think>`).
+  { open: /<mm:think>/, close: /<\/mm:think>/, unopenedAtStart: true },
   // Kimi K3's think channel; its template may open it in the prompt.
   { open: /<\|open\|>think<\|sep\|>/, close: /<\|close\|>think<\|sep\|>/, unopenedAtStart: true },
   // Glimmer: a message to itself, to its terminator or the next message.

@@ -8,6 +8,11 @@ import { balancedEnd, forwardFinder, isObject, parseJsonLoose } from '../json-sc
  * (the template opens it), so everything before the last `<|END_THINKING|>` counts as
  * thinking, and an unclosed `<|START_THINKING|>` swallows the rest.
  */
+/**
+ * Command R+ writes `Action:` then a ```json fence holding the same list. Fenced JSON
+ * is also how lists are shown, so it is kind `json`: it acts only as the whole answer.
+ */
+const PLUS_ACTION = /(?<=^|\n)[ \t]*Action:[ \t]*\n?[ \t]*```(?:json)?[ \t]*\n([\s\S]*?)\n?[ \t]*```/g
 const ACTION_OPEN = '<|START_ACTION|>'
 const ACTION_CLOSE = '<|END_ACTION|>'
 
@@ -56,8 +61,8 @@ function readActions(json: string): RawCall[] | string {
 
 export const commandR: ToolCallFamily = {
   id: 'command-r',
-  models: 'Cohere Command R7B, Command A',
-  detect: (text) => text.includes(ACTION_OPEN),
+  models: 'Cohere Command R7B, Command A, Command R+',
+  detect: (text) => text.includes(ACTION_OPEN) || text.includes('Action:'),
   parse(text) {
     const out: FamilyResult = { spans: [], broken: [] }
     const from = thinkingEnd(text)
@@ -74,6 +79,13 @@ export const commandR: ToolCallFamily = {
       const calls = readActions(body)
       if (typeof calls === 'string') out.broken.push({ start: at, end, problem: calls })
       else out.spans.push({ start: at, end, calls, kind: 'markup' })
+    }
+    for (const m of text.matchAll(PLUS_ACTION)) {
+      if (m.index < from) continue
+      const calls = readActions(m[1].trim())
+      // Not an action list (no tool_name): some other JSON after the word, not this format.
+      if (typeof calls !== 'string')
+        out.spans.push({ start: m.index, end: m.index + m[0].length, calls, kind: 'json' })
     }
     return out
   },
