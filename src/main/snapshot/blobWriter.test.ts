@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openStore } from '../store/store'
 import { tempDir } from '../store/testing/helpers'
 import { createBlobStore, encodeBlob, sha256 } from './blobs'
@@ -10,6 +10,18 @@ const cleanups: Array<() => void> = []
 afterEach(() => {
   while (cleanups.length) cleanups.pop()!()
 })
+
+// The helpers live as long as the process: a warning from any test here counts.
+const warnings: Error[] = []
+const onWarning = (w: Error) => warnings.push(w)
+beforeAll(() => void process.on('warning', onWarning))
+afterAll(() => void process.off('warning', onWarning))
+
+/** Dozens of batches in flight at once, and not a listener per batch on the helpers. */
+async function noListenerPileUp(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve)) // warnings are emitted on the next tick
+  expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning')
+}
 
 function store() {
   const dataDir = tempDir()
@@ -56,6 +68,7 @@ describe('createBlobWriter', () => {
       expect(blobs.get(sha256(raw)).equals(raw)).toBe(true)
     }
     expect(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get()).toBe(new Set(all.map(sha256)).size)
+    await noListenerPileUp()
   })
 
   it('skips contents already stored, and lets the caller wait for room between batches', async () => {
@@ -72,6 +85,7 @@ describe('createBlobWriter', () => {
     }
     await writer.drain()
     expect(db.prepare('SELECT COUNT(*) FROM blobs').pluck().get()).toBe(41)
+    await noListenerPileUp()
     for (const raw of big) expect(blobs.get(sha256(raw)).equals(raw)).toBe(true)
   })
 })

@@ -64,34 +64,52 @@ parentPort.on('message', ({ id, raws, quality, rawBelow }) => {
 })
 `
 
+type Encoded = { encoding: number; data: Uint8Array }
+type Item = { hash: string; size: number; raw: Buffer }
+
 interface Helper {
   worker: Worker
-  busy: number
+  /** Batches sent and not answered, by id: one listener per helper, however many are in flight. */
+  pending: Map<number, (out: Encoded[] | undefined) => void>
 }
 
 let helpers: Helper[] | undefined
 /** Set once a helper failed: from then on every blob is compressed inline. */
 let helpersBroken = false
+let nextId = 1
+
+function newHelper(): Helper {
+  const worker = new Worker(WORKER_SOURCE, { eval: true })
+  worker.unref() // an idle helper must not keep the process alive
+  const h: Helper = { worker, pending: new Map() }
+  worker.on('message', (m: { id: number; out: Encoded[] }) => {
+    h.pending.get(m.id)?.(m.out)
+    h.pending.delete(m.id)
+    if (h.pending.size === 0) worker.unref()
+  })
+  const fail = () => {
+    helpersBroken = true
+    helpers = undefined
+    for (const resolve of h.pending.values()) resolve(undefined)
+    h.pending.clear()
+  }
+  worker.on('error', fail)
+  worker.on('exit', fail)
+  return h
+}
 
 function getHelpers(): Helper[] | undefined {
   if (helpers || helpersBroken) return helpers
   // One thread is the caller's (reading and hashing); on two cores that leaves one helper.
   const count = Math.max(1, Math.min(3, os.availableParallelism() - 1))
   try {
-    helpers = Array.from({ length: count }, () => {
-      const worker = new Worker(WORKER_SOURCE, { eval: true })
-      worker.unref() // an idle helper must not keep the process alive
-      return { worker, busy: 0 }
-    })
+    helpers = Array.from({ length: count }, newHelper)
   } catch {
     helpersBroken = true
     helpers = undefined
   }
   return helpers
 }
-
-type Encoded = { encoding: number; data: Uint8Array }
-type Item = { hash: string; size: number; raw: Buffer }
 
 /** The memory that can move to a helper rather than be copied: a buffer that is all of its ArrayBuffer. */
 function movable(items: readonly Item[]): ArrayBuffer[] {
@@ -102,40 +120,22 @@ function movable(items: readonly Item[]): ArrayBuffer[] {
   return [...out]
 }
 
-let nextId = 1
-
 /** Compresses the items' bytes on the least busy helper; undefined when the helpers cannot. */
 function compressOnHelper(items: readonly Item[]): Promise<Encoded[] | undefined> {
   const pool = getHelpers()
   if (!pool) return Promise.resolve(undefined)
-  const h = pool.reduce((a, b) => (b.busy < a.busy ? b : a))
+  const h = pool.reduce((a, b) => (b.pending.size < a.pending.size ? b : a))
   const id = nextId++
   return new Promise((resolve) => {
-    const done = (out: Encoded[] | undefined) => {
-      h.worker.off('message', onMessage)
-      h.worker.off('error', onFailure)
-      h.worker.off('exit', onFailure)
-      if (--h.busy === 0) h.worker.unref()
-      resolve(out)
-    }
-    const onMessage = (m: { id: number; out: Encoded[] }) => {
-      if (m.id === id) done(m.out)
-    }
-    const onFailure = () => {
-      helpersBroken = true
-      helpers = undefined
-      done(undefined)
-    }
-    h.worker.on('message', onMessage)
-    h.worker.on('error', onFailure)
-    h.worker.on('exit', onFailure)
-    if (h.busy++ === 0) h.worker.ref() // keep the process alive until the answer arrives
     const raws = items.map((it) => it.raw)
     try {
       h.worker.postMessage({ id, raws, quality: BROTLI_QUALITY, rawBelow: RAW_BELOW_BYTES }, movable(items))
     } catch {
-      onFailure() // nothing was sent (a failed post moves no memory): compressed here instead
+      resolve(undefined) // nothing was sent (a failed post moves no memory): compressed here instead
+      return
     }
+    h.pending.set(id, resolve)
+    h.worker.ref() // keep the process alive until the answer arrives
   })
 }
 
