@@ -15,6 +15,7 @@ import {
 import { identLines } from './idents'
 import { createIndexStore, type StoredRow } from './index-store'
 import { sharedRun } from './shared-run'
+import { sliceTimer, statMatches, stoppedBeforeListing, yieldToLoop } from './build-steps'
 import { defaultWorkerCount, processAll } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
 import {
@@ -42,18 +43,6 @@ export * from './api'
 const MAX_REPORTED = 50
 /** Stored rows read per query while loading. */
 const PAGE = 250
-/** Main-thread work between two yields to the event loop: bounded by time, not rows. */
-const SLICE_MS = 8
-
-/** Lets timers, I/O and the agent loop run between two slices of a long build. */
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
-
-/** True once the current slice has run SLICE_MS; `next()` after a yield starts a new one. */
-function sliceTimer(): { due(): boolean; next(): void } {
-  let start = performance.now()
-  return { due: () => performance.now() - start >= SLICE_MS, next: () => (start = performance.now()) }
-}
-
 export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): CodeIndex {
   const root = opts.root
   const prefix = opts.prefix?.replace(/^\.\/|\/+$/g, '') || undefined
@@ -407,32 +396,6 @@ function* filterIdents(
   facts: ReadonlyMap<string, FileFacts>,
 ): Generator<{ path: string; idents: string }> {
   for (const row of rows) if (facts.has(row.path)) yield row
-}
-
-function stoppedBeforeListing(started: number, files: number): BuildReport {
-  return {
-    files,
-    parsed: 0,
-    unchanged: 0,
-    removed: 0,
-    skipped: [],
-    parseErrors: [],
-    errors: [],
-    grammarErrors: [],
-    aborted: true,
-    seconds: (performance.now() - started) / 1000,
-    workers: 0,
-  }
-}
-
-/** True when the file's size and mtime are the stored ones (its content is taken as unchanged). */
-function statMatches(abs: string, known: StoredRow): boolean {
-  try {
-    const st = fs.statSync(abs)
-    return st.isFile() && st.size === known.size && st.mtimeMs === known.mtimeMs
-  } catch {
-    return false
-  }
 }
 
 function push(list: FileProblem[], item: FileProblem): void {
