@@ -128,6 +128,9 @@ export function bwrapArgs(opts: BwrapOptions): string[] {
     args.push('--ro-bind', g, g)
     for (const dir of linkedGitDirs(g)) args.push('--ro-bind', dir, dir)
   }
+  // A hard link's other name may be outside the project: the shared inode stays read-only.
+  const masked = new Set(project.secrets)
+  for (const f of project.hardLinks ?? []) if (!masked.has(f)) args.push('--ro-bind', f, f)
 
   // Listening sockets elsewhere (found in /proc/net/unix), outside the private folders.
   // (The network namespace does not cover them: connect() goes through the file system.)

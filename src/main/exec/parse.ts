@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { Language, Parser, type Node } from 'web-tree-sitter'
+import { reevaluation, type Reevaluation } from './reeval'
 
 /*
  * The command line as bash reads it, through tree-sitter-bash (the grammar VS Code
@@ -54,6 +55,8 @@ export interface ParsedLine {
   functions: { name: string; calls: string[]; source: string }[]
   /** Set when bash would not accept the line as written. */
   syntaxError?: string
+  /** Set when bash would evaluate quoted text or a value as code (`test -v 'a[$(…)]'`, `${x@P}`). */
+  reevaluated?: Reevaluation
 }
 
 let parserPromise: Promise<Parser> | undefined
@@ -82,6 +85,7 @@ export function parseShell(parser: Parser, text: string): ParsedLine {
     const line: ParsedLine = { commands: [], pipelines: [], redirects: [], assignments: [], functions: [] }
     walk(tree.rootNode, line, [])
     if (tree.rootNode.hasError) line.syntaxError = describeError(tree.rootNode, text)
+    line.reevaluated = reevaluation(tree.rootNode) ?? undefined
     return line
   } finally {
     tree.delete()

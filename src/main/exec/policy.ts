@@ -159,6 +159,9 @@ class Checker {
         'deny',
         (w) => `${w} could not be read as a shell command: ${line.syntaxError}; ${WRITE_PLAINLY}`,
       )
+    const again = line.reevaluated
+    if (again?.verdict === 'deny') this.refuse(text, again.why)
+    else if (again) this.add(text, 'ask', (w) => `${w}: ${again.why}`)
     for (const fn of line.functions) {
       if (fn.calls.includes(fn.name))
         this.add(

@@ -25,7 +25,7 @@ import {
 } from './programs/build'
 import { TAR, USER_ALLOWED_RULES, tarArgs } from './programs/other'
 import { GIT_SUBCOMMANDS, GIT_TABLES, gitCall } from './programs/git'
-import { DATE, FILE, FIND, HOSTNAME, RG, RM, SED, SORT, TREE, UNIQ } from './programs/text'
+import { DATE, FILE, FIND, HOSTNAME, PRINTF, RG, RM, SED, SORT, TREE, UNIQ } from './programs/text'
 import { isRestricted, programObjection, type ProgramRule } from './programs/types'
 
 /*
@@ -184,7 +184,6 @@ export const ALLOW_RULES: readonly AllowRule[] = [
     'cat',
     'pwd',
     'echo',
-    'printf',
     'grep',
     'egrep',
     'fgrep',
@@ -223,6 +222,7 @@ export const ALLOW_RULES: readonly AllowRule[] = [
     'printenv',
     'id',
   ),
+  rule('printf', PRINTF),
   rule('rg', RG),
   rule('find', FIND),
   rule('sort', SORT),

@@ -47,6 +47,11 @@ export interface ProjectSecrets {
   secrets: string[]
   /** Every `.git` (folder or file) met, the project's own first: bound read-only. */
   gitPaths: string[]
+  /**
+   * Files with more than one hard link: the other name may be outside the project, and
+   * writing the shared inode would write there. Bound read-only.
+   */
+  hardLinks: string[]
   /** True when the walk hit MAX_WALK_ENTRIES and the rest of the tree was not looked at. */
   truncated: boolean
   entries: number
@@ -56,6 +61,7 @@ interface DirEntry {
   mtimeMs: number
   secrets: string[]
   gits: string[]
+  hardLinks: string[]
   subdirs: string[]
   entries: number
 }
@@ -64,7 +70,7 @@ interface DirEntry {
 const scans = new Map<string, Map<string, DirEntry>>()
 
 function readDir(dir: string, mtimeMs: number): DirEntry {
-  const out: DirEntry = { mtimeMs, secrets: [], gits: [], subdirs: [], entries: 0 }
+  const out: DirEntry = { mtimeMs, secrets: [], gits: [], hardLinks: [], subdirs: [], entries: 0 }
   let entries: fs.Dirent[]
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true })
@@ -77,6 +83,8 @@ function readDir(dir: string, mtimeMs: number): DirEntry {
     if (entry.name === '.git') out.gits.push(full)
     else if (SECRET_NAME.test(entry.name) && !entry.isSymbolicLink()) out.secrets.push(full)
     else if (entry.isDirectory() && !SKIP_DIRS.has(entry.name)) out.subdirs.push(full)
+    else if (entry.isFile() && (fs.lstatSync(full, { throwIfNoEntry: false })?.nlink ?? 1) > 1)
+      out.hardLinks.push(full)
   }
   return out
 }
@@ -98,7 +106,7 @@ function walk(
   maxEntries: number,
   unchanged: ((dir: string) => boolean) | undefined,
 ): ProjectSecrets {
-  const out: ProjectSecrets = { secrets: [], gitPaths: [], truncated: false, entries: 0 }
+  const out: ProjectSecrets = { secrets: [], gitPaths: [], hardLinks: [], truncated: false, entries: 0 }
   const previous = scans.get(root) ?? new Map<string, DirEntry>()
   const next = new Map<string, DirEntry>()
   const queue = [root]
@@ -124,6 +132,7 @@ function walk(
     }
     out.secrets.push(...entry.secrets)
     out.gitPaths.push(...entry.gits)
+    out.hardLinks.push(...entry.hardLinks)
     queue.push(...entry.subdirs)
   }
   scans.set(root, next)

@@ -111,6 +111,12 @@ export const TREE: ProgramRule = {
   forbid: { '-o': WRITES, '--output': WRITES, '-R': 'writes an HTML file into every folder' },
 }
 
+/** bash's `printf -v NAME` sets a variable instead of printing: `printf -v PATH %s ./bin; ls`. */
+export const PRINTF: ProgramRule = {
+  table: options({ short: 'v=' }, { stopAtOperand: true }),
+  forbid: { '-v': 'sets a shell variable (PATH, IFS…) instead of printing' },
+}
+
 export const DATE: ProgramRule = {
   table: options({
     long: 'date= debug file= iso-8601=? resolution rfc-email rfc-3339= reference= set= universal utc uct help version',
