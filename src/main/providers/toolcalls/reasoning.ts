@@ -28,6 +28,8 @@ const BLOCKS: Block[] = [
   { open: /<\|channel>/, close: /<channel\|>/ },
   // MiniMax-M3 (`<mm:think>`; a turn without reasoning starts with a bare `</mm:think>`).
   { open: /<mm:think>/, close: /<\/mm:think>/, unopenedAtStart: true },
+  // Apriel 1.6: the template opens the reasoning; the answer starts after [BEGIN FINAL RESPONSE].
+  { open: /Here are my reasoning steps:\n/, close: /\[BEGIN FINAL RESPONSE\]/, unopenedAtStart: true },
   // Kimi K3's think channel; its template may open it in the prompt.
   { open: /<\|open\|>think<\|sep\|>/, close: /<\|close\|>think<\|sep\|>/, unopenedAtStart: true },
   // Glimmer: a message to itself, to its terminator or the next message.
