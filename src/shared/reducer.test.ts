@@ -134,3 +134,59 @@ describe('a compaction step', () => {
     ])
   })
 })
+
+describe('an MCP tool step', () => {
+  const name = 'mcp__everything__echo'
+  const mcp = { server: 'everything', tool: 'echo', args: { message: 'hi' }, description: 'Echoes back' }
+  const image = { kind: 'image' as const, mimeType: 'image/png', data: 'iVBORw0KGgo=' }
+  const events = stamp([
+    { type: 'tool.started', callId: 'm1', name, args: { message: 'hi' }, mutating: true },
+    { type: 'approval.requested', callId: 'm1', tool: name, mcp },
+    { type: 'approval.resolved', callId: 'm1', decision: 'accept', by: 'user' },
+    {
+      type: 'tool.finished',
+      callId: 'm1',
+      name,
+      ok: true,
+      result: { ok: true, text: 'Echo: hi' },
+      durationMs: 4,
+      attachments: [image],
+    },
+  ])
+
+  it('keeps what the approval showed (server, tool, arguments, description) past the answer', () => {
+    const waiting = reduceEvents(events.slice(0, 2)).steps[0]
+    expect(waiting).toMatchObject({ kind: 'tool', status: 'waiting', mcp })
+    const done = reduceEvents(events).steps[0]
+    expect(done).toMatchObject({ status: 'ok', mcp, approval: { decision: 'accept', requestedSeq: 2 } })
+  })
+
+  it('keeps the images the tool returned, and only when there are some', () => {
+    expect(reduceEvents(events).steps[0]).toMatchObject({ attachments: [image] })
+    const plain = stamp([
+      { type: 'tool.started', callId: 'r1', name: 'read_file', args: { path: 'a' }, mutating: false },
+      {
+        type: 'tool.finished',
+        callId: 'r1',
+        name: 'read_file',
+        ok: true,
+        result: { ok: true },
+        durationMs: 1,
+      },
+      { type: 'tool.started', callId: 'm2', name, args: {}, mutating: true },
+      {
+        type: 'tool.finished',
+        callId: 'm2',
+        name,
+        ok: true,
+        result: { ok: true },
+        durationMs: 1,
+        attachments: [],
+      },
+    ])
+    for (const step of reduceEvents(plain).steps) {
+      expect(step).not.toHaveProperty('attachments')
+      expect(step).not.toHaveProperty('mcp')
+    }
+  })
+})

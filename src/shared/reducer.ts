@@ -1,4 +1,7 @@
 import type { Finding, FinishReason, StepwiseEvent, ToolCall, Usage } from './protocol'
+import { reduceToolEvent, type ToolStep } from './reducerTools'
+
+export type { McpCall, ToolStep } from './reducerTools'
 
 /**
  * The one reducer from events to what a session looks like, used by the live UI,
@@ -25,20 +28,7 @@ export type TimelineStep =
       /** The model that answered (a session can switch model between turns). */
       model?: string
     }
-  | {
-      kind: 'tool'
-      seq: number
-      ts: number
-      callId: string
-      name: string
-      args: unknown
-      mutating: boolean
-      status: StepStatus
-      result?: Record<string, unknown>
-      durationMs?: number
-      output: string
-      approval?: { decision: string; by: string; reason?: string; diff?: string; requestedSeq: number }
-    }
+  | ToolStep
   | { kind: 'checkpoint'; seq: number; ts: number; snapshotId: number; paths: string[]; callId?: string }
   | {
       kind: 'compaction'
@@ -141,22 +131,6 @@ export function reduceEvents(
   initial: SessionView = emptySessionView,
 ): SessionView {
   return events.reduce(reduceEvent, initial)
-}
-
-function updateTool(
-  steps: TimelineStep[],
-  callId: string,
-  update: (step: Extract<TimelineStep, { kind: 'tool' }>) => TimelineStep,
-): TimelineStep[] {
-  for (let i = steps.length - 1; i >= 0; i--) {
-    const step = steps[i]
-    if (step.kind === 'tool' && step.callId === callId) {
-      const next = steps.slice()
-      next[i] = update(step)
-      return next
-    }
-  }
-  return steps
 }
 
 function updateModel(
@@ -277,68 +251,11 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         ],
       }
     case 'tool.started':
-      return {
-        ...s,
-        status: 'running-tool',
-        steps: [
-          ...s.steps,
-          {
-            kind: 'tool',
-            seq: event.seq,
-            ts: event.ts,
-            callId: event.callId,
-            name: event.name,
-            args: event.args,
-            mutating: event.mutating,
-            status: 'running',
-            output: '',
-          },
-        ],
-      }
     case 'tool.output':
-      return {
-        ...s,
-        steps: updateTool(s.steps, event.callId, (t) => ({ ...t, output: t.output + event.text })),
-      }
     case 'approval.requested':
-      return {
-        ...s,
-        status: 'waiting',
-        pendingApprovals: [...s.pendingApprovals, event.callId],
-        steps: updateTool(s.steps, event.callId, (t) => ({
-          ...t,
-          status: 'waiting',
-          approval: { decision: 'pending', by: 'user', diff: event.change?.diff, requestedSeq: event.seq },
-        })),
-      }
     case 'approval.resolved':
-      return {
-        ...s,
-        status: 'running-tool',
-        pendingApprovals: s.pendingApprovals.filter((id) => id !== event.callId),
-        steps: updateTool(s.steps, event.callId, (t) => ({
-          ...t,
-          status: event.decision === 'reject' ? 'rejected' : 'running',
-          approval: {
-            decision: event.decision,
-            by: event.by,
-            reason: event.reason,
-            diff: event.appliedDiff ?? t.approval?.diff,
-            requestedSeq: t.approval?.requestedSeq ?? event.seq,
-          },
-        })),
-      }
     case 'tool.finished':
-      return {
-        ...s,
-        status: 'thinking',
-        steps: updateTool(s.steps, event.callId, (t) => ({
-          ...t,
-          status: t.status === 'rejected' ? 'rejected' : event.ok ? 'ok' : 'error',
-          result: event.result,
-          durationMs: event.durationMs,
-        })),
-      }
+      return reduceToolEvent(s, event)
     case 'checkpoint.created':
       return {
         ...s,

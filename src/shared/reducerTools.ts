@@ -1,0 +1,122 @@
+import type { StepwiseEvent, ToolAttachment } from './protocol'
+import type { SessionView, StepStatus, TimelineStep } from './reducer'
+
+/*
+ * The tool-call part of the session reducer (reducer.ts): a call starts, streams output, may wait
+ * for the user's approval, and finishes. Kept apart so the main reducer stays readable; pure and
+ * total like it.
+ */
+
+/** What an approval prompt for an MCP call showed (`approval.requested.mcp`). */
+export type McpCall = NonNullable<Extract<StepwiseEvent, { type: 'approval.requested' }>['mcp']>
+
+export interface ToolStep {
+  kind: 'tool'
+  seq: number
+  ts: number
+  callId: string
+  name: string
+  args: unknown
+  mutating: boolean
+  status: StepStatus
+  result?: Record<string, unknown>
+  durationMs?: number
+  output: string
+  approval?: { decision: string; by: string; reason?: string; diff?: string; requestedSeq: number }
+  /** An MCP call the user was asked about: server, tool, arguments, the server's description. */
+  mcp?: McpCall
+  /** Images an MCP tool returned (the model got a description of them). */
+  attachments?: ToolAttachment[]
+}
+
+export type ToolEvent = Extract<
+  StepwiseEvent,
+  { type: 'tool.started' | 'tool.output' | 'approval.requested' | 'approval.resolved' | 'tool.finished' }
+>
+
+function updateTool(
+  steps: TimelineStep[],
+  callId: string,
+  update: (step: ToolStep) => TimelineStep,
+): TimelineStep[] {
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i]
+    if (step.kind === 'tool' && step.callId === callId) {
+      const next = steps.slice()
+      next[i] = update(step)
+      return next
+    }
+  }
+  return steps
+}
+
+/** `s` already carries the event's `lastSeq`. */
+export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
+  switch (event.type) {
+    case 'tool.started':
+      return {
+        ...s,
+        status: 'running-tool',
+        steps: [
+          ...s.steps,
+          {
+            kind: 'tool',
+            seq: event.seq,
+            ts: event.ts,
+            callId: event.callId,
+            name: event.name,
+            args: event.args,
+            mutating: event.mutating,
+            status: 'running',
+            output: '',
+          },
+        ],
+      }
+    case 'tool.output':
+      return {
+        ...s,
+        steps: updateTool(s.steps, event.callId, (t) => ({ ...t, output: t.output + event.text })),
+      }
+    case 'approval.requested':
+      return {
+        ...s,
+        status: 'waiting',
+        pendingApprovals: [...s.pendingApprovals, event.callId],
+        steps: updateTool(s.steps, event.callId, (t) => ({
+          ...t,
+          status: 'waiting',
+          approval: { decision: 'pending', by: 'user', diff: event.change?.diff, requestedSeq: event.seq },
+          ...(event.mcp ? { mcp: event.mcp } : {}),
+        })),
+      }
+    case 'approval.resolved':
+      return {
+        ...s,
+        status: 'running-tool',
+        pendingApprovals: s.pendingApprovals.filter((id) => id !== event.callId),
+        steps: updateTool(s.steps, event.callId, (t) => ({
+          ...t,
+          status: event.decision === 'reject' ? 'rejected' : 'running',
+          approval: {
+            decision: event.decision,
+            by: event.by,
+            reason: event.reason,
+            diff: event.appliedDiff ?? t.approval?.diff,
+            requestedSeq: t.approval?.requestedSeq ?? event.seq,
+          },
+        })),
+      }
+    case 'tool.finished':
+      return {
+        ...s,
+        status: 'thinking',
+        steps: updateTool(s.steps, event.callId, (t) => ({
+          ...t,
+          status: t.status === 'rejected' ? 'rejected' : event.ok ? 'ok' : 'error',
+          result: event.result,
+          durationMs: event.durationMs,
+          ...(event.attachments && event.attachments.length > 0 ? { attachments: event.attachments } : {}),
+        })),
+      }
+  }
+}
