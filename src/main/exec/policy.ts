@@ -16,7 +16,8 @@ import {
   userAllowRule,
   type AllowRule,
 } from './rules'
-import { expandBraces, secretOperand } from './secrets'
+import { expandBraces, secretOperand, secretRefusal } from './secrets'
+import { CODE_INTERPRETERS, STDIN_INTERPRETERS, readsProgramFromStdin } from './interpreters'
 import { unwrap } from './unwrap'
 
 /*
@@ -80,26 +81,6 @@ const RISKY_VARIABLE =
 /** Variables whose value is a command line some program runs (`GIT_PAGER='…' git log`). */
 const PROGRAM_VARIABLE =
   /^(PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|LESSOPEN|LESSCLOSE|PROMPT_COMMAND|BROWSER|TERMINAL)$/
-
-/** Interpreters that run a program read from stdin when given none (`cat x | python`). */
-const STDIN_INTERPRETERS = new Set([
-  'python',
-  'python3',
-  'node',
-  'perl',
-  'ruby',
-  'php',
-  'lua',
-  'Rscript',
-  'awk',
-  'gawk',
-  'tclsh',
-  'deno',
-  'bun',
-])
-
-/** Interpreters whose inline code (`-c`, `-e`, an awk program, a heredoc) is scanned for shell commands. */
-const CODE_INTERPRETERS = new Set([...STDIN_INTERPRETERS, 'python2', 'mawk', 'nawk', 'jshell', 'osascript'])
 
 /** A quoted string in code, and a run of them separated by commas (`["rm", "-rf", "x"]`). */
 const STRING_LITERAL = /(["'`])((?:\\.|(?!\1)[^\\\n])*)\1/g
@@ -231,16 +212,8 @@ class Checker {
       return
     if (name === 'find' && this.findExecChecked(source, unwrapped.argv, depth)) return
     if (name === 'git' && this.gitConfigChecked(source, argv, depth)) return
-    const secret = secretOperand(argv)
-    if (secret) {
-      this.add(
-        source,
-        'deny',
-        (w) =>
-          `${w} names \`${secret.word}\`, a secrets file (${secret.pattern}); its contents stay out of the session`,
-      )
-      return
-    }
+    const secret = secretOperand(unwrapped.argv, this.root)
+    if (secret) return this.add(source, 'deny', (w) => secretRefusal(w, secret))
     const git = this.root ? gitCall(argv) : null
     if (git) {
       const why = readsGitObjects(git, pathExists(this.root!))
@@ -395,12 +368,6 @@ class Checker {
     }
     return false
   }
-}
-
-/** `python` with no script file, no `-c`/`-e`: it reads its program from stdin (`-` too). */
-function readsProgramFromStdin(argv: readonly string[]): boolean {
-  const args = argv.slice(1)
-  return !args.some((a) => !a.startsWith('-') || /^-[a-zA-Z]*[ceE]$/.test(a) || /^--(eval|command)/.test(a))
 }
 
 function nameOf(command: SimpleCommand): string {

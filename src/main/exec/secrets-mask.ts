@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { DEFAULT_DENY } from '../sandbox/denylist'
+import { HOME_CREDENTIALS, SECRET_FILE_NAMES } from '../sandbox/denylist'
 import { createChangeTracker, type ChangeTracker } from '../snapshot/changeTracker'
 
 /*
@@ -12,12 +12,6 @@ import { createChangeTracker, type ChangeTracker } from '../snapshot/changeTrack
  * secrets are masked too, since a root sandbox keeps uid 0 on the host's files.
  */
 
-/** Denylist entries that are folders the tools skip, not secrets: commands need them. */
-const NOT_SECRETS = new Set(['.git', 'node_modules/', 'dist/'])
-
-/** Secret file names beyond the denylist's, matched at any depth. */
-const EXTRA_SECRET_NAMES = ['*.pfx', 'id_ed25519*', 'id_ecdsa*', 'id_dsa*', '.pypirc', '.git-credentials']
-
 function globToRegExp(glob: string): RegExp {
   const body = glob
     .replace(/[.+^${}()|[\]\\]/g, '\\$&')
@@ -26,11 +20,11 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`)
 }
 
-/** One regular expression for every secret name (the patterns are basename globs). */
+/** One regular expression for every secret name (the denylist's SECRET_FILE_NAMES, basename globs). */
 export function secretNameMatcher(extra: readonly string[] = []): RegExp {
-  const globs = [...DEFAULT_DENY, ...EXTRA_SECRET_NAMES, ...extra]
+  const globs = [...SECRET_FILE_NAMES, ...extra]
     .map((g) => g.trim())
-    .filter((g) => g !== '' && !NOT_SECRETS.has(g) && !g.includes('/'))
+    .filter((g) => g !== '' && !g.includes('/'))
   return new RegExp(globs.map((g) => globToRegExp(g).source).join('|'))
 }
 
@@ -237,37 +231,8 @@ export async function refreshProjectSecrets(
   return found
 }
 
-/**
- * Credentials under $HOME (relative paths): never bound back, and masked where
- * a folder that is bound back holds them.
- */
-export const HOME_CREDENTIALS = [
-  '.ssh',
-  '.gnupg',
-  '.aws',
-  '.azure',
-  '.config/gcloud',
-  '.config/gh',
-  '.config/hub',
-  '.kube',
-  '.docker/config.json',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  '.pypirc',
-  '.netrc',
-  '.git-credentials',
-  '.config/git/credentials',
-  '.cargo/credentials',
-  '.cargo/credentials.toml',
-  '.m2/settings.xml',
-  '.m2/settings-security.xml',
-  '.gradle/gradle.properties',
-  '.local/share/keyrings',
-  '.password-store',
-  '.config/stepwise',
-  '.local/share/stepwise',
-]
+/** The denylist's home credentials (one list for the policy and the mask). */
+export { HOME_CREDENTIALS }
 
 /** Host files that stay secret even from a root sandbox (uid 0 keeps owner access to them). */
 export const SYSTEM_SECRETS = [

@@ -1,12 +1,16 @@
+import os from 'node:os'
 import path from 'node:path'
 import { commandName } from './argv'
-import { DEFAULT_DENY, createDenyList } from '../sandbox/denylist'
+import type { Word } from './parse'
+import { DEFAULT_DENY, HOME_CREDENTIALS, SECRET_FILE_NAMES, createDenyList } from '../sandbox/denylist'
 
 /*
  * Two readings of an argv the deny rules need besides the options: the words bash's
  * brace expansion makes (`{rm,-rf,x}` is `rm -rf x`), and operands that name a
- * secrets file (`cat .env`, `git show HEAD:.env`) — refused here as well as masked
- * in the sandbox, so the model learns why.
+ * secrets file (`cat .env`, `git show HEAD:.env`) or a credential under a home
+ * (`cat ~/.aws/credentials`, however the home is spelled) — refused here as well as
+ * masked in the sandbox, so the model learns why, and so a command run unsandboxed
+ * (`allowUnsandboxed`, `sandbox: "off"`) cannot read them by name either.
  */
 
 /** The denylist's secrets patterns (not its folders such as `.git`, `node_modules/`, `dist/`). */
@@ -36,36 +40,118 @@ const NO_READ = new Set([
 /** git subcommands that only move names in the index (`git rm --cached .env` is the cure, not the leak). */
 const GIT_NO_READ = new Set(['add', 'rm', 'mv', 'check-ignore', 'ls-files', 'status', 'restore'])
 
-/** The first word of argv that names a secrets file, with the pattern it matches. */
-export function secretOperand(argv: readonly string[]): { word: string; pattern: string } | null {
-  const name = commandName(argv[0] ?? '')
+/**
+ * The first word of argv that names a secrets file or a home credential, with the pattern it
+ * matches. `cwd` resolves relative paths (`../../.aws/credentials` from the project).
+ */
+export function secretOperand(
+  words: readonly (Word | string)[],
+  cwd = process.cwd(),
+): { word: string; pattern: string } | null {
+  const argv = words.map((w) => (typeof w === 'string' ? { value: w, dynamic: false } : w))
+  const name = commandName(argv[0]?.value ?? '')
   if (NO_READ.has(name)) return null
-  if (name === 'git' && argv.slice(1).some((a) => GIT_NO_READ.has(a))) return null
+  if (name === 'git' && argv.slice(1).some((a) => GIT_NO_READ.has(a.value))) return null
   for (let i = 1; i < argv.length; i++) {
-    const word = argv[i]
+    const word = argv[i].value
     // `--exclude=.env`, `-g '!.env'`, `--exclude .env` keep a secret out; they do not read it.
     if (/^-.*(exclude|ignore)/i.test(word) || word.startsWith('!')) continue
-    if (/^-.*(exclude|ignore)/i.test(argv[i - 1] ?? '') && !word.startsWith('-')) continue
+    if (/^-.*(exclude|ignore)/i.test(argv[i - 1]?.value ?? '') && !word.startsWith('-')) continue
     for (const candidate of candidates(word)) {
       const pattern = SECRETS.reason(candidate) ?? globReachesSecret(candidate)
+      if (pattern) return { word, pattern }
+    }
+    for (const spelled of spellings(word)) {
+      const pattern = homeCredential(spelled, argv[i].dynamic, cwd)
       if (pattern) return { word, pattern }
     }
   }
   return null
 }
 
+/** The policy's reason for a part that names a secret. */
+export function secretRefusal(where: string, secret: { word: string; pattern: string }): string {
+  return `${where} names \`${secret.word}\`, a secrets file (${secret.pattern}); its contents stay out of the session`
+}
+
+/** The homes a path may be under: $HOME, the account's home from passwd, root's. */
+function homes(): string[] {
+  let account: string | undefined
+  try {
+    account = os.userInfo().homedir
+  } catch {
+    account = undefined // no passwd entry (a container's arbitrary uid)
+  }
+  return [...new Set([os.homedir(), account, process.env.HOME, '/root'].filter((h): h is string => !!h))]
+}
+
+/** A word, what follows its first `=` (`--kubeconfig=~/.kube/config`) and its last `:`. */
+function spellings(word: string): string[] {
+  return [...new Set([word, word.slice(word.indexOf('=') + 1), word.slice(word.lastIndexOf(':') + 1)])]
+}
+
+/** An expansion whose value the policy cannot know (`$X`, `${X:-y}`, `$(…)`, backquotes). */
+const EXPANSION = /\$\{[^}]*\}|\$\([^)]*\)|\$[\w@*#?$!-]|`[^`]*`/g
+
+/**
+ * The home credential (`~/.aws`) a path names, after bash's `~`, `~user`, `$HOME`,
+ * `${HOME}`, the quotes around them and `..` segments; a path partly known only
+ * at run time (`$DIR/.ssh/id`, `~/.aws/$F`) is judged by the parts written out.
+ */
+function homeCredential(word: string, dynamic: boolean, cwd: string): string | undefined {
+  let text = dynamic ? word.replace(/["']/g, '') : word
+  const home = homes()[0]
+  text = text
+    .replace(/^~(?=\/|$)/, home)
+    .replace(/^~([a-z_][\w.-]*)(?=\/|$)/i, (_, user: string) => (user === 'root' ? '/root' : `/home/${user}`))
+  if (dynamic) text = text.replace(/^\$(\{HOME\}|HOME\b)/, home)
+  // What is only known at run time becomes a NUL, which no name matches: `~/.aws/$F` is still in `~/.aws`.
+  if (dynamic) text = text.replace(EXPANSION, '\0')
+  const abs = text.startsWith('\0') ? path.posix.normalize(`/${text}`) : path.posix.resolve(cwd, text)
+  const segments = abs.split('/').filter(Boolean)
+  const underHome = [...homes(), ...otherHome(abs)].filter((h) => isUnder(abs, h))
+  for (const entry of CREDENTIAL_SEGMENTS) {
+    // Under a home: every entry. Anywhere (a backup, another user's home, `$DIR/…`): an entry of
+    // two segments or more (`.docker/config.json`) or something inside a folder (`.ssh/id_x`),
+    // so a project's own `.yarnrc.yml` stays readable.
+    for (const h of underHome) {
+      const rel = segments.slice(h.split('/').filter(Boolean).length)
+      if (startsWith(rel, entry)) return `~/${entry.join('/')}`
+    }
+    for (let at = 0; at < segments.length; at++) {
+      const rest = segments.slice(at)
+      if (startsWith(rest, entry) && (entry.length > 1 || rest.length > 1)) return `~/${entry.join('/')}`
+    }
+  }
+  return undefined
+}
+
+const CREDENTIAL_SEGMENTS = HOME_CREDENTIALS.map((c) => c.split('/'))
+
+/** `/home/<user>` when the path is under one (another user's home, or `/home/*`). */
+function otherHome(abs: string): string[] {
+  const m = /^\/home\/[^/]+/.exec(abs)
+  return m ? [m[0]] : []
+}
+
+function isUnder(abs: string, dir: string): boolean {
+  return abs === dir || abs.startsWith(dir.endsWith('/') ? dir : `${dir}/`)
+}
+
+/** True when `segments` begin with `entry`'s, each segment of the path read as a bash glob. */
+function startsWith(segments: readonly string[], entry: readonly string[]): boolean {
+  return segments.length >= entry.length && entry.every((e, k) => segmentMatches(segments[k], e))
+}
+
+function segmentMatches(glob: string, name: string): boolean {
+  if (!/[*?[]/.test(glob)) return glob === name
+  // bash's globs reach a dot file only when the pattern starts with a dot.
+  if (name.startsWith('.') && !glob.startsWith('.')) return false
+  return globRegExp(glob)?.test(name) ?? false
+}
+
 /** Names the secrets patterns stand for, to test a glob against (`.e*` reaches `.env`). */
-const SAMPLE_SECRETS = [
-  '.env',
-  '.env.local',
-  'server.pem',
-  'server.key',
-  'id_rsa',
-  'id_ed25519',
-  'cert.p12',
-  '.npmrc',
-  '.netrc',
-]
+const SAMPLE_SECRETS = SECRET_FILE_NAMES.map((g) => g.replace(/^\*/, 'server').replace(/\*/g, ''))
 
 /**
  * A glob the shell would expand to a secrets file, when it says enough to aim at
@@ -73,25 +159,29 @@ const SAMPLE_SECRETS = [
  */
 function globReachesSecret(name: string): string | undefined {
   if (!/[*?[]/.test(name) || name.replace(/[*?]|\[[^\]]*\]/g, '').length < 2) return undefined
-  const source = name.replace(/\[[^\]]*\]|[*?]|[^*?[]+/g, (part) =>
+  const re = globRegExp(name)
+  const hit = SAMPLE_SECRETS.find(
+    (sample) => re?.test(sample) && (name.startsWith('.') || !sample.startsWith('.')),
+  )
+  return hit ? SECRETS.reason(hit) : undefined
+}
+
+/** A bash glob of one path segment as a regular expression (undefined when it is not one). */
+function globRegExp(glob: string): RegExp | undefined {
+  const source = glob.replace(/\[[^\]]*\]|[*?]|[^*?[]+/g, (part) =>
     part === '*'
       ? '[^/]*'
       : part === '?'
         ? '[^/]'
         : part.startsWith('[')
           ? part.replace(/^\[!/, '[^')
-          : part.replace(/[.+^${}()|\\]/g, '\\$&'),
+          : part.replace(/[.+^${}()|\\[\]]/g, '\\$&'),
   )
-  let re: RegExp
   try {
-    re = new RegExp(`^${source}$`)
+    return new RegExp(`^${source}$`)
   } catch {
     return undefined
   }
-  const hit = SAMPLE_SECRETS.find(
-    (sample) => re.test(sample) && (name.startsWith('.') || !sample.startsWith('.')),
-  )
-  return hit ? SECRETS.reason(hit) : undefined
 }
 
 /** The file names a word may stand for: itself, after `=` (`--file=.env`), after `:` (`HEAD:.env`). */

@@ -1,22 +1,86 @@
 import ignore, { type Ignore } from 'ignore'
 
+/*
+ * The one list of secrets (docs/sandbox.md#the-denylist): the file tools refuse these names, the
+ * command policy refuses commands that name them, the command sandbox masks them and the git
+ * history check looks for them. Add a credential here and every one of those sees it.
+ */
+
 /**
- * Paths no tool may read, write, list or search (docs/sandbox.md#the-denylist), in gitignore syntax so a
- * pattern without a slash matches at any depth. `.git/` is reached through the git tools.
+ * Secret files by name, at any depth (basename globs, gitignore syntax): dotenv files, private keys
+ * and certificates (OpenSSH's `id_*` key names, ssh-keygen(1)), and the token files npm (npmrc(5)
+ * `_authToken`), curl/ftp (`.netrc`), twine (`.pypirc`, packaging.python.org's pypirc spec) and
+ * `git credential-store` (git-credential-store(1): `~/.git-credentials`) write in plain text.
+ */
+export const SECRET_FILE_NAMES: readonly string[] = [
+  '.env',
+  '.env.*',
+  '*.pem',
+  '*.key',
+  'id_rsa*',
+  'id_ed25519*',
+  'id_ecdsa*',
+  'id_dsa*',
+  '*.p12',
+  '*.pfx',
+  '.npmrc',
+  '.netrc',
+  '.pypirc',
+  '.git-credentials',
+]
+
+/**
+ * Paths no tool may read, write, list or search, in gitignore syntax so a pattern without a slash
+ * matches at any depth. `.git/` is reached through the git tools.
  */
 export const DEFAULT_DENY: readonly string[] = [
   // A file in a git worktree or submodule, a folder elsewhere: both are denied.
   '.git',
   'node_modules/',
   'dist/',
-  '.env',
-  '.env.*',
-  '*.pem',
-  '*.key',
-  'id_rsa*',
-  '*.p12',
+  ...SECRET_FILE_NAMES,
+]
+
+/**
+ * Credentials under $HOME (paths relative to it, files or folders), each where its tool's own
+ * documentation keeps it: `~/.ssh` (ssh(1)), `~/.aws/credentials` (AWS CLI "Configuration and
+ * credential file settings"), `~/.kube/config` (Kubernetes "Organizing cluster access using
+ * kubeconfig files": it holds client keys and tokens), `~/.docker/config.json` (docker login:
+ * "stores encoded credentials in $HOME/.docker/config.json"), `~/.config/gh/hosts.yml` (gh auth
+ * login: the token in a plain text file when no keyring is found), `~/.codex/auth.json` (Codex CLI's
+ * authentication docs: the API key or ChatGPT tokens), `~/.claude/.credentials.json` (Claude Code's
+ * authentication docs: the OAuth tokens on Linux), `~/.cargo/credentials.toml` (cargo login), Maven's
+ * settings.xml servers, Gradle's gradle.properties, Yarn's npmAuthToken. The command sandbox never
+ * binds them back and the command policy refuses commands that name them.
+ */
+export const HOME_CREDENTIALS: readonly string[] = [
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/hub',
+  '.kube',
+  '.docker/config.json',
   '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pypirc',
   '.netrc',
+  '.git-credentials',
+  '.config/git/credentials',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.m2/settings.xml',
+  '.m2/settings-security.xml',
+  '.gradle/gradle.properties',
+  '.codex/auth.json',
+  '.claude/.credentials.json',
+  '.local/share/keyrings',
+  '.password-store',
+  '.config/stepwise',
+  '.local/share/stepwise',
 ]
 
 export interface DenyList {
