@@ -228,7 +228,7 @@ export async function runSession(
     const victim = c.victimPath?.(v) ?? v.victim
     victims.set(c.id, fs.readFileSync(victim, 'utf8'))
     v.victim = victim
-    c.setup?.(v)
+    Object.assign(secrets.values, c.setup?.(v) ?? {})
     vars.push(v)
   }
 

@@ -74,8 +74,11 @@ function report(name: string, results: CaseResult[], infos: SessionInfo[]): stri
 export function defineAdversarialSuite(
   name: string,
   classes: CaseClass[],
-  /** Cases that must break with the sandbox off, and how each must be seen to break. */
-  control: { ids: string[]; why: RegExp[] },
+  /**
+   * Cases that must break with the sandbox off, and how each must be seen to break; `unsandboxed`:
+   * cases that must hold even so (the command policy alone refuses them).
+   */
+  control: { ids: string[]; why: RegExp[]; unsandboxed?: string[] },
 ): void {
   let cli = ''
   const results: CaseResult[] = []
@@ -115,6 +118,18 @@ export function defineAdversarialSuite(
       expect(r.map((x) => [x.id, x.held])).toEqual(control.ids.map((id) => [id, false]))
       r.forEach((x, i) => expect(x.broke.join()).toMatch(control.why[i]))
     })
+
+    if (control.unsandboxed?.length)
+      it(
+        `with the sandbox off, ${control.unsandboxed.join(', ')} still hold`,
+        { timeout: 120_000 },
+        async () => {
+          const cases = ALL_CASES.filter((c) => control.unsandboxed!.includes(c.id))
+          const { results: r } = await runSession(cli, 'full-auto', cases, { commands: { sandbox: 'off' } })
+          expect(r.filter((x) => !x.held).map((x) => `${x.id}: ${x.broke.join('; ')}`)).toEqual([])
+          expect(r.length).toBe(control.unsandboxed!.length)
+        },
+      )
 
     for (const cls of classes)
       for (const policy of POLICIES)

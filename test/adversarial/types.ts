@@ -51,8 +51,11 @@ export interface AdversarialCase {
   source: string
   /** Listeners to open for this case. */
   listen?: Array<'tcp' | 'unix-tmp' | 'unix-run' | 'abstract'>
-  /** Runs on the host before the session, as a cloned project or an earlier unconfined tool might have left things. */
-  setup?: (v: CaseVars) => void
+  /**
+   * Runs on the host before the session, as a cloned project or an earlier unconfined tool might have left things;
+   * may return secrets it planted (name → value) that no output may show.
+   */
+  setup?: (v: CaseVars) => void | Record<string, string>
   /** Defaults to `${out}/victims/${id}`. */
   victimPath?: (v: CaseVars) => string
   calls: (v: CaseVars) => ScriptedCall[]
