@@ -1,33 +1,11 @@
-import type { StepwiseEvent, ToolAttachment } from './protocol'
-import type { SessionView, StepStatus, TimelineStep } from './reducer'
+import type { StepwiseEvent } from './protocol'
+import type { SessionView, TimelineStep, ToolStep } from './reducerTypes'
 
 /*
  * The tool-call part of the session reducer (reducer.ts): a call starts, streams output, may wait
  * for the user's approval, and finishes. Kept apart so the main reducer stays readable; pure and
  * total like it.
  */
-
-/** What an approval prompt for an MCP call showed (`approval.requested.mcp`). */
-export type McpCall = NonNullable<Extract<StepwiseEvent, { type: 'approval.requested' }>['mcp']>
-
-export interface ToolStep {
-  kind: 'tool'
-  seq: number
-  ts: number
-  callId: string
-  name: string
-  args: unknown
-  mutating: boolean
-  status: StepStatus
-  result?: Record<string, unknown>
-  durationMs?: number
-  output: string
-  approval?: { decision: string; by: string; reason?: string; diff?: string; requestedSeq: number }
-  /** An MCP call the user was asked about: server, tool, arguments, the server's description. */
-  mcp?: McpCall
-  /** Images an MCP tool returned (the model got a description of them). */
-  attachments?: ToolAttachment[]
-}
 
 export type ToolEvent = Extract<
   StepwiseEvent,

@@ -1,0 +1,144 @@
+import type { Finding, FinishReason, StepwiseEvent, ToolAttachment, ToolCall, Usage } from './protocol'
+
+/*
+ * What a session looks like once its events are reduced (reducer.ts): the timeline's steps and the
+ * session's state. Shared by the live UI, replay and the CLI's `sessions show`.
+ */
+
+export type StepStatus = 'running' | 'waiting' | 'ok' | 'error' | 'rejected'
+
+export type TimelineStep =
+  | { kind: 'user'; seq: number; ts: number; text: string }
+  | {
+      kind: 'model'
+      seq: number
+      ts: number
+      step: number
+      text: string
+      toolCalls: ToolCall[]
+      usage?: Usage
+      durationMs?: number
+      status: 'streaming' | 'ok'
+      retries: number
+      /** The model that answered (a session can switch model between turns). */
+      model?: string
+    }
+  | ToolStep
+  | { kind: 'checkpoint'; seq: number; ts: number; snapshotId: number; paths: string[]; callId?: string }
+  | {
+      kind: 'compaction'
+      seq: number
+      ts: number
+      beforeTokens: number
+      afterTokens: number
+      /** What the model wrote in place of the older messages. */
+      summary?: string
+      /** Asked for by the user (`/compact`), with what they asked it to keep. */
+      onRequest?: { focus?: string }
+    }
+  | { kind: 'error'; seq: number; ts: number; message: string; code: string; hint?: string }
+  | { kind: 'finding'; seq: number; ts: number; finding: Finding }
+  | {
+      kind: 'restore'
+      seq: number
+      ts: number
+      restore: 'undo' | 'rewind' | 'fork'
+      snapshotId: number
+      savedSnapshotId: number
+      toSeq?: number
+      paths: string[]
+    }
+  | { kind: 'fork'; seq: number; ts: number; childSessionId: string; atSeq: number }
+  /** A run (a task, or one chat turn) ended: done, stopped by the user, the step limit, an error. */
+  | {
+      kind: 'finish'
+      seq: number
+      ts: number
+      reason: FinishReason
+      message?: string
+      modelSteps: number
+      usage: Usage
+      durationMs: number
+    }
+  /** Tool-call markup the model wrote could not be read; `repair` is what the model was asked. */
+  | {
+      kind: 'unparsed-call'
+      seq: number
+      ts: number
+      step: number
+      family: string
+      problem: string
+      format: string
+      repair?: string
+    }
+  | {
+      kind: 'verify'
+      seq: number
+      ts: number
+      round: number
+      maxRounds: number
+      passed: boolean
+      failures: string[]
+    }
+
+export interface SessionView {
+  sessionId: string | null
+  repo: string | null
+  provider: string | null
+  model: string | null
+  approvalPolicy: string | null
+  status: 'idle' | 'thinking' | 'running-tool' | 'waiting' | 'finished'
+  finishReason: FinishReason | null
+  finishMessage: string | null
+  steps: TimelineStep[]
+  usage: Usage
+  modelSteps: number
+  startedAt: number | null
+  finishedAt: number | null
+  lastSeq: number
+  /** Call ids awaiting a decision, in request order. */
+  pendingApprovals: string[]
+  /** Set on a fork: where it came from. */
+  parent: { sessionId: string; seq: number } | null
+}
+
+export const emptySessionView: SessionView = {
+  sessionId: null,
+  repo: null,
+  provider: null,
+  model: null,
+  approvalPolicy: null,
+  status: 'idle',
+  finishReason: null,
+  finishMessage: null,
+  steps: [],
+  usage: { inputTokens: 0, outputTokens: 0 },
+  modelSteps: 0,
+  startedAt: null,
+  finishedAt: null,
+  lastSeq: -1,
+  pendingApprovals: [],
+  parent: null,
+}
+
+/** What an approval prompt for an MCP call showed (`approval.requested.mcp`). */
+export type McpCall = NonNullable<Extract<StepwiseEvent, { type: 'approval.requested' }>['mcp']>
+
+export interface ToolStep {
+  kind: 'tool'
+  seq: number
+  ts: number
+  callId: string
+  name: string
+  args: unknown
+  mutating: boolean
+  status: StepStatus
+  result?: Record<string, unknown>
+  durationMs?: number
+  output: string
+  approval?: { decision: string; by: string; reason?: string; diff?: string; requestedSeq: number }
+  /** An MCP call the user was asked about: server, tool, arguments, the server's description. */
+  mcp?: McpCall
+  /** Images an MCP tool returned (the model got a description of them). */
+  attachments?: ToolAttachment[]
+}
