@@ -3,7 +3,8 @@ import './approval.css'
 import { CommandApproval } from './CommandApproval'
 import { ConflictApproval } from './ConflictApproval'
 import { FileApproval } from './FileApproval'
-import { isConflictRequest, isFileRequest, type ApprovalPanelProps } from './types'
+import { McpApproval } from './McpApproval'
+import { isConflictRequest, isFileRequest, isMcpRequest, type ApprovalPanelProps } from './types'
 
 export type {
   ApprovalAnswer,
@@ -11,16 +12,19 @@ export type {
   CommandApprovalRequest,
   ConflictApprovalRequest,
   FileApprovalRequest,
+  McpApprovalRequest,
 } from './types'
 
 /**
  * Asks the user about one pending approval: a file change (Monaco diff, per-hunk choices, editing) or a
- * command. Fills its parent (give it a definite height); a new `callId` starts afresh.
+ * command, or an MCP tool call. Fills its parent (give it a definite height); a new `callId` starts afresh.
  * Keys, when focus is not in a text field or editor: Y accept, N reject, E edit.
  */
 export function ApprovalPanel({ request, queued, onResolve }: ApprovalPanelProps): React.JSX.Element {
   if (isConflictRequest(request))
     return <ConflictApproval key={request.callId} request={request} onResolve={onResolve} />
+  if (isMcpRequest(request))
+    return <McpApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
   return isFileRequest(request) ? (
     <FileApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
   ) : (

@@ -32,8 +32,23 @@ export interface ConflictApprovalRequest {
   message: string
 }
 
+/** A call to a tool of an MCP server (`approval.requested.mcp`). */
+export interface McpApprovalRequest {
+  callId: string
+  /** The name the model used: `mcp__SERVER__TOOL`. */
+  tool: string
+  mcp: {
+    server: string
+    /** The server's own name for the tool. */
+    tool: string
+    args: unknown
+    /** The server's description: untrusted text. */
+    description?: string
+  }
+}
+
 export interface ApprovalPanelProps {
-  request: FileApprovalRequest | CommandApprovalRequest | ConflictApprovalRequest
+  request: FileApprovalRequest | CommandApprovalRequest | ConflictApprovalRequest | McpApprovalRequest
   /** How many more approvals wait after this one (shown as "1 of N"). */
   queued: number
   onResolve(answer: ApprovalAnswer): void
@@ -45,4 +60,8 @@ export function isFileRequest(r: ApprovalPanelProps['request']): r is FileApprov
 
 export function isConflictRequest(r: ApprovalPanelProps['request']): r is ConflictApprovalRequest {
   return 'conflictPath' in r
+}
+
+export function isMcpRequest(r: ApprovalPanelProps['request']): r is McpApprovalRequest {
+  return 'mcp' in r
 }

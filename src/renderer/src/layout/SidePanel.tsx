@@ -16,6 +16,7 @@ const loading = <div className="side-loading">Loading the diff view…</div>
 function toPanelRequest(e: ApprovalRequest): ApprovalPanelProps['request'] {
   if (e.conflict)
     return { callId: e.callId, tool: e.tool, conflictPath: e.conflict.path, message: e.conflict.message }
+  if (e.mcp) return { callId: e.callId, tool: e.tool, mcp: e.mcp }
   if (e.change) return { callId: e.callId, tool: e.tool, ...e.change }
   return { callId: e.callId, tool: e.tool, command: e.command?.command ?? e.tool, cwd: e.command?.cwd ?? '' }
 }
