@@ -2,7 +2,7 @@ import { useId } from 'react'
 import type React from 'react'
 import type { TimelineStep } from '../../../shared/reducer'
 import { StepBody } from './detailBodies'
-import { describeStep } from './describe'
+import { describeStep, toolTitle } from './describe'
 import { formatTimestamp } from './format'
 import './details.css'
 
@@ -16,7 +16,7 @@ function heading(step: TimelineStep): string {
     case 'user':
       return 'Your message'
     case 'tool':
-      return `Tool · ${step.name}`
+      return `Tool · ${toolTitle(step)}`
     case 'error':
       return 'Error'
     case 'finding':

@@ -1,10 +1,10 @@
 import type React from 'react'
-import type { TimelineStep } from '../../../shared/reducer'
+import type { ToolStep } from '../../../shared/reducer'
+import { mcpDescriptionText } from '../approval/mcpCall'
+import { formatBytes, shownImage } from './attachments'
 import { CodeBlock, DiffBlock, Fields, OutputBlock, Section } from './blocks'
-import { approvalText } from './describe'
+import { approvalText, mcpToolOf, toolTitle } from './describe'
 import { formatDuration, prettyJson } from './format'
-
-type ToolStep = Extract<TimelineStep, { kind: 'tool' }>
 
 const STATUS_TEXT: Record<ToolStep['status'], string> = {
   running: 'running',
@@ -31,13 +31,44 @@ function Approval({ approval }: { approval: NonNullable<ToolStep['approval']> })
   )
 }
 
+/** Images the tool returned, each as an <img> (or a note saying why it is not shown). */
+function Images({ step }: { step: ToolStep }): React.JSX.Element | null {
+  const attachments = step.attachments ?? []
+  if (attachments.length === 0) return null
+  const from = toolTitle(step)
+  return (
+    <Section title={attachments.length === 1 ? 'Image' : `Images (${attachments.length})`}>
+      <div className="sd-images">
+        {attachments.map((a, i) => {
+          const shown = shownImage(a, i, attachments.length, from)
+          return shown.kind === 'image' ? (
+            <figure key={i} className="sd-image">
+              <img src={shown.src} alt={shown.alt} data-testid="step-image" />
+              <figcaption>{`${shown.mimeType}, ${formatBytes(shown.bytes)}`}</figcaption>
+            </figure>
+          ) : (
+            <p key={i} className="sd-note">
+              {shown.text}
+            </p>
+          )
+        })}
+      </div>
+    </Section>
+  )
+}
+
 /** Everything about one tool call: arguments, approval, streamed output, result. */
 export function ToolDetails({ step }: { step: ToolStep }): React.JSX.Element {
+  const mcp = mcpToolOf(step)
+  // The server's words, untrusted: plain text, capped.
+  const description = mcpDescriptionText(step.mcp?.description)
   return (
     <>
       <Fields
         fields={[
-          ['Tool', <code>{step.name}</code>],
+          ['MCP server', mcp && <code>{mcp.server}</code>],
+          ['Tool', <code>{mcp ? mcp.tool : step.name}</code>],
+          ['Called as', mcp && <code>{step.name}</code>],
           [
             'Status',
             <span className={`sd-status sd-status-${step.status}`} data-status={step.status}>
@@ -52,12 +83,18 @@ export function ToolDetails({ step }: { step: ToolStep }): React.JSX.Element {
       <Section title="Arguments">
         <CodeBlock text={prettyJson(step.args) || '{}'} label="Arguments" />
       </Section>
+      {description && (
+        <Section title="What the server says this tool does">
+          <p className="sd-note">{description.text}</p>
+        </Section>
+      )}
       {step.approval && <Approval approval={step.approval} />}
       {step.output !== '' && (
         <Section title="Output">
           <OutputBlock output={step.output} />
         </Section>
       )}
+      <Images step={step} />
       {step.result !== undefined && (
         <Section title="Result">
           <CodeBlock text={prettyJson(step.result)} label="Result" />

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { reduceEvents, type TimelineStep } from '../../../shared/reducer'
 import { approvalText, describeStep, markdownHead, previewLines, stepStatus } from './describe'
 import { SESSION_EVENTS, sessionSteps } from './testSession'
+import type { EventDraft, StepwiseEvent } from '../../../shared/protocol'
+
+const stampDrafts = (drafts: EventDraft[]): StepwiseEvent[] =>
+  drafts.map((d, i) => ({ ...d, sessionId: 's1', seq: i + 1, ts: 1000 + i }) as StepwiseEvent)
 
 const steps = sessionSteps()
 const step = <K extends TimelineStep['kind']>(kind: K, nth = 0): Extract<TimelineStep, { kind: K }> =>
@@ -114,5 +118,51 @@ describe('markdownHead', () => {
     expect(head.length).toBeLessThan(220)
     expect(head.endsWith('…\n```')).toBe(true)
     expect(head.match(/```/g)).toHaveLength(2)
+  })
+})
+
+describe('an MCP tool row', () => {
+  const tool = (events: EventDraft[]) => reduceEvents(stampDrafts(events)).steps[0]
+  const started: EventDraft = {
+    type: 'tool.started',
+    callId: 'm1',
+    name: 'mcp__everything__get-tiny-image',
+    args: {},
+    mutating: true,
+  }
+
+  it('names the server and its tool, and counts the images it returned', () => {
+    const step = tool([
+      started,
+      {
+        type: 'tool.finished',
+        callId: 'm1',
+        name: 'mcp__everything__get-tiny-image',
+        ok: true,
+        result: { ok: true },
+        durationMs: 5,
+        attachments: [{ kind: 'image', mimeType: 'image/png', data: 'AAAA' }],
+      },
+    ])
+    expect(describeStep(step)).toMatchObject({ title: 'everything · get-tiny-image', meta: '1 image · 5 ms' })
+  })
+
+  it('takes server and tool from the approval when it has them (a server name may hold "__")', () => {
+    const step = tool([
+      { ...started, name: 'mcp__my__srv__do__it' } as EventDraft,
+      {
+        type: 'approval.requested',
+        callId: 'm1',
+        tool: 'mcp__my__srv__do__it',
+        mcp: { server: 'my__srv', tool: 'do__it', args: {} },
+      },
+    ])
+    expect(describeStep(step).title).toBe('my__srv · do__it')
+    expect(describeStep(tool([{ ...started, name: 'mcp__a__b__c' } as EventDraft])).title).toBe('a · b__c')
+  })
+
+  it('leaves other tools as they are named', () => {
+    expect(describeStep(step('tool', 0)).title).toBe('read_file')
+    expect(describeStep(tool([{ ...started, name: 'mcp_tool' } as EventDraft])).title).toBe('mcp_tool')
   })
 })

@@ -1,4 +1,4 @@
-import type { TimelineStep } from '../../../shared/reducer'
+import type { TimelineStep, ToolStep } from '../../../shared/reducer'
 import { formatDuration, formatTokens, truncate } from './format'
 import { summarizeArgs } from './summary'
 
@@ -87,8 +87,26 @@ export function approvalText(approval: { decision: string; by: string }): string
   return approval.decision !== 'pending' && approval.by === 'policy' ? `${text} by policy` : text
 }
 
-function toolMeta(step: Extract<TimelineStep, { kind: 'tool' }>): string | undefined {
+/**
+ * The server and tool of an MCP call, from what its approval showed or else from the name the
+ * model used (`mcp__SERVER__TOOL`; server names have no `__`, tool names may), or null.
+ */
+export function mcpToolOf(step: ToolStep): { server: string; tool: string } | null {
+  if (step.mcp) return { server: step.mcp.server, tool: step.mcp.tool }
+  const m = /^mcp__(.+?)__(.+)$/.exec(step.name)
+  return m ? { server: m[1], tool: m[2] } : null
+}
+
+/** A tool row's title: the tool's name, or "SERVER · TOOL" for an MCP tool. */
+export function toolTitle(step: ToolStep): string {
+  const mcp = mcpToolOf(step)
+  return mcp ? `${mcp.server} · ${mcp.tool}` : step.name
+}
+
+function toolMeta(step: ToolStep): string | undefined {
   const parts: string[] = []
+  const images = step.attachments?.length ?? 0
+  if (images > 0) parts.push(plural(images, 'image'))
   if (step.approval) parts.push(approvalText(step.approval))
   if (step.durationMs !== undefined) parts.push(formatDuration(step.durationMs))
   return parts.length > 0 ? parts.join(' · ') : undefined
@@ -126,7 +144,7 @@ export function describeStep(step: TimelineStep): RowText {
       }
     case 'tool':
       return {
-        title: step.name,
+        title: toolTitle(step),
         meta: toolMeta(step),
         preview: summarizeArgs(step.name, step.args) || undefined,
       }
