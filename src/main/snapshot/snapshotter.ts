@@ -6,8 +6,9 @@ import { createBlobWriter } from './blobWriter'
 import { createCapture, statOf, type Capture } from './capture'
 import { createChangeTracker } from './changeTracker'
 import { recordListing, restoreListing, type ReusableListing } from './listingCache'
-import { applyManifestDeltas, diffManifests, type SnapshotChanges } from './manifest'
+import { applyManifestDeltas, type SnapshotChanges } from './manifest'
 import { createManifestStore, type LoadedManifest } from './manifestStore'
+import { createSnapshotRows, type SnapshotRow } from './snapshotReads'
 import { loadState, saveState } from './savedState'
 import { isListed, namesChanged } from './sortedPaths'
 import { loadStatCache, type StatCache } from './statCache'
@@ -102,30 +103,6 @@ export interface Snapshotter {
 const SLICE_FILES = 2000
 const SLICE_BYTES = 32 * 1024 * 1024
 
-type SnapshotRow = {
-  id: number
-  session_id: string | null
-  root: string
-  label: string | null
-  created_at: number
-  manifest_hash: string
-  file_count: number
-  total_bytes: number
-}
-
-function toInfo(r: SnapshotRow): SnapshotInfo {
-  return {
-    id: r.id,
-    sessionId: r.session_id,
-    root: r.root,
-    label: r.label,
-    createdAt: r.created_at,
-    fileCount: r.file_count,
-    totalBytes: r.total_bytes,
-    manifestHash: r.manifest_hash,
-  }
-}
-
 function isSafeRelative(p: string): boolean {
   if (!p || p.startsWith('/') || p.includes('\0') || p.includes('\\')) return false
   return !p.includes('..') || !p.split('/').includes('..')
@@ -147,19 +124,6 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   // A name the listing would drop (see listedPaths) counts as ignored when a directory is re-read.
   const ignored = opts.isIgnored
   const isIgnored = ignored && ((rel: string) => !isSafeRelative(rel) || ignored(rel))
-  const selectSnapshot = db.prepare<[number], SnapshotRow>('SELECT * FROM snapshots WHERE id = ?')
-  const selectLatest = db.prepare<[string], SnapshotRow>(
-    'SELECT * FROM snapshots WHERE root = ? ORDER BY id DESC LIMIT 1',
-  )
-  const selectByRoot = db.prepare<[string], SnapshotRow>('SELECT * FROM snapshots WHERE root = ? ORDER BY id')
-  const selectBySession = db.prepare<[string, string], SnapshotRow>(
-    'SELECT * FROM snapshots WHERE root = ? AND session_id = ? ORDER BY id',
-  )
-  const insertSnapshot = db.prepare(
-    `INSERT INTO snapshots (session_id, root, label, created_at, manifest_hash, file_count, total_bytes)
-     VALUES (@sessionId, @root, @label, @createdAt, @manifestHash, @fileCount, @totalBytes)`,
-  )
-
   let statCache: StatCache | undefined
   // The last listing, while the directories it came from are unchanged.
   let listing: ReusableListing | undefined
@@ -174,28 +138,19 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   // Decoded manifests by hash; a few recent ones are enough (baseline + latest).
   const manifests = createManifestStore(blobs)
   const loadManifest = (hash: string) => manifests.load(hash)
+  const rows = createSnapshotRows(db, root, blobs, manifests)
+  const insertRow = rows.insert
   let queue: Promise<unknown> = Promise.resolve()
   // Whether the state file was looked at (once, before the first snapshot).
   let restored = false
   // Snapshots this snapshotter took by stat'ing (the first one starts no watch).
   let taken = 0
 
-  function snapshotRow(snapshotId: number): SnapshotRow {
-    const row = selectSnapshot.get(snapshotId)
-    if (!row) throw new Error(`No snapshot with id ${snapshotId}.`)
-    return row
-  }
-
   function listedPaths(listed: string[]): string[] {
     const paths = listed.filter(isSafeRelative)
     let sorted = true
     for (let i = 1; i < paths.length && sorted; i++) sorted = paths[i - 1] < paths[i]
     return sorted ? paths : [...new Set(paths)].sort()
-  }
-
-  function insertRow(r: Omit<SnapshotInfo, 'id' | 'root' | 'label'> & { label?: string }): SnapshotInfo {
-    const row = { ...r, root, label: r.label ?? null }
-    return { id: Number(insertSnapshot.run(row).lastInsertRowid), ...row }
   }
 
   /** The files to capture: the last listing when it still holds, else a new one. */
@@ -267,10 +222,10 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     const report = await tracker?.collect()
     if (!restored) {
       restored = true
-      restoreSaved(selectLatest.get(root))
+      restoreSaved(rows.latest())
     }
     const { paths, relisted } = await currentPaths()
-    const previous = selectLatest.get(root)
+    const previous = rows.latest()
     const meta = { sessionId, label, createdAt: startedAt }
     const since = tracked
     tracked = undefined
@@ -411,57 +366,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
       return run
     },
 
-    getSnapshot(snapshotId) {
-      const row = selectSnapshot.get(snapshotId)
-      return row && toInfo(row)
-    },
-
-    listSnapshots(o = {}) {
-      const rows = o.sessionId === undefined ? selectByRoot.all(root) : selectBySession.all(root, o.sessionId)
-      return rows.map(toInfo)
-    },
-
-    getManifest(snapshotId) {
-      return loadManifest(snapshotRow(snapshotId).manifest_hash).files.slice()
-    },
-
-    readManifest(snapshotId) {
-      return loadManifest(snapshotRow(snapshotId).manifest_hash)
-    },
-
-    readBlob(hash) {
-      return blobs.get(hash)
-    },
-
-    readFileAt(snapshotId, path) {
-      const entry = loadManifest(snapshotRow(snapshotId).manifest_hash).byPath.get(path)
-      return entry ? blobs.get(entry.hash, path) : null
-    },
-
-    diffSnapshots(fromId, toId) {
-      const from = loadManifest(snapshotRow(fromId).manifest_hash).byPath
-      return diffManifests(from, loadManifest(snapshotRow(toId).manifest_hash).files)
-    },
-
-    baselineReader(snapshotId) {
-      const row = snapshotRow(snapshotId)
-      let files: Map<string, { hash: string; size: number }> | undefined
-      return {
-        info: () => ({
-          snapshotId: row.id,
-          createdAt: row.created_at,
-          fileCount: row.file_count,
-          totalBytes: row.total_bytes,
-        }),
-        files() {
-          files ??= new Map(
-            loadManifest(row.manifest_hash).files.map((f) => [f.path, { hash: f.hash, size: f.size }]),
-          )
-          return new Map(files)
-        },
-        readOriginal: (path) => snapshotter.readFileAt(row.id, path),
-      }
-    },
+    ...rows.reads,
 
     close() {
       tracker?.close()

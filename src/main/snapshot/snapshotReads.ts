@@ -1,0 +1,145 @@
+import type { SqliteDatabase } from '../store/sqlite'
+import type { SnapshotInfo } from '../store/types'
+import type { BlobStore } from './blobs'
+import { diffManifests } from './manifest'
+import type { ManifestStore } from './manifestStore'
+import type { Snapshotter } from './snapshotter'
+
+/**
+ * The read side of a snapshotter: its rows in `snapshots` and what a stored
+ * snapshot holds. Taking snapshots (snapshotter.ts) only adds rows; everything
+ * here reads what is already stored, whoever stored it.
+ */
+
+export type SnapshotRow = {
+  id: number
+  session_id: string | null
+  root: string
+  label: string | null
+  created_at: number
+  manifest_hash: string
+  file_count: number
+  total_bytes: number
+}
+
+export type SnapshotReads = Pick<
+  Snapshotter,
+  | 'getSnapshot'
+  | 'listSnapshots'
+  | 'getManifest'
+  | 'readManifest'
+  | 'readBlob'
+  | 'readFileAt'
+  | 'diffSnapshots'
+  | 'baselineReader'
+>
+
+export interface SnapshotRows {
+  /** The newest snapshot of the root, if any. */
+  latest(): SnapshotRow | undefined
+  insert(r: Omit<SnapshotInfo, 'id' | 'root' | 'label'> & { label?: string }): SnapshotInfo
+  reads: SnapshotReads
+}
+
+function toInfo(r: SnapshotRow): SnapshotInfo {
+  return {
+    id: r.id,
+    sessionId: r.session_id,
+    root: r.root,
+    label: r.label,
+    createdAt: r.created_at,
+    fileCount: r.file_count,
+    totalBytes: r.total_bytes,
+    manifestHash: r.manifest_hash,
+  }
+}
+
+export function createSnapshotRows(
+  db: SqliteDatabase,
+  root: string,
+  blobs: BlobStore,
+  manifests: ManifestStore,
+): SnapshotRows {
+  const selectSnapshot = db.prepare<[number], SnapshotRow>('SELECT * FROM snapshots WHERE id = ?')
+  const selectLatest = db.prepare<[string], SnapshotRow>(
+    'SELECT * FROM snapshots WHERE root = ? ORDER BY id DESC LIMIT 1',
+  )
+  const selectByRoot = db.prepare<[string], SnapshotRow>('SELECT * FROM snapshots WHERE root = ? ORDER BY id')
+  const selectBySession = db.prepare<[string, string], SnapshotRow>(
+    'SELECT * FROM snapshots WHERE root = ? AND session_id = ? ORDER BY id',
+  )
+  const insertSnapshot = db.prepare(
+    `INSERT INTO snapshots (session_id, root, label, created_at, manifest_hash, file_count, total_bytes)
+     VALUES (@sessionId, @root, @label, @createdAt, @manifestHash, @fileCount, @totalBytes)`,
+  )
+  const loadManifest = (hash: string) => manifests.load(hash)
+
+  function snapshotRow(snapshotId: number): SnapshotRow {
+    const row = selectSnapshot.get(snapshotId)
+    if (!row) throw new Error(`No snapshot with id ${snapshotId}.`)
+    return row
+  }
+
+  const reads: SnapshotReads = {
+    getSnapshot(snapshotId) {
+      const row = selectSnapshot.get(snapshotId)
+      return row && toInfo(row)
+    },
+
+    listSnapshots(o = {}) {
+      const rows = o.sessionId === undefined ? selectByRoot.all(root) : selectBySession.all(root, o.sessionId)
+      return rows.map(toInfo)
+    },
+
+    getManifest(snapshotId) {
+      return loadManifest(snapshotRow(snapshotId).manifest_hash).files.slice()
+    },
+
+    readManifest(snapshotId) {
+      return loadManifest(snapshotRow(snapshotId).manifest_hash)
+    },
+
+    readBlob(hash) {
+      return blobs.get(hash)
+    },
+
+    readFileAt(snapshotId, path) {
+      const entry = loadManifest(snapshotRow(snapshotId).manifest_hash).byPath.get(path)
+      return entry ? blobs.get(entry.hash, path) : null
+    },
+
+    diffSnapshots(fromId, toId) {
+      const from = loadManifest(snapshotRow(fromId).manifest_hash).byPath
+      return diffManifests(from, loadManifest(snapshotRow(toId).manifest_hash).files)
+    },
+
+    baselineReader(snapshotId) {
+      const row = snapshotRow(snapshotId)
+      let files: Map<string, { hash: string; size: number }> | undefined
+      return {
+        info: () => ({
+          snapshotId: row.id,
+          createdAt: row.created_at,
+          fileCount: row.file_count,
+          totalBytes: row.total_bytes,
+        }),
+        files() {
+          files ??= new Map(
+            loadManifest(row.manifest_hash).files.map((f) => [f.path, { hash: f.hash, size: f.size }]),
+          )
+          return new Map(files)
+        },
+        readOriginal: (path) => reads.readFileAt(row.id, path),
+      }
+    },
+  }
+
+  return {
+    latest: () => selectLatest.get(root),
+    insert(r) {
+      const row = { ...r, root, label: r.label ?? null }
+      return { id: Number(insertSnapshot.run(row).lastInsertRowid), ...row }
+    },
+    reads,
+  }
+}
