@@ -110,28 +110,36 @@ const cases = corpora.flatMap((corpus) =>
   corpus.cases.map((c) => ({ ...c, label: `${corpus.file}: ${c.name}` })),
 )
 const falsePositives = corpora.find((c) => c.family === 'false-positives')?.negatives ?? []
+/** Corpus cases per session (see the first test). */
+const CHUNK = 150
 
 describe.each(MODES.map((mode, i) => [mode, i] as const))(
   'text tool calls through the CLI on %s',
   (mode, i) => {
     it('runs every corpus case back to back with its exact arguments; a false positive at the end runs nothing', async () => {
-      // One session, so the CLI starts once: each turn's calls must run before the next turn.
+      // A few long sessions, so the CLI starts rarely: each turn's calls must run before the next
+      // turn. A session holds at most CHUNK cases, so its transcript stays under the model's
+      // window (a compaction would take one of the scripted turns as its summary).
       const final = falsePositives[i]
-      const s = await session(mode, [...cases.map((c) => c.text), final.text])
-      expect(s.stderr).toBe('')
-      expect(s.code).toBe(0)
-      const turns = messages(s)
-      expect(turns).toHaveLength(cases.length + 1)
-      cases.forEach((c, n) => expect(callsOf(turns[n]), c.label).toEqual(c.calls))
-      // Every call ran and its result went back: one finished tool step per call, one request per turn.
-      const calls = cases.reduce((n, c) => n + c.calls.length, 0)
-      expect(s.events.filter((e) => e.type === 'tool.finished')).toHaveLength(calls)
-      expect(chatRequests(s)).toHaveLength(cases.length + 1)
-      // The last answer ran nothing, kept its text byte for byte, and ended the session.
-      expect(turns.at(-1)).toMatchObject({ text: final.text, toolCalls: [] })
-      expect(s.events.filter((e) => e.type === 'toolcall.unparsed')).toEqual([])
-      expect(s.events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'done' })
-    }, 120_000)
+      for (let from = 0; from < cases.length; from += CHUNK) {
+        const chunk = cases.slice(from, from + CHUNK)
+        const s = await session(mode, [...chunk.map((c) => c.text), final.text])
+        expect(s.stderr).toBe('')
+        expect(s.code).toBe(0)
+        expect(s.events.filter((e) => e.type === 'context.compacted')).toEqual([])
+        const turns = messages(s)
+        expect(turns).toHaveLength(chunk.length + 1)
+        chunk.forEach((c, n) => expect(callsOf(turns[n]), c.label).toEqual(c.calls))
+        // Every call ran and its result went back: one finished tool step per call, one request per turn.
+        const calls = chunk.reduce((n, c) => n + c.calls.length, 0)
+        expect(s.events.filter((e) => e.type === 'tool.finished')).toHaveLength(calls)
+        expect(chatRequests(s)).toHaveLength(chunk.length + 1)
+        // The last answer ran nothing, kept its text byte for byte, and ended the session.
+        expect(turns.at(-1)).toMatchObject({ text: final.text, toolCalls: [] })
+        expect(s.events.filter((e) => e.type === 'toolcall.unparsed')).toEqual([])
+        expect(s.events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'done' })
+      }
+    }, 240_000)
 
     it('false positives end the session with nothing run and the text as written', async () => {
       // A third of the corpus per provider (all of it runs in the unit corpus test): a session each.
