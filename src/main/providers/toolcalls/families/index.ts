@@ -7,6 +7,7 @@ import { internlm } from './internlm'
 import { lfm2 } from './lfm2'
 import { nemotron } from './nemotron'
 import { olmo3 } from './olmo3'
+import { plamo3 } from './plamo3'
 import { seedOss } from './seed-oss'
 import { step3 } from './step3'
 import { xlam } from './xlam'
@@ -66,4 +67,5 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   minimaxM3,
   longcat,
   gigachat,
+  plamo3,
 ]
