@@ -91,7 +91,7 @@ export function buildRepoMap(
   const compact = opts.budgetTokens < 500
   const lines = [compact ? COMPACT_HEADER : HEADER, folderSummary(paths)]
   const building = index.building()
-  if (building) lines.push(partialNote(paths.length, building))
+  if (building && !index.complete()) lines.push(partialNote(paths.length, building))
   lines.push('')
   let tokens = count(lines.join('\n'))
   let files = 0
@@ -118,7 +118,7 @@ export function buildRepoMap(
 function folderOnlyMap(index: CodeIndex, paths: readonly string[], count: (text: string) => number): RepoMap {
   const lines = [HEADER.split('\n')[0], folderSummary(paths)]
   const building = index.building()
-  if (building) lines.push(partialNote(paths.length, building))
+  if (building && !index.complete()) lines.push(partialNote(paths.length, building))
   lines.push(
     `The project is too big for a ranked map (${paths.length} files indexed): find_definition, ` +
       'get_dependents, get_structure and search_in_files find the way in.',

@@ -100,6 +100,12 @@ export interface CodeIndex {
   status(): IndexStatus
   /** The build under way and how far it got; undefined when none runs. */
   building(): BuildProgress | undefined
+  /**
+   * True when the last finished build covered the whole project (possibly in an
+   * earlier process): while a new build checks it against the disk, what is
+   * indexed is the whole project as last seen, not a part of it.
+   */
+  complete(): boolean
   /** The facts of one indexed file (root-relative POSIX path). */
   file(path: string): FileFacts | undefined
   /** Indexed paths, sorted; under `prefix` (a folder) when given. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import type { BuildReport } from './api'
-import type { StoredRow } from './index-store'
+import type { KnownFile } from './process-file'
 
 /* Small pieces of a build that keep the main thread responsive (code-index.ts). */
 
@@ -34,7 +34,7 @@ export function stoppedBeforeListing(started: number, files: number): BuildRepor
 }
 
 /** True when the file's size and mtime are the stored ones (its content is taken as unchanged). */
-export function statMatches(abs: string, known: StoredRow): boolean {
+export function statMatches(abs: string, known: Pick<KnownFile, 'size' | 'mtimeMs'>): boolean {
   try {
     const st = fs.statSync(abs)
     return st.isFile() && st.size === known.size && st.mtimeMs === known.mtimeMs

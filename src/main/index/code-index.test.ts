@@ -197,7 +197,6 @@ describe('createCodeIndex', () => {
     expect(report).toMatchObject({ files: 12, parsed: 12, aborted: false, warning: undefined })
     expect(seen.map((p) => p.phase).filter((p, i, all) => all.indexOf(p) === i)).toEqual([
       'listing',
-      'loading',
       'indexing',
       'done',
     ])
@@ -215,6 +214,37 @@ describe('createCodeIndex', () => {
     expect(sub.paths().every((p) => p.startsWith('pkg1/'))).toBe(true)
     // The subfolder index keeps its own rows: the whole-project index is untouched.
     expect((await big.index.build()).unchanged).toBe(12)
+  })
+
+  it('starts warm from the stored rows: no stored facts are parsed until a file or the graph needs them', async () => {
+    const first = await indexedProject(TS_PROJECT)
+    await first.index.build()
+    // A corrupt facts column makes any parse of that file throw: the warm paths below must not touch it.
+    first.store.db.prepare("UPDATE code_files SET facts = '{corrupt' WHERE path = 'src/store.ts'").run()
+    const { languages, bytes } = first.index.status()
+    const warm = createCodeIndex(first.store.db, { root: first.root, sandbox: first.sandbox, workers: 1 })
+    expect(warm.complete()).toBe(true)
+    expect(warm.paths()).toEqual(first.index.paths())
+    expect(warm.status()).toMatchObject({ files: 10, skippedFiles: 1, languages, bytes })
+    expect(warm.file('src/main.ts')?.imports.map((i) => i.source)).toEqual([
+      './store',
+      '@lib/fmt',
+      'node:os',
+      'zod',
+    ])
+    const again = await warm.build()
+    expect(again).toMatchObject({ files: 10, parsed: 0, unchanged: 10, aborted: false })
+    // The problems of unchanged files still come back, from the stored rows.
+    expect(again.skipped).toEqual([{ path: 'logo.png', reason: 'binary file: metadata only' }])
+    expect(() => warm.file('src/store.ts')).toThrow(SyntaxError)
+    expect(() => warm.dependents('src/lib/fmt.ts')).toThrow(SyntaxError)
+
+    // A fresh process over intact rows answers graph queries as the one that built them.
+    fs.appendFileSync(path.join(first.root, 'src/store.ts'), '\n')
+    await first.index.update(['src/store.ts'])
+    const fresh = createCodeIndex(first.store.db, { root: first.root, sandbox: first.sandbox, workers: 1 })
+    expect(fresh.dependents('src/lib/fmt.ts')).toEqual(['src/lib/index.ts', 'src/main.ts', 'src/store.ts'])
+    expect(fresh.rankedSymbols(3)).toEqual(first.index.rankedSymbols(3))
   })
 
   it('keeps what a stopped build indexed, and the next build carries on from there', async () => {
@@ -238,6 +268,10 @@ describe('createCodeIndex', () => {
     expect(first.files).toBeGreaterThanOrEqual(48)
     expect(first.files).toBeLessThan(150)
     expect(first.warning).toMatch(/^The code index covers \d+ of 150 files/)
+    // Incomplete, here and for a new process over the same store, until a build finishes.
+    expect(fixture.index.complete()).toBe(false)
+    const other = createCodeIndex(fixture.store.db, { root: fixture.root, sandbox: fixture.sandbox })
+    expect(other.complete()).toBe(false)
     // What was indexed answers queries, and is stored: the next build parses only the rest.
     expect(fixture.index.definitions('f0')).toHaveLength(1)
     const second = await fixture.index.build()
@@ -248,6 +282,7 @@ describe('createCodeIndex', () => {
       aborted: false,
     })
     expect(second.warning).toBeUndefined()
+    expect(fixture.index.complete()).toBe(true)
   })
 
   it('keeps the stored index when a build is stopped before its listing is complete', async () => {

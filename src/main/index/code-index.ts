@@ -13,7 +13,7 @@ import {
   type Graph,
 } from './graph'
 import { identLines } from './idents'
-import { createIndexStore, type StoredRow } from './index-store'
+import { createIndexStore, type StoredMeta } from './index-store'
 import { sharedRun } from './shared-run'
 import { sliceTimer, statMatches, stoppedBeforeListing, yieldToLoop } from './build-steps'
 import { defaultWorkerCount, processAll } from './pool'
@@ -32,22 +32,28 @@ import type { FileFacts, Language } from './types'
 
 /*
  * The code index (docs/index.md): every file the sandbox lists (so .gitignore and
- * the denylist apply), parsed once per content hash, stored in SQLite and held
- * in memory for the code tools. build() brings it up to date with the disk;
- * update() re-reads named files (the watcher's saves).
+ * the denylist apply), parsed once per content hash and stored in SQLite. A new
+ * process loads only each file's path, size and mtime (a warm start costs no
+ * JSON); a file's facts are parsed on first use, all of them only when a query
+ * needs the whole graph. build() brings it up to date with the disk; update()
+ * re-reads named files (the watcher's saves).
  */
 
 export * from './api'
 
 /** Problems listed per kind in a build report; the status counts all of them. */
 const MAX_REPORTED = 50
-/** Stored rows read per query while loading. */
-const PAGE = 250
 export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): CodeIndex {
   const root = opts.root
   const prefix = opts.prefix?.replace(/^\.\/|\/+$/g, '') || undefined
   const store = createIndexStore(db, prefix ? `${root}//${prefix}` : root)
+  /** Every indexed file (the stored state until a build has checked it against the disk). */
+  const rows = new Map<string, StoredMeta>()
+  /** The facts parsed so far: a subset of `rows`, all of it once `allFacts()` ran. */
   const facts = new Map<string, FileFacts>()
+  let loaded = false
+  /** The last build covered the whole project (a stopped one did not). */
+  let complete = false
   const grammarErrors = new Set<string>()
   const listeners = new Set<(changed: readonly string[]) => void>()
   let warning: string | undefined
@@ -72,8 +78,35 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     entries = undefined
     for (const l of listeners) l(changed)
   }
-  const graph = (): Graph => (derived ??= buildGraph(facts))
-  const rankOf = () => (ranks ??= pageRank(facts, graph().dependencies))
+  /** The stored state, read once per process: metadata only, so a big index loads in milliseconds. */
+  const ensureLoaded = () => {
+    if (loaded) return
+    loaded = true
+    for (const row of store.loadMeta(EXTRACTOR_VERSION)) rows.set(row.path, row)
+    const meta = store.meta()
+    complete = meta !== undefined && meta.warning === null
+  }
+  const factsOf = (rel: string): FileFacts | undefined => {
+    ensureLoaded()
+    if (!rows.has(rel)) return undefined
+    let f = facts.get(rel)
+    if (!f) {
+      const json = store.facts(rel, EXTRACTOR_VERSION)
+      if (json === undefined) return undefined
+      facts.set(rel, (f = JSON.parse(json) as FileFacts))
+    }
+    return f
+  }
+  /** Every file's facts, parsed where memory lacks them: what the graph and ranks are made of. */
+  const allFacts = (): ReadonlyMap<string, FileFacts> => {
+    ensureLoaded()
+    if (facts.size < rows.size)
+      for (const { path: rel, facts: json } of store.allFacts(EXTRACTOR_VERSION))
+        if (rows.has(rel) && !facts.has(rel)) facts.set(rel, JSON.parse(json) as FileFacts)
+    return facts
+  }
+  const graph = (): Graph => (derived ??= buildGraph(allFacts()))
+  const rankOf = () => (ranks ??= pageRank(allFacts(), graph().dependencies))
   const inScope = (rel: string) => !prefix || rel === prefix || rel.startsWith(prefix + '/')
 
   /** Applies outcomes to SQLite and memory; returns the paths whose facts changed. */
@@ -84,6 +117,16 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       if (o.status === 'parsed') {
         const f = parsed.get(o.rel)!
         facts.set(o.rel, f)
+        rows.set(o.rel, {
+          path: o.rel,
+          hash: o.hash,
+          size: o.size,
+          mtimeMs: o.mtimeMs,
+          version: EXTRACTOR_VERSION,
+          language: f.language,
+          kind: f.kind,
+          parseErrors: f.parseErrors,
+        })
         changed.push(o.rel)
         const grammarError = /^not parsed: (the \w+ grammar failed to load.*)$/.exec(f.note ?? '')?.[1]
         if (grammarError) grammarErrors.add(grammarError)
@@ -93,8 +136,12 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
           if (f.parseErrors > 0)
             push(problems.parseErrors, { path: o.rel, reason: `${f.parseErrors} syntax error(s)` })
         }
+      } else if (o.status === 'touched') {
+        const row = rows.get(o.rel)
+        if (row) rows.set(o.rel, { ...row, size: o.size, mtimeMs: o.mtimeMs })
       } else if (o.status === 'gone') {
-        if (facts.delete(o.rel)) changed.push(o.rel)
+        facts.delete(o.rel)
+        if (rows.delete(o.rel)) changed.push(o.rel)
       } else if (o.status === 'error') {
         if (problems) push(problems.errors, { path: o.rel, reason: o.error })
       }
@@ -104,44 +151,34 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
 
   const build = async (signal: AbortSignal, report: (p: BuildProgress) => void): Promise<BuildReport> => {
     const started = performance.now()
+    ensureLoaded()
     report({ phase: 'listing', done: 0, total: 0 })
     const listing = await opts.sandbox.listFiles({ prefix, signal })
     // A listing cut short is not the project: taken as such, it would drop every stored file.
-    if (signal.aborted) return stoppedBeforeListing(started, facts.size)
+    if (signal.aborted) return stoppedBeforeListing(started, rows.size)
     const listed = listing.files
     warning = undefined
     const keep = new Set(listed)
-    // Stored rows come in slices (a big project has tens of thousands), their
-    // facts parsed only where memory lacks them.
-    const stored = new Map<string, StoredRow>()
-    report({ phase: 'loading', done: 0, total: listed.length })
-    const slice = sliceTimer()
-    for (let after = ''; ;) {
-      const page = store.loadPage(after, PAGE)
-      for (const row of page) {
-        stored.set(row.path, row)
-        if (keep.has(row.path) && row.version === EXTRACTOR_VERSION && !facts.has(row.path))
-          facts.set(row.path, JSON.parse(row.facts) as FileFacts)
-      }
-      if (page.length < PAGE || signal.aborted) break
-      after = page[page.length - 1].path
-      if (slice.due()) {
-        await yieldToLoop()
-        slice.next()
-      }
-    }
-    const gone = [...stored.keys()].filter((p) => !keep.has(p))
+    // Rows of another extractor version are parsed again; their hashes still spare unchanged bytes.
+    const stale = new Map(store.staleMeta(EXTRACTOR_VERSION).map((r) => [r.path, r]))
+    const gone = [...rows.keys(), ...stale.keys()].filter((p) => !keep.has(p))
     store.remove(gone)
-    for (const p of [...facts.keys()]) if (!keep.has(p)) facts.delete(p)
+    for (const p of gone) {
+      rows.delete(p)
+      facts.delete(p)
+    }
     // Files whose size and mtime match what is stored are settled here, a stat
-    // each: the workers only start for files that changed.
+    // each, in slices with the loop free between them: the workers only start
+    // for files that changed.
+    report({ phase: 'indexing', done: 0, total: listed.length })
+    const slice = sliceTimer()
     const jobs: FileJob[] = []
     let done = 0
     for (const rel of listed) {
       const abs = path.join(root, rel)
-      const known = stored.get(rel)
-      if (known && known.version === EXTRACTOR_VERSION && facts.has(rel) && statMatches(abs, known)) done++
-      else jobs.push({ rel, abs, known })
+      const known = rows.get(rel)
+      if (known && statMatches(abs, known)) done++
+      else jobs.push({ rel, abs, known: known ?? stale.get(rel) })
       if (slice.due()) {
         report({ phase: 'indexing', done, total: listed.length })
         await yieldToLoop()
@@ -177,24 +214,25 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
         report({ phase: 'indexing', done, total: listed.length })
       },
     })
-    // Problems of unchanged files come from their stored facts, so a rebuild reports them too.
+    // Problems of unchanged files come from their stored rows, so a rebuild reports them
+    // too (not after a stop, which must end the build at once).
     const changedSet = new Set(changed)
-    for (const rel of listed) {
-      const f = facts.get(rel)
-      if (!f || result.parsed === listed.length) continue
-      if (stored.get(rel)?.version === EXTRACTOR_VERSION && !changedSet.has(rel)) {
-        if (f.kind === 'skipped' || f.kind === 'binary')
-          push(result.skipped, { path: rel, reason: f.note ?? 'binary file: metadata only' })
-        if (f.parseErrors > 0)
-          push(result.parseErrors, { path: rel, reason: `${f.parseErrors} syntax error(s)` })
+    if (!signal.aborted && result.parsed < listed.length)
+      for (const rel of listed) {
+        const row = rows.get(rel)
+        if (!row || changedSet.has(rel)) continue
+        if ((row.kind === 'skipped' || row.kind === 'binary') && result.skipped.length < MAX_REPORTED)
+          push(result.skipped, { path: rel, reason: factsOf(rel)?.note ?? 'binary file: metadata only' })
+        if (row.parseErrors > 0)
+          push(result.parseErrors, { path: rel, reason: `${row.parseErrors} syntax error(s)` })
       }
-    }
     result.aborted = signal.aborted
+    complete = !result.aborted
     if (result.aborted)
       warning = `The code index covers ${done} of ${listed.length} files: its build was stopped; the next one continues it.`
     builtAt = Date.now()
-    store.setMeta({ builtAt, fileCount: facts.size, warning: warning ?? null })
-    result.files = facts.size
+    store.setMeta({ builtAt, fileCount: rows.size, warning: warning ?? null })
+    result.files = rows.size
     result.grammarErrors = [...grammarErrors]
     result.warning = warning
     result.workers = workersUsed
@@ -216,7 +254,8 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     for (const input of new Set(paths)) {
       const rel = toRel(root, input)
       if (rel === undefined || rel === '' || !inScope(rel)) continue
-      const under = [...facts.keys()].filter((p) => p.startsWith(rel + '/'))
+      ensureLoaded()
+      const under = [...rows.keys()].filter((p) => p.startsWith(rel + '/'))
       let isFile: boolean
       try {
         isFile = fs.lstatSync(path.join(root, rel)).isFile()
@@ -225,13 +264,16 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       }
       if (!isFile || opts.sandbox.isIgnored(rel)) {
         // Deleted, ignored, or a directory that went away: drop what the index had there.
-        for (const p of facts.has(rel) ? [rel, ...under] : under) removed.push(p)
+        for (const p of rows.has(rel) ? [rel, ...under] : under) removed.push(p)
         continue
       }
       jobs.push({ rel, abs: path.join(root, rel), known: store.known(rel), force: true })
     }
     store.remove(removed)
-    for (const p of removed) facts.delete(p)
+    for (const p of removed) {
+      rows.delete(p)
+      facts.delete(p)
+    }
     report.removed = removed
     const outcomes: FileOutcome[] = []
     await processAll(jobs, {
@@ -253,14 +295,14 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     }
     if (changed.length > 0) {
       builtAt = Date.now()
-      store.setMeta({ builtAt, fileCount: facts.size, warning: warning ?? null })
+      store.setMeta({ builtAt, fileCount: rows.size, warning: warning ?? null })
     }
     invalidate(changed, patched)
     return report
   }
 
   const counts = () =>
-    (refCounts ??= referenceCounts(graph().definitions, filterIdents(store.allIdents(), facts)))
+    (refCounts ??= referenceCounts(graph().definitions, filterIdents(store.allIdents(), rows)))
 
   return {
     root,
@@ -271,7 +313,8 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       let bytes = 0
       let withErrors = 0
       let skipped = 0
-      for (const f of facts.values()) {
+      ensureLoaded()
+      for (const f of rows.values()) {
         languages[f.language] = (languages[f.language] ?? 0) + 1
         bytes += f.size
         if (f.parseErrors > 0) withErrors++
@@ -280,7 +323,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       return {
         root,
         ...(prefix ? { prefix } : {}),
-        files: facts.size,
+        files: rows.size,
         bytes,
         builtAt: builtAt ?? store.meta()?.builtAt,
         languages,
@@ -295,10 +338,12 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       const p = builds.progress()
       return p ? { ...p } : undefined
     },
-    file: (p) => facts.get(p),
+    complete: () => (ensureLoaded(), complete),
+    file: factsOf,
     paths(under) {
+      ensureLoaded()
       const dir = under?.replace(/^\.\/|\/+$/g, '')
-      const all = [...facts.keys()].filter((p) => !dir || dir === '.' || p === dir || p.startsWith(dir + '/'))
+      const all = [...rows.keys()].filter((p) => !dir || dir === '.' || p === dir || p.startsWith(dir + '/'))
       return all.sort()
     },
     definitions(symbol) {
@@ -313,7 +358,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       const out: Reference[] = []
       let truncated = false
       for (const row of store.filesWithIdent(name)) {
-        if (!facts.has(row.path)) continue
+        if (!rows.has(row.path)) continue
         for (const line of identLines(row.idents, name)) {
           if (defLines.has(`${row.path}:${line}`)) continue
           if (out.length >= limit) {
@@ -334,14 +379,14 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
         .sort((a, b) => b.dependents - a.dependents || compare(a.path, b.path))
         .slice(0, limit)
     },
-    entryPoints: () => (entries ??= entryPoints(facts, graph().dependencies, graph().dependents)),
+    entryPoints: () => (entries ??= entryPoints(allFacts(), graph().dependencies, graph().dependents)),
     graph() {
       const g = graph()
       const edges: Array<{ from: string; to: string }> = []
       for (const [from, deps] of g.dependencies)
         for (const to of new Set(deps.flatMap((d) => d.targets))) if (to !== from) edges.push({ from, to })
       return {
-        files: [...facts].map(([p, f]) => ({
+        files: [...allFacts()].map(([p, f]) => ({
           path: p,
           language: f.language,
           rank: rankOf().get(p) ?? 0,
@@ -355,7 +400,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       const g = graph()
       const refs = counts()
       const rank = rankOf()
-      const n = facts.size || 1
+      const n = rows.size || 1
       const seen = new Set<Definition>()
       const ranked: RankedSymbol[] = []
       for (const defs of g.definitions.values()) {
@@ -393,9 +438,9 @@ function patchable(before: FileFacts | undefined, after: FileFacts | undefined):
 
 function* filterIdents(
   rows: Iterable<{ path: string; idents: string }>,
-  facts: ReadonlyMap<string, FileFacts>,
+  indexed: ReadonlyMap<string, unknown>,
 ): Generator<{ path: string; idents: string }> {
-  for (const row of rows) if (facts.has(row.path)) yield row
+  for (const row of rows) if (indexed.has(row.path)) yield row
 }
 
 function push(list: FileProblem[], item: FileProblem): void {

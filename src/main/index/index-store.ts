@@ -1,17 +1,23 @@
 import type { SqliteDatabase } from '../store/sqlite'
 import type { FileOutcome, KnownFile } from './process-file'
-import type { FileFacts } from './types'
+import type { FileFacts, FileKind, Language } from './types'
 
 /*
  * The index's rows in SQLite (tables code_files and code_index_roots, see
- * store/schema.ts), for one project root. Facts are stored as JSON; queries run
- * on the in-memory copy (code-index.ts), except identifier search, which stays
- * in SQLite so the bulky occurrence lists never fill the heap.
+ * store/schema.ts), for one project root. Facts are stored as JSON and parsed
+ * on first use (code-index.ts); identifier search stays in SQLite so the bulky
+ * occurrence lists never fill the heap.
  */
 
-export interface StoredRow extends KnownFile {
+/**
+ * What a warm start loads of each stored file: enough to list it, count it and
+ * tell by size and mtime whether it changed. Its facts are parsed on first use.
+ */
+export interface StoredMeta extends KnownFile {
   path: string
-  facts: string
+  language: Language
+  kind: FileKind
+  parseErrors: number
 }
 
 export interface RootMeta {
@@ -20,17 +26,41 @@ export interface RootMeta {
   warning: string | null
 }
 
+type MetaRow = {
+  path: string
+  hash: string
+  size: number
+  mtime_ms: number
+  version: number
+  language: Language
+  kind: FileKind
+  parse_errors: number
+}
+const META = 'path, hash, size, mtime_ms, version, language, kind, parse_errors'
+const toMeta = (r: MetaRow): StoredMeta => ({
+  path: r.path,
+  hash: r.hash,
+  size: r.size,
+  mtimeMs: r.mtime_ms,
+  version: r.version,
+  language: r.language,
+  kind: r.kind,
+  parseErrors: r.parse_errors,
+})
+
 export function createIndexStore(db: SqliteDatabase, root: string) {
   const stmt = {
-    all: db.prepare<
-      [string],
-      { path: string; hash: string; size: number; mtime_ms: number; version: number; facts: string }
-    >('SELECT path, hash, size, mtime_ms, version, facts FROM code_files WHERE root = ?'),
-    page: db.prepare<
-      [string, string, number],
-      { path: string; hash: string; size: number; mtime_ms: number; version: number; facts: string }
-    >(
-      'SELECT path, hash, size, mtime_ms, version, facts FROM code_files WHERE root = ? AND path > ? ORDER BY path LIMIT ?',
+    meta: db.prepare<[string, number], MetaRow>(
+      `SELECT ${META} FROM code_files WHERE root = ? AND version = ?`,
+    ),
+    stale: db.prepare<[string, number], MetaRow>(
+      `SELECT ${META} FROM code_files WHERE root = ? AND version <> ?`,
+    ),
+    facts: db.prepare<[string, string, number], { facts: string }>(
+      'SELECT facts FROM code_files WHERE root = ? AND path = ? AND version = ?',
+    ),
+    allFacts: db.prepare<[string, number], { path: string; facts: string }>(
+      'SELECT path, facts FROM code_files WHERE root = ? AND version = ?',
     ),
     one: db.prepare<[string, string], { hash: string; size: number; mtime_ms: number; version: number }>(
       'SELECT hash, size, mtime_ms, version FROM code_files WHERE root = ? AND path = ?',
@@ -99,29 +129,15 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
   })
 
   return {
-    loadAll(): StoredRow[] {
-      return stmt.all.all(root).map((r) => ({
-        path: r.path,
-        hash: r.hash,
-        size: r.size,
-        mtimeMs: r.mtime_ms,
-        version: r.version,
-        facts: r.facts,
-      }))
-    },
-    /**
-     * The stored rows in path order, `limit` at a time after `after` (keyset paging):
-     * a big index loads in slices, with the event loop free between them.
-     */
-    loadPage(after: string, limit: number): StoredRow[] {
-      return stmt.page.all(root, after, limit).map((r) => ({
-        path: r.path,
-        hash: r.hash,
-        size: r.size,
-        mtimeMs: r.mtime_ms,
-        version: r.version,
-        facts: r.facts,
-      }))
+    /** Every stored file of this extractor version, without its facts (a warm start). */
+    loadMeta: (version: number): StoredMeta[] => stmt.meta.all(root, version).map(toMeta),
+    /** Stored files of another extractor version: re-parsed, their hashes still known. */
+    staleMeta: (version: number): StoredMeta[] => stmt.stale.all(root, version).map(toMeta),
+    /** One file's stored facts, as JSON. */
+    facts: (path: string, version: number): string | undefined => stmt.facts.get(root, path, version)?.facts,
+    /** Every file's stored facts, streamed (what the graph needs). */
+    *allFacts(version: number): Generator<{ path: string; facts: string }> {
+      yield* stmt.allFacts.iterate(root, version)
     },
     known(path: string): KnownFile | undefined {
       const r = stmt.one.get(root, path)

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { BuildProgress } from '../index/code-index'
 import { tempDir, writeTree } from '../index/test-support'
@@ -49,6 +50,19 @@ describe('prepareCodeContext', () => {
       stopListening()
       expect(seen.at(-1)).toEqual({ phase: 'done', done: 120, total: 120 })
       await next.watch()?.close()
+
+      // A new process over the finished index: its map is whole at once, while the
+      // build only checks the stored files against the disk.
+      const store2 = openStore(path.dirname(store.path))
+      try {
+        const warm = await prepareCodeContext(store2, sandbox, provider, undefined, { waitMs: 0 })
+        expect(warm.repoMap?.text).not.toMatch(/Partial map/)
+        expect(warm.repoMap?.files).toBe(next.repoMap?.files)
+        expect(warm.repoMap?.text).toBe(next.repoMap?.text)
+        await warm.watch()?.close()
+      } finally {
+        store2.close()
+      }
     } finally {
       store.close()
     }
