@@ -43,9 +43,9 @@ export interface CoreServiceOptions {
   notices?: string[]
   /** Host-only commands (the native folder picker); the rest answer "not available here". */
   hostHandlers?: Partial<Pick<Handlers, 'fs/pick-folder'>>
-}
   /** `stepwise serve --mcp-config FILE` (repeatable): MCP servers beside the data folder's mcp.json. */
   mcpConfigs?: readonly string[]
+}
 
 /** API keys in the credentials file beside the database, the environment first. */
 export function fileKeyStore(dataDir: string, env: NodeJS.ProcessEnv = process.env): KeyStore {
@@ -98,8 +98,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
   // Sessions deleted before the last quit whose Undo window has passed.
   sessions.purgeExpired()
   const travel = new TimeTravel(ctx, sessions)
-  const pickFolder = opts.hostHandlers?.['fs/pick-folder']
   const mcp = createMcpHub(ctx, { cliConfigs: opts.mcpConfigs })
+  const pickFolder = opts.hostHandlers?.['fs/pick-folder']
 
   const handlers: Handlers = {
     'app/info': () => appInfo(ctx, Boolean(pickFolder)),
@@ -171,8 +171,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     async close() {
       stopIndexProgress()
       await sessions.close()
-      listeners.clear()
       await mcp.close()
+      listeners.clear()
       // The app is quitting: open session spans end and go out (docs/traces.md), briefly.
       await shutdownLiveTraces()
     },
