@@ -93,8 +93,19 @@ export function approvalText(approval: { decision: string; by: string }): string
  */
 export function mcpToolOf(step: ToolStep): { server: string; tool: string } | null {
   if (step.mcp) return { server: step.mcp.server, tool: step.mcp.tool }
-  const m = /^mcp__(.+?)__(.+)$/.exec(step.name)
+  return splitMcpName(step.name)
+}
+
+/** `mcp__SERVER__TOOL` split at its first `__` after the prefix; null for any other name. */
+export function splitMcpName(name: string): { server: string; tool: string } | null {
+  const m = /^mcp__(.+?)__(.+)$/.exec(name)
   return m ? { server: m[1], tool: m[2] } : null
+}
+
+/** How a tool is named to the user: its own name, or "SERVER · TOOL" for an MCP tool. */
+export function displayToolName(name: string): string {
+  const mcp = splitMcpName(name)
+  return mcp ? `${mcp.server} · ${mcp.tool}` : name
 }
 
 /** A tool row's title: the tool's name, or "SERVER · TOOL" for an MCP tool. */

@@ -64,8 +64,8 @@ function BarListImpl(p: BarListProps): React.JSX.Element {
             className="ov-bar"
             data-testid="timeline-bar"
             data-seq={item.seq}
-            data-kind={item.kind}
-            data-status={statusOf(item)}
+            data-bar-kind={item.kind}
+            data-bar-status={statusOf(item)}
             aria-label={barName(item, p.now, p.priceOf)}
             aria-pressed={item.seq === p.selectedSeq}
             tabIndex={item.seq === p.tabSeq ? 0 : -1}

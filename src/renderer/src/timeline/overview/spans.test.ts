@@ -26,6 +26,16 @@ describe('spansOf', () => {
     expect(model.marks.map((m) => m.kind)).toEqual(['checkpoint', 'error', 'finish'])
   })
 
+  it('names an MCP tool by its server and tool, as the rows do', () => {
+    const events = session(
+      [0, started],
+      [100, message(1, ['m1'])],
+      [200, { type: 'tool.started', callId: 'm1', name: 'mcp__everything__echo', args: {}, mutating: false }],
+    )
+    const bar = spansOf(events).spans.find((s) => s.kind === 'tool')
+    expect(bar?.name).toBe('everything · echo')
+  })
+
   it('times a streamed model call from its first delta, an unstreamed one from its duration after the previous event', () => {
     const model = spansOf(richSession())
     const [first, second] = model.spans.filter((s) => s.kind === 'model')

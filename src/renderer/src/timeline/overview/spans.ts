@@ -1,4 +1,5 @@
 import type { StepwiseEvent } from '../../../../shared/protocol'
+import { displayToolName } from '../describe'
 import { summarizeArgs } from '../summary'
 
 /**
@@ -184,7 +185,7 @@ export class SpanModel {
         const span = this.span({
           seq: e.seq,
           kind,
-          name: summary ? `${e.name} ${summary}` : e.name,
+          name: summary ? `${displayToolName(e.name)} ${summary}` : displayToolName(e.name),
           start: e.ts,
           lane: this.toolLane(e.ts),
         })
