@@ -42,8 +42,13 @@ export interface Capture {
   readonly kept: number
   /** Files captured that already had a stat-cache entry. */
   readonly cached: number
-  /** Files whose capture another with the same stats could not repeat (read while racy, or changing). */
+  /** Files that changed while they were read: no stat can vouch for what was captured. */
   readonly notReproducible: number
+  /**
+   * Files read while racily clean (an mtime too recent to trust), with the hash read:
+   * their stat alone cannot vouch for them, their content can (see reproduce.ts).
+   */
+  readonly racy: Array<{ path: string; hash: string }>
 }
 
 /** A stat, or why there is none (for `Capture.file`). */
@@ -63,6 +68,7 @@ export function createCapture(s: CaptureSetup): Capture {
   let kept = 0
   let cached = 0
   let notReproducible = 0
+  const racy: Capture['racy'] = []
   const skip = (path: string, reason: string) => (skipped.push({ path, reason }), undefined)
 
   function file(path: string, st: FileStat | string): SnapshotFile | undefined {
@@ -84,7 +90,8 @@ export function createCapture(s: CaptureSetup): Capture {
       // The writer may hand `raw` over to another thread: only `size` from here on.
       if (writer) writer.add(hash, raw)
       else blobs.put(hash, raw)
-      if (size !== st.size || st.mtimeMs >= startedAt - RACY_MARGIN_MS) notReproducible++
+      if (size !== st.size) notReproducible++
+      else if (st.mtimeMs >= startedAt - RACY_MARGIN_MS) racy.push({ path, hash })
       // A file that changed between stat and read is not cached: the next snapshot reads it again.
       if (size === st.size)
         cache.set(path, { size, mtimeMs: st.mtimeMs, ino: st.ino, mode: st.mode, hash, checkedAt: startedAt })
@@ -105,6 +112,7 @@ export function createCapture(s: CaptureSetup): Capture {
     set,
     changed,
     skipped,
+    racy,
     get kept() {
       return kept
     },

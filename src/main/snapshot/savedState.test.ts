@@ -80,7 +80,7 @@ async function setup(files: Record<string, string>) {
         expect(snapshotter.readFileAt(r.info.id, f.path)).toEqual(fs.readFileSync(path.join(root, f.path)))
       return { changed: r.changed, manifestHash: r.info.manifestHash, ...counts }
     }
-    return { snap }
+    return { snap, close: () => snapshotter.close() }
   }
   return { root, stateFile, process }
 }
@@ -126,6 +126,39 @@ describe('the state a snapshotter leaves for the next process', () => {
     // (snap() also checks every captured byte against the disk.)
     expect(back.changed).toEqual({ ...none, modified: ['a.ts'] })
     expect(back.manifestHash).not.toBe(other.manifestHash)
+  })
+
+  it('lets the process after one that changed files skip the slow path, and still sees a racy rewrite', async () => {
+    const { root, process } = await setup({ 'a.ts': 'aaaa', 'src/b.ts': 'b' })
+    await process().snap()
+    // Written now: read while racily clean, so its stat alone cannot vouch for it.
+    const racyAt = new Date(Math.floor(Date.now() / 1000) * 1000)
+    fs.writeFileSync(path.join(root, 'a.ts'), 'AAAA')
+    fs.utimesSync(path.join(root, 'a.ts'), racyAt, racyAt)
+    const changing = process()
+    const changed = await changing.snap()
+    expect(changed).toMatchObject({
+      changed: { ...none, modified: ['a.ts'] },
+      listings: 0,
+      statCacheLoads: 0,
+    })
+    changing.close() // a partial capture leaves its state when the snapshotter closes
+    const again = await process().snap()
+    expect(again).toEqual({
+      changed: none,
+      manifestHash: changed.manifestHash,
+      listings: 0,
+      statCacheLoads: 0,
+    })
+    // Same size, same mtime, same inode: only the content tells.
+    fs.writeFileSync(path.join(root, 'a.ts'), 'BBBB')
+    fs.utimesSync(path.join(root, 'a.ts'), racyAt, racyAt)
+    const rewritten = await process().snap()
+    expect(rewritten).toMatchObject({
+      changed: { ...none, modified: ['a.ts'] },
+      listings: 0,
+      statCacheLoads: 0,
+    })
   })
 
   it('ignores a truncated, garbled or foreign state file', async () => {

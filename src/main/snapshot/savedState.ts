@@ -19,7 +19,7 @@ import { STAT_FIELDS } from './statFiles'
  * a crash leaves the old file or the new one, never half of one.
  */
 
-const MAGIC = 'stepwise-snapshot-state 1'
+const MAGIC = 'stepwise-snapshot-state 2'
 
 export interface SavedState {
   /** The manifest of the snapshot this state was taken with. */
@@ -32,6 +32,11 @@ export interface SavedState {
    * was skipped, read while racily clean, or changing.
    */
   stats?: Float64Array
+  /**
+   * With `stats`: files (by index in `listing.paths`) whose stat alone does not vouch
+   * for them, with the manifest's hash for each (reproduce.ts).
+   */
+  untrusted?: ReadonlyMap<number, string>
 }
 
 interface Header {
@@ -42,6 +47,8 @@ interface Header {
   sections: number[]
   hasListing: boolean
   hasStats: boolean
+  /** [index, hash] pairs: see SavedState.untrusted. */
+  untrusted?: Array<[number, string]>
 }
 
 /** The state file of one root and listing policy (`key`: what decides what is listed) in `dir`. */
@@ -68,6 +75,7 @@ export function saveState(file: string, root: string, state: SavedState): void {
     sections: sections.map((b) => b.length),
     hasListing: l !== undefined,
     hasStats: l !== undefined && state.stats !== undefined,
+    untrusted: state.untrusted && [...state.untrusted],
   }
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const tmp = `${file}.${process.pid}.tmp`
@@ -136,5 +144,8 @@ function parse(data: Buffer, root: string): SavedState | undefined {
   const s = next()
   const stats = float64s(data, s.at, s.len)
   if (stats.length !== paths.length * STAT_FIELDS) return undefined
-  return { manifestHash: h.manifestHash, listing, stats }
+  const untrusted = new Map(h.untrusted ?? [])
+  for (const [i, hash] of untrusted)
+    if (!Number.isInteger(i) || i < 0 || i >= paths.length || typeof hash !== 'string') return undefined
+  return { manifestHash: h.manifestHash, listing, stats, ...(h.untrusted && { untrusted }) }
 }

@@ -3,7 +3,7 @@ import type { SnapshotInfo } from '../store/types'
 import type { BlobStore } from './blobs'
 import { diffManifests } from './manifest'
 import type { ManifestStore } from './manifestStore'
-import type { Snapshotter } from './snapshotter'
+import type { Snapshotter } from './snapshotTypes'
 
 /**
  * The read side of a snapshotter: its rows in `snapshots` and what a stored

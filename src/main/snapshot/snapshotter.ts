@@ -1,104 +1,29 @@
 import type { SqliteDatabase } from '../store/sqlite'
 import type { SnapshotFile, SnapshotInfo } from '../store/types'
-import type { BaselineReader } from '../tools/types'
 import { createBlobStore } from './blobs'
 import { createBlobWriter } from './blobWriter'
 import { createCapture, statOf, type Capture } from './capture'
 import { createChangeTracker } from './changeTracker'
 import { recordListing, restoreListing, type ReusableListing } from './listingCache'
-import { applyManifestDeltas, type SnapshotChanges } from './manifest'
-import { createManifestStore, type LoadedManifest } from './manifestStore'
+import { applyManifestDeltas } from './manifest'
+import { createManifestStore } from './manifestStore'
 import { createSnapshotRows, type SnapshotRow } from './snapshotReads'
+import type { Snapshotter, SnapshotterOptions, TakeSnapshotResult } from './snapshotTypes'
 import { loadState, saveState } from './savedState'
 import { isListed, namesChanged } from './sortedPaths'
-import { loadStatCache, type StatCache } from './statCache'
+import { loadStatCache, type FileStat, type StatCache } from './statCache'
+import { verify, withCaptured, type Reproducible } from './reproduce'
 import { STAT_FIELDS, STAT_OK, statFiles } from './statFiles'
 
 export { diffManifests, type SnapshotChanges } from './manifest'
 
-export interface SnapshotterOptions {
-  /** The project root, already realpath'd. */
-  root: string
-  /**
-   * Every file a snapshot may capture, as root-relative POSIX paths. The caller
-   * owns the policy: this must already leave out denied files (`.env`, keys,
-   * `.git/`) and ignored ones — in the app it is the sandbox's ripgrep listing.
-   * The snapshotter captures whatever it is given.
-   */
-  listFiles: () => Promise<string[]>
-  /**
-   * Optional, and what lets a snapshot of a tree whose shape has not changed skip
-   * `listFiles` and only stat the files: every directory the listing descends into,
-   * root-relative ('' for the root), including those holding no listed file (empty,
-   * or all of whose files are ignored). In the app:
-   * `() => listUnignoredDirectories(root, (rel) => sandbox.isIgnored(rel))`.
-   * Without it every snapshot lists.
-   */
-  listDirectories?: () => Promise<string[]>
-  /**
-   * Optional, with `listDirectories`: true for a root-relative path `listFiles`
-   * leaves out (ignored or denied). With it, a snapshot after some directories
-   * changed (a restore just wrote into them) re-reads only those and judges new
-   * names by it instead of listing everything again; it must agree with the
-   * listing. In the app: `(rel) => sandbox.isIgnored(rel)`.
-   */
-  isIgnored?: (rel: string) => boolean
-  /**
-   * Date.now unless given. Decides which directories changed too recently to
-   * trust (see recordListing); tests move it ahead so that fresh ones count as old.
-   */
-  now?: () => number
-  /** Larger files are left out and reported in `skipped` (default 64 MB). */
-  maxFileBytes?: number
-  /**
-   * Optional, with `listDirectories`: keep watching the listed directories for
-   * file events (changeTracker.ts) so that a snapshot re-captures only the files
-   * they name. For a long-lived process (the app, an agent run); it holds one
-   * watch per directory until `close`.
-   */
-  watch?: boolean
-  /**
-   * Optional: a file (savedState.ts) where the listing and the stats of the last
-   * snapshot are kept for the next process, so that a new process on an unchanged
-   * tree stats the files and is done, without listing or loading the stat cache.
-   * It must be one file per root and listing policy (stateFileFor).
-   */
-  stateFile?: string
-}
+export type { Snapshotter, SnapshotterOptions, TakeSnapshotResult } from './snapshotTypes'
 
-export interface TakeSnapshotResult {
-  info: SnapshotInfo
-  /** Against the previous snapshot of the same root (everything is `added` for the first). */
-  changed: SnapshotChanges
-  /** Listed files that could not be captured: vanished, unreadable, not a regular file, too large. */
-  skipped: Array<{ path: string; reason: string }>
-  /**
-   * How the files were checked: `events` re-captured only what file events named
-   * (with `watch`), `stat` stat'ed every listed file.
-   */
-  how: 'events' | 'stat'
-}
-
-export interface Snapshotter {
-  readonly root: string
-  takeSnapshot(opts: { sessionId: string | null; label?: string }): Promise<TakeSnapshotResult>
-  getSnapshot(snapshotId: number): SnapshotInfo | undefined
-  /** Snapshots of this root, oldest first; optionally only one session's. */
-  listSnapshots(opts?: { sessionId?: string }): SnapshotInfo[]
-  getManifest(snapshotId: number): SnapshotFile[]
-  /** The same, shared with the snapshotter's cache (no copy): never modify it. */
-  readManifest(snapshotId: number): LoadedManifest
-  /** Raw bytes of a blob, verified against its hash; throws a clear error when missing or corrupt. */
-  readBlob(hash: string): Buffer
-  /** The file's bytes in that snapshot, or null when it was not in it. */
-  readFileAt(snapshotId: number, path: string): Buffer | null
-  /** What changed from one snapshot to another (paths sorted). */
-  diffSnapshots(fromId: number, toId: number): SnapshotChanges
-  baselineReader(snapshotId: number): BaselineReader
-  /** Stops watching (with `watch`); later snapshots stat every file. */
-  close(): void
-}
-
+/**
+ * Above this many files whose stats changed, a snapshot captures everything in
+ * slices (and compresses off this thread) instead of capturing them in one go.
+ */
+const PARTIAL_MAX_FILES = 1000
 /** Files per synchronous slice; between slices the event loop gets a turn. */
 const SLICE_FILES = 2000
 const SLICE_BYTES = 32 * 1024 * 1024
@@ -111,10 +36,12 @@ function isSafeRelative(p: string): boolean {
 /** The records a delta manifest on the previous snapshot stores for this capture. */
 const delta = (c: Capture) => ({ set: c.set, removed: c.changed.deleted })
 
-function sameNumbers(a: Float64Array, b: Float64Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
+/** The racily clean files of a capture by their index in `paths` (both in path order). */
+function untrustedOf(paths: readonly string[], racy: Capture['racy']): Map<number, string> {
+  const out = new Map<number, string>()
+  for (let i = 0, r = 0; i < paths.length && r < racy.length; i++)
+    if (paths[i] === racy[r].path) out.set(i, racy[r++].hash)
+  return out
 }
 
 export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions): Snapshotter {
@@ -125,12 +52,17 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   const ignored = opts.isIgnored
   const isIgnored = ignored && ((rel: string) => !isSafeRelative(rel) || ignored(rel))
   let statCache: StatCache | undefined
+  // Until a full capture loads `statCache`: one that writes what it learns, having read nothing.
+  let unloadedCache: StatCache | undefined
   // The last listing, while the directories it came from are unchanged.
   let listing: ReusableListing | undefined
   // The last snapshot, when taking it again from the same listing and the same
   // stats is bound to give the same manifest: no file was skipped or racily
   // clean, so each has a clean stat-cache entry matching its stat.
-  let reproducible: { paths: readonly string[]; stats: Float64Array; manifestHash: string } | undefined
+  // Racily clean files are vouched for by their content instead (reproduce.ts).
+  let reproducible: Reproducible | undefined
+  // A snapshot whose state is not saved yet (partial captures save it at `close`).
+  let unsaved: string | undefined
   // With `watch`: file events since the last snapshot, and what that snapshot was
   // taken from, so the next one need only re-capture the files events name.
   const tracker = opts.watch && opts.listDirectories ? createChangeTracker(root) : undefined
@@ -173,7 +105,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     previous: SnapshotRow | undefined,
     meta: { sessionId: string | null; label: string | undefined; createdAt: number },
   ): SnapshotInfo {
-    const cache = statCache!
+    const cache = statCache ?? partialCache()
     // An unchanged tree reproduces the previous manifest exactly: nothing new to store.
     const unchanged = previous !== undefined && c.set.length === 0 && c.changed.deleted.length === 0
     let totalBytes = 0
@@ -200,17 +132,25 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     if (!saved?.listing) return
     listing = restoreListing(root, saved.listing, isIgnored)
     if (saved.stats && previous?.manifest_hash === saved.manifestHash)
-      reproducible = { paths: saved.listing.paths, stats: saved.stats, manifestHash: saved.manifestHash }
+      reproducible = {
+        paths: saved.listing.paths,
+        stats: saved.stats,
+        manifestHash: saved.manifestHash,
+        untrusted: saved.untrusted ?? new Map(),
+      }
   }
 
   /** Leaves the listing and, when they vouch for the manifest, the stats for the next process. */
   function persist(manifestHash: string): void {
+    unsaved = undefined
     if (!opts.stateFile || !listing) return
+    const r = reproducible?.manifestHash === manifestHash ? reproducible : undefined
     try {
       saveState(opts.stateFile, root, {
         manifestHash,
         listing: listing.state(),
-        stats: reproducible?.manifestHash === manifestHash ? reproducible.stats : undefined,
+        stats: r?.stats,
+        untrusted: r?.untrusted,
       })
     } catch {
       // Only a cache: the next process lists and stats as if there were none.
@@ -237,12 +177,8 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
       since.manifestHash === previous.manifest_hash &&
       tracker!.watching
     ) {
-      reproducible = undefined
-      statCache ??= loadStatCache(db, root)
-      const c = captureChanged(report.paths, since.paths, paths, previous, startedAt)
-      const files = applyManifestDeltas(loadManifest(previous.manifest_hash).files, [delta(c)])
-      const info = store(c, files, previous, meta)
-      tracked = { paths, manifestHash: info.manifestHash }
+      const base = reproducible?.manifestHash === previous.manifest_hash ? reproducible : undefined
+      const { info, c } = storeChanged(report.paths, since.paths, paths, previous, base, meta)
       return { info, changed: c.changed, skipped: c.skipped, how: 'events' }
     }
     // Watch before the stats: a change after them is an event for the next snapshot. Not
@@ -255,23 +191,29 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     const stats = await statFiles(root, paths)
     const last = reproducible
     reproducible = undefined
-    if (
-      last &&
-      previous &&
-      last.paths === paths &&
-      last.manifestHash === previous.manifest_hash &&
-      sameNumbers(last.stats, stats)
-    ) {
+    const v =
+      last && previous && last.paths === paths && last.manifestHash === previous.manifest_hash
+        ? verify(last, stats, root, startedAt)
+        : undefined
+    if (v && v.changed.length === 0) {
       // An unchanged tree: what the full capture below would conclude, without the per-file work.
-      reproducible = last
-      if (tracker?.watching) tracked = { paths, manifestHash: last.manifestHash }
+      reproducible = { ...last!, untrusted: v.untrusted }
+      if (tracker?.watching) tracked = { paths, manifestHash: last!.manifestHash }
       const info = insertRow({
         ...meta,
-        manifestHash: previous.manifest_hash,
-        fileCount: previous.file_count,
-        totalBytes: previous.total_bytes,
+        manifestHash: previous!.manifest_hash,
+        fileCount: previous!.file_count,
+        totalBytes: previous!.total_bytes,
       })
+      // Entries the content vouched for and that are now old enough: the next process need not read them.
+      if (v.untrusted.size < last!.untrusted.size) persist(info.manifestHash)
       return { info, changed: { added: [], modified: [], deleted: [] }, skipped: [], how: 'stat' }
+    }
+    if (v && v.changed.length <= PARTIAL_MAX_FILES) {
+      // A few files differ from what the stats vouch for: capture those alone.
+      const base = { paths, stats, untrusted: v.untrusted }
+      const { info, c } = storeChanged(new Set(v.changed), paths, paths, previous!, base, meta)
+      return { info, changed: c.changed, skipped: c.skipped, how: 'stat' }
     }
     const cache = (statCache ??= loadStatCache(db, root))
     const prevManifest = previous && loadManifest(previous.manifest_hash)
@@ -313,7 +255,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     }
     const info = store(c, files, previous, meta)
     if (c.skipped.length === 0 && c.notReproducible === 0 && notStated === 0)
-      reproducible = { paths, stats, manifestHash: info.manifestHash }
+      reproducible = { paths, stats, manifestHash: info.manifestHash, untrusted: untrustedOf(paths, c.racy) }
     if (tracker?.watching) tracked = { paths, manifestHash: info.manifestHash }
     persist(info.manifestHash)
     return { info, changed: c.changed, skipped: c.skipped, how: 'stat' }
@@ -330,21 +272,53 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     listed: readonly string[],
     previous: SnapshotRow,
     startedAt: number,
-  ): Capture {
+  ): { c: Capture; captured: Map<string, { st: FileStat; hash: string }> } {
     const prev = loadManifest(previous.manifest_hash).byPath
-    const cache = statCache!
+    const cache = statCache ?? partialCache()
     const c = createCapture({ root, blobs, cache, prev, startedAt, maxFileBytes })
+    const captured = new Map<string, { st: FileStat; hash: string }>()
     const candidates = new Set(named)
     if (listed !== listedBefore) for (const p of namesChanged(listedBefore, listed)) candidates.add(p)
     db.transaction(() => {
       for (const p of [...candidates].sort()) {
-        const f = isListed(listed, p) ? c.file(p, statOf(`${root}/${p}`)) : undefined
+        const st = isListed(listed, p) ? statOf(`${root}/${p}`) : undefined
+        const f = st && c.file(p, st)
+        if (f && typeof st === 'object') captured.set(p, { st, hash: f.hash })
         if (f || !prev.has(p)) continue
         c.changed.deleted.push(p)
         cache.forget(p)
       }
     })()
-    return c
+    return { c, captured }
+  }
+
+  /**
+   * Stores a snapshot of the files `named` (and those listed or unlisted since)
+   * on top of the previous one; with `base`, the stats that vouch for it too.
+   */
+  function storeChanged(
+    named: ReadonlySet<string>,
+    listedBefore: readonly string[],
+    paths: readonly string[],
+    previous: SnapshotRow,
+    base: Omit<Reproducible, 'manifestHash'> | undefined,
+    meta: { sessionId: string | null; label: string | undefined; createdAt: number },
+  ): { info: SnapshotInfo; c: Capture } {
+    reproducible = undefined
+    const { c, captured } = captureChanged(named, listedBefore, paths, previous, meta.createdAt)
+    const files = applyManifestDeltas(loadManifest(previous.manifest_hash).files, [delta(c)])
+    const info = store(c, files, previous, meta)
+    if (tracker?.watching) tracked = { paths, manifestHash: info.manifestHash }
+    if (base && c.skipped.length === 0 && c.notReproducible === 0)
+      reproducible = withCaptured(base, paths, captured, info.manifestHash)
+    // Saved when the snapshotter closes: a step's checkpoint should not write the whole state.
+    unsaved = info.manifestHash
+    return { info, c }
+  }
+
+  /** For captures of a few files: the stat cache without reading its rows (see loadStatCache). */
+  function partialCache(): StatCache {
+    return (unloadedCache ??= loadStatCache(db, root, { unloaded: true }))
   }
 
   const snapshotter: Snapshotter = {
@@ -357,6 +331,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
           // What is kept in memory may name blobs a failed transaction never stored:
           // start the next snapshot from what the database holds.
           statCache = undefined
+          unloadedCache = undefined
           reproducible = undefined
           tracked = undefined
           throw err
@@ -369,6 +344,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     ...rows.reads,
 
     close() {
+      if (unsaved) persist(unsaved)
       tracker?.close()
       tracked = undefined
     },

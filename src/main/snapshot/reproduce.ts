@@ -1,0 +1,98 @@
+import fs from 'node:fs'
+import { sha256 } from './blobs'
+import { RACY_MARGIN_MS, type FileStat } from './statCache'
+import { STAT_FIELDS, STAT_OK } from './statFiles'
+
+/**
+ * What lets a snapshot of a tree skip the per-file work: the stats every listed
+ * file had when a snapshot with `manifestHash` was taken. A file whose stat is
+ * the same is the file that snapshot captured — except a file read while racily
+ * clean (its mtime too close to the read to rule out a later write within the
+ * same tick). Those are `untrusted`: kept with the hash the manifest has for
+ * them, and vouched for by their content (read and hashed again) until a later
+ * check finds their mtime old enough. So a session that changed a few files
+ * leaves a state the next one checks with a stat per file and a read of those few,
+ * as git re-reads its racily clean entries.
+ */
+export interface Reproducible {
+  /** Sorted; the same array as the listing it came from. */
+  paths: readonly string[]
+  /** STAT_FIELDS per path, every status STAT_OK. */
+  stats: Float64Array
+  manifestHash: string
+  /** Index in `paths` → the manifest's hash for that file. */
+  untrusted: ReadonlyMap<number, string>
+}
+
+function contentHash(abs: string): string | undefined {
+  try {
+    return sha256(fs.readFileSync(abs))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Checks `stats` (just taken, for `last.paths`) against `last`: the paths that
+ * may differ from its manifest, and the untrusted entries still untrusted (their
+ * content matched, but their mtime is still too recent).
+ */
+export function verify(
+  last: Reproducible,
+  stats: Float64Array,
+  root: string,
+  startedAt: number,
+): { changed: string[]; untrusted: Map<number, string> } {
+  const changed: string[] = []
+  const untrusted = new Map<number, string>()
+  const old = last.stats
+  for (let i = 0, o = 0; i < last.paths.length; i++, o += STAT_FIELDS) {
+    if (
+      stats[o] !== STAT_OK ||
+      stats[o + 1] !== old[o + 1] ||
+      stats[o + 2] !== old[o + 2] ||
+      stats[o + 3] !== old[o + 3] ||
+      stats[o + 4] !== old[o + 4]
+    ) {
+      changed.push(last.paths[i])
+      continue
+    }
+    const hash = last.untrusted.get(i)
+    if (hash === undefined) continue
+    if (contentHash(`${root}/${last.paths[i]}`) !== hash) changed.push(last.paths[i])
+    else if (stats[o + 2] >= startedAt - RACY_MARGIN_MS) untrusted.set(i, hash)
+  }
+  return { changed, untrusted }
+}
+
+/**
+ * The stats of `paths` after a capture of only some of them: `captured` files
+ * (with the stat they were captured at) become untrusted entries, the others keep
+ * what `base` had. Undefined when a listed path is neither (no stat vouches for it).
+ */
+export function withCaptured(
+  base: Omit<Reproducible, 'manifestHash'>,
+  paths: readonly string[],
+  captured: ReadonlyMap<string, { st: FileStat; hash: string }>,
+  manifestHash: string,
+): Reproducible | undefined {
+  const stats = new Float64Array(paths.length * STAT_FIELDS)
+  const untrusted = new Map<number, string>()
+  for (let i = 0, j = 0; i < paths.length; i++) {
+    const p = paths[i]
+    const o = i * STAT_FIELDS
+    const got = captured.get(p)
+    if (got) {
+      stats.set([STAT_OK, got.st.size, got.st.mtimeMs, got.st.ino, got.st.mode], o)
+      untrusted.set(i, got.hash)
+      continue
+    }
+    // Both sorted: walk `base` up to `p`.
+    while (j < base.paths.length && base.paths[j] < p) j++
+    if (base.paths[j] !== p) return undefined
+    stats.set(base.stats.subarray(j * STAT_FIELDS, (j + 1) * STAT_FIELDS), o)
+    const hash = base.untrusted.get(j)
+    if (hash !== undefined) untrusted.set(i, hash)
+  }
+  return { paths, stats, manifestHash, untrusted }
+}

@@ -1,0 +1,89 @@
+import type { SnapshotFile, SnapshotInfo } from '../store/types'
+import type { BaselineReader } from '../tools/types'
+import type { SnapshotChanges } from './manifest'
+import type { LoadedManifest } from './manifestStore'
+
+/** What a snapshotter is given and what it offers (its code: snapshotter.ts, snapshotReads.ts). */
+
+export interface SnapshotterOptions {
+  /** The project root, already realpath'd. */
+  root: string
+  /**
+   * Every file a snapshot may capture, as root-relative POSIX paths. The caller
+   * owns the policy: this must already leave out denied files (`.env`, keys,
+   * `.git/`) and ignored ones — in the app it is the sandbox's ripgrep listing.
+   * The snapshotter captures whatever it is given.
+   */
+  listFiles: () => Promise<string[]>
+  /**
+   * Optional, and what lets a snapshot of a tree whose shape has not changed skip
+   * `listFiles` and only stat the files: every directory the listing descends into,
+   * root-relative ('' for the root), including those holding no listed file (empty,
+   * or all of whose files are ignored). In the app:
+   * `() => listUnignoredDirectories(root, (rel) => sandbox.isIgnored(rel))`.
+   * Without it every snapshot lists.
+   */
+  listDirectories?: () => Promise<string[]>
+  /**
+   * Optional, with `listDirectories`: true for a root-relative path `listFiles`
+   * leaves out (ignored or denied). With it, a snapshot after some directories
+   * changed (a restore just wrote into them) re-reads only those and judges new
+   * names by it instead of listing everything again; it must agree with the
+   * listing. In the app: `(rel) => sandbox.isIgnored(rel)`.
+   */
+  isIgnored?: (rel: string) => boolean
+  /**
+   * Date.now unless given. Decides which directories changed too recently to
+   * trust (see recordListing); tests move it ahead so that fresh ones count as old.
+   */
+  now?: () => number
+  /** Larger files are left out and reported in `skipped` (default 64 MB). */
+  maxFileBytes?: number
+  /**
+   * Optional, with `listDirectories`: keep watching the listed directories for
+   * file events (changeTracker.ts) so that a snapshot re-captures only the files
+   * they name. For a long-lived process (the app, an agent run); it holds one
+   * watch per directory until `close`.
+   */
+  watch?: boolean
+  /**
+   * Optional: a file (savedState.ts) where the listing and the stats of the last
+   * snapshot are kept for the next process, so that a new process on an unchanged
+   * tree stats the files and is done, without listing or loading the stat cache.
+   * It must be one file per root and listing policy (stateFileFor).
+   */
+  stateFile?: string
+}
+
+export interface TakeSnapshotResult {
+  info: SnapshotInfo
+  /** Against the previous snapshot of the same root (everything is `added` for the first). */
+  changed: SnapshotChanges
+  /** Listed files that could not be captured: vanished, unreadable, not a regular file, too large. */
+  skipped: Array<{ path: string; reason: string }>
+  /**
+   * How the files were checked: `events` re-captured only what file events named
+   * (with `watch`), `stat` stat'ed every listed file.
+   */
+  how: 'events' | 'stat'
+}
+
+export interface Snapshotter {
+  readonly root: string
+  takeSnapshot(opts: { sessionId: string | null; label?: string }): Promise<TakeSnapshotResult>
+  getSnapshot(snapshotId: number): SnapshotInfo | undefined
+  /** Snapshots of this root, oldest first; optionally only one session's. */
+  listSnapshots(opts?: { sessionId?: string }): SnapshotInfo[]
+  getManifest(snapshotId: number): SnapshotFile[]
+  /** The same, shared with the snapshotter's cache (no copy): never modify it. */
+  readManifest(snapshotId: number): LoadedManifest
+  /** Raw bytes of a blob, verified against its hash; throws a clear error when missing or corrupt. */
+  readBlob(hash: string): Buffer
+  /** The file's bytes in that snapshot, or null when it was not in it. */
+  readFileAt(snapshotId: number, path: string): Buffer | null
+  /** What changed from one snapshot to another (paths sorted). */
+  diffSnapshots(fromId: number, toId: number): SnapshotChanges
+  baselineReader(snapshotId: number): BaselineReader
+  /** Stops watching (with `watch`); later snapshots stat every file. */
+  close(): void
+}
