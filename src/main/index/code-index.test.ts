@@ -247,6 +247,23 @@ describe('createCodeIndex', () => {
     expect(fresh.rankedSymbols(3)).toEqual(first.index.rankedSymbols(3))
   })
 
+  it('parses again what an older extractor stored, and forgets stored files that are gone', async () => {
+    const first = await indexedProject(TS_PROJECT)
+    await first.index.build()
+    first.store.db.prepare("UPDATE code_files SET version = version - 1 WHERE path = 'src/cli.ts'").run()
+    fs.rmSync(path.join(first.root, 'scripts/unused.ts'))
+    const next = createCodeIndex(first.store.db, { root: first.root, sandbox: first.sandbox, workers: 1 })
+    // An older row is not served before the build has parsed it again.
+    expect(next.paths()).not.toContain('src/cli.ts')
+    expect(next.file('src/cli.ts')).toBeUndefined()
+    const report = await next.build()
+    expect(report).toMatchObject({ files: 9, parsed: 1, unchanged: 8, removed: 1 })
+    expect(next.paths()).toContain('src/cli.ts')
+    expect(next.paths()).not.toContain('scripts/unused.ts')
+    expect(next.dependencies('src/cli.ts')[0].targets).toEqual(['src/lib/index.ts'])
+    expect(next.status().files).toBe(9)
+  })
+
   it('keeps what a stopped build indexed, and the next build carries on from there', async () => {
     const files: Record<string, string> = {}
     for (let i = 0; i < 150; i++)

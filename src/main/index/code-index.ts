@@ -13,7 +13,7 @@ import {
   type Graph,
 } from './graph'
 import { identLines } from './idents'
-import { createIndexStore, type StoredMeta } from './index-store'
+import { createIndexStore } from './index-store'
 import { sharedRun } from './shared-run'
 import { sliceTimer, statMatches, stoppedBeforeListing, yieldToLoop } from './build-steps'
 import { defaultWorkerCount, processAll } from './pool'
@@ -33,9 +33,9 @@ import type { FileFacts, Language } from './types'
 /*
  * The code index (docs/index.md): every file the sandbox lists (so .gitignore and
  * the denylist apply), parsed once per content hash and stored in SQLite. A new
- * process loads only each file's path, size and mtime (a warm start costs no
- * JSON); a file's facts are parsed on first use, all of them only when a query
- * needs the whole graph. build() brings it up to date with the disk; update()
+ * process loads only the stored paths (from an SQL index, in milliseconds); a
+ * file's facts are parsed on first use, all of them only when a query needs the
+ * whole graph, and sizes and mtimes are read page by page as a build checks them. build() brings it up to date with the disk; update()
  * re-reads named files (the watcher's saves).
  */
 
@@ -43,13 +43,15 @@ export * from './api'
 
 /** Problems listed per kind in a build report; the status counts all of them. */
 const MAX_REPORTED = 50
+/** Stored rows read per query while a build checks them against the disk. */
+const PAGE = 500
 export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): CodeIndex {
   const root = opts.root
   const prefix = opts.prefix?.replace(/^\.\/|\/+$/g, '') || undefined
   const store = createIndexStore(db, prefix ? `${root}//${prefix}` : root)
   /** Every indexed file (the stored state until a build has checked it against the disk). */
-  const rows = new Map<string, StoredMeta>()
-  /** The facts parsed so far: a subset of `rows`, all of it once `allFacts()` ran. */
+  const indexed = new Set<string>()
+  /** The facts parsed so far: a subset of `indexed`, all of it once `allFacts()` ran. */
   const facts = new Map<string, FileFacts>()
   let loaded = false
   /** The last build covered the whole project (a stopped one did not). */
@@ -78,17 +80,17 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     entries = undefined
     for (const l of listeners) l(changed)
   }
-  /** The stored state, read once per process: metadata only, so a big index loads in milliseconds. */
+  /** The stored state, read once per process: its paths only, so a big index loads in milliseconds. */
   const ensureLoaded = () => {
     if (loaded) return
     loaded = true
-    for (const row of store.loadMeta(EXTRACTOR_VERSION)) rows.set(row.path, row)
+    for (const p of store.paths(EXTRACTOR_VERSION)) indexed.add(p)
     const meta = store.meta()
     complete = meta !== undefined && meta.warning === null
   }
   const factsOf = (rel: string): FileFacts | undefined => {
     ensureLoaded()
-    if (!rows.has(rel)) return undefined
+    if (!indexed.has(rel)) return undefined
     let f = facts.get(rel)
     if (!f) {
       const json = store.facts(rel, EXTRACTOR_VERSION)
@@ -100,9 +102,9 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
   /** Every file's facts, parsed where memory lacks them: what the graph and ranks are made of. */
   const allFacts = (): ReadonlyMap<string, FileFacts> => {
     ensureLoaded()
-    if (facts.size < rows.size)
+    if (facts.size < indexed.size)
       for (const { path: rel, facts: json } of store.allFacts(EXTRACTOR_VERSION))
-        if (rows.has(rel) && !facts.has(rel)) facts.set(rel, JSON.parse(json) as FileFacts)
+        if (indexed.has(rel) && !facts.has(rel)) facts.set(rel, JSON.parse(json) as FileFacts)
     return facts
   }
   const graph = (): Graph => (derived ??= buildGraph(allFacts()))
@@ -117,16 +119,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       if (o.status === 'parsed') {
         const f = parsed.get(o.rel)!
         facts.set(o.rel, f)
-        rows.set(o.rel, {
-          path: o.rel,
-          hash: o.hash,
-          size: o.size,
-          mtimeMs: o.mtimeMs,
-          version: EXTRACTOR_VERSION,
-          language: f.language,
-          kind: f.kind,
-          parseErrors: f.parseErrors,
-        })
+        indexed.add(o.rel)
         changed.push(o.rel)
         const grammarError = /^not parsed: (the \w+ grammar failed to load.*)$/.exec(f.note ?? '')?.[1]
         if (grammarError) grammarErrors.add(grammarError)
@@ -136,12 +129,9 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
           if (f.parseErrors > 0)
             push(problems.parseErrors, { path: o.rel, reason: `${f.parseErrors} syntax error(s)` })
         }
-      } else if (o.status === 'touched') {
-        const row = rows.get(o.rel)
-        if (row) rows.set(o.rel, { ...row, size: o.size, mtimeMs: o.mtimeMs })
       } else if (o.status === 'gone') {
         facts.delete(o.rel)
-        if (rows.delete(o.rel)) changed.push(o.rel)
+        if (indexed.delete(o.rel)) changed.push(o.rel)
       } else if (o.status === 'error') {
         if (problems) push(problems.errors, { path: o.rel, reason: o.error })
       }
@@ -155,37 +145,49 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     report({ phase: 'listing', done: 0, total: 0 })
     const listing = await opts.sandbox.listFiles({ prefix, signal })
     // A listing cut short is not the project: taken as such, it would drop every stored file.
-    if (signal.aborted) return stoppedBeforeListing(started, rows.size)
+    if (signal.aborted) return stoppedBeforeListing(started, indexed.size)
     const listed = listing.files
     warning = undefined
     const keep = new Set(listed)
-    // Rows of another extractor version are parsed again; their hashes still spare unchanged bytes.
-    const stale = new Map(store.staleMeta(EXTRACTOR_VERSION).map((r) => [r.path, r]))
-    const gone = [...rows.keys(), ...stale.keys()].filter((p) => !keep.has(p))
-    store.remove(gone)
-    for (const p of gone) {
-      rows.delete(p)
-      facts.delete(p)
-    }
-    // Files whose size and mtime match what is stored are settled here, a stat
-    // each, in slices with the loop free between them: the workers only start
-    // for files that changed.
+    // The stored rows, a page at a time in path order, against the listing: a file
+    // whose size and mtime match is settled by a stat, the rest go to the workers
+    // (rows of another extractor version too: their hashes still spare unchanged
+    // bytes). The loop is free between slices, and a stop ends the check at once.
     report({ phase: 'indexing', done: 0, total: listed.length })
     const slice = sliceTimer()
     const jobs: FileJob[] = []
+    const stored = new Set<string>()
+    const gone: string[] = []
     let done = 0
-    for (const rel of listed) {
-      const abs = path.join(root, rel)
-      const known = rows.get(rel)
-      if (known && statMatches(abs, known)) done++
-      else jobs.push({ rel, abs, known: known ?? stale.get(rel) })
-      if (slice.due()) {
-        report({ phase: 'indexing', done, total: listed.length })
-        await yieldToLoop()
-        slice.next()
-        if (signal.aborted) break
+    for (let after = ''; !signal.aborted;) {
+      const page = store.page(after, PAGE)
+      for (const row of page) {
+        if (!keep.has(row.path)) {
+          gone.push(row.path)
+          continue
+        }
+        stored.add(row.path)
+        const abs = path.join(root, row.path)
+        const current = row.version === EXTRACTOR_VERSION && indexed.has(row.path)
+        if (current && statMatches(abs, row)) done++
+        else jobs.push({ rel: row.path, abs, known: row })
+        if (slice.due()) {
+          report({ phase: 'indexing', done, total: listed.length })
+          await yieldToLoop()
+          slice.next()
+          if (signal.aborted) break
+        }
       }
+      if (page.length < PAGE) break
+      after = page[page.length - 1].path
     }
+    store.remove(gone)
+    for (const p of gone) {
+      indexed.delete(p)
+      facts.delete(p)
+    }
+    if (!signal.aborted)
+      for (const rel of listed) if (!stored.has(rel)) jobs.push({ rel, abs: path.join(root, rel) })
     const unchangedByStat = done
     report({ phase: 'indexing', done, total: listed.length })
     const result: BuildReport = {
@@ -218,21 +220,23 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     // too (not after a stop, which must end the build at once).
     const changedSet = new Set(changed)
     if (!signal.aborted && result.parsed < listed.length)
-      for (const rel of listed) {
-        const row = rows.get(rel)
-        if (!row || changedSet.has(rel)) continue
+      for (const row of store.problems(EXTRACTOR_VERSION)) {
+        if (!keep.has(row.path) || changedSet.has(row.path)) continue
         if ((row.kind === 'skipped' || row.kind === 'binary') && result.skipped.length < MAX_REPORTED)
-          push(result.skipped, { path: rel, reason: factsOf(rel)?.note ?? 'binary file: metadata only' })
-        if (row.parseErrors > 0)
-          push(result.parseErrors, { path: rel, reason: `${row.parseErrors} syntax error(s)` })
+          push(result.skipped, {
+            path: row.path,
+            reason: factsOf(row.path)?.note ?? 'binary file: metadata only',
+          })
+        if (row.parse_errors > 0)
+          push(result.parseErrors, { path: row.path, reason: `${row.parse_errors} syntax error(s)` })
       }
     result.aborted = signal.aborted
     complete = !result.aborted
     if (result.aborted)
       warning = `The code index covers ${done} of ${listed.length} files: its build was stopped; the next one continues it.`
     builtAt = Date.now()
-    store.setMeta({ builtAt, fileCount: rows.size, warning: warning ?? null })
-    result.files = rows.size
+    store.setMeta({ builtAt, fileCount: indexed.size, warning: warning ?? null })
+    result.files = indexed.size
     result.grammarErrors = [...grammarErrors]
     result.warning = warning
     result.workers = workersUsed
@@ -255,7 +259,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       const rel = toRel(root, input)
       if (rel === undefined || rel === '' || !inScope(rel)) continue
       ensureLoaded()
-      const under = [...rows.keys()].filter((p) => p.startsWith(rel + '/'))
+      const under = [...indexed].filter((p) => p.startsWith(rel + '/'))
       let isFile: boolean
       try {
         isFile = fs.lstatSync(path.join(root, rel)).isFile()
@@ -264,14 +268,14 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       }
       if (!isFile || opts.sandbox.isIgnored(rel)) {
         // Deleted, ignored, or a directory that went away: drop what the index had there.
-        for (const p of rows.has(rel) ? [rel, ...under] : under) removed.push(p)
+        for (const p of indexed.has(rel) ? [rel, ...under] : under) removed.push(p)
         continue
       }
       jobs.push({ rel, abs: path.join(root, rel), known: store.known(rel), force: true })
     }
     store.remove(removed)
     for (const p of removed) {
-      rows.delete(p)
+      indexed.delete(p)
       facts.delete(p)
     }
     report.removed = removed
@@ -295,14 +299,14 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     }
     if (changed.length > 0) {
       builtAt = Date.now()
-      store.setMeta({ builtAt, fileCount: rows.size, warning: warning ?? null })
+      store.setMeta({ builtAt, fileCount: indexed.size, warning: warning ?? null })
     }
     invalidate(changed, patched)
     return report
   }
 
   const counts = () =>
-    (refCounts ??= referenceCounts(graph().definitions, filterIdents(store.allIdents(), rows)))
+    (refCounts ??= referenceCounts(graph().definitions, filterIdents(store.allIdents(), indexed)))
 
   return {
     root,
@@ -314,16 +318,16 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       let withErrors = 0
       let skipped = 0
       ensureLoaded()
-      for (const f of rows.values()) {
-        languages[f.language] = (languages[f.language] ?? 0) + 1
-        bytes += f.size
-        if (f.parseErrors > 0) withErrors++
-        if (f.kind === 'skipped' || f.kind === 'binary') skipped++
+      for (const row of store.summary(EXTRACTOR_VERSION)) {
+        languages[row.language] = row.files
+        bytes += row.bytes
+        withErrors += row.withErrors
+        skipped += row.skipped
       }
       return {
         root,
         ...(prefix ? { prefix } : {}),
-        files: rows.size,
+        files: indexed.size,
         bytes,
         builtAt: builtAt ?? store.meta()?.builtAt,
         languages,
@@ -343,7 +347,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     paths(under) {
       ensureLoaded()
       const dir = under?.replace(/^\.\/|\/+$/g, '')
-      const all = [...rows.keys()].filter((p) => !dir || dir === '.' || p === dir || p.startsWith(dir + '/'))
+      const all = [...indexed].filter((p) => !dir || dir === '.' || p === dir || p.startsWith(dir + '/'))
       return all.sort()
     },
     definitions(symbol) {
@@ -358,7 +362,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       const out: Reference[] = []
       let truncated = false
       for (const row of store.filesWithIdent(name)) {
-        if (!rows.has(row.path)) continue
+        if (!indexed.has(row.path)) continue
         for (const line of identLines(row.idents, name)) {
           if (defLines.has(`${row.path}:${line}`)) continue
           if (out.length >= limit) {
@@ -400,7 +404,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       const g = graph()
       const refs = counts()
       const rank = rankOf()
-      const n = rows.size || 1
+      const n = indexed.size || 1
       const seen = new Set<Definition>()
       const ranked: RankedSymbol[] = []
       for (const defs of g.definitions.values()) {
@@ -438,7 +442,7 @@ function patchable(before: FileFacts | undefined, after: FileFacts | undefined):
 
 function* filterIdents(
   rows: Iterable<{ path: string; idents: string }>,
-  indexed: ReadonlyMap<string, unknown>,
+  indexed: ReadonlySet<string>,
 ): Generator<{ path: string; idents: string }> {
   for (const row of rows) if (indexed.has(row.path)) yield row
 }

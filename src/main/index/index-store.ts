@@ -9,15 +9,8 @@ import type { FileFacts, FileKind, Language } from './types'
  * occurrence lists never fill the heap.
  */
 
-/**
- * What a warm start loads of each stored file: enough to list it, count it and
- * tell by size and mtime whether it changed. Its facts are parsed on first use.
- */
-export interface StoredMeta extends KnownFile {
+export interface StoredRow extends KnownFile {
   path: string
-  language: Language
-  kind: FileKind
-  parseErrors: number
 }
 
 export interface RootMeta {
@@ -26,35 +19,34 @@ export interface RootMeta {
   warning: string | null
 }
 
-type MetaRow = {
-  path: string
-  hash: string
-  size: number
-  mtime_ms: number
-  version: number
+/** Counts for the index's status, from SQL: no row is loaded into memory for them. */
+export interface StoredSummary {
   language: Language
-  kind: FileKind
-  parse_errors: number
+  files: number
+  bytes: number
+  withErrors: number
+  skipped: number
 }
-const META = 'path, hash, size, mtime_ms, version, language, kind, parse_errors'
-const toMeta = (r: MetaRow): StoredMeta => ({
-  path: r.path,
-  hash: r.hash,
-  size: r.size,
-  mtimeMs: r.mtime_ms,
-  version: r.version,
-  language: r.language,
-  kind: r.kind,
-  parseErrors: r.parse_errors,
-})
 
 export function createIndexStore(db: SqliteDatabase, root: string) {
   const stmt = {
-    meta: db.prepare<[string, number], MetaRow>(
-      `SELECT ${META} FROM code_files WHERE root = ? AND version = ?`,
+    paths: db
+      .prepare<[string, number], string>('SELECT path FROM code_files WHERE root = ? AND version = ?')
+      .pluck(),
+    page: db.prepare<
+      [string, string, number],
+      { path: string; hash: string; size: number; mtime_ms: number; version: number }
+    >(
+      'SELECT path, hash, size, mtime_ms, version FROM code_files WHERE root = ? AND path > ? ORDER BY path LIMIT ?',
     ),
-    stale: db.prepare<[string, number], MetaRow>(
-      `SELECT ${META} FROM code_files WHERE root = ? AND version <> ?`,
+    summary: db.prepare<[string, number], StoredSummary>(
+      `SELECT language, count(*) AS files, sum(size) AS bytes, sum(parse_errors > 0) AS withErrors,
+         sum(kind IN ('skipped', 'binary')) AS skipped
+       FROM code_files WHERE root = ? AND version = ? GROUP BY language`,
+    ),
+    problems: db.prepare<[string, number], { path: string; kind: FileKind; parse_errors: number }>(
+      `SELECT path, kind, parse_errors FROM code_files
+       WHERE root = ? AND version = ? AND (kind IN ('skipped', 'binary') OR parse_errors > 0)`,
     ),
     facts: db.prepare<[string, string, number], { facts: string }>(
       'SELECT facts FROM code_files WHERE root = ? AND path = ? AND version = ?',
@@ -129,10 +121,26 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
   })
 
   return {
-    /** Every stored file of this extractor version, without its facts (a warm start). */
-    loadMeta: (version: number): StoredMeta[] => stmt.meta.all(root, version).map(toMeta),
-    /** Stored files of another extractor version: re-parsed, their hashes still known. */
-    staleMeta: (version: number): StoredMeta[] => stmt.stale.all(root, version).map(toMeta),
+    /** The paths stored by this extractor version, read from an index alone (a warm start). */
+    paths: (version: number): string[] => stmt.paths.all(root, version),
+    /**
+     * The stored rows in path order, `limit` at a time after `after` (keyset paging),
+     * without their facts: a big index is checked against the disk in slices.
+     */
+    page(after: string, limit: number): StoredRow[] {
+      return stmt.page.all(root, after, limit).map((r) => ({
+        path: r.path,
+        hash: r.hash,
+        size: r.size,
+        mtimeMs: r.mtime_ms,
+        version: r.version,
+      }))
+    },
+    summary: (version: number): StoredSummary[] => stmt.summary.all(root, version),
+    /** Files indexed by metadata only or with syntax errors, in path order. */
+    // Sorted here: an ORDER BY would make SQLite read the big rows instead of the covering index.
+    problems: (version: number) =>
+      stmt.problems.all(root, version).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     /** One file's stored facts, as JSON. */
     facts: (path: string, version: number): string | undefined => stmt.facts.get(root, path, version)?.facts,
     /** Every file's stored facts, streamed (what the graph needs). */

@@ -145,4 +145,12 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX sessions_deleted ON sessions(deleted_at) WHERE deleted_at IS NOT NULL;
     `)
   },
+  // The code index's warm start lists its files, counts them and finds their problems
+  // from this index alone (a few MB), never reading the rows, which their facts and
+  // identifiers make big.
+  (db) => {
+    db.exec(
+      'CREATE INDEX code_files_summary ON code_files(root, version, language, kind, parse_errors, size, path)',
+    )
+  },
 ]
