@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import type { SqliteDatabase } from '../store/sqlite'
 import type { SnapshotFile, SnapshotInfo } from '../store/types'
 import { createBlobStore } from './blobs'
@@ -13,7 +14,7 @@ import { loadState, saveState } from './savedState'
 import { isListed, namesChanged } from './sortedPaths'
 import { loadStatCache, type FileStat, type StatCache } from './statCache'
 import { verify, withCaptured, type Reproducible } from './reproduce'
-import { STAT_FIELDS, STAT_OK, statFiles } from './statFiles'
+import { STAT_FIELDS, STAT_OK, statFiles, warmStatHelpers } from './statFiles'
 
 export { diffManifests, type SnapshotChanges } from './manifest'
 
@@ -24,6 +25,17 @@ export type { Snapshotter, SnapshotterOptions, TakeSnapshotResult } from './snap
  * slices (and compresses off this thread) instead of capturing them in one go.
  */
 const PARTIAL_MAX_FILES = 1000
+/** A saved state of ~4,000 paths or more: its snapshot stats on helper threads (statFiles.ts). */
+const WARM_STATE_BYTES = 256 * 1024
+
+function fileSize(file: string): number | undefined {
+  try {
+    return fs.statSync(file).size
+  } catch {
+    return undefined
+  }
+}
+
 /** Files per synchronous slice; between slices the event loop gets a turn. */
 const SLICE_FILES = 2000
 const SLICE_BYTES = 32 * 1024 * 1024
@@ -71,6 +83,8 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   const manifests = createManifestStore(blobs)
   const loadManifest = (hash: string) => manifests.load(hash)
   const rows = createSnapshotRows(db, root, blobs, manifests)
+  // A state this big means a big stat is coming: start its threads while the session sets up.
+  if (opts.stateFile && (fileSize(opts.stateFile) ?? 0) >= WARM_STATE_BYTES) warmStatHelpers()
   const insertRow = rows.insert
   let queue: Promise<unknown> = Promise.resolve()
   // Whether the state file was looked at (once, before the first snapshot).
@@ -164,6 +178,9 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
       restored = true
       restoreSaved(rows.latest())
     }
+    // The stats the saved state vouches with, started before the listing is checked (on this
+    // thread) and used when it holds.
+    const early = reproducible && { paths: reproducible.paths, stats: statFiles(root, reproducible.paths) }
     const { paths, relisted } = await currentPaths()
     const previous = rows.latest()
     const meta = { sessionId, label, createdAt: startedAt }
@@ -188,7 +205,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     if (tracker && listing && taken > 0 && (relisted || !tracker.watching)) tracker.watch(listing.directories)
     taken++
 
-    const stats = await statFiles(root, paths)
+    const stats = await (early?.paths === paths ? early.stats : statFiles(root, paths))
     const last = reproducible
     reproducible = undefined
     const v =

@@ -87,6 +87,15 @@ function getHelpers(): Helper[] | undefined {
   return helpers
 }
 
+/**
+ * Starts the helper threads now, for a caller that knows a big `statFiles` is
+ * coming: a thread takes tens of milliseconds to start, which can overlap the
+ * caller's own setup instead of delaying the stats. Idle helpers keep nothing alive.
+ */
+export function warmStatHelpers(): void {
+  getHelpers()
+}
+
 function newHelper(): Helper | undefined {
   let worker: Worker
   try {
