@@ -1,4 +1,7 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { createCodeIndex } from '../index/code-index'
 import { indexedProject } from '../index/test-support'
 import { buildRepoMap, repoMapBudget } from './repo-map'
 import { tokenizerFor } from './tokens'
@@ -27,6 +30,28 @@ describe('buildRepoMap', () => {
     expect(map.text).toContain('Folders (files indexed): src/ 13')
     expect(map.text).not.toContain('return key')
     expect(map.files).toBe(13)
+  })
+
+  it('is kept with the index: a new process reuses it without loading facts, until the index changes', async () => {
+    const { index, store, root, sandbox } = await indexedProject(project(12))
+    await index.build()
+    const map = buildRepoMap(index, { budgetTokens: 4000 })
+    // Any parse of this file's facts throws: a reused map never parses them.
+    store.db.prepare("UPDATE code_files SET facts = '{corrupt' WHERE path = 'src/features/f3.ts'").run()
+    const warm = createCodeIndex(store.db, { root, sandbox, workers: 1 })
+    expect(buildRepoMap(warm, { budgetTokens: 4000 })).toEqual(map)
+    // Another budget is another map, made from the facts.
+    expect(() => buildRepoMap(warm, { budgetTokens: 600 })).toThrow(SyntaxError)
+
+    // A changed file changes the index's generation: the map is made again (f3's facts are needed again).
+    fs.appendFileSync(path.join(root, 'src/features/f5.ts'), 'export const added = 1\n')
+    await warm.update(['src/features/f5.ts'])
+    expect(() => buildRepoMap(warm, { budgetTokens: 4000 })).toThrow(SyntaxError)
+    fs.appendFileSync(path.join(root, 'src/features/f3.ts'), '\n')
+    await warm.update(['src/features/f3.ts'])
+    const remade = buildRepoMap(warm, { budgetTokens: 4000 })
+    expect(remade.text).toContain('src/core/store.ts')
+    expect(buildRepoMap(createCodeIndex(store.db, { root, sandbox }), { budgetTokens: 4000 })).toEqual(remade)
   })
 
   it('is the folder summary alone past the ranked-map limit, and says why', async () => {

@@ -60,10 +60,20 @@ function partialNote(indexed: number, building: BuildProgress): string {
  */
 export const RANKED_MAP_MAX_FILES = 20_000
 
-export function buildRepoMap(
-  index: CodeIndex,
-  opts: { budgetTokens: number; model?: string; maxRankedFiles?: number },
-): RepoMap {
+type MapOptions = { budgetTokens: number; model?: string; maxRankedFiles?: number }
+
+/**
+ * The map of a whole index is kept with the index (CodeIndex.memo) and made again
+ * only when the index changed: ranking needs every file's facts and identifiers,
+ * which a session on an unchanged project then never loads.
+ */
+export function buildRepoMap(index: CodeIndex, opts: MapOptions): RepoMap {
+  if (!index.complete()) return makeRepoMap(index, opts)
+  const key = `repo-map:1:${opts.budgetTokens}:${opts.model ?? ''}:${opts.maxRankedFiles ?? RANKED_MAP_MAX_FILES}`
+  return JSON.parse(index.memo(key, () => JSON.stringify(makeRepoMap(index, opts)))) as RepoMap
+}
+
+function makeRepoMap(index: CodeIndex, opts: MapOptions): RepoMap {
   const count = tokenizerFor(opts.model ?? '')
   const indexed = index.paths()
   if (indexed.length > (opts.maxRankedFiles ?? RANKED_MAP_MAX_FILES))

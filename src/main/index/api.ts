@@ -106,6 +106,12 @@ export interface CodeIndex {
    * indexed is the whole project as last seen, not a part of it.
    */
   complete(): boolean
+  /**
+   * A text made from the whole index (the repo map), kept in the store with the
+   * index generation it was made from and made again only once the index changed:
+   * a new process on an unchanged project reuses it without loading any facts.
+   */
+  memo(key: string, make: () => string): string
   /** The facts of one indexed file (root-relative POSIX path). */
   file(path: string): FileFacts | undefined
   /** Indexed paths, sorted; under `prefix` (a folder) when given. */

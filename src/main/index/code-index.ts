@@ -86,7 +86,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     loaded = true
     for (const p of store.paths(EXTRACTOR_VERSION)) indexed.add(p)
     const meta = store.meta()
-    complete = meta !== undefined && meta.warning === null
+    complete = meta !== undefined && meta.builtAt > 0 && meta.warning === null
   }
   const factsOf = (rel: string): FileFacts | undefined => {
     ensureLoaded()
@@ -343,6 +343,15 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       return p ? { ...p } : undefined
     },
     complete: () => (ensureLoaded(), complete),
+    memo(key, make) {
+      const generation = store.generation()
+      const kept = store.memo(key, generation)
+      if (kept !== undefined) return kept
+      const value = make()
+      // Made from what another process changed meanwhile? Then it is not kept.
+      if (store.generation() === generation) store.setMemo(key, generation, value)
+      return value
+    },
     file: factsOf,
     paths(under) {
       ensureLoaded()

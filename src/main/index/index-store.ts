@@ -74,6 +74,21 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
     allIdents: db.prepare<[string], { path: string; idents: string }>(
       "SELECT path, idents FROM code_files WHERE root = ? AND idents <> ''",
     ),
+    bump: db.prepare<[string]>(
+      `INSERT INTO code_index_roots (root, built_at, file_count, warning, generation) VALUES (?, 0, 0, NULL, 1)
+       ON CONFLICT (root) DO UPDATE SET generation = generation + 1`,
+    ),
+    generation: db
+      .prepare<[string], number>('SELECT generation FROM code_index_roots WHERE root = ?')
+      .pluck(),
+    getMemo: db.prepare<[string, string], { generation: number; value: string }>(
+      'SELECT generation, value FROM code_index_memos WHERE root = ? AND key = ?',
+    ),
+    setMemo: db.prepare<[string, string, number, string]>(
+      `INSERT INTO code_index_memos (root, key, generation, value) VALUES (?, ?, ?, ?)
+       ON CONFLICT (root, key) DO UPDATE SET generation = excluded.generation, value = excluded.value`,
+    ),
+    dropMemos: db.prepare<[string, number]>('DELETE FROM code_index_memos WHERE root = ? AND generation < ?'),
     getMeta: db.prepare<[string], { built_at: number; file_count: number; warning: string | null }>(
       'SELECT built_at, file_count, warning FROM code_index_roots WHERE root = ?',
     ),
@@ -112,11 +127,13 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
           stmt.remove.run(root, o.rel)
         }
       }
+      if (outcomes.some((o) => o.status === 'parsed' || o.status === 'gone')) stmt.bump.run(root)
       return parsed
     },
   )
 
   const removeMany = db.transaction((paths: readonly string[]) => {
+    if (paths.length > 0) stmt.bump.run(root)
     for (const p of paths) stmt.remove.run(root, p)
   })
 
@@ -162,6 +179,17 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
     meta(): RootMeta | undefined {
       const m = stmt.getMeta.get(root)
       return m ? { builtAt: m.built_at, fileCount: m.file_count, warning: m.warning } : undefined
+    },
+    /** Counts the changes of this root's rows (0 before the first). */
+    generation: (): number => stmt.generation.get(root) ?? 0,
+    /** A stored text, if it was made at this generation. */
+    memo(key: string, generation: number): string | undefined {
+      const m = stmt.getMemo.get(root, key)
+      return m?.generation === generation ? m.value : undefined
+    },
+    setMemo(key: string, generation: number, value: string): void {
+      stmt.dropMemos.run(root, generation)
+      stmt.setMemo.run(root, key, generation, value)
     },
     setMeta(meta: RootMeta): void {
       stmt.setMeta.run(root, meta.builtAt, meta.fileCount, meta.warning)

@@ -42,6 +42,7 @@ describe('openDatabase', () => {
       expect(tables).toEqual([
         'blobs',
         'code_files',
+        'code_index_memos',
         'code_index_roots',
         'events',
         'restore_journal',

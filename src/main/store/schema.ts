@@ -153,4 +153,18 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX code_files_summary ON code_files(root, version, language, kind, parse_errors, size, path)',
     )
   },
+  // Texts made from a whole code index (the repo map), each kept with the index
+  // generation it was made from; the generation counts the index's changes.
+  (db) => {
+    db.exec(`
+      ALTER TABLE code_index_roots ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE code_index_memos (
+        root       TEXT NOT NULL,
+        key        TEXT NOT NULL,
+        generation INTEGER NOT NULL,
+        value      TEXT NOT NULL,
+        PRIMARY KEY (root, key)
+      ) WITHOUT ROWID;
+    `)
+  },
 ]
