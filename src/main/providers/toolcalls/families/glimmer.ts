@@ -1,5 +1,5 @@
-import type { FamilyResult, RawCall, Span, ToolCallFamily } from '../types'
-import { attribute, quote } from './markup-util'
+import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
+import { addCalls, invokeReader, quote } from './markup-util'
 
 /*
  * Glimmer (Ollama's model/parsers/glimmer.go): messages `[<|start|>assistant] to=RECIPIENT<|message|>BODY`
@@ -11,33 +11,17 @@ import { attribute, quote } from './markup-util'
  */
 
 const BLOCK = /<atem:function_calls>([\s\S]*?)(<\/atem:function_calls>|$)/g
-const INVOKE = /<atem:invoke\b([^>]*)>([\s\S]*?)(<\/atem:invoke>|(?=<atem:invoke\b)|$)/g
-const PARAM = /<atem:parameter\b([^>]*)>([\s\S]*?)<\/atem:parameter>/g
 // The recipient may be missing (`<|message|>` alone): Ollama reads the block as a call anyway.
 const HEADER = /(?:<\|start\|>assistant)?(?:[ \t]*\bto=([^\s<]+))?<\|message\|>/g
 const END = /<\|eo[mt]\|>/y
+const readInvokes = invokeReader('atem')
 
 function readBlock(body: string): RawCall[] | string {
-  const calls: RawCall[] = []
-  let rest = body
-  for (const inv of body.matchAll(INVOKE)) {
-    rest = rest.replace(inv[0], '')
-    const name = attribute(inv[1], 'name')?.trim()
-    if (!name) return 'an <atem:invoke> has no name'
-    if (inv[3] !== '</atem:invoke>') return `the <atem:invoke name="${name}"> is not closed`
-    const args: Record<string, string> = {}
-    let left = inv[2]
-    for (const p of inv[2].matchAll(PARAM)) {
-      const key = attribute(p[1], 'name')
-      if (key) args[key] = p[2]
-      left = left.replace(p[0], '')
-    }
-    if (left.trim() !== '')
-      return `unexpected text ${JSON.stringify(quote(left))} in <atem:invoke name="${name}">`
-    calls.push({ name, arguments: args })
-  }
-  if (rest.trim() !== '') return `unexpected text ${JSON.stringify(quote(rest))} in <atem:function_calls>`
-  return calls.length > 0 ? calls : 'the <atem:function_calls> block holds no <atem:invoke>'
+  const read = readInvokes(body)
+  if (typeof read === 'string') return read
+  if (read.rest.trim() !== '')
+    return `unexpected text ${JSON.stringify(quote(read.rest))} in <atem:function_calls>`
+  return read.calls.length > 0 ? read.calls : 'the <atem:function_calls> block holds no <atem:invoke>'
 }
 
 /** The terminator right after `at` (spaces aside), if any: its end. */
@@ -76,8 +60,7 @@ function parse(text: string): FamilyResult {
     const closed = m[2] !== ''
     const end = closed ? terminatorEnd(text, m.index + m[0].length) : text.length
     const read = closed ? readBlock(m[1]) : 'the <atem:function_calls> block is not closed'
-    if (typeof read === 'string') out.broken.push({ start, end, problem: read })
-    else out.spans.push({ start, end, calls: read, kind: 'markup' } satisfies Span)
+    addCalls(out, start, end, read)
   }
   return out
 }

@@ -1,6 +1,6 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
 import { parseJsonLoose } from '../json-scan'
-import { attribute, quote } from './markup-util'
+import { addCalls, attribute, quote, tagBlocks } from './markup-util'
 
 /*
  * Kimi K3's XTML channels: `<|open|>NAME ATTRS<|sep|>…<|close|>NAME<|sep|>`. The answer
@@ -48,13 +48,8 @@ function readCall(attrs: string, body: string): RawCall | string {
 
 function parse(text: string): FamilyResult {
   const out: FamilyResult = { spans: [], broken: [] }
-  for (let at = text.indexOf(TOOLS_OPEN); at >= 0; at = text.indexOf(TOOLS_OPEN, at + 1)) {
-    const close = text.indexOf(TOOLS_CLOSE, at)
-    const next = text.indexOf(TOOLS_OPEN, at + 1)
-    const closed = close >= 0 && (next < 0 || close < next)
-    const bodyEnd = closed ? close : next < 0 ? text.length : next
-    const end = closed ? close + TOOLS_CLOSE.length : bodyEnd
-    const body = text.slice(at + TOOLS_OPEN.length, bodyEnd)
+  for (const { start, bodyStart, bodyEnd, end } of tagBlocks(text, TOOLS_OPEN, TOOLS_CLOSE)) {
+    const body = text.slice(bodyStart, bodyEnd)
     const calls: RawCall[] = []
     let problem: string | undefined
     let rest = body
@@ -72,8 +67,7 @@ function parse(text: string): FamilyResult {
     rest = rest.replace(PROTOCOL, '')
     if (rest.trim() !== '') problem ??= `unexpected text ${JSON.stringify(quote(rest))} in the tools channel`
     if (calls.length === 0) problem ??= 'the tools channel holds no call'
-    if (problem) out.broken.push({ start: at, end, problem })
-    else out.spans.push({ start: at, end, calls, kind: 'markup' })
+    addCalls(out, start, end, problem ?? calls)
   }
   for (const m of text.matchAll(PROTOCOL)) {
     out.spans.push({ start: m.index, end: m.index + m[0].length, calls: [], kind: 'markup' })

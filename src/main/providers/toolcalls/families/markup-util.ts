@@ -1,9 +1,10 @@
-import { isObject } from '../json-scan'
+import { forwardFinder, isObject } from '../json-scan'
 import type { FamilyResult, RawCall } from '../types'
 
 /*
  * Small helpers shared by the special-token families (deepseek, glm, kimi, minimax,
- * harmony, command-r, granite). JSON itself is read with `../json-scan`.
+ * harmony, command-r, granite, glimmer, step3, kimi-k3, minimax-m3, olmo3, plamo3).
+ * JSON itself is read with `../json-scan`.
  */
 
 /** One call read from its body, or why it cannot be read. */
@@ -29,6 +30,75 @@ export function addBlock(
   const problem = pieces.find((p): p is { problem: string } => 'problem' in p)
   if (problem) out.broken.push({ start, end, problem: problem.problem })
   else out.spans.push({ start, end, calls: pieces.map((p) => (p as { call: RawCall }).call), kind: 'markup' })
+}
+
+/** A block read whole: its calls as one span, or why it cannot run as one broken span. */
+export function addCalls(out: FamilyResult, start: number, end: number, read: RawCall[] | string): void {
+  if (typeof read === 'string') out.broken.push({ start, end, problem: read })
+  else out.spans.push({ start, end, calls: read, kind: 'markup' })
+}
+
+/** Where one `open`…`close` block stands: its body lies between `bodyStart` and `bodyEnd`. */
+export interface TagBlock {
+  start: number
+  bodyStart: number
+  bodyEnd: number
+  end: number
+  closed: boolean
+}
+
+/**
+ * Every block opened by `open` in `text`. A block never closed runs to the next one (or
+ * the end): the model was cut off. The finders only move forward, so a long text with
+ * many opens and no close is read once, not once per open.
+ */
+export function* tagBlocks(text: string, open: string, close: string): Generator<TagBlock> {
+  const openAfter = forwardFinder(text, open)
+  const closeAfter = forwardFinder(text, close)
+  for (let at = openAfter(0); at >= 0; at = openAfter(at + 1)) {
+    const bodyStart = at + open.length
+    const closeAt = closeAfter(bodyStart)
+    const next = openAfter(bodyStart)
+    const closed = closeAt >= 0 && (next < 0 || closeAt < next)
+    const bodyEnd = closed ? closeAt : next < 0 ? text.length : next
+    yield { start: at, bodyStart, bodyEnd, end: closed ? closeAt + close.length : bodyEnd, closed }
+  }
+}
+
+/** One `<NS:invoke …>` with its attributes, body and closing tag (empty when cut off). */
+export const invokePattern = (ns: string): RegExp =>
+  new RegExp(`<${ns}:invoke\\b([^>]*)>([\\s\\S]*?)(</${ns}:invoke>|(?=<${ns}:invoke\\b)|$)`, 'g')
+
+/**
+ * Reads `<NS:invoke name="…"><NS:parameter name="…">VALUE</NS:parameter></NS:invoke>`
+ * calls (Glimmer's `atem`, Step-3's `steptml`). Values are text kept exactly; the schema
+ * check converts numbers and booleans. Returns the calls and the text left around them
+ * (each family says what may stand there), or the first reason an invoke cannot be read.
+ */
+export function invokeReader(ns: string): (body: string) => { calls: RawCall[]; rest: string } | string {
+  const invoke = invokePattern(ns)
+  const param = new RegExp(`<${ns}:parameter\\b([^>]*)>([\\s\\S]*?)</${ns}:parameter>`, 'g')
+  return (body) => {
+    const calls: RawCall[] = []
+    let rest = body
+    for (const inv of body.matchAll(invoke)) {
+      rest = rest.replace(inv[0], '')
+      const name = attribute(inv[1], 'name')?.trim()
+      if (!name) return `${/^[aeiou]/.test(ns) ? 'an' : 'a'} <${ns}:invoke> has no name`
+      if (inv[3] !== `</${ns}:invoke>`) return `the <${ns}:invoke name="${name}"> is not closed`
+      const args: Record<string, string> = {}
+      let left = inv[2]
+      for (const p of inv[2].matchAll(param)) {
+        const key = attribute(p[1], 'name')
+        if (key) args[key] = p[2]
+        left = left.replace(p[0], '')
+      }
+      if (left.trim() !== '')
+        return `unexpected text ${JSON.stringify(quote(left))} in <${ns}:invoke name="${name}">`
+      calls.push({ name, arguments: args })
+    }
+    return { calls, rest }
+  }
 }
 
 /** A short quote of the text for a repair message. */

@@ -1,5 +1,5 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { attribute, quote } from './markup-util'
+import { addCalls, attribute, quote, tagBlocks } from './markup-util'
 
 /*
  * MiniMax-M3: XML whose real tags carry the prefix `]<]minimax[>[`, so a `<` inside a
@@ -69,15 +69,10 @@ function fields(node: Node): Record<string, unknown> {
 
 function parse(text: string): FamilyResult {
   const out: FamilyResult = { spans: [], broken: [] }
-  for (let at = text.indexOf(OPEN); at >= 0; at = text.indexOf(OPEN, at + 1)) {
-    const close = text.indexOf(CLOSE, at)
-    const next = text.indexOf(OPEN, at + 1)
-    const closed = close >= 0 && (next < 0 || close < next)
-    const bodyEnd = closed ? close : next < 0 ? text.length : next
-    const end = closed ? close + CLOSE.length : bodyEnd
-    const tree = closed ? readTree(text.slice(at + OPEN.length, bodyEnd)) : 'the <tool_call> is not closed'
+  for (const { start, bodyStart, bodyEnd, end, closed } of tagBlocks(text, OPEN, CLOSE)) {
+    const tree = closed ? readTree(text.slice(bodyStart, bodyEnd)) : 'the <tool_call> is not closed'
     if (typeof tree === 'string') {
-      out.broken.push({ start: at, end, problem: tree })
+      addCalls(out, start, end, tree)
       continue
     }
     const calls: RawCall[] = []
@@ -88,8 +83,7 @@ function parse(text: string): FamilyResult {
       else calls.push({ name, arguments: fields(inv) })
     }
     if (calls.length === 0) problem ??= 'the <tool_call> holds no <invoke>'
-    if (problem) out.broken.push({ start: at, end, problem })
-    else out.spans.push({ start: at, end, calls, kind: 'markup' })
+    addCalls(out, start, end, problem ?? calls)
   }
   return out
 }

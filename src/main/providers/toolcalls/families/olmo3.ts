@@ -1,7 +1,7 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { forwardFinder, skipSpace } from '../json-scan'
+import { skipSpace } from '../json-scan'
 import { parsePyCalls } from '../python-literal'
-import { quote } from './markup-util'
+import { addCalls, quote, tagBlocks } from './markup-util'
 
 /*
  * Olmo 3 (AllenAI): `<function_calls>read_file(path="a.ts")\ngit_status()</function_calls>`,
@@ -15,22 +15,14 @@ const CLOSE = '</function_calls>'
 
 function parse(text: string): FamilyResult {
   const out: FamilyResult = { spans: [], broken: [] }
-  const closeAfter = forwardFinder(text, CLOSE)
-  const openAfter = forwardFinder(text, OPEN)
-  for (let at = openAfter(0); at >= 0; at = openAfter(at + 1)) {
-    const bodyStart = at + OPEN.length
-    const close = closeAfter(bodyStart)
-    const next = openAfter(bodyStart)
-    // A block never closed runs to the next block (or the end): the model was cut off.
-    const closed = close >= 0 && (next < 0 || close < next)
-    const limit = closed ? close : next < 0 ? text.length : next
-    const end = closed ? close + CLOSE.length : limit
-    const read = readBody(text, bodyStart, limit)
+  // A block never closed runs to the next block (or the end): the model was cut off.
+  for (const { start, bodyStart, bodyEnd, end, closed } of tagBlocks(text, OPEN, CLOSE)) {
+    const read = readBody(text, bodyStart, bodyEnd)
     if (typeof read === 'string') {
       // Prose that names the tag (no call after it, never closed) is not an attempt.
-      if (!closed && !/^\s*\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(text.slice(bodyStart, limit))) continue
-      out.broken.push({ start: at, end, problem: `the calls in <function_calls> do not parse (${read})` })
-    } else if (read.length > 0) out.spans.push({ start: at, end, calls: read, kind: 'markup' })
+      if (!closed && !/^\s*\[?\s*[A-Za-z_][\w.-]*\s*\(/.test(text.slice(bodyStart, bodyEnd))) continue
+      addCalls(out, start, end, `the calls in <function_calls> do not parse (${read})`)
+    } else if (read.length > 0) addCalls(out, start, end, read)
   }
   return out
 }

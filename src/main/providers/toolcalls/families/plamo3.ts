@@ -1,6 +1,6 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
 import { parseJsonLoose } from '../json-scan'
-import { quote } from './markup-util'
+import { addCalls, quote, tagBlocks } from './markup-util'
 
 /*
  * PLaMo 3 (Preferred Networks): special tokens around each part of a call,
@@ -35,13 +35,10 @@ function readRequest(body: string): RawCall | string {
 function parse(text: string): FamilyResult {
   const out: FamilyResult = { spans: [], broken: [] }
   // Requests are read inside their section, or alone when the section tokens are missing.
-  const sections: Array<[number, number]> = []
-  for (let at = text.indexOf(SECTION_OPEN); at >= 0; at = text.indexOf(SECTION_OPEN, at + 1)) {
-    const close = text.indexOf(SECTION_CLOSE, at)
-    const next = text.indexOf(SECTION_OPEN, at + 1)
-    const closed = close >= 0 && (next < 0 || close < next)
-    sections.push([at, closed ? close + SECTION_CLOSE.length : next < 0 ? text.length : next])
-  }
+  const sections = [...tagBlocks(text, SECTION_OPEN, SECTION_CLOSE)].map((b): [number, number] => [
+    b.start,
+    b.end,
+  ])
   const requests = [...text.matchAll(REQUEST)]
   const blocks: Array<[number, number]> = [...sections]
   for (const r of requests) {
@@ -58,8 +55,7 @@ function parse(text: string): FamilyResult {
       else calls.push(call)
     }
     if (calls.length === 0) problem ??= 'the PLaMo tool requests hold no request'
-    if (problem) out.broken.push({ start, end, problem })
-    else out.spans.push({ start, end, calls, kind: 'markup' })
+    addCalls(out, start, end, problem ?? calls)
   }
   return out
 }

@@ -1,5 +1,5 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { attribute, quote } from './markup-util'
+import { addCalls, invokePattern, invokeReader, quote } from './markup-util'
 
 /*
  * StepFun Step-3: DeepSeek-style section tokens around XML-ish calls,
@@ -17,29 +17,14 @@ const SECTION = new RegExp(
   'g',
 )
 const CALL_TOKEN = new RegExp(`<${BAR}tool${SEP}(?:call${SEP}(?:begin|end)|sep)${BAR}>|\\bfunction\\b`, 'g')
-const INVOKE = /<steptml:invoke\b([^>]*)>([\s\S]*?)(<\/steptml:invoke>|(?=<steptml:invoke\b)|$)/g
-const PARAM = /<steptml:parameter\b([^>]*)>([\s\S]*?)<\/steptml:parameter>/g
+const INVOKE = invokePattern('steptml')
+const invokes = invokeReader('steptml')
 
 /** The invokes in `body`, or the first reason one cannot be read. */
 function readInvokes(body: string): RawCall[] | string {
-  const calls: RawCall[] = []
-  let rest = body
-  for (const inv of body.matchAll(INVOKE)) {
-    rest = rest.replace(inv[0], '')
-    const name = attribute(inv[1], 'name')?.trim()
-    if (!name) return 'a <steptml:invoke> has no name'
-    if (inv[3] !== '</steptml:invoke>') return `the <steptml:invoke name="${name}"> is not closed`
-    const args: Record<string, string> = {}
-    let left = inv[2]
-    for (const p of inv[2].matchAll(PARAM)) {
-      const key = attribute(p[1], 'name')
-      if (key) args[key] = p[2]
-      left = left.replace(p[0], '')
-    }
-    if (left.trim() !== '')
-      return `unexpected text ${JSON.stringify(quote(left))} in <steptml:invoke name="${name}">`
-    calls.push({ name, arguments: args })
-  }
+  const read = invokes(body)
+  if (typeof read === 'string') return read
+  const { calls, rest } = read
   // Between calls only the per-call tokens (and the `function` type word) may stand.
   const stray = rest.replace(CALL_TOKEN, '').replace(/(?<=^|\s)[A-Za-z_][\w.-]*(?=\s*$)/gm, '')
   if (stray.trim() !== '') return `unexpected text ${JSON.stringify(quote(stray))} between Step-3 calls`
@@ -54,18 +39,14 @@ function parse(text: string): FamilyResult {
     const start = m.index
     const end = start + m[0].length
     claimed.push([start, end])
-    const read = readInvokes(m[1])
-    if (typeof read === 'string') out.broken.push({ start, end, problem: read })
-    else out.spans.push({ start, end, calls: read, kind: 'markup' })
+    addCalls(out, start, end, readInvokes(m[1]))
   }
   // Invokes written without the section tokens: each one is its own call.
   for (const inv of text.matchAll(INVOKE)) {
     if (claimed.some(([s, e]) => s <= inv.index && inv.index < e)) continue
     const start = inv.index
     const end = start + inv[0].length
-    const read = readInvokes(inv[0])
-    if (typeof read === 'string') out.broken.push({ start, end, problem: read })
-    else out.spans.push({ start, end, calls: read, kind: 'markup' })
+    addCalls(out, start, end, readInvokes(inv[0]))
   }
   return out
 }
