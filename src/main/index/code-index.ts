@@ -8,11 +8,11 @@ import {
   pageRank,
   patchGraph,
   referenceCounts,
-  type Definition,
   type EntryPoint,
   type Graph,
 } from './graph'
 import { identLines } from './idents'
+import { compare, filterIdents, patchable, push, rankSymbols, storedProblems, toRel } from './index-helpers'
 import { createIndexStore } from './index-store'
 import { sharedRun } from './shared-run'
 import { sliceTimer, statMatches, stoppedBeforeListing, yieldToLoop } from './build-steps'
@@ -23,8 +23,6 @@ import {
   type BuildReport,
   type CodeIndex,
   type CodeIndexOptions,
-  type FileProblem,
-  type RankedSymbol,
   type Reference,
   type UpdateReport,
 } from './api'
@@ -41,8 +39,6 @@ import type { FileFacts, Language } from './types'
 
 export * from './api'
 
-/** Problems listed per kind in a build report; the status counts all of them. */
-const MAX_REPORTED = 50
 /** Stored rows read per query while a build checks them against the disk. */
 const PAGE = 500
 export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): CodeIndex {
@@ -218,18 +214,8 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     })
     // Problems of unchanged files come from their stored rows, so a rebuild reports them
     // too (not after a stop, which must end the build at once).
-    const changedSet = new Set(changed)
     if (!signal.aborted && result.parsed < listed.length)
-      for (const row of store.problems(EXTRACTOR_VERSION)) {
-        if (!keep.has(row.path) || changedSet.has(row.path)) continue
-        if ((row.kind === 'skipped' || row.kind === 'binary') && result.skipped.length < MAX_REPORTED)
-          push(result.skipped, {
-            path: row.path,
-            reason: factsOf(row.path)?.note ?? 'binary file: metadata only',
-          })
-        if (row.parse_errors > 0)
-          push(result.parseErrors, { path: row.path, reason: `${row.parse_errors} syntax error(s)` })
-      }
+      storedProblems(store.problems(EXTRACTOR_VERSION), keep, new Set(changed), result, factsOf)
     result.aborted = signal.aborted
     complete = !result.aborted
     if (result.aborted)
@@ -409,64 +395,10 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
         referenceCounts: counts(),
       }
     },
-    rankedSymbols(limit) {
-      const g = graph()
-      const refs = counts()
-      const rank = rankOf()
-      const n = indexed.size || 1
-      const seen = new Set<Definition>()
-      const ranked: RankedSymbol[] = []
-      for (const defs of g.definitions.values()) {
-        for (const d of defs) {
-          if (seen.has(d)) continue
-          seen.add(d)
-          const references = refs.get(d.name) ?? 0
-          if (references === 0) continue
-          // A file of average PageRank weighs 1; more central files more.
-          const score = references * (0.5 + (rank.get(d.path) ?? 0) * n)
-          ranked.push({ ...d, references, score: Math.round(score * 100) / 100 })
-        }
-      }
-      return ranked
-        .sort((a, b) => b.score - a.score || compare(a.path, b.path) || a.line - b.line)
-        .slice(0, limit)
-    },
+    rankedSymbols: (limit) => rankSymbols(graph().definitions, counts(), rankOf(), indexed.size, limit),
     onChange(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
   }
-}
-
-/**
- * A changed file can be patched into the graph when it existed before and its
- * change cannot move other files' imports: not a config file (tsconfig,
- * package.json, go.mod), not a Java file whose package changed.
- */
-function patchable(before: FileFacts | undefined, after: FileFacts | undefined): boolean {
-  if (!before || !after) return false
-  if (before.kind === 'config' || after.kind === 'config') return false
-  return before.package === after.package
-}
-
-function* filterIdents(
-  rows: Iterable<{ path: string; idents: string }>,
-  indexed: ReadonlySet<string>,
-): Generator<{ path: string; idents: string }> {
-  for (const row of rows) if (indexed.has(row.path)) yield row
-}
-
-function push(list: FileProblem[], item: FileProblem): void {
-  if (list.length < MAX_REPORTED) list.push(item)
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
-
-/** A watcher's absolute path or a root-relative one → root-relative POSIX, or undefined outside the root. */
-function toRel(root: string, input: string): string | undefined {
-  const rel = path.isAbsolute(input) ? path.relative(root, input) : input
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined
-  return rel.split(path.sep).join('/').replace(/^\.\//, '')
 }
