@@ -2,10 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore } from '../src/main/store/store'
-import type { Store } from '../src/main/store/types'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
-import { answer, runTurn as runServiceTurn, startService, type CoreService } from './service-harness'
+import { restartableService } from './service-harness'
 
 /**
  * A chat remembers what it read: a file read in one message can be written in the next,
@@ -15,27 +13,14 @@ import { answer, runTurn as runServiceTurn, startService, type CoreService } fro
 
 let repo: string
 let dataDir: string
-let store: Store
 let server: FakeModelServer
-let service: CoreService
 
-function open(): void {
-  store = openStore(dataDir)
-  service = startService({ store, dataDir, baseUrl: server.url })
-}
-
-async function close(): Promise<void> {
-  await service.close()
-  store.close()
-}
-
-const call = <T = Record<string, unknown>>(command: string, input: unknown): Promise<T> =>
-  answer<T>(service, command, input)
-const runTurn = (sessionId: string, text: string): Promise<void> => runServiceTurn(service, sessionId, text)
+const app = restartableService(() => ({ dataDir, baseUrl: server.url }))
+const { open, close, call, runTurn } = app
 
 /** The result the model got for each call of a turn's tools, in order. */
 const results = (sessionId: string) =>
-  store
+  app.store
     .listEvents(sessionId)
     .flatMap((e) => (e.type === 'tool.finished' ? [{ name: e.name, ok: e.ok, result: e.result }] : []))
 
@@ -105,7 +90,7 @@ describe('a chat remembers its reads', () => {
     open()
     const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
     await runTurn(sessionId, 'Clean everything')
-    const events = store.listEvents(sessionId)
+    const events = app.store.listEvents(sessionId)
     const finished = events.find((e) => e.type === 'tool.finished')
     expect(finished).toMatchObject({ name: 'run_command', ok: false })
     expect(finished?.type === 'tool.finished' && String(finished.result.error)).toMatch(/Refused/)
@@ -123,14 +108,14 @@ describe('a chat remembers its reads', () => {
     await runTurn(sessionId, 'first')
     /** How often a turn of `sessionId` reads its events back from the store. */
     const countLoads = async (text: string): Promise<number> => {
-      const listEvents = store.listEvents.bind(store)
+      const listEvents = app.store.listEvents.bind(app.store)
       let loads = 0
-      store.listEvents = (id, opts) => {
+      app.store.listEvents = (id, opts) => {
         if (id === sessionId && !opts?.afterSeq) loads += 1
         return listEvents(id, opts)
       }
       await runTurn(sessionId, text)
-      store.listEvents = listEvents
+      app.store.listEvents = listEvents
       return loads
     }
     expect(await countLoads('second')).toBe(1)

@@ -2,10 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openStore } from '../src/main/store/store'
-import type { Store } from '../src/main/store/types'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
-import { answer, runTurn as runServiceTurn, startService, type CoreService } from './service-harness'
+import { restartableService } from './service-harness'
 
 /**
  * `/compact` (`session/compact`): a chat's context summarised between turns, on a real store and
@@ -16,27 +14,14 @@ import { answer, runTurn as runServiceTurn, startService, type CoreService } fro
 
 let repo: string
 let dataDir: string
-let store: Store
 let server: FakeModelServer
-let service: CoreService
 
 /** A file whose content is far more than a summary's worth of tokens, with a marker to look for. */
 const BIG = Array.from({ length: 400 }, (_, i) => `line ${i}: the quick brown fox OLDCONTENT`).join('\n')
 const SUMMARY = 'SUMMARY-TEXT: big.txt has 400 numbered lines; the user said thanks.'
 
-function open(): void {
-  store = openStore(dataDir)
-  service = startService({ store, dataDir, baseUrl: server.url })
-}
-
-async function close(): Promise<void> {
-  await service.close()
-  store.close()
-}
-
-const call = <T = Record<string, unknown>>(command: string, input: unknown): Promise<T> =>
-  answer<T>(service, command, input)
-const runTurn = (sessionId: string, text: string): Promise<void> => runServiceTurn(service, sessionId, text)
+const app = restartableService(() => ({ dataDir, baseUrl: server.url }))
+const { open, close, call, runTurn } = app
 
 interface Compacted {
   compacted: boolean
@@ -95,7 +80,7 @@ describe('session/compact', () => {
     expect(summaryAsk).toContain('OLDCONTENT')
     expect(summaryAsk).toContain('keep above all: the line count')
 
-    const compacted = store.listEvents(sessionId).filter((e) => e.type === 'context.compacted')
+    const compacted = app.store.listEvents(sessionId).filter((e) => e.type === 'context.compacted')
     expect(compacted).toHaveLength(1)
     expect(compacted[0]).toMatchObject({
       summary: SUMMARY,
@@ -140,7 +125,7 @@ describe('session/compact', () => {
     expect(third.afterTokens).toBe(third.beforeTokens)
     // Only the turn asked the model.
     expect(chatRequests().length).toBe(requests + 1)
-    expect(store.listEvents(sessionId).filter((e) => e.type === 'context.compacted')).toHaveLength(1)
+    expect(app.store.listEvents(sessionId).filter((e) => e.type === 'context.compacted')).toHaveLength(1)
   })
 
   it('loses nothing when the model fails while summarising', async () => {
@@ -154,13 +139,13 @@ describe('session/compact', () => {
     })
     open()
     const sessionId = await chatOfTwoMessages()
-    const before = store.listEvents(sessionId)
+    const before = app.store.listEvents(sessionId)
 
-    const reply = await service.answer('session/compact', { sessionId })
+    const reply = await app.service.answer('session/compact', { sessionId })
     expect(reply.ok).toBe(false)
     expect(!reply.ok && reply.error).toMatch(/^Compaction failed, nothing was changed: .*busy elsewhere/)
-    expect(store.listEvents(sessionId)).toEqual(before)
-    expect(service.sessions.isRunning(sessionId)).toBe(false)
+    expect(app.store.listEvents(sessionId)).toEqual(before)
+    expect(app.service.sessions.isRunning(sessionId)).toBe(false)
 
     await runTurn(sessionId, 'Go on')
     expect(lastChat()).toContain('OLDCONTENT')
@@ -171,9 +156,9 @@ describe('session/compact', () => {
     open()
     const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
     await call('turn/start', { sessionId, text: 'Think long' })
-    const reply = await service.answer('session/compact', { sessionId })
+    const reply = await app.service.answer('session/compact', { sessionId })
     expect(reply).toMatchObject({ ok: false, error: expect.stringMatching(/turn is running/) })
     await call('turn/interrupt', { sessionId })
-    expect(store.listEvents(sessionId).some((e) => e.type === 'context.compacted')).toBe(false)
+    expect(app.store.listEvents(sessionId).some((e) => e.type === 'context.compacted')).toBe(false)
   })
 })

@@ -3,6 +3,7 @@
  * model server, driven through its protocol commands as the app drives it.
  */
 import { createCoreService } from '../src/main/service/service'
+import { openStore } from '../src/main/store/store'
 import type { ApprovalPolicy } from '../src/shared/protocol'
 import type { Store } from '../src/main/store/types'
 
@@ -46,5 +47,46 @@ export async function runTurn(service: CoreService, sessionId: string, text: str
   while (service.sessions.isRunning(sessionId)) {
     if (Date.now() > end) throw new Error('the turn did not end')
     await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+/** A service on the store in a data folder that a test closes and opens again, as the app restarts. */
+export interface RestartableService {
+  readonly store: Store
+  readonly service: CoreService
+  /** Opens the store and starts the service on it (the fake server must be up). */
+  open(): void
+  close(): Promise<void>
+  call<T = Record<string, unknown>>(command: string, input: unknown): Promise<T>
+  runTurn(sessionId: string, text: string): Promise<void>
+}
+
+/** `where` is asked at each open, so a test may make its folders and fake server per test. */
+export function restartableService(where: () => { dataDir: string; baseUrl: string }): RestartableService {
+  let store: Store | undefined
+  let service: CoreService | undefined
+  const started = (): { store: Store; service: CoreService } => {
+    if (!store || !service) throw new Error('the service is not open')
+    return { store, service }
+  }
+  return {
+    get store() {
+      return started().store
+    },
+    get service() {
+      return started().service
+    },
+    open() {
+      const { dataDir, baseUrl } = where()
+      store = openStore(dataDir)
+      service = startService({ store, dataDir, baseUrl })
+    },
+    async close() {
+      const open = started()
+      await open.service.close()
+      open.store.close()
+    },
+    call: (command, input) => answer(started().service, command, input),
+    runTurn: (sessionId, text) => runTurn(started().service, sessionId, text),
   }
 }
