@@ -33,12 +33,15 @@ function contentHash(abs: string): string | undefined {
 }
 
 /**
- * Checks `stats` (just taken, for `last.paths`) against `last`: the paths that
- * may differ from its manifest, and the untrusted entries still untrusted (their
- * content matched, but their mtime is still too recent).
+ * Checks `stats` (just taken, for `paths`: the listing now, sorted) against
+ * `last`: the listed paths that may differ from its manifest (new names
+ * included; names gone are for the caller to find), and the untrusted entries,
+ * by index in `paths`, still untrusted (their content matched, but their mtime is
+ * still too recent).
  */
 export function verify(
   last: Reproducible,
+  paths: readonly string[],
   stats: Float64Array,
   root: string,
   startedAt: number,
@@ -46,20 +49,30 @@ export function verify(
   const changed: string[] = []
   const untrusted = new Map<number, string>()
   const old = last.stats
-  for (let i = 0, o = 0; i < last.paths.length; i++, o += STAT_FIELDS) {
+  const same = paths === last.paths
+  for (let i = 0, j = 0, o = 0; i < paths.length; i++, o += STAT_FIELDS) {
+    if (!same) {
+      // Both sorted: walk `last` up to this path.
+      while (j < last.paths.length && last.paths[j] < paths[i]) j++
+      if (last.paths[j] !== paths[i]) {
+        changed.push(paths[i])
+        continue
+      }
+    } else j = i
+    const q = j * STAT_FIELDS
     if (
       stats[o] !== STAT_OK ||
-      stats[o + 1] !== old[o + 1] ||
-      stats[o + 2] !== old[o + 2] ||
-      stats[o + 3] !== old[o + 3] ||
-      stats[o + 4] !== old[o + 4]
+      stats[o + 1] !== old[q + 1] ||
+      stats[o + 2] !== old[q + 2] ||
+      stats[o + 3] !== old[q + 3] ||
+      stats[o + 4] !== old[q + 4]
     ) {
-      changed.push(last.paths[i])
+      changed.push(paths[i])
       continue
     }
-    const hash = last.untrusted.get(i)
+    const hash = last.untrusted.get(j)
     if (hash === undefined) continue
-    if (contentHash(`${root}/${last.paths[i]}`) !== hash) changed.push(last.paths[i])
+    if (contentHash(`${root}/${paths[i]}`) !== hash) changed.push(paths[i])
     else if (stats[o + 2] >= startedAt - RACY_MARGIN_MS) untrusted.set(i, hash)
   }
   return { changed, untrusted }

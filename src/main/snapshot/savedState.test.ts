@@ -129,17 +129,18 @@ describe('the state a snapshotter leaves for the next process', () => {
   })
 
   it('lets the process after one that changed files skip the slow path, and still sees a racy rewrite', async () => {
-    const { root, process } = await setup({ 'a.ts': 'aaaa', 'src/b.ts': 'b' })
+    const { root, process } = await setup({ 'a.ts': 'aaaa', 'src/b.ts': 'b', 'src/c.ts': 'c' })
     await process().snap()
     // Written now: read while racily clean, so its stat alone cannot vouch for it.
     const racyAt = new Date(Math.floor(Date.now() / 1000) * 1000)
     fs.writeFileSync(path.join(root, 'a.ts'), 'AAAA')
     fs.utimesSync(path.join(root, 'a.ts'), racyAt, racyAt)
+    write(root, 'src/new.ts', 'n')
+    fs.rmSync(path.join(root, 'src/b.ts'))
     const changing = process()
     const changed = await changing.snap()
     expect(changed).toMatchObject({
-      changed: { ...none, modified: ['a.ts'] },
-      listings: 0,
+      changed: { added: ['src/new.ts'], modified: ['a.ts'], deleted: ['src/b.ts'] },
       statCacheLoads: 0,
     })
     changing.close() // a partial capture leaves its state when the snapshotter closes

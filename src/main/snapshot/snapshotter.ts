@@ -209,10 +209,10 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     const last = reproducible
     reproducible = undefined
     const v =
-      last && previous && last.paths === paths && last.manifestHash === previous.manifest_hash
-        ? verify(last, stats, root, startedAt)
+      last && previous && last.manifestHash === previous.manifest_hash
+        ? verify(last, paths, stats, root, startedAt)
         : undefined
-    if (v && v.changed.length === 0) {
+    if (v && v.changed.length === 0 && last!.paths === paths) {
       // An unchanged tree: what the full capture below would conclude, without the per-file work.
       reproducible = { ...last!, untrusted: v.untrusted }
       if (tracker?.watching) tracked = { paths, manifestHash: last!.manifestHash }
@@ -229,7 +229,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     if (v && v.changed.length <= PARTIAL_MAX_FILES) {
       // A few files differ from what the stats vouch for: capture those alone.
       const base = { paths, stats, untrusted: v.untrusted }
-      const { info, c } = storeChanged(new Set(v.changed), paths, paths, previous!, base, meta)
+      const { info, c } = storeChanged(new Set(v.changed), last!.paths, paths, previous!, base, meta)
       return { info, changed: c.changed, skipped: c.skipped, how: 'stat' }
     }
     const cache = (statCache ??= loadStatCache(db, root))
