@@ -11,7 +11,8 @@ import type { Store } from '../store/types'
  * index, brought up to date in the background (only changed files are parsed),
  * and the repo map for the system prompt. One index per store and root, kept
  * across sessions. The session never waits for a big build: after a short wait
- * the map is made of what is indexed so far, and says so.
+ * the map is made of what is indexed so far, and says so; on an index an earlier
+ * build finished, it does not wait at all.
  */
 export interface CodeContext {
   index?: CodeIndex
@@ -87,7 +88,10 @@ export async function prepareCodeContext(
       (report) => report,
       () => undefined, // a failed background build leaves the index as it was
     )
-    const waited = await Promise.race([indexing, delay(opts.waitMs ?? INDEX_WAIT_MS)])
+    // A finished index (an earlier process built it) is the whole project as last seen:
+    // the session starts at once while the build checks it against the disk.
+    const wait = index.complete() ? 0 : (opts.waitMs ?? INDEX_WAIT_MS)
+    const waited = wait > 0 ? await Promise.race([indexing, delay(wait)]) : undefined
     if (waited) {
       if (waited.warning) notices.push(waited.warning)
       for (const grammar of waited.grammarErrors) notices.push(`code index: ${grammar}`)
