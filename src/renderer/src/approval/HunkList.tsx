@@ -37,7 +37,7 @@ export function HunkList(props: HunkListProps): React.JSX.Element {
           <span className="approval-hunks-bulk">
             <button
               type="button"
-              className="approval-link"
+              className="ui-link"
               disabled={locked || summary.allAccepted}
               onClick={() => props.onSetAll(true)}
             >
@@ -45,7 +45,7 @@ export function HunkList(props: HunkListProps): React.JSX.Element {
             </button>
             <button
               type="button"
-              className="approval-link"
+              className="ui-link"
               disabled={locked || summary.noneAccepted}
               onClick={() => props.onSetAll(false)}
             >

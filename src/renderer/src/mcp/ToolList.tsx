@@ -69,7 +69,7 @@ export function Description({ text }: { text: string }): React.JSX.Element {
       {preview.more && (
         <button
           type="button"
-          className="mcp-link-button"
+          className="ui-link mcp-link-button"
           aria-expanded={expanded}
           onClick={() => setExpanded((e) => !e)}
         >
