@@ -1,5 +1,6 @@
 import type React from 'react'
 import { useId } from 'react'
+import { ApprovalHeader } from './ApprovalFrame'
 import type { ApprovalAnswer, ConflictApprovalRequest } from './types'
 import { useApprovalKeys } from './useApprovalKeys'
 import { useResolveOnce } from './useResolveOnce'
@@ -33,19 +34,13 @@ export function ConflictApproval({ request, onResolve }: ConflictApprovalProps):
   )
   return (
     <section className="approval-panel" aria-labelledby={titleId} data-testid="approval-panel">
-      <header className="approval-header">
-        <div className="approval-title">
-          <span className="approval-badge approval-badge--conflict">changed on disk</span>
-          <h2 id={titleId} className="approval-heading">
-            {request.conflictPath} changed while the change waited
-          </h2>
-        </div>
-        <div className="approval-meta">
-          <span>
-            via <code>{request.tool}</code>
-          </span>
-        </div>
-      </header>
+      <ApprovalHeader
+        titleId={titleId}
+        kind="conflict"
+        badge="changed on disk"
+        heading={`${request.conflictPath} changed while the change waited`}
+        tool={request.tool}
+      />
       <div className="approval-command-body">
         <p>
           The file is no longer what the model read. Apply its change over the file as it is now, keep your

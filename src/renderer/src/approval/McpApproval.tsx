@@ -1,10 +1,7 @@
 import type React from 'react'
-import { useId, useState } from 'react'
-import { ApprovalActions } from './ApprovalActions'
+import { AcceptRejectApproval } from './ApprovalFrame'
 import { mcpArgsText, mcpDescriptionText } from './mcpCall'
 import type { ApprovalAnswer, McpApprovalRequest } from './types'
-import { useApprovalKeys } from './useApprovalKeys'
-import { useResolveOnce } from './useResolveOnce'
 
 interface McpApprovalProps {
   request: McpApprovalRequest
@@ -21,39 +18,21 @@ function hiddenNote(hidden: number): string {
  * server says the tool does (its words, not ours: shown as plain text and labelled so).
  */
 export function McpApproval({ request, queued, onResolve }: McpApprovalProps): React.JSX.Element {
-  const [rejecting, setRejecting] = useState(false)
-  const [resolved, resolve] = useResolveOnce(onResolve)
-  const titleId = useId()
   const { server, tool } = request.mcp
   const args = mcpArgsText(request.mcp.args)
   const description = mcpDescriptionText(request.mcp.description)
 
-  useApprovalKeys(
-    { y: () => resolve({ decision: 'accept' }), n: () => setRejecting(true) },
-    !resolved && !rejecting,
-  )
-
   return (
-    <section
-      className="approval-panel"
-      aria-labelledby={titleId}
-      data-testid="approval-panel"
-      data-kind="mcp"
+    <AcceptRejectApproval
+      kind="mcp"
+      badge="MCP tool"
+      heading="Call this MCP tool?"
+      preposition="as"
+      tool={request.tool}
+      queued={queued}
+      dataKind="mcp"
+      onResolve={onResolve}
     >
-      <header className="approval-header">
-        <div className="approval-title">
-          <span className="approval-badge approval-badge--mcp">MCP tool</span>
-          <h2 id={titleId} className="approval-heading">
-            Call this MCP tool?
-          </h2>
-        </div>
-        <div className="approval-meta">
-          <span>
-            as <code>{request.tool}</code>
-          </span>
-          {queued > 0 && <span data-testid="approval-queue">1 of {queued + 1}</span>}
-        </div>
-      </header>
       <div className="approval-mcp-body">
         <dl className="approval-mcp-fields">
           <div>
@@ -86,14 +65,6 @@ export function McpApproval({ request, queued, onResolve }: McpApprovalProps): R
           </>
         )}
       </div>
-      <ApprovalActions
-        acceptLabel="Approve (Y)"
-        resolved={resolved}
-        rejecting={rejecting}
-        onRejectingChange={setRejecting}
-        onAccept={() => resolve({ decision: 'accept' })}
-        onReject={(reason) => resolve(reason ? { decision: 'reject', reason } : { decision: 'reject' })}
-      />
-    </section>
+    </AcceptRejectApproval>
   )
 }
