@@ -174,13 +174,14 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   async function take(sessionId: string | null, label: string | undefined): Promise<TakeSnapshotResult> {
     const startedAt = Date.now()
     const report = await tracker?.collect()
+    let early: { paths: readonly string[]; stats: Promise<Float64Array> } | undefined
     if (!restored) {
       restored = true
       restoreSaved(rows.latest())
+      // A new process: the stats the saved state vouches with, started before the listing is
+      // checked (on this thread) and used when it holds. Later snapshots may need no stats at all.
+      if (reproducible) early = { paths: reproducible.paths, stats: statFiles(root, reproducible.paths) }
     }
-    // The stats the saved state vouches with, started before the listing is checked (on this
-    // thread) and used when it holds.
-    const early = reproducible && { paths: reproducible.paths, stats: statFiles(root, reproducible.paths) }
     const { paths, relisted } = await currentPaths()
     const previous = rows.latest()
     const meta = { sessionId, label, createdAt: startedAt }
