@@ -3,6 +3,7 @@ import path from 'node:path'
 import { bwrapArgs } from '../exec/bwrap'
 import { childEnv } from '../exec/env'
 import { sandboxStatus } from '../exec/sandbox-probe'
+import { serverFileBinds } from './server-files'
 import type { McpServerConfig, StdioServerConfig } from './config'
 
 /*
@@ -53,15 +54,24 @@ export function stdioLaunch(
       cwd,
       refused: `its config asks for the sandbox ("sandbox": true), which is not available here: ${status.reason ?? status.summary}`,
     }
+  const root = repo ?? cwd
   const wrapped = bwrapArgs({
-    root: repo ?? cwd,
+    root,
     network: spec.network ?? false,
     userns: status.userns,
     disableNestedUserns: status.disableNestedUserns,
   })
   return {
     command: 'bwrap',
-    args: [...wrapped, '--chdir', cwd, '--', spec.command, ...spec.args],
+    args: [
+      ...wrapped,
+      ...serverFileBinds(spec.command, spec.args, cwd, root),
+      '--chdir',
+      cwd,
+      '--',
+      spec.command,
+      ...spec.args,
+    ],
     env: childEnvironment,
     cwd,
   }
