@@ -1,7 +1,7 @@
 import os from 'node:os'
-import { Worker } from 'node:worker_threads'
 import type { SqliteDatabase } from '../store/sqlite'
 import { BROTLI_QUALITY, encodeBlob, RAW_BELOW_BYTES, type BlobStore } from './blobs'
+import { helperThreads } from './helperThreads'
 
 /**
  * Stores many new blobs at once with their compression on worker threads. A first
@@ -67,49 +67,10 @@ parentPort.on('message', ({ id, raws, quality, rawBelow }) => {
 type Encoded = { encoding: number; data: Uint8Array }
 type Item = { hash: string; size: number; raw: Buffer }
 
-interface Helper {
-  worker: Worker
-  /** Batches sent and not answered, by id: one listener per helper, however many are in flight. */
-  pending: Map<number, (out: Encoded[] | undefined) => void>
-}
-
-let helpers: Helper[] | undefined
-/** Set once a helper failed: from then on every blob is compressed inline. */
-let helpersBroken = false
-let nextId = 1
-
-function newHelper(): Helper {
-  const worker = new Worker(WORKER_SOURCE, { eval: true })
-  worker.unref() // an idle helper must not keep the process alive
-  const h: Helper = { worker, pending: new Map() }
-  worker.on('message', (m: { id: number; out: Encoded[] }) => {
-    h.pending.get(m.id)?.(m.out)
-    h.pending.delete(m.id)
-    if (h.pending.size === 0) worker.unref()
-  })
-  const fail = () => {
-    helpersBroken = true
-    helpers = undefined
-    for (const resolve of h.pending.values()) resolve(undefined)
-    h.pending.clear()
-  }
-  worker.on('error', fail)
-  worker.on('exit', fail)
-  return h
-}
-
-function getHelpers(): Helper[] | undefined {
-  if (helpers || helpersBroken) return helpers
-  // One thread is the caller's (reading and hashing); on two cores that leaves one helper.
-  const count = Math.max(1, Math.min(3, os.availableParallelism() - 1))
-  try {
-    helpers = Array.from({ length: count }, newHelper)
-  } catch {
-    helpersBroken = true
-    helpers = undefined
-  }
-  return helpers
-}
+// One thread is the caller's (reading and hashing); on two cores that leaves one helper.
+const helpers = helperThreads<Encoded[]>(WORKER_SOURCE, () =>
+  Math.max(1, Math.min(3, os.availableParallelism() - 1)),
+)
 
 /** The memory that can move to a helper rather than be copied: a buffer that is all of its ArrayBuffer. */
 function movable(items: readonly Item[]): ArrayBuffer[] {
@@ -122,21 +83,8 @@ function movable(items: readonly Item[]): ArrayBuffer[] {
 
 /** Compresses the items' bytes on the least busy helper; undefined when the helpers cannot. */
 function compressOnHelper(items: readonly Item[]): Promise<Encoded[] | undefined> {
-  const pool = getHelpers()
-  if (!pool) return Promise.resolve(undefined)
-  const h = pool.reduce((a, b) => (b.pending.size < a.pending.size ? b : a))
-  const id = nextId++
-  return new Promise((resolve) => {
-    const raws = items.map((it) => it.raw)
-    try {
-      h.worker.postMessage({ id, raws, quality: BROTLI_QUALITY, rawBelow: RAW_BELOW_BYTES }, movable(items))
-    } catch {
-      resolve(undefined) // nothing was sent (a failed post moves no memory): compressed here instead
-      return
-    }
-    h.pending.set(id, resolve)
-    h.worker.ref() // keep the process alive until the answer arrives
-  })
+  const raws = items.map((it) => it.raw)
+  return helpers.run({ raws, quality: BROTLI_QUALITY, rawBelow: RAW_BELOW_BYTES }, movable(items))
 }
 
 export function createBlobWriter(db: SqliteDatabase, blobs: BlobStore): BlobWriter {

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import os from 'node:os'
-import { Worker } from 'node:worker_threads'
+import { helperThreads } from './helperThreads'
 
 /**
  * Stats many files at once on helper threads. On an unchanged tree a snapshot is
@@ -64,28 +64,10 @@ function fill(root: string, paths: readonly string[], from: number, to: number, 
   }
 }
 
-interface Helper {
-  worker: Worker
-  pending: Map<number, (out: Float64Array | undefined) => void>
-  nextId: number
-}
-
-let helpers: Helper[] | undefined
-/** Set once a helper thread failed: from then on everything is stat'ed inline. */
-let helperBroken = false
-
-function getHelpers(): Helper[] | undefined {
-  if (helpers || helperBroken) return helpers
-  const count = Math.max(1, Math.min(2, os.availableParallelism()))
-  const made: Helper[] = []
-  for (let i = 0; i < count; i++) {
-    const h = newHelper()
-    if (!h) break
-    made.push(h)
-  }
-  if (made.length > 0) helpers = made
-  return helpers
-}
+/** Two helpers at most: on two cores that is both. */
+const helpers = helperThreads<Float64Array>(WORKER_SOURCE, () =>
+  Math.max(1, Math.min(2, os.availableParallelism())),
+)
 
 /**
  * Starts the helper threads now, for a caller that knows a big `statFiles` is
@@ -93,42 +75,7 @@ function getHelpers(): Helper[] | undefined {
  * caller's own setup instead of delaying the stats. Idle helpers keep nothing alive.
  */
 export function warmStatHelpers(): void {
-  getHelpers()
-}
-
-function newHelper(): Helper | undefined {
-  let worker: Worker
-  try {
-    worker = new Worker(WORKER_SOURCE, { eval: true })
-  } catch {
-    helperBroken = true
-    return undefined
-  }
-  const h: Helper = { worker, pending: new Map(), nextId: 1 }
-  worker.unref() // an idle helper must not keep the process alive
-  worker.on('message', ({ id, out }: { id: number; out: Float64Array }) => {
-    h.pending.get(id)?.(out)
-    h.pending.delete(id)
-    if (h.pending.size === 0) worker.unref()
-  })
-  const fail = () => {
-    helperBroken = true
-    helpers = undefined
-    for (const resolve of h.pending.values()) resolve(undefined)
-    h.pending.clear()
-  }
-  worker.on('error', fail)
-  worker.on('exit', fail)
-  return h
-}
-
-function statOnHelper(h: Helper, root: string, paths: readonly string[]): Promise<Float64Array | undefined> {
-  const id = h.nextId++
-  return new Promise((resolve) => {
-    h.pending.set(id, resolve)
-    h.worker.ref() // keep the process alive until the answer arrives
-    h.worker.postMessage({ id, root, paths })
-  })
+  helpers.get()
 }
 
 /**
@@ -142,7 +89,7 @@ export async function statFiles(
   opts: { parallelMinFiles?: number } = {},
 ): Promise<Float64Array> {
   const out = new Float64Array(paths.length * STAT_FIELDS)
-  const pool = paths.length >= (opts.parallelMinFiles ?? PARALLEL_MIN_FILES) ? getHelpers() : undefined
+  const pool = paths.length >= (opts.parallelMinFiles ?? PARALLEL_MIN_FILES) ? helpers.get() : undefined
   if (!pool) {
     fill(root, paths, 0, paths.length, out)
     return out
@@ -151,7 +98,7 @@ export async function statFiles(
   const parts = pool.map((h, i) => {
     const from = Math.min(i * per, paths.length)
     const to = Math.min(from + per, paths.length)
-    return { from, to, answer: statOnHelper(h, root, paths.slice(from, to)) }
+    return { from, to, answer: helpers.runOn(h, { root, paths: paths.slice(from, to) }) }
   })
   for (const { from, to, answer } of parts) {
     const got = await answer

@@ -1,0 +1,99 @@
+import { Worker } from 'node:worker_threads'
+
+/**
+ * A few worker threads that run code given as a string (so they need no file of
+ * their own beside whatever bundle this module ends up in) and answer each
+ * `{ id, … }` message with `{ id, out }`. Started on first use; an idle helper keeps
+ * nothing alive. Once a helper fails, the pool is given up for good and `get`
+ * answers undefined, so callers do the work on their own thread from then on.
+ */
+export interface HelperThreads<Out> {
+  /** The helpers, started now if they were not; undefined when they cannot run. */
+  get(): readonly HelperThread<Out>[] | undefined
+  /** Sends `message` (plus its id) to the least busy helper; undefined when that is not possible. */
+  run(message: Record<string, unknown>, transfer?: readonly ArrayBuffer[]): Promise<Out | undefined>
+  /** The same, on one given helper (to split a job evenly across all of them). */
+  runOn(
+    h: HelperThread<Out>,
+    message: Record<string, unknown>,
+    transfer?: readonly ArrayBuffer[],
+  ): Promise<Out | undefined>
+}
+
+export interface HelperThread<Out> {
+  worker: Worker
+  /** Messages sent and not answered, by id: one listener per helper, however many are in flight. */
+  pending: Map<number, (out: Out | undefined) => void>
+}
+
+export function helperThreads<Out>(source: string, count: () => number): HelperThreads<Out> {
+  let helpers: HelperThread<Out>[] | undefined
+  let broken = false
+  let nextId = 1
+
+  const giveUp = () => {
+    broken = true
+    const all = helpers ?? []
+    helpers = undefined
+    for (const h of all) {
+      for (const resolve of h.pending.values()) resolve(undefined)
+      h.pending.clear()
+    }
+  }
+
+  const start = (): HelperThread<Out> => {
+    const worker = new Worker(source, { eval: true })
+    worker.unref() // an idle helper must not keep the process alive
+    const h: HelperThread<Out> = { worker, pending: new Map() }
+    worker.on('message', ({ id, out }: { id: number; out: Out }) => {
+      h.pending.get(id)?.(out)
+      h.pending.delete(id)
+      if (h.pending.size === 0) worker.unref()
+    })
+    const fail = () => {
+      for (const resolve of h.pending.values()) resolve(undefined)
+      h.pending.clear()
+      giveUp()
+    }
+    worker.on('error', fail)
+    worker.on('exit', fail)
+    return h
+  }
+
+  const get = () => {
+    if (helpers || broken) return helpers
+    try {
+      helpers = Array.from({ length: count() }, start)
+    } catch {
+      giveUp()
+    }
+    return helpers
+  }
+
+  const runOn: HelperThreads<Out>['runOn'] = (h, message, transfer = []) =>
+    new Promise((resolve) => {
+      const id = nextId++
+      try {
+        h.worker.postMessage({ ...message, id }, [...transfer])
+      } catch {
+        resolve(undefined) // nothing was sent (a failed post moves no memory): the caller does it
+        return
+      }
+      h.pending.set(id, resolve)
+      h.worker.ref() // keep the process alive until the answer arrives
+    })
+
+  return {
+    get,
+    runOn,
+    run(message, transfer) {
+      const pool = get()
+      if (!pool) return Promise.resolve(undefined)
+      return runOn(
+        pool.reduce((a, b) => (b.pending.size < a.pending.size ? b : a)),
+        message,
+        transfer,
+      )
+    },
+  }
+}
