@@ -4,6 +4,7 @@ import { PROTOCOL_VERSION, type StepwiseEvent } from '../../shared/protocol'
 import { BlobError, createBlobStore, encodeBlob, sha256 } from '../snapshot/blobs'
 import { decodeFullManifest, encodeManifest, isManifestDelta } from '../snapshot/manifest'
 import { createManifestStore } from '../snapshot/manifestStore'
+import type { SnapshotRow } from '../snapshot/snapshotReads'
 import type { SnapshotFile, Store } from '../store/types'
 import { VERSION } from '../version'
 import { snapshotIdsOf } from './bundle-checks'
@@ -88,19 +89,7 @@ export async function exportBundle(
   >(
     'SELECT id, ts, direction, provider, url, status, body FROM traffic WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?',
   )
-  const snapshotRow = db.prepare<
-    [number],
-    {
-      id: number
-      session_id: string | null
-      root: string
-      label: string | null
-      created_at: number
-      manifest_hash: string
-      file_count: number
-      total_bytes: number
-    }
-  >('SELECT * FROM snapshots WHERE id = ?')
+  const snapshotRow = db.prepare<[number], SnapshotRow>('SELECT * FROM snapshots WHERE id = ?')
   const ownSnapshots = db
     .prepare<[string], number>('SELECT id FROM snapshots WHERE session_id = ? ORDER BY id')
     .pluck()
