@@ -38,6 +38,11 @@ export interface Capture {
   readonly set: SnapshotFile[]
   readonly changed: SnapshotChanges
   readonly skipped: Array<{ path: string; reason: string }>
+  /**
+   * Skipped files whose stat alone does not say they would be skipped again (a read
+   * error, a vanished file): with any, no stat can vouch for this capture.
+   */
+  readonly unstableSkips: number
   /** Files captured that the previous snapshot had too. */
   readonly kept: number
   /** Files captured that already had a stat-cache entry. */
@@ -49,6 +54,16 @@ export interface Capture {
    * their stat alone cannot vouch for them, their content can (see reproduce.ts).
    */
   readonly racy: Array<{ path: string; hash: string }>
+}
+
+/**
+ * Why a file with this stat is left out of every snapshot, or undefined when it is
+ * captured. Decided by the stat alone, so the same stat gives the same answer.
+ */
+export function skipReasonOf(st: FileStat, maxFileBytes: number): string | undefined {
+  if ((st.mode & fs.constants.S_IFMT) !== fs.constants.S_IFREG) return 'not a regular file'
+  if (st.size > maxFileBytes) return `larger than ${maxFileBytes} bytes`
+  return undefined
 }
 
 /** A stat, or why there is none (for `Capture.file`). */
@@ -68,13 +83,16 @@ export function createCapture(s: CaptureSetup): Capture {
   let kept = 0
   let cached = 0
   let notReproducible = 0
+  let unstableSkips = 0
   const racy: Capture['racy'] = []
   const skip = (path: string, reason: string) => (skipped.push({ path, reason }), undefined)
 
+  const unstable = (path: string, reason: string) => (unstableSkips++, skip(path, reason))
+
   function file(path: string, st: FileStat | string): SnapshotFile | undefined {
-    if (typeof st === 'string') return skip(path, st)
-    if ((st.mode & fs.constants.S_IFMT) !== fs.constants.S_IFREG) return skip(path, 'not a regular file')
-    if (st.size > maxFileBytes) return skip(path, `larger than ${maxFileBytes} bytes`)
+    if (typeof st === 'string') return unstable(path, st)
+    const reason = skipReasonOf(st, maxFileBytes)
+    if (reason) return skip(path, reason)
     if (cache.get(path)) cached++
     let hash = cache.cleanHash(path, st)
     let size = st.size
@@ -83,7 +101,7 @@ export function createCapture(s: CaptureSetup): Capture {
       try {
         raw = fs.readFileSync(`${root}/${path}`)
       } catch (err) {
-        return skip(path, (err as NodeJS.ErrnoException).code ?? 'read failed')
+        return unstable(path, (err as NodeJS.ErrnoException).code ?? 'read failed')
       }
       hash = sha256(raw)
       size = raw.length
@@ -118,6 +136,9 @@ export function createCapture(s: CaptureSetup): Capture {
     },
     get cached() {
       return cached
+    },
+    get unstableSkips() {
+      return unstableSkips
     },
     get notReproducible() {
       return notReproducible

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { sha256 } from './blobs'
+import { skipReasonOf } from './capture'
 import { RACY_MARGIN_MS, type FileStat } from './statCache'
 import { STAT_FIELDS, STAT_OK } from './statFiles'
 
@@ -108,4 +109,25 @@ export function withCaptured(
     if (hash !== undefined) untrusted.set(i, hash)
   }
   return { paths, stats, manifestHash, untrusted }
+}
+
+/**
+ * The files a capture with these stats leaves out (STAT_OK stats, as `verify`
+ * passes them): what the capture that `Reproducible` vouches for skipped, told
+ * again without capturing.
+ */
+export function skippedByStat(
+  paths: readonly string[],
+  stats: Float64Array,
+  maxFileBytes: number,
+): Array<{ path: string; reason: string }> {
+  const out: Array<{ path: string; reason: string }> = []
+  for (let i = 0, o = 0; i < paths.length; i++, o += STAT_FIELDS) {
+    const size = stats[o + 1]
+    const mode = stats[o + 4]
+    if (size <= maxFileBytes && (mode & fs.constants.S_IFMT) === fs.constants.S_IFREG) continue
+    const reason = skipReasonOf({ size, mode, mtimeMs: stats[o + 2], ino: stats[o + 3] }, maxFileBytes)
+    if (reason) out.push({ path: paths[i], reason })
+  }
+  return out
 }

@@ -49,7 +49,7 @@ async function setup(files: Record<string, string>) {
     fs.rmSync(dataDir, { recursive: true, force: true })
   })
 
-  function process(opts: { withState?: boolean } = {}) {
+  function process(opts: { withState?: boolean; maxFileBytes?: number } = {}) {
     const store = openStore(dataDir)
     stores.push(store)
     const counts = { listings: 0, statCacheLoads: 0 }
@@ -69,16 +69,19 @@ async function setup(files: Record<string, string>) {
       isIgnored: (rel) => sandbox.isIgnored(rel),
       now: () => Date.now() + 10 * RACY_MARGIN_MS,
       stateFile: opts.withState === false ? undefined : stateFile,
+      maxFileBytes: opts.maxFileBytes,
     })
     cleanups.push(() => snapshotter.close())
     const snap = async () => {
       const r = await snapshotter.takeSnapshot({ sessionId: null })
       const files = snapshotter.getManifest(r.info.id)
-      // Whatever path it took, the snapshot holds exactly what a fresh listing shows, as it is on disk.
-      expect(files.map((f) => f.path)).toEqual((await sandbox.listFiles()).files)
+      // Whatever path it took, the snapshot holds exactly what a fresh listing shows
+      // (less what it says it left out), as it is on disk.
+      const left = new Set(r.skipped.map((s) => s.path))
+      expect(files.map((f) => f.path)).toEqual((await sandbox.listFiles()).files.filter((f) => !left.has(f)))
       for (const f of files)
         expect(snapshotter.readFileAt(r.info.id, f.path)).toEqual(fs.readFileSync(path.join(root, f.path)))
-      return { changed: r.changed, manifestHash: r.info.manifestHash, ...counts }
+      return { changed: r.changed, manifestHash: r.info.manifestHash, skipped: r.skipped, ...counts }
     }
     return { snap, close: () => snapshotter.close() }
   }
@@ -93,7 +96,28 @@ describe('the state a snapshotter leaves for the next process', () => {
     const first = await process().snap()
     expect(first).toMatchObject({ listings: 1, statCacheLoads: 1 })
     const again = await process().snap()
-    expect(again).toEqual({ changed: none, manifestHash: first.manifestHash, listings: 0, statCacheLoads: 0 })
+    expect(again).toEqual({
+      changed: none,
+      manifestHash: first.manifestHash,
+      skipped: [],
+      listings: 0,
+      statCacheLoads: 0,
+    })
+  })
+
+  it('keeps the fast path past a file left out for its size alone, and still says it is left out', async () => {
+    const { root, process } = await setup({ 'a.ts': 'a', 'big.bin': 'x'.repeat(100) })
+    const limit = { maxFileBytes: 50 }
+    const left = [{ path: 'big.bin', reason: 'larger than 50 bytes' }]
+    const first = await process(limit).snap()
+    expect(first).toMatchObject({ skipped: left, listings: 1, statCacheLoads: 1 })
+    // The size alone says it is left out again: no listing, no stat-cache load, the same manifest.
+    const again = await process(limit).snap()
+    expect(again).toEqual({ ...first, changed: none, listings: 0, statCacheLoads: 0 })
+    // Shrunk under the limit, it is captured.
+    fs.writeFileSync(path.join(root, 'big.bin'), 'small')
+    const shrunk = await process(limit).snap()
+    expect(shrunk).toMatchObject({ changed: { ...none, added: ['big.bin'] }, skipped: [], listings: 0 })
   })
 
   it('still sees a file edited in place to the same size, a file added and a file deleted', async () => {
@@ -148,6 +172,7 @@ describe('the state a snapshotter leaves for the next process', () => {
     expect(again).toEqual({
       changed: none,
       manifestHash: changed.manifestHash,
+      skipped: [],
       listings: 0,
       statCacheLoads: 0,
     })

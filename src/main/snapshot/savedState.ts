@@ -29,7 +29,8 @@ export interface SavedState {
   /**
    * Set when capturing the listing again with exactly these stats (STAT_FIELDS
    * per path of `listing.paths`) is bound to give `manifestHash` again: no file
-   * was skipped, read while racily clean, or changing.
+   * was skipped for a reason its stat does not show, read while racily clean, or
+   * changing.
    */
   stats?: Float64Array
   /**

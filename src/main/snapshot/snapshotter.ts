@@ -13,7 +13,7 @@ import type { Snapshotter, SnapshotterOptions, TakeSnapshotResult } from './snap
 import { loadState, saveState } from './savedState'
 import { isListed, namesChanged } from './sortedPaths'
 import { loadStatCache, type FileStat, type StatCache } from './statCache'
-import { verify, withCaptured, type Reproducible } from './reproduce'
+import { skippedByStat, verify, withCaptured, type Reproducible } from './reproduce'
 import { STAT_FIELDS, STAT_OK, statFiles, warmStatHelpers } from './statFiles'
 
 export { diffManifests, type SnapshotChanges } from './manifest'
@@ -69,8 +69,9 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   // The last listing, while the directories it came from are unchanged.
   let listing: ReusableListing | undefined
   // The last snapshot, when taking it again from the same listing and the same
-  // stats is bound to give the same manifest: no file was skipped or racily
-  // clean, so each has a clean stat-cache entry matching its stat.
+  // stats is bound to give the same manifest: no file was skipped for a reason its
+  // stat does not show (a too-big or special file is skipped again by its stat) or
+  // racily clean, so each captured file has a clean stat-cache entry matching its stat.
   // Racily clean files are vouched for by their content instead (reproduce.ts).
   let reproducible: Reproducible | undefined
   // A snapshot whose state is not saved yet (partial captures save it at `close`).
@@ -225,7 +226,8 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
       })
       // Entries the content vouched for and that are now old enough: the next process need not read them.
       if (v.untrusted.size < last!.untrusted.size) persist(info.manifestHash)
-      return { info, changed: { added: [], modified: [], deleted: [] }, skipped: [], how: 'stat' }
+      const skipped = skippedByStat(paths, stats, maxFileBytes)
+      return { info, changed: { added: [], modified: [], deleted: [] }, skipped, how: 'stat' }
     }
     if (v && v.changed.length <= PARTIAL_MAX_FILES) {
       // A few files differ from what the stats vouch for: capture those alone.
@@ -272,7 +274,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
       for (const f of prevManifest.files) if (!captured.has(f.path)) c.changed.deleted.push(f.path)
     }
     const info = store(c, files, previous, meta)
-    if (c.skipped.length === 0 && c.notReproducible === 0 && notStated === 0)
+    if (c.unstableSkips === 0 && c.notReproducible === 0 && notStated === 0)
       reproducible = { paths, stats, manifestHash: info.manifestHash, untrusted: untrustedOf(paths, c.racy) }
     if (tracker?.watching) tracked = { paths, manifestHash: info.manifestHash }
     persist(info.manifestHash)
@@ -327,7 +329,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     const files = applyManifestDeltas(loadManifest(previous.manifest_hash).files, [delta(c)])
     const info = store(c, files, previous, meta)
     if (tracker?.watching) tracked = { paths, manifestHash: info.manifestHash }
-    if (base && c.skipped.length === 0 && c.notReproducible === 0)
+    if (base && c.unstableSkips === 0 && c.notReproducible === 0)
       reproducible = withCaptured(base, paths, captured, info.manifestHash)
     // Saved when the snapshotter closes: a step's checkpoint should not write the whole state.
     unsaved = info.manifestHash
