@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createCodeIndex } from '../index/code-index'
 import { indexedProject } from '../index/test-support'
-import { buildRepoMap, repoMapBudget } from './repo-map'
+import { buildRepoMap, PARTIAL_RANKED_MAX_FILES, repoMapBudget } from './repo-map'
 import { tokenizerFor } from './tokens'
 
 function project(files: number): Record<string, string> {
@@ -63,6 +63,23 @@ describe('buildRepoMap', () => {
     expect(map.text).not.toContain('class Store')
     expect(map).toMatchObject({ files: 0, symbols: 0 })
   })
+
+  it('is the folder summary while a big index is still incomplete: ranking it again at every start costs too much', async () => {
+    const { index } = await indexedProject(project(PARTIAL_RANKED_MAX_FILES + 200))
+    // Stopped once more than the limit is indexed: an index an earlier session left unfinished.
+    const stop = new AbortController()
+    const report = await index.build({
+      signal: stop.signal,
+      onProgress: (p) => p.phase === 'indexing' && p.done > PARTIAL_RANKED_MAX_FILES && stop.abort(),
+    })
+    expect(report.aborted).toBe(true)
+    const indexed = index.paths().length
+    expect(indexed).toBeGreaterThan(PARTIAL_RANKED_MAX_FILES)
+    const map = buildRepoMap(index, { budgetTokens: 4000 })
+    expect(map.text).toContain(`A ranked map waits for the whole index (${indexed} files indexed so far)`)
+    expect(map.text).not.toContain('class Store')
+    expect(map).toMatchObject({ files: 0, symbols: 0 })
+  }, 60_000)
 
   it('stays within its token budget and says what it left out', async () => {
     const { index } = await indexedProject(project(200))

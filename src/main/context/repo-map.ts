@@ -60,6 +60,13 @@ function partialNote(indexed: number, building: BuildProgress): string {
  */
 export const RANKED_MAP_MAX_FILES = 20_000
 
+/**
+ * While the index is incomplete, past this many indexed files the map is the folder
+ * summary: a partial map is not kept (the next session's index differs), so each
+ * session start would rank again — ~0.5 s of main-thread work at 15,000 files.
+ */
+export const PARTIAL_RANKED_MAX_FILES = 2_000
+
 type MapOptions = { budgetTokens: number; model?: string; maxRankedFiles?: number }
 
 /**
@@ -68,7 +75,10 @@ type MapOptions = { budgetTokens: number; model?: string; maxRankedFiles?: numbe
  * which a session on an unchanged project then never loads.
  */
 export function buildRepoMap(index: CodeIndex, opts: MapOptions): RepoMap {
-  if (!index.complete()) return makeRepoMap(index, opts)
+  if (!index.complete()) {
+    const most = Math.min(opts.maxRankedFiles ?? RANKED_MAP_MAX_FILES, PARTIAL_RANKED_MAX_FILES)
+    return makeRepoMap(index, { ...opts, maxRankedFiles: most })
+  }
   const key = `repo-map:1:${opts.budgetTokens}:${opts.model ?? ''}:${opts.maxRankedFiles ?? RANKED_MAP_MAX_FILES}`
   return JSON.parse(index.memo(key, () => JSON.stringify(makeRepoMap(index, opts)))) as RepoMap
 }
@@ -128,11 +138,12 @@ function makeRepoMap(index: CodeIndex, opts: MapOptions): RepoMap {
 function folderOnlyMap(index: CodeIndex, paths: readonly string[], count: (text: string) => number): RepoMap {
   const lines = [HEADER.split('\n')[0], folderSummary(paths)]
   const building = index.building()
-  if (building && !index.complete()) lines.push(partialNote(paths.length, building))
-  lines.push(
-    `The project is too big for a ranked map (${paths.length} files indexed): find_definition, ` +
-      'get_dependents, get_structure and search_in_files find the way in.',
-  )
+  const partial = !index.complete()
+  if (building && partial) lines.push(partialNote(paths.length, building))
+  const why = partial
+    ? `A ranked map waits for the whole index (${paths.length} files indexed so far)`
+    : `The project is too big for a ranked map (${paths.length} files indexed)`
+  lines.push(`${why}: find_definition, get_dependents, get_structure and search_in_files find the way in.`)
   const text = lines.join('\n')
   return { text, tokens: count(text), files: 0, symbols: 0 }
 }
