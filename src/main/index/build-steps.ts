@@ -1,6 +1,7 @@
 import fs from 'node:fs'
+import { STAT_FIELDS, STAT_OK, statFiles } from '../snapshot/statFiles'
 import type { BuildReport } from './api'
-import type { KnownFile } from './process-file'
+import type { StoredRow } from './index-store'
 
 /* Small pieces of a build that keep the main thread responsive (code-index.ts). */
 
@@ -33,12 +34,29 @@ export function stoppedBeforeListing(started: number, files: number): BuildRepor
   }
 }
 
-/** True when the file's size and mtime are the stored ones (its content is taken as unchanged). */
-export function statMatches(abs: string, known: Pick<KnownFile, 'size' | 'mtimeMs'>): boolean {
-  try {
-    const st = fs.statSync(abs)
-    return st.isFile() && st.size === known.size && st.mtimeMs === known.mtimeMs
-  } catch {
-    return false
+/**
+ * Splits stored rows into those whose file still has the stored size and mtime (its
+ * content is taken as unchanged) and those to look at again. The stats run on
+ * helper threads (statFiles): a warm start's check of 70,000 files takes the event
+ * loop none of the ~0.4 s it took as stats between slices, which starved the steps
+ * of a session that had just begun.
+ */
+export async function settleByStat(
+  root: string,
+  rows: readonly StoredRow[],
+): Promise<{ unchanged: number; stale: StoredRow[] }> {
+  const stats = await statFiles(
+    root,
+    rows.map((r) => r.path),
+  )
+  const stale: StoredRow[] = []
+  let unchanged = 0
+  for (let i = 0, o = 0; i < rows.length; i++, o += STAT_FIELDS) {
+    const row = rows[i]
+    const isFile = (stats[o + 4] & fs.constants.S_IFMT) === fs.constants.S_IFREG
+    if (stats[o] === STAT_OK && isFile && stats[o + 1] === row.size && stats[o + 2] === row.mtimeMs)
+      unchanged++
+    else stale.push(row)
   }
+  return { unchanged, stale }
 }

@@ -302,6 +302,30 @@ describe('createCodeIndex', () => {
     expect(fixture.index.complete()).toBe(true)
   })
 
+  it('stays whole when a check of a finished index is stopped, and not when a new file was left unparsed', async () => {
+    const fixture = await indexedProject({ 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 2\n' })
+    await fixture.index.build()
+    const stopAtCheck = async () => {
+      const stop = new AbortController()
+      return fixture.index.build({
+        signal: stop.signal,
+        onProgress: (p) => p.phase === 'indexing' && stop.abort(),
+      })
+    }
+    // Every session stops its build at exit; a stopped check must not make the next
+    // session treat the index as partial (waiting for it, and mapping it again).
+    expect(await stopAtCheck()).toMatchObject({ aborted: true, warning: undefined })
+    expect(fixture.index.complete()).toBe(true)
+    const other = () => createCodeIndex(fixture.store.db, { root: fixture.root, sandbox: fixture.sandbox })
+    expect(other().complete()).toBe(true)
+
+    fs.writeFileSync(path.join(fixture.root, 'c.ts'), 'export const c = 3\n')
+    const stopped = await stopAtCheck()
+    expect(stopped.warning).toMatch(/^The code index covers 2 of 3 files/)
+    expect(fixture.index.complete()).toBe(false)
+    expect(other().complete()).toBe(false)
+  })
+
   it('keeps the stored index when a build is stopped before its listing is complete', async () => {
     const fixture = await indexedProject({ 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 2\n' })
     await fixture.index.build()

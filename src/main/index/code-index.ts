@@ -13,9 +13,9 @@ import {
 } from './graph'
 import { identLines } from './idents'
 import { compare, filterIdents, patchable, push, rankSymbols, storedProblems, toRel } from './index-helpers'
-import { createIndexStore } from './index-store'
+import { createIndexStore, type StoredRow } from './index-store'
 import { sharedRun } from './shared-run'
-import { sliceTimer, statMatches, stoppedBeforeListing, yieldToLoop } from './build-steps'
+import { settleByStat, sliceTimer, stoppedBeforeListing, yieldToLoop } from './build-steps'
 import { defaultWorkerCount, processAll } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
 import {
@@ -146,15 +146,15 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     warning = undefined
     const keep = new Set(listed)
     // The stored rows, a page at a time in path order, against the listing: a file
-    // whose size and mtime match is settled by a stat, the rest go to the workers
-    // (rows of another extractor version too: their hashes still spare unchanged
-    // bytes). The loop is free between slices, and a stop ends the check at once.
+    // whose size and mtime match is settled by a stat (on helper threads), the rest go
+    // to the workers (rows of another extractor version too: their hashes still spare
+    // unchanged bytes). The loop is free between slices, and a stop ends the check at once.
     report({ phase: 'indexing', done: 0, total: listed.length })
     const slice = sliceTimer()
     const jobs: FileJob[] = []
     const stored = new Set<string>()
     const gone: string[] = []
-    let done = 0
+    const toStat: StoredRow[] = []
     for (let after = ''; !signal.aborted;) {
       const page = store.page(after, PAGE)
       for (const row of page) {
@@ -163,20 +163,19 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
           continue
         }
         stored.add(row.path)
-        const abs = path.join(root, row.path)
-        const current = row.version === EXTRACTOR_VERSION && indexed.has(row.path)
-        if (current && statMatches(abs, row)) done++
-        else jobs.push({ rel: row.path, abs, known: row })
-        if (slice.due()) {
-          report({ phase: 'indexing', done, total: listed.length })
-          await yieldToLoop()
-          slice.next()
-          if (signal.aborted) break
-        }
+        if (row.version === EXTRACTOR_VERSION && indexed.has(row.path)) toStat.push(row)
+        else jobs.push({ rel: row.path, abs: path.join(root, row.path), known: row })
       }
       if (page.length < PAGE) break
       after = page[page.length - 1].path
+      if (slice.due()) {
+        await yieldToLoop()
+        slice.next()
+      }
     }
+    const settled = signal.aborted ? { unchanged: 0, stale: [] } : await settleByStat(root, toStat)
+    for (const row of settled.stale) jobs.push({ rel: row.path, abs: path.join(root, row.path), known: row })
+    let done = settled.unchanged
     store.remove(gone)
     for (const p of gone) {
       indexed.delete(p)
@@ -217,9 +216,13 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     if (!signal.aborted && result.parsed < listed.length)
       storedProblems(store.problems(EXTRACTOR_VERSION), keep, new Set(changed), result, factsOf)
     result.aborted = signal.aborted
-    complete = !result.aborted
-    if (result.aborted)
-      warning = `The code index covers ${done} of ${listed.length} files: its build was stopped; the next one continues it.`
+    // A stop leaves the index whole when every listed file has facts (a stopped check of a
+    // finished index): each is as the last build saw it, and the next build checks again.
+    let covered = listed.length
+    if (result.aborted) covered = listed.reduce((n, p) => n + (indexed.has(p) ? 1 : 0), 0)
+    complete = covered === listed.length
+    if (!complete)
+      warning = `The code index covers ${covered} of ${listed.length} files: its build was stopped; the next one continues it.`
     builtAt = Date.now()
     store.setMeta({ builtAt, fileCount: indexed.size, warning: warning ?? null })
     result.files = indexed.size
