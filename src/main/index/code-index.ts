@@ -13,9 +13,9 @@ import {
 } from './graph'
 import { identLines } from './idents'
 import { compare, filterIdents, patchable, push, rankSymbols, storedProblems, toRel } from './index-helpers'
-import { createIndexStore, type StoredRow } from './index-store'
+import { createIndexStore } from './index-store'
 import { sharedRun } from './shared-run'
-import { settleByStat, sliceTimer, stoppedBeforeListing, yieldToLoop } from './build-steps'
+import { checkStored, stoppedBeforeListing } from './build-steps'
 import { defaultWorkerCount, processAll } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
 import {
@@ -39,8 +39,6 @@ import type { FileFacts, Language } from './types'
 
 export * from './api'
 
-/** Stored rows read per query while a build checks them against the disk. */
-const PAGE = 500
 export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): CodeIndex {
   const root = opts.root
   const prefix = opts.prefix?.replace(/^\.\/|\/+$/g, '') || undefined
@@ -145,44 +143,22 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     const listed = listing.files
     warning = undefined
     const keep = new Set(listed)
-    // The stored rows, a page at a time in path order, against the listing: a file
-    // whose size and mtime match is settled by a stat (on helper threads), the rest go
-    // to the workers (rows of another extractor version too: their hashes still spare
-    // unchanged bytes). The loop is free between slices, and a stop ends the check at once.
     report({ phase: 'indexing', done: 0, total: listed.length })
-    const slice = sliceTimer()
-    const jobs: FileJob[] = []
-    const stored = new Set<string>()
-    const gone: string[] = []
-    const toStat: StoredRow[] = []
-    for (let after = ''; !signal.aborted;) {
-      const page = store.page(after, PAGE)
-      for (const row of page) {
-        if (!keep.has(row.path)) {
-          gone.push(row.path)
-          continue
-        }
-        stored.add(row.path)
-        if (row.version === EXTRACTOR_VERSION && indexed.has(row.path)) toStat.push(row)
-        else jobs.push({ rel: row.path, abs: path.join(root, row.path), known: row })
-      }
-      if (page.length < PAGE) break
-      after = page[page.length - 1].path
-      if (slice.due()) {
-        await yieldToLoop()
-        slice.next()
-      }
-    }
-    const settled = signal.aborted ? { unchanged: 0, stale: [] } : await settleByStat(root, toStat)
-    for (const row of settled.stale) jobs.push({ rel: row.path, abs: path.join(root, row.path), known: row })
-    let done = settled.unchanged
+    const check = await checkStored({
+      root,
+      listed,
+      keep,
+      store,
+      isCurrent: (row) => row.version === EXTRACTOR_VERSION && indexed.has(row.path),
+      signal,
+    })
+    const { jobs, gone } = check
+    let done = check.unchanged
     store.remove(gone)
     for (const p of gone) {
       indexed.delete(p)
       facts.delete(p)
     }
-    if (!signal.aborted)
-      for (const rel of listed) if (!stored.has(rel)) jobs.push({ rel, abs: path.join(root, rel) })
     const unchangedByStat = done
     report({ phase: 'indexing', done, total: listed.length })
     const result: BuildReport = {

@@ -167,4 +167,9 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `)
   },
+  // A build checks every stored file's size and mtime against the disk, a page at a time
+  // in path order: this index answers it without reading the rows.
+  (db) => {
+    db.exec('CREATE INDEX code_files_check ON code_files(root, path, size, mtime_ms, version)')
+  },
 ]
