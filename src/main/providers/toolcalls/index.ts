@@ -8,6 +8,7 @@ import {
   blankRegions,
   codeRegions,
   enclosingRegion,
+  shownAsExample,
   isWholeAnswer,
   LEFTOVER_TOKENS,
   type Region,
@@ -91,6 +92,8 @@ export function readToolCalls(
   const acting: Acting[] = []
   for (const span of chosen) {
     const region = enclosingRegion(regions, span)
+    // "For example, you could call <tool_call>…": shown, not made.
+    if (shownAsExample(masked, span)) continue
     if (!region) {
       acting.push({ span, taken: span, needsWholeAnswer: span.kind === 'json' })
     } else if (isFence(masked, region) && fenceHoldsOnly(masked, region, span)) {
@@ -132,7 +135,7 @@ export function readToolCalls(
     const overlapsActing = acts.some(({ taken: t }) => b.start < t.end && b.end > t.start)
     const inCode = regions.some((r) => r.start <= b.start && b.start < r.end && !isCallFence(masked, r, b))
     const dup = broken.some((o) => b.start < o.end && b.end > o.start)
-    if (!overlapsActing && !inCode && !dup) broken.push(b)
+    if (!overlapsActing && !inCode && !dup && !shownAsExample(masked, b)) broken.push(b)
   }
   broken.sort((a, b) => a.start - b.start)
 

@@ -30,6 +30,8 @@ const BLOCKS: Block[] = [
   { open: /<mm:think>/, close: /<\/mm:think>/, unopenedAtStart: true },
   // Apriel 1.6: the template opens the reasoning; the answer starts after [BEGIN FINAL RESPONSE].
   { open: /Here are my reasoning steps:\n/, close: /\[BEGIN FINAL RESPONSE\]/, unopenedAtStart: true },
+  // Solar Open 2 (vLLM's solar_open2 tests: `<|think:start|>…<|think:end|>` before the answer).
+  { open: /<\|think:start\|>/, close: /<\|think:end\|>/, unopenedAtStart: true },
   // Kimi K3's think channel; its template may open it in the prompt.
   { open: /<\|open\|>think<\|sep\|>/, close: /<\|close\|>think<\|sep\|>/, unopenedAtStart: true },
   // Glimmer: a message to itself, to its terminator or the next message.
@@ -46,25 +48,44 @@ export function maskReasoning(text: string): string {
   const ranges: Region[] = []
   for (const block of BLOCKS) {
     let from = 0
-    if (block.unopenedAtStart) {
-      const firstOpen = search(text, block.open, 0)
-      const firstClose = search(text, block.close, 0)
-      if (firstClose && (!firstOpen || firstClose.index < firstOpen.index)) {
-        ranges.push({ start: 0, end: firstClose.end })
-        from = firstClose.end
-      }
+    // A close tag with no open before it: the prompt opened the block. Nested pairs inside
+    // it (`I think <think>x</think> more</think>answer`) do not end it early.
+    const stray = block.unopenedAtStart ? unmatchedClose(text, block, 0) : undefined
+    if (stray !== undefined) {
+      ranges.push({ start: 0, end: stray })
+      from = stray
     }
     for (;;) {
       const open = search(text, block.open, from)
       if (!open) break
       // An unclosed block (the model was cut off while thinking) runs to the end.
-      const close = search(text, block.close, open.end)
-      const end = close ? close.end : text.length
+      const end = unmatchedClose(text, block, open.end) ?? text.length
       ranges.push({ start: open.index, end })
       from = Math.max(end, open.end)
     }
   }
   return blankRegions(text, ranges)
+}
+
+/** The end of the first close tag after `from` that no open after `from` matches. */
+function unmatchedClose(text: string, block: Block, from: number): number | undefined {
+  let depth = 0
+  let pos = from
+  let open = search(text, block.open, pos)
+  for (;;) {
+    const close = search(text, block.close, pos)
+    if (!close) return undefined
+    if (open && open.index < close.index) {
+      depth++
+      pos = open.end
+      open = search(text, block.open, pos)
+      continue
+    }
+    if (depth === 0) return close.end
+    depth--
+    pos = Math.max(close.end, close.index + 1)
+    if (open && open.index < pos) open = search(text, block.open, pos)
+  }
 }
 
 function search(text: string, re: RegExp, from: number): { index: number; end: number } | undefined {

@@ -82,3 +82,51 @@ function sentences(s: string): number {
   if (s === '') return 0
   return s.split(/[.!?:](?:\s+|$)/).filter((part) => part.trim() !== '').length
 }
+
+/**
+ * Words that introduce an example of the format rather than the model's own act: "for
+ * example", "e.g.", "you could call", "the syntax is", "writes calls like". Markup right
+ * after them (on the same line or after a colon and a line break) is shown, not made.
+ */
+const EXAMPLE_CUE = new RegExp(
+  [
+    String.raw`\bfor (?:example|instance)`,
+    String.raw`\be\.g\.`,
+    String.raw`\bsuch as`,
+    String.raw`\b(?:an|one|another) example(?: (?:call|output|usage|of (?:a |the )?(?:call|format|syntax)))?`,
+    String.raw`(?:^|\n)\s*example(?: call| output| usage)?`,
+    String.raw`\byou(?:'d| (?:could|can|would|might|may|should)) (?:call|use|write|send|invoke|run|emit)(?: (?:it|a call|the tool|them))?(?: (?:like|as) (?:this|so))?`,
+    String.raw`\blooks? like(?: this)?`,
+    String.raw`\b(?:format|syntax|shape) (?:is|looks like|would be)`,
+    String.raw`\bwritten (?:as|like)`,
+    String.raw`\b(?:writes|emits|outputs|produces|formats) (?:\S+ ){0,3}(?:like|as)`,
+  ].join('|'),
+)
+const EXAMPLE_CUE_AT_END = new RegExp(`(?:${EXAMPLE_CUE.source})\\s*[:,]?$`, 'i')
+
+const QUOTES: Record<string, string> = {
+  '"': '"',
+  "'": "'",
+  '“': '”',
+  '‘': '’',
+  '«': '»',
+  '「': '」',
+  '„': '“',
+}
+
+/**
+ * Is the markup in `span` shown rather than made? Introduced as an example ("for example,
+ * you could call <tool_call>…"), quoted (`"<tool_call>…</tool_call>"`), or in a
+ * Markdown blockquote (`> <tool_call>…`).
+ */
+export function shownAsExample(text: string, span: Region): boolean {
+  const before = text
+    .slice(Math.max(0, span.start - 160), span.start)
+    .replace(LEFTOVER_TOKENS, '')
+    .trimEnd()
+  if (EXAMPLE_CUE_AT_END.test(before)) return true
+  const close = QUOTES[text[span.start - 1]]
+  if (close !== undefined && text.slice(span.end).trimStart().startsWith(close)) return true
+  const lineStart = text.lastIndexOf('\n', span.start - 1) + 1
+  return /^ {0,3}>/.test(text.slice(lineStart, span.start))
+}

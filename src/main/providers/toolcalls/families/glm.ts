@@ -10,7 +10,8 @@ import { quote } from './markup-util'
  *
  * Laguna (Ollama's model/parsers/laguna.go) writes the name line, then JSON arguments.
  * Tencent Hy3 writes `<tool_calls><tool_call>NAME<tool_sep><arg_key>…</tool_call></tool_calls>`,
- * Hy4 the same with a suffix on every tag (`<tool_call:opensource>`).
+ * Hy4 the same with a suffix on every tag (`<tool_call:opensource>`). iQuest Coder V2
+ * writes `<iquestcoder_tool_call>NAME<arg_key>…</iquestcoder_tool_call>`.
  *
  * Values stay text: the template writes non-strings as JSON, but which ones are
  * non-strings only the tool's schema knows (`index.ts` checks and coerces).
@@ -26,15 +27,15 @@ interface Tags {
   wrapper: RegExp
 }
 
-function tags(sfx: string): Tags {
+function tags(sfx: string, tag = 'tool_call'): Tags {
   const s = sfx.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   return {
     open: new RegExp(
-      `<tool_call${s}>\\s*([^\\s<>{}[\\]"'\`]+)\\s*(?:<tool_sep>\\s*)?(?=<arg_key${s}>|<arg_value${s}>|<\\/tool_call${s}>|\\{|$)`,
+      `<${tag}${s}>\\s*([^\\s<>{}[\\]"'\`]+)\\s*(?:<tool_sep>\\s*)?(?=<arg_key${s}>|<arg_value${s}>|<\\/${tag}${s}>|\\{|$)`,
       'g',
     ),
-    openTag: `<tool_call${sfx}>`,
-    close: `</tool_call${sfx}>`,
+    openTag: `<${tag}${sfx}>`,
+    close: `</${tag}${sfx}>`,
     valueOpen: `<arg_value${sfx}>`,
     valueClose: `</arg_value${sfx}>`,
     pair: new RegExp(`<(arg_key|arg_value)${s}>([\\s\\S]*?)<\\/\\1${s}>`, 'g'),
@@ -46,14 +47,18 @@ function tags(sfx: string): Tags {
   }
 }
 
+/** iQuest Coder V2 (vLLM's iquest_coder_v2_tool_parser): the same grammar in its own call tag. */
+const IQUEST = '<iquestcoder_tool_call>'
+
 export const glm: ToolCallFamily = {
   id: 'glm',
-  models: 'GLM-4.5, GLM-4.6, GLM-4.7 (Z.ai), Laguna, Hy3/Hy4 (Tencent)',
-  detect: (text) => /<tool_call(?::[\w.-]+)?>\s*[^\s{[<]/.test(text),
+  models: 'GLM-4.5, GLM-4.6, GLM-4.7 (Z.ai), Laguna, Hy3/Hy4 (Tencent), iQuest Coder V2',
+  detect: (text) => /<tool_call(?::[\w.-]+)?>\s*[^\s{[<]/.test(text) || text.includes(IQUEST),
   parse(text) {
     const out: FamilyResult = { spans: [], broken: [] }
     const suffixes = new Set([...text.matchAll(/<tool_call(:[\w.-]+)?>/g)].map((m) => m[1] ?? ''))
     for (const sfx of suffixes) parseTags(text, tags(sfx), out)
+    if (text.includes(IQUEST)) parseTags(text, tags('', 'iquestcoder_tool_call'), out)
     return out
   },
   example: '<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>src/main.ts</arg_value>\n</tool_call>',

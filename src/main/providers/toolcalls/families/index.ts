@@ -29,6 +29,9 @@ import { longcat } from './longcat'
 import { mistral } from './mistral'
 import { pythonic } from './pythonic'
 import { qwen3Coder } from './qwen3-coder'
+import { solarOpen } from './solar-open'
+import { k2Horizon } from './k2-horizon'
+import { minicpm5 } from './minicpm5'
 
 /*
  * Every format family, one module each. Order does not decide anything: every family
@@ -68,4 +71,7 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   longcat,
   gigachat,
   plamo3,
+  solarOpen,
+  k2Horizon,
+  minicpm5,
 ]

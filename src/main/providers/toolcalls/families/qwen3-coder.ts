@@ -23,6 +23,7 @@ const END_OF_CALL = /<\/function>|<function=|<\/tool_call>|<tool_call>/g
 function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   const spans: Span[] = []
   const broken: BrokenSpan[] = []
+  let previous = 0
   for (const m of text.matchAll(FUNCTION)) {
     const bodyStart = m.index + m[0].length
     END_OF_CALL.lastIndex = bodyStart
@@ -40,11 +41,25 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
       broken.push({ start: m.index, end, problem: `the parameters of <function=${m[1]}> cannot be read` })
       continue
     }
+    // Cut off right after the name (Ollama's qwen38 test "truncated tool call"): nothing says the call was whole.
+    if (!stop && body.trim() === '') {
+      broken.push({
+        start: m.index,
+        end,
+        problem: `the call to ${m[1].trim()} is cut off after <function=…>`,
+      })
+      continue
+    }
     // The wrapper, when there is one, belongs to the call (the first and the last of its calls).
+    // MiMo-V2-Flash may write parameters between the wrapper and `<function=…>` (vLLM's
+    // test_mimov2_flash_tool_parser): they are the call's too.
     let start = m.index
-    const from = Math.max(0, start - 200)
-    const before = /<tool_call>\s*$/.exec(text.slice(from, start))
-    if (before) start = from + before.index
+    const lead = leadingParameters(text.slice(previous, start))
+    previous = bodyEnd
+    if (lead) {
+      start -= lead.length
+      if (typeof args === 'object') args = { ...lead.args, ...args }
+    }
     const after = matchAt(/\s*<\/tool_call>/, text, end)
     if (after) end += after[0].length
     spans.push({ start, end, calls: [{ name: m[1].trim(), arguments: args }], kind: 'markup' })
@@ -59,6 +74,25 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
     })
   }
   return { spans, broken }
+}
+
+/**
+ * `<tool_call>` (and any complete `<parameter=…>` tags) right before a `<function=…>`:
+ * how long that stretch is and the parameters in it. `before` runs from the previous call.
+ */
+function leadingParameters(before: string): { length: number; args: Record<string, string> } | undefined {
+  const open = before.lastIndexOf('<tool_call>')
+  if (open < 0) return undefined
+  const between = before.slice(open + '<tool_call>'.length)
+  const args: Record<string, string> = {}
+  const rest = between.replace(
+    /<parameter=([^>\n]+)>([\s\S]*?)<\/parameter>/g,
+    (_all, key: string, value: string) => {
+      args[key.trim()] = value.replace(/^\r?\n/, '').replace(/\r?\n$/, '')
+      return ''
+    },
+  )
+  return rest.trim() === '' ? { length: before.length - open, args } : undefined
 }
 
 export const qwen3Coder: ToolCallFamily = {
