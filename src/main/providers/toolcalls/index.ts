@@ -96,7 +96,11 @@ export function readToolCalls(
     if (shownAsExample(masked, span)) continue
     if (!region) {
       acting.push({ span, taken: span, needsWholeAnswer: span.kind === 'json' })
-    } else if (isFence(masked, region) && fenceHoldsOnly(masked, region, span)) {
+    } else if (
+      isFence(masked, region) &&
+      fenceHoldsOnly(masked, region, span) &&
+      !shownAsExample(masked, region)
+    ) {
       // A fence around nothing but the call: the act rule decides, on the whole fence.
       acting.push({ span, taken: region, needsWholeAnswer: true })
     }

@@ -99,7 +99,10 @@ const EXAMPLE_CUE = new RegExp(
     String.raw`\blooks? like(?: this)?`,
     String.raw`\b(?:format|syntax|shape) (?:is|looks like|would be)`,
     String.raw`\bwritten (?:as|like)`,
-    String.raw`\b(?:writes|emits|outputs|produces|formats) (?:\S+ ){0,3}(?:like|as)`,
+    String.raw`\b(?:is|are|gets?) (?:written|formatted|encoded|seriali[sz]ed)(?: (?:as|like)(?: this| so)?)?`,
+    String.raw`\b(?:model|assistant|llm|server|it|they|you) (?:should|must|would|will|can|could|might) (?:output|write|emit|return|send|produce|generate)(?: (?:this|something like(?: this)?))?`,
+    String.raw`\bsample(?: output| call| response| answer)?`,
+    String.raw`\b(?:writes|emits|outputs|produces|formats|marks|wraps|shows) (?:\S+ ){0,3}(?:like|as|in)(?: this| so| follows)?`,
   ].join('|'),
 )
 const EXAMPLE_CUE_AT_END = new RegExp(`(?:${EXAMPLE_CUE.source})\\s*[:,]?$`, 'i')

@@ -3,10 +3,12 @@ import {
   budgetedBalance,
   callsFromValue,
   forwardFinder,
+  isObject,
   matchAt,
   parseJsonLoose,
   type Balance,
 } from '../json-scan'
+import { parsePyCalls } from '../python-literal'
 import type { BrokenSpan, RawCall, Span, ToolCallFamily } from '../types'
 
 /*
@@ -114,7 +116,7 @@ function read(body: string, start: number, end: number, spans: Span[], broken: B
   const json = unwrap(body)
   const parsed = parseJsonLoose(json)
   if (!parsed.ok) {
-    const many = sequence(json)
+    const many = sequence(json) ?? pythonDict(json)
     if (many) spans.push({ start, end, calls: many, kind: 'markup' })
     else broken.push({ start, end, problem: `the JSON inside <tool_call> does not parse (${parsed.error})` })
     return
@@ -142,6 +144,15 @@ function sequence(json: string): RawCall[] | undefined {
     i = end
   }
   return calls.length > 1 ? calls : undefined
+}
+
+/** A Python dict instead of JSON (`{'name': 'read_file', 'arguments': {…}}`, RWKV's legacy form). */
+function pythonDict(body: string): RawCall[] | undefined {
+  if (!/^\{\s*'/.test(body)) return undefined
+  // The literal reader reads calls: read the dict as the one argument of a call.
+  const r = parsePyCalls(`_(v=${body})`, 0)
+  const args = r.ok && r.calls.length === 1 ? r.calls[0].arguments : undefined
+  return isObject(args) ? callsFromValue(args.v) : undefined
 }
 
 /** The block's body without a fence around it and without chat-template leftovers. */

@@ -32,6 +32,9 @@ import { qwen3Coder } from './qwen3-coder'
 import { solarOpen } from './solar-open'
 import { k2Horizon } from './k2-horizon'
 import { minicpm5 } from './minicpm5'
+import { cwm } from './cwm'
+import { dots } from './dots'
+import { rwkv } from './rwkv'
 
 /*
  * Every format family, one module each. Order does not decide anything: every family
@@ -74,4 +77,7 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   solarOpen,
   k2Horizon,
   minicpm5,
+  cwm,
+  dots,
+  rwkv,
 ]
