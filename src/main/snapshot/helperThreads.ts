@@ -12,11 +12,16 @@ export interface HelperThreads<Out> {
   get(): readonly HelperThread<Out>[] | undefined
   /** Sends `message` (plus its id) to the least busy helper; undefined when that is not possible. */
   run(message: Record<string, unknown>, transfer?: readonly ArrayBuffer[]): Promise<Out | undefined>
-  /** The same, on one given helper (to split a job evenly across all of them). */
+  /**
+   * The same, on one given helper (to split a job evenly across all of them). With
+   * `signal`, an abort answers undefined at once and the helper no longer keeps the
+   * process alive for it (its late answer is dropped).
+   */
   runOn(
     h: HelperThread<Out>,
     message: Record<string, unknown>,
     transfer?: readonly ArrayBuffer[],
+    signal?: AbortSignal,
   ): Promise<Out | undefined>
 }
 
@@ -70,8 +75,9 @@ export function helperThreads<Out>(source: string, count: () => number): HelperT
     return helpers
   }
 
-  const runOn: HelperThreads<Out>['runOn'] = (h, message, transfer = []) =>
+  const runOn: HelperThreads<Out>['runOn'] = (h, message, transfer = [], signal) =>
     new Promise((resolve) => {
+      if (signal?.aborted) return resolve(undefined)
       const id = nextId++
       try {
         h.worker.postMessage({ ...message, id }, [...transfer])
@@ -79,7 +85,16 @@ export function helperThreads<Out>(source: string, count: () => number): HelperT
         resolve(undefined) // nothing was sent (a failed post moves no memory): the caller does it
         return
       }
-      h.pending.set(id, resolve)
+      const abandon = () => {
+        h.pending.delete(id)
+        if (h.pending.size === 0) h.worker.unref()
+        resolve(undefined)
+      }
+      signal?.addEventListener('abort', abandon, { once: true })
+      h.pending.set(id, (out) => {
+        signal?.removeEventListener('abort', abandon)
+        resolve(out)
+      })
       h.worker.ref() // keep the process alive until the answer arrives
     })
 

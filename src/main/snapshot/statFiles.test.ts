@@ -57,4 +57,21 @@ describe('statFiles', () => {
     const fewer = paths.slice(5)
     expect(await statFiles(root, fewer, { parallelMinFiles: 1 })).toEqual(expected(root, fewer))
   })
+
+  it('answers undefined at once when stopped, and the helpers answer the next call rightly', async () => {
+    const { root, paths } = tree()
+    // Many paths, so the helpers are still at it when the stop comes.
+    const many = Array.from({ length: 200 }, () => paths).flat()
+    const stop = new AbortController()
+    const stopped = statFiles(root, many, { parallelMinFiles: 1, signal: stop.signal })
+    stop.abort()
+    expect(await stopped).toBeUndefined()
+    const before = new AbortController()
+    before.abort()
+    expect(await statFiles(root, many, { parallelMinFiles: 1, signal: before.signal })).toBeUndefined()
+    // The abandoned answers arrive later and are dropped; this call gets its own.
+    expect(
+      await statFiles(root, paths, { parallelMinFiles: 1, signal: new AbortController().signal }),
+    ).toEqual(expected(root, paths))
+  })
 })

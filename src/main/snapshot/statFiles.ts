@@ -81,13 +81,26 @@ export function warmStatHelpers(): void {
 /**
  * Stats every `root/path` (following links, like fs.statSync), returning
  * STAT_FIELDS numbers per path. A path whose status is not STAT_OK could not be
- * stat'ed (vanished, or an error): the caller stats it again to learn why.
+ * stat'ed (vanished, or an error): the caller stats it again to learn why. With
+ * `signal`, an abort answers undefined at once, leaving the helpers' work behind
+ * (a stopped index check must not hold a finished session's exit).
  */
 export async function statFiles(
   root: string,
   paths: readonly string[],
-  opts: { parallelMinFiles?: number } = {},
-): Promise<Float64Array> {
+  opts?: { parallelMinFiles?: number },
+): Promise<Float64Array>
+export async function statFiles(
+  root: string,
+  paths: readonly string[],
+  opts: { parallelMinFiles?: number; signal: AbortSignal },
+): Promise<Float64Array | undefined>
+export async function statFiles(
+  root: string,
+  paths: readonly string[],
+  opts: { parallelMinFiles?: number; signal?: AbortSignal } = {},
+): Promise<Float64Array | undefined> {
+  const { signal } = opts
   const out = new Float64Array(paths.length * STAT_FIELDS)
   const pool = paths.length >= (opts.parallelMinFiles ?? PARALLEL_MIN_FILES) ? helpers.get() : undefined
   if (!pool) {
@@ -98,10 +111,11 @@ export async function statFiles(
   const parts = pool.map((h, i) => {
     const from = Math.min(i * per, paths.length)
     const to = Math.min(from + per, paths.length)
-    return { from, to, answer: helpers.runOn(h, { root, paths: paths.slice(from, to) }) }
+    return { from, to, answer: helpers.runOn(h, { root, paths: paths.slice(from, to) }, [], signal) }
   })
   for (const { from, to, answer } of parts) {
     const got = await answer
+    if (signal?.aborted) return undefined
     if (got) out.set(got, from * STAT_FIELDS)
     else fill(root, paths, from, to, out) // the helper failed: here instead
   }
