@@ -142,12 +142,10 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     if (signal.aborted) return stoppedBeforeListing(started, indexed.size)
     const listed = listing.files
     warning = undefined
-    const keep = new Set(listed)
     report({ phase: 'indexing', done: 0, total: listed.length })
     const check = await checkStored({
       root,
       listed,
-      keep,
       store,
       isCurrent: (row) => row.version === EXTRACTOR_VERSION && indexed.has(row.path),
       signal,
@@ -190,7 +188,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     // Problems of unchanged files come from their stored rows, so a rebuild reports them
     // too (not after a stop, which must end the build at once).
     if (!signal.aborted && result.parsed < listed.length)
-      storedProblems(store.problems(EXTRACTOR_VERSION), keep, new Set(changed), result, factsOf)
+      storedProblems(store.problems(EXTRACTOR_VERSION), listed, new Set(changed), result, factsOf)
     result.aborted = signal.aborted
     // A stop leaves the index whole when every listed file has facts (a stopped check of a
     // finished index): each is as the last build saw it, and the next build checks again.

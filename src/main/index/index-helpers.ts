@@ -1,6 +1,7 @@
 import path from 'node:path'
 import type { BuildReport, FileProblem, RankedSymbol } from './api'
 import type { Definition } from './graph'
+import { isListed } from '../snapshot/sortedPaths'
 import type { FileFacts } from './types'
 
 /* The code index's small pure pieces (code-index.ts): ranking, problems, paths. */
@@ -12,16 +13,16 @@ export function push(list: FileProblem[], item: FileProblem): void {
   if (list.length < MAX_REPORTED) list.push(item)
 }
 
-/** The stored problems of listed, unchanged files, into a build's report. */
+/** The stored problems of listed (`listed` sorted), unchanged files, into a build's report. */
 export function storedProblems(
   rows: Iterable<{ path: string; kind: string; parse_errors: number }>,
-  listed: ReadonlySet<string>,
+  listed: readonly string[],
   changed: ReadonlySet<string>,
   result: BuildReport,
   factsOf: (rel: string) => FileFacts | undefined,
 ): void {
   for (const row of rows) {
-    if (!listed.has(row.path) || changed.has(row.path)) continue
+    if (changed.has(row.path) || !isListed(listed, row.path)) continue
     // The reason is in the facts: parsed only for the files reported.
     if ((row.kind === 'skipped' || row.kind === 'binary') && result.skipped.length < MAX_REPORTED)
       push(result.skipped, {

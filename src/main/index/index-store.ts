@@ -38,11 +38,8 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
       .pluck(),
     // From the covering index code_files_check alone: reading the rows (their facts and
     // identifiers make them big) cost a check of 72,000 files ~2 s of the main thread.
-    page: db.prepare<
-      [string, string, number],
-      { path: string; size: number; mtime_ms: number; version: number }
-    >(
-      'SELECT path, size, mtime_ms, version FROM code_files WHERE root = ? AND path > ? ORDER BY path LIMIT ?',
+    page: db.prepare<[string, string, number], StoredStat>(
+      'SELECT path, size, mtime_ms AS mtimeMs, version FROM code_files WHERE root = ? AND path > ? ORDER BY path LIMIT ?',
     ),
     summary: db.prepare<[string, number], StoredSummary>(
       `SELECT language, count(*) AS files, sum(size) AS bytes, sum(parse_errors > 0) AS withErrors,
@@ -149,14 +146,7 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
      * The stored rows in path order, `limit` at a time after `after` (keyset paging),
      * without their facts: a big index is checked against the disk in slices.
      */
-    page(after: string, limit: number): StoredStat[] {
-      return stmt.page.all(root, after, limit).map((r) => ({
-        path: r.path,
-        size: r.size,
-        mtimeMs: r.mtime_ms,
-        version: r.version,
-      }))
-    },
+    page: (after: string, limit: number): StoredStat[] => stmt.page.all(root, after, limit),
     summary: (version: number): StoredSummary[] => stmt.summary.all(root, version),
     /** Files indexed by metadata only or with syntax errors, in path order. */
     // Sorted here: an ORDER BY would make SQLite read the big rows instead of the covering index.
