@@ -81,4 +81,20 @@ describe('watchIndex', () => {
     await watcher.flush()
     expect(index.file('b.ts')).toBeUndefined()
   })
+
+  it('closes mid-walk without waiting for it: the walk stops and no watch reports afterwards', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 600; i++) files[`d${i}/f.ts`] = `export const f${i} = ${i}\n`
+    const { index, root, sandbox } = await indexedProject(files)
+    await index.build()
+    const reports: UpdateReport[] = []
+    const watcher = watchIndex(index, { sandbox, debounceMs: 50, onUpdate: (r) => reports.push(r) })
+    await watcher.close()
+    await watcher.ready // the walk ends at its next directory
+    for (const dir of ['d0', 'd299', 'd599'])
+      fs.writeFileSync(path.join(root, dir, 'new.ts'), 'export const n = 1\n')
+    await watcher.flush()
+    expect(reports).toEqual([])
+    expect(index.file('d0/new.ts')).toBeUndefined()
+  })
 })
