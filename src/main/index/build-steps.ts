@@ -52,7 +52,13 @@ export async function checkStored(c: {
   store: Pick<ReturnType<typeof createIndexStore>, 'page' | 'known'>
   isCurrent: (row: StoredStat) => boolean
   signal: AbortSignal
-}): Promise<{ jobs: FileJob[]; gone: string[]; unchanged: number }> {
+}): Promise<{
+  jobs: FileJob[]
+  gone: string[]
+  unchanged: number
+  /** Listed files with no row; undefined when stopped before the rows met the listing. */
+  fresh?: number
+}> {
   const { root, store, signal } = c
   const slice = sliceTimer()
   const rows: StoredStat[] = []
@@ -76,10 +82,10 @@ export async function checkStored(c: {
     else jobs.push(job(row.path))
   }
   const settled = await settleByStat(root, toStat, signal)
-  if (!settled) return { jobs: [], gone, unchanged: 0 }
+  if (!settled) return { jobs: [], gone, unchanged: 0, fresh: fresh.length }
   for (const row of settled.stale) jobs.push(job(row.path))
   for (const rel of fresh) jobs.push({ rel, abs: path.join(root, rel) })
-  return { jobs, gone, unchanged: settled.unchanged }
+  return { jobs, gone, unchanged: settled.unchanged, fresh: fresh.length }
 }
 
 interface Matched {

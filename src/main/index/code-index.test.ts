@@ -305,25 +305,33 @@ describe('createCodeIndex', () => {
   it('stays whole when a check of a finished index is stopped, and not when a new file was left unparsed', async () => {
     const fixture = await indexedProject({ 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 2\n' })
     await fixture.index.build()
-    const stopAtCheck = async () => {
+    // Stopped at the first report of the given phase with at least `done` files settled.
+    const stopAt = async (done: number) => {
       const stop = new AbortController()
       return fixture.index.build({
         signal: stop.signal,
-        onProgress: (p) => p.phase === 'indexing' && stop.abort(),
+        onProgress: (p) => p.phase === 'indexing' && p.done >= done && stop.abort(),
       })
     }
-    // Every session stops its build at exit; a stopped check must not make the next
-    // session treat the index as partial (waiting for it, and mapping it again).
-    expect(await stopAtCheck()).toMatchObject({ aborted: true, warning: undefined })
-    expect(fixture.index.complete()).toBe(true)
     const other = () => createCodeIndex(fixture.store.db, { root: fixture.root, sandbox: fixture.sandbox })
-    expect(other().complete()).toBe(true)
+    // Every session stops its build at exit; a stopped check must not make the next
+    // session treat the index as partial (waiting for it, and mapping it again):
+    // stopped before the stored rows met the listing, and after.
+    for (const done of [0, 2]) {
+      expect(await stopAt(done)).toMatchObject({ aborted: true, warning: undefined })
+      expect(fixture.index.complete()).toBe(true)
+      expect(other().complete()).toBe(true)
+    }
 
+    // A new file, stopped once the check has seen it and before it is parsed: partial.
     fs.writeFileSync(path.join(fixture.root, 'c.ts'), 'export const c = 3\n')
-    const stopped = await stopAtCheck()
+    const stopped = await stopAt(2)
     expect(stopped.warning).toMatch(/^The code index covers 2 of 3 files/)
     expect(fixture.index.complete()).toBe(false)
     expect(other().complete()).toBe(false)
+    // A stop that learns nothing leaves it partial, with its warning.
+    expect(await stopAt(0)).toMatchObject({ aborted: true, warning: stopped.warning })
+    expect(fixture.index.complete()).toBe(false)
   })
 
   it('keeps the stored index when a build is stopped before its listing is complete', async () => {

@@ -141,6 +141,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     // A listing cut short is not the project: taken as such, it would drop every stored file.
     if (signal.aborted) return stoppedBeforeListing(started, indexed.size)
     const listed = listing.files
+    const before = { complete, warning }
     warning = undefined
     report({ phase: 'indexing', done: 0, total: listed.length })
     const check = await checkStored({
@@ -190,13 +191,17 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     if (!signal.aborted && result.parsed < listed.length)
       storedProblems(store.problems(EXTRACTOR_VERSION), listed, new Set(changed), result, factsOf)
     result.aborted = signal.aborted
-    // A stop leaves the index whole when every listed file has facts (a stopped check of a
-    // finished index): each is as the last build saw it, and the next build checks again.
-    let covered = listed.length
-    if (result.aborted) covered = listed.reduce((n, p) => n + (indexed.has(p) ? 1 : 0), 0)
-    complete = covered === listed.length
-    if (!complete)
-      warning = `The code index covers ${covered} of ${listed.length} files: its build was stopped; the next one continues it.`
+    // A stop before the rows met the listing learned nothing: the index stays as it was.
+    // After, it is whole when every listed file has a row (a stopped check of a finished
+    // index): each as the last build saw it, and the next build checks again.
+    if (!result.aborted || check.fresh === 0) [complete, warning] = [true, undefined]
+    else if (check.fresh === undefined) ({ complete, warning } = before)
+    else {
+      const covered = listed.reduce((n, p) => n + (indexed.has(p) ? 1 : 0), 0)
+      complete = covered === listed.length
+      if (!complete)
+        warning = `The code index covers ${covered} of ${listed.length} files: its build was stopped; the next one continues it.`
+    }
     builtAt = Date.now()
     store.setMeta({ builtAt, fileCount: indexed.size, warning: warning ?? null })
     result.files = indexed.size
