@@ -32,6 +32,8 @@ const BLOCKS: Block[] = [
   { open: /Here are my reasoning steps:\n/, close: /\[BEGIN FINAL RESPONSE\]/, unopenedAtStart: true },
   // Solar Open 2 (vLLM's solar_open2 tests: `<|think:start|>…<|think:end|>` before the answer).
   { open: /<\|think:start\|>/, close: /<\|think:end\|>/, unopenedAtStart: true },
+  // K2 Horizon / K2-V3 (SGLang's k2v3 tests): `<ifm|think>`, `<ifm|think_fast>`, `<ifm|think_faster>`.
+  { open: /<ifm\|think(?:_fast|_faster)?>/, close: /<\/ifm\|think(?:_fast|_faster)?>/ },
   // Kimi K3's think channel; its template may open it in the prompt.
   { open: /<\|open\|>think<\|sep\|>/, close: /<\|close\|>think<\|sep\|>/, unopenedAtStart: true },
   // Glimmer: a message to itself, to its terminator or the next message.

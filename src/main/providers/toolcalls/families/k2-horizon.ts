@@ -1,6 +1,6 @@
-import { isObject, parseJsonLoose } from '../json-scan'
+import { callsFromValue, parseJsonLoose } from '../json-scan'
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { addBlock, quote, tagBlocks, type Piece } from './markup-util'
+import { addCalls, quote, tagBlocks } from './markup-util'
 
 /*
  * K2 Horizon (vLLM's k2_horizon_tool_parser): calls in `<ifm|…>` tags, grouped,
@@ -10,7 +10,8 @@ import { addBlock, quote, tagBlocks, type Piece } from './markup-util'
  * `<ifm|arg_type>…</ifm|arg_type>` after each key) or `json` (`{"name", "arguments"}`
  * in the call tag). Values are text; `../index.ts` converts them to the schema's types.
  * A group that is not closed, or holds anything but calls, runs nothing (upstream keeps
- * it as content; here it is reported so the model can write it again).
+ * it as content; here it is reported so the model can write it again). SGLang reads the
+ * same format as K2-V3, after reasoning in `<ifm|think>` (see ../reasoning.ts).
  */
 
 const GROUP_OPEN = '<ifm|tool_calls>'
@@ -19,28 +20,25 @@ const CALL = /<ifm\|tool_call>([\s\S]*?)(<\/ifm\|tool_call>|(?=<ifm\|tool_call>|
 const PAIR =
   /<ifm\|arg_key>([\s\S]*?)<\/ifm\|arg_key>\s*(?:<ifm\|arg_type>[\s\S]*?<\/ifm\|arg_type>\s*)?<ifm\|arg_value>([\s\S]*?)<\/ifm\|arg_value>/g
 
-function readCall(body: string, closed: boolean): Piece {
-  if (!closed)
-    return { problem: `the call ${JSON.stringify(quote(body))} is not closed with </ifm|tool_call>` }
+/** The calls in one `<ifm|tool_call>` (a JSON list holds several), or why they cannot run. */
+function readCall(body: string, closed: boolean): RawCall[] | string {
+  if (!closed) return `the call ${JSON.stringify(quote(body))} is not closed with </ifm|tool_call>`
   const trimmed = body.trim()
-  if (trimmed.startsWith('{')) {
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     const parsed = parseJsonLoose(trimmed)
-    if (!parsed.ok) return { problem: `the JSON in <ifm|tool_call> does not parse (${parsed.error})` }
-    const v = parsed.value
-    if (!isObject(v) || typeof v.name !== 'string' || v.name.trim() === '')
-      return { problem: 'the JSON in <ifm|tool_call> has no "name"' }
-    return { call: { name: v.name.trim(), arguments: v.arguments ?? v.parameters ?? {} } }
+    if (!parsed.ok) return `the JSON in <ifm|tool_call> does not parse (${parsed.error})`
+    const calls = callsFromValue(parsed.value)
+    return calls && calls.length > 0 ? calls : 'the JSON in <ifm|tool_call> has no "name"'
   }
   const name = /^[^\s<>]+/.exec(trimmed)?.[0]
-  if (!name) return { problem: 'an <ifm|tool_call> has no tool name' }
+  if (!name) return 'an <ifm|tool_call> has no tool name'
   const args: Record<string, string> = {}
   const rest = trimmed.slice(name.length).replace(PAIR, (_all, key: string, value: string) => {
     args[key.trim()] = value
     return ''
   })
-  if (rest.trim() !== '')
-    return { problem: `unexpected text ${JSON.stringify(quote(rest))} in the call to ${name}` }
-  return { call: { name, arguments: args } }
+  if (rest.trim() !== '') return `unexpected text ${JSON.stringify(quote(rest))} in the call to ${name}`
+  return [{ name, arguments: args }]
 }
 
 function parse(text: string): FamilyResult {
@@ -66,24 +64,16 @@ function parse(text: string): FamilyResult {
       })
       continue
     }
-    const pieces = calls.map((c) => readCall(c.body, c.closed))
-    addBlock(
-      out,
-      b.start,
-      b.end,
-      calls.map((_, i) => String(i)),
-      (i) => pieces[Number(i)],
-      `the ${GROUP_OPEN} group holds no call`,
-    )
+    // One unreadable call stops the whole group: never run half a batch.
+    const read = calls.map((c) => readCall(c.body, c.closed))
+    const problem = read.find((r): r is string => typeof r === 'string')
+    const all = read.flatMap((r) => (typeof r === 'string' ? [] : r))
+    addCalls(out, b.start, b.end, problem ?? (all.length > 0 ? all : `the ${GROUP_OPEN} group holds no call`))
   }
   // A call written without its group is still the model's call.
   for (const m of text.matchAll(CALL)) {
     if (claimed.some(([s, e]) => s <= m.index && m.index < e)) continue
-    const piece = readCall(m[1], m[2] !== '')
-    const end = m.index + m[0].length
-    if ('call' in piece)
-      out.spans.push({ start: m.index, end, calls: [piece.call as RawCall], kind: 'markup' })
-    else out.broken.push({ start: m.index, end, problem: piece.problem })
+    addCalls(out, m.index, m.index + m[0].length, readCall(m[1], m[2] !== ''))
   }
   return out
 }
