@@ -278,6 +278,40 @@ describe('a submodule with its own planted filter', () => {
   })
 })
 
+describe('a submodule that asks to be looked inside', () => {
+  it("runs none of its programs: not for diff.submodule=diff, nor for .gitmodules' ignore = none", async () => {
+    const marks = tempDir('stepwise-git-submarks-')
+    const sub = repoWith({ 'f.txt': 'x\n' })
+    const root = repoWith({ 'a.txt': 'a\n' })
+    git(root, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'sub')
+    fs.appendFileSync(path.join(root, '.gitmodules'), '\tignore = none\n')
+    git(root, 'add', '.gitmodules')
+    git(root, 'commit', '-qm', 'add sub')
+    const inner = path.join(root, 'sub')
+    // The submodule's commit moves on, its file stays dirty, and its own config names programs.
+    writeFiles(inner, { 'g.txt': 'g\n', '.gitattributes': '*.txt filter=ev diff=ev\n' })
+    git(inner, 'add', '-A')
+    git(inner, 'commit', '-qm', 'moved')
+    git(inner, 'config', 'filter.ev.clean', `touch ${marks}/sub-clean; cat`)
+    git(inner, 'config', 'diff.ev.textconv', `touch ${marks}/sub-textconv; cat`)
+    git(root, 'config', 'diff.submodule', 'diff')
+    const touchFile = (n: number) =>
+      fs.utimesSync(path.join(inner, 'f.txt'), new Date(), new Date(Date.now() + 5000 * n))
+    touchFile(1)
+    const ctx = await makeContext(root)
+    okResult(await gitDiffTool.run({ ref: 'HEAD' }, ctx))
+    okResult(await gitShowTool.run({ ref: 'HEAD' }, ctx))
+    // Nothing staged: git commit fails and prints a status, which looks inside an `ignore = none` submodule.
+    await expect(safeGitRaw(root, ['commit', '-m', 'nothing'])).rejects.toThrow()
+    expect(marksIn(marks)).toEqual([])
+    // Plain git does run them: the plants are live.
+    touchFile(2)
+    plainGit(root, 'commit', '-m', 'nothing')
+    plainGit(root, 'diff', 'HEAD')
+    expect(marksIn(marks).sort()).toEqual(['sub-clean', 'sub-textconv'])
+  })
+})
+
 describe('the environment and overrides', () => {
   const saved = { ...process.env }
   afterEach(() => {

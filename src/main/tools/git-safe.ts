@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import { isInside } from '../sandbox/paths'
 
@@ -116,6 +117,8 @@ const FIXED: [string, string][] = [
   // Looking inside a dirty submodule runs a git there, under config this client never read.
   ['diff.ignoreSubmodules', 'dirty'],
   ['status.submoduleSummary', 'false'],
+  // `diff.submodule=diff` diffs a submodule whose commit moved with a git inside it, under its own config.
+  ['diff.submodule', 'short'],
   // Output is parsed and shown to a model: plain paths, no colours, the standard a/ b/ prefixes.
   ['core.quotePath', 'false'],
   ['color.ui', 'false'],
@@ -198,7 +201,7 @@ const USER_SCOPES = new Set(['global', 'system', 'command'])
  */
 export function hardeningFor(
   entries: ConfigEntry[],
-  opts: { hooks?: boolean; distrustGlobal?: boolean } = {},
+  opts: { hooks?: boolean; distrustGlobal?: boolean; submodules?: readonly string[] } = {},
 ): [string, string][] {
   const trusted = (scope: string) => USER_SCOPES.has(scope) && !(opts.distrustGlobal && scope === 'global')
   const settings = new Map<string, string>(FIXED)
@@ -213,7 +216,66 @@ export function hardeningFor(
     settings.set(e.key, userValue.get(e.key) ?? neutral)
   }
   if (!opts.hooks) settings.set('core.hooksPath', HOOKS_OFF)
+  // A submodule's `ignore = none` (in .gitmodules or the config) beats diff.ignoreSubmodules: git
+  // would run a status inside it, under the submodule's own filters and fsmonitor. Its commit only.
+  const names = new Set(opts.submodules ?? [])
+  for (const e of entries) {
+    const m = /^submodule\.(.+)\.[^.]+$/.exec(e.key)
+    if (m && !trusted(e.scope)) names.add(m[1])
+  }
+  for (const name of names) settings.set(`submodule.${name}.ignore`, 'dirty')
   return [...settings]
+}
+
+/** The folder holding the repository's `.git` (file or folder), from `cwd` up. */
+function worktreeTop(cwd: string): string | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, '.git'))) return dir
+    if (path.dirname(dir) === dir) return undefined
+  }
+}
+
+/**
+ * Whether the index may hold a `.gitmodules` (git reads it from there when the worktree's file is
+ * gone). Version 4 indexes shorten names against the previous one, so look for the tail only.
+ */
+function indexMentionsGitmodules(top: string): boolean {
+  const index = path.join(top, '.git', 'index')
+  try {
+    const st = fs.statSync(index, { throwIfNoEntry: false })
+    if (!st?.isFile()) return false
+    if (st.size > 32 * 1024 * 1024) return true
+    const data = fs.readFileSync(index)
+    return data.includes(data.readUInt32BE(4) === 4 ? 'modules\0' : '.gitmodules\0')
+  } catch {
+    return true
+  }
+}
+
+/** Submodule names in `.gitmodules`, the worktree's or else the index's (read as config: that runs nothing). */
+async function submoduleNames(
+  cwd: string,
+  env: Record<string, string>,
+  opts: SafeGitOptions,
+): Promise<string[]> {
+  const top = worktreeTop(cwd)
+  if (!top) return []
+  const file = path.join(top, '.gitmodules')
+  const source = fs.existsSync(file)
+    ? ['-f', file]
+    : indexMentionsGitmodules(top)
+      ? ['--blob', ':.gitmodules']
+      : undefined
+  if (!source) return []
+  const out = await exec(cwd, ['config', ...source, '--list', '--name-only', '-z'], env, opts).catch(() =>
+    Buffer.alloc(0),
+  )
+  const names = new Set<string>()
+  for (const key of out.toString('utf8').split('\0')) {
+    const m = /^submodule\.(.+)\.[^.]+$/s.exec(key)
+    if (m) names.add(m[1])
+  }
+  return [...names]
 }
 
 /** Command-scope config as environment variables: keys and values of any shape, inherited by git's own children. */
@@ -294,7 +356,8 @@ export async function openSafeGit(cwd: string, opts: SafeGitOptions = {}): Promi
     },
   )
   const entries = parseConfigList(listed.toString('utf8'))
-  const env = { ...base, ...configEnv(hardeningFor(entries, { ...opts, distrustGlobal })) }
+  const submodules = await submoduleNames(cwd, fixedEnv, opts)
+  const env = { ...base, ...configEnv(hardeningFor(entries, { ...opts, distrustGlobal, submodules })) }
   const run = (args: string[]) => exec(cwd, args, env, opts)
   return {
     cwd: path.resolve(cwd),
