@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { secretInodes, sharesSecretInode } from '../sandbox/secret-links'
 import {
   HOME_CREDENTIALS,
   SYSTEM_SECRETS,
@@ -128,9 +129,14 @@ export function bwrapArgs(opts: BwrapOptions): string[] {
     args.push('--ro-bind', g, g)
     for (const dir of linkedGitDirs(g)) args.push('--ro-bind', dir, dir)
   }
-  // A hard link's other name may be outside the project: the shared inode stays read-only.
+  // A hard link's other name may be outside the project: the shared inode stays read-only,
+  // and one that shares a secret's inode (`notes.txt` linked to ~/.aws/credentials) is masked.
   const masked = new Set(project.secrets)
-  for (const f of project.hardLinks ?? []) if (!masked.has(f)) args.push('--ro-bind', f, f)
+  const links = (project.hardLinks ?? []).filter((f) => !masked.has(f))
+  const inodes = links.length > 0 ? secretInodes(home, project.secrets, SYSTEM_SECRETS) : undefined
+  for (const f of links)
+    if (inodes && sharesSecretInode(f, inodes)) masks.add(f)
+    else args.push('--ro-bind', f, f)
 
   // Listening sockets elsewhere (found in /proc/net/unix), outside the private folders.
   // (The network namespace does not cover them: connect() goes through the file system.)

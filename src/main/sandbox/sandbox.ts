@@ -6,6 +6,8 @@ import { createDenyList } from './denylist'
 import { ancestorGitignoreRules, createGitignoreMatcher } from './gitignore'
 import { createGlobFilter } from './globs'
 import { resolveInside } from './paths'
+import { hasOtherNames, secretInodes, sharesSecretInode, userHome } from './secret-links'
+import { findProjectSecrets, refreshProjectSecrets } from '../exec/secrets-mask'
 import { collectRipgrepLines, ripgrepFilterArgs, runRipgrep } from './ripgrep'
 import type { ResolvedPath, Sandbox } from './types'
 
@@ -37,7 +39,30 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
       deny.reason(resolved.rel) ??
       (requested !== resolved.rel && !requested.startsWith('/') ? deny.reason(requested) : undefined)
     if (why !== undefined) return { error: deniedMessage(input, why) }
+    // A second name of a credential (`notes.txt` hard-linked to ~/.aws/credentials) is the credential.
+    if (hasOtherNames(resolved.abs) && sharesSecretInode(resolved.abs, inodesNow()))
+      return { error: deniedMessage(input, 'a hard link to a secret file') }
     return resolved
+  }
+
+  /** The secrets' inodes, read when a file with several names is met (rare: no cost otherwise). */
+  const inodesNow = () => secretInodes(userHome(), findProjectSecrets(realRoot).secrets)
+
+  /** Rooted ripgrep exclusions for the project's hard links to secrets, so search never reads one. */
+  const secretLinkGlobs = async (): Promise<string[]> => {
+    const { hardLinks, secrets } = await refreshProjectSecrets(realRoot)
+    if (hardLinks.length === 0) return []
+    const inodes = secretInodes(userHome(), secrets)
+    return hardLinks
+      .filter((abs) => sharesSecretInode(abs, inodes))
+      .flatMap((abs) => [
+        '-g',
+        `!/${path
+          .relative(realRoot, abs)
+          .split(path.sep)
+          .join('/')
+          .replace(/[*?[\]{}\\!]/g, '\\$&')}`,
+      ])
   }
 
   /**
@@ -86,8 +111,8 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
     const prefix = normalizePrefix(rgOpts.prefix)
     if (prefix && (deny.isDenied(prefix) || gitignored(prefix)))
       return Promise.resolve({ code: 1, stderr: '', stopped: false })
-    return withScope(prefix, (scope) => {
-      const all = [...args, ...scope]
+    return withScope(prefix, async (scope) => {
+      const all = [...args, ...(await secretLinkGlobs()), ...scope]
       return runRipgrep(all, { cwd: realRoot, signal: rgOpts.signal, onLine: rgOpts.onLine })
     })
   }

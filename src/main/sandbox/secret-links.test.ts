@@ -1,0 +1,81 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { bwrapArgs, emptyPlaceholders } from '../exec/bwrap'
+import { createSandbox } from './sandbox'
+import { secretInodes, sharesSecretInode } from './secret-links'
+
+/*
+ * A project file hard-linked to a credential (left by an earlier unconfined tool): real files,
+ * real links, the real sandbox and bwrap arguments.
+ */
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true })
+})
+
+function layout(): { home: string; root: string } {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-links-')))
+  dirs.push(base)
+  const home = path.join(base, 'home')
+  const root = path.join(base, 'project')
+  fs.mkdirSync(path.join(home, '.aws'), { recursive: true })
+  fs.writeFileSync(path.join(home, '.aws', 'credentials'), 'aws_secret_access_key = AWSLINKED\n')
+  fs.mkdirSync(path.join(root, 'docs'), { recursive: true })
+  fs.writeFileSync(path.join(root, '.env'), 'API_SECRET=ENVLINKED\n')
+  fs.writeFileSync(path.join(root, 'plain.txt'), 'nothing secret\n')
+  fs.linkSync(path.join(home, '.aws', 'credentials'), path.join(root, 'docs', 'notes.txt'))
+  fs.linkSync(path.join(root, '.env'), path.join(root, 'config.txt'))
+  // A hard link between two ordinary files stays readable.
+  fs.linkSync(path.join(root, 'plain.txt'), path.join(root, 'plain-copy.txt'))
+  return { home, root }
+}
+
+function withHome<T>(home: string, fn: () => Promise<T>): Promise<T> {
+  const saved = process.env.HOME
+  process.env.HOME = home
+  return fn().finally(() => {
+    process.env.HOME = saved
+  })
+}
+
+describe('hard links to secrets', () => {
+  it('are found by inode: home credentials and project secrets, not ordinary links', () => {
+    const { home, root } = layout()
+    const inodes = secretInodes(home, [path.join(root, '.env')])
+    expect(sharesSecretInode(path.join(root, 'docs', 'notes.txt'), inodes)).toBe(true)
+    expect(sharesSecretInode(path.join(root, 'config.txt'), inodes)).toBe(true)
+    expect(sharesSecretInode(path.join(root, 'plain-copy.txt'), inodes)).toBe(false)
+    expect(sharesSecretInode(path.join(root, 'plain.txt'), inodes)).toBe(false)
+  })
+
+  it('are refused by the file tools and left out of search', async () => {
+    const { home, root } = layout()
+    await withHome(home, async () => {
+      const sandbox = await createSandbox(root)
+      expect(sandbox.resolve('docs/notes.txt')).toEqual({ error: expect.stringContaining('hard link') })
+      expect(sandbox.resolve('config.txt')).toEqual({ error: expect.stringContaining('hard link') })
+      expect(sandbox.resolve('plain-copy.txt')).toMatchObject({ rel: 'plain-copy.txt' })
+      const lines: string[] = []
+      await sandbox.ripgrep(['--no-heading', '-e', 'LINKED|secret'], {
+        onLine: (l) => (lines.push(l.toString()), true),
+      })
+      expect(lines.join('\n')).not.toMatch(/AWSLINKED|ENVLINKED/)
+      expect(lines.join('\n')).toMatch(/plain/)
+    })
+  })
+
+  it('are masked in the command sandbox; other hard links are only read-only', () => {
+    const { home, root } = layout()
+    const args = bwrapArgs({ root, home, network: false })
+    const boundOver = (p: string) => {
+      const i = args.findIndex((a, j) => a === p && args[j - 2] === '--ro-bind')
+      return i > 0 ? args[i - 1] : undefined
+    }
+    expect(boundOver(path.join(root, 'docs', 'notes.txt'))).toBe(emptyPlaceholders().file)
+    expect(boundOver(path.join(root, 'config.txt'))).toBe(emptyPlaceholders().file)
+    expect(boundOver(path.join(root, 'plain-copy.txt'))).toBe(path.join(root, 'plain-copy.txt'))
+  })
+})
