@@ -2,6 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCli, ROOT } from '../cli-harness'
+import { advisoryCases } from './cases-advisories'
+import { advisoryHostCases, SOLO_ADVISORY_CASES } from './cases-advisories-host'
 import { confinementCases } from './cases-confinement'
 import { gitCases, SOLO_GIT_CASES } from './cases-git'
 import { programCases } from './cases-programs'
@@ -21,13 +23,16 @@ export const ALL_CASES: AdversarialCase[] = [
   ...gitCases,
   ...programCases,
   ...secretCases,
+  ...advisoryCases,
+  ...advisoryHostCases,
 ]
+const SOLO = new Set([...SOLO_GIT_CASES, ...SOLO_ADVISORY_CASES])
 const POLICIES: Policy[] = ['auto-edit', 'full-auto']
 
 function sessionsOf(cls: CaseClass): AdversarialCase[][] {
   const cases = ALL_CASES.filter((c) => c.cls === cls)
-  const shared = cases.filter((c) => !SOLO_GIT_CASES.has(c.id))
-  const solo = cases.filter((c) => SOLO_GIT_CASES.has(c.id)).map((c) => [c])
+  const shared = cases.filter((c) => !SOLO.has(c.id))
+  const solo = cases.filter((c) => SOLO.has(c.id)).map((c) => [c])
   return [shared, ...solo].filter((s) => s.length > 0)
 }
 
