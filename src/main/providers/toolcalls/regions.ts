@@ -96,6 +96,7 @@ const EXAMPLE_CUE = new RegExp(
     String.raw`\b(?:an|one|another) example(?: (?:call|output|usage|of (?:a |the )?(?:call|format|syntax)))?`,
     String.raw`(?:^|\n)\s*example(?: call| output| usage)?`,
     String.raw`\byou(?:'d| (?:could|can|would|might|may|should)) (?:call|use|write|send|invoke|run|emit)(?: (?:it|a call|the tool|them))?(?: (?:like|as) (?:this|so))?`,
+    String.raw`\byou (?:call|invoke|use|write|send|run) (?:it |them |a tool |the tool |a call )?(?:like|as) (?:this|so|follows)`,
     String.raw`\blooks? like(?: this)?`,
     String.raw`\b(?:format|syntax|shape) (?:is|looks like|would be)`,
     String.raw`\bwritten (?:as|like)`,
