@@ -1,5 +1,5 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
-import { forwardFinder, isObject, parseJsonLoose } from '../json-scan'
+import { forwardFinder, isObject, parseJson, parseJsonLoose } from '../json-scan'
 import { quote } from './markup-util'
 
 /*
@@ -135,8 +135,20 @@ function readArgs(body: string, pair: RegExp): Record<string, string> | string {
   if (rest.trim() !== '') return `unexpected text ${JSON.stringify(quote(rest))}`
   if (keys.length !== values.length) return `${keys.length} <arg_key> but ${values.length} <arg_value>`
   const args: Record<string, string> = {}
-  keys.forEach((k, i) => (args[k.trim()] = values[i]))
+  keys.forEach((k, i) => (args[k.trim()] = jsonString(values[i]) ?? values[i]))
   return args
+}
+
+/**
+ * A value written as one JSON string literal (`"Seoul"`): HyperCLOVAX SEED Think writes
+ * every value as JSON (vLLM's hyperclovax_seed_think parser decodes them); GLM writes
+ * strings bare. Numbers and objects stay text for the schema check to convert.
+ */
+function jsonString(value: string): string | undefined {
+  const v = value.trim()
+  if (v.length < 2 || v[0] !== '"' || v[v.length - 1] !== '"') return undefined
+  const parsed = parseJson(v)
+  return parsed.ok && typeof parsed.value === 'string' ? parsed.value : undefined
 }
 
 /** `NAME\n{json}`: the arguments as one JSON object (a whole `{name, arguments}` is Hermes's, not this). */
