@@ -15,7 +15,7 @@ import { identLines } from './idents'
 import { compare, filterIdents, patchable, push, rankSymbols, storedProblems, toRel } from './index-helpers'
 import { createIndexStore } from './index-store'
 import { sharedRun } from './shared-run'
-import { checkStored, stoppedBeforeListing } from './build-steps'
+import { checkStored, stoppedBeforeListing, yieldToLoop } from './build-steps'
 import { defaultWorkerCount, processAll } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
 import {
@@ -74,13 +74,20 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     entries = undefined
     for (const l of listeners) l(changed)
   }
+  let metaRead = false
+  /** Whether the last build finished, read once per process: one row, no paths. */
+  const readMeta = () => {
+    if (metaRead) return
+    metaRead = true
+    const meta = store.meta()
+    complete = meta !== undefined && meta.builtAt > 0 && meta.warning === null
+  }
   /** The stored state, read once per process: its paths only, so a big index loads in milliseconds. */
   const ensureLoaded = () => {
     if (loaded) return
     loaded = true
+    readMeta()
     for (const p of store.paths(EXTRACTOR_VERSION)) indexed.add(p)
-    const meta = store.meta()
-    complete = meta !== undefined && meta.builtAt > 0 && meta.warning === null
   }
   const factsOf = (rel: string): FileFacts | undefined => {
     ensureLoaded()
@@ -135,8 +142,11 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
 
   const build = async (signal: AbortSignal, report: (p: BuildProgress) => void): Promise<BuildReport> => {
     const started = performance.now()
-    ensureLoaded()
     report({ phase: 'listing', done: 0, total: 0 })
+    // A session starts its build beside its baseline: let the baseline's stats get going
+    // before ~0.1 s of loading 70,000 paths takes this thread.
+    await yieldToLoop()
+    ensureLoaded()
     const listing = await opts.sandbox.listFiles({ prefix, signal })
     // A listing cut short is not the project: taken as such, it would drop every stored file.
     if (signal.aborted) return stoppedBeforeListing(started, indexed.size)
@@ -310,7 +320,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       const p = builds.progress()
       return p ? { ...p } : undefined
     },
-    complete: () => (ensureLoaded(), complete),
+    complete: () => (readMeta(), complete),
     memo(key, make) {
       const generation = store.generation()
       const kept = store.memo(key, generation)

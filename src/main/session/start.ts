@@ -4,6 +4,7 @@ import { Agent, type AgentOptions, type TaskOutcome } from '../agent/loop'
 import type { Approver } from '../agent/approvals'
 import { buildSystemPrompt } from '../agent/prompt'
 import { prepareCodeContext } from './code-context'
+import { warmTokenizer } from '../context/tokens'
 import { createProvider } from '../providers'
 import type { RetryOptions } from '../providers/retry'
 import type { ModelProvider, ProviderConfig } from '../providers/types'
@@ -143,12 +144,14 @@ export async function startSession(
   const snapshotter = snapshotterFor(store, sandbox)
   // The baseline and the code index both mostly wait on the file system (and on their
   // worker threads): taken side by side, a big tree pays for the longer of the two.
-  const [code, { session, baselineId }] = await bothSettled(
-    prepareCodeContext(store, sandbox, provider),
-    setup.resume
-      ? Promise.resolve(setup.resume).then((r) => resumedSession(r.sessionId, r.events))
-      : openNewSession(store, setup, { sandbox, snapshotter, provider, maxSteps }),
-  )
+  const opened = setup.resume
+    ? Promise.resolve(setup.resume).then((r) => resumedSession(r.sessionId, r.events))
+    : openNewSession(store, setup, { sandbox, snapshotter, provider, maxSteps })
+  const coded = prepareCodeContext(store, sandbox, provider)
+  // The first request counts its tokens: the tables load (~0.3 s of this thread) while a
+  // big tree's baseline waits on its stat threads, instead of after it.
+  setImmediate(() => warmTokenizer(provider.model))
+  const [code, { session, baselineId }] = await bothSettled(coded, opened)
   const system = buildSystemPrompt(sandbox.root, {
     extra: [setup.systemExtra, code.repoMap?.text].filter(Boolean).join('\n\n') || undefined,
   })

@@ -133,7 +133,9 @@ export function createChangeTracker(
     },
 
     async collect() {
-      await settle()
+      // Events only come from watches: without one there is nothing to wait two turns for
+      // (a session's baseline would start its stats behind whatever else was queued).
+      if (watching) await settle()
       const report = { trusted: watching && !gap && events < maxEvents, paths }
       paths = new Set()
       events = 0
