@@ -49,9 +49,9 @@ export function enclosingRegion(regions: readonly Region[], span: Region): Regio
   )
 }
 
-/** End-of-turn tokens servers leave in the text; they are neither prose nor a call. */
+/** End-of-turn tokens servers leave in the text (and HyperCLOVAX's role header before its calls); neither prose nor a call. */
 export const LEFTOVER_TOKENS =
-  /<\|(?:eot_id|eom_id|im_end|end|return|call|endoftext|end_of_text|role_end)\|>|<\/s>|<eos>|<end_of_turn>/g
+  /<\|(?:eot_id|eom_id|im_end|end|return|call|endoftext|end_of_text|role_end)\|>|<\/s>|<eos>|<end_of_turn>|^ ?-> tool\/function_call\n/g
 
 /** A short lead-in before a call ("I'll read the config first:"), at most two sentences. */
 export const MAX_LEAD_IN_CHARS = 200

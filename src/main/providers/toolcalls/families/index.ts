@@ -35,6 +35,7 @@ import { minicpm5 } from './minicpm5'
 import { cwm } from './cwm'
 import { dots } from './dots'
 import { rwkv } from './rwkv'
+import { mirothinker } from './mirothinker'
 
 /*
  * Every format family, one module each. Order does not decide anything: every family
@@ -80,4 +81,5 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   cwm,
   dots,
   rwkv,
+  mirothinker,
 ]
