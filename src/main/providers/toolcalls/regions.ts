@@ -132,5 +132,23 @@ export function shownAsExample(text: string, span: Region): boolean {
   const close = QUOTES[text[span.start - 1]]
   if (close !== undefined && text.slice(span.end).trimStart().startsWith(close)) return true
   const lineStart = text.lastIndexOf('\n', span.start - 1) + 1
-  return /^ {0,3}>/.test(text.slice(lineStart, span.start))
+  const lead = text.slice(lineStart, span.start)
+  // A blockquote, or one item of a list of options.
+  if (/^ {0,3}>/.test(lead) || /^\s*(?:[-*+]|\d+[.)])\s+$/.test(lead)) return true
+  return narratedInSentence(text, span, lead)
+}
+
+/** Words that, right before markup in a sentence, talk about a call: "I would normally run …". */
+const NARRATION_CUE =
+  /\b(?:run|runs|ran|call|calls|called|calling|use|uses|used|using|try|tried|invoke|invoked|send|sent|emit|emitted|wrote|like|as|of|than|via|with|or)\s*$/i
+
+/**
+ * Markup inside a sentence that goes on after it ("I would normally run <tool_call>…</tool_call>
+ * but the user said not to", "Instead of <…>, I answered"): the model talks about a call.
+ * A call after a lead-in ("Let me check.<tool_call>…") ends its line, so it is not this.
+ */
+function narratedInSentence(text: string, span: Region, lead: string): boolean {
+  const lineEnd = text.indexOf('\n', span.end)
+  const tail = text.slice(span.end, lineEnd < 0 ? text.length : lineEnd).replace(LEFTOVER_TOKENS, '')
+  return /^\s*(?:[,;]|[a-z])/.test(tail) && NARRATION_CUE.test(lead)
 }
