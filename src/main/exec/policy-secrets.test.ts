@@ -95,6 +95,30 @@ describe('home credentials named in a command', () => {
     expect(Object.values(rest).filter((v) => v === 'deny')).toEqual([])
   })
 
+  it('refuses them read through a redirection: <, exec 3<, /dev/fd, a loop, mapfile', async () => {
+    const lines = [
+      'cat < ~/.ssh/id_rsa',
+      'exec 3< ~/.ssh/id_rsa; cat <&3',
+      'cat /dev/fd/3 3< ~/.aws/credentials',
+      'cat /proc/self/fd/4 4<"$HOME/.ssh/id_rsa"',
+      'while read -r l; do echo "$l"; done < ~/.aws/credentials',
+      'mapfile -t a < ~/.ssh/id_rsa; printf "%s\\n" "${a[@]}"',
+      'wc -l < .env',
+      'base64 0< config/.env.local',
+    ]
+    expect(await verdicts(lines)).toEqual(all(lines, 'deny'))
+  })
+
+  it('refuses a relative credential read from a home named as the folder (tar -C ~ .ssh)', async () => {
+    const lines = [
+      'tar -cf - -C ~ .ssh',
+      'tar --directory=$HOME -cf - .aws/credentials',
+      `zip -r - ${home} .kube`,
+      'git -C ~ show HEAD:.git-credentials',
+    ]
+    expect(await verdicts(lines)).toEqual(all(lines, 'deny'))
+  })
+
   it('lets commands through that only name them, or name look-alikes', async () => {
     const fine = [
       'ls -la ~/.ssh',
@@ -105,6 +129,9 @@ describe('home credentials named in a command', () => {
       'cat .kube.yaml',
       'cat src/config.json',
       'echo ~/.kube/config',
+      'sort < notes.txt',
+      'tar -cf - -C ~ notes',
+      'wc -l < src/.envelope.ts',
     ]
     const got = await verdicts(fine)
     expect(Object.entries(got).filter(([, v]) => v === 'deny')).toEqual([])

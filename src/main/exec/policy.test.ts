@@ -133,6 +133,11 @@ describe('command policy', () => {
       'ls >> log.txt',
       'PATH=/tmp/evil:$PATH ls',
       'export PATH=/tmp:$PATH; ls',
+      // A variable that loads code changes what a shell's script runs, however harmless the script.
+      'BASH_ENV=./evil.sh bash -c true',
+      'env BASH_ENV=./evil.sh bash -c ls',
+      'PATH=./bin:$PATH sh -c ls',
+      'LD_PRELOAD=./x.so bash -c "ls"',
       'find . $FLAGS',
       'curl https://example.com',
       'f() { ls; }; f',

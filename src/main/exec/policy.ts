@@ -160,6 +160,9 @@ class Checker {
     }
     for (const command of line.commands) this.checkCommand(command, depth)
     for (const r of line.redirects) {
+      // `cat < ~/.ssh/id_rsa`, `exec 3< .env`, `… done < ~/.aws/credentials` read the file as an operand would.
+      const secret = r.operator.includes('<') ? secretOperand(['cat', r.target], this.root) : null
+      if (secret) this.add(r.source, 'deny', (w) => secretRefusal(w, secret))
       if (!WRITE_OPERATORS.has(r.operator)) continue
       if (r.target.dynamic) this.add(r.source, 'ask', (w) => `${w} writes to a file only known at run time`)
       else if (isBlockDevice(r.target.value))
@@ -200,6 +203,10 @@ class Checker {
       return
     }
     if (unwrapped.script) {
+      // `BASH_ENV=./x.sh bash -c true`, `PATH=./bin:$PATH sh -c ls`: the variable changes what the script runs.
+      for (const a of command.assignments) this.checkAssignment(a, depth)
+      const setter = unwrapped.assignments.find((n) => RISKY_VARIABLE.test(n) || PROGRAM_VARIABLE.test(n))
+      if (setter) this.add(source, 'ask', (w) => `${w} sets ${setter}, which changes what the command runs`)
       if (depth >= MAX_DEPTH) this.add(source, 'ask', (w) => `${w} nests shells too deeply to check`)
       else this.checkLine(unwrapped.script.value, depth + 1)
       return

@@ -66,7 +66,23 @@ export function secretOperand(
       if (pattern) return { word, pattern }
     }
   }
+  // A word that is the home itself (`tar -C ~ -cf - .ssh`, `--directory=$HOME`) may be where the
+  // relative ones are read from: judge them from there too.
+  if (!argv.some((a) => spellings(a.value).some((s) => isHome(s, cwd)))) return null
+  for (const a of argv.slice(1))
+    for (const spelled of spellings(a.value)) {
+      if (/^[-/~$]/.test(spelled) || spelled === '') continue
+      const pattern = homeCredential(path.posix.join(homes()[0], spelled), false, cwd)
+      if (pattern) return { word: a.value, pattern }
+    }
   return null
+}
+
+/** True when a word names a home folder itself (`~`, `$HOME`, `"${HOME}"/`, the literal path). */
+function isHome(word: string, cwd: string): boolean {
+  const text = word.replace(/["']/g, '').replace(/\/+$/, '')
+  if (/^(~|\$HOME|\$\{HOME\})$/.test(text)) return true
+  return text.startsWith('/') && homes().includes(path.posix.resolve(cwd, text))
 }
 
 /** The policy's reason for a part that names a secret. */
