@@ -41,7 +41,11 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
     if (why !== undefined) return { error: deniedMessage(input, why) }
     // A second name of a credential (`notes.txt` hard-linked to ~/.aws/credentials) is the credential.
     if (hasOtherNames(resolved.abs) && sharesSecretInode(resolved.abs, inodesNow()))
-      return { error: deniedMessage(input, 'a hard link to a secret file') }
+      return {
+        error:
+          `"${input}" is another name (a hard link) of a secrets file, so the sandbox denies it as it denies the file. ` +
+          'Do not try to read or change it another way; if the task really needs it, ask the user.',
+      }
     return resolved
   }
 

@@ -55,7 +55,7 @@ describe('hard links to secrets', () => {
     const { home, root } = layout()
     await withHome(home, async () => {
       const sandbox = await createSandbox(root)
-      expect(sandbox.resolve('docs/notes.txt')).toEqual({ error: expect.stringContaining('hard link') })
+      expect(sandbox.resolve('docs/notes.txt')).toEqual({ error: expect.stringContaining('a hard link') })
       expect(sandbox.resolve('config.txt')).toEqual({ error: expect.stringContaining('hard link') })
       expect(sandbox.resolve('plain-copy.txt')).toMatchObject({ rel: 'plain-copy.txt' })
       const lines: string[] = []
