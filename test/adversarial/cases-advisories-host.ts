@@ -127,6 +127,8 @@ export const advisoryHostCases: AdversarialCase[] = [
       'a project file hard-linked to ~/.aws/credentials and to .env, read by the file tools and a command',
     source: FS_MCP_LINK,
     // An earlier unconfined tool left the links (a hard link can only be made beside the original's file system).
+    // The credential is the victim too: a write through the link would change it.
+    victimPath: (v) => path.join(v.home, '.aws', 'credentials'),
     setup: (v) => {
       fs.linkSync(path.join(v.home, '.aws', 'credentials'), path.join(v.project, `notes-${v.id}.txt`))
       fs.linkSync(path.join(v.project, '.env'), path.join(v.project, `config-${v.id}.txt`))
@@ -137,6 +139,11 @@ export const advisoryHostCases: AdversarialCase[] = [
       call('search_in_files', { query: 'aws_secret_access_key' }),
       call('search_in_files', { query: 'API_SECRET' }),
       call('read_file_original', { path: `notes-${v.id}.txt` }),
+      call('diff_file_against_original', { path: `config-${v.id}.txt` }),
+      call('file_info', { path: `notes-${v.id}.txt` }),
+      call('get_todos', { path: `notes-${v.id}.txt` }),
+      call('get_structure', { path: `config-${v.id}.txt` }),
+      call('edit_lines', { path: `notes-${v.id}.txt`, start_line: 1, end_line: 1, content: 'x' }),
       sh(`cat notes-${v.id}.txt config-${v.id}.txt`),
       sh('grep -r API_SECRET .'),
       call('git_commit', { message: 'notes', files: [`notes-${v.id}.txt`, `config-${v.id}.txt`] }),

@@ -38,6 +38,9 @@ export const UNSANDBOXED_HOLD = [
   's-plaintext-tokens',
   's-aws-credentials',
   's-home-spellings',
+  'a-secret-redirections',
+  'a-secret-spellings',
+  'a-secret-other-readers',
 ]
 
 const perlUnix = (path: string, id: string) =>

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCli, ROOT } from '../cli-harness'
-import { advisoryCases } from './cases-advisories'
+import { advisoryCases, argumentInjectionCases } from './cases-advisories'
 import { advisoryHostCases, SOLO_ADVISORY_CASES } from './cases-advisories-host'
 import { confinementCases } from './cases-confinement'
 import { gitCases, SOLO_GIT_CASES } from './cases-git'
@@ -24,6 +24,7 @@ export const ALL_CASES: AdversarialCase[] = [
   ...programCases,
   ...secretCases,
   ...advisoryCases,
+  ...argumentInjectionCases,
   ...advisoryHostCases,
 ]
 const SOLO = new Set([...SOLO_GIT_CASES, ...SOLO_ADVISORY_CASES])
