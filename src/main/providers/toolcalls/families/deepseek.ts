@@ -53,7 +53,8 @@ function readCall(body: string): Piece {
     .replace(/^```[a-z]*\s*/i, '')
     .replace(/```\s*$/, '')
     .trim()
-  if (json === '') return { call: { name, arguments: {} } }
+  // The templates always write the arguments (`{}` at least): none means the answer was cut off.
+  if (json === '') return { problem: `the call to ${name} is cut off before its arguments` }
   const parsed = parseJsonLoose(json)
   if (!parsed.ok) return { problem: `the arguments of ${name} do not parse as JSON (${parsed.error})` }
   return { call: { name, arguments: parsed.value } }

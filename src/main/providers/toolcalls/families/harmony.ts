@@ -107,6 +107,15 @@ export const harmony: ToolCallFamily = {
       }
       const name = header.recipient
       const body = text.slice(bodyStart, bodyEnd).trim()
+      // Nothing at all after `<|message|>`: the answer was cut off before the arguments.
+      if (body === '' && text.slice(bodyStart).trim() === '') {
+        out.broken.push({
+          start: header.start,
+          end,
+          problem: `the message to=${name} is cut off before its arguments`,
+        })
+        continue
+      }
       const parsed = body === '' ? { ok: true as const, value: {} } : parseJsonLoose(body)
       if (parsed.ok) {
         out.spans.push({

@@ -22,7 +22,8 @@ function readCall(body: string): Piece {
   const name = body.slice(0, at).trim()
   if (name === '') return { problem: 'a Kimi tool call has no function name' }
   const json = body.slice(at + ARGS.length).trim()
-  if (json === '') return { call: { name, arguments: {} } }
+  // The template always writes the arguments (`{}` at least): none means the answer was cut off.
+  if (json === '') return { problem: `the call to ${name} is cut off before its arguments` }
   const parsed = parseJsonLoose(json)
   if (!parsed.ok) return { problem: `the arguments of ${name} do not parse as JSON (${parsed.error})` }
   return { call: { name, arguments: parsed.value } }

@@ -41,13 +41,12 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
       broken.push({ start: m.index, end, problem: `the parameters of <function=${m[1]}> cannot be read` })
       continue
     }
-    // Cut off right after the name (Ollama's qwen38 test "truncated tool call"): nothing says the call was whole.
-    if (!stop && body.trim() === '') {
-      broken.push({
-        start: m.index,
-        end,
-        problem: `the call to ${m[1].trim()} is cut off after <function=…>`,
-      })
+    // The answer ended inside the call: right after the name (Ollama's qwen38 test "truncated
+    // tool call") or inside a value (`<parameter=path>\nsrc/ma`): nothing says the call was whole,
+    // and a value cut short must never run. A value closed by `</parameter>` is whole.
+    if (!stop && typeof args === 'object' && !/<\/parameter>\s*$/.test(body)) {
+      const where = body.trim() === '' ? 'after <function=…>' : 'inside its parameters'
+      broken.push({ start: m.index, end, problem: `the call to ${m[1].trim()} is cut off ${where}` })
       continue
     }
     // The wrapper, when there is one, belongs to the call (the first and the last of its calls).
