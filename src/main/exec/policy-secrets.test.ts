@@ -119,6 +119,20 @@ describe('home credentials named in a command', () => {
     expect(await verdicts(lines)).toEqual(all(lines, 'deny'))
   })
 
+  it('refuses a recursive read of a home or a folder above one', async () => {
+    const lines = [
+      'grep -r KEY ~',
+      'grep -rn KEY $HOME',
+      'rg PRIVATE ~/',
+      'egrep -R x /home',
+      'tar -cf - ~',
+      'cp -r ~ backup',
+      'find ~ -type f -exec cat {} +',
+      `rg token ${home}/..`,
+    ]
+    expect(await verdicts(lines)).toEqual(all(lines, 'deny'))
+  })
+
   it('lets commands through that only name them, or name look-alikes', async () => {
     const fine = [
       'ls -la ~/.ssh',
@@ -132,6 +146,11 @@ describe('home credentials named in a command', () => {
       'sort < notes.txt',
       'tar -cf - -C ~ notes',
       'wc -l < src/.envelope.ts',
+      'grep -r x .',
+      'rg foo ~/projects/app',
+      'ls -R ~',
+      'find ~ -name "*.md"',
+      'grep x ~/notes.txt',
     ]
     const got = await verdicts(fine)
     expect(Object.entries(got).filter(([, v]) => v === 'deny')).toEqual([])

@@ -66,6 +66,8 @@ export function secretOperand(
       if (pattern) return { word, pattern }
     }
   }
+  const folder = recursiveHomeRead(argv, cwd)
+  if (folder) return { word: folder, pattern: 'a home, with ~/.ssh, ~/.aws, … in it' }
   // A word that is the home itself (`tar -C ~ -cf - .ssh`, `--directory=$HOME`) may be where the
   // relative ones are read from: judge them from there too.
   if (!argv.some((a) => spellings(a.value).some((s) => isHome(s, cwd)))) return null
@@ -115,15 +117,7 @@ const EXPANSION = /\$\{[^}]*\}|\$\([^)]*\)|\$[\w@*#?$!-]|`[^`]*`/g
  * at run time (`$DIR/.ssh/id`, `~/.aws/$F`) is judged by the parts written out.
  */
 function homeCredential(word: string, dynamic: boolean, cwd: string): string | undefined {
-  let text = dynamic ? word.replace(/["']/g, '') : word
-  const home = homes()[0]
-  text = text
-    .replace(/^~(?=\/|$)/, home)
-    .replace(/^~([a-z_][\w.-]*)(?=\/|$)/i, (_, user: string) => (user === 'root' ? '/root' : `/home/${user}`))
-  if (dynamic) text = text.replace(/^\$(\{HOME\}|HOME\b)/, home)
-  // What is only known at run time becomes a NUL, which no name matches: `~/.aws/$F` is still in `~/.aws`.
-  if (dynamic) text = text.replace(EXPANSION, '\0')
-  const abs = text.startsWith('\0') ? path.posix.normalize(`/${text}`) : path.posix.resolve(cwd, text)
+  const abs = expandPath(word, dynamic, cwd)
   const segments = abs.split('/').filter(Boolean)
   const underHome = [...homes(), ...otherHome(abs)].filter((h) => isUnder(abs, h))
   for (const entry of CREDENTIAL_SEGMENTS) {
@@ -138,6 +132,57 @@ function homeCredential(word: string, dynamic: boolean, cwd: string): string | u
       const rest = segments.slice(at)
       if (startsWith(rest, entry) && (entry.length > 1 || rest.length > 1)) return `~/${entry.join('/')}`
     }
+  }
+  return undefined
+}
+
+/** A path as bash would give it: `~`, `~user`, `$HOME`, `${HOME}` and quotes resolved, from `cwd`. */
+function expandPath(word: string, dynamic: boolean, cwd: string): string {
+  let text = dynamic ? word.replace(/["']/g, '') : word
+  const home = homes()[0]
+  text = text
+    .replace(/^~(?=\/|$)/, home)
+    .replace(/^~([a-z_][\w.-]*)(?=\/|$)/i, (_, user: string) => (user === 'root' ? '/root' : `/home/${user}`))
+  if (dynamic) text = text.replace(/^\$(\{HOME\}|HOME\b)/, home)
+  // What is only known at run time becomes a NUL, which no name matches: `~/.aws/$F` is still in `~/.aws`.
+  if (dynamic) text = text.replace(EXPANSION, '\0')
+  return text.startsWith('\0') ? path.posix.normalize(`/${text}`) : path.posix.resolve(cwd, text)
+}
+
+/** Programs that read every file under a folder they are given, when their arguments say so. */
+const RECURSIVE_READERS: Record<string, (args: readonly string[]) => boolean> = {
+  grep: (a) =>
+    a.some(
+      (x) => /^-[a-zA-Z]*[rR]/.test(x) || /^--(recursive|dereference-recursive|directories=recurse)/.test(x),
+    ),
+  rg: () => true,
+  ag: () => true,
+  ack: () => true,
+  tar: () => true,
+  zip: (a) => a.some((x) => /^-[a-zA-Z]*r/.test(x) || x === '--recurse-paths'),
+  cp: (a) => a.some((x) => /^-[a-zA-Z]*[rRa]/.test(x) || /^--(recursive|archive)/.test(x)),
+  rsync: () => true,
+  find: (a) => a.some((x) => /^-(exec|execdir|ok|okdir)$/.test(x)),
+}
+
+/**
+ * An operand that is a home, or a folder above one (`grep -r KEY ~`, `tar -cf - /home`, `rg x /`),
+ * given to a program that reads all it holds: the credentials inside are read too. Only paths
+ * written as such (absolute, `~`, `$HOME`, with `..`): a project opened at $HOME keeps `grep -r x .`.
+ */
+function recursiveHomeRead(argv: readonly Word[], cwd: string): string | undefined {
+  const name = commandName(argv[0]?.value ?? '')
+  const reader = RECURSIVE_READERS[name === 'egrep' || name === 'fgrep' || name === 'rgrep' ? 'grep' : name]
+  const values = argv.slice(1).map((w) => w.value)
+  if (!reader?.(name === 'rgrep' ? ['-r'] : values)) return undefined
+  for (const [i, w] of argv.entries()) {
+    const text = w.value.replace(/["']/g, '')
+    // `tar -C ~ …` only changes folder: the operands after it say what is read (judged above).
+    if (i === 0 || /^(-C|--directory)$/.test(argv[i - 1].value)) continue
+    if (text.startsWith('-') || !/^(\/|~|\$HOME|\$\{HOME\})|(^|\/)\.\.(\/|$)/.test(text)) continue
+    const abs = expandPath(w.value, w.dynamic, cwd)
+    if (abs.includes('\0')) continue
+    if (abs === '/home' || homes().some((h) => isUnder(h, abs))) return w.value
   }
   return undefined
 }

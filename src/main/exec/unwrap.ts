@@ -1,4 +1,5 @@
 import { commandName } from './argv'
+import { CODE_INTERPRETERS } from './interpreters'
 import { normalise, options, type OptionTable } from './options'
 import type { Word } from './parse'
 
@@ -164,6 +165,10 @@ export function unwrap(argv: readonly Word[]): Unwrapped {
       if (replace && inner.argv[0].value.includes(replace))
         return refuse('`xargs` takes the command name from its input')
       const innerName = commandName(inner.argv[0].value)
+      // `xargs -I{} sh -c {}`, `xargs -I% python3 -c %`: the input becomes the code that runs.
+      const coder = SHELLS.has(innerName) || CODE_INTERPRETERS.has(innerName)
+      if (replace && coder && inner.argv.slice(1).some((w) => w.value.includes(replace)))
+        return refuse(`\`xargs ${innerName}\` runs code built from its input`)
       if (SHELLS.has(innerName) && !inner.argv.some((w) => /^-[a-z]*c[a-z]*$/.test(w.value)))
         return refuse(`\`xargs ${innerName}\` runs commands from its input`)
       out.argv = inner.argv
