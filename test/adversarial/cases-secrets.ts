@@ -41,6 +41,7 @@ export const UNSANDBOXED_HOLD = [
   'a-secret-redirections',
   'a-secret-spellings',
   'a-secret-other-readers',
+  'a-secret-recursive-home',
 ]
 
 const perlUnix = (path: string, id: string) =>
