@@ -24,8 +24,8 @@ const OPEN = '<tool_call>'
 const CLOSE = '</tool_call>'
 /** What may sit between the tag and the JSON: whitespace, ChatML leftovers, a fence. */
 const LEAD = /(?:\s|<\|im_start\|>(?:assistant)?|```[\w-]*)*/
-/** What may sit between the JSON and the closing tag. */
-const TAIL = /(?:\s|```|<\|im_end\|>)*<\/tool_call>/
+/** What may sit between the JSON and the closing tag (a stray `}` too: Ollama's TestFindArguments "extra closing"). */
+const TAIL = /(?:\s|```|<\|im_end\|>|[}\]])*<\/tool_call>/
 /** How many `{` an unopened `</tool_call>` is read back from: the JSON starts near the boundary. */
 const MAX_UNOPENED_TRIES = 64
 
