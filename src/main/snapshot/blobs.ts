@@ -59,6 +59,8 @@ export interface BlobStore {
   has(hash: string): boolean
   /** Stores `raw` under `hash` unless it is already there (dedup across snapshots and sessions). */
   put(hash: string, raw: Buffer): boolean
+  /** Stores content already encoded (by a helper thread) unless `hash` is there already. */
+  putEncoded(hash: string, size: number, encoding: number, data: Uint8Array): void
   /** The raw bytes, verified against `hash`; `what` names the file in error messages. */
   get(hash: string, what?: string): Buffer
 }
@@ -79,6 +81,11 @@ export function createBlobStore(db: SqliteDatabase): BlobStore {
       if (hasStmt.get(hash) !== undefined) return false
       const { encoding, data } = encodeBlob(raw)
       return insertStmt.run(hash, raw.length, encoding, data).changes === 1
+    },
+
+    putEncoded(hash, size, encoding, data) {
+      // A helper's answer arrives as a plain Uint8Array; SQLite binds Buffers.
+      insertStmt.run(hash, size, encoding, Buffer.from(data.buffer, data.byteOffset, data.byteLength))
     },
 
     get(hash, what) {

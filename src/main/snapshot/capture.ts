@@ -1,7 +1,6 @@
 import fs from 'node:fs'
 import type { SnapshotFile } from '../store/types'
 import { sha256, type BlobStore } from './blobs'
-import type { BlobWriter } from './blobWriter'
 import type { SnapshotChanges } from './manifest'
 import { RACY_MARGIN_MS, type FileStat, type StatCache } from './statCache'
 
@@ -10,8 +9,7 @@ import { RACY_MARGIN_MS, type FileStat, type StatCache } from './statCache'
  * when its stat proves it unchanged, else from reading it (and storing its
  * content once). What differs from the previous snapshot is gathered on the way:
  * the records a delta manifest stores and the changes a checkpoint reports.
- * Call `file` inside a transaction (it writes blobs), and with a `writer`, drain
- * it before anything names the blobs.
+ * Call `file` inside a transaction (it writes blobs).
  */
 
 export interface CaptureSetup {
@@ -23,17 +21,22 @@ export interface CaptureSetup {
   /** Date.now() when the snapshot started: decides which files are racily clean. */
   startedAt: number
   maxFileBytes: number
-  /** Where new contents go when given (compressed off this thread); else straight into `blobs`. */
-  writer?: BlobWriter
 }
+
+/**
+ * A file read elsewhere (readThreads.ts), whose content the caller has stored:
+ * its hash and size, or why it could not be read.
+ */
+export type ReadElsewhere = { hash: string; size: number } | { error: string }
 
 export interface Capture {
   /**
    * The file's entry, or undefined when it cannot be captured (recorded in
    * `skipped`). The previous snapshot's own entry when nothing about the file
-   * changed, so an unchanged tree shares every entry with it.
+   * changed, so an unchanged tree shares every entry with it. With `read`, the
+   * file is not read here: that is what reading it gave.
    */
-  file(path: string, st: FileStat | string): SnapshotFile | undefined
+  file(path: string, st: FileStat | string, read?: ReadElsewhere): SnapshotFile | undefined
   /** New entries, in the order captured (path order): the records of a delta. */
   readonly set: SnapshotFile[]
   readonly changed: SnapshotChanges
@@ -76,7 +79,7 @@ export function statOf(abs: string): FileStat | string {
 }
 
 export function createCapture(s: CaptureSetup): Capture {
-  const { root, blobs, cache, prev, startedAt, maxFileBytes, writer } = s
+  const { root, blobs, cache, prev, startedAt, maxFileBytes } = s
   const set: SnapshotFile[] = []
   const changed: SnapshotChanges = { added: [], modified: [], deleted: [] }
   const skipped: Capture['skipped'] = []
@@ -89,7 +92,7 @@ export function createCapture(s: CaptureSetup): Capture {
 
   const unstable = (path: string, reason: string) => (unstableSkips++, skip(path, reason))
 
-  function file(path: string, st: FileStat | string): SnapshotFile | undefined {
+  function file(path: string, st: FileStat | string, read?: ReadElsewhere): SnapshotFile | undefined {
     if (typeof st === 'string') return unstable(path, st)
     const reason = skipReasonOf(st, maxFileBytes)
     if (reason) return skip(path, reason)
@@ -97,17 +100,19 @@ export function createCapture(s: CaptureSetup): Capture {
     let hash = cache.cleanHash(path, st)
     let size = st.size
     if (hash === undefined) {
-      let raw: Buffer
-      try {
-        raw = fs.readFileSync(`${root}/${path}`)
-      } catch (err) {
-        return unstable(path, (err as NodeJS.ErrnoException).code ?? 'read failed')
+      if (read && 'error' in read) return unstable(path, read.error)
+      if (read) ({ hash, size } = read)
+      else {
+        let raw: Buffer
+        try {
+          raw = fs.readFileSync(`${root}/${path}`)
+        } catch (err) {
+          return unstable(path, (err as NodeJS.ErrnoException).code ?? 'read failed')
+        }
+        hash = sha256(raw)
+        size = raw.length
+        blobs.put(hash, raw)
       }
-      hash = sha256(raw)
-      size = raw.length
-      // The writer may hand `raw` over to another thread: only `size` from here on.
-      if (writer) writer.add(hash, raw)
-      else blobs.put(hash, raw)
       if (size !== st.size) notReproducible++
       else if (st.mtimeMs >= startedAt - RACY_MARGIN_MS) racy.push({ path, hash })
       // A file that changed between stat and read is not cached: the next snapshot reads it again.

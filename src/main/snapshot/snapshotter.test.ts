@@ -130,6 +130,32 @@ describe('takeSnapshot', () => {
     expect(again.listSnapshots().map((s) => s.id)).toEqual([first.info.id, second.info.id])
   })
 
+  it('captures a tree big enough for the read threads: every file whole, each content stored once', async () => {
+    const files: Record<string, string> = {}
+    // 3 contents shared by 90 files, the rest unique, across several slices' worth of files.
+    for (let i = 0; i < 2600; i++)
+      files[`pkg${i % 13}/f${i}.js`] =
+        i % 29 === 0 ? `shared ${i % 3}\n`.repeat(40) : `export const v${i} = ${i}\n`
+    const { store, snapshotter, session, root } = setup(files)
+    const first = await snapshotter.takeSnapshot({ sessionId: session.id })
+    expect(first.skipped).toEqual([])
+    const manifest = snapshotter.getManifest(first.info.id)
+    expect(manifest.map((f) => f.path)).toEqual(walk(root))
+    for (const f of manifest)
+      expect(snapshotter.readFileAt(first.info.id, f.path).toString()).toBe(files[f.path])
+    const contents = new Set(Object.values(files))
+    // Each content once, plus the manifest.
+    expect(count(store, 'SELECT count(*) FROM blobs')).toBe(contents.size + 1)
+
+    // A new process: unchanged files come from the stat cache, a changed one is read again.
+    fs.appendFileSync(path.join(root, 'pkg0/f0.js'), 'changed\n')
+    age(root, 'pkg0/f0.js')
+    const again = createSnapshotter(store.db, { root, listFiles: async () => walk(root) })
+    const second = await again.takeSnapshot({ sessionId: session.id })
+    expect(second.changed).toEqual({ added: [], modified: ['pkg0/f0.js'], deleted: [] })
+    expect(again.readFileAt(second.info.id, 'pkg0/f0.js').toString()).toBe(`${files['pkg0/f0.js']}changed\n`)
+  }, 60_000)
+
   it('reports added, modified and deleted files against the previous snapshot', async () => {
     const { root, snapshotter, session } = setup({
       'keep.ts': 'k',

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import type { SqliteDatabase } from '../store/sqlite'
 import type { SnapshotFile, SnapshotInfo } from '../store/types'
 import { createBlobStore } from './blobs'
-import { createBlobWriter } from './blobWriter'
+import { captureAll } from './captureAll'
 import { createCapture, statOf, type Capture } from './capture'
 import { createChangeTracker } from './changeTracker'
 import { recordListing, restoreListing, type ReusableListing } from './listingCache'
@@ -14,7 +14,7 @@ import { loadState, saveState } from './savedState'
 import { isListed, namesChanged } from './sortedPaths'
 import { loadStatCache, type FileStat, type StatCache } from './statCache'
 import { skippedByStat, verify, withCaptured, type Reproducible } from './reproduce'
-import { STAT_FIELDS, STAT_OK, statFiles, warmStatHelpers } from './statFiles'
+import { statFiles, warmStatHelpers } from './statFiles'
 
 export { diffManifests, type SnapshotChanges } from './manifest'
 
@@ -35,10 +35,6 @@ function fileSize(file: string): number | undefined {
     return undefined
   }
 }
-
-/** Files per synchronous slice; between slices the event loop gets a turn. */
-const SLICE_FILES = 2000
-const SLICE_BYTES = 32 * 1024 * 1024
 
 function isSafeRelative(p: string): boolean {
   if (!p || p.startsWith('/') || p.includes('\0') || p.includes('\\')) return false
@@ -238,35 +234,17 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     const cache = (statCache ??= loadStatCache(db, root))
     const prevManifest = previous && loadManifest(previous.manifest_hash)
     const prev = prevManifest?.byPath ?? new Map<string, SnapshotFile>()
-    const writer = createBlobWriter(db, blobs)
-    const c = createCapture({ root, blobs, cache, prev, startedAt, maxFileBytes, writer })
-    const files: SnapshotFile[] = []
-    let notStated = 0
-    // Sliced, so the event loop gets a turn between slices; each slice one transaction.
-    const captureSlice = db.transaction((from: number): number => {
-      let i = from
-      let bytes = 0
-      for (; i < paths.length && i - from < SLICE_FILES && bytes < SLICE_BYTES; i++) {
-        const at = i * STAT_FIELDS
-        const ok = stats[at] === STAT_OK
-        if (!ok) notStated++ // statFiles says: stat it again to learn why
-        const st = ok
-          ? { size: stats[at + 1], mtimeMs: stats[at + 2], ino: stats[at + 3], mode: stats[at + 4] }
-          : statOf(`${root}/${paths[i]}`)
-        const f = c.file(paths[i], st)
-        if (!f) continue
-        files.push(f)
-        bytes += f.size
-      }
-      return i
+    const c = createCapture({ root, blobs, cache, prev, startedAt, maxFileBytes })
+    const { files, notStated } = await captureAll({
+      db,
+      root,
+      paths,
+      stats,
+      capture: c,
+      cache,
+      blobs,
+      maxFileBytes,
     })
-    for (let i = 0; i < paths.length;) {
-      i = captureSlice(i)
-      if (i < paths.length) await new Promise((resolve) => setImmediate(resolve))
-      await writer.room()
-    }
-    // Every new blob stored before the rows that name them.
-    await writer.drain()
     if (c.cached !== cache.size) cache.retain(new Set(files.map((f) => f.path)))
     // Paths of the previous manifest that are not captured now (sorted, as the manifest is).
     if (prevManifest && c.kept < prevManifest.files.length) {

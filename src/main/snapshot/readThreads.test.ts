@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { tempDir } from '../store/testing/helpers'
+import { sha256 } from './blobs'
+import { createThreadedReads, DUPLICATE, localRead, type FileRead } from './readThreads'
+
+const cleanups: Array<() => void> = []
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!()
+})
+
+// The helpers live as long as the process: a warning from any test here counts.
+const warnings: Error[] = []
+const onWarning = (w: Error) => warnings.push(w)
+beforeAll(() => void process.on('warning', onWarning))
+afterAll(() => void process.off('warning', onWarning))
+
+/** Contents of every kind the encoder treats apart: empty, tiny, compressible, incompressible, big. */
+function tree(): { root: string; paths: string[]; contents: Map<string, Buffer> } {
+  const root = fs.realpathSync(tempDir('stepwise-reads-'))
+  cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }))
+  const contents = new Map<string, Buffer>()
+  const raws = [Buffer.alloc(0), Buffer.from('x'), Buffer.from('a'.repeat(63)), Buffer.from('a'.repeat(64))]
+  for (let i = 0; i < 300; i++)
+    raws.push(Buffer.from(`export const v${i} = ${'"text" + '.repeat(i % 40)}1\n`))
+  raws.push(randomBytes(5000), randomBytes(3 * 1024 * 1024), Buffer.from('line\n'.repeat(400_000)))
+  raws.forEach((raw, i) => {
+    const rel = `d${i % 7}/f${i}.bin`
+    fs.mkdirSync(path.join(root, `d${i % 7}`), { recursive: true })
+    fs.writeFileSync(path.join(root, rel), raw)
+    contents.set(rel, raw)
+  })
+  return { root, paths: [...contents.keys()], contents }
+}
+
+const encoded = (r: FileRead) => ('data' in r ? { ...r, data: Buffer.from(r.data) } : r)
+
+describe('createThreadedReads', () => {
+  it('answers what reading, hashing and encoding here would, byte for byte, in the order asked', async () => {
+    const { root, paths, contents } = tree()
+    const got = await createThreadedReads(root).read(paths)
+    expect(got).toHaveLength(paths.length)
+    got!.forEach((r, i) => expect(encoded(r)).toEqual(encoded(localRead(contents.get(paths[i])!))))
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning')
+  })
+
+  it('sends a content once per capture: its other files come back as DUPLICATE, after it', async () => {
+    const root = fs.realpathSync(tempDir('stepwise-reads-'))
+    cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }))
+    const same = Buffer.from('the same content in many files\n'.repeat(50))
+    const copies = Array.from({ length: 9 }, (_, i) => `copies/c${i}.txt`)
+    fs.mkdirSync(path.join(root, 'copies'))
+    for (const rel of copies) fs.writeFileSync(path.join(root, rel), same)
+    const reads = createThreadedReads(root)
+    const first = (await reads.read(copies))!
+    // Each helper sends its first copy with bytes; every later one (in order) is a DUPLICATE.
+    const withBytes = first.flatMap((r, i) => ('data' in r ? [i] : []))
+    expect(withBytes.length).toBeGreaterThanOrEqual(1)
+    expect(withBytes[0]).toBe(0)
+    for (const r of first) expect(r).toMatchObject({ hash: sha256(same), size: same.length })
+    expect(first.filter((r) => 'encoding' in r && r.encoding === DUPLICATE)).toHaveLength(
+      9 - withBytes.length,
+    )
+    // Later in the same capture: all duplicates. A new capture sends the bytes again.
+    expect((await reads.read(copies))!.every((r) => 'encoding' in r && r.encoding === DUPLICATE)).toBe(true)
+    const again = (await createThreadedReads(root).read(copies.slice(0, 1)))![0]
+    expect(encoded(again)).toEqual(encoded(localRead(same)))
+  })
+
+  it('says why a file could not be read, and reads the rest', async () => {
+    const { root, paths } = tree()
+    const asked = [paths[0], 'missing.txt', 'd0', paths[1]]
+    const got = (await createThreadedReads(root).read(asked))!
+    expect(got[1]).toEqual({ error: 'ENOENT' })
+    expect(got[2]).toEqual({ error: 'EISDIR' })
+    expect('hash' in got[0] && 'hash' in got[3]).toBe(true)
+  })
+})

@@ -1,0 +1,117 @@
+import os from 'node:os'
+import { BROTLI_QUALITY, encodeBlob, RAW_BELOW_BYTES, sha256 } from './blobs'
+import { helperThreads } from './helperThreads'
+
+/**
+ * Reads, hashes and compresses many files at once on helper threads: the work of
+ * a first snapshot of a big tree. Measured on 72,000 files / 700 MB of npm
+ * packages with all of it but the compression on the session's thread, that
+ * thread was busy 13.9 s of a 15 s baseline (reads 3.1 s, SQLite 2.9 s, garbage
+ * collection 1.4 s, sha256 0.4 s) while the one compression helper idled. Here the
+ * helpers read, hash and compress, and the caller only stores what comes back.
+ *
+ * A helper compresses a content once per capture: a content it has already sent
+ * in the same capture comes back as `DUPLICATE`, with no bytes, for the caller to
+ * find stored already (it stores answers in the order it sent the requests).
+ */
+
+/** Per file: its content's hash and encoded bytes, or why it could not be read. */
+export type FileRead =
+  | { hash: string; size: number; encoding: number; data: Uint8Array }
+  | { hash: string; size: number; encoding: typeof DUPLICATE }
+  | { error: string }
+
+/** `encoding` of a content this capture's helper already sent. */
+export const DUPLICATE = -1
+
+/**
+ * The helpers' code, evaluated from a string so it needs no file of its own beside
+ * whatever bundle this module ends up in. It reads, hashes and encodes as
+ * `localRead` below does (sha256 and encodeBlob); readThreads.test.ts holds the
+ * two to the same answers.
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads')
+const { readFileSync } = require('node:fs')
+const { createHash } = require('node:crypto')
+const zlib = require('node:zlib')
+let capture
+let seen = new Set()
+parentPort.on('message', ({ id, root, paths, token, quality, rawBelow }) => {
+  if (token !== capture) {
+    capture = token
+    seen = new Set()
+  }
+  const out = []
+  const transfer = []
+  for (const p of paths) {
+    let raw
+    try {
+      raw = readFileSync(root + '/' + p)
+    } catch (err) {
+      out.push({ error: err.code || 'read failed' })
+      continue
+    }
+    const hash = createHash('sha256').update(raw).digest('hex')
+    if (seen.has(hash)) {
+      out.push({ hash, size: raw.length, encoding: -1 })
+      continue
+    }
+    seen.add(hash)
+    let data = raw
+    let encoding = 0
+    if (raw.length >= rawBelow) {
+      const packed = zlib.brotliCompressSync(raw, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+      })
+      if (packed.length < raw.length) {
+        data = packed
+        encoding = 2
+      }
+    }
+    const bytes = new Uint8Array(data.length)
+    bytes.set(data)
+    transfer.push(bytes.buffer)
+    out.push({ hash, size: raw.length, encoding, data: bytes })
+  }
+  parentPort.postMessage({ id, out }, transfer)
+})
+`
+
+/** Two helpers: on two cores the caller's thread mostly waits on them, then stores. */
+const helpers = helperThreads<FileRead[]>(WORKER_SOURCE, () =>
+  Math.max(1, Math.min(3, os.availableParallelism())),
+)
+
+let captures = 0
+
+/** One capture's reads: contents are compressed once per capture on each helper. */
+export function createThreadedReads(root: string): {
+  /** Reads `paths` (root-relative); undefined when the helpers cannot, so the caller reads them itself. */
+  read(paths: readonly string[]): Promise<FileRead[] | undefined>
+} {
+  const token = ++captures
+  return {
+    async read(paths) {
+      const pool = helpers.get()
+      if (!pool) return undefined
+      // Each helper takes every n-th file (not a block): big and small files spread evenly.
+      const parts = pool.map((h, k) => {
+        const mine = paths.filter((_, i) => i % pool.length === k)
+        const message = { root, paths: mine, token, quality: BROTLI_QUALITY, rawBelow: RAW_BELOW_BYTES }
+        return helpers.runOn(h, message)
+      })
+      const answers = await Promise.all(parts)
+      if (answers.some((a) => a === undefined)) return undefined
+      const out = new Array<FileRead>(paths.length)
+      answers.forEach((a, k) => a!.forEach((r, j) => (out[j * pool.length + k] = r)))
+      return out
+    },
+  }
+}
+
+/** What a helper answers for one file, done on this thread (tests hold the helpers to it). */
+export function localRead(raw: Buffer): FileRead {
+  const { encoding, data } = encodeBlob(raw)
+  return { hash: sha256(raw), size: raw.length, encoding, data }
+}
