@@ -142,7 +142,7 @@ describe('takeSnapshot', () => {
     const manifest = snapshotter.getManifest(first.info.id)
     expect(manifest.map((f) => f.path)).toEqual(walk(root))
     for (const f of manifest)
-      expect(snapshotter.readFileAt(first.info.id, f.path).toString()).toBe(files[f.path])
+      expect(snapshotter.readFileAt(first.info.id, f.path)?.toString()).toBe(files[f.path])
     const contents = new Set(Object.values(files))
     // Each content once, plus the manifest.
     expect(count(store, 'SELECT count(*) FROM blobs')).toBe(contents.size + 1)
@@ -153,7 +153,7 @@ describe('takeSnapshot', () => {
     const again = createSnapshotter(store.db, { root, listFiles: async () => walk(root) })
     const second = await again.takeSnapshot({ sessionId: session.id })
     expect(second.changed).toEqual({ added: [], modified: ['pkg0/f0.js'], deleted: [] })
-    expect(again.readFileAt(second.info.id, 'pkg0/f0.js').toString()).toBe(`${files['pkg0/f0.js']}changed\n`)
+    expect(again.readFileAt(second.info.id, 'pkg0/f0.js')?.toString()).toBe(`${files['pkg0/f0.js']}changed\n`)
   }, 60_000)
 
   it('reports added, modified and deleted files against the previous snapshot', async () => {
