@@ -136,9 +136,9 @@ function matchBySet(listed: readonly string[], rows: readonly StoredStat[]): Mat
 /**
  * Splits stored rows into those whose file still has the stored size and mtime (its
  * content is taken as unchanged) and those to look at again. The stats run on
- * helper threads (statFiles): a warm start's check of 70,000 files takes the event
- * loop none of the ~0.4 s it took as stats between slices, which starved the steps
- * of a session that had just begun. Undefined once `signal` stops it: the helpers'
+ * helper threads of low priority (statFiles): a warm start's check of 70,000 files
+ * takes the event loop none of the ~0.4 s it took as stats between slices, which
+ * starved the steps of a session that had just begun. Undefined once `signal` stops it: the helpers'
  * work is left behind, and a session's exit does not wait for it.
  */
 export async function settleByStat(
@@ -149,7 +149,7 @@ export async function settleByStat(
   const stats = await statFiles(
     root,
     rows.map((r) => r.path),
-    { signal },
+    { signal, background: true },
   )
   if (!stats) return undefined // stopped
   const stale: StoredStat[] = []

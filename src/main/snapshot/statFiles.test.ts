@@ -74,4 +74,18 @@ describe('statFiles', () => {
       await statFiles(root, paths, { parallelMinFiles: 1, signal: new AbortController().signal }),
     ).toEqual(expected(root, paths))
   })
+
+  it('gives the same answer on the background helpers, which run at a lower priority', async () => {
+    const { root, paths } = tree()
+    expect(await statFiles(root, paths, { parallelMinFiles: 1, background: true })).toEqual(
+      expected(root, paths),
+    )
+    if (!fs.existsSync('/proc/thread-self')) return // the priority is Linux's alone
+    // Field 19 of a thread's stat is its nice value (after the name in parentheses: field 17).
+    const nice = fs
+      .readdirSync('/proc/self/task')
+      .map((tid) => fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'))
+      .map((line) => Number(line.slice(line.lastIndexOf(')') + 2).split(' ')[16]))
+    expect(nice.filter((n) => n === 10).length).toBeGreaterThanOrEqual(1)
+  })
 })

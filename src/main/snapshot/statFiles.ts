@@ -65,9 +65,21 @@ function fill(root: string, paths: readonly string[], from: number, to: number, 
 }
 
 /** Two helpers at most: on two cores that is both. */
-const helpers = helperThreads<Float64Array>(WORKER_SOURCE, () =>
-  Math.max(1, Math.min(2, os.availableParallelism())),
-)
+const helperCount = () => Math.max(1, Math.min(2, os.availableParallelism()))
+const helpers = helperThreads<Float64Array>(WORKER_SOURCE, helperCount)
+
+/**
+ * The same, for background work (an index's check against the disk): on Linux each
+ * thread lowers its own priority (nice 10), so the session's thread and a snapshot's
+ * stats keep the cores when they want them.
+ */
+const NICE_PREFIX = `
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop())
+  if (Number.isInteger(tid) && tid > 0) require('node:os').setPriority(tid, 10)
+} catch {}
+`
+const backgroundHelpers = helperThreads<Float64Array>(NICE_PREFIX + WORKER_SOURCE, helperCount)
 
 /**
  * Starts the helper threads now, for a caller that knows a big `statFiles` is
@@ -83,26 +95,28 @@ export function warmStatHelpers(): void {
  * STAT_FIELDS numbers per path. A path whose status is not STAT_OK could not be
  * stat'ed (vanished, or an error): the caller stats it again to learn why. With
  * `signal`, an abort answers undefined at once, leaving the helpers' work behind
- * (a stopped index check must not hold a finished session's exit).
+ * (a stopped index check must not hold a finished session's exit). With
+ * `background`, on helpers of lower priority.
  */
 export async function statFiles(
   root: string,
   paths: readonly string[],
-  opts?: { parallelMinFiles?: number },
+  opts?: { parallelMinFiles?: number; background?: boolean },
 ): Promise<Float64Array>
 export async function statFiles(
   root: string,
   paths: readonly string[],
-  opts: { parallelMinFiles?: number; signal: AbortSignal },
+  opts: { parallelMinFiles?: number; signal: AbortSignal; background?: boolean },
 ): Promise<Float64Array | undefined>
 export async function statFiles(
   root: string,
   paths: readonly string[],
-  opts: { parallelMinFiles?: number; signal?: AbortSignal } = {},
+  opts: { parallelMinFiles?: number; signal?: AbortSignal; background?: boolean } = {},
 ): Promise<Float64Array | undefined> {
   const { signal } = opts
   const out = new Float64Array(paths.length * STAT_FIELDS)
-  const pool = paths.length >= (opts.parallelMinFiles ?? PARALLEL_MIN_FILES) ? helpers.get() : undefined
+  const threads = opts.background ? backgroundHelpers : helpers
+  const pool = paths.length >= (opts.parallelMinFiles ?? PARALLEL_MIN_FILES) ? threads.get() : undefined
   if (!pool) {
     fill(root, paths, 0, paths.length, out)
     return out
@@ -111,7 +125,7 @@ export async function statFiles(
   const parts = pool.map((h, i) => {
     const from = Math.min(i * per, paths.length)
     const to = Math.min(from + per, paths.length)
-    return { from, to, answer: helpers.runOn(h, { root, paths: paths.slice(from, to) }, [], signal) }
+    return { from, to, answer: threads.runOn(h, { root, paths: paths.slice(from, to) }, [], signal) }
   })
   for (const { from, to, answer } of parts) {
     const got = await answer
