@@ -14,6 +14,7 @@ import {
   type Region,
 } from './regions'
 import { checkCall, type CheckedCall } from './schema-check'
+import { maskToolOutputs, otherTurnStart } from './turns'
 import type { Span, ToolCallFamily } from './types'
 
 /*
@@ -61,7 +62,8 @@ export function readToolCalls(
   tools: readonly ToolSpec[],
   families: readonly ToolCallFamily[] = FAMILIES,
 ): TextToolCalls {
-  const masked = maskReasoning(text)
+  // Reasoning and tool output the model wrote are never calls.
+  const masked = maskToolOutputs(maskReasoning(text))
   const candidates: Candidate[] = []
   const familyBroken: UnparsedCall[] = []
   // Markup without calls (harmony's headers and terminators around the final answer):
@@ -116,6 +118,7 @@ export function readToolCalls(
   const { acts, end } = cutAtImaginedResult(
     masked,
     acting.filter((a) => !a.needsWholeAnswer || whole),
+    otherTurnStart(masked, regions),
   )
 
   const calls: ToolCall[] = []
@@ -201,12 +204,18 @@ export function repairMessage(repair: ToolCallRepair, toolNames: readonly string
 /**
  * Small models go on after a call to imagine its answer (`<tool_response>…`) and act
  * on it. Whatever follows the first imagined answer is dropped: its calls would rest
- * on a result that does not exist, and the real one is coming.
+ * on a result that does not exist, and the real one is coming. So is whatever follows
+ * an imagined turn of another role (`<|im_start|>user…`, see ./turns.ts).
  */
-function cutAtImaginedResult(text: string, acting: Acting[]): { acts: Acting[]; end: number } {
+function cutAtImaginedResult(
+  text: string,
+  acting: Acting[],
+  otherTurn: number,
+): { acts: Acting[]; end: number } {
   const first = acting.find((a) => a.span.valid)
   const cut = first ? text.indexOf('<tool_response>', first.taken.end) : -1
-  const end = cut < 0 ? text.length : cut
+  // An imagined turn of the user, the system or a tool ends the answer, call or no call before it.
+  const end = Math.min(cut < 0 ? text.length : cut, otherTurn < 0 ? text.length : otherTurn)
   return { acts: acting.filter((a) => a.taken.start < end), end }
 }
 
