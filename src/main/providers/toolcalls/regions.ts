@@ -39,6 +39,11 @@ export function codeRegions(text: string): Region[] {
     if (f < fences.length && m.index >= fences[f].start) continue
     regions.push({ start: m.index, end: m.index + m[0].length })
   }
+  // HTML that shows code or hides it: comments, <pre>, <code>, <kbd>, <samp> (outside the fences).
+  for (const m of text.matchAll(/<!--[\s\S]*?(?:-->|$)|<(pre|code|kbd|samp)\b[^>]*>[\s\S]*?(?:<\/\1>|$)/gi)) {
+    if (!fences.some((r) => r.start <= m.index && m.index < r.end))
+      regions.push({ start: m.index, end: m.index + m[0].length })
+  }
   return regions.sort((a, b) => a.start - b.start)
 }
 
@@ -133,8 +138,10 @@ export function shownAsExample(text: string, span: Region): boolean {
   if (close !== undefined && text.slice(span.end).trimStart().startsWith(close)) return true
   const lineStart = text.lastIndexOf('\n', span.start - 1) + 1
   const lead = text.slice(lineStart, span.start)
-  // A blockquote, or one item of a list of options.
-  if (/^ {0,3}>/.test(lead) || /^\s*(?:[-*+]|\d+[.)])\s+$/.test(lead)) return true
+  // A blockquote, one item of a list of options, or a cell of a table.
+  if (/^ {0,3}>/.test(lead) || /^\s*(?:[-*+]|\d+[.)])\s+$/.test(lead) || /^\s*\|/.test(lead)) return true
+  // An indented code block: four spaces in, after a blank line that follows prose.
+  if (/^(?: {4,}|\t+)$/.test(lead) && /\S[^\S\n]*\n[^\S\n]*\n$/.test(text.slice(0, lineStart))) return true
   return narratedInSentence(text, span, lead)
 }
 

@@ -26,6 +26,8 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   let previous = 0
   for (const m of text.matchAll(FUNCTION)) {
     const bodyStart = m.index + m[0].length
+    // Markup escaped inside a string (`"<function=f>\\n<parameter=…"` in JSON) is text, not a call.
+    if (text.startsWith('\\n<', bodyStart)) continue
     END_OF_CALL.lastIndex = bodyStart
     const stop = END_OF_CALL.exec(text)
     const bodyEnd = stop ? stop.index : text.length
