@@ -7,7 +7,7 @@ import { commandSettingsFrom } from '../exec/settings'
 import { addWorktree } from '../timetravel/fork-worktree'
 import { gitCommitTool, gitDiffTool, gitLogTool, gitShowTool, gitStatusTool } from './git'
 import { hardeningFor, parseConfigList, safeGitEnv, safeGitRaw } from './git-safe'
-import { git, makeContext, okResult, repoWith, writeFiles } from './test-support'
+import { git, makeContext, makeProject, okResult, repoWith, writeFiles } from './test-support'
 import type { ActionPlan, ToolContext } from './types'
 
 /*
@@ -309,6 +309,36 @@ describe('a submodule that asks to be looked inside', () => {
     plainGit(root, 'commit', '-m', 'nothing')
     plainGit(root, 'diff', 'HEAD')
     expect(marksIn(marks).sort()).toEqual(['sub-clean', 'sub-textconv'])
+  })
+})
+
+describe('a repository whose git directory is elsewhere', () => {
+  it("refuses another repository's git directory (a .git file, a .git symlink, a commondir)", async () => {
+    const other = repoWith({ 'notes.txt': 'other\n' })
+    const head = git(other, 'rev-parse', 'HEAD')
+    const viaFile = makeProject({ 'a.txt': 'a\n' })
+    fs.writeFileSync(path.join(viaFile, '.git'), `gitdir: ${path.join(other, '.git')}\n`)
+    const viaLink = makeProject({ 'a.txt': 'a\n' })
+    fs.symlinkSync(path.join(other, '.git'), path.join(viaLink, '.git'))
+    const viaCommon = repoWith({ 'a.txt': 'a\n' })
+    fs.writeFileSync(path.join(viaCommon, '.git', 'commondir'), path.join(other, '.git'))
+    for (const root of [viaFile, viaLink, viaCommon]) {
+      await expect(safeGitRaw(root, ['log', '-1'])).rejects.toThrow(/outside the project/)
+      await expect(safeGitRaw(root, ['commit', '--allow-empty', '-m', 'x'])).rejects.toThrow(
+        /outside the project/,
+      )
+    }
+    expect(git(other, 'rev-parse', 'HEAD')).toBe(head)
+  })
+
+  it("keeps git's own layouts: a linked worktree and a submodule opened on its own", async () => {
+    const root = repoWith({ 'a.txt': 'a\n' })
+    const tree = path.join(tempDir('stepwise-git-wt-'), 'tree')
+    await addWorktree(root, tree)
+    expect(await safeGitRaw(tree, ['status', '--porcelain'])).toBe('')
+    const sub = repoWith({ 'f.txt': 'x\n' })
+    git(root, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'sub')
+    expect(await safeGitRaw(path.join(root, 'sub'), ['log', '-1', '--format=%s'])).toMatch(/\S/)
   })
 })
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { isInside } from '../sandbox/paths'
+import { foreignGitDir, worktreeTop } from './git-dir'
 
 /*
  * Every host-side git call of the core goes through here. The repository is
@@ -227,14 +228,6 @@ export function hardeningFor(
   return [...settings]
 }
 
-/** The folder holding the repository's `.git` (file or folder), from `cwd` up. */
-function worktreeTop(cwd: string): string | undefined {
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, '.git'))) return dir
-    if (path.dirname(dir) === dir) return undefined
-  }
-}
-
 /**
  * Whether the index may hold a `.gitmodules` (git reads it from there when the worktree's file is
  * gone). Version 4 indexes shorten names against the previous one, so look for the tail only.
@@ -344,6 +337,8 @@ function globalConfigFiles(env: Record<string, string>): string[] {
  * config once (that itself runs no program) to learn which keys to override.
  */
 export async function openSafeGit(cwd: string, opts: SafeGitOptions = {}): Promise<SafeGit> {
+  const foreign = foreignGitDir(cwd)
+  if (foreign) throw new GitError(`${foreign}.`, null)
   const base = safeGitEnv()
   // A project that holds the user's global config (a project opened at $HOME) can rewrite it: distrust it then.
   const distrustGlobal = globalConfigFiles(base).some((f) => isInside(path.resolve(cwd), path.resolve(f)))
