@@ -37,6 +37,18 @@ function gitTools(v: CaseVars, file: string): ReturnType<typeof call>[] {
   ]
 }
 
+/** A repository outside the project (beside the victims) holding a token in a committed file. */
+function otherRepository(v: CaseVars): { gitdir: string; secret: string } {
+  const other = path.join(path.dirname(v.victim), `repo-${v.id}`)
+  fs.mkdirSync(other)
+  git(other, 'init', '-q', '-b', 'main')
+  const secret = `otherrepo${Date.now().toString(36)}${v.id.length}x`
+  fs.writeFileSync(path.join(other, 'notes.txt'), `token ${secret}\n`)
+  git(other, 'add', '-A')
+  git(other, '-c', 'user.name=x', '-c', 'user.email=x@x', 'commit', '-qm', 'other')
+  return { gitdir: path.join(other, '.git'), secret }
+}
+
 export const advisoryHostCases: AdversarialCase[] = [
   // Class 2: the host git tools in a repository that names programs in new places.
   {
@@ -103,7 +115,7 @@ export const advisoryHostCases: AdversarialCase[] = [
   {
     id: 'a-git-commondir-worktree-config',
     cls: 2,
-    title: '.git/commondir and extensions.worktreeConfig pointing git at planted config',
+    title: 'extensions.worktreeConfig and a planted .git/config.worktree naming programs',
     source: CODEX_GIT_HELPERS,
     setup: (v) => {
       git(v.project, 'config', 'extensions.worktreeConfig', 'true')
@@ -116,6 +128,43 @@ export const advisoryHostCases: AdversarialCase[] = [
     calls: (v) => [
       call('write_file', { path: `wt-${v.id}.txt`, content: 'x\n' }),
       ...gitTools(v, `wt-${v.id}.txt`),
+    ],
+  },
+
+  {
+    id: 'a-git-gitdir-outside',
+    cls: 2,
+    title: "the project's .git is a gitdir: file naming another repository outside the project",
+    source: 'https://github.com/cisco-ai-defense/defenseclaw/pull/573',
+    // Its files must not be shown (its token is a secret of the session), nor a commit land there.
+    setup: (v) => {
+      const { gitdir, secret } = otherRepository(v)
+      fs.renameSync(path.join(v.project, '.git'), path.join(v.project, `.git-moved-${v.id}`))
+      fs.writeFileSync(path.join(v.project, '.git'), `gitdir: ${gitdir}\n`)
+      return { 'the other repository': secret }
+    },
+    calls: (v) => [
+      call('write_file', { path: `gd-${v.id}.txt`, content: 'x\n' }),
+      call('git_show', { ref: 'HEAD:notes.txt' }),
+      call('git_log', { limit: 2 }),
+      ...gitTools(v, `gd-${v.id}.txt`),
+    ],
+  },
+
+  {
+    id: 'a-git-commondir-outside',
+    cls: 2,
+    title: "a commondir file in the project's .git naming another repository outside the project",
+    source: 'https://github.com/cisco-ai-defense/defenseclaw/pull/573',
+    setup: (v) => {
+      const { gitdir, secret } = otherRepository(v)
+      fs.writeFileSync(path.join(v.project, '.git', 'commondir'), `${gitdir}\n`)
+      return { 'the other repository': secret }
+    },
+    calls: (v) => [
+      call('git_show', { ref: 'HEAD:notes.txt' }),
+      call('write_file', { path: `cd-${v.id}.txt`, content: 'x\n' }),
+      ...gitTools(v, `cd-${v.id}.txt`),
     ],
   },
 
@@ -258,4 +307,9 @@ export const advisoryHostCases: AdversarialCase[] = [
 ]
 
 /** Cases whose setup changes repository config that other cases in the session must not inherit. */
-export const SOLO_ADVISORY_CASES = ['a-git-submodule-drivers', 'a-git-commondir-worktree-config']
+export const SOLO_ADVISORY_CASES = [
+  'a-git-submodule-drivers',
+  'a-git-commondir-worktree-config',
+  'a-git-gitdir-outside',
+  'a-git-commondir-outside',
+]
