@@ -106,8 +106,9 @@ const EXAMPLE_CUE = new RegExp(
     String.raw`\b(?:format|syntax|shape) (?:is|looks like|would be)`,
     String.raw`\bwritten (?:as|like)`,
     String.raw`\b(?:is|are|gets?) (?:written|formatted|encoded|seriali[sz]ed)(?: (?:as|like)(?: this| so)?)?`,
-    String.raw`\b(?:model|assistant|llm|server|it|they|you) (?:should|must|would|will|can|could|might) (?:output|write|emit|return|send|produce|generate)(?: (?:this|something like(?: this)?))?`,
-    String.raw`\bsample(?: output| call| response| answer)?`,
+    String.raw`\b(?:model|assistant|llm|you) (?:should|must|would|will|can|could|might) (?:output|write|emit|return|send|produce|generate)(?: (?:this|something like(?: this)?))?`,
+    String.raw`\bsample (?:output|call|response|answer)`,
+    String.raw`(?:^|\n)\s*sample`,
     String.raw`\b(?:writes|emits|outputs|produces|formats|marks|wraps|shows) (?:\S+ ){0,3}(?:like|as|in)(?: this| so| follows)?`,
   ].join('|'),
 )
