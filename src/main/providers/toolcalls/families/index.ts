@@ -36,6 +36,7 @@ import { cwm } from './cwm'
 import { dots } from './dots'
 import { rwkv } from './rwkv'
 import { mirothinker } from './mirothinker'
+import { qwen25Coder } from './qwen25-coder'
 
 /*
  * Every format family, one module each. Order does not decide anything: every family
@@ -82,4 +83,5 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   dots,
   rwkv,
   mirothinker,
+  qwen25Coder,
 ]
