@@ -139,13 +139,37 @@ export async function runTests(
       ...opts,
     })
     let report: TestReport | null = null
-    if (reportPath && fs.existsSync(reportPath))
-      report = parseJsonReport(fs.readFileSync(reportPath, 'utf8'), ctx.root)
+    if (reportPath) report = readReport(reportPath, ctx.root)
     report ??= parseTestOutput(prepared.runner, run.output, ctx.root)
     const ok = run.exitCode === 0 && !run.timedOut && (report === null || report.failed === 0)
     return { ok, run, report }
   } finally {
     if (reportPath) fs.rmSync(reportPath, { force: true })
+  }
+}
+
+/** Reports past this size are not parsed (the runner's text output is read instead). */
+const MAX_REPORT_BYTES = 64 * 1024 * 1024
+
+/**
+ * The JSON report the test command wrote — as a regular file only. The command ran in the
+ * sandbox, but this read is the host's: a symbolic link left in its place would read a host file
+ * the sandbox hides (and show it as failures), a FIFO would block and a device never end.
+ */
+export function readReport(file: string, root: string): TestReport | null {
+  const flags = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0)
+  let fd: number
+  try {
+    fd = fs.openSync(file, flags)
+  } catch {
+    return null // absent, or a link
+  }
+  try {
+    const st = fs.fstatSync(fd)
+    if (!st.isFile() || st.nlink > 1 || st.size > MAX_REPORT_BYTES) return null
+    return parseJsonReport(fs.readFileSync(fd, 'utf8'), root)
+  } finally {
+    fs.closeSync(fd)
   }
 }
 
