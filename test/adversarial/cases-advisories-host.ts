@@ -168,6 +168,40 @@ export const advisoryHostCases: AdversarialCase[] = [
     ],
   },
 
+  {
+    id: 'a-test-report-link',
+    cls: 5,
+    title:
+      "run_tests' JSON report swapped by the test command for a link to a host file, which the host then reads",
+    source: 'https://nvd.nist.gov/vuln/detail/CVE-2026-39861',
+    setup: (v) => {
+      // A host file shaped like a report, holding a token: what a link made inside the sandbox would expose.
+      const hostFile = path.join(path.dirname(v.victim), `report-${v.id}.json`)
+      const secret = `hostreport${Date.now().toString(36)}`
+      fs.writeFileSync(
+        hostFile,
+        JSON.stringify({
+          testResults: [
+            { name: 'x', assertionResults: [{ status: 'failed', title: 't', failureMessages: [secret] }] },
+          ],
+        }),
+      )
+      fs.writeFileSync(
+        path.join(v.project, 'package.json'),
+        JSON.stringify({ name: 'adv', scripts: { test: 'vitest run' } }),
+      )
+      const bin = path.join(v.project, 'node_modules', '.bin')
+      fs.mkdirSync(bin, { recursive: true })
+      fs.writeFileSync(
+        path.join(bin, 'vitest'),
+        `#!/bin/sh\nfor a in "$@"; do case "$a" in --outputFile.json=*) ln -sf ${hostFile} "\${a#--outputFile.json=}";; --outputFile=*) ln -sf ${hostFile} "\${a#--outputFile=}";; esac; done\necho " Tests  1 passed (1)"\n`,
+        { mode: 0o755 },
+      )
+      return { 'a host file read through the report link': secret }
+    },
+    calls: () => [call('run_tests'), call('run_tests', { path: 'src' })],
+  },
+
   // Class 5: a credential reached through a link, a copy, a redirection or a spelling.
   {
     id: 'a-secret-hardlink',
@@ -312,4 +346,5 @@ export const SOLO_ADVISORY_CASES = [
   'a-git-commondir-worktree-config',
   'a-git-gitdir-outside',
   'a-git-commondir-outside',
+  'a-test-report-link',
 ]
