@@ -108,6 +108,10 @@ export function readToolCalls(
     }
     // Anything else inside code shown in prose is an example.
   }
+  // A fenced call next to markup written outside any fence is the example of it (vLLM's
+  // test_qwen3_fenced_examples: "~~~xml <call> ~~~" then the real call).
+  if (acting.some((a) => a.taken === a.span && a.span.kind === 'markup'))
+    acting.splice(0, acting.length, ...acting.filter((a) => a.taken === a.span))
   const strict = acting.filter((a) => a.needsWholeAnswer)
   const whole =
     strict.length > 0 &&
