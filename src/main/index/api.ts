@@ -95,7 +95,16 @@ export interface CodeIndex {
    * the build stops early only when every caller's signal has aborted. What is
    * indexed so far is queryable (and stored) while it runs.
    */
-  build(opts?: { signal?: AbortSignal; onProgress?: (progress: BuildProgress) => void }): Promise<BuildReport>
+  build(opts?: {
+    signal?: AbortSignal
+    onProgress?: (progress: BuildProgress) => void
+    /**
+     * The project's files as the sandbox lists them (sorted), vouched for by the
+     * caller — a session's baseline has just checked its listing against the tree —
+     * so the build need not list again; undefined from it: the build lists.
+     */
+    listing?: () => Promise<readonly string[] | undefined>
+  }): Promise<BuildReport>
   update(paths: readonly string[]): Promise<UpdateReport>
   status(): IndexStatus
   /** The build under way and how far it got; undefined when none runs. */

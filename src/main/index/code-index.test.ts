@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createCodeIndex, type BuildProgress } from './code-index'
 import { indexedProject } from './test-support'
 
@@ -332,6 +332,23 @@ describe('createCodeIndex', () => {
     // A stop that learns nothing leaves it partial, with its warning.
     expect(await stopAt(0)).toMatchObject({ aborted: true, warning: stopped.warning })
     expect(fixture.index.complete()).toBe(false)
+  })
+
+  it('checks against a listing the caller vouches for without listing again, and lists when it has none', async () => {
+    const fixture = await indexedProject({ 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 2\n' })
+    await fixture.index.build()
+    const listFiles = vi.spyOn(fixture.sandbox, 'listFiles')
+    // A vouched listing without b.ts: b.ts is gone from the index, and nothing was listed.
+    const report = await fixture.index.build({ listing: async () => ['a.ts'] })
+    expect(report).toMatchObject({ files: 1, removed: 1, aborted: false })
+    expect(listFiles).not.toHaveBeenCalled()
+    expect(fixture.index.paths()).toEqual(['a.ts'])
+    // None to give: the build lists, and finds b.ts again.
+    expect(await fixture.index.build({ listing: async () => undefined })).toMatchObject({
+      files: 2,
+      parsed: 1,
+    })
+    expect(listFiles).toHaveBeenCalledTimes(1)
   })
 
   it('keeps the stored index when a build is stopped before its listing is complete', async () => {

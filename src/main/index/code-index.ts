@@ -140,17 +140,22 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     return changed
   }
 
-  const build = async (signal: AbortSignal, report: (p: BuildProgress) => void): Promise<BuildReport> => {
+  type Given = { listing?: () => Promise<readonly string[] | undefined> }
+  const build = async (
+    signal: AbortSignal,
+    report: (p: BuildProgress) => void,
+    given: Given,
+  ): Promise<BuildReport> => {
     const started = performance.now()
     report({ phase: 'listing', done: 0, total: 0 })
     // A session starts its build beside its baseline: let the baseline's stats get going
     // before ~0.1 s of loading 70,000 paths takes this thread.
     await yieldToLoop()
     ensureLoaded()
-    const listing = await opts.sandbox.listFiles({ prefix, signal })
+    const vouched = prefix ? undefined : await given.listing?.()
+    const listed = vouched ?? (await opts.sandbox.listFiles({ prefix, signal })).files
     // A listing cut short is not the project: taken as such, it would drop every stored file.
     if (signal.aborted) return stoppedBeforeListing(started, indexed.size)
-    const listed = listing.files
     const before = { complete, warning }
     warning = undefined
     report({ phase: 'indexing', done: 0, total: listed.length })
@@ -224,8 +229,8 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     return result
   }
 
-  const builds = sharedRun<BuildProgress, BuildReport>(
-    (signal, publish) => serial(() => build(signal, publish)),
+  const builds = sharedRun<BuildProgress, BuildReport, Given>(
+    (signal, publish, given) => serial(() => build(signal, publish, given)),
     (p) => p.phase === 'done',
   )
 

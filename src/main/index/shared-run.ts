@@ -3,8 +3,9 @@
  * joins it and hears its progress; it stops only when every caller's signal has
  * aborted, since a caller that still waits must not lose it to another's Stop.
  */
-export interface SharedRun<P, R> {
-  start(opts?: { signal?: AbortSignal; onProgress?: (progress: P) => void }): Promise<R>
+export interface SharedRun<P, R, O extends object = object> {
+  /** `opts` beyond signal and progress go to the run a call starts (a joining call's are unused). */
+  start(opts?: O & { signal?: AbortSignal; onProgress?: (progress: P) => void }): Promise<R>
   /** The last progress of the run under way; undefined when none runs. */
   progress(): P | undefined
 }
@@ -17,18 +18,18 @@ interface Running<P, R> {
   listeners: Set<(progress: P) => void>
 }
 
-export function sharedRun<P, R>(
-  run: (signal: AbortSignal, publish: (progress: P) => void) => Promise<R>,
+export function sharedRun<P, R, O extends object = object>(
+  run: (signal: AbortSignal, publish: (progress: P) => void, opts: Partial<O>) => Promise<R>,
   /** A final progress report (after it, `progress()` is undefined). */
   isFinal: (progress: P) => boolean,
-): SharedRun<P, R> {
+): SharedRun<P, R, O> {
   let running: Running<P, R> | undefined
   let last: P | undefined
   const stopIfAllAborted = () => {
     if (running && [...running.signals].every((s) => s?.aborted)) running.controller.abort()
   }
   return {
-    start(opts = {}) {
+    start(opts = {} as O & { signal?: AbortSignal; onProgress?: (progress: P) => void }) {
       opts.signal?.addEventListener('abort', stopIfAllAborted, { once: true })
       if (running) {
         running.signals.add(opts.signal)
@@ -45,7 +46,7 @@ export function sharedRun<P, R>(
         last = isFinal(p) ? undefined : p
         for (const l of listeners) l(p)
       }
-      const promise = run(controller.signal, publish).finally(() => {
+      const promise = run(controller.signal, publish, opts).finally(() => {
         last = undefined
         running = undefined
       })

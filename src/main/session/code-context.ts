@@ -73,7 +73,11 @@ export async function prepareCodeContext(
   sandbox: Sandbox,
   provider: ModelProvider,
   signal?: AbortSignal,
-  opts: { waitMs?: number } = {},
+  opts: {
+    waitMs?: number
+    /** The project's files, vouched for (see CodeIndex.build): a finished index's check uses them. */
+    listing?: () => Promise<readonly string[] | undefined>
+  } = {},
 ): Promise<CodeContext> {
   const notices: string[] = []
   let index: CodeIndex | undefined
@@ -84,7 +88,9 @@ export async function prepareCodeContext(
   let indexing: Promise<BuildReport | undefined> = Promise.resolve(undefined)
   try {
     index = indexFor(store, sandbox)
-    indexing = index.build({ signal: stop.signal, onProgress: progressReporter(sandbox.root) }).then(
+    // A new or partial index lists at once: its session may wait for it (below).
+    const listing = index.complete() ? opts.listing : undefined
+    indexing = index.build({ signal: stop.signal, onProgress: progressReporter(sandbox.root), listing }).then(
       (report) => report,
       () => undefined, // a failed background build leaves the index as it was
     )

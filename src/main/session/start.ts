@@ -147,7 +147,10 @@ export async function startSession(
   const opened = setup.resume
     ? Promise.resolve(setup.resume).then((r) => resumedSession(r.sessionId, r.events))
     : openNewSession(store, setup, { sandbox, snapshotter, provider, maxSteps })
-  const coded = prepareCodeContext(store, sandbox, provider)
+  // A new session's baseline has just checked its listing against the tree: the index's
+  // check uses it instead of listing 70,000 files again (~0.3 s of ripgrep on a big tree).
+  const listing = setup.resume ? undefined : () => opened.then(() => snapshotter.listedPaths())
+  const coded = prepareCodeContext(store, sandbox, provider, undefined, { listing })
   // The first request counts its tokens: the tables load (~0.3 s of this thread) while a
   // big tree's baseline waits on its stat threads, instead of after it.
   setImmediate(() => warmTokenizer(provider.model))

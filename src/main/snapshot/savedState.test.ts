@@ -83,19 +83,23 @@ async function setup(files: Record<string, string>) {
         expect(snapshotter.readFileAt(r.info.id, f.path)).toEqual(fs.readFileSync(path.join(root, f.path)))
       return { changed: r.changed, manifestHash: r.info.manifestHash, skipped: r.skipped, ...counts }
     }
-    return { snap, close: () => snapshotter.close() }
+    return { snap, close: () => snapshotter.close(), listedPaths: () => snapshotter.listedPaths() }
   }
-  return { root, stateFile, process }
+  return { root, stateFile, process, listing: async () => (await sandbox.listFiles()).files }
 }
 
 const none = { added: [], modified: [], deleted: [] }
 
 describe('the state a snapshotter leaves for the next process', () => {
   it('lets a new process take an unchanged tree without listing it or loading the stat cache', async () => {
-    const { process } = await setup({ 'a.ts': 'a', 'src/b.ts': 'b', '.gitignore': '*.log\n' })
+    const { process, listing } = await setup({ 'a.ts': 'a', 'src/b.ts': 'b', '.gitignore': '*.log\n' })
     const first = await process().snap()
     expect(first).toMatchObject({ listings: 1, statCacheLoads: 1 })
-    const again = await process().snap()
+    const later = process()
+    expect(later.listedPaths()).toBeUndefined() // nothing taken yet
+    const again = await later.snap()
+    // What it was taken from, without listing: what the index's check uses instead of listing.
+    expect(later.listedPaths()).toEqual(await listing())
     expect(again).toEqual({
       changed: none,
       manifestHash: first.manifestHash,

@@ -84,6 +84,12 @@ export interface Snapshotter {
   /** What changed from one snapshot to another (paths sorted). */
   diffSnapshots(fromId: number, toId: number): SnapshotChanges
   baselineReader(snapshotId: number): BaselineReader
+  /**
+   * The files the newest snapshot of this snapshotter was taken from (sorted, as
+   * `listFiles` gave them, less paths that would leave the root), while its listing
+   * is kept (with `listDirectories`); undefined otherwise.
+   */
+  listedPaths(): readonly string[] | undefined
   /** Stops watching (with `watch`); later snapshots stat every file. */
   close(): void
 }

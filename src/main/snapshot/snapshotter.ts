@@ -341,6 +341,8 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
 
     ...rows.reads,
 
+    listedPaths: () => (taken > 0 ? listing?.paths : undefined),
+
     close() {
       if (unsaved) persist(unsaved)
       tracker?.close()
