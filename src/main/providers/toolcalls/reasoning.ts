@@ -34,6 +34,8 @@ const BLOCKS: Block[] = [
   { open: /<\|think:start\|>/, close: /<\|think:end\|>/, unopenedAtStart: true },
   // K2 Horizon / K2-V3 (SGLang's k2v3 tests): `<ifm|think>`, `<ifm|think_fast>`, `<ifm|think_faster>`.
   { open: /<ifm\|think(?:_fast|_faster)?>/, close: /<\/ifm\|think(?:_fast|_faster)?>/ },
+  // Inkling's thinking block, ended by its message terminator.
+  { open: /<\|content_thinking\|>/, close: /<\|end_message\|>|<\|content_model_end_sampling\|>/ },
   // Kimi K3's think channel; its template may open it in the prompt.
   { open: /<\|open\|>think<\|sep\|>/, close: /<\|close\|>think<\|sep\|>/, unopenedAtStart: true },
   // Glimmer: a message to itself, to its terminator or the next message.

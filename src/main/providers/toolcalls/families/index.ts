@@ -37,6 +37,7 @@ import { dots } from './dots'
 import { rwkv } from './rwkv'
 import { mirothinker } from './mirothinker'
 import { qwen25Coder } from './qwen25-coder'
+import { inkling } from './inkling'
 
 /*
  * Every format family, one module each. Order does not decide anything: every family
@@ -84,4 +85,5 @@ export const FAMILIES: readonly ToolCallFamily[] = [
   rwkv,
   mirothinker,
   qwen25Coder,
+  inkling,
 ]
