@@ -17,7 +17,7 @@ import type { BrokenSpan, Span, ToolCallFamily } from '../types'
  * objects written as JSON). Llama 3.1's `<function=name>{json}</function>` is read too.
  */
 
-const FUNCTION = /<function=([^>\n]+)>/g
+const FUNCTION = /<function=([^>\n<]+)>/g
 const END_OF_CALL = /<\/function>|<function=|<\/tool_call>|<tool_call>/g
 
 function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
@@ -66,7 +66,7 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
     spans.push({ start, end, calls: [{ name: m[1].trim(), arguments: args }], kind: 'markup' })
   }
   // `<function=name` with no `>` (vLLM PR #36774): meant as a call, unreadable.
-  for (const m of text.matchAll(/<function=[^>\n]*\n/g)) {
+  for (const m of text.matchAll(/<function=[^>\n<]*(?:\n|(?=<))/g)) {
     const end = text.indexOf('</function>', m.index)
     broken.push({
       start: m.index,
