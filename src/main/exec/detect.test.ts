@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -90,6 +91,15 @@ describe('detectProjectCommands', () => {
       lint: undefined,
       kind: undefined,
     })
+  })
+})
+
+describe('manifests a command replaced', () => {
+  it('skips a FIFO or a folder where package.json or the Makefile should be, without blocking', () => {
+    const root = project({ 'go.mod': 'module x\n' })
+    execFileSync('mkfifo', [path.join(root, 'package.json')])
+    fs.mkdirSync(path.join(root, 'Makefile'))
+    expect(commandsOf(root).test).toBe('go test ./...')
   })
 })
 

@@ -41,11 +41,20 @@ export function detectProjectCommands(root: string): ProjectCommands {
   return found
 }
 
+/**
+ * A project file, when it is a regular one of sane size. Commands can replace it: a FIFO named
+ * `package.json` would block this host-side read forever, a device never end.
+ */
 function read(root: string, file: string): string | null {
+  let fd: number | undefined
   try {
-    return fs.readFileSync(path.join(root, file), 'utf8')
+    fd = fs.openSync(path.join(root, file), fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0))
+    const st = fs.fstatSync(fd)
+    return st.isFile() && st.size <= 8 * 1024 * 1024 ? fs.readFileSync(fd, 'utf8') : null
   } catch {
     return null
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
   }
 }
 

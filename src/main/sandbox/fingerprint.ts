@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { constants } from 'node:fs'
 import fs from 'node:fs/promises'
 import type { FileFingerprint } from '../tools/types'
 
@@ -16,13 +17,18 @@ export async function readWithFingerprint(
 ): Promise<{ data: Buffer; fingerprint: FileFingerprint } | null> {
   let handle: fs.FileHandle
   try {
-    handle = await fs.open(abs, 'r')
+    // Non-blocking: a FIFO a command left in the file's place must not hold the host's read forever.
+    handle = await fs.open(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw err
   }
   try {
     const stat = await handle.stat()
+    if (!stat.isFile())
+      throw Object.assign(new Error(`${abs} is not a regular file`), {
+        code: stat.isDirectory() ? 'EISDIR' : 'not a regular file',
+      })
     const data = await handle.readFile()
     return { data, fingerprint: { size: data.length, mtimeMs: stat.mtimeMs, sha256: sha256Hex(data) } }
   } finally {
