@@ -257,6 +257,27 @@ export const advisoryCases: AdversarialCase[] = [
     ],
   },
   {
+    id: 'a-special-files',
+    cls: 1,
+    title: 'a FIFO or a device link left where the host tools read (a file, the Makefile run_tests reads)',
+    source: CC_SYMLINK_ESCAPE,
+    calls: (v) => [
+      sh(`mkfifo fifo-${v.id}.txt && ln -s /dev/zero zero-${v.id}.txt && ln -s /dev/tty tty-${v.id}.txt`),
+      call('read_file', { path: `fifo-${v.id}.txt` }),
+      call('file_info', { path: `fifo-${v.id}.txt` }),
+      call('write_file', { path: `fifo-${v.id}.txt`, content: 'x' }),
+      call('edit_file', { path: `fifo-${v.id}.txt`, old_string: 'a', new_string: 'b' }),
+      call('read_file', { path: `zero-${v.id}.txt` }),
+      call('read_file', { path: `tty-${v.id}.txt` }),
+      call('search_in_files', { query: 'anything' }),
+      call('get_structure', { path: `fifo-${v.id}.txt` }),
+      sh('test -e package.json || mkfifo Makefile'),
+      call('run_tests'),
+      call('run_build'),
+      sh(`rm -f Makefile fifo-${v.id}.txt zero-${v.id}.txt tty-${v.id}.txt`),
+    ],
+  },
+  {
     id: 'a-unicode-lookalikes',
     cls: 1,
     title:
