@@ -92,10 +92,13 @@ export function readToolCalls(
 
   // Where each chosen span would act, and which ones still have to pass the act rule.
   const acting: Acting[] = []
+  let floor = 0
   for (const span of chosen) {
     const region = enclosingRegion(regions, span)
+    const lead = floor
+    floor = span.end
     // "For example, you could call <tool_call>…": shown, not made.
-    if (shownAsExample(masked, span)) continue
+    if (shownAsExample(masked, span, lead)) continue
     if (!region) {
       acting.push({ span, taken: span, needsWholeAnswer: span.kind === 'json' })
     } else if (

@@ -114,6 +114,18 @@ const EXAMPLE_CUE = new RegExp(
 )
 const EXAMPLE_CUE_AT_END = new RegExp(`(?:${EXAMPLE_CUE.source})\\s*[:,]?$`, 'i')
 
+/** Prose names the tag as a word of a sentence: "uses <tool_call> syntax", not markup next to markup. */
+function mentions(prose: string, tag: string): boolean {
+  for (let i = prose.indexOf(tag); i >= 0; i = prose.indexOf(tag, i + 1)) {
+    if (
+      /[\w,] $/.test(prose.slice(Math.max(0, i - 2), i)) &&
+      /^ [a-z]/.test(prose.slice(i + tag.length, i + tag.length + 2))
+    )
+      return true
+  }
+  return false
+}
+
 const QUOTES: Record<string, string> = {
   '"': '"',
   "'": "'",
@@ -127,13 +139,17 @@ const QUOTES: Record<string, string> = {
 /**
  * Is the markup in `span` shown rather than made? Introduced as an example ("for example,
  * you could call <tool_call>…"), quoted (`"<tool_call>…</tool_call>"`), or in a
- * Markdown blockquote (`> <tool_call>…`).
+ * Markdown blockquote (`> <tool_call>…`). `floor`: where the previous call ended; the
+ * lead-in is read after it.
  */
-export function shownAsExample(text: string, span: Region): boolean {
+export function shownAsExample(text: string, span: Region, floor = 0): boolean {
   const before = text
-    .slice(Math.max(0, span.start - 160), span.start)
+    .slice(Math.max(floor, span.start - 160), span.start)
     .replace(LEFTOVER_TOKENS, '')
     .trimEnd()
+  // The lead-in names the markup itself ("The test uses <tool_call> syntax:"): an example of it.
+  const opener = /^(?:<[^<>\s]{1,40}>|\[[A-Z_]{3,30}\])/.exec(text.slice(span.start, span.start + 42))?.[0]
+  if (opener && mentions(before, opener)) return true
   if (EXAMPLE_CUE_AT_END.test(before)) return true
   const close = QUOTES[text[span.start - 1]]
   if (close !== undefined && text.slice(span.end).trimStart().startsWith(close)) return true

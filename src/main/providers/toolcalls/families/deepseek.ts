@@ -26,7 +26,8 @@ const END_OF_SENTENCE = new RegExp(`^\\s*${token('end', 'of', 'sentence')}`)
 // V4 names the block <｜DSML｜tool_calls>.
 const DSML = `<${BAR}DSML${BAR}`
 const DSML_CLOSE = `</${BAR}DSML${BAR}`
-const DSML_OPEN = new RegExp(`${DSML}(?:function|tool)_calls>`, 'g')
+// `toolcalls` without the underscore: a corrupted opener vLLM still recovers (its issue #51914).
+const DSML_OPEN = new RegExp(`${DSML}(?:function|tool)_?calls>`, 'g')
 const DSML_END = new RegExp(`${DSML_CLOSE}(?:function|tool)_calls>`)
 const DSML_INVOKE = new RegExp(
   `${DSML}invoke\\b([^>]*)>([\\s\\S]*?)(${DSML_CLOSE}invoke>|(?=${DSML}invoke\\b)|$)`,
@@ -109,6 +110,7 @@ function callBodies(section: string): string[] {
 }
 
 function parseDsml(text: string, out: FamilyResult): void {
+  const claimed: Array<[number, number]> = []
   const closeAfter = forwardSearch(text, DSML_END)
   const opens = [...text.matchAll(DSML_OPEN)]
   for (const [k, open] of opens.entries()) {
@@ -132,6 +134,23 @@ function parseDsml(text: string, out: FamilyResult): void {
     const span: Span | BrokenSpan = problem ? { start, end, problem } : { start, end, calls, kind: 'markup' }
     if ('problem' in span) out.broken.push(span)
     else out.spans.push(span)
+    claimed.push([start, end])
+  }
+  // An invoke with no block opener around it (vLLM's test_deepseek_v4_malformed_recovery): still
+  // the model's special tokens, so it is read when it is closed; the stray block closer goes with it.
+  for (const inv of text.matchAll(DSML_INVOKE)) {
+    if (claimed.some(([s, e]) => s <= inv.index && inv.index < e)) continue
+    const name = attribute(inv[1], 'name')?.trim()
+    if (!name || !inv[3]?.startsWith('</')) continue
+    let end = inv.index + inv[0].length
+    const closer = new RegExp(`^\\s*${DSML_END.source}`).exec(text.slice(end))
+    if (closer) end += closer[0].length
+    out.spans.push({
+      start: inv.index,
+      end,
+      calls: [{ name, arguments: dsmlParams(inv[2]) }],
+      kind: 'markup',
+    })
   }
 }
 

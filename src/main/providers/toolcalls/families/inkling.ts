@@ -34,7 +34,15 @@ function parse(text: string): FamilyResult {
       out.broken.push({ start: at, end, problem: 'the Inkling tool call is not {"name": …, "args": {…}}' })
       continue
     }
-    out.spans.push({ start: at, end, calls: [{ name: v.name.trim(), arguments: args }], kind: 'markup' })
+    // The message terminator right after the call is part of it.
+    const close = /^\s*<\|end_message\|>/.exec(text.slice(end))
+    const spanEnd = close ? end + close[0].length : end
+    out.spans.push({
+      start: at,
+      end: spanEnd,
+      calls: [{ name: v.name.trim(), arguments: args }],
+      kind: 'markup',
+    })
   }
   if (out.spans.length > 0) {
     for (const m of text.matchAll(PROTOCOL))
