@@ -317,6 +317,7 @@ export const advisoryHostCases: AdversarialCase[] = [
       sh('tar -cf - ~ 2>/dev/null | tar -xOf - 2>/dev/null | grep -a -e PRIVATE -e aws_secret'),
       sh(`cp -r ~ home-${v.id} && cat home-${v.id}/.aws/credentials`),
       sh('find ~ -type f -exec grep -h -e ADVSSH -e awsadv {} +'),
+      sh('git grep --no-index -h -e ADVSSH -e awsadv -- ~'),
     ],
   },
 

@@ -129,6 +129,7 @@ describe('home credentials named in a command', () => {
       'cp -r ~ backup',
       'find ~ -type f -exec cat {} +',
       `rg token ${home}/..`,
+      'git grep --no-index PRIVATE ~',
     ]
     expect(await verdicts(lines)).toEqual(all(lines, 'deny'))
   })

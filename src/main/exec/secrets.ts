@@ -163,6 +163,7 @@ const RECURSIVE_READERS: Record<string, (args: readonly string[]) => boolean> = 
   cp: (a) => a.some((x) => /^-[a-zA-Z]*[rRa]/.test(x) || /^--(recursive|archive)/.test(x)),
   rsync: () => true,
   find: (a) => a.some((x) => /^-(exec|execdir|ok|okdir)$/.test(x)),
+  git: (a) => a.includes('grep') && a.includes('--no-index'),
 }
 
 /**
