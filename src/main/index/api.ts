@@ -18,6 +18,11 @@ export interface CodeIndexOptions {
    * waits on (`stepwise index`).
    */
   workerNice?: number
+  /**
+   * Where the index keeps a flat copy of what a build's check reads (checkState.ts),
+   * so the next process need not read it from SQLite; none when not given.
+   */
+  stateFile?: string
 }
 
 export interface FileProblem {

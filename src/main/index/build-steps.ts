@@ -50,6 +50,8 @@ export async function checkStored(c: {
   root: string
   listed: readonly string[]
   store: Pick<ReturnType<typeof createIndexStore>, 'page' | 'known'>
+  /** The stored rows as a state file saved them at the index's current generation (checkState.ts). */
+  saved?: readonly StoredStat[]
   isCurrent: (row: StoredStat) => boolean
   signal: AbortSignal
 }): Promise<{
@@ -60,18 +62,7 @@ export async function checkStored(c: {
   fresh?: number
 }> {
   const { root, store, signal } = c
-  const slice = sliceTimer()
-  const rows: StoredStat[] = []
-  for (let after = ''; !signal.aborted;) {
-    const page = store.page(after, PAGE)
-    for (const row of page) rows.push(row)
-    if (page.length < PAGE) break
-    after = page[page.length - 1].path
-    if (slice.due()) {
-      await yieldToLoop()
-      slice.next()
-    }
-  }
+  const rows = c.saved ?? (await readRows(store, signal))
   if (signal.aborted) return { jobs: [], gone: [], unchanged: 0 }
   const { kept, gone, fresh } = matchSorted(c.listed, rows) ?? matchBySet(c.listed, rows)
   const job = (rel: string): FileJob => ({ rel, abs: path.join(root, rel), known: store.known(rel) })
@@ -86,6 +77,37 @@ export async function checkStored(c: {
   for (const row of settled.stale) jobs.push(job(row.path))
   for (const rel of fresh) jobs.push({ rel, abs: path.join(root, rel) })
   return { jobs, gone, unchanged: settled.unchanged, fresh: fresh.length }
+}
+
+/** Every stored row in path order, a page at a time with the loop free in between. */
+async function readRows(
+  store: Pick<ReturnType<typeof createIndexStore>, 'page'>,
+  signal: AbortSignal,
+): Promise<StoredStat[]> {
+  const slice = sliceTimer()
+  const rows: StoredStat[] = []
+  for (let after = ''; !signal.aborted;) {
+    const page = store.page(after, PAGE)
+    for (const row of page) rows.push(row)
+    if (page.length < PAGE) break
+    after = page[page.length - 1].path
+    if (slice.due()) {
+      await yieldToLoop()
+      slice.next()
+    }
+  }
+  return rows
+}
+
+/** Reads the rows as they are now and saves them for the next process's check (checkState.ts). */
+export async function saveRows(
+  state: { save(rows: readonly StoredStat[], at: number): void },
+  store: Pick<ReturnType<typeof createIndexStore>, 'page' | 'generation'>,
+  signal: AbortSignal,
+): Promise<void> {
+  const at = store.generation()
+  const rows = await readRows(store, signal)
+  if (!signal.aborted) state.save(rows, at)
 }
 
 interface Matched {
@@ -162,4 +184,25 @@ export async function settleByStat(
     else stale.push(row)
   }
   return { unchanged, stale }
+}
+
+/**
+ * Whether the index is whole after a build, and what to say when it is not. A stop
+ * before the rows met the listing (`fresh` unknown) learned nothing: the index stays
+ * as it was. After, it is whole when every listed file has a row (a stopped check of a
+ * finished index): each as the last build saw it, and the next build checks again.
+ */
+export function coverageAfter(
+  aborted: boolean,
+  fresh: number | undefined,
+  listed: readonly string[],
+  indexed: ReadonlySet<string>,
+  before: { complete: boolean; warning: string | undefined },
+): { complete: boolean; warning: string | undefined } {
+  if (!aborted || fresh === 0) return { complete: true, warning: undefined }
+  if (fresh === undefined) return before
+  const covered = listed.reduce((n, p) => n + (indexed.has(p) ? 1 : 0), 0)
+  if (covered === listed.length) return { complete: true, warning: undefined }
+  const warning = `The code index covers ${covered} of ${listed.length} files: its build was stopped; the next one continues it.`
+  return { complete: false, warning }
 }

@@ -15,7 +15,8 @@ import { identLines } from './idents'
 import { compare, filterIdents, patchable, push, rankSymbols, storedProblems, toRel } from './index-helpers'
 import { createIndexStore } from './index-store'
 import { sharedRun } from './shared-run'
-import { checkStored, stoppedBeforeListing, yieldToLoop } from './build-steps'
+import { checkStored, coverageAfter, saveRows, stoppedBeforeListing, yieldToLoop } from './build-steps'
+import { createCheckStateCache } from './checkState'
 import { defaultWorkerCount, processAll } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
 import {
@@ -82,12 +83,14 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     const meta = store.meta()
     complete = meta !== undefined && meta.builtAt > 0 && meta.warning === null
   }
+  const checkState = createCheckStateCache(opts.stateFile, root, () => store.generation())
   /** The stored state, read once per process: its paths only, so a big index loads in milliseconds. */
   const ensureLoaded = () => {
     if (loaded) return
     loaded = true
     readMeta()
-    for (const p of store.paths(EXTRACTOR_VERSION)) indexed.add(p)
+    const saved = checkState.load()?.filter((r) => r.version === EXTRACTOR_VERSION)
+    for (const p of saved?.map((r) => r.path) ?? store.paths(EXTRACTOR_VERSION)) indexed.add(p)
   }
   const factsOf = (rel: string): FileFacts | undefined => {
     ensureLoaded()
@@ -159,11 +162,14 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     const before = { complete, warning }
     warning = undefined
     report({ phase: 'indexing', done: 0, total: listed.length })
+    // Rows saved at this generation are the stored ones, and the paths in memory are theirs.
+    const saved = checkState.take()
     const check = await checkStored({
       root,
       listed,
       store,
-      isCurrent: (row) => row.version === EXTRACTOR_VERSION && indexed.has(row.path),
+      saved,
+      isCurrent: (row) => row.version === EXTRACTOR_VERSION && (saved !== undefined || indexed.has(row.path)),
       signal,
     })
     const { jobs, gone } = check
@@ -206,17 +212,9 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     if (!signal.aborted && result.parsed < listed.length)
       storedProblems(store.problems(EXTRACTOR_VERSION), listed, new Set(changed), result, factsOf)
     result.aborted = signal.aborted
-    // A stop before the rows met the listing learned nothing: the index stays as it was.
-    // After, it is whole when every listed file has a row (a stopped check of a finished
-    // index): each as the last build saw it, and the next build checks again.
-    if (!result.aborted || check.fresh === 0) [complete, warning] = [true, undefined]
-    else if (check.fresh === undefined) ({ complete, warning } = before)
-    else {
-      const covered = listed.reduce((n, p) => n + (indexed.has(p) ? 1 : 0), 0)
-      complete = covered === listed.length
-      if (!complete)
-        warning = `The code index covers ${covered} of ${listed.length} files: its build was stopped; the next one continues it.`
-    }
+    const coverage = coverageAfter(result.aborted, check.fresh, listed, indexed, before)
+    complete = coverage.complete
+    warning = coverage.warning
     builtAt = Date.now()
     store.setMeta({ builtAt, fileCount: indexed.size, warning: warning ?? null })
     result.files = indexed.size
@@ -226,6 +224,9 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     result.seconds = (performance.now() - started) / 1000
     report({ phase: 'done', done, total: listed.length })
     invalidate(changed)
+    // For the next process's check: the rows as they are now, unless the saved ones still are.
+    if (!result.aborted && (!saved || jobs.length > 0 || gone.length > 0))
+      await saveRows(checkState, store, signal)
     return result
   }
 

@@ -1,5 +1,7 @@
+import path from 'node:path'
 import { resolveContextWindow } from '../context/windows'
 import { buildRepoMap, repoMapBudget, type RepoMap } from '../context/repo-map'
+import { checkStateFile } from '../index/checkState'
 import { createCodeIndex, type BuildProgress, type BuildReport, type CodeIndex } from '../index/code-index'
 import { watchIndex, type IndexWatcher } from '../index/watch'
 import type { ModelProvider } from '../providers/types'
@@ -56,13 +58,22 @@ function progressReporter(root: string): (p: BuildProgress) => void {
 
 const indexes = new WeakMap<Store, Map<string, CodeIndex>>()
 
+/** Where the index of `root` keeps its rows for the next process's check (checkState.ts). */
+export function indexStateFile(store: Store, root: string): string {
+  return checkStateFile(path.dirname(store.path), root)
+}
+
 /** The one code index per store and project, kept across sessions. */
 export function indexFor(store: Store, sandbox: Sandbox): CodeIndex {
   let byRoot = indexes.get(store)
   if (!byRoot) indexes.set(store, (byRoot = new Map()))
   let index = byRoot.get(sandbox.root)
   if (!index) {
-    index = createCodeIndex(store.db, { root: sandbox.root, sandbox })
+    index = createCodeIndex(store.db, {
+      root: sandbox.root,
+      sandbox,
+      stateFile: indexStateFile(store, sandbox.root),
+    })
     byRoot.set(sandbox.root, index)
   }
   return index

@@ -2,6 +2,7 @@ import path from 'node:path'
 import type { Command } from 'commander'
 import { defaultDataDir } from '../../config/paths'
 import { createCodeIndex } from '../../index/code-index'
+import { indexStateFile } from '../../session/code-context'
 import { indexProgressLine } from './index-progress'
 import type { BuildReport, IndexStatus } from '../../index/api'
 import { createSandbox } from '../../sandbox/sandbox'
@@ -76,6 +77,8 @@ async function runIndex(opts: {
       sandbox,
       prefix: opts.prefix,
       workerNice: 0,
+      // The rows a session's check reads, saved for it (a folder's build keeps none).
+      stateFile: opts.prefix ? undefined : indexStateFile(store, sandbox.root),
     })
     const line = indexProgressLine(process.stderr)
     const report = await index.build({ onProgress: (p) => line.update(p) }).finally(() => line.close())
