@@ -51,6 +51,17 @@ describe('hard links to secrets', () => {
     expect(sharesSecretInode(path.join(root, 'plain.txt'), inodes)).toBe(false)
   })
 
+  it('follows a credential that is itself a link (a dotfile manager keeps it elsewhere)', () => {
+    const { home, root } = layout()
+    const store = path.join(path.dirname(home), 'dotfiles')
+    fs.mkdirSync(store)
+    fs.writeFileSync(path.join(store, 'id_ed25519'), 'KEY\n')
+    fs.mkdirSync(path.join(home, '.ssh'))
+    fs.symlinkSync(path.join(store, 'id_ed25519'), path.join(home, '.ssh', 'id_ed25519'))
+    fs.linkSync(path.join(store, 'id_ed25519'), path.join(root, 'key.txt'))
+    expect(sharesSecretInode(path.join(root, 'key.txt'), secretInodes(home, []))).toBe(true)
+  })
+
   it('are refused by the file tools and left out of search', async () => {
     const { home, root } = layout()
     await withHome(home, async () => {

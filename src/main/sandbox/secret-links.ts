@@ -23,7 +23,8 @@ function collect(p: string, depth: number, out: Set<string>): void {
   if (out.size >= MAX_FILES) return
   let st: fs.Stats | undefined
   try {
-    st = fs.lstatSync(p, { throwIfNoEntry: false })
+    // Followed: dotfile managers link ~/.ssh or ~/.aws/credentials from elsewhere (depth and count bound loops).
+    st = fs.statSync(p, { throwIfNoEntry: false })
   } catch {
     return // unreadable: nothing here can be linked by us either
   }
@@ -43,7 +44,7 @@ function collect(p: string, depth: number, out: Set<string>): void {
 }
 
 /**
- * `dev:ino` of every secret file: the home credentials (folders walked, links not followed),
+ * `dev:ino` of every secret file: the home credentials (folders walked, links followed),
  * the project's secret files and any `extra` host secrets.
  */
 export function secretInodes(
