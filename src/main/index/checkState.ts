@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
+import { bytesOf, float64s, readFlatFile, writeFlatFile } from '../snapshot/flatFile'
 import type { StoredStat } from './index-store'
 
 /**
@@ -46,36 +46,20 @@ export function saveCheckState(
   const numbers = new Float64Array(rows.length * FIELDS)
   rows.forEach((r, i) => numbers.set([r.size, r.mtimeMs, r.version], i * FIELDS))
   const header: Header = { magic: MAGIC, root, generation, rows: rows.length, pathBytes: paths.length }
-  fs.mkdirSync(path.dirname(file), { recursive: true })
-  const tmp = `${file}.${process.pid}.tmp`
-  const numberBytes = Buffer.from(numbers.buffer, numbers.byteOffset, numbers.byteLength)
-  fs.writeFileSync(
-    tmp,
-    Buffer.concat([Buffer.from(JSON.stringify(header) + '\n', 'utf8'), paths, numberBytes]),
-  )
-  fs.renameSync(tmp, file)
+  writeFlatFile(file, header, [paths, bytesOf(numbers)])
 }
 
 /** The rows saved for `root` at `generation`, or undefined when there are none to trust. */
 export function loadCheckState(file: string, root: string, generation: number): StoredStat[] | undefined {
-  let data: Buffer
+  const read = readFlatFile<Header>(file)
+  if (!read) return undefined
+  const { header: h, data, at } = read
   try {
-    data = fs.readFileSync(file)
-  } catch {
-    return undefined
-  }
-  try {
-    const eol = data.indexOf(10)
-    if (eol < 0) return undefined
-    const h = JSON.parse(data.subarray(0, eol).toString('utf8')) as Header
     if (h.magic !== MAGIC || h.root !== root || h.generation !== generation) return undefined
-    const at = eol + 1
     if (data.length !== at + h.pathBytes + h.rows * FIELDS * 8) return undefined
     const paths = h.rows === 0 ? [] : data.toString('utf8', at, at + h.pathBytes).split('\0')
     if (paths.length !== h.rows) return undefined
-    // A copy: the file's buffer need not be aligned for a Float64Array.
-    const numbers = new Float64Array(h.rows * FIELDS)
-    Buffer.from(numbers.buffer).set(data.subarray(at + h.pathBytes))
+    const numbers = float64s(data, at + h.pathBytes, h.rows * FIELDS * 8)
     return paths.map((p, i) => ({
       path: p,
       size: numbers[i * FIELDS],

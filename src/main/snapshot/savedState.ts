@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
 import { IGNORE_FILE_NAMES, type ListingState } from './listingCache'
+import { bytesOf, float64s, readFlatFile, writeFlatFile } from './flatFile'
 import { STAT_FIELDS } from './statFiles'
 
 /**
@@ -58,8 +58,6 @@ export function stateFileFor(dir: string, root: string, key: string): string {
   return path.join(dir, `${name}.state`)
 }
 
-const bytesOf = (a: Float64Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
-
 /** Writes `state` for `root` to `file` (a new file renamed over the old one). */
 export function saveState(file: string, root: string, state: SavedState): void {
   const sections: Buffer[] = []
@@ -78,41 +76,23 @@ export function saveState(file: string, root: string, state: SavedState): void {
     hasStats: l !== undefined && state.stats !== undefined,
     untrusted: state.untrusted && [...state.untrusted],
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true })
-  const tmp = `${file}.${process.pid}.tmp`
-  fs.writeFileSync(tmp, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n', 'utf8'), ...sections]))
-  fs.renameSync(tmp, file)
+  writeFlatFile(file, header, sections)
 }
 
 /** The state saved for `root` in `file`, or undefined when there is none or it cannot be trusted to be whole. */
 export function loadState(file: string, root: string): SavedState | undefined {
-  let data: Buffer
+  const read = readFlatFile<Header>(file)
+  if (!read) return undefined
   try {
-    data = fs.readFileSync(file)
-  } catch {
-    return undefined
-  }
-  try {
-    return parse(data, root)
+    return parse(read.header, read.data, read.at, root)
   } catch {
     return undefined // truncated or garbled: as if there were none
   }
 }
 
-/** A copy of `len` bytes at `at` as numbers (a copy: the file's buffer need not be aligned). */
-function float64s(data: Buffer, at: number, len: number): Float64Array {
-  if (len % 8 !== 0) throw new Error('misaligned section')
-  const out = new Float64Array(len / 8)
-  bytesOf(out).set(data.subarray(at, at + len))
-  return out
-}
-
-function parse(data: Buffer, root: string): SavedState | undefined {
-  const eol = data.indexOf(10)
-  if (eol < 0) return undefined
-  const h = JSON.parse(data.subarray(0, eol).toString('utf8')) as Header
+function parse(h: Header, data: Buffer, start: number, root: string): SavedState | undefined {
   if (h.magic !== MAGIC || h.root !== root || typeof h.manifestHash !== 'string') return undefined
-  let at = eol + 1
+  let at = start
   const total = h.sections.reduce((a, b) => a + b, 0)
   if (at + total !== data.length) return undefined
   const next = () => {
