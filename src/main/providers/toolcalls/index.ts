@@ -93,18 +93,21 @@ export function readToolCalls(
   // Where each chosen span would act, and which ones still have to pass the act rule.
   const acting: Acting[] = []
   let floor = 0
+  let example = false
   for (const span of chosen) {
     const region = enclosingRegion(regions, span)
-    const lead = floor
+    // "For example, you could call <tool_call>…": shown, not made; so are the calls that
+    // follow an example with nothing but whitespace between.
+    const follows: boolean = example && prose(masked.slice(floor, span.start)) === ''
+    example = follows || shownAsExample(masked, span, floor, text)
     floor = span.end
-    // "For example, you could call <tool_call>…": shown, not made.
-    if (shownAsExample(masked, span, lead)) continue
+    if (example) continue
     if (!region) {
       acting.push({ span, taken: span, needsWholeAnswer: span.kind === 'json' })
     } else if (
       isFence(masked, region) &&
       fenceHoldsOnly(masked, region, span) &&
-      !shownAsExample(masked, region)
+      !shownAsExample(masked, region, 0, text)
     ) {
       // A fence around nothing but the call: the act rule decides, on the whole fence.
       acting.push({ span, taken: region, needsWholeAnswer: true })
@@ -275,6 +278,11 @@ function isCallFence(text: string, region: Region, broken: Region): boolean {
     text.startsWith('```tool_code', region.start) &&
     isWholeAnswer(text, [region])
   )
+}
+
+/** Text that is neither whitespace nor an end-of-turn token. */
+function prose(s: string): string {
+  return s.replace(LEFTOVER_TOKENS, '').trim()
 }
 
 function isFence(text: string, region: Region): boolean {

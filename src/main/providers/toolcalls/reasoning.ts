@@ -49,21 +49,23 @@ const BLOCKS: Block[] = [
 
 /** The text with every reasoning stretch replaced by spaces (newlines kept), same length. */
 export function maskReasoning(text: string): string {
+  // A raw transcript shown in a fence (`\`\`\`\nthinking</think><tool_call>…\`\`\``) is not this answer's reasoning.
+  const fences = closedFences(text)
   const ranges: Region[] = []
   for (const block of BLOCKS) {
     let from = 0
     // A close tag with no open before it: the prompt opened the block. Nested pairs inside
     // it (`I think <think>x</think> more</think>answer`) do not end it early.
-    const stray = block.unopenedAtStart ? unmatchedClose(text, block, 0) : undefined
+    const stray = block.unopenedAtStart ? unmatchedClose(text, block, 0, fences) : undefined
     if (stray !== undefined) {
       ranges.push({ start: 0, end: stray })
       from = stray
     }
     for (;;) {
-      const open = search(text, block.open, from)
+      const open = search(text, block.open, from, fences)
       if (!open) break
       // An unclosed block (the model was cut off while thinking) runs to the end.
-      const end = unmatchedClose(text, block, open.end) ?? text.length
+      const end = unmatchedClose(text, block, open.end, fences) ?? text.length
       ranges.push({ start: open.index, end })
       from = Math.max(end, open.end)
     }
@@ -72,29 +74,60 @@ export function maskReasoning(text: string): string {
 }
 
 /** The end of the first close tag after `from` that no open after `from` matches. */
-function unmatchedClose(text: string, block: Block, from: number): number | undefined {
+function unmatchedClose(
+  text: string,
+  block: Block,
+  from: number,
+  fences: readonly Region[],
+): number | undefined {
   let depth = 0
   let pos = from
-  let open = search(text, block.open, pos)
+  let open = search(text, block.open, pos, fences)
   for (;;) {
-    const close = search(text, block.close, pos)
+    const close = search(text, block.close, pos, fences)
     if (!close) return undefined
     if (open && open.index < close.index) {
       depth++
       pos = open.end
-      open = search(text, block.open, pos)
+      open = search(text, block.open, pos, fences)
       continue
     }
     if (depth === 0) return close.end
     depth--
     pos = Math.max(close.end, close.index + 1)
-    if (open && open.index < pos) open = search(text, block.open, pos)
+    if (open && open.index < pos) open = search(text, block.open, pos, fences)
   }
 }
 
-function search(text: string, re: RegExp, from: number): { index: number; end: number } | undefined {
+/** Closed fenced blocks (``` or ~~~): reasoning tags inside them are shown, not used. */
+function closedFences(text: string): Region[] {
+  if (!text.includes('```') && !text.includes('~~~')) return []
+  const out: Region[] = []
+  let open: { index: number; marker: string } | undefined
+  for (const m of text.matchAll(/^ {0,3}(`{3,}|~{3,})[^\n]*$/gm)) {
+    if (!open) open = { index: m.index, marker: m[1] }
+    else if (m[1][0] === open.marker[0] && m[1].length >= open.marker.length && m[0].trim() === m[1]) {
+      // The body only: a tag on the fence's own lines (`\`\`\`</think>`) still counts.
+      out.push({ start: text.indexOf('\n', open.index) + 1, end: m.index })
+      open = undefined
+    }
+  }
+  return out
+}
+
+/** The first match of `re` from `from` that is not inside a closed fence. */
+function search(
+  text: string,
+  re: RegExp,
+  from: number,
+  fences: readonly Region[],
+): { index: number; end: number } | undefined {
   const g = new RegExp(re.source, 'g')
   g.lastIndex = from
-  const m = g.exec(text)
-  return m ? { index: m.index, end: m.index + m[0].length } : undefined
+  for (let m = g.exec(text); m; m = g.exec(text)) {
+    const at = m.index
+    if (!fences.some((f) => f.start <= at && at < f.end)) return { index: at, end: at + m[0].length }
+    if (m[0] === '') g.lastIndex++
+  }
+  return undefined
 }

@@ -140,12 +140,14 @@ const QUOTES: Record<string, string> = {
  * Is the markup in `span` shown rather than made? Introduced as an example ("for example,
  * you could call <tool_call>…"), quoted (`"<tool_call>…</tool_call>"`), or in a
  * Markdown blockquote (`> <tool_call>…`). `floor`: where the previous call ended; the
- * lead-in is read after it.
+ * lead-in is read after it. `text` has reasoning blanked; `raw` is the answer as written.
  */
-export function shownAsExample(text: string, span: Region, floor = 0): boolean {
+export function shownAsExample(text: string, span: Region, floor = 0, raw = text): boolean {
   const before = text
     .slice(Math.max(floor, span.start - 160), span.start)
     .replace(LEFTOVER_TOKENS, '')
+    // A wrapper token the call sits in (`<tool_calls>`, `<|tool_calls_section_begin|>`) is not prose.
+    .replace(/(?:\s*<[^<>\s]{1,40}>)+\s*$/, '')
     .trimEnd()
   // The lead-in names the markup itself ("The test uses <tool_call> syntax:"): an example of it.
   const opener = /^(?:<[^<>\s]{1,40}>|\[[A-Z_]{3,30}\])/.exec(text.slice(span.start, span.start + 42))?.[0]
@@ -155,8 +157,10 @@ export function shownAsExample(text: string, span: Region, floor = 0): boolean {
   if (close !== undefined && text.slice(span.end).trimStart().startsWith(close)) return true
   const lineStart = text.lastIndexOf('\n', span.start - 1) + 1
   const lead = text.slice(lineStart, span.start)
-  // A blockquote, one item of a list of options, or a cell of a table.
-  if (/^ {0,3}>/.test(lead) || /^\s*(?:[-*+]|\d+[.)])\s+$/.test(lead) || /^\s*\|/.test(lead)) return true
+  // A blockquote, one item of a list of options, or a cell of a table (read in the raw text:
+  // quoted reasoning is blanked in `text`, its `>` with it).
+  if (/^ {0,3}>/.test(raw.slice(lineStart, span.start))) return true
+  if (/^\s*(?:[-*+]|\d+[.)])\s+$/.test(lead) || /^\s*\|/.test(lead)) return true
   // An indented code block: four spaces in, after a blank line that follows prose.
   if (/^(?: {4,}|\t+)$/.test(lead) && /\S[^\S\n]*\n[^\S\n]*\n$/.test(text.slice(0, lineStart))) return true
   return narratedInSentence(text, span, lead)
