@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { RACY_MARGIN_MS } from './statCache'
+import { CTIME_FIELDS, STAT_OK, statWithCtime } from './statFiles'
 
 /**
  * Files whose rules decide what a listing leaves out. Watched in every watched
@@ -28,6 +29,12 @@ export interface ReusableListing {
    * `now` is Date.now() (or the snapshotter's clock), taken before calling.
    */
   refresh(now: number): readonly string[] | undefined
+  /**
+   * Stats the directories and ignore files the next `refresh` checks on a helper
+   * thread, for that refresh to use instead of stat'ing them on this one (~2,700
+   * directories on a big tree: tens of ms at a session's start).
+   */
+  prefetch(): Promise<void>
   /** What `restoreListing` needs to rebuild this listing in another process (shared arrays: never modify). */
   state(): ListingState
 }
@@ -54,6 +61,23 @@ export interface ListingState {
  * it wrongly keeps would be captured although a listing would not show it.
  */
 export type IsIgnored = (rel: string) => boolean
+
+/** What a refresh reads of a stat (fs.Stats, or a helper's numbers). */
+type FoundStat = Pick<fs.Stats, 'isDirectory' | 'size' | 'mtimeMs' | 'ino' | 'ctimeMs'>
+
+/** A prefetched stat as statSync would give it (undefined: it could not be stat'ed). */
+function fromPrefetch(stats: Float64Array, k: number): FoundStat | undefined {
+  const o = k * CTIME_FIELDS
+  if (stats[o] !== STAT_OK) return undefined
+  const mode = stats[o + 4]
+  return {
+    isDirectory: () => (mode & fs.constants.S_IFMT) === fs.constants.S_IFDIR,
+    size: stats[o + 1],
+    mtimeMs: stats[o + 2],
+    ino: stats[o + 3],
+    ctimeMs: stats[o + 5],
+  }
+}
 
 /** Per directory: ino, mtimeMs, ctimeMs. */
 const DIR_FIELDS = 3
@@ -159,6 +183,9 @@ export function restoreListing(root: string, state: ListingState, isIgnored?: Is
   let paths = state.paths
   // Built on the first re-read: most snapshots of an unchanged tree never need it.
   let contents: Map<string, Contents> | undefined
+  // From `prefetch`, for the next refresh only: the directories' stats, then those of the
+  // ignore files that were present (`files`: index in filePaths → record).
+  let prefetched: { files: Map<number, number>; stats: Float64Array } | undefined
 
   return {
     get paths() {
@@ -167,20 +194,34 @@ export function restoreListing(root: string, state: ListingState, isIgnored?: Is
     directories: dirRels,
     state: () => ({ paths, directories: dirRels, dirStats, trusted, fileStats }),
     refresh(now) {
+      const pre = prefetched
+      prefetched = undefined
       try {
-        return refreshed(now)
+        return refreshed(now, pre)
       } catch {
         return undefined // vanished or unreadable while we looked: list again
       }
     },
+    async prefetch() {
+      const files = new Map<number, number>()
+      const rels = [...dirRels]
+      for (let i = 0; i < filePaths.length; i++) {
+        if (fileStats[i * FILE_FIELDS] === -1) continue
+        files.set(i, rels.length)
+        const d = dirRels[Math.floor(i / IGNORE_FILE_NAMES.length)]
+        const name = IGNORE_FILE_NAMES[i % IGNORE_FILE_NAMES.length]
+        rels.push(d === '' ? name : `${d}/${name}`)
+      }
+      prefetched = { files, stats: await statWithCtime(root, rels) }
+    },
   }
 
-  function refreshed(now: number): readonly string[] | undefined {
-    const changed: Array<{ i: number; st: fs.Stats }> = []
+  function refreshed(now: number, pre: typeof prefetched): readonly string[] | undefined {
+    const changed: Array<{ i: number; st: FoundStat }> = []
     // 1 for a directory whose trusted timestamps are unchanged: no name in it came or went.
     const same = new Uint8Array(dirPaths.length)
     for (let i = 0, at = 0; i < dirPaths.length; i++, at += DIR_FIELDS) {
-      const st = fs.statSync(dirPaths[i], { throwIfNoEntry: false })
+      const st = pre ? fromPrefetch(pre.stats, i) : fs.statSync(dirPaths[i], { throwIfNoEntry: false })
       // A directory gone or replaced: what was below it is anyone's guess.
       if (!st?.isDirectory() || st.ino !== dirStats[at]) return undefined
       if (trusted[i] && st.mtimeMs === dirStats[at + 1] && st.ctimeMs === dirStats[at + 2]) {
@@ -194,7 +235,11 @@ export function restoreListing(root: string, state: ListingState, isIgnored?: Is
       // An ignore file that was absent from an unchanged directory is absent still: creating
       // it would have changed the directory. One that exists may have been edited in place.
       if (fileStats[at] === -1 && same[Math.floor(i / IGNORE_FILE_NAMES.length)]) continue
-      const st = fs.statSync(filePaths[i], { throwIfNoEntry: false })
+      const k = pre?.files.get(i)
+      const st =
+        pre && k !== undefined
+          ? fromPrefetch(pre.stats, k)
+          : fs.statSync(filePaths[i], { throwIfNoEntry: false })
       if (!st) {
         if (fileStats[at] !== -1) return undefined
         continue

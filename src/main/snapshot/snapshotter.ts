@@ -97,8 +97,11 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   }
 
   /** The files to capture: the last listing when it still holds, else a new one. */
-  async function currentPaths(): Promise<{ paths: readonly string[]; relisted: boolean }> {
+  async function currentPaths(
+    prefetching?: Promise<void>,
+  ): Promise<{ paths: readonly string[]; relisted: boolean }> {
     const now = opts.now ?? Date.now
+    await prefetching?.catch(() => undefined) // without it, the refresh stats on this thread
     const kept = listing?.refresh(now())
     if (kept) return { paths: kept, relisted: false }
     listing = undefined
@@ -172,14 +175,17 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     const startedAt = Date.now()
     const report = await tracker?.collect()
     let early: { paths: readonly string[]; stats: Promise<Float64Array> } | undefined
+    let prefetching: Promise<void> | undefined
     if (!restored) {
       restored = true
       restoreSaved(rows.latest())
-      // A new process: the stats the saved state vouches with, started before the listing is
-      // checked (on this thread) and used when it holds. Later snapshots may need no stats at all.
+      // A new process: the listing's directories and the stats the saved state vouches with,
+      // on helper threads in that order, while this thread goes on; the stats are used when
+      // the listing holds. Later snapshots may need no stats at all.
+      prefetching = listing?.prefetch()
       if (reproducible) early = { paths: reproducible.paths, stats: statFiles(root, reproducible.paths) }
     }
-    const { paths, relisted } = await currentPaths()
+    const { paths, relisted } = await currentPaths(prefetching)
     const previous = rows.latest()
     const meta = { sessionId, label, createdAt: startedAt }
     const since = tracked

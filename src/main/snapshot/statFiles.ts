@@ -28,9 +28,10 @@ const PARALLEL_MIN_FILES = 4000
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads')
 const { statSync } = require('node:fs')
-parentPort.on('message', ({ id, root, paths }) => {
-  const out = new Float64Array(paths.length * 5)
-  for (let i = 0, o = 0; i < paths.length; i++, o += 5) {
+parentPort.on('message', ({ id, root, paths, ctime }) => {
+  const n = ctime ? 6 : 5
+  const out = new Float64Array(paths.length * n)
+  for (let i = 0, o = 0; i < paths.length; i++, o += n) {
     let st
     try {
       st = statSync(root + '/' + paths[i], { throwIfNoEntry: false })
@@ -41,14 +42,22 @@ parentPort.on('message', ({ id, root, paths }) => {
     out[o + 2] = st.mtimeMs
     out[o + 3] = st.ino
     out[o + 4] = st.mode
+    if (ctime) out[o + 5] = st.ctimeMs
   }
   parentPort.postMessage({ id, out }, [out.buffer])
 })
 `
 
-/** Stats paths[from..to) into `out` from record `from` on. */
-function fill(root: string, paths: readonly string[], from: number, to: number, out: Float64Array): void {
-  for (let i = from, o = from * STAT_FIELDS; i < to; i++, o += STAT_FIELDS) {
+/** Stats paths[from..to) into `out` from record `from` on (`n` fields each: with ctime at 6). */
+function fill(
+  root: string,
+  paths: readonly string[],
+  from: number,
+  to: number,
+  out: Float64Array,
+  n = STAT_FIELDS,
+): void {
+  for (let i = from, o = from * n; i < to; i++, o += n) {
     let st: fs.Stats | undefined
     try {
       st = fs.statSync(`${root}/${paths[i]}`, { throwIfNoEntry: false })
@@ -61,6 +70,7 @@ function fill(root: string, paths: readonly string[], from: number, to: number, 
     out[o + 2] = st.mtimeMs
     out[o + 3] = st.ino
     out[o + 4] = st.mode
+    if (n > STAT_FIELDS) out[o + 5] = st.ctimeMs
   }
 }
 
@@ -133,5 +143,21 @@ export async function statFiles(
     if (got) out.set(got, from * STAT_FIELDS)
     else fill(root, paths, from, to, out) // the helper failed: here instead
   }
+  return out
+}
+
+/** Per path with `statWithCtime`: the STAT_FIELDS, then ctimeMs. */
+export const CTIME_FIELDS = STAT_FIELDS + 1
+
+/**
+ * The same stats plus each path's ctime, on one helper (a few thousand paths: the
+ * directories and ignore files a kept listing is checked by). Sent before a big
+ * `statFiles`, it is answered first.
+ */
+export async function statWithCtime(root: string, paths: readonly string[]): Promise<Float64Array> {
+  const got = await helpers.run({ root, paths, ctime: true })
+  if (got) return got
+  const out = new Float64Array(paths.length * CTIME_FIELDS)
+  fill(root, paths, 0, paths.length, out, CTIME_FIELDS)
   return out
 }
