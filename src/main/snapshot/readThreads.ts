@@ -32,7 +32,7 @@ export const DUPLICATE = -1
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads')
-const { readFileSync } = require('node:fs')
+const { closeSync, constants, fstatSync, openSync, readFileSync } = require('node:fs')
 const { createHash } = require('node:crypto')
 const zlib = require('node:zlib')
 let capture
@@ -46,11 +46,17 @@ parentPort.on('message', ({ id, root, paths, token, quality, rawBelow }) => {
   const transfer = []
   for (const p of paths) {
     let raw
+    let fd
     try {
-      raw = readFileSync(root + '/' + p)
+      // Never blocks: a file swapped for a FIFO since its stat is refused, not waited on.
+      fd = openSync(root + '/' + p, constants.O_RDONLY | constants.O_NONBLOCK)
+      if (!fstatSync(fd).isFile()) throw Object.assign(new Error(), { code: 'not a regular file' })
+      raw = readFileSync(fd)
     } catch (err) {
       out.push({ error: err.code || 'read failed' })
       continue
+    } finally {
+      if (fd !== undefined) closeSync(fd)
     }
     const hash = createHash('sha256').update(raw).digest('hex')
     if (seen.has(hash)) {
