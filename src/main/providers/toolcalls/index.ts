@@ -63,7 +63,9 @@ export function readToolCalls(
   families: readonly ToolCallFamily[] = FAMILIES,
 ): TextToolCalls {
   // Reasoning and tool output the model wrote are never calls.
-  const masked = maskToolOutputs(maskReasoning(text))
+  const unmasked = maskToolOutputs(maskReasoning(text))
+  const eos = trailingEos(unmasked)
+  const masked = eos < 0 ? unmasked : unmasked.slice(0, eos) + unmasked.slice(eos).replace(/[^\n]/g, ' ')
   const candidates: Candidate[] = []
   const familyBroken: UnparsedCall[] = []
   // Markup without calls (harmony's headers and terminators around the final answer):
@@ -158,7 +160,8 @@ export function readToolCalls(
 
   if (calls.length === 0) return { calls, text, broken }
   const protocol = callless.filter((r) => !regions.some((c) => c.start <= r.start && r.start < c.end))
-  return { calls, text: withoutRegions(text, masked, end, [...removed, ...protocol]), broken }
+  const tail = eos < 0 ? [] : [{ start: eos, end: text.length }]
+  return { calls, text: withoutRegions(text, masked, end, [...removed, ...protocol, ...tail]), broken }
 }
 
 /**
@@ -278,6 +281,19 @@ function isCallFence(text: string, region: Region, broken: Region): boolean {
     text.startsWith('```tool_code', region.start) &&
     isWholeAnswer(text, [region])
   )
+}
+
+/**
+ * Where the end-of-turn tokens a server left at the very end (`…}<|im_end|>`) start, or -1.
+ * They are blanked before the families read the answer (a call cut off by the stop token
+ * would otherwise run into them) and dropped from the text shown.
+ */
+function trailingEos(text: string): number {
+  const m =
+    /(?:\s*(?:<\|(?:im_end|eot_id|eom_id|endoftext|end_of_text)\|>|<\/s>|<eos>|<end_of_turn>))+\s*$/.exec(
+      text,
+    )
+  return m ? m.index : -1
 }
 
 /** Text that is neither whitespace nor an end-of-turn token. */
