@@ -1,5 +1,6 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
 import { forwardFinder, openerBalance, parseJsonLoose, skipSpace, type Balance } from '../json-scan'
+import { withoutTrailingEos } from './markup-util'
 
 /*
  * GPT-OSS "harmony": every message is `<|start|>ROLE<|channel|>CHANNEL [to=RECIPIENT] [<|constrain|>json]<|message|>BODY<|end|>`.
@@ -106,7 +107,7 @@ export const harmony: ToolCallFamily = {
         continue
       }
       const name = header.recipient
-      const body = text.slice(bodyStart, bodyEnd).trim()
+      const body = withoutTrailingEos(text.slice(bodyStart, bodyEnd)).trim()
       // Nothing at all after `<|message|>`: the answer was cut off before the arguments.
       if (body === '' && text.slice(bodyStart).trim() === '') {
         out.broken.push({

@@ -1,6 +1,6 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
 import { forwardFinder, forwardSearch, parseJsonLoose } from '../json-scan'
-import { addBlock, quote, type Piece } from './markup-util'
+import { addBlock, quote, withoutTrailingEos, type Piece } from './markup-util'
 
 /*
  * Kimi K2: `<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{json}<|tool_call_end|><|tool_calls_section_end|>`.
@@ -21,7 +21,7 @@ function readCall(body: string): Piece {
   if (at === -1) return { problem: `a Kimi tool call has no <|tool_call_argument_begin|> (${quote(body)})` }
   const name = body.slice(0, at).trim()
   if (name === '') return { problem: 'a Kimi tool call has no function name' }
-  const json = body.slice(at + ARGS.length).trim()
+  const json = withoutTrailingEos(body.slice(at + ARGS.length)).trim()
   // The template always writes the arguments (`{}` at least): none means the answer was cut off.
   if (json === '') return { problem: `the call to ${name} is cut off before its arguments` }
   const parsed = parseJsonLoose(json)

@@ -126,3 +126,11 @@ export function namedCall(v: unknown): { name: string; arguments: unknown } | st
   if (!isObject(args) && typeof args !== 'string') return `"arguments" of ${name} is not an object`
   return { name: name.trim(), arguments: args }
 }
+
+/** The text without end-of-turn tokens a server left at its end (`{…}<|im_end|>`). */
+export function withoutTrailingEos(text: string): string {
+  return text.replace(
+    /(?:\s*(?:<\|(?:im_end|eot_id|eom_id|endoftext|end_of_text)\|>|<\/s>|<eos>|<end_of_turn>))+\s*$/,
+    '',
+  )
+}
