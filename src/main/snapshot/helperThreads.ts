@@ -48,7 +48,6 @@ export function helperThreads<Out>(source: string, count: () => number): HelperT
 
   const start = (): HelperThread<Out> => {
     const worker = new Worker(source, { eval: true })
-    worker.unref() // an idle helper must not keep the process alive
     const h: HelperThread<Out> = { worker, pending: new Map() }
     worker.on('message', ({ id, out }: { id: number; out: Out }) => {
       h.pending.get(id)?.(out)
@@ -62,6 +61,10 @@ export function helperThreads<Out>(source: string, count: () => number): HelperT
     }
     worker.on('error', fail)
     worker.on('exit', fail)
+    // An idle helper must not keep the process alive. After the listeners: adding a
+    // 'message' listener refs the worker again, and a helper never sent anything then
+    // held a finished CLI run open for good.
+    worker.unref()
     return h
   }
 

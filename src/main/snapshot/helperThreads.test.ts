@@ -1,0 +1,29 @@
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { tempDir } from '../store/testing/helpers'
+
+/* Helper threads must never keep a process alive once their work is answered. */
+
+const HERE = path.dirname(new URL(import.meta.url).pathname)
+
+describe('helperThreads', () => {
+  it('lets a process exit when one of its helpers was never sent anything', () => {
+    // In a process of its own: a helper left referenced would hold it open until the timeout.
+    const script = `
+      import { helperThreads } from ${JSON.stringify(path.join(HERE, 'helperThreads.ts'))}
+      const echo = "const { parentPort } = require('node:worker_threads'); parentPort.on('message', ({ id }) => parentPort.postMessage({ id, out: 42 }))"
+      const pool = helperThreads(echo, () => 2)
+      console.log(await pool.run({}))
+    `
+    const file = path.join(tempDir('stepwise-helpers-'), 'run.mts')
+    fs.writeFileSync(file, script)
+    const child = spawnSync(process.execPath, ['--import', 'tsx', file], {
+      encoding: 'utf8',
+      timeout: 15_000,
+    })
+    expect(child.stdout.trim()).toBe('42')
+    expect({ status: child.status, signal: child.signal }).toEqual({ status: 0, signal: null })
+  }, 20_000)
+})
