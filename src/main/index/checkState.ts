@@ -78,17 +78,22 @@ export function loadCheckState(file: string, root: string, generation: number): 
  */
 export function createCheckStateCache(file: string | undefined, root: string, generation: () => number) {
   let loaded: { generation: number; rows: StoredStat[] } | undefined
+  // Read once per process: later builds in it (the app's) check from SQLite.
+  let read = false
+  const load = (): StoredStat[] | undefined => {
+    if (!file) return undefined
+    read = true
+    const g = generation()
+    const rows = loadCheckState(file, root, g)
+    loaded = rows && { generation: g, rows }
+    return rows
+  }
   return {
     /** The saved rows, if they are the index's rows now. */
-    load(): StoredStat[] | undefined {
-      if (!file) return undefined
-      const g = generation()
-      const rows = loadCheckState(file, root, g)
-      loaded = rows && { generation: g, rows }
-      return rows
-    },
-    /** The loaded rows for one check, while still current; then forgotten. */
+    load,
+    /** The saved rows for one check (read now if they were not), while still current; then forgotten. */
     take(): StoredStat[] | undefined {
+      if (!loaded && !read) load()
       const l = loaded
       loaded = undefined
       return l && l.generation === generation() ? l.rows : undefined

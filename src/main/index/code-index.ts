@@ -152,18 +152,21 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     const started = performance.now()
     report({ phase: 'listing', done: 0, total: 0 })
     // A session starts its build beside its baseline: let the baseline's stats get going
-    // before ~0.1 s of loading 70,000 paths takes this thread.
+    // before loading 70,000 paths takes this thread.
     await yieldToLoop()
-    ensureLoaded()
     const vouched = prefix ? undefined : await given.listing?.()
+    // Rows saved at this generation are the stored ones: with them, the paths are loaded
+    // only if the check finds something to change (a session on an unchanged tree never does).
+    const saved = checkState.take()
+    if (!saved) ensureLoaded()
     const listed = vouched ?? (await opts.sandbox.listFiles({ prefix, signal })).files
+    const fileCount = () =>
+      loaded ? indexed.size : (saved?.filter((r) => r.version === EXTRACTOR_VERSION).length ?? 0)
     // A listing cut short is not the project: taken as such, it would drop every stored file.
-    if (signal.aborted) return stoppedBeforeListing(started, indexed.size)
+    if (signal.aborted) return stoppedBeforeListing(started, fileCount())
     const before = { complete, warning }
     warning = undefined
     report({ phase: 'indexing', done: 0, total: listed.length })
-    // Rows saved at this generation are the stored ones, and the paths in memory are theirs.
-    const saved = checkState.take()
     const check = await checkStored({
       root,
       listed,
@@ -173,6 +176,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       signal,
     })
     const { jobs, gone } = check
+    if (jobs.length > 0 || gone.length > 0) ensureLoaded()
     let done = check.unchanged
     store.remove(gone)
     for (const p of gone) {
@@ -216,8 +220,8 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     complete = coverage.complete
     warning = coverage.warning
     builtAt = Date.now()
-    store.setMeta({ builtAt, fileCount: indexed.size, warning: warning ?? null })
-    result.files = indexed.size
+    store.setMeta({ builtAt, fileCount: fileCount(), warning: warning ?? null })
+    result.files = fileCount()
     result.grammarErrors = [...grammarErrors]
     result.warning = warning
     result.workers = workersUsed
