@@ -70,8 +70,9 @@ describe('hard links to secrets', () => {
       expect(sandbox.resolve('config.txt')).toEqual({ error: expect.stringContaining('hard link') })
       expect(sandbox.resolve('plain-copy.txt')).toMatchObject({ rel: 'plain-copy.txt' })
       const lines: string[] = []
-      await sandbox.ripgrep(['--no-heading', '-e', 'LINKED|secret'], {
+      await sandbox.ripgrep(['--no-heading', '--with-filename', '--null', '-e', 'LINKED|secret'], {
         onLine: (l) => (lines.push(l.toString()), true),
+        fileOf: (l) => (l.includes(0) ? l.toString('utf8', 0, l.indexOf(0)) : undefined),
       })
       expect(lines.join('\n')).not.toMatch(/AWSLINKED|ENVLINKED/)
       expect(lines.join('\n')).toMatch(/plain/)

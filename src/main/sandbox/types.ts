@@ -41,6 +41,16 @@ export interface Sandbox {
    */
   ripgrep(
     args: readonly string[],
-    opts: { prefix?: string; signal?: AbortSignal; onLine: (line: Buffer) => boolean },
+    opts: {
+      prefix?: string
+      signal?: AbortSignal
+      onLine: (line: Buffer) => boolean
+      /**
+       * The project-relative file a line of output comes from (undefined: a line of
+       * no file). Lines of a file that is a second name (a hard link) of a secret
+       * never reach `onLine`.
+       */
+      fileOf: (line: Buffer) => string | undefined
+    },
   ): Promise<{ code: number | null; stderr: string; stopped: boolean }>
 }

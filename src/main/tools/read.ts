@@ -255,6 +255,7 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
     const run = await ctx.sandbox.ripgrep(args, {
       prefix,
       signal: ctx.signal,
+      fileOf: pathOfLine,
       onLine: (line) => {
         const match = parseMatch(line)
         if (!match || (matchesGlob && !matchesGlob(match.path))) return true
@@ -283,6 +284,12 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
   },
 }
 
+/** The file of one line of ripgrep's `path NUL …` output; undefined for a line of no file. */
+function pathOfLine(line: Buffer): string | undefined {
+  const nul = line.indexOf(0)
+  return nul < 0 ? undefined : line.toString('utf8', 0, nul).replace(/^\.\//, '')
+}
+
 /** One line of ripgrep's `path NUL line:column:text` output; undefined for anything else. */
 function parseMatch(line: Buffer): Match | undefined {
   const nul = line.indexOf(0)
@@ -296,7 +303,7 @@ function parseMatch(line: Buffer): Match | undefined {
   let text = line.subarray(colColon + 1)
   if (text.length > 0 && text[text.length - 1] === 13) text = text.subarray(0, text.length - 1) // \r
   return {
-    path: line.toString('utf8', 0, nul).replace(/^\.\//, ''),
+    path: pathOfLine(line)!,
     line: lineNumber,
     text: excerpt(text, Math.max(0, column - 1)),
   }
