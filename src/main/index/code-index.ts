@@ -13,20 +13,13 @@ import {
 } from './graph'
 import { identLines } from './idents'
 import { compare, filterIdents, patchable, push, rankSymbols, storedProblems, toRel } from './index-helpers'
-import { createIndexStore } from './index-store'
+import { createIndexStore, type StoredStat } from './index-store'
 import { sharedRun } from './shared-run'
 import { checkStored, coverageAfter, saveRows, stoppedBeforeListing, yieldToLoop } from './build-steps'
 import { createCheckStateCache } from './checkState'
 import { defaultWorkerCount, processAll } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
-import {
-  type BuildProgress,
-  type BuildReport,
-  type CodeIndex,
-  type CodeIndexOptions,
-  type Reference,
-  type UpdateReport,
-} from './api'
+import type { BuildProgress, BuildReport, CodeIndex, CodeIndexOptions, Reference, UpdateReport } from './api'
 import type { FileFacts, Language } from './types'
 
 /*
@@ -78,10 +71,9 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
   let metaRead = false
   /** Whether the last build finished, read once per process: one row, no paths. */
   const readMeta = () => {
-    if (metaRead) return
+    const meta = metaRead ? undefined : store.meta()
+    if (!metaRead) complete = meta !== undefined && meta.builtAt > 0 && meta.warning === null
     metaRead = true
-    const meta = store.meta()
-    complete = meta !== undefined && meta.builtAt > 0 && meta.warning === null
   }
   const checkState = createCheckStateCache(opts.stateFile, root, () => store.generation())
   /** The stored state, read once per process: its paths only, so a big index loads in milliseconds. */
@@ -167,14 +159,9 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     const before = { complete, warning }
     warning = undefined
     report({ phase: 'indexing', done: 0, total: listed.length })
-    const check = await checkStored({
-      root,
-      listed,
-      store,
-      saved,
-      isCurrent: (row) => row.version === EXTRACTOR_VERSION && (saved !== undefined || indexed.has(row.path)),
-      signal,
-    })
+    const isCurrent = (row: StoredStat) =>
+      row.version === EXTRACTOR_VERSION && (saved !== undefined || indexed.has(row.path))
+    const check = await checkStored({ root, listed, store, saved, isCurrent, signal })
     const { jobs, gone } = check
     if (jobs.length > 0 || gone.length > 0) ensureLoaded()
     let done = check.unchanged
