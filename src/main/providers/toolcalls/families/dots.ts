@@ -1,7 +1,7 @@
 import { parseJsonLoose } from '../json-scan'
 import { callsFromValue } from '../json-scan'
-import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { addCalls, attribute, quote, tagBlocks } from './markup-util'
+import type { RawCall, ToolCallFamily } from '../types'
+import { attribute, parseTagBlocks, quote } from './markup-util'
 
 /*
  * dots (vLLM's dots_tool_parser): `<dots_function_call>` blocks holding XML invokes,
@@ -43,19 +43,10 @@ function readBody(body: string): RawCall[] | string {
   return calls.length > 0 ? calls : `the ${OPEN} block holds no call`
 }
 
-function parse(text: string): FamilyResult {
-  const out: FamilyResult = { spans: [], broken: [] }
-  for (const b of tagBlocks(text, OPEN, CLOSE)) {
-    if (!b.closed) out.broken.push({ start: b.start, end: b.end, problem: `the ${OPEN} block is not closed` })
-    else addCalls(out, b.start, b.end, readBody(text.slice(b.bodyStart, b.bodyEnd)))
-  }
-  return out
-}
-
 export const dots: ToolCallFamily = {
   id: 'dots',
   models: 'dots (<dots_function_call>)',
   detect: (text) => text.includes(OPEN),
-  parse,
+  parse: (text) => parseTagBlocks(text, OPEN, CLOSE, readBody),
   example: `${OPEN}<invoke name="read_file"><parameter name="path">src/main.ts</parameter></invoke>${CLOSE}`,
 }

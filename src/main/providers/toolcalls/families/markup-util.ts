@@ -38,6 +38,24 @@ export function addCalls(out: FamilyResult, start: number, end: number, read: Ra
   else out.spans.push({ start, end, calls: read, kind: 'markup' })
 }
 
+/**
+ * A family of `open`…`close` blocks each read whole by `readBody`: its calls as one span,
+ * or why not as a broken one; a block never closed is broken too.
+ */
+export function parseTagBlocks(
+  text: string,
+  open: string,
+  close: string,
+  readBody: (body: string) => RawCall[] | string,
+): FamilyResult {
+  const out: FamilyResult = { spans: [], broken: [] }
+  for (const b of tagBlocks(text, open, close)) {
+    if (!b.closed) out.broken.push({ start: b.start, end: b.end, problem: `the ${open} block is not closed` })
+    else addCalls(out, b.start, b.end, readBody(text.slice(b.bodyStart, b.bodyEnd)))
+  }
+  return out
+}
+
 /** Where one `open`…`close` block stands: its body lies between `bodyStart` and `bodyEnd`. */
 export interface TagBlock {
   start: number

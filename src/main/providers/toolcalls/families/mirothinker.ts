@@ -1,6 +1,6 @@
 import { parseJsonLoose } from '../json-scan'
-import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
-import { addCalls, quote, tagBlocks } from './markup-util'
+import type { RawCall, ToolCallFamily } from '../types'
+import { parseTagBlocks, quote } from './markup-util'
 
 /*
  * MiroThinker (its chat template in llama.cpp's models/templates/MiroThinker-v1.jinja):
@@ -37,19 +37,10 @@ function readBody(body: string): RawCall[] | string {
   return calls.length > 0 ? calls : `the ${OPEN} block names no tool`
 }
 
-function parse(text: string): FamilyResult {
-  const out: FamilyResult = { spans: [], broken: [] }
-  for (const b of tagBlocks(text, OPEN, CLOSE)) {
-    if (!b.closed) out.broken.push({ start: b.start, end: b.end, problem: `the ${OPEN} block is not closed` })
-    else addCalls(out, b.start, b.end, readBody(text.slice(b.bodyStart, b.bodyEnd)))
-  }
-  return out
-}
-
 export const mirothinker: ToolCallFamily = {
   id: 'mirothinker',
   models: 'MiroThinker (<use_mcp_tool>)',
   detect: (text) => text.includes(OPEN),
-  parse,
+  parse: (text) => parseTagBlocks(text, OPEN, CLOSE, readBody),
   example: `${OPEN}\n<server_name>stepwise</server_name>\n<tool_name>read_file</tool_name>\n<arguments>\n{"path": "src/main.ts"}\n</arguments>\n${CLOSE}`,
 }
