@@ -71,9 +71,10 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
   let metaRead = false
   /** Whether the last build finished, read once per process: one row, no paths. */
   const readMeta = () => {
-    const meta = metaRead ? undefined : store.meta()
-    if (!metaRead) complete = meta !== undefined && meta.builtAt > 0 && meta.warning === null
+    if (metaRead) return
     metaRead = true
+    const meta = store.meta()
+    complete = meta !== undefined && meta.builtAt > 0 && meta.warning === null
   }
   const checkState = createCheckStateCache(opts.stateFile, root, () => store.generation())
   /** The stored state, read once per process: its paths only, so a big index loads in milliseconds. */
@@ -207,8 +208,8 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     complete = coverage.complete
     warning = coverage.warning
     builtAt = Date.now()
-    store.setMeta({ builtAt, fileCount: fileCount(), warning: warning ?? null })
     result.files = fileCount()
+    store.setMeta({ builtAt, fileCount: result.files, warning: warning ?? null })
     result.grammarErrors = [...grammarErrors]
     result.warning = warning
     result.workers = workersUsed
