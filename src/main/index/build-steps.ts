@@ -60,10 +60,12 @@ export async function checkStored(c: {
   unchanged: number
   /** Listed files with no row; undefined when stopped before the rows met the listing. */
   fresh?: number
+  /** The stored rows it checked, in path order. */
+  rows: readonly StoredStat[]
 }> {
   const { root, store, signal } = c
   const rows = c.saved ?? (await readRows(store, signal))
-  if (signal.aborted) return { jobs: [], gone: [], unchanged: 0 }
+  if (signal.aborted) return { jobs: [], gone: [], unchanged: 0, rows }
   const { kept, gone, fresh } = matchSorted(c.listed, rows) ?? matchBySet(c.listed, rows)
   const job = (rel: string): FileJob => ({ rel, abs: path.join(root, rel), known: store.known(rel) })
   const jobs: FileJob[] = []
@@ -73,10 +75,10 @@ export async function checkStored(c: {
     else jobs.push(job(row.path))
   }
   const settled = await settleByStat(root, toStat, signal)
-  if (!settled) return { jobs: [], gone, unchanged: 0, fresh: fresh.length }
+  if (!settled) return { jobs: [], gone, unchanged: 0, fresh: fresh.length, rows }
   for (const row of settled.stale) jobs.push(job(row.path))
   for (const rel of fresh) jobs.push({ rel, abs: path.join(root, rel) })
-  return { jobs, gone, unchanged: settled.unchanged, fresh: fresh.length }
+  return { jobs, gone, unchanged: settled.unchanged, fresh: fresh.length, rows }
 }
 
 /** Every stored row in path order, a page at a time with the loop free in between. */

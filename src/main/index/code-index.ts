@@ -162,6 +162,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     report({ phase: 'indexing', done: 0, total: listed.length })
     const isCurrent = (row: StoredStat) =>
       row.version === EXTRACTOR_VERSION && (saved !== undefined || indexed.has(row.path))
+    const readAt = store.generation()
     const check = await checkStored({ root, listed, store, saved, isCurrent, signal })
     const { jobs, gone } = check
     if (jobs.length > 0 || gone.length > 0) ensureLoaded()
@@ -216,9 +217,10 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     result.seconds = (performance.now() - started) / 1000
     report({ phase: 'done', done, total: listed.length })
     invalidate(changed)
-    // For the next process's check: the rows as they are now, unless the saved ones still are.
-    if (!result.aborted && (!saved || jobs.length > 0 || gone.length > 0))
-      await saveRows(checkState, store, signal)
+    // For the next process's check: the rows as they are now, read again after changes; the
+    // rows the check read and left unchanged are saved as read; saved ones still true stay.
+    if (!result.aborted && (jobs.length > 0 || gone.length > 0)) await saveRows(checkState, store, signal)
+    else if (!result.aborted && !saved) checkState.save(check.rows, readAt)
     return result
   }
 
