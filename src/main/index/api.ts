@@ -104,11 +104,11 @@ export interface CodeIndex {
     signal?: AbortSignal
     onProgress?: (progress: BuildProgress) => void
     /**
-     * The project's files as the sandbox lists them (sorted), vouched for by the
-     * caller — a session's baseline has just checked its listing against the tree —
-     * so the build need not list again; undefined from it: the build lists.
+     * The project's files, vouched for by the caller — a session's baseline has just
+     * checked its listing against the tree — so the build need not list again;
+     * undefined from it: the build lists.
      */
-    listing?: () => Promise<readonly string[] | undefined>
+    listing?: () => Promise<VouchedListing | undefined>
   }): Promise<BuildReport>
   update(paths: readonly string[]): Promise<UpdateReport>
   status(): IndexStatus
@@ -146,4 +146,18 @@ export interface CodeIndex {
   rankedSymbols(limit: number): RankedSymbol[]
   /** Called after every build or update that changed something. */
   onChange(listener: (changed: readonly string[]) => void): () => void
+}
+
+/** The project's files as a caller vouches for them (CodeIndex.build's `listing`). */
+export interface VouchedListing {
+  /** As the sandbox lists them, sorted. */
+  paths: readonly string[]
+  /** Their stats as the caller just took them (statFiles.ts: STAT_FIELDS per path), if it did. */
+  stats?: Float64Array
+  /**
+   * Set when the caller found every one of them as an earlier snapshot left them
+   * (Snapshotter.unchangedSince): a finished index last checked against the same
+   * value has nothing to check.
+   */
+  unchangedSince?: string
 }

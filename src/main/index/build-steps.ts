@@ -19,18 +19,21 @@ export function sliceTimer(): { due(): boolean; next(): void } {
   return { due: () => performance.now() - start >= SLICE_MS, next: () => (start = performance.now()) }
 }
 
-/** The report of a build stopped before its listing was complete: nothing changed. */
-export function stoppedBeforeListing(started: number, files: number): BuildReport {
+/**
+ * The report of a build that changed nothing: one stopped before its listing was
+ * complete (`aborted`), or one whose files were vouched unchanged since its last check.
+ */
+export function nothingChanged(started: number, files: number, aborted: boolean): BuildReport {
   return {
     files,
     parsed: 0,
-    unchanged: 0,
+    unchanged: aborted ? 0 : files,
     removed: 0,
     skipped: [],
     parseErrors: [],
     errors: [],
     grammarErrors: [],
-    aborted: true,
+    aborted,
     seconds: (performance.now() - started) / 1000,
     workers: 0,
   }
@@ -49,6 +52,8 @@ const PAGE = 500
 export async function checkStored(c: {
   root: string
   listed: readonly string[]
+  /** The listed files' stats as the caller just took them (STAT_FIELDS each): none are taken again. */
+  stats?: Float64Array
   store: Pick<ReturnType<typeof createIndexStore>, 'page' | 'known'>
   /** The stored rows as a state file saved them at the index's current generation (checkState.ts). */
   saved?: readonly StoredStat[]
@@ -66,15 +71,19 @@ export async function checkStored(c: {
   const { root, store, signal } = c
   const rows = c.saved ?? (await readRows(store, signal))
   if (signal.aborted) return { jobs: [], gone: [], unchanged: 0, rows }
-  const { kept, gone, fresh } = matchSorted(c.listed, rows) ?? matchBySet(c.listed, rows)
+  const { kept, keptAt, gone, fresh } = matchSorted(c.listed, rows) ?? matchBySet(c.listed, rows)
   const job = (rel: string): FileJob => ({ rel, abs: path.join(root, rel), known: store.known(rel) })
   const jobs: FileJob[] = []
   const toStat: StoredStat[] = []
-  for (const row of kept) {
-    if (c.isCurrent(row)) toStat.push(row)
-    else jobs.push(job(row.path))
-  }
-  const settled = await settleByStat(root, toStat, signal)
+  const statAt: number[] = []
+  kept.forEach((row, i) => {
+    if (!c.isCurrent(row)) return jobs.push(job(row.path))
+    toStat.push(row)
+    statAt.push(keptAt[i] * STAT_FIELDS)
+  })
+  const settled = c.stats
+    ? settle(toStat, c.stats, (i) => statAt[i])
+    : await settleByStat(root, toStat, signal)
   if (!settled) return { jobs: [], gone, unchanged: 0, fresh: fresh.length, rows }
   for (const row of settled.stale) jobs.push(job(row.path))
   for (const rel of fresh) jobs.push({ rel, abs: path.join(root, rel) })
@@ -103,18 +112,21 @@ async function readRows(
 
 /** Reads the rows as they are now and saves them for the next process's check (checkState.ts). */
 export async function saveRows(
-  state: { save(rows: readonly StoredStat[], at: number): void },
+  state: { save(rows: readonly StoredStat[], at: number, tree?: string): void },
   store: Pick<ReturnType<typeof createIndexStore>, 'page' | 'generation'>,
   signal: AbortSignal,
+  tree?: string,
 ): Promise<void> {
   const at = store.generation()
   const rows = await readRows(store, signal)
-  if (!signal.aborted) state.save(rows, at)
+  if (!signal.aborted) state.save(rows, at, tree)
 }
 
 interface Matched {
   /** Rows of listed files. */
   kept: StoredStat[]
+  /** Where in the listing each of `kept` is. */
+  keptAt: number[]
   /** Rows of files no longer listed. */
   gone: string[]
   /** Listed files with no row. */
@@ -128,7 +140,7 @@ interface Matched {
  * characters past U+D7FF).
  */
 function matchSorted(listed: readonly string[], rows: readonly StoredStat[]): Matched | undefined {
-  const m: Matched = { kept: [], gone: [], fresh: [] }
+  const m: Matched = { kept: [], keptAt: [], gone: [], fresh: [] }
   let j = 0
   for (let i = 0; i < rows.length; i++) {
     const p = rows[i].path
@@ -136,7 +148,7 @@ function matchSorted(listed: readonly string[], rows: readonly StoredStat[]): Ma
     while (j < listed.length && listed[j] < p) m.fresh.push(listed[j++])
     if (j < listed.length && listed[j] === p) {
       m.kept.push(rows[i])
-      j++
+      m.keptAt.push(j++)
     } else m.gone.push(p)
   }
   while (j < listed.length) m.fresh.push(listed[j++])
@@ -144,12 +156,14 @@ function matchSorted(listed: readonly string[], rows: readonly StoredStat[]): Ma
 }
 
 function matchBySet(listed: readonly string[], rows: readonly StoredStat[]): Matched {
-  const m: Matched = { kept: [], gone: [], fresh: [] }
-  const keep = new Set(listed)
+  const m: Matched = { kept: [], keptAt: [], gone: [], fresh: [] }
+  const at = new Map(listed.map((p, i) => [p, i]))
   const stored = new Set<string>()
   for (const row of rows) {
-    if (keep.has(row.path)) {
+    const i = at.get(row.path)
+    if (i !== undefined) {
       m.kept.push(row)
+      m.keptAt.push(i)
       stored.add(row.path)
     } else m.gone.push(row.path)
   }
@@ -176,10 +190,20 @@ export async function settleByStat(
     { signal, background: true },
   )
   if (!stats) return undefined // stopped
+  return settle(rows, stats, (i) => i * STAT_FIELDS)
+}
+
+/** The same split, by stats already taken: row `i`'s at `stats[offset(i)]`. */
+function settle(
+  rows: readonly StoredStat[],
+  stats: Float64Array,
+  offset: (i: number) => number,
+): { unchanged: number; stale: StoredStat[] } {
   const stale: StoredStat[] = []
   let unchanged = 0
-  for (let i = 0, o = 0; i < rows.length; i++, o += STAT_FIELDS) {
+  for (let i = 0; i < rows.length; i++) {
     const row = rows[i]
+    const o = offset(i)
     const isFile = (stats[o + 4] & fs.constants.S_IFMT) === fs.constants.S_IFREG
     if (stats[o] === STAT_OK && isFile && stats[o + 1] === row.size && stats[o + 2] === row.mtimeMs)
       unchanged++

@@ -27,6 +27,11 @@ interface Header {
   rows: number
   /** Byte length of the paths section (UTF-8, joined by NUL). */
   pathBytes: number
+  /**
+   * The tree the rows were last found true of by a finished check, as the baseline
+   * named it (VouchedListing.unchangedSince); absent when unknown.
+   */
+  tree?: string
 }
 
 /** The file for `root`'s index in the store's folder `dir`. */
@@ -35,28 +40,37 @@ export function checkStateFile(dir: string, root: string): string {
   return path.join(dir, 'index-state', `${name}.state`)
 }
 
-/** Writes `rows` (in path order) as the index of `root` at `generation`. */
+/** Writes `rows` (in path order) as the index of `root` at `generation`, found true of `tree`. */
 export function saveCheckState(
   file: string,
   root: string,
   generation: number,
   rows: readonly StoredStat[],
+  tree?: string,
 ): void {
   const paths = Buffer.from(rows.map((r) => r.path).join('\0'), 'utf8')
   const numbers = new Float64Array(rows.length * FIELDS)
   rows.forEach((r, i) => numbers.set([r.size, r.mtimeMs, r.version], i * FIELDS))
-  const header: Header = { magic: MAGIC, root, generation, rows: rows.length, pathBytes: paths.length }
+  const header: Header = { magic: MAGIC, root, generation, rows: rows.length, pathBytes: paths.length, tree }
   writeFlatFile(file, header, [paths, bytesOf(numbers)])
+}
+
+/** The header saved for `root` at `generation`, when the file is whole. */
+function readHeader(file: string, root: string, generation: number) {
+  const read = readFlatFile<Header>(file)
+  if (!read) return undefined
+  const { header: h, data, at } = read
+  if (h.magic !== MAGIC || h.root !== root || h.generation !== generation) return undefined
+  if (data.length !== at + h.pathBytes + h.rows * FIELDS * 8) return undefined
+  return read
 }
 
 /** The rows saved for `root` at `generation`, or undefined when there are none to trust. */
 export function loadCheckState(file: string, root: string, generation: number): StoredStat[] | undefined {
-  const read = readFlatFile<Header>(file)
+  const read = readHeader(file, root, generation)
   if (!read) return undefined
   const { header: h, data, at } = read
   try {
-    if (h.magic !== MAGIC || h.root !== root || h.generation !== generation) return undefined
-    if (data.length !== at + h.pathBytes + h.rows * FIELDS * 8) return undefined
     const paths = h.rows === 0 ? [] : data.toString('utf8', at, at + h.pathBytes).split('\0')
     if (paths.length !== h.rows) return undefined
     const numbers = float64s(data, at + h.pathBytes, h.rows * FIELDS * 8)
@@ -98,11 +112,15 @@ export function createCheckStateCache(file: string | undefined, root: string, ge
       loaded = undefined
       return l && l.generation === generation() ? l.rows : undefined
     },
-    /** Writes `rows`, read at `at` (the generation), unless the index changed since. */
-    save(rows: readonly StoredStat[], at: number): void {
+    /** Whether the saved rows are the index's rows now, found true of `tree` by a finished check. */
+    checkedAgainst(tree: string): boolean {
+      return file !== undefined && readHeader(file, root, generation())?.header.tree === tree
+    },
+    /** Writes `rows`, read at `at` (the generation), unless the index changed since; see Header.tree. */
+    save(rows: readonly StoredStat[], at: number, tree?: string): void {
       if (!file || at !== generation()) return
       try {
-        saveCheckState(file, root, at, rows)
+        saveCheckState(file, root, at, rows, tree)
       } catch {
         // Only a cache: the next check reads the rows from SQLite.
       }

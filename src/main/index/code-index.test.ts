@@ -339,7 +339,7 @@ describe('createCodeIndex', () => {
     await fixture.index.build()
     const listFiles = vi.spyOn(fixture.sandbox, 'listFiles')
     // A vouched listing without b.ts: b.ts is gone from the index, and nothing was listed.
-    const report = await fixture.index.build({ listing: async () => ['a.ts'] })
+    const report = await fixture.index.build({ listing: async () => ({ paths: ['a.ts'] }) })
     expect(report).toMatchObject({ files: 1, removed: 1, aborted: false })
     expect(listFiles).not.toHaveBeenCalled()
     expect(fixture.index.paths()).toEqual(['a.ts'])

@@ -15,7 +15,7 @@ import { identLines } from './idents'
 import { compare, filterIdents, patchable, push, rankSymbols, storedProblems, toRel } from './index-helpers'
 import { createIndexStore, type StoredStat } from './index-store'
 import { sharedRun } from './shared-run'
-import { checkStored, coverageAfter, saveRows, stoppedBeforeListing, yieldToLoop } from './build-steps'
+import { checkStored, coverageAfter, nothingChanged, saveRows, yieldToLoop } from './build-steps'
 import { createCheckStateCache } from './checkState'
 import { defaultWorkerCount, processAll } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
@@ -136,7 +136,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     return changed
   }
 
-  type Given = { listing?: () => Promise<readonly string[] | undefined> }
+  type Given = Pick<NonNullable<Parameters<CodeIndex['build']>[0]>, 'listing'>
   const build = async (
     signal: AbortSignal,
     report: (p: BuildProgress) => void,
@@ -148,22 +148,29 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     // before loading 70,000 paths takes this thread.
     await yieldToLoop()
     const vouched = prefix ? undefined : await given.listing?.()
+    // The files are as they were when a finished check last found this index true of them.
+    const tree = vouched?.unchangedSince
+    if (tree && complete && checkState.checkedAgainst(tree)) {
+      const files = store.meta()?.fileCount ?? 0
+      report({ phase: 'done', done: files, total: vouched!.paths.length })
+      return nothingChanged(started, files, false)
+    }
     // Rows saved at this generation are the stored ones: with them, the paths are loaded
     // only if the check finds something to change (a session on an unchanged tree never does).
     const saved = checkState.take()
     if (!saved) ensureLoaded()
-    const listed = vouched ?? (await opts.sandbox.listFiles({ prefix, signal })).files
+    const listed = vouched?.paths ?? (await opts.sandbox.listFiles({ prefix, signal })).files
     const fileCount = () =>
       loaded ? indexed.size : (saved?.filter((r) => r.version === EXTRACTOR_VERSION).length ?? 0)
     // A listing cut short is not the project: taken as such, it would drop every stored file.
-    if (signal.aborted) return stoppedBeforeListing(started, fileCount())
+    if (signal.aborted) return nothingChanged(started, fileCount(), true)
     const before = { complete, warning }
     warning = undefined
     report({ phase: 'indexing', done: 0, total: listed.length })
     const isCurrent = (row: StoredStat) =>
       row.version === EXTRACTOR_VERSION && (saved !== undefined || indexed.has(row.path))
     const readAt = store.generation()
-    const check = await checkStored({ root, listed, store, saved, isCurrent, signal })
+    const check = await checkStored({ root, listed, stats: vouched?.stats, store, saved, isCurrent, signal })
     const { jobs, gone } = check
     if (jobs.length > 0 || gone.length > 0) ensureLoaded()
     let done = check.unchanged
@@ -175,17 +182,9 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     const unchangedByStat = done
     report({ phase: 'indexing', done, total: listed.length })
     const result: BuildReport = {
-      files: 0,
-      parsed: 0,
+      ...nothingChanged(started, 0, false),
       unchanged: unchangedByStat,
       removed: gone.length,
-      skipped: [],
-      parseErrors: [],
-      errors: [],
-      grammarErrors: [],
-      aborted: false,
-      seconds: 0,
-      workers: 0,
     }
     const changed: string[] = [...gone]
     const { workersUsed } = await processAll(jobs, {
@@ -218,9 +217,12 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     report({ phase: 'done', done, total: listed.length })
     invalidate(changed)
     // For the next process's check: the rows as they are now, read again after changes; the
-    // rows the check read and left unchanged are saved as read; saved ones still true stay.
-    if (!result.aborted && (jobs.length > 0 || gone.length > 0)) await saveRows(checkState, store, signal)
-    else if (!result.aborted && !saved) checkState.save(check.rows, readAt)
+    // rows the check read and left unchanged are saved as read; saved ones still true stay,
+    // unless this finished whole check can name the tree it found them true of.
+    const checked = !result.aborted && complete ? tree : undefined
+    if (!result.aborted && (jobs.length > 0 || gone.length > 0))
+      await saveRows(checkState, store, signal, checked)
+    else if (!result.aborted && (!saved || checked)) checkState.save(check.rows, readAt, checked)
     return result
   }
 

@@ -2,7 +2,13 @@ import path from 'node:path'
 import { resolveContextWindow } from '../context/windows'
 import { buildRepoMap, repoMapBudget, type RepoMap } from '../context/repo-map'
 import { checkStateFile } from '../index/checkState'
-import { createCodeIndex, type BuildProgress, type BuildReport, type CodeIndex } from '../index/code-index'
+import {
+  createCodeIndex,
+  type BuildProgress,
+  type BuildReport,
+  type CodeIndex,
+  type VouchedListing,
+} from '../index/code-index'
 import { watchIndex, type IndexWatcher } from '../index/watch'
 import type { ModelProvider } from '../providers/types'
 import type { Sandbox } from '../sandbox/types'
@@ -87,7 +93,7 @@ export async function prepareCodeContext(
   opts: {
     waitMs?: number
     /** The project's files, vouched for (see CodeIndex.build): a finished index's check uses them. */
-    listing?: () => Promise<readonly string[] | undefined>
+    listing?: () => Promise<VouchedListing | undefined>
   } = {},
 ): Promise<CodeContext> {
   const notices: string[] = []

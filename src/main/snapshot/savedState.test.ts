@@ -9,6 +9,7 @@ import { listUnignoredDirectories } from './directories'
 import { loadState, saveState, stateFileFor } from './savedState'
 import { RACY_MARGIN_MS } from './statCache'
 import { createSnapshotter } from './snapshotter'
+import { statFiles } from './statFiles'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -83,7 +84,13 @@ async function setup(files: Record<string, string>) {
         expect(snapshotter.readFileAt(r.info.id, f.path)).toEqual(fs.readFileSync(path.join(root, f.path)))
       return { changed: r.changed, manifestHash: r.info.manifestHash, skipped: r.skipped, ...counts }
     }
-    return { snap, close: () => snapshotter.close(), listedPaths: () => snapshotter.listedPaths() }
+    return {
+      snap,
+      close: () => snapshotter.close(),
+      prepare: () => snapshotter.prepare(),
+      lastListing: () => snapshotter.lastListing(),
+      newest: () => snapshotter.listSnapshots().at(-1)!,
+    }
   }
   return { root, stateFile, process, listing: async () => (await sandbox.listFiles()).files }
 }
@@ -92,14 +99,18 @@ const none = { added: [], modified: [], deleted: [] }
 
 describe('the state a snapshotter leaves for the next process', () => {
   it('lets a new process take an unchanged tree without listing it or loading the stat cache', async () => {
-    const { process, listing } = await setup({ 'a.ts': 'a', 'src/b.ts': 'b', '.gitignore': '*.log\n' })
+    const { root, process, listing } = await setup({ 'a.ts': 'a', 'src/b.ts': 'b', '.gitignore': '*.log\n' })
     const first = await process().snap()
     expect(first).toMatchObject({ listings: 1, statCacheLoads: 1 })
     const later = process()
-    expect(later.listedPaths()).toBeUndefined() // nothing taken yet
+    expect(later.lastListing()).toBeUndefined() // nothing taken yet
     const again = await later.snap()
     // What it was taken from, without listing: what the index's check uses instead of listing.
-    expect(later.listedPaths()).toEqual(await listing())
+    const taken = later.lastListing()!
+    expect(taken.paths).toEqual(await listing())
+    expect(taken.stats).toEqual(await statFiles(root, taken.paths))
+    // Found as the first process left it: the index checked against that tree need not check.
+    expect(taken.unchangedSince).toBe(first.manifestHash)
     expect(again).toEqual({
       changed: none,
       manifestHash: first.manifestHash,
@@ -124,11 +135,32 @@ describe('the state a snapshotter leaves for the next process', () => {
     expect(shrunk).toMatchObject({ changed: { ...none, added: ['big.bin'] }, skipped: [], listings: 0 })
   })
 
+  it('takes the first snapshot from what prepare started, dated then, and ignores prepare after it', async () => {
+    const { root, process } = await setup({ 'a.ts': 'a', 'src/b.ts': 'b' })
+    const first = await process().snap()
+    const later = process()
+    const before = Date.now()
+    later.prepare()
+    const after = Date.now()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await later.snap()).toMatchObject({ changed: none, manifestHash: first.manifestHash, listings: 0 })
+    expect(later.newest().createdAt).toBeGreaterThanOrEqual(before)
+    expect(later.newest().createdAt).toBeLessThanOrEqual(after)
+    // After a snapshot there is nothing to start: the next one stats afresh and sees the edit.
+    later.prepare()
+    fs.writeFileSync(path.join(root, 'a.ts'), 'A')
+    expect((await later.snap()).changed).toEqual({ ...none, modified: ['a.ts'] })
+  })
+
   it('still sees a file edited in place to the same size, a file added and a file deleted', async () => {
     const { root, process } = await setup({ 'a.ts': 'aaaa', 'src/b.ts': 'b', 'src/c.ts': 'c' })
     await process().snap()
     fs.writeFileSync(path.join(root, 'a.ts'), 'AAAA')
-    expect(await process().snap()).toMatchObject({ changed: { ...none, modified: ['a.ts'] }, listings: 0 })
+    const edited = process()
+    expect(await edited.snap()).toMatchObject({ changed: { ...none, modified: ['a.ts'] }, listings: 0 })
+    // Not the tree an earlier snapshot left: what was checked against that one must check again.
+    expect(edited.lastListing()).toMatchObject({ paths: ['a.ts', 'src/b.ts', 'src/c.ts'] })
+    expect(edited.lastListing()?.unchangedSince).toBeUndefined()
     write(root, 'src/new.ts', 'n')
     fs.rmSync(path.join(root, 'src/c.ts'))
     expect((await process().snap()).changed).toEqual({

@@ -68,6 +68,20 @@ export interface TakeSnapshotResult {
   how: 'events' | 'stat'
 }
 
+/** The files a snapshot was taken from (Snapshotter.lastListing). */
+export interface TakenListing {
+  /** Sorted, as `listFiles` gave them, less paths that would leave the root. */
+  paths: readonly string[]
+  /** STAT_FIELDS per path (statFiles.ts) as the snapshot found them; absent when it took no stats. */
+  stats?: Float64Array
+  /**
+   * The snapshot's manifest hash when it found the tree as an earlier snapshot left
+   * it: its listing kept, every file with the stats saved with that manifest. Equal
+   * values in two processes: the same files with the same content.
+   */
+  unchangedSince?: string
+}
+
 export interface Snapshotter {
   readonly root: string
   takeSnapshot(opts: { sessionId: string | null; label?: string }): Promise<TakeSnapshotResult>
@@ -85,11 +99,18 @@ export interface Snapshotter {
   diffSnapshots(fromId: number, toId: number): SnapshotChanges
   baselineReader(snapshotId: number): BaselineReader
   /**
-   * The files the newest snapshot of this snapshotter was taken from (sorted, as
-   * `listFiles` gave them, less paths that would leave the root), while its listing
-   * is kept (with `listDirectories`); undefined otherwise.
+   * What the newest snapshot of this snapshotter was taken from, while its listing
+   * is kept (with `listDirectories`); undefined otherwise. What a code index checks
+   * itself against instead of listing and stat'ing the tree again.
    */
-  listedPaths(): readonly string[] | undefined
+  lastListing(): TakenListing | undefined
+  /**
+   * For a process about to take its first snapshot: reads what an earlier process
+   * left (with `stateFile`) and starts the stats it vouches with on helper threads,
+   * so that they run while the caller sets up. The next snapshot uses them, and so
+   * shows the tree as of this call. Does nothing after the first call or snapshot.
+   */
+  prepare(): void
   /** Stops watching (with `watch`); later snapshots stat every file. */
   close(): void
 }

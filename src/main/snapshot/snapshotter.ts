@@ -9,7 +9,7 @@ import { recordListing, restoreListing, type ReusableListing } from './listingCa
 import { applyManifestDeltas } from './manifest'
 import { createManifestStore } from './manifestStore'
 import { createSnapshotRows, type SnapshotRow } from './snapshotReads'
-import type { Snapshotter, SnapshotterOptions, TakeSnapshotResult } from './snapshotTypes'
+import type { Snapshotter, SnapshotterOptions, TakeSnapshotResult, TakenListing } from './snapshotTypes'
 import { loadState, saveState } from './savedState'
 import { isListed, namesChanged } from './sortedPaths'
 import { loadStatCache, type FileStat, type StatCache } from './statCache'
@@ -27,6 +27,12 @@ export type { Snapshotter, SnapshotterOptions, TakeSnapshotResult } from './snap
 const PARTIAL_MAX_FILES = 1000
 /** A saved state of ~4,000 paths or more: its snapshot stats on helper threads (statFiles.ts). */
 const WARM_STATE_BYTES = 256 * 1024
+
+/** Stats of the saved listing's paths, started before the snapshot that uses them. */
+interface EarlyStats {
+  paths: readonly string[]
+  stats: Promise<Float64Array>
+}
 
 function fileSize(file: string): number | undefined {
   try {
@@ -86,8 +92,12 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   let queue: Promise<unknown> = Promise.resolve()
   // Whether the state file was looked at (once, before the first snapshot).
   let restored = false
+  // What `restore` started for the first snapshot, until it takes them.
+  let pending: { startedAt: number; prefetching?: Promise<void>; early?: EarlyStats } | undefined
   // Snapshots this snapshotter took by stat'ing (the first one starts no watch).
   let taken = 0
+  // What the newest snapshot was taken from (`lastListing`).
+  let lastTaken: TakenListing | undefined
 
   function listedPaths(listed: string[]): string[] {
     const paths = listed.filter(isSafeRelative)
@@ -171,21 +181,33 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     }
   }
 
-  async function take(sessionId: string | null, label: string | undefined): Promise<TakeSnapshotResult> {
-    const startedAt = Date.now()
-    const report = await tracker?.collect()
-    let early: { paths: readonly string[]; stats: Promise<Float64Array> } | undefined
-    let prefetching: Promise<void> | undefined
-    if (!restored) {
-      restored = true
-      restoreSaved(rows.latest())
-      // A new process: the listing's directories and the stats the saved state vouches with,
-      // on helper threads in that order, while this thread goes on; the stats are used when
-      // the listing holds. Later snapshots may need no stats at all.
-      prefetching = listing?.prefetch()
-      if (reproducible) early = { paths: reproducible.paths, stats: statFiles(root, reproducible.paths) }
+  /**
+   * Once, in a new process: what the state file vouches for, and its checks started
+   * on helper threads — the listing's directories, then the stats — while this thread
+   * goes on. The first snapshot uses the stats when the listing holds; later ones may
+   * need no stats at all.
+   */
+  function restore(): void {
+    if (restored) return
+    restored = true
+    restoreSaved(rows.latest())
+    pending = {
+      startedAt: Date.now(),
+      prefetching: listing?.prefetch(),
+      early: reproducible && { paths: reproducible.paths, stats: statFiles(root, reproducible.paths) },
     }
+  }
+
+  async function take(sessionId: string | null, label: string | undefined): Promise<TakeSnapshotResult> {
+    // A snapshot started by `prepare` shows the tree as of then.
+    const startedAt = pending?.startedAt ?? Date.now()
+    const report = await tracker?.collect()
+    restore()
+    const { early, prefetching } = pending ?? {}
+    pending = undefined
+    lastTaken = undefined
     const { paths, relisted } = await currentPaths(prefetching)
+    lastTaken = { paths }
     const previous = rows.latest()
     const meta = { sessionId, label, createdAt: startedAt }
     const since = tracked
@@ -210,6 +232,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     taken++
 
     const stats = await (early?.paths === paths ? early.stats : statFiles(root, paths))
+    lastTaken = { paths, stats }
     const last = reproducible
     reproducible = undefined
     const v =
@@ -220,6 +243,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
       // An unchanged tree: what the full capture below would conclude, without the per-file work.
       reproducible = { ...last!, untrusted: v.untrusted }
       if (tracker?.watching) tracked = { paths, manifestHash: last!.manifestHash }
+      lastTaken.unchangedSince = last!.manifestHash
       const info = insertRow({
         ...meta,
         manifestHash: previous!.manifest_hash,
@@ -347,7 +371,9 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
 
     ...rows.reads,
 
-    listedPaths: () => (taken > 0 ? listing?.paths : undefined),
+    lastListing: () => (listing ? lastTaken : undefined),
+
+    prepare: restore,
 
     close() {
       if (unsaved) persist(unsaved)

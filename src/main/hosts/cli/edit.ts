@@ -10,7 +10,7 @@ import { chooseModel } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { onIndexProgress } from '../../session/code-context'
-import { closeSnapshotters, startSession } from '../../session/start'
+import { closeSnapshotters, prepareBaseline, startSession } from '../../session/start'
 import { commandSettingsFrom, hideFromCommands, sandboxStatus } from '../../exec'
 import { storedModelOptions } from '../../service/settings'
 import { openStore } from '../../store/store'
@@ -179,6 +179,8 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   try {
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
     const approver = approverFor(opts.approve, interactive, renderer)
+    // Before the sandbox probe and MCP servers: their time then hides the baseline's stats.
+    await prepareBaseline(store, repo).catch(() => undefined) // startSession says what is wrong
     const sandbox = sandboxStatus()
     const stored = commandSettingsFrom(parseJsonSetting(store.getSetting('commands')))
     const commands = opts.allowUnsandboxed ? { ...stored, allowUnsandboxed: true } : stored
