@@ -108,7 +108,8 @@ export interface Snapshotter {
    * For a process about to take its first snapshot: reads what an earlier process
    * left (with `stateFile`) and starts the stats it vouches with on helper threads,
    * so that they run while the caller sets up. The next snapshot uses them, and so
-   * shows the tree as of this call. Does nothing after the first call or snapshot.
+   * shows the tree as of this call: only for a snapshot that follows within moments
+   * (a session's baseline). Does nothing after the first call or snapshot.
    */
   prepare(): void
   /** Stops watching (with `watch`); later snapshots stat every file. */
