@@ -99,6 +99,17 @@ export async function requestJson(
   }
 }
 
+/**
+ * Loads Node's HTTP client now (undici, ~12 ms of this thread on first use), for a
+ * caller with the thread idle before its first request. A data: URL needs no network.
+ */
+export function warmHttp(): void {
+  fetch('data:,').then(
+    (res) => res.body?.cancel(),
+    () => undefined,
+  )
+}
+
 async function send(
   req: Omit<PostRequest, 'body'> & { method?: string },
   body: string | undefined,

@@ -6,6 +6,7 @@ import { buildSystemPrompt } from '../agent/prompt'
 import { prepareCodeContext } from './code-context'
 import { warmTokenizer } from '../context/tokens'
 import { createProvider } from '../providers'
+import { warmHttp } from '../providers/http'
 import type { RetryOptions } from '../providers/retry'
 import type { ModelProvider, ProviderConfig } from '../providers/types'
 import { createSandbox } from '../sandbox/sandbox'
@@ -16,7 +17,7 @@ import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
 import { liveTraces } from '../telemetry/live'
 import type { Store } from '../store/types'
 import { createReadTracker } from '../tools/read-tracker'
-import { allTools } from '../tools/registry'
+import { allTools, toolSpecs } from '../tools/registry'
 import type { ToolContext, ToolDefinition, ToolLimits } from '../tools/types'
 import { verifyProject, type CommandSettings } from '../exec'
 
@@ -162,9 +163,14 @@ export async function startSession(
   // skips when the tree is as it was at a check that found the index true of it.
   const listing = setup.resume ? undefined : () => opened.then(() => snapshotter.lastListing())
   const coded = prepareCodeContext(store, sandbox, provider, undefined, { listing })
-  // The first request counts its tokens: the tables load (~0.3 s of this thread) while a
-  // big tree's baseline waits on its stat threads, instead of after it.
-  setImmediate(() => warmTokenizer(provider.model))
+  // What the first request needs — token tables (~0.2 s of this thread), the tools' JSON
+  // schemas, Node's HTTP client — loads while a big tree's baseline waits on its stat
+  // threads, instead of after it.
+  setImmediate(() => {
+    warmTokenizer(provider.model)
+    toolSpecs(setup.tools ?? allTools)
+    warmHttp()
+  })
   const [code, { session, baselineId }] = await bothSettled(coded, opened)
   const system = buildSystemPrompt(sandbox.root, {
     extra: [setup.systemExtra, code.repoMap?.text].filter(Boolean).join('\n\n') || undefined,
