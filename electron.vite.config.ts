@@ -57,7 +57,7 @@ export default defineConfig({
       rolldownOptions: {
         input: {
           'electron-main': resolve('src/main/electron-main.ts'),
-          cli: resolve('src/main/hosts/cli/main.ts'),
+          cli: resolve('src/main/hosts/cli/entry.ts'),
           // The code index parses in worker threads; the pool looks for this file beside the entry.
           'index-worker': resolve('src/main/index/worker.ts'),
         },

@@ -12,7 +12,7 @@ import type { ModelProvider, ProviderConfig } from '../providers/types'
 import { createSandbox } from '../sandbox/sandbox'
 import type { Sandbox } from '../sandbox/types'
 import { listUnignoredDirectories } from '../snapshot/directories'
-import { stateFileFor } from '../snapshot/savedState'
+import { stateFileIn } from '../snapshot/savedState'
 import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
 import { liveTraces } from '../telemetry/live'
 import type { Store } from '../store/types'
@@ -121,11 +121,7 @@ export function closeSnapshotters(store: Store): void {
 function snapshotStateFile(store: Store, sandbox: Sandbox): string | undefined {
   const file = store.db.name
   if (!file || file === ':memory:' || !path.isAbsolute(file)) return undefined
-  return stateFileFor(
-    path.join(path.dirname(file), 'snapshot-state'),
-    sandbox.root,
-    sandbox.denyPatterns.join('\0'),
-  )
+  return stateFileIn(path.dirname(file), sandbox.root, sandbox.denyPatterns)
 }
 
 /**

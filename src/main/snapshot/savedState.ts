@@ -58,6 +58,11 @@ export function stateFileFor(dir: string, root: string, key: string): string {
   return path.join(dir, `${name}.state`)
 }
 
+/** The state file of `root` in a store's data folder, for a sandbox denying `denyPatterns`. */
+export function stateFileIn(dataDir: string, root: string, denyPatterns: readonly string[]): string {
+  return stateFileFor(path.join(dataDir, 'snapshot-state'), root, denyPatterns.join('\0'))
+}
+
 /** Writes `state` for `root` to `file` (a new file renamed over the old one). */
 export function saveState(file: string, root: string, state: SavedState): void {
   const sections: Buffer[] = []

@@ -10,6 +10,7 @@ import { applyManifestDeltas } from './manifest'
 import { createManifestStore } from './manifestStore'
 import { createSnapshotRows, type SnapshotRow } from './snapshotReads'
 import type { Snapshotter, SnapshotterOptions, TakeSnapshotResult, TakenListing } from './snapshotTypes'
+import { takePrefetched, type Prefetched } from './earlyState'
 import { loadState, saveState } from './savedState'
 import { isListed, namesChanged } from './sortedPaths'
 import { loadStatCache, type FileStat, type StatCache } from './statCache'
@@ -149,11 +150,13 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
    * Once per snapshotter: what an earlier process left in the state file. The
    * listing holds while its directories are unchanged, whoever recorded it; the
    * stats only vouch for the newest snapshot's manifest if they were taken with it.
+   * Returns what the CLI's entry prefetched of it, if that is what was restored.
    */
-  function restoreSaved(previous: SnapshotRow | undefined): void {
-    if (!opts.stateFile || listing || !opts.listDirectories) return
-    const saved = loadState(opts.stateFile, root)
-    if (!saved?.listing) return
+  function restoreSaved(previous: SnapshotRow | undefined): Prefetched | undefined {
+    if (!opts.stateFile || listing || !opts.listDirectories) return undefined
+    const early = takePrefetched(opts.stateFile, root)
+    const saved = early?.state ?? loadState(opts.stateFile, root)
+    if (!saved?.listing) return undefined
     listing = restoreListing(root, saved.listing, isIgnored)
     if (saved.stats && previous?.manifest_hash === saved.manifestHash)
       reproducible = {
@@ -162,6 +165,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
         manifestHash: saved.manifestHash,
         untrusted: saved.untrusted ?? new Map(),
       }
+    return early
   }
 
   /** Leaves the listing and, when they vouch for the manifest, the stats for the next process. */
@@ -190,21 +194,24 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   function restore(): void {
     if (restored) return
     restored = true
-    restoreSaved(rows.latest())
-    pending = {
-      startedAt: Date.now(),
-      prefetching: listing?.prefetch(),
-      early: reproducible && { paths: reproducible.paths, stats: statFiles(root, reproducible.paths) },
+    // Stats the CLI started before this program had loaded (earlyState.ts) are these.
+    const prefetched = restoreSaved(rows.latest())
+    const early = reproducible && {
+      paths: reproducible.paths,
+      stats: prefetched?.stats ?? statFiles(root, reproducible.paths),
     }
+    const startedAt = (early && prefetched?.startedAt) || Date.now()
+    pending = { startedAt, prefetching: listing?.prefetch(), early }
   }
 
   async function take(sessionId: string | null, label: string | undefined): Promise<TakeSnapshotResult> {
-    // A snapshot started by `prepare` shows the tree as of then.
-    const startedAt = pending?.startedAt ?? Date.now()
+    const calledAt = Date.now()
     const report = await tracker?.collect()
     restore()
-    const { early, prefetching } = pending ?? {}
+    const { early, prefetching, startedAt: startedEarly = calledAt } = pending ?? {}
     pending = undefined
+    // Stats started ahead (`prepare`, the CLI's entry) show the tree as of then.
+    const startedAt = Math.min(calledAt, startedEarly)
     lastTaken = undefined
     const { paths, relisted } = await currentPaths(prefetching)
     lastTaken = { paths }

@@ -1,4 +1,4 @@
-// Entry of the `stepwise` CLI (built to out/main/cli.js, run with plain Node).
+// The `stepwise` CLI program, loaded by entry.ts (built to out/main/cli.js, run with plain Node).
 // The contract scripts depend on is documented in docs/cli.md.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { APPROVAL_POLICIES, PROVIDER_IDS } from '../../../shared/protocol'
