@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import v8 from 'node:v8'
 import { Language, Parser, type Node } from 'web-tree-sitter'
 import { reevaluation, type Reevaluation } from './reeval'
 
@@ -61,18 +62,35 @@ export interface ParsedLine {
 
 let parserPromise: Promise<Parser> | undefined
 
+/**
+ * V8's budget before it optimises a hot WebAssembly function (`node --v8-options`:
+ * --wasm-tiering-budget), and one no command line reaches. The shell parser's
+ * instances are made under the second: a command line is parsed in well under a
+ * millisecond on V8's baseline code, while optimising the grammar takes ~0.5 s of a
+ * V8 task thread, and Node waits for those tasks whenever its event loop runs dry
+ * (NodePlatform::DrainTasks) — which held every session's first command ~0.5 s.
+ */
+const TIERING_BUDGET = 1_800_000
+const NEVER_TIER_UP = 2_000_000_000
+
 /** The shared parser; WASM is loaded once, on first use. */
 export function loadShellParser(): Promise<Parser> {
   parserPromise ??= (async () => {
     // Not named `require`: the bundler adds a `require` shim of its own to ESM chunks.
     const nodeRequire = createRequire(import.meta.url)
-    await Parser.init()
-    const language = await Language.load(
-      nodeRequire.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm'),
-    )
-    const parser = new Parser()
-    parser.setLanguage(language)
-    return parser
+    v8.setFlagsFromString(`--wasm-tiering-budget=${NEVER_TIER_UP}`)
+    try {
+      await Parser.init()
+      const language = await Language.load(
+        nodeRequire.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm'),
+      )
+      const parser = new Parser()
+      parser.setLanguage(language)
+      return parser
+    } finally {
+      // Read when an instance is made: the index's grammars (in its worker threads) keep V8's default.
+      v8.setFlagsFromString(`--wasm-tiering-budget=${TIERING_BUDGET}`)
+    }
   })()
   parserPromise.catch(() => (parserPromise = undefined))
   return parserPromise
