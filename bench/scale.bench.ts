@@ -150,6 +150,7 @@ async function main(): Promise<void> {
   const searchRow = await attempt('scale: search_in_files (limit 50)', () =>
     searchFigure(cli, tree.root, data),
   )
+  const commandRows = await commandFigures(cli, { tiny, tinyData }, { root: tree.root, data })
   const indexRow = await attempt('scale: cold index, per 1,000 files', () => coldIndex(cli, tree.root))
 
   const tinyGaps = tinyAgain.flatMap((t) => stepGaps(t))
@@ -202,6 +203,7 @@ async function main(): Promise<void> {
       target: { maxAbs: 0.05 },
       note: `steps 2–${READ_STEPS}; max ${ms(Math.max(...laterGaps))}; in the first session: median ${ms(median(stepGaps(first).slice(1)))}`,
     },
+    ...commandRows,
     indexRow,
     {
       name: 'scale: exit after the last event',
@@ -223,6 +225,37 @@ async function main(): Promise<void> {
   ]
   report(`Speed at scale — whole CLI sessions on a real tree (${since(started).toFixed(0)} s)`, rows)
   for (const dir of [tinyData, data, tiny]) fs.rmSync(dir, { recursive: true, force: true })
+}
+
+const commandScript: FakeTurn[] = [
+  ...Array.from({ length: 4 }, (_, i) => callTurn('run_command', { command: 'echo hi' }, `run_${i}`)),
+  { text: 'Done.' },
+]
+
+/**
+ * A trivial command, sandboxed, as the first step and as later ones: on the big tree
+ * the first one also pays the checkpoint before it and the walk for secrets the sandbox
+ * masks, which the tiny repo does not. Info rows: the issue's targets are for reads.
+ */
+async function commandFigures(
+  cli: string,
+  small: { tiny: string; tinyData: string },
+  big: { root: string; data: string },
+): Promise<BenchRow[]> {
+  const tiny = checked(
+    await timeSession(cli, { repo: small.tiny, dataDir: small.tinyData }, commandScript),
+    'cmd',
+  )
+  const ours = checked(await timeSession(cli, { repo: big.root, dataDir: big.data }, commandScript), 'cmd')
+  const row = (which: string, pick: (gaps: number[]) => number): BenchRow => ({
+    name: `scale: trivial run_command, ${which}`,
+    unit: 's',
+    ours: pick(stepGaps(ours)),
+    refName: 'tiny repo',
+    reference: pick(stepGaps(tiny)),
+    note: `\`echo hi\`; steps ${stepGaps(ours).map(ms).join(', ')} (tiny repo ${stepGaps(tiny).map(ms).join(', ')})`,
+  })
+  return [row('first step', (g) => g[0]), row('later steps', (g) => median(g.slice(1)))]
 }
 
 /** One search_in_files, limit 50, against rg over the whole tree with the tool's own filters. */
