@@ -6,6 +6,7 @@ export {
   type SandboxStatus,
 } from './sandbox-probe'
 export { hideFromCommands } from './secrets-mask'
+export { keepSecretsScansIn } from './secrets-scan-state'
 export { checkCommand, type CommandVerdict, type PolicyLists, type Verdict } from './policy'
 export { runCommand, type RunOptions, type RunResult } from './runner'
 export {

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { HOME_CREDENTIALS, SECRET_FILE_NAMES } from '../sandbox/denylist'
 import { createChangeTracker, type ChangeTracker } from '../snapshot/changeTracker'
+import { loadScans, saveScans, type DirEntry } from './secrets-scan-state'
 
 /*
  * What the command sandbox hides (docs/sandbox.md): the file tools refuse `.env` and
@@ -51,16 +52,10 @@ export interface ProjectSecrets {
   entries: number
 }
 
-interface DirEntry {
-  mtimeMs: number
-  secrets: string[]
-  gits: string[]
-  hardLinks: string[]
-  subdirs: string[]
-  entries: number
-}
-
-/** Per project root, what each folder held at its last mtime: a rescan only re-reads changed folders. */
+/**
+ * Per project root, what each folder held at its last mtime: a rescan only re-reads
+ * changed folders. A new process starts from what the last one saved (secrets-scan-state.ts).
+ */
 const scans = new Map<string, Map<string, DirEntry>>()
 
 function readDir(dir: string, mtimeMs: number): DirEntry {
@@ -101,8 +96,10 @@ function walk(
   unchanged: ((dir: string) => boolean) | undefined,
 ): ProjectSecrets {
   const out: ProjectSecrets = { secrets: [], gitPaths: [], hardLinks: [], truncated: false, entries: 0 }
-  const previous = scans.get(root) ?? new Map<string, DirEntry>()
+  const firstInProcess = !scans.has(root)
+  const previous = scans.get(root) ?? loadScans(root) ?? new Map<string, DirEntry>()
   const next = new Map<string, DirEntry>()
+  let reread = false
   const queue = [root]
   for (let i = 0; i < queue.length; i++) {
     const dir = queue[i]
@@ -116,7 +113,11 @@ function walk(
         // unreadable: the command cannot enter it either
       }
       if (mtimeMs === undefined) continue
-      entry = known && known.mtimeMs === mtimeMs ? known : readDir(dir, mtimeMs)
+      if (known && known.mtimeMs === mtimeMs) entry = known
+      else {
+        entry = readDir(dir, mtimeMs)
+        reread = true
+      }
     }
     next.set(dir, entry)
     out.entries += entry.entries
@@ -130,6 +131,8 @@ function walk(
     queue.push(...entry.subdirs)
   }
   scans.set(root, next)
+  // Saved once per process: the next one re-reads whatever changed since, as this one does.
+  if (firstInProcess && (reread || next.size !== previous.size)) saveScans(root, next)
   return out
 }
 

@@ -24,6 +24,7 @@ import { readSettings, writeSettings } from './settings'
 import { TimeTravel } from './timetravel'
 import type { CoreService, InvokeReply } from './types'
 import { hideFromCommands } from '../exec/secrets-mask'
+import { keepSecretsScansIn } from '../exec/secrets-scan-state'
 
 export type Handler<C extends CommandName> = (
   input: CommandInput<C>,
@@ -73,6 +74,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
   }
   // Its database and keys stay out of every sandboxed command's sight.
   hideFromCommands(opts.dataDir)
+  keepSecretsScansIn(opts.dataDir)
   const ctx: ServiceContext = {
     store: opts.store,
     dataDir: opts.dataDir,

@@ -11,7 +11,7 @@ import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { onIndexProgress } from '../../session/code-context'
 import { closeSnapshotters, prepareBaseline, startSession } from '../../session/start'
-import { commandSettingsFrom, hideFromCommands, sandboxStatus } from '../../exec'
+import { commandSettingsFrom, hideFromCommands, keepSecretsScansIn, sandboxStatus } from '../../exec'
 import { storedModelOptions } from '../../service/settings'
 import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
@@ -161,6 +161,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
   const store = openStore(dataDir)
   hideFromCommands(dataDir)
+  keepSecretsScansIn(dataDir)
   const renderer = opts.json ? jsonRenderer(process.stdout) : humanRenderer(process.stdout, process.stderr)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
   const controller = new AbortController()

@@ -1,0 +1,59 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
+
+/** A fresh copy of the walk's modules: what a new process starts with. */
+async function newProcess(dataDir: string) {
+  vi.resetModules()
+  const state = await import('./secrets-scan-state')
+  const mask = await import('./secrets-mask')
+  state.keepSecretsScansIn(dataDir)
+  return { findProjectSecrets: mask.findProjectSecrets }
+}
+
+function tempDir(prefix: string): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+describe("the secrets walk's saved state", () => {
+  it('lets a new process re-read only folders changed since, and is ignored when garbled', async () => {
+    const root = tempDir('stepwise-scan-')
+    const outside = tempDir('stepwise-scan-out-')
+    const dataDir = tempDir('stepwise-scan-data-')
+    fs.mkdirSync(path.join(root, 'a/b'), { recursive: true })
+    fs.writeFileSync(path.join(root, '.env'), 'K=v\n')
+    fs.writeFileSync(path.join(root, 'a/b/.env.local'), 'K=v\n')
+    fs.writeFileSync(path.join(outside, 'id'), 'key\n')
+    fs.linkSync(path.join(outside, 'id'), path.join(root, 'a/linked'))
+    const everything = {
+      secrets: [path.join(root, '.env'), path.join(root, 'a/b/.env.local')],
+      hardLinks: [path.join(root, 'a/linked')],
+    }
+
+    const first = (await newProcess(dataDir)).findProjectSecrets(root)
+    expect(first).toMatchObject(everything)
+    const [file] = fs.readdirSync(path.join(dataDir, 'secrets-scan'))
+    const saved = path.join(dataDir, 'secrets-scan', file)
+
+    // Proof the next process starts from the file: a folder whose mtime is unchanged is
+    // taken as saved, even when the file was edited to leave its secret out.
+    const state = JSON.parse(fs.readFileSync(saved, 'utf8')) as { dirs: [string, { secrets: string[] }][] }
+    state.dirs.find(([dir]) => dir === root)![1].secrets = []
+    fs.writeFileSync(saved, JSON.stringify(state))
+    expect((await newProcess(dataDir)).findProjectSecrets(root).secrets).toEqual([
+      path.join(root, 'a/b/.env.local'),
+    ])
+    // A name added to the folder changes its mtime: read again, its secret is back.
+    fs.writeFileSync(path.join(root, 'new.txt'), 'n\n')
+    expect((await newProcess(dataDir)).findProjectSecrets(root)).toMatchObject(everything)
+
+    // Garbled, or of another root: walked as if there were none.
+    for (const broken of ['{"version":1', JSON.stringify({ version: 1, root: '/elsewhere', dirs: [] })]) {
+      fs.writeFileSync(saved, broken)
+      expect((await newProcess(dataDir)).findProjectSecrets(root)).toMatchObject(everything)
+    }
+  })
+})

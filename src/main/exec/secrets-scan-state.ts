@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+
+/*
+ * The secrets walk's per-folder results (secrets-mask.ts), kept in a file beside
+ * the store so that a new process's first command re-reads only folders whose
+ * mtime changed since, as later commands in one process do. On a 72,000-file tree
+ * the walk reads ~2,700 folders and lstats every file (for hard links): ~0.6 s of
+ * the session's thread before its first command; with this file, ~2,700 folder stats.
+ *
+ * The trust is the walk's own: a folder whose mtime is what it was holds the same
+ * names. The file sits in the data folder, which sandboxed commands cannot see
+ * (hideFromCommands), so a command cannot edit it to unmask a secret. Only a cache: a file that is missing, garbled, of another version or for
+ * another root is ignored, and it is replaced whole by a rename.
+ */
+
+export interface DirEntry {
+  mtimeMs: number
+  secrets: string[]
+  gits: string[]
+  hardLinks: string[]
+  subdirs: string[]
+  entries: number
+}
+
+const VERSION = 1
+
+let stateDir: string | undefined
+
+/** Keeps the walk's results under `dataDir` (the store's folder) from now on in this process. */
+export function keepSecretsScansIn(dataDir: string | undefined): void {
+  stateDir = dataDir && path.join(dataDir, 'secrets-scan')
+}
+
+function fileFor(root: string): string | undefined {
+  if (!stateDir) return undefined
+  return path.join(stateDir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`)
+}
+
+/** What an earlier process saved for `root`; undefined when there is nothing to trust. */
+export function loadScans(root: string): Map<string, DirEntry> | undefined {
+  const file = fileFor(root)
+  if (!file) return undefined
+  try {
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+      version: number
+      root: string
+      dirs: unknown
+    }
+    if (saved.version !== VERSION || saved.root !== root || !Array.isArray(saved.dirs)) return undefined
+    const scans = new Map<string, DirEntry>()
+    for (const [dir, entry] of saved.dirs as [string, DirEntry][]) {
+      if (typeof dir !== 'string' || !isEntry(entry)) return undefined
+      scans.set(dir, entry)
+    }
+    return scans
+  } catch {
+    return undefined
+  }
+}
+
+/** Saves `scans` for the next process (a new file renamed over the old one). */
+export function saveScans(root: string, scans: ReadonlyMap<string, DirEntry>): void {
+  const file = fileFor(root)
+  if (!file) return
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    const tmp = `${file}.${process.pid}.tmp`
+    fs.writeFileSync(tmp, JSON.stringify({ version: VERSION, root, dirs: [...scans] }))
+    fs.renameSync(tmp, file)
+  } catch {
+    // Only a cache: the next process walks as if there were none.
+  }
+}
+
+function isEntry(e: unknown): e is DirEntry {
+  const d = e as DirEntry
+  const strings = (a: unknown) => Array.isArray(a) && a.every((s) => typeof s === 'string')
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    typeof d.mtimeMs === 'number' &&
+    typeof d.entries === 'number' &&
+    strings(d.secrets) &&
+    strings(d.gits) &&
+    strings(d.hardLinks) &&
+    strings(d.subdirs)
+  )
+}
