@@ -49,6 +49,7 @@ export default defineConfig(
       'coverage/**',
       'test-results/**',
       'playwright-report/**',
+      '.cache/**',
       '**/*.d.ts.map',
     ],
   },
