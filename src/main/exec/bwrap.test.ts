@@ -155,9 +155,11 @@ describe.skipIf(!status.available)('inside bwrap', () => {
     fs.writeFileSync(path.join(project, 'config/server.key'), 'leak3')
     fs.writeFileSync(path.join(project, 'config/deep/id_rsa'), 'leak4')
     fs.writeFileSync(path.join(project, '.npmrc'), '//registry/:_authToken=leak5')
+    fs.writeFileSync(path.join(project, '.envrc'), 'export API_KEY=leak6\n')
+    fs.writeFileSync(path.join(project, 'config/prod.env'), 'API_KEY=leak7\n')
     fs.writeFileSync(path.join(project, 'config/app.json'), '{"API_KEY_NAME": "public"}')
     const run = await inSandbox(
-      'cat .env .env.production config/server.key config/deep/id_rsa .npmrc; grep -r API_KEY . ; ls -a',
+      'cat .env .env.production config/server.key config/deep/id_rsa .npmrc .envrc config/prod.env; grep -r API_KEY . ; ls -a',
       project,
     )
     expect(run.output).not.toMatch(/leak\d/)

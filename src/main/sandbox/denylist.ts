@@ -7,14 +7,18 @@ import ignore, { type Ignore } from 'ignore'
  */
 
 /**
- * Secret files by name, at any depth (basename globs, gitignore syntax): dotenv files, private keys
- * and certificates (OpenSSH's `id_*` key names, ssh-keygen(1)), and the token files npm (npmrc(5)
+ * Secret files by name, at any depth (basename globs, gitignore syntax): dotenv files (`.env`,
+ * `.env.*`, and `*.env` as Docker Compose's `env_file:` names them, `prod.env`), direnv's `.envrc`
+ * (shell `export`s of the project's environment), private keys and certificates (OpenSSH's `id_*` key names, ssh-keygen(1)), and the token files npm (npmrc(5)
  * `_authToken`), curl/ftp (`.netrc`), twine (`.pypirc`, packaging.python.org's pypirc spec) and
  * `git credential-store` (git-credential-store(1): `~/.git-credentials`) write in plain text.
  */
 export const SECRET_FILE_NAMES: readonly string[] = [
+  // Before `.env`: the last rule that matches names the reason, and `.env` reads better as `.env`.
+  '*.env',
   '.env',
   '.env.*',
+  '.envrc',
   '*.pem',
   '*.key',
   'id_rsa*',

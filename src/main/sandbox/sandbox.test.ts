@@ -23,6 +23,8 @@ const SECRETS = {
   '.env': 'KEY=1',
   '.env.local': 'KEY=2',
   'config/.env.production': 'KEY=3',
+  'deploy/prod.env': 'KEY=4',
+  '.envrc': 'export KEY=5',
   '.git/config': '[core]',
   'node_modules/pkg/index.js': 'x',
   'packages/a/node_modules/dep/index.js': 'x',
