@@ -42,7 +42,7 @@ describe("the secrets walk's saved state", () => {
     // taken as saved, even when the file was edited to leave its secret out.
     const state = JSON.parse(fs.readFileSync(saved, 'utf8')) as { dirs: [string, { secrets: string[] }][] }
     state.dirs.find(([dir]) => dir === root)![1].secrets = []
-    fs.writeFileSync(saved, JSON.stringify(state))
+    fs.writeFileSync(saved, JSON.stringify(state) + '\n')
     expect((await newProcess(dataDir)).findProjectSecrets(root).secrets).toEqual([
       path.join(root, 'a/b/.env.local'),
     ])

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
+import { readFlatFile, writeFlatFile } from '../snapshot/flatFile'
 
 /*
  * The secrets walk's per-folder results (secrets-mask.ts), kept in a file beside
@@ -11,8 +11,9 @@ import path from 'node:path'
  *
  * The trust is the walk's own: a folder whose mtime is what it was holds the same
  * names. The file sits in the data folder, which sandboxed commands cannot see
- * (hideFromCommands), so a command cannot edit it to unmask a secret. Only a cache: a file that is missing, garbled, of another version or for
- * another root is ignored, and it is replaced whole by a rename.
+ * (hideFromCommands), so a command cannot edit it to unmask a secret. Only a
+ * cache: a file that is missing, garbled, of another version or for another root
+ * is ignored, and it is replaced whole by a rename (flatFile.ts).
  */
 
 export interface DirEntry {
@@ -41,34 +42,23 @@ function fileFor(root: string): string | undefined {
 /** What an earlier process saved for `root`; undefined when there is nothing to trust. */
 export function loadScans(root: string): Map<string, DirEntry> | undefined {
   const file = fileFor(root)
-  if (!file) return undefined
-  try {
-    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-      version: number
-      root: string
-      dirs: unknown
-    }
-    if (saved.version !== VERSION || saved.root !== root || !Array.isArray(saved.dirs)) return undefined
-    const scans = new Map<string, DirEntry>()
-    for (const [dir, entry] of saved.dirs as [string, DirEntry][]) {
-      if (typeof dir !== 'string' || !isEntry(entry)) return undefined
-      scans.set(dir, entry)
-    }
-    return scans
-  } catch {
+  const saved = file && readFlatFile<{ version: number; root: string; dirs: unknown }>(file)?.header
+  if (!saved || saved.version !== VERSION || saved.root !== root || !Array.isArray(saved.dirs))
     return undefined
+  const scans = new Map<string, DirEntry>()
+  for (const [dir, entry] of saved.dirs as [string, DirEntry][]) {
+    if (typeof dir !== 'string' || !isEntry(entry)) return undefined
+    scans.set(dir, entry)
   }
+  return scans
 }
 
-/** Saves `scans` for the next process (a new file renamed over the old one). */
+/** Saves `scans` for the next process (a flat file of a header alone: flatFile.ts). */
 export function saveScans(root: string, scans: ReadonlyMap<string, DirEntry>): void {
   const file = fileFor(root)
   if (!file) return
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    const tmp = `${file}.${process.pid}.tmp`
-    fs.writeFileSync(tmp, JSON.stringify({ version: VERSION, root, dirs: [...scans] }))
-    fs.renameSync(tmp, file)
+    writeFlatFile(file, { version: VERSION, root, dirs: [...scans] }, [])
   } catch {
     // Only a cache: the next process walks as if there were none.
   }
