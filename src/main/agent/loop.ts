@@ -62,6 +62,12 @@ export interface AgentOptions {
    * the stored events it was rebuilt from (loaded once per turn), for the session's reads.
    */
   resume?: { transcript: TranscriptItem[]; modelSteps: number; events: readonly StepwiseEvent[] }
+  /**
+   * Messages the user sent while the turn ran (the host's queue): taken at each step boundary —
+   * after a step's tool calls are answered, and when the model says it is done — and delivered as
+   * user messages, so the model reads them before its next step.
+   */
+  inbox?: () => string[]
   /** MCP servers' tools (mcp/manager.ts): read at each turn, since a server's list can change. */
   mcp?: { tools(): readonly McpTool[]; isAllowed(server: string, tool: string): boolean }
 }
@@ -190,11 +196,14 @@ export class Agent {
           message: `Stopped after ${this.steps} model steps (the limit). Continue with a higher --max-steps or a narrower task.`,
         }
       }
+      if (this.steps > 0) this.deliverQueued()
       this.steps += 1
       const turn = await this.modelTurn(this.stepBase + this.steps, signal)
       finalText = turn.text
       if (this.askToRewriteCalls(turn, this.stepBase + this.steps)) continue
       if (turn.toolCalls.length === 0) {
+        // A message that arrived while the model wrote its answer is answered in this turn.
+        if (this.deliverQueued() > 0) continue
         if (!this.opts.repair) return { reason: 'done', finalText }
         const verdict = await this.verify(signal)
         if (verdict) return { ...verdict, finalText }
@@ -214,6 +223,16 @@ export class Agent {
         })
       }
     }
+  }
+
+  /** Delivers the queued messages (Options.inbox) as user messages; returns how many. */
+  private deliverQueued(): number {
+    const texts = this.opts.inbox?.() ?? []
+    for (const text of texts) {
+      this.record({ type: 'user.message', text, queued: true })
+      this.transcript.push({ role: 'user', text })
+    }
+    return texts.length
   }
 
   /**

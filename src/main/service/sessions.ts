@@ -8,12 +8,14 @@ import type {
   StepwiseEvent,
 } from '../../shared/protocol'
 import type { ApprovalAnswer } from '../agent/approvals'
+import type { TaskOutcome } from '../agent/loop'
 import { modelStepsUpTo, transcriptFromEvents } from '../agent/resume'
 import type { ProviderConfig } from '../providers/types'
 import { openSession, startSession, type StartedSession } from '../session/start'
 import { purgeSessions } from '../store/purge'
 import type { SessionRow } from '../store/types'
 import { HostApprover } from './approver'
+import { MessageQueue } from './queue'
 import { mcpHubOf } from './mcp'
 import type { ServiceContext } from './context'
 import { commandSettings, readSettings, storedModelOptions } from './settings'
@@ -37,6 +39,8 @@ interface LiveSession {
   repo: string
   config: SessionConfig
   approver: HostApprover
+  /** Messages sent while a turn runs, delivered at its next step boundary. */
+  queue: MessageQueue
   turn?: { controller: AbortController; started?: StartedSession; done: Promise<void> }
 }
 
@@ -86,7 +90,7 @@ export class SessionRuntime {
       title: 'New chat',
       emit: this.ctx.broadcast,
     })
-    this.live.set(sessionId, { repo, config, approver: new HostApprover() })
+    this.live.set(sessionId, { repo, config, approver: new HostApprover(), queue: this.newQueue(sessionId) })
     this.ctx.broadcast({ type: 'host.sessions-changed', sessionId })
     return { sessionId }
   }
@@ -154,6 +158,7 @@ export class SessionRuntime {
         approver: live.approver,
         emit: this.ctx.broadcast,
         mcp: await mcpHubOf(this.ctx)?.forSession(live.repo),
+        inbox: () => live.queue.take(),
         resume: {
           sessionId: sessionId,
           transcript: transcriptFromEvents(events, lastSeq),
@@ -170,10 +175,13 @@ export class SessionRuntime {
     store.setSessionStatus(sessionId, 'running')
     this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
     const started = turn.started
+    let outcome: TaskOutcome | undefined
     turn.done = started
       .run(controller.signal)
       .then(
-        () => undefined,
+        (result) => {
+          outcome = result
+        },
         (err: unknown) => {
           const detail = err instanceof Error ? err.message : String(err)
           this.ctx.broadcast(
@@ -191,8 +199,68 @@ export class SessionRuntime {
         live.turn = undefined
         this.ctx.broadcast({ type: 'host.turn-ended', sessionId: sessionId })
         this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
+        // A message that came after the agent's last step boundary starts the next turn; after a
+        // stop or an error the queue waits for the user (queue/flush), who may want to change it.
+        if (live.queue.size > 0 && (outcome?.reason === 'done' || outcome?.reason === 'step-limit'))
+          void this.flushQueue({ sessionId }).catch((err: unknown) => this.reportQueueFailure(sessionId, err))
       })
     return { accepted: true }
+  }
+
+  /** `queue/add`: waits for the running turn's next step, or starts a turn when none runs. */
+  async enqueue(input: CommandInput<'queue/add'>): Promise<CommandOutput<'queue/add'>> {
+    const live = this.liveSession(input.sessionId)
+    if (!live.turn) {
+      await this.startTurn(input.sessionId, input.text)
+      return { id: '', started: true }
+    }
+    return { id: live.queue.add(input.text), started: false }
+  }
+
+  updateQueued(input: CommandInput<'queue/update'>): CommandOutput<'queue/update'> {
+    if (!this.liveSession(input.sessionId).queue.update(input.id, input.text))
+      throw new ServiceError('That message was already delivered to the model, or taken back.')
+    return { ok: true }
+  }
+
+  removeQueued(input: CommandInput<'queue/remove'>): CommandOutput<'queue/remove'> {
+    if (!this.liveSession(input.sessionId).queue.remove(input.id))
+      throw new ServiceError('That message was already delivered to the model, or taken back.')
+    return { ok: true }
+  }
+
+  /** `queue/flush`: the queued messages, joined, become the next turn's message. */
+  async flushQueue(input: CommandInput<'queue/flush'>): Promise<CommandOutput<'queue/flush'>> {
+    const live = this.liveSession(input.sessionId)
+    if (live.turn)
+      throw new ServiceError('A turn is running: the queued messages reach the model at its next step.')
+    const texts = live.queue.take()
+    if (texts.length === 0) return { accepted: false }
+    try {
+      return await this.startTurn(input.sessionId, texts.join('\n\n'))
+    } catch (err) {
+      // Not delivered: the messages go back to the queue, so the user can send them again.
+      for (const text of texts) live.queue.add(text)
+      throw err
+    }
+  }
+
+  private newQueue(sessionId: string): MessageQueue {
+    return new MessageQueue((items) =>
+      this.ctx.broadcast({ type: 'host.queue-changed', sessionId, items: [...items] }),
+    )
+  }
+
+  private reportQueueFailure(sessionId: string, err: unknown): void {
+    const detail = err instanceof Error ? err.message : String(err)
+    this.ctx.broadcast(
+      this.ctx.store.appendEvent(sessionId, {
+        type: 'error',
+        code: 'internal',
+        message: `The queued messages could not start a turn: ${detail}`,
+        hint: 'They are still queued: fix what the error says, then send them.',
+      }),
+    )
   }
 
   /** A run started elsewhere (a review) on a stored session: Stop and the running state apply to it. */
@@ -348,7 +416,12 @@ export class SessionRuntime {
         config = { provider: e.provider, model: e.model, baseUrl: e.baseUrl, policy: e.approvalPolicy }
       else if (e.type === 'session.configured') config = applyConfigured(config, e)
     }
-    const live: LiveSession = { repo: row.repo, config, approver: new HostApprover() }
+    const live: LiveSession = {
+      repo: row.repo,
+      config,
+      approver: new HostApprover(),
+      queue: this.newQueue(sessionId),
+    }
     this.live.set(sessionId, live)
     return live
   }

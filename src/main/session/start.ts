@@ -56,6 +56,8 @@ export interface SessionSetup {
   resume?: { sessionId: string; message?: string } & NonNullable<AgentOptions['resume']>
   /** MCP servers' tools (mcp/manager.ts), started by the host before the run. */
   mcp?: AgentOptions['mcp']
+  /** Messages the user queued while the turn runs (the app's queue; AgentOptions.inbox). */
+  inbox?: AgentOptions['inbox']
 }
 
 export interface StartedSession {
@@ -215,6 +217,7 @@ export async function startSession(
         repair,
         resume: setup.resume,
         mcp: setup.mcp,
+        inbox: setup.inbox,
       })
       const watcher = code.watch()
       try {

@@ -61,6 +61,29 @@ export const commandSchemas = {
     input: z.object({ sessionId: z.string() }),
     output: z.object({ interrupted: z.boolean() }),
   },
+  /**
+   * A message sent while a turn runs waits in the session's queue and reaches the model at the
+   * next step boundary (after the running tool calls), or starts a turn when none runs.
+   */
+  'queue/add': {
+    input: z.object({ sessionId: z.string(), text: z.string().min(1).max(200_000) }),
+    output: z.object({ id: z.string(), started: z.boolean() }),
+  },
+  /** Edits a queued message that has not been delivered yet. */
+  'queue/update': {
+    input: z.object({ sessionId: z.string(), id: z.string(), text: z.string().min(1).max(200_000) }),
+    output: z.object({ ok: z.boolean() }),
+  },
+  /** Takes a queued message back before it is delivered. */
+  'queue/remove': {
+    input: z.object({ sessionId: z.string(), id: z.string() }),
+    output: z.object({ ok: z.boolean() }),
+  },
+  /** Starts a turn with the queued messages now (they stayed queued after a stop or an error). */
+  'queue/flush': {
+    input: z.object({ sessionId: z.string() }),
+    output: z.object({ accepted: z.boolean() }),
+  },
   'approval/resolve': {
     input: z.object({
       sessionId: z.string(),

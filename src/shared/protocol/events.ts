@@ -62,6 +62,8 @@ export const userMessageEvent = z.object({
   ...base,
   type: z.literal('user.message'),
   text: z.string(),
+  /** Sent while the agent worked: held in the queue, delivered at the next step boundary. */
+  queued: z.boolean().optional(),
 })
 
 export const assistantDeltaEvent = z.object({

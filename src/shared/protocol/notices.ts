@@ -30,6 +30,13 @@ export const turnEndedNotice = z.object({
   sessionId: z.string(),
 })
 
+/** The messages waiting in a session's queue changed (added, edited, taken back or delivered). */
+export const queueChangedNotice = z.object({
+  type: z.literal('host.queue-changed'),
+  sessionId: z.string(),
+  items: z.array(z.object({ id: z.string(), text: z.string() })),
+})
+
 /** How far the project's code index build got (it runs in the background); `done` phase: finished. */
 export const indexProgressNotice = z.object({
   type: z.literal('host.index-progress'),
@@ -43,6 +50,7 @@ export const hostNoticeSchema = z.discriminatedUnion('type', [
   pullProgressNotice,
   sessionsChangedNotice,
   turnEndedNotice,
+  queueChangedNotice,
   indexProgressNotice,
   mcpStatusNotice,
 ])

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type React from 'react'
 import { findSlash, needsArg, runCommand, SLASH_COMMANDS, type PaletteCommand } from '../palette/commands'
-import { invoke, isBusy, send, stop, toast, useApp } from '../state/store'
+import { enqueue, invoke, isBusy, send, stop, toast, useApp } from '../state/store'
 import { loadHistory, saveHistory } from './history'
 import { insertMention, matchFiles, mentionAt } from './mentions'
 import { matchSlash, parseSlash, slashQuery } from './slash'
+import { QueuedMessages } from './QueuedMessages'
 import { Suggestions, type Suggestion } from './Suggestions'
 import './chat.css'
 
@@ -39,7 +40,8 @@ function slashLabel(command: PaletteCommand): React.JSX.Element {
  * The message box: Enter sends, Shift+Enter breaks the line, ↑/↓ walk the history
  * (at the first or last line; kept per project across restarts), `@` completes project files,
  * `/` completes the app's commands (run here, never sent to the model), Esc or Stop interrupts
- * the running turn. A refused send keeps the text.
+ * the running turn. While the agent works, Enter queues the message for its next step
+ * (QueuedMessages shows, edits and takes back what waits). A refused send keeps the text.
  */
 export function ChatInput(): React.JSX.Element {
   const busy = useApp(isBusy)
@@ -99,9 +101,9 @@ export function ChatInput(): React.JSX.Element {
     if (!message) return
     const call = parseSlash(text)
     if (call) return runSlash(call.name, call.arg, message)
-    if (busy) return
     try {
-      await send(message, { untilGreen })
+      if (busy) await enqueue(message)
+      else await send(message, { untilGreen })
       remember(message)
       setText('')
     } catch {
@@ -166,81 +168,97 @@ export function ChatInput(): React.JSX.Element {
   }
 
   return (
-    <div className="chat-input">
-      {showSlash && (
-        <Suggestions
-          id="slash-list"
-          label="Commands"
-          testId="slash-list"
-          items={commands.map((c): Suggestion => ({ key: c.id, label: slashLabel(c) }))}
-          active={active}
-          onPick={(i) => pickCommand(commands[i], 'run')}
-        />
-      )}
-      {showMentions && (
-        <Suggestions
-          id="mention-list"
-          label="Files to mention"
-          testId="mention-list"
-          items={matches.map((file): Suggestion => ({ key: file, label: file }))}
-          active={active}
-          onPick={(i) => pick(matches[i])}
-        />
-      )}
-      <textarea
-        ref={box}
-        data-testid="chat-input"
-        aria-label="Message the agent"
-        aria-autocomplete="list"
-        aria-controls={count > 0 ? listId : undefined}
-        aria-activedescendant={count > 0 ? `${listId}-${active}` : undefined}
-        placeholder={
-          repo
-            ? 'Ask for a change… (@ to mention a file, / for commands, Enter to send)'
-            : 'Open a project first'
-        }
-        disabled={!repo}
-        rows={Math.min(8, Math.max(2, text.split('\n').length))}
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value)
-          setCaret(e.target.selectionStart)
-        }}
-        onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
-        onKeyDown={onKeyDown}
-      />
-      <div className="chat-actions">
-        <button
-          type="button"
-          className={`ui-button small until-green${untilGreen ? ' on' : ''}`}
-          aria-pressed={untilGreen}
-          data-testid="until-green"
-          title="When the model says it is done, run the project's build and tests and send failures back (up to 15 rounds)"
-          onClick={() => setUntilGreen((on) => !on)}
-        >
-          Until green
-        </button>
-        {busy ? (
-          <button
-            type="button"
-            data-testid="stop-button"
-            className="ui-button danger"
-            onClick={() => void stop()}
-          >
-            Stop <kbd>Esc</kbd>
-          </button>
-        ) : (
-          <button
-            type="button"
-            data-testid="send-button"
-            className="ui-button primary"
-            disabled={!repo || !text.trim()}
-            onClick={() => void submit()}
-          >
-            Send <kbd>↵</kbd>
-          </button>
+    <>
+      <QueuedMessages />
+      <div className="chat-input">
+        {showSlash && (
+          <Suggestions
+            id="slash-list"
+            label="Commands"
+            testId="slash-list"
+            items={commands.map((c): Suggestion => ({ key: c.id, label: slashLabel(c) }))}
+            active={active}
+            onPick={(i) => pickCommand(commands[i], 'run')}
+          />
         )}
+        {showMentions && (
+          <Suggestions
+            id="mention-list"
+            label="Files to mention"
+            testId="mention-list"
+            items={matches.map((file): Suggestion => ({ key: file, label: file }))}
+            active={active}
+            onPick={(i) => pick(matches[i])}
+          />
+        )}
+        <textarea
+          ref={box}
+          data-testid="chat-input"
+          aria-label="Message the agent"
+          aria-autocomplete="list"
+          aria-controls={count > 0 ? listId : undefined}
+          aria-activedescendant={count > 0 ? `${listId}-${active}` : undefined}
+          placeholder={
+            !repo
+              ? 'Open a project first'
+              : busy
+                ? 'The agent is working… a message sent now waits for its next step (Esc stops)'
+                : 'Ask for a change… (@ to mention a file, / for commands, Enter to send)'
+          }
+          disabled={!repo}
+          rows={Math.min(8, Math.max(2, text.split('\n').length))}
+          value={text}
+          onChange={(e) => {
+            setText(e.target.value)
+            setCaret(e.target.selectionStart)
+          }}
+          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+          onKeyDown={onKeyDown}
+        />
+        <div className="chat-actions">
+          <button
+            type="button"
+            className={`ui-button small until-green${untilGreen ? ' on' : ''}`}
+            aria-pressed={untilGreen}
+            data-testid="until-green"
+            title="When the model says it is done, run the project's build and tests and send failures back (up to 15 rounds)"
+            onClick={() => setUntilGreen((on) => !on)}
+          >
+            Until green
+          </button>
+          {busy && text.trim() && (
+            <button
+              type="button"
+              data-testid="queue-button"
+              className="ui-button primary"
+              title="Send it to the agent at its next step"
+              onClick={() => void submit()}
+            >
+              Queue <kbd>↵</kbd>
+            </button>
+          )}
+          {busy ? (
+            <button
+              type="button"
+              data-testid="stop-button"
+              className="ui-button danger"
+              onClick={() => void stop()}
+            >
+              Stop <kbd>Esc</kbd>
+            </button>
+          ) : (
+            <button
+              type="button"
+              data-testid="send-button"
+              className="ui-button primary"
+              disabled={!repo || !text.trim()}
+              onClick={() => void submit()}
+            >
+              Send <kbd>↵</kbd>
+            </button>
+          )}
+        </div>
       </div>
-    </div>
+    </>
   )
 }

@@ -53,7 +53,11 @@ export interface AppState {
   starting: boolean
   /** The failed turn whose Retry / Skip / Abort the user dismissed (its last seq). */
   dismissedErrorSeq: number | null
+  /** Messages sent while a turn ran, waiting for its next step, by session id. */
+  queued: Record<string, QueuedMessage[]>
 }
+
+export type QueuedMessage = Extract<HostNotice, { type: 'host.queue-changed' }>['items'][number]
 
 const initial: AppState = {
   info: null,
@@ -70,6 +74,7 @@ const initial: AppState = {
   toasts: [],
   starting: false,
   dismissedErrorSeq: null,
+  queued: {},
 }
 
 export const useApp = create<AppState>(() => initial)
@@ -158,6 +163,12 @@ function onNotice(notice: HostNotice): void {
       void refreshSessions()
       return
     case 'host.turn-ended':
+      return
+    case 'host.queue-changed':
+      useApp.setState((s) => ({ queued: { ...s.queued, [notice.sessionId]: notice.items } }))
+      return
+    case 'host.index-progress':
+    case 'host.mcp-status':
       return
   }
 }
@@ -267,6 +278,32 @@ export async function send(text: string, opts: { untilGreen?: boolean } = {}): P
   } finally {
     useApp.setState({ starting: false })
   }
+}
+
+/**
+ * A message sent while the agent works: queued, it reaches the model at the next step boundary
+ * (or starts a turn, when the running one ended meanwhile). Rejects (keeping the text) on refusal.
+ */
+export async function enqueue(text: string): Promise<void> {
+  const { sessionId } = useApp.getState()
+  if (!sessionId) return send(text)
+  await invoke('queue/add', { sessionId, text })
+}
+
+export async function editQueued(id: string, text: string): Promise<void> {
+  const { sessionId } = useApp.getState()
+  if (sessionId) await invoke('queue/update', { sessionId, id, text })
+}
+
+export async function cancelQueued(id: string): Promise<void> {
+  const { sessionId } = useApp.getState()
+  if (sessionId) await invoke('queue/remove', { sessionId, id })
+}
+
+/** Sends what stayed queued after a stop or an error, as the next turn's message. */
+export async function sendQueued(): Promise<void> {
+  const { sessionId } = useApp.getState()
+  if (sessionId) await invoke('queue/flush', { sessionId })
 }
 
 export async function stop(): Promise<void> {
