@@ -54,7 +54,16 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
       return {
         ...s,
         status: 'thinking',
-        steps: [...s.steps, { kind: 'user', seq: event.seq, ts: event.ts, text: event.text }],
+        steps: [
+          ...s.steps,
+          {
+            kind: 'user',
+            seq: event.seq,
+            ts: event.ts,
+            text: event.text,
+            ...(event.queued ? { queued: true } : {}),
+          },
+        ],
       }
     case 'assistant.delta':
       return {

@@ -8,7 +8,8 @@ import type { Finding, FinishReason, StepwiseEvent, ToolAttachment, ToolCall, Us
 export type StepStatus = 'running' | 'waiting' | 'ok' | 'error' | 'rejected'
 
 export type TimelineStep =
-  | { kind: 'user'; seq: number; ts: number; text: string }
+  /** `queued`: sent while the agent worked, delivered at a step boundary. */
+  | { kind: 'user'; seq: number; ts: number; text: string; queued?: boolean }
   | {
       kind: 'model'
       seq: number

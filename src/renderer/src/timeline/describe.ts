@@ -145,7 +145,12 @@ const FINISH_LABELS: Record<Extract<TimelineStep, { kind: 'finish' }>['reason'],
 export function describeStep(step: TimelineStep): RowText {
   switch (step.kind) {
     case 'user':
-      return { title: 'You', preview: previewLines(step.text, 2), markdown: markdownHead(step.text) }
+      return {
+        title: 'You',
+        ...(step.queued ? { meta: 'sent while the agent worked' } : {}),
+        preview: previewLines(step.text, 2),
+        markdown: markdownHead(step.text),
+      }
     case 'model':
       return {
         title: `Model · step ${step.step}`,
