@@ -2,6 +2,7 @@ import { unifiedDiff } from '../../shared/diff'
 import type { StepwiseEvent } from '../../shared/protocol'
 import { reduceEvents } from '../../shared/reducer'
 import type { SessionRow, SnapshotFile, Store } from '../store/types'
+import { inertDeep } from '../../shared/terminalText'
 
 /**
  * `bundle` is the portable format of src/main/timetravel/bundle.ts (docs/session-format.md);
@@ -79,8 +80,10 @@ function fence(text: string): string {
 }
 
 /** `md`: a readable transcript, built from the same reducer the UI uses. */
-export function exportMarkdown(session: SessionRow, events: StepwiseEvent[]): string {
-  const view = reduceEvents(events)
+export function exportMarkdown(raw: SessionRow, events: StepwiseEvent[]): string {
+  // A transcript is read in terminals and editors: control sequences are shown, not acted on.
+  const session = inertDeep(raw)
+  const view = reduceEvents(events.map(inertDeep))
   const lines = [
     `# ${session.title}`,
     '',

@@ -2,6 +2,7 @@ import path from 'node:path'
 import { Option } from 'commander'
 import { McpManager } from '../../mcp/manager'
 import type { Store } from '../../store/types'
+import { inertText } from '../../../shared/terminalText'
 
 /*
  * MCP servers for a CLI run (docs/mcp.md): `--mcp-config FILE` (repeatable) on edit, review
@@ -58,6 +59,7 @@ export async function startCliMcp(opts: {
 }): Promise<McpManager> {
   const manager = cliMcpManager(opts)
   await manager.start()
-  for (const notice of mcpNotices(manager, opts.repo)) process.stderr.write(`stepwise: ${notice}\n`)
+  for (const notice of mcpNotices(manager, opts.repo))
+    process.stderr.write(`stepwise: ${inertText(notice)}\n`)
   return manager
 }

@@ -1,5 +1,6 @@
 import pc from 'picocolors'
 import type { StepwiseEvent } from '../../../shared/protocol'
+import { inertDeep } from '../../../shared/terminalText'
 
 /** Output of `stepwise edit`: JSON lines, or a human view with a spinner on a TTY. */
 export interface EventRenderer {
@@ -99,7 +100,9 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
   return {
     pause: () => spinner?.stop(),
     close: () => spinner?.stop(),
-    onEvent(event) {
+    onEvent(raw) {
+      // What the model, tools and paths put in an event reaches the terminal inert.
+      const event = inertDeep(raw)
       switch (event.type) {
         case 'session.started':
           print(
