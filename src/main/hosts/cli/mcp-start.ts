@@ -44,7 +44,7 @@ export function mcpNotices(manager: McpManager, repo: string | undefined): strin
   const project = manager.view().project
   if (project && (project.state === 'pending' || project.state === 'changed'))
     notices.push(
-      `${project.path} declares MCP servers (${project.servers.join(', ') || 'none'}) that are not started until you approve this file${project.state === 'changed' ? ' again (it changed since you approved it)' : ''}: stepwise mcp approve${repo ? ` --repo ${repo}` : ''}`,
+      `${project.path} declares MCP servers (${project.servers.join(', ') || 'none'}) that are not started until you approve this file${project.state === 'changed' ? ` again (changed since you approved it: ${project.changes.join(', ')})` : ''}: stepwise mcp approve${repo ? ` --repo ${repo}` : ''}`,
     )
   for (const failure of manager.failures()) notices.push(`${failure} The session goes on without its tools.`)
   return notices

@@ -65,11 +65,15 @@ function decide(opts: { repo?: string; dataDir?: string }, approve: boolean): nu
   }
   const store = openStore(dataDir)
   try {
-    decideProject(store, repo, project.hash, approve)
+    decideProject(store, repo, project, approve)
     const state = projectState(readMcpSettings(store), repo, project)
     const names = project.loaded.servers.map((s) => s.name).join(', ') || 'none'
+    const covers = Object.keys(project.files).sort().join(', ')
     process.stdout.write(
-      inertText(`${project.path} (sha256 ${project.hash.slice(0, 12)}…, servers: ${names}): ${state}\n`),
+      inertText(
+        `${project.path} (sha256 ${project.hash.slice(0, 12)}…, servers: ${names}): ${state}\n` +
+          `  covers: ${covers} — a change to any of them asks again\n`,
+      ),
     )
     return EXIT.ok
   } finally {
