@@ -48,10 +48,29 @@ function isBinary(buf: Buffer): boolean {
   return buf.subarray(0, 8192).includes(0)
 }
 
+/**
+ * What the last checkpoint after a command found changed under ignored folders, which snapshots
+ * leave out: a comment block ahead of the diff (`git apply` skips text before the first patch).
+ */
+function ignoredPreamble(events: StepwiseEvent[]): string {
+  let ignored: Extract<StepwiseEvent, { type: 'checkpoint.created' }>['ignored']
+  // The newest record wins: it is the net state (an empty list: all put back).
+  for (const e of events) if (e.type === 'checkpoint.created' && e.ignored) ignored = e.ignored
+  if (!ignored?.length) return ''
+  const lines = ignored.map(
+    (c) =>
+      `#   ${c.status} ${c.path}${c.size !== undefined ? ` (${c.size} bytes${c.sha256 ? `, sha256 ${c.sha256}` : ''})` : ''}`,
+  )
+  const head =
+    '# Changed under ignored folders since the session started (not in the snapshots, so not below):'
+  return `${head}\n${lines.join('\n')}\n\n`
+}
+
 /** `diff`: the session's net change, baseline → last checkpoint, as one unified diff. */
 export function exportDiff(snapshots: SnapshotReader, events: StepwiseEvent[]): string {
   const { baseline, latest } = sessionSnapshots(events)
-  if (baseline === undefined || latest === undefined || baseline === latest) return ''
+  const preamble = ignoredPreamble(events)
+  if (baseline === undefined || latest === undefined || baseline === latest) return preamble
   const before = new Map(snapshots.getManifest(baseline).map((f) => [f.path, f]))
   const after = new Map(snapshots.getManifest(latest).map((f) => [f.path, f]))
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort()
@@ -70,7 +89,7 @@ export function exportDiff(snapshots: SnapshotReader, events: StepwiseEvent[]): 
       unifiedDiff(p, oldBuf ? oldBuf.toString('utf8') : null, newBuf ? newBuf.toString('utf8') : null),
     )
   }
-  return parts.join('')
+  return preamble + parts.join('')
 }
 
 function fence(text: string): string {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -47,11 +48,22 @@ describe('changes under ignored folders', () => {
     // A change outside ignored folders is the snapshots' business, not this one's.
     fs.appendFileSync(path.join(repo, 'index.js'), '//\n')
 
+    const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex')
     expect(await folders.changes()).toEqual([
       { path: 'build/out.js', status: 'deleted' },
-      { path: 'node_modules/left-pad/index.js', status: 'modified', size: fs.statSync(pad).size },
-      { path: 'node_modules/left-pad/package.json', status: 'modified', size: 2 },
-      { path: 'node_modules/left-pad/postinstall.js', status: 'added', size: 1 },
+      {
+        path: 'node_modules/left-pad/index.js',
+        status: 'modified',
+        size: fs.statSync(pad).size,
+        sha256: sha(pad),
+      },
+      { path: 'node_modules/left-pad/package.json', status: 'modified', size: 2, sha256: sha(json) },
+      {
+        path: 'node_modules/left-pad/postinstall.js',
+        status: 'added',
+        size: 1,
+        sha256: sha(path.join(repo, 'node_modules/left-pad/postinstall.js')),
+      },
     ])
   })
 

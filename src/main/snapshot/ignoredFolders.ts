@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
 import { CTIME_FIELDS, STAT_OK, statWithCtime } from './statFiles'
 
@@ -17,7 +18,12 @@ export interface IgnoredChange {
   status: 'added' | 'modified' | 'deleted'
   /** Bytes now (absent for a deleted file). */
   size?: number
+  /** sha256 (hex) of the bytes now, for a present file of at most HASH_MAX_BYTES. */
+  sha256?: string
 }
+
+/** A changed file up to this size is hashed (the walk itself reads nothing). */
+export const HASH_MAX_BYTES = 16 * 1024 * 1024
 
 export interface IgnoredFolders {
   /** The stat-only walk at the baseline; resolves to how many folders and files it recorded. */
@@ -62,8 +68,20 @@ export function createIgnoredFolders(root: string, isIgnored: (rel: string) => b
         else if (!sameFile(was, now)) out.push({ path: p, status: 'modified', size: now[1] })
       }
       for (const p of recorded.keys()) if (!stats.has(p)) out.push({ path: p, status: 'deleted' })
+      await Promise.all(out.map((c) => withHash(root, c)))
       return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     },
+  }
+}
+
+async function withHash(root: string, change: IgnoredChange): Promise<void> {
+  if (change.size === undefined || change.size > HASH_MAX_BYTES) return
+  try {
+    change.sha256 = createHash('sha256')
+      .update(await fs.readFile(`${root}/${change.path}`))
+      .digest('hex')
+  } catch {
+    // Gone again since the walk: its size from the walk only.
   }
 }
 

@@ -18,9 +18,6 @@ const CHANGED_DEFAULT = 500
 const DIFF_LINES_DEFAULT = 500
 /** Files hashed at once while looking for changes. */
 const HASH_CONCURRENCY = 32
-/** A changed file under an ignored folder up to this size is listed with its sha256. */
-const IGNORED_HASH_MAX = 16 * 1024 * 1024
-
 const IGNORED_NOTE =
   'Entries with "ignored": true are under folders the listing leaves out (node_modules/, build output): they were found by comparing file stats with the session start, so no original content is kept; size and sha256 (when at most 16 MB) are of the file now.'
 
@@ -125,23 +122,12 @@ interface ChangeEntry {
   sha256?: string
 }
 
-/** Changes under ignored folders, with each present file's size and (up to a limit) hash. */
+/** Changes under ignored folders, with each present file's size and (up to 16 MB) sha256. */
 async function ignoredEntries(ctx: ToolContext, under: (p: string) => boolean): Promise<ChangeEntry[]> {
   if (!ctx.ignoredChanges) return []
-  const found = (await ctx.ignoredChanges()).filter((c) => under(c.path))
-  return mapLimited(found, HASH_CONCURRENCY, async (c): Promise<ChangeEntry> => {
-    const entry: ChangeEntry = { path: c.path, status: c.status, ignored: true }
-    if (c.size === undefined) return entry
-    entry.size = c.size
-    if (c.size <= IGNORED_HASH_MAX) {
-      try {
-        entry.sha256 = sha256Hex(await fs.readFile(path.join(ctx.root, c.path)))
-      } catch {
-        // Gone again since the walk: size from the walk only.
-      }
-    }
-    return entry
-  })
+  return (await ctx.ignoredChanges())
+    .filter((c) => under(c.path))
+    .map((c) => ({ ...c, ignored: true as const }))
 }
 
 async function changeStatus(

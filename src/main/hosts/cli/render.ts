@@ -160,7 +160,9 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
         }
         case 'checkpoint.created':
           print(
-            color.dim(`  ◆ checkpoint ${event.snapshotId}: ${event.paths.join(', ') || 'no file changed'}`),
+            color.dim(
+              `  ◆ checkpoint ${event.snapshotId}: ${event.paths.join(', ') || 'no file changed'}${event.ignored?.length ? `; under ignored folders: ${event.ignored.map((c) => `${c.path} (${c.status})`).join(', ')}` : ''}`,
+            ),
           )
           break
         case 'context.compacted':
