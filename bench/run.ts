@@ -40,6 +40,8 @@ const BENCHES: Bench[] = [
   // search_in_files and the code index alone on that same real tree, against rg in the same run.
   { name: 'search-scale', file: 'search-scale.bench.ts' },
   { name: 'index-scale', file: 'index-scale.bench.ts' },
+  // Review's stat-only record of ignored folders, on this checkout's real node_modules.
+  { name: 'ignored', file: 'ignored.bench.ts' },
 ]
 
 /**

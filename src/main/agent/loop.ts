@@ -424,18 +424,29 @@ export class Agent {
       ...(attachments ? { attachments } : {}),
       ...(reads.length > 0 ? { reads } : {}),
     })
-    if (applied) await this.checkpoint(call.id)
+    if (applied) await this.checkpoint(call.id, tool !== undefined && !isFileChangeTool(tool))
     return result
   }
 
-  private async checkpoint(callId: string): Promise<void> {
+  /** `ranCommand`: a command or MCP tool ran, which may also have changed ignored folders. */
+  private async checkpoint(callId: string, ranCommand: boolean): Promise<void> {
     try {
       const { info, changed } = await this.opts.checkpoints.takeSnapshot({
         sessionId: this.opts.sessionId,
         label: callId,
       })
       const paths = [...changed.added, ...changed.modified, ...changed.deleted].sort()
-      this.record({ type: 'checkpoint.created', snapshotId: info.id, callId, paths })
+      // File tools cannot write ignored folders (the sandbox denies them): only commands are looked after.
+      const ignored = ranCommand ? await this.opts.toolContext.ignoredChanges?.() : undefined
+      this.record({
+        type: 'checkpoint.created',
+        snapshotId: info.id,
+        callId,
+        paths,
+        // Present after every command where a record is kept (empty: nothing differs), so the
+        // newest one is the net state.
+        ...(ignored ? { ignored } : {}),
+      })
     } catch (err) {
       // The change is on disk; only its checkpoint failed. Say so and carry on.
       this.record({

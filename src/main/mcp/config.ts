@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import type { McpSource } from '../../shared/protocol'
+import { digestOf, projectServerFiles, type FileDigests } from './project-files'
 
 /*
  * MCP server configuration in the shape users already have from Claude Code, Cursor
@@ -135,14 +136,20 @@ export function loadConfigFile(
   return parseConfigText(text, file, source)
 }
 
-/** A project's `.mcp.json` as it is now: its text's hash and the servers it declares. */
+/**
+ * A project's `.mcp.json` as it is now: the servers it declares, and what approving it covers —
+ * the file and the project files its servers run (./project-files.ts), one hash over all of them.
+ */
 export interface ProjectConfig {
   path: string
+  /** sha256 over `files`: what an approval stores and `mcp/approveProject` sends back. */
   hash: string
+  /** `.mcp.json` and each project file its servers' command lines resolve to, with its hash. */
+  files: FileDigests
   loaded: LoadedConfig
 }
 
-export function readProjectConfig(repo: string): ProjectConfig | null {
+export function readProjectConfig(repo: string, env: NodeJS.ProcessEnv = process.env): ProjectConfig | null {
   const file = projectConfigPath(repo)
   let text: string
   try {
@@ -150,7 +157,9 @@ export function readProjectConfig(repo: string): ProjectConfig | null {
   } catch {
     return null
   }
-  return { path: file, hash: hashText(text), loaded: parseConfigText(text, file, 'project') }
+  const loaded = parseConfigText(text, file, 'project')
+  const files = projectServerFiles(loaded.servers, repo, hashText(text), env)
+  return { path: file, hash: digestOf(files), files, loaded }
 }
 
 /**

@@ -28,6 +28,8 @@ export interface ConnectionOptions {
   callTimeoutMs?: number
   /** Restarts after crashes before the server is marked failed (their delays double from 500 ms). */
   maxRestarts?: number
+  /** Asked before each spawn of a stdio server: a reason not to start it now, or undefined. */
+  launchRefusal?: () => string | undefined
   onChange(): void
 }
 
@@ -109,6 +111,8 @@ export class McpConnection {
     const { spec } = this.config
     const timeout = this.opts.startTimeoutMs
     if (isStdio(spec)) {
+      const refusal = this.opts.launchRefusal?.()
+      if (refusal) throw new Error(refusal)
       const launch = stdioLaunch({ ...this.config, spec }, this.opts.repo, this.opts.env)
       if (launch.refused) throw new Error(launch.refused)
       const transport = new StdioClientTransport({ ...launch, stderr: 'pipe' })

@@ -17,6 +17,7 @@ import {
   isServerEnabled,
   isToolAllowed,
   isToolEnabled,
+  projectChanges,
   projectState,
   readMcpSettings,
   toggle,
@@ -85,6 +86,16 @@ export class McpManager {
     return projectState(this.settings(), this.opts.repo ?? '', this.project) === 'approved'
   }
 
+  /** Why a project server may not be spawned now (its file or what it runs changed), or undefined. */
+  private projectLaunchRefusal(): string | undefined {
+    const repo = this.opts.repo
+    const now = repo ? readProjectConfig(repo, this.opts.env) : null
+    const settings = this.settings()
+    if (repo && projectState(settings, repo, now) === 'approved') return undefined
+    const changes = projectChanges(settings, repo ?? '', now)
+    return `the project's .mcp.json${changes.length ? ` or a file its servers run changed since you approved it: ${changes.join(', ')}` : ' is not approved'}. Look at it and approve it again (stepwise mcp approve, or the app's MCP view).`
+  }
+
   private mayRun(server: McpServerConfig, settings = this.settings()): boolean {
     if (!isServerEnabled(settings, server.name)) return false
     return server.source !== 'project' || this.projectApproved()
@@ -105,6 +116,8 @@ export class McpManager {
         callTimeoutMs: this.opts.callTimeoutMs,
         maxRestarts: this.opts.maxRestarts,
         onChange: () => this.opts.onStatus?.(server.name, created.state),
+        // Checked at every spawn, restarts after a crash included: the script may have changed.
+        launchRefusal: server.source === 'project' ? () => this.projectLaunchRefusal() : undefined,
       })
       conn = created
       this.connections.set(server.name, conn)
@@ -196,6 +209,8 @@ export class McpManager {
           hash: projectFile.hash,
           state: projectState(settings, repo, projectFile),
           servers: projectFile.loaded.servers.map((s) => s.name),
+          files: Object.keys(projectFile.files).sort(),
+          changes: projectChanges(settings, repo, projectFile),
         }
       : null
     return { servers, project }
@@ -235,7 +250,7 @@ export class McpManager {
       throw new Error(
         `${this.project.path} changed since it was shown; look at it again before approving it.`,
       )
-    decideProject(this.opts.store, this.opts.repo, hash, approve)
+    decideProject(this.opts.store, this.opts.repo, this.project, approve)
     await this.start()
     for (const name of this.project.loaded.servers.map((s) => s.name))
       this.opts.onStatus?.(name, this.connections.get(name)?.state ?? 'stopped')

@@ -1,11 +1,13 @@
 import { mcpSettingsSchema, type McpProjectState, type McpSettings } from '../../shared/protocol'
 import type { Store } from '../store/types'
 import type { ProjectConfig } from './config'
+import { describeChanges } from './project-files'
 
 /*
  * The user's MCP choices, in the store's settings table under `mcp`: servers and
  * tools turned off, servers and tools `auto-edit` may run without asking, and the
- * project `.mcp.json` files approved (project root → sha256 of the approved text).
+ * project `.mcp.json` files approved (project root → sha256 over the file and the project files its
+ * servers run, with those files' own digests beside it to name what changed).
  */
 
 const KEY = 'mcp'
@@ -53,7 +55,10 @@ export function isToolAllowed(s: McpSettings, server: string, tool: string): boo
   return s.allowedServers.includes(server) || s.allowedTools.includes(toolKey(server, tool))
 }
 
-/** Whether a project's `.mcp.json` may start its servers: only the exact text the user approved. */
+/**
+ * Whether a project's `.mcp.json` may start its servers: only the exact file, and the exact
+ * project files its servers run, that the user approved.
+ */
 export function projectState(s: McpSettings, repo: string, project: ProjectConfig | null): McpProjectState {
   if (!project) return 'none'
   if (s.approvedProjects[repo] === project.hash) return 'approved'
@@ -62,19 +67,31 @@ export function projectState(s: McpSettings, repo: string, project: ProjectConfi
   return 'pending'
 }
 
+/** For a `changed` project: what differs from what was approved, one phrase per path. */
+export function projectChanges(s: McpSettings, repo: string, project: ProjectConfig | null): string[] {
+  if (!project || projectState(s, repo, project) !== 'changed') return []
+  const approved = s.approvedProjectFiles[repo]
+  // Approved before approvals covered what the servers run: the text is all that was recorded.
+  if (!approved)
+    return ['the files its servers run (the earlier approval covered the text of .mcp.json only)']
+  return describeChanges(approved, project.files)
+}
+
 export function decideProject(
   store: SettingsStore,
   repo: string,
-  hash: string,
+  project: Pick<ProjectConfig, 'hash' | 'files'>,
   approve: boolean,
 ): McpSettings {
   return updateMcpSettings(store, (s) => {
     if (approve) {
-      s.approvedProjects[repo] = hash
+      s.approvedProjects[repo] = project.hash
+      s.approvedProjectFiles[repo] = project.files
       delete s.rejectedProjects[repo]
     } else {
-      s.rejectedProjects[repo] = hash
+      s.rejectedProjects[repo] = project.hash
       delete s.approvedProjects[repo]
+      delete s.approvedProjectFiles[repo]
     }
   })
 }

@@ -2,6 +2,7 @@ import { unifiedDiff } from '../../shared/diff'
 import type { StepwiseEvent } from '../../shared/protocol'
 import { reduceEvents } from '../../shared/reducer'
 import type { SessionRow, SnapshotFile, Store } from '../store/types'
+import { inertDeep } from '../../shared/terminalText'
 
 /**
  * `bundle` is the portable format of src/main/timetravel/bundle.ts (docs/session-format.md);
@@ -47,10 +48,29 @@ function isBinary(buf: Buffer): boolean {
   return buf.subarray(0, 8192).includes(0)
 }
 
+/**
+ * What the last checkpoint after a command found changed under ignored folders, which snapshots
+ * leave out: a comment block ahead of the diff (`git apply` skips text before the first patch).
+ */
+function ignoredPreamble(events: StepwiseEvent[]): string {
+  let ignored: Extract<StepwiseEvent, { type: 'checkpoint.created' }>['ignored']
+  // The newest record wins: it is the net state (an empty list: all put back).
+  for (const e of events) if (e.type === 'checkpoint.created' && e.ignored) ignored = e.ignored
+  if (!ignored?.length) return ''
+  const lines = ignored.map(
+    (c) =>
+      `#   ${c.status} ${c.path}${c.size !== undefined ? ` (${c.size} bytes${c.sha256 ? `, sha256 ${c.sha256}` : ''})` : ''}`,
+  )
+  const head =
+    '# Changed under ignored folders since the session started (not in the snapshots, so not below):'
+  return `${head}\n${lines.join('\n')}\n\n`
+}
+
 /** `diff`: the session's net change, baseline → last checkpoint, as one unified diff. */
 export function exportDiff(snapshots: SnapshotReader, events: StepwiseEvent[]): string {
   const { baseline, latest } = sessionSnapshots(events)
-  if (baseline === undefined || latest === undefined || baseline === latest) return ''
+  const preamble = ignoredPreamble(events)
+  if (baseline === undefined || latest === undefined || baseline === latest) return preamble
   const before = new Map(snapshots.getManifest(baseline).map((f) => [f.path, f]))
   const after = new Map(snapshots.getManifest(latest).map((f) => [f.path, f]))
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort()
@@ -69,7 +89,7 @@ export function exportDiff(snapshots: SnapshotReader, events: StepwiseEvent[]): 
       unifiedDiff(p, oldBuf ? oldBuf.toString('utf8') : null, newBuf ? newBuf.toString('utf8') : null),
     )
   }
-  return parts.join('')
+  return preamble + parts.join('')
 }
 
 function fence(text: string): string {
@@ -79,8 +99,10 @@ function fence(text: string): string {
 }
 
 /** `md`: a readable transcript, built from the same reducer the UI uses. */
-export function exportMarkdown(session: SessionRow, events: StepwiseEvent[]): string {
-  const view = reduceEvents(events)
+export function exportMarkdown(raw: SessionRow, events: StepwiseEvent[]): string {
+  // A transcript is read in terminals and editors: control sequences are shown, not acted on.
+  const session = inertDeep(raw)
+  const view = reduceEvents(events.map(inertDeep))
   const lines = [
     `# ${session.title}`,
     '',

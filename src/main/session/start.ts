@@ -12,6 +12,7 @@ import type { ModelProvider, ProviderConfig } from '../providers/types'
 import { createSandbox } from '../sandbox/sandbox'
 import type { Sandbox } from '../sandbox/types'
 import { listUnignoredDirectories } from '../snapshot/directories'
+import { createIgnoredFolders } from '../snapshot/ignoredFolders'
 import { stateFileIn } from '../snapshot/savedState'
 import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
 import { liveTraces } from '../telemetry/live'
@@ -151,6 +152,12 @@ export async function startSession(
   const provider = setup.providerOverride ?? createProvider(setup.provider)
   const maxSteps = setup.maxSteps ?? DEFAULT_MAX_STEPS
   const snapshotter = snapshotterFor(store, sandbox)
+  // Ignored folders stay out of snapshots; a stat-only record of them beside the baseline lets
+  // review list what a command changed there (snapshot/ignoredFolders.ts).
+  const ignoredFolders = setup.resume
+    ? undefined
+    : createIgnoredFolders(sandbox.root, (rel) => sandbox.isIgnored(rel))
+  const ignoredRecorded = ignoredFolders?.record().catch(() => undefined)
   // The baseline and the code index both mostly wait on the file system (and on their
   // worker threads): taken side by side, a big tree pays for the longer of the two.
   const opened = setup.resume
@@ -191,6 +198,12 @@ export async function startSession(
         reads: createReadTracker(),
         limits: setup.limits ?? DEFAULT_LIMITS,
         baseline: snapshotter.baselineReader(baseline.info.id),
+        ignoredChanges:
+          ignoredFolders &&
+          (async () => {
+            await ignoredRecorded
+            return ignoredFolders.changes()
+          }),
         commands: setup.commands,
         index: code.index,
         signal,

@@ -8,6 +8,7 @@ import {
   listChangedFilesTool,
   readFileOriginalTool,
 } from './review'
+import { createIgnoredFolders } from '../snapshot/ignoredFolders'
 import { makeContext, makeProject } from './test-support'
 import type { BaselineReader } from './types'
 
@@ -176,5 +177,37 @@ describe('review tools', () => {
     expect(await listChangedFilesTool.run({}, ctx)).toEqual({ ok: false, error })
     expect(await readFileOriginalTool.run({ path: 'a.txt' }, ctx)).toEqual({ ok: false, error })
     expect(await diffFileAgainstOriginalTool.run({ path: 'a.txt' }, ctx)).toEqual({ ok: false, error })
+  })
+
+  // The case: code appended by a command to node_modules/left-pad/index.js showed nowhere in review.
+  it('list_changed_files lists changes under ignored folders with size and sha256', async () => {
+    const root = makeProject({
+      'index.js': 'require("left-pad")\n',
+      'node_modules/left-pad/index.js': 'module.exports = pad\n',
+    })
+    const ctx = await makeContext(root, { baseline: captureBaseline(root, ['index.js']) })
+    const folders = createIgnoredFolders(ctx.root, (rel) => ctx.sandbox.isIgnored(rel))
+    await folders.record()
+    ctx.ignoredChanges = () => folders.changes()
+    const pad = path.join(root, 'node_modules/left-pad/index.js')
+    fs.appendFileSync(pad, 'require("child_process").exec("sh x")\n')
+    const now = fs.readFileSync(pad)
+    const result = await listChangedFilesTool.run({}, ctx)
+    expect(result).toMatchObject({
+      ok: true,
+      changes: [
+        {
+          path: 'node_modules/left-pad/index.js',
+          status: 'modified',
+          ignored: true,
+          size: now.length,
+          sha256: sha256Hex(now),
+        },
+      ],
+      count: 1,
+      modified: 1,
+    })
+    expect(result).toHaveProperty('ignored_note')
+    expect(await listChangedFilesTool.run({ prefix: 'src' }, ctx)).toMatchObject({ count: 0 })
   })
 })

@@ -18,6 +18,8 @@ const CHANGED_DEFAULT = 500
 const DIFF_LINES_DEFAULT = 500
 /** Files hashed at once while looking for changes. */
 const HASH_CONCURRENCY = 32
+const IGNORED_NOTE =
+  'Entries with "ignored": true are under folders the listing leaves out (node_modules/, build output): they were found by comparing file stats with the session start, so no original content is kept; size and sha256 (when at most 16 MB) are of the file now.'
 
 const NO_BASELINE =
   'No baseline snapshot is available in this session, so there is nothing to compare against. Use git_status and git_diff to see changes instead.'
@@ -61,7 +63,7 @@ export const listChangedFilesTool: ReadTool<typeof listChangedInput> = {
   family: 'review',
   mutating: false,
   description:
-    'Files added, modified or deleted since the session started (compared with the baseline snapshot, by content), sorted by path.',
+    'Files added, modified or deleted since the session started (compared with the baseline snapshot, by content), sorted by path. Changes under ignored folders such as node_modules/ are listed too, marked "ignored".',
   input: listChangedInput,
   async run(input, ctx) {
     const baseline = baselineOf(ctx)
@@ -85,11 +87,14 @@ export const listChangedFilesTool: ReadTool<typeof listChangedInput> = {
     const statuses = await mapLimited(candidates, HASH_CONCURRENCY, (p) =>
       changeStatus(ctx, p, original.get(p)),
     )
-    const changes: { path: string; status: ChangeStatus }[] = []
+    const changes: ChangeEntry[] = []
     candidates.forEach((p, i) => {
       const status = statuses[i]
       if (status) changes.push({ path: p, status })
     })
+    const listed = new Set(changes.map((c) => c.path))
+    const ignored = (await ignoredEntries(ctx, under)).filter((c) => !listed.has(c.path))
+    changes.push(...ignored)
     changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 
     const limit = input.limit ?? CHANGED_DEFAULT
@@ -104,8 +109,25 @@ export const listChangedFilesTool: ReadTool<typeof listChangedInput> = {
     if (changes.length > limit)
       result.truncated = `${truncatedItems(limit)} Narrow it with prefix, or raise limit.`
     if (changes.length === 0) result.note = 'Nothing has changed since the baseline.'
+    if (ignored.length > 0) result.ignored_note = IGNORED_NOTE
     return result
   },
+}
+
+interface ChangeEntry {
+  path: string
+  status: ChangeStatus
+  ignored?: true
+  size?: number
+  sha256?: string
+}
+
+/** Changes under ignored folders, with each present file's size and (up to 16 MB) sha256. */
+async function ignoredEntries(ctx: ToolContext, under: (p: string) => boolean): Promise<ChangeEntry[]> {
+  if (!ctx.ignoredChanges) return []
+  return (await ctx.ignoredChanges())
+    .filter((c) => under(c.path))
+    .map((c) => ({ ...c, ignored: true as const }))
 }
 
 async function changeStatus(

@@ -65,6 +65,11 @@ export interface ToolContext {
   reads: ReadTracker
   limits: ToolLimits
   baseline?: BaselineReader
+  /**
+   * Files changed under ignored folders (node_modules/, build output) since the session started,
+   * by a stat-only comparison (snapshot/ignoredFolders.ts); absent where nothing records them.
+   */
+  ignoredChanges?: () => Promise<import('../snapshot/ignoredFolders').IgnoredChange[]>
   /** The user's command settings (allow/deny lists, network, timeouts, sandbox); defaults when absent. */
   commands?: import('../exec/settings').CommandSettings
   /** The project's code index (code tools); absent until it is built, or when indexing is off. */

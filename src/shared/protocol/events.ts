@@ -216,6 +216,20 @@ export const checkpointCreatedEvent = z.object({
   snapshotId: z.number().int(),
   callId: z.string().optional(),
   paths: z.array(z.string()),
+  /**
+   * After a command: files under ignored folders (node_modules/, build output), which snapshots
+   * leave out, that differ from the session's start — by path, with size and sha256 now.
+   */
+  ignored: z
+    .array(
+      z.object({
+        path: z.string(),
+        status: z.enum(['added', 'modified', 'deleted']),
+        size: z.number().optional(),
+        sha256: z.string().optional(),
+      }),
+    )
+    .optional(),
 })
 
 /** The project's files were put back as they were at a checkpoint (undo, rewind, fork). */

@@ -75,6 +75,13 @@ export const mcpListOutputSchema = z.object({
       state: mcpProjectStateSchema,
       /** The server names the file declares. */
       servers: z.array(z.string()),
+      /**
+       * What approving covers: `.mcp.json` and the project files its servers run, relative paths
+       * (src/main/mcp/project-files.ts).
+       */
+      files: z.array(z.string()).default([]),
+      /** When `changed`: what changed since the approval, one phrase per path (`tools/x.sh (changed)`). */
+      changes: z.array(z.string()).default([]),
     })
     .nullable(),
 })
@@ -139,6 +146,8 @@ export const mcpSettingsSchema = z.object({
   allowedServers: z.array(z.string()).default([]),
   allowedTools: z.array(z.string()).default([]),
   approvedProjects: z.record(z.string(), z.string()).default({}),
+  /** Project root → the files the approval covered (relative path → digest), to name what changed. */
+  approvedProjectFiles: z.record(z.string(), z.record(z.string(), z.string())).default({}),
   rejectedProjects: z.record(z.string(), z.string()).default({}),
 })
 export type McpSettings = z.infer<typeof mcpSettingsSchema>

@@ -6,6 +6,7 @@ import { openStore } from '../../store/store'
 import { BundleError, bundleFileName, exportBundle, importBundle } from '../../timetravel/bundle'
 import { EXIT, UsageError } from './exit-codes'
 import { requireSession } from './session-store'
+import { inertText } from '../../../shared/terminalText'
 
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} bytes`
@@ -53,13 +54,13 @@ export function importBundleFile(file: string, opts: { dataDir?: string; repo?: 
     process.stdout.write(
       `Imported session ${r.sessionId}${r.sessionId !== r.originalId ? ` (its id ${r.originalId} is taken here, so it has a new one)` : ''}: ` +
         `${r.events} events, ${r.traffic} traffic entries, ${r.snapshots} snapshots, ${r.blobs} blobs (${r.newBlobs} new)\n` +
-        `Project folder: ${r.repo}\n` +
+        `Project folder: ${inertText(r.repo)}\n` +
         `Show it with: stepwise sessions show ${r.sessionId}${dataDir}\n`,
     )
     return EXIT.ok
   } catch (err) {
     if (err instanceof BundleError) {
-      process.stderr.write(`stepwise: ${err.message}\n`)
+      process.stderr.write(`stepwise: ${inertText(err.message)}\n`)
       return err.code === 'not-a-bundle' ? EXIT.usage : EXIT.failed
     }
     throw err

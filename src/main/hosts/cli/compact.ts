@@ -9,6 +9,7 @@ import { openStore } from '../../store/store'
 import { resolveProviderConfig } from './edit'
 import { EXIT, UsageError } from './exit-codes'
 import { dataDirOption, requireSession } from './session-store'
+import { inertText } from '../../../shared/terminalText'
 
 /*
  * `stepwise sessions compact ID [--focus TEXT]` (docs/cli.md): the app's `/compact` from a
@@ -72,7 +73,7 @@ async function runCompact(id: string, opts: CompactCliOptions): Promise<number> 
         { sessionId: row.id, repo: row.repo, provider, focus: opts.focus, events },
         controller.signal,
       )
-      process.stdout.write(`${done.message}\n`)
+      process.stdout.write(`${inertText(done.message)}\n`)
       return EXIT.ok
     } catch (err) {
       if (controller.signal.aborted) {
@@ -81,7 +82,7 @@ async function runCompact(id: string, opts: CompactCliOptions): Promise<number> 
       }
       if (err instanceof InvalidStepError) throw new UsageError(err.message)
       const detail = err instanceof Error ? err.message : String(err)
-      process.stderr.write(`stepwise: compaction failed, nothing was changed: ${detail}\n`)
+      process.stderr.write(`stepwise: compaction failed, nothing was changed: ${inertText(detail)}\n`)
       return err instanceof ProviderError ? EXIT.model : EXIT.failed
     } finally {
       process.off('SIGINT', stop)

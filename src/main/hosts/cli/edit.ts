@@ -20,6 +20,7 @@ import { startCliMcp } from './mcp-start'
 import { indexProgressLine } from './index-progress'
 import { humanRenderer, jsonRenderer, type EventRenderer } from './render'
 import { terminalApprover } from './terminal-approver'
+import { inertText } from '../../../shared/terminalText'
 
 export interface EditOptions {
   repo?: string
@@ -212,12 +213,12 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
       emit: (event) => renderer.onEvent(event),
       mcp,
     })
-    for (const notice of session.notices) process.stderr.write(`stepwise: ${notice}\n`)
+    for (const notice of session.notices) process.stderr.write(`stepwise: ${inertText(notice)}\n`)
     const outcome = await session.run(controller.signal)
     if (!opts.json) process.stdout.write(followUp(session.sessionId, opts.dataDir))
     // In JSON mode stdout is for events only; the reason still reaches a human on stderr.
     if (opts.json && outcome.reason === 'error' && outcome.message)
-      process.stderr.write(`stepwise: ${outcome.message}\n`)
+      process.stderr.write(`stepwise: ${inertText(outcome.message)}\n`)
     return exitCodeFor(outcome)
   } finally {
     stopIndexProgress?.()

@@ -19,6 +19,7 @@ import { EXIT, UsageError } from './exit-codes'
 import { formatDuration, humanRenderer, jsonRenderer, summarizeArgs } from './render'
 import { confirm } from './confirm'
 import { dataDirOption } from './session-store'
+import { inertDeep, inertText } from '../../../shared/terminalText'
 
 /** `stepwise sessions fork` and `stepwise sessions replay` (issue 4). */
 
@@ -143,7 +144,7 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
     } catch (err) {
       if (err instanceof WorktreeError) throw new UsageError(err.message)
       if (err instanceof ForkError) {
-        process.stderr.write(`stepwise: ${err.message}\n`)
+        process.stderr.write(`stepwise: ${inertText(err.message)}\n`)
         return EXIT.failed
       }
       throw err
@@ -167,7 +168,7 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
       })
       const outcome = await session.run(controller.signal)
       if (opts.json && outcome.reason === 'error' && outcome.message)
-        process.stderr.write(`stepwise: ${outcome.message}\n`)
+        process.stderr.write(`stepwise: ${inertText(outcome.message)}\n`)
       return exitCodeFor(outcome)
     } finally {
       renderer.close()
@@ -218,12 +219,12 @@ export function runReplay(id: string, opts: { json?: boolean; dataDir?: string }
         process.stdout.write(`${JSON.stringify(rest)}\n`)
         continue
       }
-      const line = describeFrame(frame)
+      const line = describeFrame({ ...frame, event: inertDeep(frame.event) })
       if (line === undefined) continue
       process.stdout.write(
         `${color.dim(`+${clock(frame.atMs)} [${String(frame.event.seq).padStart(4)}]`)} ${line}\n`,
       )
-      if (frame.diff) process.stdout.write(`${frame.diff.replace(/^/gm, '      ').trimEnd()}\n`)
+      if (frame.diff) process.stdout.write(`${inertText(frame.diff).replace(/^/gm, '      ').trimEnd()}\n`)
     }
     return EXIT.ok
   } finally {

@@ -18,6 +18,7 @@ import { mcpConfigOption } from './mcp-start'
 import { dataDirOption } from './session-store'
 import { exportSession, listSessions, showSession } from './sessions'
 import { EXIT, UsageError } from './exit-codes'
+import { inertText } from '../../../shared/terminalText'
 
 function positiveInt(value: string): number {
   const n = Number(value)
@@ -151,10 +152,10 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.usage
     }
     if (err instanceof UsageError) {
-      process.stderr.write(`stepwise: ${err.message}\n`)
+      process.stderr.write(`stepwise: ${inertText(err.message)}\n`)
       return EXIT.usage
     }
-    process.stderr.write(`stepwise: ${err instanceof Error ? err.message : String(err)}\n`)
+    process.stderr.write(`stepwise: ${inertText(err instanceof Error ? err.message : String(err))}\n`)
     return EXIT.failed
   }
 }
@@ -174,7 +175,7 @@ main(process.argv)
       process.exitCode = code
     },
     (err: unknown) => {
-      process.stderr.write(`stepwise: ${String(err)}\n`)
+      process.stderr.write(`stepwise: ${inertText(String(err))}\n`)
       process.exitCode = EXIT.failed
     },
   )

@@ -5,6 +5,7 @@ import type { SessionRow } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
 import { dataDirOption, requireSession, withStore } from './session-store'
 import { confirm } from './confirm'
+import { inertText } from '../../../shared/terminalText'
 
 /*
  * `stepwise sessions delete ID… [--yes]` and `stepwise sessions rename ID "title"` (docs/cli.md).
@@ -74,7 +75,7 @@ async function deleteSessions(ids: string[], opts: ManageOptions): Promise<numbe
   if (!opts.yes) {
     if (!process.stdin.isTTY)
       throw new UsageError('deleting sessions needs --yes when not run on a terminal (nothing was deleted).')
-    for (const row of rows) process.stderr.write(`  ${row.id}  ${row.title}\n`)
+    for (const row of rows) process.stderr.write(`  ${row.id}  ${inertText(row.title)}\n`)
     const what = rows.length === 1 ? 'this session' : `these ${rows.length} sessions`
     if (!(await confirm(`Delete ${what} for good? [y/N] `))) {
       process.stderr.write('Nothing deleted.\n')
@@ -109,7 +110,7 @@ function renameSession(id: string, title: string, opts: ManageOptions): number {
   return withStore(opts, (store) => {
     const row = requireSession(store, id)
     store.setSessionTitle(row.id, clean)
-    process.stdout.write(`Renamed ${row.id}: ${clean}\n`)
+    process.stdout.write(`Renamed ${row.id}: ${inertText(clean)}\n`)
     return EXIT.ok
   })
 }

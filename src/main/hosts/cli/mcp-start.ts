@@ -2,6 +2,7 @@ import path from 'node:path'
 import { Option } from 'commander'
 import { McpManager } from '../../mcp/manager'
 import type { Store } from '../../store/types'
+import { inertText } from '../../../shared/terminalText'
 
 /*
  * MCP servers for a CLI run (docs/mcp.md): `--mcp-config FILE` (repeatable) on edit, review
@@ -43,7 +44,7 @@ export function mcpNotices(manager: McpManager, repo: string | undefined): strin
   const project = manager.view().project
   if (project && (project.state === 'pending' || project.state === 'changed'))
     notices.push(
-      `${project.path} declares MCP servers (${project.servers.join(', ') || 'none'}) that are not started until you approve this file${project.state === 'changed' ? ' again (it changed since you approved it)' : ''}: stepwise mcp approve${repo ? ` --repo ${repo}` : ''}`,
+      `${project.path} declares MCP servers (${project.servers.join(', ') || 'none'}) that are not started until you approve this file${project.state === 'changed' ? ` again (changed since you approved it: ${project.changes.join(', ')})` : ''}: stepwise mcp approve${repo ? ` --repo ${repo}` : ''}`,
     )
   for (const failure of manager.failures()) notices.push(`${failure} The session goes on without its tools.`)
   return notices
@@ -58,6 +59,7 @@ export async function startCliMcp(opts: {
 }): Promise<McpManager> {
   const manager = cliMcpManager(opts)
   await manager.start()
-  for (const notice of mcpNotices(manager, opts.repo)) process.stderr.write(`stepwise: ${notice}\n`)
+  for (const notice of mcpNotices(manager, opts.repo))
+    process.stderr.write(`stepwise: ${inertText(notice)}\n`)
   return manager
 }

@@ -8,6 +8,7 @@ import { resolveRepo } from './edit'
 import { EXIT } from './exit-codes'
 import { cliMcpManager, mcpConfigOption } from './mcp-start'
 import { dataDirOption } from './session-store'
+import { inertDeep, inertText } from '../../../shared/terminalText'
 
 /*
  * `stepwise mcp list [--json]` and `stepwise mcp approve|reject` for a project's `.mcp.json`,
@@ -33,9 +34,10 @@ async function listServers(opts: ListOptions): Promise<number> {
       process.stdout.write(`${JSON.stringify({ ...view, configErrors: manager.configErrors }, null, 2)}\n`)
     } else {
       for (const e of manager.configErrors)
-        process.stderr.write(`stepwise: MCP configuration problem: ${e}\n`)
+        process.stderr.write(`stepwise: MCP configuration problem: ${inertText(e)}\n`)
       if (view.servers.length === 0) process.stdout.write('No MCP servers configured.\n')
-      for (const s of view.servers) {
+      // Names, errors and tool descriptions come from the configuration and the servers.
+      for (const s of inertDeep(view.servers)) {
         process.stdout.write(`${s.name}  ${s.state}  (${s.source}, ${s.transport}) ${s.target}\n`)
         if (s.error) process.stdout.write(`  ${s.error.replace(/\n/g, '\n  ')}\n`)
         for (const t of s.tools)
@@ -43,7 +45,8 @@ async function listServers(opts: ListOptions): Promise<number> {
             `  ${t.qualified}${t.readOnly ? ' [read-only]' : ''}${t.enabled ? '' : ' [disabled]'}${t.allowed ? ' [allowed]' : ''}  ${t.description.slice(0, 100)}\n`,
           )
       }
-      if (view.project) process.stdout.write(`Project file ${view.project.path}: ${view.project.state}\n`)
+      if (view.project)
+        process.stdout.write(inertText(`Project file ${view.project.path}: ${view.project.state}\n`))
     }
     return manager.configErrors.length > 0 ? EXIT.failed : EXIT.ok
   } finally {
@@ -62,11 +65,15 @@ function decide(opts: { repo?: string; dataDir?: string }, approve: boolean): nu
   }
   const store = openStore(dataDir)
   try {
-    decideProject(store, repo, project.hash, approve)
+    decideProject(store, repo, project, approve)
     const state = projectState(readMcpSettings(store), repo, project)
     const names = project.loaded.servers.map((s) => s.name).join(', ') || 'none'
+    const covers = Object.keys(project.files).sort().join(', ')
     process.stdout.write(
-      `${project.path} (sha256 ${project.hash.slice(0, 12)}…, servers: ${names}): ${state}\n`,
+      inertText(
+        `${project.path} (sha256 ${project.hash.slice(0, 12)}…, servers: ${names}): ${state}\n` +
+          `  covers: ${covers} — a change to any of them asks again\n`,
+      ),
     )
     return EXIT.ok
   } finally {

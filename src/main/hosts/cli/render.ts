@@ -1,5 +1,6 @@
 import pc from 'picocolors'
 import type { StepwiseEvent } from '../../../shared/protocol'
+import { inertDeep } from '../../../shared/terminalText'
 
 /** Output of `stepwise edit`: JSON lines, or a human view with a spinner on a TTY. */
 export interface EventRenderer {
@@ -99,7 +100,9 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
   return {
     pause: () => spinner?.stop(),
     close: () => spinner?.stop(),
-    onEvent(event) {
+    onEvent(raw) {
+      // What the model, tools and paths put in an event reaches the terminal inert.
+      const event = inertDeep(raw)
       switch (event.type) {
         case 'session.started':
           print(
@@ -157,7 +160,9 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
         }
         case 'checkpoint.created':
           print(
-            color.dim(`  ◆ checkpoint ${event.snapshotId}: ${event.paths.join(', ') || 'no file changed'}`),
+            color.dim(
+              `  ◆ checkpoint ${event.snapshotId}: ${event.paths.join(', ') || 'no file changed'}${event.ignored?.length ? `; under ignored folders: ${event.ignored.map((c) => `${c.path} (${c.status})`).join(', ')}` : ''}`,
+            ),
           )
           break
         case 'context.compacted':

@@ -10,6 +10,7 @@ import { exitCodeFor, resolveProviderConfig, resolveRepo } from './edit'
 import { EXIT, UsageError } from './exit-codes'
 import { mcpConfigOption, startCliMcp } from './mcp-start'
 import { humanRenderer, type EventRenderer } from './render'
+import { inertDeep, inertText } from '../../../shared/terminalText'
 
 /** `stepwise review [TARGET]` (docs/review.md): findings on stdout, progress on stderr. */
 
@@ -79,7 +80,7 @@ export async function runReviewCommand(target: string | undefined, opts: ReviewC
     if (opts.json) process.stdout.write(`${JSON.stringify(toJson(result), null, 2)}\n`)
     else process.stdout.write(formatReport(result, Boolean(process.stdout.isTTY)))
     if (opts.json && result.outcome?.reason === 'error' && result.outcome.message)
-      process.stderr.write(`stepwise: ${result.outcome.message}\n`)
+      process.stderr.write(`stepwise: ${inertText(result.outcome.message)}\n`)
     return reviewExitCode(result)
   } finally {
     renderer?.close()
@@ -113,7 +114,9 @@ export function toJson(result: ReviewResult): ReviewJson {
 }
 
 /** Findings grouped by file, sorted by line, then the counts and the model's summary. */
-export function formatReport(result: ReviewResult, tty: boolean): string {
+export function formatReport(raw: ReviewResult, tty: boolean): string {
+  // Findings are the model's words about the project's paths: shown inert.
+  const result = inertDeep(raw)
   const color = tty ? pc : pc.createColors(false)
   const paint: Record<Finding['severity'], (s: string) => string> = {
     high: (s) => color.bold(color.red(s)),

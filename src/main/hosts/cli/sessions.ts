@@ -9,6 +9,7 @@ import { exportBundleToFile } from './bundle'
 import { EXIT } from './exit-codes'
 import { formatDuration, summarizeArgs } from './render'
 import { requireSession, withStore, type StoreOptions } from './session-store'
+import { inertDeep } from '../../../shared/terminalText'
 
 function when(ts: number): string {
   return new Date(ts).toISOString().replace('T', ' ').slice(0, 16)
@@ -29,7 +30,7 @@ export function listSessions(opts: StoreOptions & { repo?: string; json?: boolea
       return EXIT.ok
     }
     const color = process.stdout.isTTY ? pc : pc.createColors(false)
-    for (const s of rows) {
+    for (const s of inertDeep(rows)) {
       process.stdout.write(
         `${color.bold(s.id)}  ${when(s.createdAt)}  ${s.status.padEnd(11)} ${`${s.provider}/${s.model}`.padEnd(28)} ${s.title}\n`,
       )
@@ -41,8 +42,9 @@ export function listSessions(opts: StoreOptions & { repo?: string; json?: boolea
 
 export function showSession(id: string, opts: StoreOptions): number {
   return withStore(opts, (store) => {
-    const session = requireSession(store, id)
-    const view = reduceEvents(store.listEvents(session.id))
+    // Shown in a terminal: every stored string goes through the one escaping rule.
+    const session = inertDeep(requireSession(store, id))
+    const view = reduceEvents(store.listEvents(session.id).map(inertDeep))
     const color = process.stdout.isTTY ? pc : pc.createColors(false)
     const out: string[] = [
       `${color.bold(session.title)}`,

@@ -5,6 +5,7 @@ import path from 'node:path'
 import readline from 'node:readline/promises'
 import pc from 'picocolors'
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../agent/approvals'
+import { inertDeep, inertText } from '../../../shared/terminalText'
 
 type Colors = ReturnType<typeof pc.createColors>
 
@@ -52,16 +53,19 @@ export function terminalApprover(opts: {
       opts.beforePrompt?.()
       if (request.kind === 'conflict') return askConflict(request, opts, color, signal)
       const change = request.kind === 'file' ? request.change : null
-      if (change && request.kind === 'file') {
+      // What is shown is inert (a command or diff could hide text from the one approving it);
+      // what is edited and answered is the request itself.
+      const shown = inertDeep(request)
+      if (shown.kind === 'file') {
         opts.output.write(
-          `\n${color.bold(`${request.tool}: ${change.kind} ${change.path}`)}\n${colorDiff(request.diff.trimEnd(), color)}\n`,
+          `\n${color.bold(`${shown.tool}: ${shown.change.kind} ${shown.change.path}`)}\n${colorDiff(shown.diff.trimEnd(), color)}\n`,
         )
-      } else if (request.kind === 'action') {
-        const { plan } = request
+      } else if (shown.kind === 'action') {
+        const { plan } = shown
         const where = plan.command ? `\n  in ${plan.command.cwd}` : ''
         const why = plan.reason ? `\n  ${color.dim(plan.reason)}` : ''
         opts.output.write(
-          `\n${color.bold(`${request.tool}:`)} ${plan.command ? color.cyan(plan.command.command) : plan.summary}${where}${why}\n`,
+          `\n${color.bold(`${shown.tool}:`)} ${plan.command ? color.cyan(plan.command.command) : plan.summary}${where}${why}\n`,
         )
       }
       const choices = change ? `[${color.cyan('e')}]dit [a]lways` : '[a]lways'
@@ -112,7 +116,9 @@ async function askConflict(
   color: ReturnType<typeof pc.createColors>,
   signal: AbortSignal,
 ): Promise<ApprovalAnswer> {
-  opts.output.write(`\n${color.yellow(`${request.path} changed on disk while the change waited.`)}\n`)
+  opts.output.write(
+    `\n${color.yellow(`${inertText(request.path)} changed on disk while the change waited.`)}\n`,
+  )
   const rl = readline.createInterface({ input: opts.input, output: opts.output, terminal: true })
   try {
     for (;;) {

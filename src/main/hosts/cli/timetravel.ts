@@ -12,6 +12,7 @@ import {
 } from '../../timetravel/restore'
 import { EXIT, UsageError } from './exit-codes'
 import { confirm } from './confirm'
+import { inertDeep, inertText } from '../../../shared/terminalText'
 
 /*
  * `stepwise sessions undo ID` and `stepwise sessions rewind ID --to STEP`
@@ -74,7 +75,8 @@ async function runRestore(
 ): Promise<number> {
   const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
   try {
-    for (const r of recoverInterruptedRestores(store)) process.stderr.write(`stepwise: ${r.message}\n`)
+    for (const r of recoverInterruptedRestores(store))
+      process.stderr.write(`stepwise: ${inertText(r.message)}\n`)
     const session = store.findSession(id)
     if (!session)
       throw new UsageError(
@@ -83,7 +85,7 @@ async function runRestore(
     // One restore and the process ends: no directory walk or file watches for later snapshots.
     let outcome = await restore(store, session.id, { confirm: opts.yes, force: opts.force, oneShot: true })
     if (outcome.status === 'conflict') {
-      const list = outcome.conflicts.map((p) => `  ${p}\n`).join('')
+      const list = outcome.conflicts.map((p) => `  ${inertText(p)}\n`).join('')
       process.stderr.write(
         `These files were changed outside the session since its last checkpoint; the ${verb} would ` +
           `overwrite or delete them:\n${list}`,
@@ -111,7 +113,8 @@ async function runRestore(
   }
 }
 
-function report(outcome: RestoreOutcome, sessionId: string, verb: 'undo' | 'rewind'): number {
+function report(raw: RestoreOutcome, sessionId: string, verb: 'undo' | 'rewind'): number {
+  const outcome = inertDeep(raw)
   switch (outcome.status) {
     case 'nothing':
       process.stdout.write(`${outcome.message}\n`)

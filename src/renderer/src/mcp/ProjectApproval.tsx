@@ -43,6 +43,11 @@ export function ProjectApproval({ list }: { list: McpList }): React.JSX.Element 
       data-state={project.state}
     >
       <p className="mcp-project-title">{prompt.title}</p>
+      {prompt.changes.length > 0 && (
+        <p className="ui-note" data-testid="mcp-project-changes">
+          Changed: {prompt.changes.map(plainText).join(', ')}
+        </p>
+      )}
       <ul className="mcp-project-servers">
         {prompt.servers.map((s) => (
           <li key={s.name}>

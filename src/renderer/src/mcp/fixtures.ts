@@ -46,6 +46,13 @@ export function pendingProject(): McpList {
         tools: [],
       }),
     ],
-    project: { path: '/repo/.mcp.json', hash: 'a'.repeat(64), state: 'pending', servers: ['memory'] },
+    project: {
+      path: '/repo/.mcp.json',
+      hash: 'a'.repeat(64),
+      state: 'pending',
+      servers: ['memory'],
+      files: ['.mcp.json'],
+      changes: [],
+    },
   }
 }

@@ -38,11 +38,19 @@ describe('MCP view model', () => {
     expect(projectPrompt(pendingProject())).toEqual({
       title: "This project's .mcp.json would start 1 MCP server:",
       servers: [{ name: 'memory', target: 'npx -y @modelcontextprotocol/server-memory', transport: 'stdio' }],
+      changes: [],
     })
     const changed = pendingProject()
-    changed.project = { ...changed.project!, state: 'changed', servers: ['memory', 'gone'] }
+    changed.project = {
+      ...changed.project!,
+      state: 'changed',
+      servers: ['memory', 'gone'],
+      changes: ['tools/mcp-server.sh (changed)'],
+    }
     expect(projectPrompt(changed)).toEqual({
-      title: "This project's .mcp.json changed since you approved it. Approving it starts 2 MCP servers:",
+      title:
+        "This project's .mcp.json or a file its servers run changed since you approved it. Approving it starts 2 MCP servers:",
+      changes: ['tools/mcp-server.sh (changed)'],
       servers: [
         { name: 'memory', target: 'npx -y @modelcontextprotocol/server-memory', transport: 'stdio' },
         { name: 'gone', target: '', transport: null },

