@@ -12,6 +12,7 @@ import { ContextManager } from '../context/manager'
 import { ProviderError } from '../providers/types'
 import { withRetry, type RetryOptions } from '../providers/retry'
 import { repairMessage } from '../providers/toolcalls'
+import { INTERRUPTED_OUTPUT, uniqueCallIds } from '../providers/transcript'
 import type { Store } from '../store/types'
 import { findTool, parseToolCall, unknownToolError } from '../tools/registry'
 import { journaledReadTracker, replayReads, type JournaledReadTracker } from '../tools/read-tracker'
@@ -103,6 +104,8 @@ export class Agent {
 
   private readonly reads: JournaledReadTracker
   private readonly opts: AgentOptions
+  /** Every call id the session has used: a server that numbers calls per response repeats them. */
+  private readonly callIds = new Set<string>()
 
   constructor(options: AgentOptions) {
     // The reads belong to the session: a resumed chat starts from those its earlier turns made.
@@ -114,6 +117,10 @@ export class Agent {
     this.policy = opts.policy
     this.now = opts.now ?? Date.now
     this.transcript.push(...(opts.resume?.transcript ?? []))
+    for (const e of opts.resume?.events ?? [])
+      if (e.type === 'assistant.message') for (const c of e.toolCalls) this.callIds.add(c.id)
+    for (const item of this.transcript)
+      if (item.role === 'assistant') for (const c of item.toolCalls) this.callIds.add(c.id)
     this.stepBase = opts.resume?.modelSteps ?? 0
     this.mutations = {
       sessionId: opts.sessionId,
@@ -203,14 +210,14 @@ export class Agent {
       for (const call of turn.toolCalls) {
         // A stop during a tool still answers every call, so the transcript stays valid.
         const output = signal.aborted
-          ? { ok: false as const, error: 'Not run: the user interrupted the session.' }
-          : await this.runToolCall(call, signal)
+          ? INTERRUPTED_OUTPUT
+          : JSON.stringify(await this.runToolCall(call, signal))
         this.transcript.push({
           role: 'tool',
           callId: call.id,
           name: call.name,
           // A result larger than the window allows is cut with a marker saying how to ask for less.
-          output: await this.context.capToolOutput(call, JSON.stringify(output), signal),
+          output: await this.context.capToolOutput(call, output, signal),
         })
       }
     }
@@ -318,6 +325,7 @@ export class Agent {
       estimated = this.context.estimate(request)
       turn = await send()
     }
+    turn = this.withUniqueCallIds(turn)
     // A server count below our estimate (a prompt cache hit, or none at all) is not trusted.
     const counted = this.context.calibrate(estimated, turn.usage.inputTokens)
     const context = { ...counted, windowTokens: await this.context.windowTokens(signal) }
@@ -344,6 +352,18 @@ export class Agent {
       responseId: turn.responseId,
     })
     return turn
+  }
+
+  /**
+   * The turn with call ids no earlier call of the session used, so each result pairs with its
+   * own call in events, approvals and the next request. A renamed call cannot be answered on
+   * the server's chain (Responses' previous_response_id): the next request sends the history.
+   */
+  private withUniqueCallIds(turn: ModelTurn): ModelTurn {
+    const toolCalls = uniqueCallIds(turn.toolCalls, this.callIds)
+    if (toolCalls.every((c, i) => c === turn.toolCalls[i])) return turn
+    const { responseId: _chain, ...rest } = turn
+    return { ...rest, toolCalls }
   }
 
   private async runToolCall(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {

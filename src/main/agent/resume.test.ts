@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
 import { summaryItem } from '../context/compaction'
-import { transcriptFromEvents } from './resume'
+import { transcriptFromEvents } from '../providers/transcript'
 
 function stamp(drafts: EventDraft[]): StepwiseEvent[] {
   return drafts.map((d, i) => ({ ...d, sessionId: 's', seq: i + 1, ts: i }) as StepwiseEvent)

@@ -8,7 +8,7 @@ import type {
   StepwiseEvent,
 } from '../../shared/protocol'
 import type { ApprovalAnswer } from '../agent/approvals'
-import { modelStepsUpTo, transcriptFromEvents } from '../agent/resume'
+import { resumeBundle } from '../agent/resume'
 import type { ProviderConfig } from '../providers/types'
 import { openSession, startSession, type StartedSession } from '../session/start'
 import { purgeSessions } from '../store/purge'
@@ -134,7 +134,6 @@ export class SessionRuntime {
     const live = this.liveSession(sessionId, events)
     if (live.turn)
       throw new ServiceError('A turn is already running in this session. Wait for it, or press Stop.')
-    const lastSeq = events.at(-1)?.seq ?? 0
     const firstMessage = !events.some((e) => e.type === 'user.message')
     const controller = new AbortController()
     const turn: NonNullable<LiveSession['turn']> = { controller, done: Promise.resolve() }
@@ -154,13 +153,8 @@ export class SessionRuntime {
         approver: live.approver,
         emit: this.ctx.broadcast,
         mcp: await mcpHubOf(this.ctx)?.forSession(live.repo),
-        resume: {
-          sessionId: sessionId,
-          transcript: transcriptFromEvents(events, lastSeq),
-          modelSteps: modelStepsUpTo(events, lastSeq),
-          events,
-          message,
-        },
+        // Any end is a place to continue from (stopped, failed, killed): see providers/transcript.ts.
+        resume: { sessionId, message, ...resumeBundle(events, { retry: message === undefined }) },
       })
     } catch (err) {
       live.turn = undefined
