@@ -9,7 +9,7 @@ import { summarizeArgs } from './summary'
 
 export const PREVIEW_CHARS = 200
 
-export type RowStatus = 'running' | 'waiting' | 'ok' | 'error' | 'rejected' | 'streaming'
+export type RowStatus = 'running' | 'waiting' | 'ok' | 'error' | 'rejected' | 'streaming' | 'interrupted'
 
 export interface RowText {
   /** The first line: what the step is. */
@@ -132,6 +132,7 @@ function modelMeta(step: Extract<TimelineStep, { kind: 'model' }>): string | und
   if (step.durationMs !== undefined) parts.push(formatDuration(step.durationMs))
   if (step.toolCalls.length > 0) parts.push(plural(step.toolCalls.length, 'tool call'))
   if (step.retries > 0) parts.push(`retried ${step.retries}×`)
+  if (step.status === 'interrupted') parts.push('interrupted')
   return parts.length > 0 ? parts.join(' · ') : undefined
 }
 
