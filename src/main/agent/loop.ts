@@ -27,7 +27,7 @@ import type { Approver } from './approvals'
 import { runMcpCall } from '../mcp/run'
 import { isMcpTool, type McpTool } from '../mcp/tools'
 import { runAction, runFileChange, type MutationDeps } from './mutations'
-import { describeProviderError } from './errors'
+import { describeProviderError, type ErrorAudience } from './errors'
 
 /** Takes a checkpoint of the project after a change was applied. */
 export interface CheckpointTaker {
@@ -63,6 +63,8 @@ export interface AgentOptions {
    * the stored events it was rebuilt from (loaded once per turn), for the session's reads.
    */
   resume?: { transcript: TranscriptItem[]; modelSteps: number; events: readonly StepwiseEvent[] }
+  /** Who reads the advice of a model error: flags for the CLI, the model picker for the app. */
+  audience?: ErrorAudience
   /** MCP servers' tools (mcp/manager.ts): read at each turn, since a server's list can change. */
   mcp?: { tools(): readonly McpTool[]; isAllowed(server: string, tool: string): boolean }
 }
@@ -450,7 +452,7 @@ export class Agent {
 
   private failure(err: unknown, signal: AbortSignal): Omit<TaskOutcome, 'steps' | 'usage'> {
     if (signal.aborted) return { reason: 'interrupted', finalText: '', message: 'Interrupted by the user.' }
-    const described = describeProviderError(err, this.opts.provider)
+    const described = describeProviderError(err, this.opts.provider, this.opts.audience)
     this.record({ type: 'error', code: described.code, message: described.message, hint: described.hint })
     return {
       reason: 'error',

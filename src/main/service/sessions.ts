@@ -152,6 +152,7 @@ export class SessionRuntime {
         repair: opts.untilGreen ? { maxRounds: UNTIL_GREEN_ROUNDS } : undefined,
         approver: live.approver,
         emit: this.ctx.broadcast,
+        audience: 'app',
         mcp: await mcpHubOf(this.ctx)?.forSession(live.repo),
         // Any end is a place to continue from (stopped, failed, killed): see providers/transcript.ts.
         resume: { sessionId, message, ...resumeBundle(events, { retry: message === undefined }) },

@@ -56,6 +56,8 @@ export interface SessionSetup {
   resume?: { sessionId: string; message?: string } & NonNullable<AgentOptions['resume']>
   /** MCP servers' tools (mcp/manager.ts), started by the host before the run. */
   mcp?: AgentOptions['mcp']
+  /** Who reads a model error's advice (default: the CLI's user). */
+  audience?: AgentOptions['audience']
 }
 
 export interface StartedSession {
@@ -215,6 +217,7 @@ export async function startSession(
         repair,
         resume: setup.resume,
         mcp: setup.mcp,
+        audience: setup.audience,
       })
       const watcher = code.watch()
       try {

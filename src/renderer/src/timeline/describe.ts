@@ -190,7 +190,11 @@ export function describeStep(step: TimelineStep): RowText {
           `${formatTokens(step.usage.inputTokens)} in / ${formatTokens(step.usage.outputTokens)} out`,
           formatDuration(step.durationMs),
         ].join(' · '),
-        preview: step.reason === 'done' || !step.message ? undefined : previewLines(step.message, 2),
+        // An error's words are in its own row just above: the end row does not repeat them.
+        preview:
+          step.reason === 'done' || step.reason === 'error' || !step.message
+            ? undefined
+            : previewLines(step.message, 2),
       }
     case 'unparsed-call':
       return {
