@@ -169,7 +169,7 @@ function argsObject(args: string): Record<string, unknown> {
 }
 
 /** Transcript → messages; the normalized transcript answers every call right after its turn. */
-function nativeMessages(system: string, transcript: TranscriptItem[]): unknown[] {
+export function nativeMessages(system: string, transcript: TranscriptItem[]): unknown[] {
   const messages: unknown[] = system ? [{ role: 'system', content: system }] : []
   for (const item of normalizeTranscript(transcript)) {
     if (item.role === 'user') messages.push({ role: 'user', content: item.text })
