@@ -202,7 +202,8 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         // A fork's history stops mid-turn (after a tool's result, say); the fork waits for the user.
         status: event.kind === 'fork' ? 'idle' : s.status,
         steps: [
-          ...s.steps,
+          // A fork copied its history without the parent's end: a turn cut there ended there.
+          ...(event.kind === 'fork' ? endStreaming(s.steps) : s.steps),
           {
             kind: 'restore',
             seq: event.seq,
