@@ -12,7 +12,7 @@ import { ContextManager } from '../context/manager'
 import { ProviderError } from '../providers/types'
 import { withRetry, type RetryOptions } from '../providers/retry'
 import { repairMessage } from '../providers/toolcalls'
-import { INTERRUPTED_OUTPUT, uniqueCallIds } from '../providers/transcript'
+import { INTERRUPTED_OUTPUT, usedCallIds, withUniqueCallIds } from '../providers/transcript'
 import type { Store } from '../store/types'
 import { findTool, parseToolCall, unknownToolError } from '../tools/registry'
 import { journaledReadTracker, replayReads, type JournaledReadTracker } from '../tools/read-tracker'
@@ -107,7 +107,7 @@ export class Agent {
   private readonly reads: JournaledReadTracker
   private readonly opts: AgentOptions
   /** Every call id the session has used: a server that numbers calls per response repeats them. */
-  private readonly callIds = new Set<string>()
+  private readonly callIds: Set<string>
 
   constructor(options: AgentOptions) {
     // The reads belong to the session: a resumed chat starts from those its earlier turns made.
@@ -119,10 +119,7 @@ export class Agent {
     this.policy = opts.policy
     this.now = opts.now ?? Date.now
     this.transcript.push(...(opts.resume?.transcript ?? []))
-    for (const e of opts.resume?.events ?? [])
-      if (e.type === 'assistant.message') for (const c of e.toolCalls) this.callIds.add(c.id)
-    for (const item of this.transcript)
-      if (item.role === 'assistant') for (const c of item.toolCalls) this.callIds.add(c.id)
+    this.callIds = usedCallIds(opts.resume?.events ?? [], this.transcript)
     this.stepBase = opts.resume?.modelSteps ?? 0
     this.mutations = {
       sessionId: opts.sessionId,
@@ -327,7 +324,7 @@ export class Agent {
       estimated = this.context.estimate(request)
       turn = await send()
     }
-    turn = this.withUniqueCallIds(turn)
+    turn = withUniqueCallIds(turn, this.callIds)
     // A server count below our estimate (a prompt cache hit, or none at all) is not trusted.
     const counted = this.context.calibrate(estimated, turn.usage.inputTokens)
     const context = { ...counted, windowTokens: await this.context.windowTokens(signal) }
@@ -354,18 +351,6 @@ export class Agent {
       responseId: turn.responseId,
     })
     return turn
-  }
-
-  /**
-   * The turn with call ids no earlier call of the session used, so each result pairs with its
-   * own call in events, approvals and the next request. A renamed call cannot be answered on
-   * the server's chain (Responses' previous_response_id): the next request sends the history.
-   */
-  private withUniqueCallIds(turn: ModelTurn): ModelTurn {
-    const toolCalls = uniqueCallIds(turn.toolCalls, this.callIds)
-    if (toolCalls.every((c, i) => c === turn.toolCalls[i])) return turn
-    const { responseId: _chain, ...rest } = turn
-    return { ...rest, toolCalls }
   }
 
   private async runToolCall(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {

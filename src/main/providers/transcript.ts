@@ -1,7 +1,7 @@
 import type { StepwiseEvent, ToolCall } from '../../shared/protocol'
 import { NO_PARTIAL_TEXT, withDelta, withRetry, type PartialText } from '../../shared/partial-text'
 import { summaryItem } from '../context/compaction'
-import type { TranscriptItem } from './types'
+import type { ModelTurn, TranscriptItem } from './types'
 
 /**
  * The one transcript (docs/model-protocols.md#the-transcript): what the model is sent,
@@ -49,6 +49,31 @@ export function uniqueCallIds(calls: readonly ToolCall[], used: Set<string>): To
     used.add(id)
     return id === call.id ? call : { ...call, id }
   })
+}
+
+/** The call ids a session has used, in its stored events and the transcript it continues from. */
+export function usedCallIds(
+  events: readonly StepwiseEvent[],
+  transcript: readonly TranscriptItem[],
+): Set<string> {
+  const used = new Set<string>()
+  for (const e of events) if (e.type === 'assistant.message') for (const c of e.toolCalls) used.add(c.id)
+  for (const item of transcript) if (item.role === 'assistant') for (const c of item.toolCalls) used.add(c.id)
+  return used
+}
+
+/**
+ * A model turn with call ids no earlier call of the session used (added to `used`), so each
+ * result pairs with its own call in events, approvals and the next request. The loop applies
+ * it before recording the turn. A renamed call cannot be answered on the server's chain
+ * (Responses' previous_response_id): the turn loses its response id and the next request
+ * sends the history.
+ */
+export function withUniqueCallIds(turn: ModelTurn, used: Set<string>): ModelTurn {
+  const toolCalls = uniqueCallIds(turn.toolCalls, used)
+  if (toolCalls.every((c, i) => c === turn.toolCalls[i])) return turn
+  const { responseId: _chain, ...rest } = turn
+  return { ...rest, toolCalls }
 }
 
 /** A transcript every protocol accepts (see the module comment). Idempotent. */
