@@ -22,6 +22,7 @@
  *   { raw: '<html>…', contentType: 'text/html' }    bytes as-is (also `replayFile(path, { chunkBytes })`)
  *   { closeMidStream: true }                       status 200, part of a stream, then the socket is destroyed
  *   { hang: true }                                 status 200 and nothing more, until the client aborts
+ *   { hang: true, partial: true }                  status 200, part of a stream ("Hello there"), then nothing
  * When the script runs out the server answers 400 "no scripted turn left".
  *
  * Like the real APIs it FAILS (HTTP 400, OpenAI-style body, without consuming a turn)
@@ -66,7 +67,7 @@ export type FakeTurn =
   | { status: number; body: string; headers?: Record<string, string> }
   | { raw: string | Buffer; contentType?: string; chunkBytes?: ChunkBytes }
   | { closeMidStream: true }
-  | { hang: true }
+  | { hang: true; partial?: boolean }
 
 export type FakeProtocol = 'responses' | 'chat' | 'ollama'
 
@@ -184,7 +185,8 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     if ('status' in turn) return send(res, turn)
     if ('hang' in turn) {
       res.writeHead(200, { 'content-type': contentTypeOf(protocol) })
-      res.flushHeaders()
+      if (turn.partial) await write(res, Buffer.from(partialStream(protocol)))
+      else res.flushHeaders()
       return
     }
     if ('closeMidStream' in turn) {

@@ -82,16 +82,51 @@ describe('reduceEvents', () => {
     })
   })
 
-  it('a retry clears the text streamed by the failed attempt', () => {
-    const view = reduceEvents(
-      stamp([
-        { type: 'assistant.delta', step: 1, text: 'partial' },
-        { type: 'model.retry', step: 1, attempt: 1, delayMs: 500, reason: 'socket hang up' },
-        { type: 'assistant.delta', step: 1, text: 'whole' },
-      ]),
-    )
+  it('a retry replaces the text streamed by the failed attempt once the next attempt streams', () => {
+    const drafts: EventDraft[] = [
+      { type: 'assistant.delta', step: 1, text: 'partial' },
+      { type: 'model.retry', step: 1, attempt: 1, delayMs: 500, reason: 'socket hang up' },
+    ]
+    // Until the next attempt streams, what the user saw stays.
+    expect(reduceEvents(stamp(drafts)).steps[0]).toMatchObject({ text: 'partial', retries: 1 })
+    const view = reduceEvents(stamp([...drafts, { type: 'assistant.delta', step: 1, text: 'whole' }]))
     expect(view.steps).toHaveLength(1)
-    expect(view.steps[0]).toMatchObject({ kind: 'model', text: 'whole', retries: 1 })
+    expect(view.steps[0]).toEqual({
+      kind: 'model',
+      seq: 1,
+      ts: 1000,
+      step: 1,
+      text: 'whole',
+      toolCalls: [],
+      status: 'streaming',
+      retries: 1,
+    })
+  })
+
+  it('a turn that ends without its answer keeps the partial text, marked interrupted, above the error', () => {
+    const ended = (end: EventDraft[]) =>
+      reduceEvents(
+        stamp([
+          { type: 'user.message', text: 'go' },
+          { type: 'assistant.delta', step: 1, text: 'Half an ans' },
+          { type: 'model.retry', step: 1, attempt: 1, delayMs: 1, reason: 'HTTP 500' },
+          ...end,
+        ]),
+      )
+    const failed = ended([
+      { type: 'error', code: 'server-error', message: 'The server kept failing.' },
+      { type: 'session.finished', reason: 'error', steps: 1, usage, durationMs: 9 },
+    ])
+    expect(failed.steps.map((st) => [st.kind, 'status' in st ? st.status : undefined])).toEqual([
+      ['user', undefined],
+      ['model', 'interrupted'],
+      ['error', undefined],
+      ['finish', undefined],
+    ])
+    expect(failed.steps[1]).toMatchObject({ text: 'Half an ans', retries: 1 })
+    // A process killed mid-stream leaves no end event: the next message ends the step.
+    const killed = ended([{ type: 'user.message', text: 'again' }])
+    expect(killed.steps[1]).toMatchObject({ kind: 'model', status: 'interrupted', text: 'Half an ans' })
   })
 
   it('a fork whose copied history ends after a tool result waits for the user; an undo leaves the status', () => {

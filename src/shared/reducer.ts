@@ -1,3 +1,4 @@
+import { withDelta, withRetry } from './partial-text'
 import type { StepwiseEvent } from './protocol'
 import { reduceToolEvent } from './reducerTools'
 import { emptySessionView, type SessionView, type TimelineStep } from './reducerTypes'
@@ -35,6 +36,26 @@ function updateModel(
   return [...steps, update(undefined)]
 }
 
+type ModelStep = Extract<TimelineStep, { kind: 'model' }>
+
+/** The model step's text after a delta or a retry (shared/partial-text.ts), without the restart flag when unset. */
+function streamed(step: ModelStep, next: { text: string; restart: boolean }): ModelStep {
+  const { restart: _was, ...rest } = step
+  return next.restart ? { ...rest, text: next.text, restart: true } : { ...rest, text: next.text }
+}
+
+/**
+ * A model step still streaming when its turn ended (a stop, an error after retries) or when a
+ * new turn began after a process was killed: it keeps its text and reads as interrupted.
+ */
+function endStreaming(steps: TimelineStep[]): TimelineStep[] {
+  const i = steps.findLastIndex((st) => st.kind === 'model' && st.status === 'streaming')
+  if (i < 0) return steps
+  const next = steps.slice()
+  next[i] = { ...(steps[i] as ModelStep), status: 'interrupted' }
+  return next
+}
+
 export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionView {
   const s: SessionView = { ...state, lastSeq: event.seq }
   switch (event.type) {
@@ -55,7 +76,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         ...s,
         status: 'thinking',
         steps: [
-          ...s.steps,
+          ...endStreaming(s.steps),
           {
             kind: 'user',
             seq: event.seq,
@@ -71,7 +92,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         status: 'thinking',
         steps: updateModel(s.steps, event.step, (prev) =>
           prev
-            ? { ...prev, text: prev.text + event.text }
+            ? streamed(prev, withDelta({ text: prev.text, restart: prev.restart === true }, event.text))
             : {
                 kind: 'model',
                 seq: event.seq,
@@ -89,7 +110,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         ...s,
         steps: updateModel(s.steps, event.step, (prev) =>
           prev
-            ? { ...prev, text: '', retries: prev.retries + 1 }
+            ? { ...streamed(prev, withRetry({ text: prev.text, restart: false })), retries: prev.retries + 1 }
             : {
                 kind: 'model',
                 seq: event.seq,
@@ -113,7 +134,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
           inputTokens: s.usage.inputTokens + event.usage.inputTokens,
           outputTokens: s.usage.outputTokens + event.usage.outputTokens,
         },
-        steps: updateModel(s.steps, event.step, (prev) => ({
+        steps: updateModel(s.steps, event.step, (prev): ModelStep => ({
           kind: 'model',
           seq: prev?.seq ?? event.seq,
           ts: prev?.ts ?? event.ts,
@@ -190,7 +211,8 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         // A fork's history stops mid-turn (after a tool's result, say); the fork waits for the user.
         status: event.kind === 'fork' ? 'idle' : s.status,
         steps: [
-          ...s.steps,
+          // A fork copied its history without the parent's end: a turn cut there ended there.
+          ...(event.kind === 'fork' ? endStreaming(s.steps) : s.steps),
           {
             kind: 'restore',
             seq: event.seq,
@@ -270,7 +292,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         finishedAt: event.ts,
         pendingApprovals: [],
         steps: [
-          ...s.steps,
+          ...endStreaming(s.steps),
           {
             kind: 'finish',
             seq: event.seq,

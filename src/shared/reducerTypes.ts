@@ -19,8 +19,11 @@ export type TimelineStep =
       toolCalls: ToolCall[]
       usage?: Usage
       durationMs?: number
-      status: 'streaming' | 'ok'
+      /** `interrupted`: the turn ended (stopped, failed, its process gone) before the answer was whole. */
+      status: 'streaming' | 'ok' | 'interrupted'
       retries: number
+      /** A retry began: the next delta starts the text anew (until then the last attempt's stays). */
+      restart?: true
       /** The model that answered (a session can switch model between turns). */
       model?: string
     }

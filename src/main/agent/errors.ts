@@ -6,10 +6,85 @@ export interface DescribedError {
   hint?: string
 }
 
+/**
+ * Who reads the advice: the CLI's user changes flags and environment variables; the app's
+ * changes the model in its model picker (the error card's "Open models" and "Switch model").
+ */
+export type ErrorAudience = 'cli' | 'app'
+
+type Where = Pick<ModelProvider, 'id' | 'model' | 'baseUrl'>
+
+/** What to try, per error code, in the words of each host. */
+function hintFor(code: string, provider: Where, audience: ErrorAudience): string | undefined {
+  const ollama = provider.id === 'ollama'
+  const app = audience === 'app'
+  switch (code) {
+    case 'model-unreachable':
+      if (app)
+        return ollama
+          ? 'Is Ollama running (`ollama serve`)? If it listens elsewhere, set its address in Open models.'
+          : 'Is the server running? Check its address in Open models, then Retry.'
+      return ollama
+        ? 'Is Ollama running (`ollama serve`)? Set --base-url or OLLAMA_HOST if it listens elsewhere.'
+        : 'Is the server running and the URL right? Set --base-url or OPENAI_BASE_URL.'
+    case 'auth':
+      return app
+        ? 'Enter a valid API key for this server in Open models.'
+        : 'Set OPENAI_API_KEY (or store a key in settings) with a valid key for this server.'
+    case 'quota':
+      return app
+        ? 'Check the plan and billing of this API account, or Switch model to another provider (a local Ollama model, say).'
+        : 'Check the plan and billing of this API account, or switch to another provider (e.g. --provider ollama).'
+    case 'model-not-found':
+      if (ollama)
+        return app
+          ? `Pull it first (in Open models, or \`ollama pull ${provider.model}\`), or Switch model to an installed one.`
+          : `Pull it first (\`ollama pull ${provider.model}\`) or pick an installed model with --model.`
+      return app
+        ? 'Check the model name: Switch model lists what the server offers.'
+        : 'Check the model name given with --model.'
+    case 'rate-limit':
+      return app
+        ? 'Wait a minute and Retry, or Switch model to one with a higher limit.'
+        : 'Wait a minute and run again, or use a model with a higher limit.'
+    case 'server-error':
+      return app
+        ? 'The server may be overloaded or down: Retry in a moment, or Switch model.'
+        : 'The server may be overloaded or down; try again later.'
+    case 'context-overflow':
+      return app
+        ? 'Compact the chat (/compact), start a new chat with a narrower task, or Switch model to one with a larger window.'
+        : 'Start a new session with a narrower task, or use a model with a larger window.'
+    case 'bad-response':
+      return app
+        ? 'Check the server address and its kind in Open models (OpenAI-compatible servers usually need /v1 at the end of the URL).'
+        : 'Check --base-url and --provider (OpenAI-compatible servers usually need /v1 at the end of the URL).'
+    case 'bad-request':
+      return app
+        ? 'The model may not support tool calling: Switch model.'
+        : 'The model may not support tool calling; try another model.'
+    default:
+      return undefined
+  }
+}
+
+const CODES: Record<ProviderError['kind'], string> = {
+  network: 'model-unreachable',
+  auth: 'auth',
+  quota: 'quota',
+  'not-found': 'model-not-found',
+  'rate-limit': 'rate-limit',
+  server: 'server-error',
+  'context-overflow': 'context-overflow',
+  'bad-response': 'bad-response',
+  'bad-request': 'bad-request',
+}
+
 /** Turns a model failure into words for the user: what happened and what to try. */
 export function describeProviderError(
   err: unknown,
-  provider: Pick<ModelProvider, 'id' | 'model' | 'baseUrl'>,
+  provider: Where,
+  audience: ErrorAudience = 'cli',
 ): DescribedError {
   const where = `${provider.id} model "${provider.model}" at ${provider.baseUrl}`
   if (!(err instanceof ProviderError)) {
@@ -18,67 +93,31 @@ export function describeProviderError(
       message: `Internal error: ${err instanceof Error ? err.message : String(err)}`,
     }
   }
+  const code = CODES[err.kind]
+  const hint = hintFor(code, provider, audience)
+  return { code, message: messageFor(err, where, provider), ...(hint ? { hint } : {}) }
+}
+
+function messageFor(err: ProviderError, where: string, provider: Where): string {
   switch (err.kind) {
     case 'network':
-      return {
-        code: 'model-unreachable',
-        message: `Cannot reach the ${where}: ${err.message}`,
-        hint:
-          provider.id === 'ollama'
-            ? 'Is Ollama running (`ollama serve`)? Set --base-url or OLLAMA_HOST if it listens elsewhere.'
-            : 'Is the server running and the URL right? Set --base-url or OPENAI_BASE_URL.',
-      }
+      return `Cannot reach the ${where}: ${err.message}`
     case 'auth':
-      return {
-        code: 'auth',
-        message: `The ${where} refused the API key: ${err.message}`,
-        hint: 'Set OPENAI_API_KEY (or store a key in settings) with a valid key for this server.',
-      }
+      return `The ${where} refused the API key: ${err.message}`
     case 'quota':
-      return {
-        code: 'quota',
-        message: `The account behind the ${where} is out of quota: ${err.message}`,
-        hint: 'Check the plan and billing of this API account, or switch to another provider (e.g. --provider ollama).',
-      }
+      return `The account behind the ${where} is out of quota: ${err.message}`
     case 'not-found':
-      return {
-        code: 'model-not-found',
-        message: `The ${where} does not know this model: ${err.message}`,
-        hint:
-          provider.id === 'ollama'
-            ? `Pull it first (\`ollama pull ${provider.model}\`) or pick an installed model with --model.`
-            : 'Check the model name given with --model.',
-      }
+      return `The ${where} does not know this model: ${err.message}`
     case 'rate-limit':
-      return {
-        code: 'rate-limit',
-        message: `The ${where} kept rate-limiting after several retries: ${err.message}`,
-        hint: 'Wait a minute and run again, or use a model with a higher limit.',
-      }
+      return `The ${where} kept rate-limiting after several retries: ${err.message}`
     case 'server':
-      return {
-        code: 'server-error',
-        message: `The ${where} kept failing after several retries: ${err.message}`,
-        hint: 'The server may be overloaded or down; try again later.',
-      }
+      return `The ${where} kept failing after several retries: ${err.message}`
     case 'context-overflow':
-      return {
-        code: 'context-overflow',
-        message: `The conversation no longer fits the context window of the ${where}: ${err.message}`,
-        hint: 'Start a new session with a narrower task, or use a model with a larger window.',
-      }
+      return `The conversation no longer fits the context window of the ${where}: ${err.message}`
     case 'bad-response':
-      return {
-        code: 'bad-response',
-        message: `The server at ${provider.baseUrl} did not answer like a ${provider.id} model server: ${err.message}`,
-        hint: 'Check --base-url and --provider (OpenAI-compatible servers usually need /v1 at the end of the URL).',
-      }
+      return `The server at ${provider.baseUrl} did not answer like a ${provider.id} model server: ${err.message}`
     case 'bad-request':
-      return {
-        code: 'bad-request',
-        message: `The ${where} rejected the request: ${err.message}`,
-        hint: 'The model may not support tool calling; try another model.',
-      }
+      return `The ${where} rejected the request: ${err.message}`
     default: {
       const unreachable: never = err.kind
       return unreachable

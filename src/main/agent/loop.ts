@@ -12,6 +12,7 @@ import { ContextManager } from '../context/manager'
 import { ProviderError } from '../providers/types'
 import { withRetry, type RetryOptions } from '../providers/retry'
 import { repairMessage } from '../providers/toolcalls'
+import { INTERRUPTED_OUTPUT, usedCallIds, withUniqueCallIds } from '../providers/transcript'
 import type { Store } from '../store/types'
 import { findTool, parseToolCall, unknownToolError } from '../tools/registry'
 import { journaledReadTracker, replayReads, type JournaledReadTracker } from '../tools/read-tracker'
@@ -26,7 +27,7 @@ import type { Approver } from './approvals'
 import { runMcpCall } from '../mcp/run'
 import { isMcpTool, type McpTool } from '../mcp/tools'
 import { runAction, runFileChange, type MutationDeps } from './mutations'
-import { describeProviderError } from './errors'
+import { describeProviderError, type ErrorAudience } from './errors'
 
 /** Takes a checkpoint of the project after a change was applied. */
 export interface CheckpointTaker {
@@ -68,6 +69,8 @@ export interface AgentOptions {
    * user messages, so the model reads them before its next step.
    */
   inbox?: () => string[]
+  /** Who reads the advice of a model error: flags for the CLI, the model picker for the app. */
+  audience?: ErrorAudience
   /** MCP servers' tools (mcp/manager.ts): read at each turn, since a server's list can change. */
   mcp?: { tools(): readonly McpTool[]; isAllowed(server: string, tool: string): boolean }
 }
@@ -109,6 +112,8 @@ export class Agent {
 
   private readonly reads: JournaledReadTracker
   private readonly opts: AgentOptions
+  /** Every call id the session has used: a server that numbers calls per response repeats them. */
+  private readonly callIds: Set<string>
 
   constructor(options: AgentOptions) {
     // The reads belong to the session: a resumed chat starts from those its earlier turns made.
@@ -120,6 +125,7 @@ export class Agent {
     this.policy = opts.policy
     this.now = opts.now ?? Date.now
     this.transcript.push(...(opts.resume?.transcript ?? []))
+    this.callIds = usedCallIds(opts.resume?.events ?? [], this.transcript)
     this.stepBase = opts.resume?.modelSteps ?? 0
     this.mutations = {
       sessionId: opts.sessionId,
@@ -212,14 +218,14 @@ export class Agent {
       for (const call of turn.toolCalls) {
         // A stop during a tool still answers every call, so the transcript stays valid.
         const output = signal.aborted
-          ? { ok: false as const, error: 'Not run: the user interrupted the session.' }
-          : await this.runToolCall(call, signal)
+          ? INTERRUPTED_OUTPUT
+          : JSON.stringify(await this.runToolCall(call, signal))
         this.transcript.push({
           role: 'tool',
           callId: call.id,
           name: call.name,
           // A result larger than the window allows is cut with a marker saying how to ask for less.
-          output: await this.context.capToolOutput(call, JSON.stringify(output), signal),
+          output: await this.context.capToolOutput(call, output, signal),
         })
       }
     }
@@ -337,6 +343,7 @@ export class Agent {
       estimated = this.context.estimate(request)
       turn = await send()
     }
+    turn = withUniqueCallIds(turn, this.callIds)
     // A server count below our estimate (a prompt cache hit, or none at all) is not trusted.
     const counted = this.context.calibrate(estimated, turn.usage.inputTokens)
     const context = { ...counted, windowTokens: await this.context.windowTokens(signal) }
@@ -460,7 +467,7 @@ export class Agent {
 
   private failure(err: unknown, signal: AbortSignal): Omit<TaskOutcome, 'steps' | 'usage'> {
     if (signal.aborted) return { reason: 'interrupted', finalText: '', message: 'Interrupted by the user.' }
-    const described = describeProviderError(err, this.opts.provider)
+    const described = describeProviderError(err, this.opts.provider, this.opts.audience)
     this.record({ type: 'error', code: described.code, message: described.message, hint: described.hint })
     return {
       reason: 'error',

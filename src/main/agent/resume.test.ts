@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
 import { summaryItem } from '../context/compaction'
-import { transcriptFromEvents } from './resume'
+import { transcriptFromEvents } from '../providers/transcript'
+import { checkForkPoint, resumeBundle } from './resume'
 
 function stamp(drafts: EventDraft[]): StepwiseEvent[] {
   return drafts.map((d, i) => ({ ...d, sessionId: 's', seq: i + 1, ts: i }) as StepwiseEvent)
@@ -56,5 +57,30 @@ describe('transcriptFromEvents and compaction', () => {
   it('gives a step before the compaction its full history', () => {
     expect(transcriptFromEvents(events, 7)).toHaveLength(6)
     expect(transcriptFromEvents(events, 7)).not.toContainEqual(summaryItem('inside a turn'))
+  })
+})
+
+describe('continuing from any end', () => {
+  const stopped = stamp([
+    { type: 'user.message', text: 'task' },
+    { type: 'assistant.delta', step: 1, text: 'Half' },
+    { type: 'session.finished', reason: 'interrupted', steps: 1, usage, durationMs: 1 },
+  ])
+
+  it('Retry asks for the unfinished turn again; a new message keeps its partial answer', () => {
+    expect(resumeBundle(stopped, { retry: true }).transcript).toEqual([{ role: 'user', text: 'task' }])
+    expect(resumeBundle(stopped).transcript.at(-1)).toMatchObject({ role: 'assistant', interrupted: true })
+    expect(resumeBundle(stopped).modelSteps).toBe(0)
+  })
+
+  it('forks from a turn that never finished, not from inside one the session went on to finish', () => {
+    expect(() => checkForkPoint(stopped, 2)).not.toThrow()
+    const finishedLater = stamp([
+      { type: 'user.message', text: 'task' },
+      { type: 'assistant.delta', step: 1, text: 'Half' },
+      answer(1, 'Half and whole'),
+    ])
+    expect(() => checkForkPoint(finishedLater, 2)).toThrow(/inside a model turn that finished later/)
+    expect(() => checkForkPoint(finishedLater, 3)).not.toThrow()
   })
 })

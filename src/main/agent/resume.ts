@@ -1,21 +1,19 @@
 import type { StepwiseEvent } from '../../shared/protocol'
-import { summaryItem } from '../context/compaction'
+import { transcriptFromEvents } from '../providers/transcript'
 import type { TranscriptItem } from '../providers/types'
 
 /**
- * Rebuilding the provider-neutral transcript from stored events, so a session can
- * be continued from any consistent step — on the same model or another one (a fork).
+ * Continuing a session from its stored events: the resume bundle a turn starts from (the
+ * app's next message, Retry, Skip; a fork's re-run) and the check a fork at step N passes.
  *
- * A step N is consistent when the model could be asked for its next turn right
- * after it: every tool call made by then has its result, and no model turn is half
- * streamed. A step inside a call/result pair is refused (InvalidStepError naming
- * the nearest consistent steps) rather than moved silently: the user chose N, and
- * a fork from a different step than asked would compare models on another situation.
+ * The transcript itself is built in one place, providers/transcript.ts, and holds for every
+ * end a turn can have had — finished, stopped mid-stream or mid-tool, failed after retries,
+ * killed — so the end of a session is always a place to continue from.
  *
- * A compaction inside a turn is not replayed: the transcript is rebuilt whole and the
- * context manager compacts it again if it does not fit the (possibly different) model.
- * One the user asked for between turns (`keptItems` set) is: later turns start from its summary.
- * Responses-API ids are dropped: a fork starts a new chain on the server.
+ * A fork at a step N *inside* a call/result pair or a model turn that the session went on
+ * to complete is refused (InvalidStepError naming the nearest steps) rather than moved
+ * silently: the user chose N, and a fork that invented an ending the session never had
+ * would compare models on another situation.
  */
 
 export class InvalidStepError extends Error {
@@ -30,29 +28,35 @@ export class InvalidStepError extends Error {
   }
 }
 
-/** The output the loop gives the model for a call a stop left unanswered (see Agent.loop). */
-const INTERRUPTED_OUTPUT = JSON.stringify({ ok: false, error: 'Not run: the user interrupted the session.' })
-
-/** Why the state right after `seq` cannot be continued from, or undefined when it can. */
+/**
+ * Why the state right after `seq` cannot be forked from, or undefined when it can: a model
+ * turn streaming at `seq` whose answer came later, or a call made by `seq` whose result came
+ * later. What was never completed is an end like any other.
+ */
 function inconsistency(events: readonly StepwiseEvent[], seq: number): string | undefined {
-  const open = new Set<string>()
-  const finished = new Set<number>()
   const streaming = new Set<number>()
-  let ended = false
+  const open: string[] = []
   for (const e of events) {
-    if (e.seq > seq) break
-    if (e.type === 'assistant.message') {
-      finished.add(e.step)
-      streaming.delete(e.step)
-      for (const c of e.toolCalls) open.add(c.id)
-    } else if (e.type === 'assistant.delta' || e.type === 'model.retry') {
-      if (!finished.has(e.step)) streaming.add(e.step)
-    } else if (e.type === 'tool.finished') open.delete(e.callId)
-    else if (e.type === 'session.finished') ended = true
+    if (e.seq <= seq) {
+      if (e.type === 'assistant.delta' || e.type === 'model.retry') streaming.add(e.step)
+      else if (e.type === 'assistant.message') {
+        streaming.delete(e.step)
+        open.push(...e.toolCalls.map((c) => c.id))
+      } else if (e.type === 'tool.finished') {
+        const i = open.indexOf(e.callId)
+        if (i >= 0) open.splice(i, 1)
+      } else if (e.type === 'session.finished' || e.type === 'user.message') {
+        streaming.clear()
+        open.length = 0
+      }
+      continue
+    }
+    if (e.type === 'assistant.message' && streaming.has(e.step))
+      return `step ${seq} is inside a model turn that finished later`
+    if (e.type === 'tool.finished' && open.includes(e.callId))
+      return `step ${seq} is between a tool call and its result`
+    if (e.type === 'session.finished' || e.type === 'user.message') return undefined
   }
-  if (streaming.size > 0) return `step ${seq} is inside a model turn that had not finished`
-  // After a stop, the loop answered the open calls itself; those are consistent.
-  if (open.size > 0 && !ended) return `step ${seq} is between a tool call and its result`
   return undefined
 }
 
@@ -81,54 +85,10 @@ export function checkForkPoint(events: readonly StepwiseEvent[], seq: number): v
   const after = valid.find((s) => s > seq)
   const choices = [before, after].filter((s) => s !== undefined).map((s) => `step ${s}`)
   throw new InvalidStepError(
-    `${why}: the model cannot continue from there. Choose ${choices.join(' or ') || 'another step'}.`,
+    `${why}: a fork from there would invent an ending the session did not have. Choose ${choices.join(' or ') || 'another step'}.`,
     before,
     after,
   )
-}
-
-/**
- * The transcript the model had seen right after event `uptoSeq`: user messages,
- * assistant turns with their tool calls (no responseId) and tool results, in order.
- * Throws InvalidStepError when `uptoSeq` is not a consistent step.
- */
-export function transcriptFromEvents(events: readonly StepwiseEvent[], uptoSeq: number): TranscriptItem[] {
-  checkForkPoint(events, uptoSeq)
-  const items: TranscriptItem[] = []
-  const unanswered = new Map<string, string>()
-  for (const e of events) {
-    if (e.seq > uptoSeq) break
-    switch (e.type) {
-      case 'user.message':
-        items.push({ role: 'user', text: e.text })
-        break
-      case 'toolcall.unparsed':
-        // The loop asked the model to rewrite an unreadable call: the model saw it as a user turn.
-        if (e.repair) items.push({ role: 'user', text: e.repair })
-        break
-      case 'assistant.message':
-        items.push({ role: 'assistant', text: e.text, toolCalls: e.toolCalls })
-        for (const c of e.toolCalls) unanswered.set(c.id, c.name)
-        break
-      case 'tool.finished':
-        unanswered.delete(e.callId)
-        items.push({ role: 'tool', callId: e.callId, name: e.name, output: JSON.stringify(e.result) })
-        break
-      case 'context.compacted':
-        // Everything but the first message and the last `keptItems` becomes the summary.
-        if (e.keptItems !== undefined && e.summary !== undefined && items.length - 1 - e.keptItems > 0)
-          items.splice(1, items.length - 1 - e.keptItems, summaryItem(e.summary))
-        break
-      case 'session.finished':
-        for (const [callId, name] of unanswered)
-          items.push({ role: 'tool', callId, name, output: INTERRUPTED_OUTPUT })
-        unanswered.clear()
-        break
-      default:
-        break
-    }
-  }
-  return items
 }
 
 /** How many model turns the history up to `uptoSeq` holds: a continued run numbers its steps on from there. */
@@ -147,4 +107,24 @@ export function continuationMessage(transcript: readonly TranscriptItem[], task:
   if (!last) return task
   if (last.role === 'assistant' && last.toolCalls.length === 0) return 'Continue from here.'
   return undefined
+}
+
+/** What a turn that continues a session starts from (AgentOptions.resume). */
+export interface ResumeBundle {
+  transcript: TranscriptItem[]
+  modelSteps: number
+  events: readonly StepwiseEvent[]
+}
+
+/**
+ * The resume bundle at the end of a session, whatever way its last turn ended. `retry`:
+ * the unfinished turn is asked for again, so its partly streamed answer (still on the
+ * timeline) is not sent back as if the model had said it.
+ */
+export function resumeBundle(events: readonly StepwiseEvent[], opts: { retry?: boolean } = {}): ResumeBundle {
+  const lastSeq = events.at(-1)?.seq ?? 0
+  const transcript = transcriptFromEvents(events, lastSeq)
+  const last = transcript.at(-1)
+  if (opts.retry && last?.role === 'assistant' && last.interrupted) transcript.pop()
+  return { transcript, modelSteps: modelStepsUpTo(events, lastSeq), events }
 }

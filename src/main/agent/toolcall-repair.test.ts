@@ -9,7 +9,7 @@ import type { ModelProvider, ModelRequest } from '../providers/types'
 import { startSession } from '../session/start'
 import { openStore } from '../store/store'
 import type { Store } from '../store/types'
-import { transcriptFromEvents } from './resume'
+import { transcriptFromEvents } from '../providers/transcript'
 
 /*
  * Unreadable tool-call markup must not end a turn as "done": the loop asks the model

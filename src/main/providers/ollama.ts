@@ -4,8 +4,8 @@ import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming, requestJson } from './http'
 import { newCallId } from './ids'
 import { NdjsonParser, parseJsonObject } from './ndjson'
-import { MISSING_OUTPUT } from './responses-input'
 import { applyTextFallback, renderTextToolCalls, renderToolResponse, textToolPrompt } from './text-fallback'
+import { normalizeTranscript } from './transcript'
 import {
   ProviderError,
   type ModelInfo,
@@ -168,23 +168,14 @@ function argsObject(args: string): Record<string, unknown> {
   }
 }
 
-function nativeMessages(system: string, transcript: TranscriptItem[]): unknown[] {
+/** Transcript → messages; the normalized transcript answers every call right after its turn. */
+export function nativeMessages(system: string, transcript: TranscriptItem[]): unknown[] {
   const messages: unknown[] = system ? [{ role: 'system', content: system }] : []
-  let pending: ToolCall[] = []
-  const answered = new Set<string>()
-  const flush = () => {
-    for (const c of pending) {
-      if (!answered.has(c.id))
-        messages.push({ role: 'tool', content: MISSING_OUTPUT, tool_name: c.name, tool_call_id: c.id })
-    }
-    pending = []
-  }
-  for (const item of transcript) {
-    if (item.role === 'user') {
-      flush()
-      messages.push({ role: 'user', content: item.text })
-    } else if (item.role === 'assistant') {
-      flush()
+  for (const item of normalizeTranscript(transcript)) {
+    if (item.role === 'user') messages.push({ role: 'user', content: item.text })
+    else if (item.role === 'tool')
+      messages.push({ role: 'tool', content: item.output, tool_name: item.name, tool_call_id: item.callId })
+    else {
       const msg: Record<string, unknown> = { role: 'assistant', content: item.text }
       if (item.toolCalls.length > 0) {
         msg.tool_calls = item.toolCalls.map((c) => ({
@@ -193,13 +184,8 @@ function nativeMessages(system: string, transcript: TranscriptItem[]): unknown[]
         }))
       }
       messages.push(msg)
-      pending = item.toolCalls
-    } else if (pending.some((c) => c.id === item.callId) && !answered.has(item.callId)) {
-      answered.add(item.callId)
-      messages.push({ role: 'tool', content: item.output, tool_name: item.name, tool_call_id: item.callId })
     }
   }
-  flush()
   return messages
 }
 
@@ -212,7 +198,7 @@ function textModeMessages(request: ModelRequest): unknown[] {
   const system = [request.system, textToolPrompt(request.tools)].filter(Boolean).join('\n\n')
   const messages: Array<{ role: string; content: string }> = [{ role: 'system', content: system }]
   let lastWasTool = false
-  for (const item of request.transcript) {
+  for (const item of normalizeTranscript(request.transcript)) {
     if (item.role === 'tool') {
       const block = renderToolResponse(item.output)
       const last = messages.at(-1)

@@ -1,11 +1,11 @@
-import type { ToolCall, Usage } from '../../shared/protocol'
+import type { Usage } from '../../shared/protocol'
 import type { ToolSpec } from '../../shared/tool-spec'
 import { ChatToolCallAccumulator, type ToolCallDelta } from './chat-accumulator'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming } from './http'
-import { MISSING_OUTPUT } from './responses-input'
 import { SseParser, type SseEvent } from './sse'
 import { applyTextFallback } from './text-fallback'
+import { normalizeTranscript } from './transcript'
 import {
   ProviderError,
   type ModelOptions,
@@ -70,27 +70,17 @@ export function chatTools(tools: ToolSpec[]): unknown[] {
 }
 
 /**
- * Transcript → messages. Every tool call is answered by exactly one `role:"tool"`
- * message right after its assistant message (servers reject anything else), so
- * missing results get a placeholder and orphan results are dropped.
+ * Transcript → messages. Servers want every tool call answered by exactly one
+ * `role:"tool"` message right after its assistant message: the normalized
+ * transcript is in that shape already (transcript.ts).
  */
 export function chatMessages(system: string, transcript: TranscriptItem[]): unknown[] {
   const messages: unknown[] = system ? [{ role: 'system', content: system }] : []
-  let pending: ToolCall[] = []
-  const answered = new Set<string>()
-  const flush = () => {
-    for (const call of pending) {
-      if (!answered.has(call.id))
-        messages.push({ role: 'tool', tool_call_id: call.id, content: MISSING_OUTPUT })
-    }
-    pending = []
-  }
-  for (const item of transcript) {
-    if (item.role === 'user') {
-      flush()
-      messages.push({ role: 'user', content: item.text })
-    } else if (item.role === 'assistant') {
-      flush()
+  for (const item of normalizeTranscript(transcript)) {
+    if (item.role === 'user') messages.push({ role: 'user', content: item.text })
+    else if (item.role === 'tool')
+      messages.push({ role: 'tool', tool_call_id: item.callId, content: item.output })
+    else {
       const msg: Record<string, unknown> = {
         role: 'assistant',
         content: item.text || (item.toolCalls.length > 0 ? null : ''),
@@ -103,13 +93,8 @@ export function chatMessages(system: string, transcript: TranscriptItem[]): unkn
         }))
       }
       messages.push(msg)
-      pending = item.toolCalls
-    } else if (pending.some((c) => c.id === item.callId) && !answered.has(item.callId)) {
-      answered.add(item.callId)
-      messages.push({ role: 'tool', tool_call_id: item.callId, content: item.output })
     }
   }
-  flush()
   return messages
 }
 

@@ -6,7 +6,7 @@ import {
 } from '../../../test/fake-model-server'
 import { runTurn, TEST_TOOLS, userRequest } from '../../../test/provider-harness'
 import { createProvider } from './index'
-import { MISSING_OUTPUT } from './responses-input'
+import { MISSING_OUTPUT } from './transcript'
 import type { ModelRequest, TranscriptItem } from './types'
 
 type ErrorBody = { error: { message: string } }

@@ -1,5 +1,5 @@
-import type { ToolCall } from '../../shared/protocol'
 import type { ToolSpec } from '../../shared/tool-spec'
+import { normalizeTranscript } from './transcript'
 import type { TranscriptItem } from './types'
 
 /**
@@ -9,9 +9,6 @@ import type { TranscriptItem } from './types'
  * - stateless: the whole history, each `function_call` item replayed before its output.
  * `role:"tool"` does not exist in this API.
  */
-
-/** Sent for a call that has no recorded output (e.g. the run was interrupted), so no call goes unanswered. */
-export const MISSING_OUTPUT = JSON.stringify({ ok: false, error: 'This tool call was not run.' })
 
 export interface ResponsesInput {
   input: unknown[]
@@ -29,58 +26,43 @@ export function chainFrom(
   return undefined
 }
 
-export function buildResponsesInput(transcript: TranscriptItem[], stateless: boolean): ResponsesInput {
+export function buildResponsesInput(raw: TranscriptItem[], stateless: boolean): ResponsesInput {
+  const transcript = normalizeTranscript(raw)
   const from = stateless ? undefined : chainFrom(transcript)
   if (from) {
     const after = transcript.slice(transcript.lastIndexOf(from) + 1)
-    const input: unknown[] = outputsFor(from.toolCalls, after)
+    const input: unknown[] = outputsFor(after)
     for (const item of after) if (item.role === 'user') input.push({ role: 'user', content: item.text })
     return { input, previousResponseId: from.responseId }
   }
   return { input: fullHistory(transcript) }
 }
 
-function outputsFor(calls: ToolCall[], items: TranscriptItem[]): unknown[] {
-  return calls.map((call) => {
-    const result = items.find((i) => i.role === 'tool' && i.callId === call.id)
-    return {
-      type: 'function_call_output',
-      call_id: call.id,
-      output: result?.role === 'tool' ? result.output : MISSING_OUTPUT,
-    }
-  })
+/** The results right after the chained turn: normalized, one per call, in call order. */
+function outputsFor(items: TranscriptItem[]): unknown[] {
+  const input: unknown[] = []
+  for (const item of items) {
+    if (item.role !== 'tool') break
+    input.push({ type: 'function_call_output', call_id: item.callId, output: item.output })
+  }
+  return input
 }
 
 function fullHistory(transcript: TranscriptItem[]): unknown[] {
-  const input: unknown[] = []
-  let pending: ToolCall[] = []
-  const answered = new Set<string>()
-  const flush = () => {
-    for (const call of pending) {
-      if (!answered.has(call.id))
-        input.push({ type: 'function_call_output', call_id: call.id, output: MISSING_OUTPUT })
-    }
-    pending = []
-  }
-  for (const item of transcript) {
-    if (item.role === 'user') {
-      flush()
-      input.push({ role: 'user', content: item.text })
-    } else if (item.role === 'assistant') {
-      flush()
-      if (item.text) input.push({ role: 'assistant', content: item.text })
-      for (const call of item.toolCalls) {
-        input.push({ type: 'function_call', call_id: call.id, name: call.name, arguments: call.arguments })
-      }
-      pending = item.toolCalls
-    } else if (pending.some((c) => c.id === item.callId) && !answered.has(item.callId)) {
-      answered.add(item.callId)
-      input.push({ type: 'function_call_output', call_id: item.callId, output: item.output })
-    }
-    // A tool result with no matching call is dropped: the server would reject it.
-  }
-  flush()
-  return input
+  return transcript.flatMap((item): unknown[] => {
+    if (item.role === 'user') return [{ role: 'user', content: item.text }]
+    if (item.role === 'tool')
+      return [{ type: 'function_call_output', call_id: item.callId, output: item.output }]
+    return [
+      ...(item.text ? [{ role: 'assistant', content: item.text }] : []),
+      ...item.toolCalls.map((call) => ({
+        type: 'function_call',
+        call_id: call.id,
+        name: call.name,
+        arguments: call.arguments,
+      })),
+    ]
+  })
 }
 
 /** Responses tools are flat. `strict:false` because our schemas have optional fields. */

@@ -3,11 +3,19 @@ import type { ToolSpec } from '../../shared/tool-spec'
 
 /**
  * A provider-neutral transcript, so the model can be switched mid-session.
- * Each adapter maps it to its own wire format.
+ * Each adapter maps it to its own wire format, after `normalizeTranscript`
+ * (transcript.ts) made every call answered once and every id unique.
  */
 export type TranscriptItem =
   | { role: 'user'; text: string }
-  | { role: 'assistant'; text: string; toolCalls: ToolCall[]; responseId?: string }
+  | {
+      role: 'assistant'
+      text: string
+      toolCalls: ToolCall[]
+      responseId?: string
+      /** A partly streamed answer whose turn never finished (providers/transcript.ts). */
+      interrupted?: true
+    }
   | { role: 'tool'; callId: string; name: string; output: string }
 
 export interface ModelRequest {

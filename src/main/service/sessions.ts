@@ -9,7 +9,7 @@ import type {
 } from '../../shared/protocol'
 import type { ApprovalAnswer } from '../agent/approvals'
 import type { TaskOutcome } from '../agent/loop'
-import { modelStepsUpTo, transcriptFromEvents } from '../agent/resume'
+import { resumeBundle } from '../agent/resume'
 import type { ProviderConfig } from '../providers/types'
 import { openSession, startSession, type StartedSession } from '../session/start'
 import { purgeSessions } from '../store/purge'
@@ -138,7 +138,6 @@ export class SessionRuntime {
     const live = this.liveSession(sessionId, events)
     if (live.turn)
       throw new ServiceError('A turn is already running in this session. Wait for it, or press Stop.')
-    const lastSeq = events.at(-1)?.seq ?? 0
     const firstMessage = !events.some((e) => e.type === 'user.message')
     const controller = new AbortController()
     const turn: NonNullable<LiveSession['turn']> = { controller, done: Promise.resolve() }
@@ -157,15 +156,11 @@ export class SessionRuntime {
         repair: opts.untilGreen ? { maxRounds: UNTIL_GREEN_ROUNDS } : undefined,
         approver: live.approver,
         emit: this.ctx.broadcast,
+        audience: 'app',
         mcp: await mcpHubOf(this.ctx)?.forSession(live.repo),
         inbox: () => live.queue.take(),
-        resume: {
-          sessionId: sessionId,
-          transcript: transcriptFromEvents(events, lastSeq),
-          modelSteps: modelStepsUpTo(events, lastSeq),
-          events,
-          message,
-        },
+        // Any end is a place to continue from (stopped, failed, killed): see providers/transcript.ts.
+        resume: { sessionId, message, ...resumeBundle(events, { retry: message === undefined }) },
       })
     } catch (err) {
       live.turn = undefined

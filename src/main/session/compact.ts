@@ -1,6 +1,6 @@
 import type { StepwiseEvent } from '../../shared/protocol'
 import { buildSystemPrompt } from '../agent/prompt'
-import { transcriptFromEvents } from '../agent/resume'
+import { transcriptFromEvents } from '../providers/transcript'
 import { ContextManager } from '../context/manager'
 import { createProvider } from '../providers'
 import type { ModelProvider, ModelRequest, ProviderConfig } from '../providers/types'

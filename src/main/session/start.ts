@@ -59,6 +59,8 @@ export interface SessionSetup {
   mcp?: AgentOptions['mcp']
   /** Messages the user queued while the turn runs (the app's queue; AgentOptions.inbox). */
   inbox?: AgentOptions['inbox']
+  /** Who reads a model error's advice (default: the CLI's user). */
+  audience?: AgentOptions['audience']
 }
 
 export interface StartedSession {
@@ -231,6 +233,7 @@ export async function startSession(
         resume: setup.resume,
         mcp: setup.mcp,
         inbox: setup.inbox,
+        audience: setup.audience,
       })
       const watcher = code.watch()
       try {

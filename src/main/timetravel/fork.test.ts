@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { StepwiseEvent, ToolCall } from '../../shared/protocol'
 import { reduceEvents } from '../../shared/reducer'
 import type { Approver } from '../agent/approvals'
-import { InvalidStepError, transcriptFromEvents } from '../agent/resume'
+import { checkForkPoint, InvalidStepError } from '../agent/resume'
+import { transcriptFromEvents } from '../providers/transcript'
 import type { ModelProvider, ModelRequest, ModelTurn } from '../providers/types'
 import { startSession } from '../session/start'
 import { openStore } from '../store/store'
@@ -119,7 +120,7 @@ describe('transcriptFromEvents', () => {
     const { events, afterFirst, secondCall } = await parentSession()
     let error: unknown
     try {
-      transcriptFromEvents(events, secondCall)
+      checkForkPoint(events, secondCall)
     } catch (err) {
       error = err
     }
@@ -128,7 +129,7 @@ describe('transcriptFromEvents', () => {
     expect(e.before).toBe(secondCall - 1)
     expect(e.after).toBeGreaterThan(secondCall)
     expect(e.message).toContain(`step ${secondCall} is between a tool call and its result`)
-    expect(() => transcriptFromEvents(events, 999)).toThrow(/out of range/)
+    expect(() => checkForkPoint(events, 999)).toThrow(/out of range/)
     expect(afterFirst).toBeLessThan(secondCall)
   })
 })

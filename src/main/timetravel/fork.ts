@@ -7,7 +7,7 @@ import {
   type ProviderId,
   type StepwiseEvent,
 } from '../../shared/protocol'
-import { checkForkPoint, continuationMessage, modelStepsUpTo, transcriptFromEvents } from '../agent/resume'
+import { checkForkPoint, continuationMessage, resumeBundle } from '../agent/resume'
 import { createSandbox } from '../sandbox/sandbox'
 import { snapshotterFor, startSession, type SessionSetup, type StartedSession } from '../session/start'
 import type { SessionRow, Store } from '../store/types'
@@ -225,20 +225,17 @@ export async function continueFork(
   setup: Omit<SessionSetup, 'repo' | 'resume'>,
 ): Promise<StartedSession> {
   const events = store.listEvents(fork.sessionId)
-  const lastSeq = events[events.length - 1]?.seq ?? 0
-  const transcript = transcriptFromEvents(events, lastSeq)
-  const nudge = continuationMessage(transcript, fork.task)
+  const nudge = continuationMessage(resumeBundle(events).transcript, fork.task)
   if (nudge !== undefined) {
     const said = store.appendEvent(fork.sessionId, { type: 'user.message', text: nudge })
     setup.emit?.(said)
     events.push(said)
-    transcript.push({ role: 'user', text: nudge })
   }
   store.setSessionStatus(fork.sessionId, 'running')
   return startSession(store, {
     ...setup,
     repo: fork.repo,
     task: fork.task,
-    resume: { sessionId: fork.sessionId, transcript, modelSteps: modelStepsUpTo(events, lastSeq), events },
+    resume: { sessionId: fork.sessionId, ...resumeBundle(events) },
   })
 }

@@ -1,35 +1,83 @@
+import { useState } from 'react'
 import type React from 'react'
-import { invoke, send, useApp } from '../state/store'
+import type { ProviderId } from '../../../shared/protocol'
+import { openModelPicker } from '../models/pickerState'
+import { getApi, send, useApp } from '../state/store'
+import { errorActionsFor, lastTurnError } from './errorCard'
 
 export const SKIP_MESSAGE =
   'Skip the step that failed and carry on with the rest of the task. Say what you skipped.'
 
 /**
- * When a turn ended on an error (a model timeout, a server that went away), the
- * user decides: ask the model again from where it stopped, skip that step, or
- * leave it. Nothing is lost either way: every step before the error is stored.
+ * When a turn ended on an error (a model timeout, a server that went away), the user
+ * decides: ask the model again from where it stopped, fix the model setup, skip that step,
+ * or leave it. The error's words are in the timeline row just above (one card per error:
+ * this bar does not repeat them); a Retry that cannot start says why here.
+ * Nothing is lost either way: every step before the error is stored.
  */
 export function ErrorActions(): React.JSX.Element | null {
   const sessionId = useApp((s) => s.sessionId)
   const failed = useApp((s) => s.view.status === 'finished' && s.view.finishReason === 'error')
-  const message = useApp((s) => s.view.finishMessage)
+  const lastError = useApp((s) => lastTurnError(s.view.steps))
+  const finishMessage = useApp((s) => s.view.finishMessage)
+  const provider = useApp((s) => s.view.provider)
   const dismissedAt = useApp((s) => s.dismissedErrorSeq)
   const lastSeq = useApp((s) => s.view.lastSeq)
+  const [retryFailed, setRetryFailed] = useState<{ seq: number; why: string } | null>(null)
   if (!sessionId || !failed || dismissedAt === lastSeq) return null
+  const actions = errorActionsFor(lastError?.code)
+  const retry = async (): Promise<void> => {
+    setRetryFailed(null)
+    try {
+      await getApi().invoke('turn/retry', { sessionId })
+    } catch (err) {
+      setRetryFailed({ seq: lastSeq, why: err instanceof Error ? err.message : String(err) })
+    }
+  }
+  const why = retryFailed?.seq === lastSeq ? retryFailed.why : null
   return (
     <div className="error-actions" role="alert" data-testid="error-actions">
       <p>
-        <strong>The turn stopped on an error.</strong> {message}
+        {lastError ? (
+          <strong>The turn stopped on the error above.</strong>
+        ) : (
+          <strong>The turn stopped on an error: {finishMessage}</strong>
+        )}{' '}
+        {why ? (
+          <span data-testid="retry-failed">Retry could not start: {why}</span>
+        ) : (
+          'Everything before it is kept.'
+        )}
       </p>
       <div className="buttons">
         <button
           type="button"
           className="ui-button small primary"
           data-testid="error-retry"
-          onClick={() => void invoke('turn/retry', { sessionId }).catch(() => undefined)}
+          onClick={() => void retry()}
         >
           Retry
         </button>
+        {actions.openModels && (
+          <button
+            type="button"
+            className="ui-button small"
+            data-testid="error-open-models"
+            onClick={() => openModelPicker((provider as ProviderId | null) ?? undefined)}
+          >
+            Open models
+          </button>
+        )}
+        {actions.switchModel && (
+          <button
+            type="button"
+            className="ui-button small"
+            data-testid="error-switch-model"
+            onClick={() => openModelPicker()}
+          >
+            Switch model
+          </button>
+        )}
         <button
           type="button"
           className="ui-button small"
@@ -44,7 +92,7 @@ export function ErrorActions(): React.JSX.Element | null {
           data-testid="error-abort"
           onClick={() => useApp.setState({ dismissedErrorSeq: lastSeq })}
         >
-          Abort
+          Dismiss
         </button>
       </div>
     </div>

@@ -17,6 +17,7 @@ export interface TimelineRowProps {
 const STATUS_ICONS: Record<RowStatus, { glyph: string; label: string }> = {
   running: { glyph: '', label: 'running' },
   streaming: { glyph: '', label: 'streaming' },
+  interrupted: { glyph: '⏸', label: 'interrupted' },
   waiting: { glyph: '◷', label: 'waiting for approval' },
   ok: { glyph: '✓', label: 'done' },
   error: { glyph: '✗', label: 'failed' },

@@ -9,7 +9,7 @@ import { summarizeArgs } from './summary'
 
 export const PREVIEW_CHARS = 200
 
-export type RowStatus = 'running' | 'waiting' | 'ok' | 'error' | 'rejected' | 'streaming'
+export type RowStatus = 'running' | 'waiting' | 'ok' | 'error' | 'rejected' | 'streaming' | 'interrupted'
 
 export interface RowText {
   /** The first line: what the step is. */
@@ -132,6 +132,7 @@ function modelMeta(step: Extract<TimelineStep, { kind: 'model' }>): string | und
   if (step.durationMs !== undefined) parts.push(formatDuration(step.durationMs))
   if (step.toolCalls.length > 0) parts.push(plural(step.toolCalls.length, 'tool call'))
   if (step.retries > 0) parts.push(`retried ${step.retries}×`)
+  if (step.status === 'interrupted') parts.push('interrupted')
   return parts.length > 0 ? parts.join(' · ') : undefined
 }
 
@@ -194,7 +195,11 @@ export function describeStep(step: TimelineStep): RowText {
           `${formatTokens(step.usage.inputTokens)} in / ${formatTokens(step.usage.outputTokens)} out`,
           formatDuration(step.durationMs),
         ].join(' · '),
-        preview: step.reason === 'done' || !step.message ? undefined : previewLines(step.message, 2),
+        // An error's words are in its own row just above: the end row does not repeat them.
+        preview:
+          step.reason === 'done' || step.reason === 'error' || !step.message
+            ? undefined
+            : previewLines(step.message, 2),
       }
     case 'unparsed-call':
       return {

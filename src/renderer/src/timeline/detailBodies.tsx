@@ -24,12 +24,18 @@ function Paths({ paths }: { paths: readonly string[] }): React.JSX.Element | nul
   )
 }
 
+const MODEL_STATUS = {
+  streaming: 'streaming…',
+  ok: 'done',
+  interrupted: 'interrupted: the turn ended before this answer was whole',
+} as const
+
 function ModelDetails({ step }: { step: Step<'model'> }): React.JSX.Element {
   return (
     <>
       <Fields
         fields={[
-          ['Status', step.status === 'streaming' ? 'streaming…' : 'done'],
+          ['Status', MODEL_STATUS[step.status]],
           ['Tokens in', step.usage && formatTokens(step.usage.inputTokens)],
           ['Tokens out', step.usage && formatTokens(step.usage.outputTokens)],
           ['Duration', step.durationMs === undefined ? undefined : formatDuration(step.durationMs)],
