@@ -79,6 +79,18 @@ export function describeProviderError(
         message: `The ${where} rejected the request: ${err.message}`,
         hint: 'The model may not support tool calling; try another model.',
       }
+    case 'timeout':
+      return {
+        code: 'model-timeout',
+        message: `The ${where} timed out after several retries: ${err.message}`,
+        hint: err.hint,
+      }
+    case 'too-long':
+      return {
+        code: 'answer-too-long',
+        message: `The ${where} answered past the length cap: ${err.message}`,
+        hint: err.hint,
+      }
     default: {
       const unreachable: never = err.kind
       return unreachable
@@ -90,5 +102,12 @@ export function describeProviderError(
 export function isMisconfiguration(
   kind: ProviderError['kind'] | 'internal' | 'verify-failed' | undefined,
 ): boolean {
-  return kind === 'network' || kind === 'auth' || kind === 'not-found' || kind === 'bad-response'
+  return (
+    kind === 'network' ||
+    kind === 'auth' ||
+    kind === 'not-found' ||
+    kind === 'bad-response' ||
+    kind === 'timeout' ||
+    kind === 'too-long'
+  )
 }

@@ -17,6 +17,10 @@ export interface ModelDefaults {
   /** Set by the host's flags (`serve --num-ctx`, `--temperature`); else the stored settings apply. */
   numCtx?: number
   temperature?: number
+  /** The stream limits from the host's flags (`serve --idle-timeout`, …); else the stored settings. */
+  firstTokenTimeoutSec?: number
+  idleTimeoutSec?: number
+  maxOutputTokens?: number
 }
 
 /** What every command handler of the service shares. */

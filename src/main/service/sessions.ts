@@ -16,7 +16,7 @@ import type { SessionRow } from '../store/types'
 import { HostApprover } from './approver'
 import { mcpHubOf } from './mcp'
 import type { ServiceContext } from './context'
-import { commandSettings, readSettings, storedModelOptions } from './settings'
+import { commandSettings, flagModelOptions, readSettings, storedModelOptions } from './settings'
 
 /**
  * The app's sessions as chats: a session is opened empty (`session/create`) and
@@ -359,11 +359,8 @@ export class SessionRuntime {
       model: config.model,
       baseUrl: config.baseUrl,
       apiKey: this.ctx.keys.get(config.provider),
-      // The window and temperature: the host's flags, else the stored settings.
-      ...storedModelOptions(this.ctx.store, {
-        numCtx: this.ctx.defaults.numCtx,
-        temperature: this.ctx.defaults.temperature,
-      }),
+      // The window, temperature and stream limits: the host's flags, else the stored settings.
+      ...storedModelOptions(this.ctx.store, flagModelOptions(this.ctx.defaults)),
     }
   }
 }

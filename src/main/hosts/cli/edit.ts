@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { InvalidArgumentError, Option } from 'commander'
-import type { ApprovalPolicy, ProviderId } from '../../../shared/protocol'
+import type { ApprovalPolicy, ModelOptionsSetting, ProviderId } from '../../../shared/protocol'
 import { refusingApprover, type Approver } from '../../agent/approvals'
 import { isMisconfiguration } from '../../agent/errors'
 import type { TaskOutcome } from '../../agent/loop'
@@ -12,7 +12,7 @@ import type { ProviderConfig } from '../../providers/types'
 import { onIndexProgress } from '../../session/code-context'
 import { closeSnapshotters, prepareBaseline, startSession } from '../../session/start'
 import { commandSettingsFrom, hideFromCommands, keepSecretsScansIn, sandboxStatus } from '../../exec'
-import { storedModelOptions } from '../../service/settings'
+import { flagModelOptions, storedModelOptions } from '../../service/settings'
 import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
@@ -29,6 +29,10 @@ export interface EditOptions {
   /** The context window (Ollama's num_ctx; a Chat server's size). */
   numCtx?: number
   temperature?: number
+  /** The stream limits (providers/limits.ts). */
+  firstTokenTimeoutSec?: number
+  idleTimeoutSec?: number
+  maxOutputTokens?: number
   approve: ApprovalPolicy
   maxSteps: number
   untilGreen?: boolean
@@ -67,6 +71,32 @@ export const temperatureOption = (): Option =>
     temperatureArg,
   )
 
+function wholeArg(min: number, max: number, example: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value)
+    if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max} (e.g. ${example}).`)
+    return n
+  }
+}
+
+/** The stream-limit flags (providers/limits.ts), shared by `edit` and `serve`. */
+export const firstTokenTimeoutOption = (): Option =>
+  new Option(
+    '--first-token-timeout <seconds>',
+    'how long to wait for the first token, a local model loading included (default: 300)',
+  ).argParser(wholeArg(1, 86_400, '600'))
+export const idleTimeoutOption = (): Option =>
+  new Option(
+    '--idle-timeout <seconds>',
+    'how long the model may send nothing mid-answer (default: 120)',
+  ).argParser(wholeArg(1, 86_400, '300'))
+export const maxOutputTokensOption = (): Option =>
+  new Option(
+    '--max-output-tokens <n>',
+    "the cap on one answer's length, sent to the server (default: 32768, sent to Ollama only)",
+  ).argParser(wholeArg(16, 2_097_152, '8192'))
+
 export function resolveRepo(repo: string | undefined): string {
   const dir = path.resolve(repo ?? process.cwd())
   let stat: fs.Stats
@@ -81,7 +111,7 @@ export function resolveRepo(repo: string | undefined): string {
 
 /** Flags, then the environment, then stored settings, then defaults (config/defaults.ts). */
 export function resolveProviderConfig(
-  opts: Pick<EditOptions, 'provider' | 'model' | 'baseUrl' | 'numCtx' | 'temperature'>,
+  opts: Pick<EditOptions, 'provider' | 'model' | 'baseUrl'> & ModelOptionsSetting,
   env: NodeJS.ProcessEnv,
   store: Pick<Store, 'getSetting'>,
   dataDir: string,
@@ -91,7 +121,7 @@ export function resolveProviderConfig(
     throw new UsageError(
       `--model is required with --provider ${provider}, or set $OPENAI_MODEL (the server decides which models exist).`,
     )
-  const options = storedModelOptions(store, { numCtx: opts.numCtx, temperature: opts.temperature })
+  const options = storedModelOptions(store, flagModelOptions(opts))
   return { provider, model, baseUrl, apiKey: resolveApiKey(env, dataDir, provider), ...options }
 }
 

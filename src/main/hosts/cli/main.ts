@@ -4,7 +4,14 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { APPROVAL_POLICIES, PROVIDER_IDS } from '../../../shared/protocol'
 import { shutdownLiveTraces } from '../../telemetry/live'
 import { VERSION } from '../../version'
-import { numCtxOption, runEdit, temperatureOption } from './edit'
+import {
+  firstTokenTimeoutOption,
+  idleTimeoutOption,
+  maxOutputTokensOption,
+  numCtxOption,
+  runEdit,
+  temperatureOption,
+} from './edit'
 import { addForkReplayCommands } from './fork-replay'
 import { addIndexCommand } from './index-command'
 import { addReviewCommand } from './review'
@@ -50,6 +57,9 @@ export function buildProgram(): Command {
     )
     .addOption(numCtxOption())
     .addOption(temperatureOption())
+    .addOption(firstTokenTimeoutOption())
+    .addOption(idleTimeoutOption())
+    .addOption(maxOutputTokensOption())
     .addOption(
       new Option('--approve <policy>', 'approval policy for changes')
         .choices(APPROVAL_POLICIES)

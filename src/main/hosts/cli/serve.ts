@@ -14,7 +14,15 @@ import { sandboxStatus } from '../../exec'
 import { createCoreService } from '../../service/service'
 import { openStore } from '../../store/store'
 import { startWebHost } from '../web/server'
-import { numCtxOption, resolveRepo, temperatureOption } from './edit'
+import {
+  firstTokenTimeoutOption,
+  idleTimeoutOption,
+  maxOutputTokensOption,
+  numCtxOption,
+  resolveRepo,
+  temperatureOption,
+} from './edit'
+import { flagModelOptions } from '../../service/settings'
 import { mcpConfigOption } from './mcp-start'
 import { UsageError } from './exit-codes'
 
@@ -33,6 +41,9 @@ interface ServeOptions {
   baseUrl?: string
   numCtx?: number
   temperature?: number
+  firstTokenTimeoutSec?: number
+  idleTimeoutSec?: number
+  maxOutputTokens?: number
   approve?: ApprovalPolicy
   dataDir?: string
   mcpConfig?: string[]
@@ -72,6 +83,9 @@ export function addServeCommand(program: Command): void {
     .option('--base-url <url>', 'model server URL for new sessions')
     .addOption(numCtxOption())
     .addOption(temperatureOption())
+    .addOption(firstTokenTimeoutOption())
+    .addOption(idleTimeoutOption())
+    .addOption(maxOutputTokensOption())
     .addOption(
       new Option('--approve <policy>', 'approval policy for new sessions').choices(APPROVAL_POLICIES),
     )
@@ -87,6 +101,10 @@ export function addServeCommand(program: Command): void {
     })
 }
 
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
 export async function runServe(opts: ServeOptions): Promise<number> {
   const startProject = opts.repo ? resolveRepo(opts.repo) : undefined
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
@@ -100,8 +118,7 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     defaults: {
       ...defaultModels(process.env, store, opts, opts.approve),
       // The flags win over the stored settings for this run's sessions.
-      ...(opts.numCtx !== undefined ? { numCtx: opts.numCtx } : {}),
-      ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+      ...definedOnly(flagModelOptions(opts)),
     },
   })
   let host
