@@ -27,7 +27,7 @@ export interface ModelDefaults {
 export interface ServiceContext {
   store: Store
   dataDir: string
-  host: 'electron' | 'web'
+  host: 'electron' | 'web' | 'cli'
   keys: KeyStore
   defaults: ModelDefaults
   startProject?: string

@@ -34,7 +34,7 @@ export type Handlers = { [C in CommandName]: Handler<C> }
 export interface CoreServiceOptions {
   store: Store
   dataDir: string
-  host: 'electron' | 'web'
+  host: 'electron' | 'web' | 'cli'
   defaults: ModelDefaults
   /** A project to open when the app starts (`stepwise serve --repo`). */
   startProject?: string

@@ -7,7 +7,8 @@ import type {
   ProviderId,
   StepwiseEvent,
 } from '../../shared/protocol'
-import type { ApprovalAnswer } from '../agent/approvals'
+import type { ApprovalAnswer, Approver } from '../agent/approvals'
+import type { TaskOutcome } from '../agent/loop'
 import { modelStepsUpTo, transcriptFromEvents } from '../agent/resume'
 import type { ProviderConfig } from '../providers/types'
 import { openSession, startSession, type StartedSession } from '../session/start'
@@ -128,6 +129,21 @@ export class SessionRuntime {
     message: string | undefined,
     opts: { untilGreen?: boolean } = {},
   ): Promise<CommandOutput<'turn/start'>> {
+    await this.beginTurn(sessionId, message, opts)
+    return { accepted: true }
+  }
+
+  /**
+   * The turn itself, for every host: the app's `turn/start` and the CLI's `sessions continue`.
+   * `approver` answers this turn's approvals instead of the app's (the CLI's terminal);
+   * `outcome` settles when the turn has ended and recorded its end (undefined when it stopped
+   * on an internal error, which is recorded as an error event).
+   */
+  async beginTurn(
+    sessionId: string,
+    message: string | undefined,
+    opts: { untilGreen?: boolean; approver?: Approver } = {},
+  ): Promise<{ outcome: Promise<TaskOutcome | undefined> }> {
     const { store } = this.ctx
     // Loaded once for the whole turn: the config, the transcript and the session's reads.
     const events = store.listEvents(sessionId)
@@ -151,7 +167,7 @@ export class SessionRuntime {
         limits: settings.limits,
         commands: commandSettings(store),
         repair: opts.untilGreen ? { maxRounds: UNTIL_GREEN_ROUNDS } : undefined,
-        approver: live.approver,
+        approver: opts.approver ?? live.approver,
         emit: this.ctx.broadcast,
         mcp: await mcpHubOf(this.ctx)?.forSession(live.repo),
         resume: {
@@ -170,29 +186,32 @@ export class SessionRuntime {
     store.setSessionStatus(sessionId, 'running')
     this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
     const started = turn.started
-    turn.done = started
-      .run(controller.signal)
-      .then(
-        () => undefined,
-        (err: unknown) => {
-          const detail = err instanceof Error ? err.message : String(err)
-          this.ctx.broadcast(
-            store.appendEvent(sessionId, {
-              type: 'error',
-              code: 'internal',
-              message: `The turn stopped on an internal error: ${detail}`,
-              hint: 'Everything up to here is saved. Send your message again, or report the error.',
-            }),
-          )
-          store.setSessionStatus(sessionId, 'error')
-        },
-      )
-      .finally(() => {
-        live.turn = undefined
-        this.ctx.broadcast({ type: 'host.turn-ended', sessionId: sessionId })
-        this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
-      })
-    return { accepted: true }
+    const outcome = started.run(controller.signal).then(
+      (ended): TaskOutcome => ended,
+      (err: unknown) => {
+        const detail = err instanceof Error ? err.message : String(err)
+        this.ctx.broadcast(
+          store.appendEvent(sessionId, {
+            type: 'error',
+            code: 'internal',
+            message: `The turn stopped on an internal error: ${detail}`,
+            hint: 'Everything up to here is saved. Send your message again, or report the error.',
+          }),
+        )
+        store.setSessionStatus(sessionId, 'error')
+        return undefined
+      },
+    )
+    turn.done = outcome.then(
+      () => undefined,
+      () => undefined,
+    )
+    const ended = turn.done.finally(() => {
+      live.turn = undefined
+      this.ctx.broadcast({ type: 'host.turn-ended', sessionId: sessionId })
+      this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
+    })
+    return { outcome: ended.then(() => outcome) }
   }
 
   /** A run started elsewhere (a review) on a stored session: Stop and the running state apply to it. */

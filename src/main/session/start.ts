@@ -217,6 +217,8 @@ export async function startSession(
         mcp: setup.mcp,
       })
       const watcher = code.watch()
+      // This process runs the session now: it reads as running while this process lives (store/liveness.ts).
+      store.setSessionStatus(session.id, 'running')
       try {
         const message = setup.resume ? setup.resume.message : setup.task
         const outcome =

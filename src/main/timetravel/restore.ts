@@ -127,8 +127,8 @@ export async function restoreSnapshot(
   if (session.status === 'running' && !opts.force) {
     return refused(
       'running',
-      `Session ${session.id} is running; stop it first. (If no Stepwise process is running it — ` +
-        `it crashed — pass --force.)`,
+      `Session ${session.id} is running a turn in a live Stepwise process; stop it first ` +
+        `(a session whose process is gone reads as interrupted and needs no --force).`,
     )
   }
   let root: string

@@ -83,7 +83,7 @@ export const appCommandSchemas = {
     input: z.object({}),
     output: z.object({
       version: z.string(),
-      host: z.enum(['electron', 'web']),
+      host: z.enum(['electron', 'web', 'cli']),
       dataDir: z.string(),
       sandbox: z.object({
         available: z.boolean(),

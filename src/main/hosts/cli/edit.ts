@@ -19,6 +19,7 @@ import { EXIT, UsageError } from './exit-codes'
 import { startCliMcp } from './mcp-start'
 import { indexProgressLine } from './index-progress'
 import { humanRenderer, jsonRenderer, type EventRenderer } from './render'
+import { onStopSignals } from './signals'
 import { terminalApprover } from './terminal-approver'
 
 export interface EditOptions {
@@ -43,6 +44,8 @@ export interface EditOptions {
   allowUnsandboxed?: boolean
   /** `--mcp-config FILE` (repeatable): MCP servers beside the data folder's mcp.json. */
   mcpConfig?: string[]
+  /** `--resume ID`: continue that stored chat instead of opening a new session. */
+  resume?: string
 }
 
 /** `--num-ctx`: a window in tokens, from 512 (nothing useful fits below) to 2M. */
@@ -130,7 +133,7 @@ export function resolveProviderConfig(
  * nobody (the policy decides; `ask` without a terminal refuses, and says so once).
  */
 export function approverFor(policy: ApprovalPolicy, interactive: boolean, renderer: EventRenderer): Approver {
-  if (policy !== 'ask') return refusingApprover
+  if (policy !== 'ask') return refusingApprover(policy)
   if (interactive) {
     return terminalApprover({
       input: process.stdin,
@@ -141,7 +144,7 @@ export function approverFor(policy: ApprovalPolicy, interactive: boolean, render
   process.stderr.write(
     'stepwise: no terminal to ask for approval: file changes will be refused. Pass --approve auto-edit (or full-auto) to let them apply.\n',
   )
-  return refusingApprover
+  return refusingApprover(policy)
 }
 
 /** A stored JSON setting, or undefined when absent or unreadable (defaults apply). */
@@ -187,6 +190,11 @@ export function followUp(sessionId: string, dataDir: string | undefined): string
 
 export async function runEdit(task: string, opts: EditOptions): Promise<number> {
   if (!task.trim()) throw new UsageError('the task is empty: say what the agent should do.')
+  if (opts.resume !== undefined) {
+    // The app's path for a chat's next message (continue.ts); `--approve` keeps edit's default of ask.
+    const { runContinue } = await import('./continue')
+    return runContinue(opts.resume, task, { ...opts, approve: opts.approve })
+  }
   const repo = resolveRepo(opts.repo)
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
   const store = openStore(dataDir)
@@ -195,15 +203,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   const renderer = opts.json ? jsonRenderer(process.stdout) : humanRenderer(process.stdout, process.stderr)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
   const controller = new AbortController()
-  let interrupts = 0
-  const onSigint = (): void => {
-    interrupts += 1
-    if (interrupts > 1) process.exit(EXIT.interrupted)
-    renderer.pause()
-    process.stderr.write('\nInterrupting… (Ctrl+C again to quit at once)\n')
-    controller.abort()
-  }
-  process.on('SIGINT', onSigint)
+  const stopListening = onStopSignals(() => controller.abort(), { beforeNotice: () => renderer.pause() })
   let mcp: Awaited<ReturnType<typeof startCliMcp>> | undefined
   let stopIndexProgress: (() => void) | undefined
   let stopIndexLine: (() => void) | undefined
@@ -253,7 +253,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     stopIndexProgress?.()
     stopIndexLine?.()
     renderer.close()
-    process.off('SIGINT', onSigint)
+    stopListening()
     await mcp?.stop()
     // Nothing this run opened may outlive it: the snapshotter's watches close before the database.
     closeSnapshotters(store)

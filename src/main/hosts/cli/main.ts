@@ -12,6 +12,7 @@ import {
   runEdit,
   temperatureOption,
 } from './edit'
+import { addContinueCommand } from './continue'
 import { addForkReplayCommands } from './fork-replay'
 import { addIndexCommand } from './index-command'
 import { addReviewCommand } from './review'
@@ -76,6 +77,10 @@ export function buildProgram(): Command {
     )
     .option('--json', 'print every event as one JSON line on stdout')
     .option(
+      '--resume <id>',
+      'continue this stored chat with the task as its next message (as sessions continue)',
+    )
+    .option(
       '--allow-unsandboxed',
       'where the OS sandbox (bubblewrap) cannot run, run commands unconfined instead of refusing them',
     )
@@ -135,6 +140,7 @@ export function buildProgram(): Command {
   addImportCommand(sessions)
   addUndoRewindCommands(sessions)
   addForkReplayCommands(sessions)
+  addContinueCommand(sessions)
   addManageCommands(sessions)
   addCompactCommand(sessions)
   return program

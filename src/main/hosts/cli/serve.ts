@@ -25,6 +25,7 @@ import {
 import { flagModelOptions } from '../../service/settings'
 import { mcpConfigOption } from './mcp-start'
 import { UsageError } from './exit-codes'
+import { onStopSignals } from './signals'
 
 /*
  * `stepwise serve`: the app's renderer and core in a browser, over a WebSocket on
@@ -149,13 +150,11 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     )
   process.stderr.write('stepwise: serving; press Ctrl+C to stop.\n')
   await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
+    // SIGINT, SIGTERM and SIGHUP alike: running turns are stopped and their end recorded below.
+    const stopListening = onStopSignals(() => {
+      stopListening()
       resolve()
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
+    })
   })
   process.stderr.write('stepwise: stopping…\n')
   await host.close()
