@@ -5,14 +5,12 @@ import {
   isHostNotice,
   PROVIDER_IDS,
   type ApprovalPolicy,
-  type ModelOptionsSetting,
   type ProviderId,
 } from '../../../shared/protocol'
 import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import { createCoreService } from '../../service/service'
 import { ServiceError } from '../../service/sessions'
-import { flagModelOptions } from '../../service/settings'
 import { closeSnapshotters } from '../../session/start'
 import { openStore } from '../../store/store'
 import {
@@ -22,6 +20,8 @@ import {
   followUp,
   idleTimeoutOption,
   maxOutputTokensOption,
+  modelOptionsFromFlags,
+  type ModelFlags,
 } from './edit'
 import { EXIT, UsageError } from './exit-codes'
 import { humanRenderer, jsonRenderer } from './render'
@@ -35,7 +35,7 @@ import { onStopSignals } from './signals'
  * signals, 0 done / 3 step limit / 4 model / 1 failed / 130 interrupted.
  */
 
-export interface ContinueOptions extends ModelOptionsSetting {
+export interface ContinueOptions extends ModelFlags {
   provider?: ProviderId
   model?: string
   baseUrl?: string
@@ -87,9 +87,7 @@ export async function runContinue(id: string, message: string, opts: ContinueOpt
       throw new UsageError(
         `session ${row.id} is running a turn in a live Stepwise process: wait for it to end, or stop it first.`,
       )
-    const flags = Object.fromEntries(
-      Object.entries(flagModelOptions(opts)).filter(([, v]) => v !== undefined),
-    ) as ModelOptionsSetting
+    const flags = modelOptionsFromFlags(opts)
     service = createCoreService({
       store,
       dataDir,

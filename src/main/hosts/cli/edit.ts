@@ -30,9 +30,9 @@ export interface EditOptions {
   /** The context window (Ollama's num_ctx; a Chat server's size). */
   numCtx?: number
   temperature?: number
-  /** The stream limits (providers/limits.ts). */
-  firstTokenTimeoutSec?: number
-  idleTimeoutSec?: number
+  /** The stream-limit flags (providers/limits.ts), as commander names them. */
+  firstTokenTimeout?: number
+  idleTimeout?: number
   maxOutputTokens?: number
   approve: ApprovalPolicy
   maxSteps: number
@@ -83,7 +83,28 @@ function wholeArg(min: number, max: number, example: string): (value: string) =>
   }
 }
 
-/** The stream-limit flags (providers/limits.ts), shared by `edit` and `serve`. */
+/** The model-option flags as commander names them (`--idle-timeout` → `idleTimeout`). */
+export interface ModelFlags {
+  numCtx?: number
+  temperature?: number
+  firstTokenTimeout?: number
+  idleTimeout?: number
+  maxOutputTokens?: number
+}
+
+/** The flags as the model options they set (the settings' names), unset ones left out. */
+export function modelOptionsFromFlags(flags: ModelFlags): ModelOptionsSetting {
+  const options = flagModelOptions({
+    numCtx: flags.numCtx,
+    temperature: flags.temperature,
+    firstTokenTimeoutSec: flags.firstTokenTimeout,
+    idleTimeoutSec: flags.idleTimeout,
+    maxOutputTokens: flags.maxOutputTokens,
+  })
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined))
+}
+
+/** The stream-limit flags (providers/limits.ts), shared by `edit`, `serve` and `sessions continue`. */
 export const firstTokenTimeoutOption = (): Option =>
   new Option(
     '--first-token-timeout <seconds>',
@@ -114,7 +135,7 @@ export function resolveRepo(repo: string | undefined): string {
 
 /** Flags, then the environment, then stored settings, then defaults (config/defaults.ts). */
 export function resolveProviderConfig(
-  opts: Pick<EditOptions, 'provider' | 'model' | 'baseUrl'> & ModelOptionsSetting,
+  opts: Pick<EditOptions, 'provider' | 'model' | 'baseUrl'> & ModelFlags,
   env: NodeJS.ProcessEnv,
   store: Pick<Store, 'getSetting'>,
   dataDir: string,
@@ -124,7 +145,7 @@ export function resolveProviderConfig(
     throw new UsageError(
       `--model is required with --provider ${provider}, or set $OPENAI_MODEL (the server decides which models exist).`,
     )
-  const options = storedModelOptions(store, flagModelOptions(opts))
+  const options = storedModelOptions(store, modelOptionsFromFlags(opts))
   return { provider, model, baseUrl, apiKey: resolveApiKey(env, dataDir, provider), ...options }
 }
 

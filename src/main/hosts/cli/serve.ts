@@ -18,11 +18,11 @@ import {
   firstTokenTimeoutOption,
   idleTimeoutOption,
   maxOutputTokensOption,
+  modelOptionsFromFlags,
   numCtxOption,
   resolveRepo,
   temperatureOption,
 } from './edit'
-import { flagModelOptions } from '../../service/settings'
 import { mcpConfigOption } from './mcp-start'
 import { UsageError } from './exit-codes'
 import { onStopSignals } from './signals'
@@ -42,8 +42,8 @@ interface ServeOptions {
   baseUrl?: string
   numCtx?: number
   temperature?: number
-  firstTokenTimeoutSec?: number
-  idleTimeoutSec?: number
+  firstTokenTimeout?: number
+  idleTimeout?: number
   maxOutputTokens?: number
   approve?: ApprovalPolicy
   dataDir?: string
@@ -102,10 +102,6 @@ export function addServeCommand(program: Command): void {
     })
 }
 
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
-}
-
 export async function runServe(opts: ServeOptions): Promise<number> {
   const startProject = opts.repo ? resolveRepo(opts.repo) : undefined
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
@@ -119,7 +115,7 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     defaults: {
       ...defaultModels(process.env, store, opts, opts.approve),
       // The flags win over the stored settings for this run's sessions.
-      ...definedOnly(flagModelOptions(opts)),
+      ...modelOptionsFromFlags(opts),
     },
   })
   let host
