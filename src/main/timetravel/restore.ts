@@ -34,9 +34,8 @@ export interface RestoreOptions {
   /** Overwrite files changed outside the session (the caller asked the user). */
   confirm?: boolean
   /**
-   * Restore although the session is marked running. A crashed process leaves that
-   * status behind, and nothing can tell it from a live turn in another process:
-   * the user must say so.
+   * Restore although a live process runs the session. A crashed or killed one needs no
+   * force: its session reads as interrupted (store/liveness.ts).
    */
   force?: boolean
   /** Test hook: after each file written or deleted. */
