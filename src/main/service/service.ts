@@ -23,8 +23,6 @@ import { startReview } from './review'
 import { readSettings, writeSettings } from './settings'
 import { TimeTravel } from './timetravel'
 import type { CoreService, InvokeReply } from './types'
-import { hideFromCommands } from '../exec/secrets-mask'
-import { keepSecretsScansIn } from '../exec/secrets-scan-state'
 
 export type Handler<C extends CommandName> = (
   input: CommandInput<C>,
@@ -72,9 +70,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
       }
     }
   }
-  // Its database and keys stay out of every sandboxed command's sight.
-  hideFromCommands(opts.dataDir)
-  keepSecretsScansIn(opts.dataDir)
+  // Its database and keys stay out of every sandboxed command's sight: each session's start
+  // binds the store's folder (session/data-folder.ts).
   const ctx: ServiceContext = {
     store: opts.store,
     dataDir: opts.dataDir,

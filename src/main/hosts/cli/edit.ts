@@ -11,7 +11,7 @@ import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { onIndexProgress } from '../../session/code-context'
 import { closeSnapshotters, prepareBaseline, startSession } from '../../session/start'
-import { commandSettingsFrom, hideFromCommands, keepSecretsScansIn, sandboxStatus } from '../../exec'
+import { commandSettingsFrom, sandboxStatus } from '../../exec'
 import { flagModelOptions, storedModelOptions } from '../../service/settings'
 import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
@@ -44,7 +44,7 @@ export interface EditOptions {
   allowUnsandboxed?: boolean
   /** `--mcp-config FILE` (repeatable): MCP servers beside the data folder's mcp.json. */
   mcpConfig?: string[]
-  /** `--resume ID`: continue that stored chat instead of opening a new session. */
+  /** `--resume ID`: continue that stored chat instead of opening a new session (continue.ts). */
   resume?: string
 }
 
@@ -211,16 +211,9 @@ export function followUp(sessionId: string, dataDir: string | undefined): string
 
 export async function runEdit(task: string, opts: EditOptions): Promise<number> {
   if (!task.trim()) throw new UsageError('the task is empty: say what the agent should do.')
-  if (opts.resume !== undefined) {
-    // The app's path for a chat's next message (continue.ts); `--approve` keeps edit's default of ask.
-    const { runContinue } = await import('./continue')
-    return runContinue(opts.resume, task, { ...opts, approve: opts.approve })
-  }
   const repo = resolveRepo(opts.repo)
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
   const store = openStore(dataDir)
-  hideFromCommands(dataDir)
-  keepSecretsScansIn(dataDir)
   const renderer = opts.json ? jsonRenderer(process.stdout) : humanRenderer(process.stdout, process.stderr)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
   const controller = new AbortController()

@@ -11,8 +11,9 @@ import {
   numCtxOption,
   runEdit,
   temperatureOption,
+  type EditOptions,
 } from './edit'
-import { addContinueCommand } from './continue'
+import { addContinueCommand, runContinue } from './continue'
 import { addForkReplayCommands } from './fork-replay'
 import { addIndexCommand } from './index-command'
 import { addReviewCommand } from './review'
@@ -86,8 +87,9 @@ export function buildProgram(): Command {
     )
     .addOption(mcpConfigOption())
     .addOption(dataDirOption())
-    .action(async (task: string, opts) => {
-      process.exitCode = await runEdit(task, opts)
+    .action(async (task: string, opts: EditOptions) => {
+      // --resume: the chat's next message, through the app's turn path (continue.ts).
+      process.exitCode = opts.resume ? await runContinue(opts.resume, task, opts) : await runEdit(task, opts)
     })
 
   addReviewCommand(program)
