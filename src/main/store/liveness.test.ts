@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { STALE_MS } from './liveness'
+import { REUSED_PID_MS, STALE_MS } from './liveness'
 import { openStore } from './store'
 import { spawnNode, storeModuleUrl, tempDir, waitForExit } from './testing/helpers'
 import type { Store } from './types'
@@ -73,15 +73,24 @@ describe('session liveness', () => {
     expect(other.getSession(session.id)?.status).toBe('interrupted')
   })
 
-  it('a heartbeat older than the stale limit counts as gone, whatever the pid (a reused pid)', async () => {
+  it('a heartbeat long silent counts as gone whatever the pid (a reused pid); another host’s after a minute', async () => {
     const { store, dataDir } = freshStore()
     const session = newSession(store)
     const child = await runner(dataDir, session.id)
     cleanups.push(() => child.child.kill('SIGKILL'))
     expect(store.getSession(session.id)?.status).toBe('running')
-    store.db
-      .prepare('UPDATE sessions SET heartbeat_at = ? WHERE id = ?')
-      .run(Date.now() - STALE_MS - 1000, session.id)
+    const age = (ms: number) =>
+      store.db.prepare('UPDATE sessions SET heartbeat_at = ? WHERE id = ?').run(Date.now() - ms, session.id)
+    // A busy thread on this host is not a dead process: the live pid still counts for minutes.
+    age(STALE_MS + 1000)
+    expect(store.getSession(session.id)?.status).toBe('running')
+    age(REUSED_PID_MS + 1000)
+    expect(store.getSession(session.id)?.status).toBe('interrupted')
+    // Another host: nothing to check but the heartbeat.
+    store.db.prepare("UPDATE sessions SET owner_host = 'elsewhere' WHERE id = ?").run(session.id)
+    age(1000)
+    expect(store.getSession(session.id)?.status).toBe('running')
+    age(STALE_MS + 1000)
     expect(store.getSession(session.id)?.status).toBe('interrupted')
   })
 

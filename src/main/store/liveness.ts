@@ -9,15 +9,17 @@ import os from 'node:os'
  * it was, and the next reader sees through it.
  *
  * - Same host: the owner's pid is checked at once (signal 0), so `sessions list` after a
- *   `kill -9` already says interrupted; a heartbeat older than STALE_MS also counts as gone, for
- *   a pid reused by another program.
+ *   `kill -9` already says interrupted; a heartbeat older than REUSED_PID_MS also counts as gone,
+ *   for a pid reused by another program (long, so a process whose thread is busy for a while —
+ *   a huge first snapshot on a loaded machine — is not taken for dead).
  * - This very process: only the sessions it is running a turn for right now (a turn that
  *   ended without managing to record it, on a full disk, is gone).
- * - Another host (a data folder on a network share): the heartbeat alone.
+ * - Another host (a data folder on a network share): the heartbeat alone, older than STALE_MS.
  */
 
 export const HEARTBEAT_MS = 10_000
 export const STALE_MS = 60_000
+export const REUSED_PID_MS = 10 * 60_000
 
 export const HOST = os.hostname()
 
@@ -35,9 +37,9 @@ export function ownerGone(
 ): boolean {
   if (row.owner_pid === null || row.owner_host === null) return true
   if (row.owner_host === HOST && row.owner_pid === process.pid) return !runningHere.has(id)
-  const stale = row.heartbeat_at === null || now - row.heartbeat_at > STALE_MS
-  if (row.owner_host !== HOST) return stale
-  return stale || !pidAlive(row.owner_pid)
+  const age = row.heartbeat_at === null ? Infinity : now - row.heartbeat_at
+  if (row.owner_host !== HOST) return age > STALE_MS
+  return age > REUSED_PID_MS || !pidAlive(row.owner_pid)
 }
 
 function pidAlive(pid: number): boolean {
