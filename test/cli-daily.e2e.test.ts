@@ -285,7 +285,7 @@ describe('the app and the CLI on one database', () => {
       // The CLI does not delete a session whose turn runs in the app.
       const busy = await runCli(['sessions', 'delete', sessionId, '--yes', '--data-dir', dataDir])
       expect(busy.code).toBe(2)
-      expect(busy.stderr).toMatch(/is marked running: stop its turn first/)
+      expect(busy.stderr).toMatch(/is running a turn in a live Stepwise process: stop it first/)
       await service.answer('turn/interrupt', { sessionId })
       while (service.sessions.isRunning(sessionId)) await new Promise((r) => setTimeout(r, 10))
       // Both keep working: another app turn, and the CLI lists both sessions.

@@ -63,6 +63,14 @@ function hintFor(code: string, provider: Where, audience: ErrorAudience): string
       return app
         ? 'The model may not support tool calling: Switch model.'
         : 'The model may not support tool calling; try another model.'
+    case 'model-timeout':
+      return app
+        ? 'Retry: a local model that is still loading may answer the second time. If it keeps timing out, raise firstTokenTimeoutSec or idleTimeoutSec in the settings, or Switch model.'
+        : undefined
+    case 'answer-too-long':
+      return app
+        ? 'Ask for less at a time, or raise maxOutputTokens in the settings; Retry asks again.'
+        : undefined
     default:
       return undefined
   }
@@ -78,6 +86,8 @@ const CODES: Record<ProviderError['kind'], string> = {
   'context-overflow': 'context-overflow',
   'bad-response': 'bad-response',
   'bad-request': 'bad-request',
+  timeout: 'model-timeout',
+  'too-long': 'answer-too-long',
 }
 
 /** Turns a model failure into words for the user: what happened and what to try. */
@@ -94,7 +104,8 @@ export function describeProviderError(
     }
   }
   const code = CODES[err.kind]
-  const hint = hintFor(code, provider, audience)
+  // A limit's own advice names the flag and setting that change it: the CLI's words.
+  const hint = hintFor(code, provider, audience) ?? err.hint
   return { code, message: messageFor(err, where, provider), ...(hint ? { hint } : {}) }
 }
 
@@ -118,6 +129,10 @@ function messageFor(err: ProviderError, where: string, provider: Where): string 
       return `The server at ${provider.baseUrl} did not answer like a ${provider.id} model server: ${err.message}`
     case 'bad-request':
       return `The ${where} rejected the request: ${err.message}`
+    case 'timeout':
+      return `The ${where} timed out after several retries: ${err.message}`
+    case 'too-long':
+      return `The ${where} answered past the length cap: ${err.message}`
     default: {
       const unreachable: never = err.kind
       return unreachable
@@ -129,5 +144,12 @@ function messageFor(err: ProviderError, where: string, provider: Where): string 
 export function isMisconfiguration(
   kind: ProviderError['kind'] | 'internal' | 'verify-failed' | undefined,
 ): boolean {
-  return kind === 'network' || kind === 'auth' || kind === 'not-found' || kind === 'bad-response'
+  return (
+    kind === 'network' ||
+    kind === 'auth' ||
+    kind === 'not-found' ||
+    kind === 'bad-response' ||
+    kind === 'timeout' ||
+    kind === 'too-long'
+  )
 }

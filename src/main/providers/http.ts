@@ -1,5 +1,6 @@
 import type { ProviderId } from '../../shared/protocol'
 import { badResponse, errorFromHttp } from './errors'
+import { connectTimeout, StreamWatchdog, streamLimits, type StreamLimits } from './limits'
 import { ProviderError, type TrafficEntry } from './types'
 
 /**
@@ -17,11 +18,16 @@ export interface PostRequest {
   apiKey?: string
   signal?: AbortSignal
   onTraffic?: (entry: TrafficEntry) => void
+  /** The answer's time and length limits (limits.ts); the defaults when absent. */
+  limits?: StreamLimits
 }
 
-/** An incremental stream parser (SSE or NDJSON): fed decoded text, then told the stream ended. */
+/**
+ * An incremental stream parser (SSE or NDJSON): fed decoded text (returning how many complete
+ * events it made of it, which is what the idle timer counts), then told the stream ended.
+ */
 export interface StreamParser {
-  push(text: string): void
+  push(text: string): number
   end(): void
 }
 
@@ -35,6 +41,23 @@ export interface StreamParser {
 export async function postStreaming(req: PostRequest, parser: StreamParser): Promise<string> {
   const bodyText = JSON.stringify(req.body)
   req.onTraffic?.({ direction: 'request', provider: req.provider, url: req.url, body: bodyText })
+  const watchdog = new StreamWatchdog(req.url, req.limits ?? streamLimits(), req.signal)
+  try {
+    return await readStream({ ...req, signal: watchdog.signal }, bodyText, parser, watchdog)
+  } catch (err) {
+    // A limit that fired wins over whatever the aborted read threw.
+    throw watchdog.fired ?? err
+  } finally {
+    watchdog.dispose()
+  }
+}
+
+async function readStream(
+  req: PostRequest,
+  bodyText: string,
+  parser: StreamParser,
+  watchdog: StreamWatchdog,
+): Promise<string> {
   const res = await send(req, bodyText)
   let received = ''
   try {
@@ -55,7 +78,8 @@ export async function postStreaming(req: PostRequest, parser: StreamParser): Pro
       for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
         const text = decoder.decode(chunk, { stream: true })
         received += text
-        if (text) parser.push(text)
+        watchdog.received(received.length)
+        if (text && parser.push(text) > 0) watchdog.progress()
       }
     } catch (err) {
       throw mapFetchError(err, req, 'The connection dropped mid-stream')
@@ -76,14 +100,27 @@ export async function postStreaming(req: PostRequest, parser: StreamParser): Pro
   }
 }
 
-/** A small JSON request (Ollama's /api/show, /api/tags). Throws ProviderError like postStreaming. */
+/**
+ * A small JSON request (Ollama's /api/show, /api/tags). Throws ProviderError like postStreaming;
+ * the whole request is bounded by the first-token timeout.
+ */
 export async function requestJson(
   req: Omit<PostRequest, 'body'> & { method: 'GET' | 'POST'; body?: unknown },
 ): Promise<unknown> {
   const bodyText = req.body === undefined ? undefined : JSON.stringify(req.body)
   req.onTraffic?.({ direction: 'request', provider: req.provider, url: req.url, body: bodyText ?? '' })
-  const res = await send(req, bodyText)
-  const text = await readAll(res, req)
+  const watchdog = new StreamWatchdog(req.url, req.limits ?? streamLimits(), req.signal)
+  let res: Response
+  let text: string
+  try {
+    const watched = { ...req, signal: watchdog.signal }
+    res = await send(watched, bodyText)
+    text = await readAll(res, watched)
+  } catch (err) {
+    throw watchdog.fired ?? err
+  } finally {
+    watchdog.dispose()
+  }
   req.onTraffic?.({
     direction: 'response',
     provider: req.provider,
@@ -143,6 +180,7 @@ function mapFetchError(err: unknown, req: { signal?: AbortSignal; url: string },
   if (req.signal?.aborted) return req.signal.reason ?? err
   const cause = (err as { cause?: { code?: string; message?: string } })?.cause
   const code = cause?.code
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return connectTimeout(req.url, err)
   const detail =
     code === 'ECONNREFUSED'
       ? 'connection refused; is the server running?'

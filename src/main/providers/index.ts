@@ -21,7 +21,11 @@ export function createProvider(config: ProviderConfig): ModelProvider {
           'No API key for OpenAI. Set OPENAI_API_KEY (or enter a key in the provider settings).',
         )
       }
-      const options = { numCtx: config.numCtx, temperature: config.temperature }
+      const options = {
+        numCtx: config.numCtx,
+        temperature: config.temperature,
+        ...streamOptions(config),
+      }
       return config.provider === 'openai'
         ? new OpenAIResponsesProvider(config.model, baseUrl, config.apiKey, options)
         : new OpenAIChatProvider(config.model, baseUrl, config.apiKey, options)
@@ -30,6 +34,7 @@ export function createProvider(config: ProviderConfig): ModelProvider {
       return new OllamaProvider(config.model, ollamaBaseUrl(config.baseUrl), config.numCtx, {
         maxNumCtx: config.maxNumCtx,
         temperature: config.temperature,
+        ...streamOptions(config),
       })
   }
 }
@@ -47,6 +52,13 @@ export function ollamaBaseUrl(raw: string | undefined): string {
   if (!explicitPort && url.protocol === 'http:') url.port = '11434'
   return trimSlash(url.toString())
 }
+
+/** The stream limits the user set (limits.ts has the defaults). */
+function streamOptions(config: ProviderConfig): Pick<ProviderConfig, StreamOption> {
+  const { firstTokenTimeoutSec, idleTimeoutSec, maxOutputTokens } = config
+  return { firstTokenTimeoutSec, idleTimeoutSec, maxOutputTokens }
+}
+type StreamOption = 'firstTokenTimeoutSec' | 'idleTimeoutSec' | 'maxOutputTokens'
 
 function isOpenAI(baseUrl: string): boolean {
   try {

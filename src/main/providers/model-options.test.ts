@@ -35,9 +35,9 @@ describe('model options', () => {
     await runTurn(raised, userRequest('hi'))
     await runTurn(fixed, userRequest('hi'))
     expect(posted('/api/chat').map((b) => b.options)).toEqual([
-      { num_ctx: 32768 },
-      { num_ctx: 65536, temperature: 0.2 },
-      { num_ctx: 8192 },
+      { num_ctx: 32768, num_predict: 32768 },
+      { num_ctx: 65536, num_predict: 32768, temperature: 0.2 },
+      { num_ctx: 8192, num_predict: 32768 },
     ])
     expect(await resolveContextWindow(raised)).toBe(65536)
     expect(await resolveContextWindow(fixed)).toBe(8192)

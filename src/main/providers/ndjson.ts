@@ -8,14 +8,17 @@ export class NdjsonParser {
 
   constructor(private readonly onLine: (line: string) => void) {}
 
-  push(text: string): void {
+  /** Feed decoded text; returns how many lines it completed. */
+  push(text: string): number {
     this.buffer += text
+    let lines = 0
     let nl = this.buffer.indexOf('\n')
     while (nl !== -1) {
-      this.emit(this.buffer.slice(0, nl))
+      if (this.emit(this.buffer.slice(0, nl))) lines++
       this.buffer = this.buffer.slice(nl + 1)
       nl = this.buffer.indexOf('\n')
     }
+    return lines
   }
 
   end(): void {
@@ -24,9 +27,11 @@ export class NdjsonParser {
     this.emit(rest)
   }
 
-  private emit(raw: string): void {
+  private emit(raw: string): boolean {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    if (line.trim() !== '') this.onLine(line)
+    if (line.trim() === '') return false
+    this.onLine(line)
+    return true
   }
 }
 

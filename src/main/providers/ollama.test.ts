@@ -75,7 +75,7 @@ describe('ollama (native /api/chat)', () => {
         { role: 'user', content: 'Open src/main.ts' },
       ],
       stream: true,
-      options: { num_ctx: 32768 },
+      options: { num_ctx: 32768, num_predict: 32768 },
       tools: TEST_TOOLS.map((t) => ({
         type: 'function',
         function: { name: t.name, description: t.description, parameters: t.parameters },
@@ -93,12 +93,12 @@ describe('ollama (native /api/chat)', () => {
       capabilities: ['completion', 'tools'],
     })
     await runTurn(r.provider, userRequest())
-    expect(chatRequests()[0].body.options).toEqual({ num_ctx: 32768 })
+    expect(chatRequests()[0].body.options).toEqual({ num_ctx: 32768, num_predict: 32768 })
     await server!.close()
 
     r = await setup({ show: { architecture: 'gemma3', contextLength: 8192 }, turns: [{ text: 'x' }] }, 16384)
     await runTurn(r.provider, userRequest())
-    expect(chatRequests()[0].body.options).toEqual({ num_ctx: 16384 })
+    expect(chatRequests()[0].body.options).toEqual({ num_ctx: 16384, num_predict: 32768 })
     await server!.close()
 
     r = await setup({
@@ -107,7 +107,7 @@ describe('ollama (native /api/chat)', () => {
       turns: [{ text: 'x' }],
     })
     expect((await runTurn(r.provider, userRequest())).error).toMatchObject({ kind: 'not-found', status: 404 })
-    expect(chatRequests()[0].body.options).toEqual({ num_ctx: 8192 })
+    expect(chatRequests()[0].body.options).toEqual({ num_ctx: 8192, num_predict: 32768 })
   })
 
   it('sends tool calls with object arguments and results as role:"tool"; lists models', async () => {

@@ -2,6 +2,7 @@ import type { ToolCall, Usage } from '../../shared/protocol'
 import type { ToolSpec } from '../../shared/tool-spec'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming, requestJson } from './http'
+import { streamLimits, type StreamLimits } from './limits'
 import { newCallId } from './ids'
 import { NdjsonParser, parseJsonObject } from './ndjson'
 import { applyTextFallback, renderTextToolCalls, renderToolResponse, textToolPrompt } from './text-fallback'
@@ -38,8 +39,12 @@ export class OllamaProvider implements ModelProvider {
     readonly model: string,
     readonly baseUrl: string,
     private readonly numCtx?: number,
-    private readonly options: Pick<ModelOptions, 'maxNumCtx' | 'temperature'> = {},
-  ) {}
+    private readonly options: Omit<ModelOptions, 'numCtx'> = {},
+  ) {
+    this.limits = streamLimits(options)
+  }
+
+  private readonly limits: StreamLimits
 
   async describe(signal?: AbortSignal): Promise<ModelInfo> {
     const show = (await requestJson({
@@ -48,6 +53,7 @@ export class OllamaProvider implements ModelProvider {
       method: 'POST',
       body: { model: this.model },
       signal,
+      limits: this.limits,
     })) as Record<string, unknown>
     const info: ModelInfo = {}
     const modelInfo = (show?.model_info ?? {}) as Record<string, unknown>
@@ -66,6 +72,7 @@ export class OllamaProvider implements ModelProvider {
       url: joinUrl(this.baseUrl, 'api/tags'),
       method: 'GET',
       signal,
+      limits: this.limits,
     })) as {
       models?: Array<{ name?: unknown }>
     }
@@ -131,6 +138,8 @@ export class OllamaProvider implements ModelProvider {
       stream: true,
       options: {
         num_ctx: numCtx,
+        // Always sent: Ollama's default (-1) lets a looping model stream forever.
+        num_predict: this.limits.maxOutputTokens,
         ...(this.options.temperature !== undefined ? { temperature: this.options.temperature } : {}),
       },
     }
@@ -144,6 +153,7 @@ export class OllamaProvider implements ModelProvider {
         body,
         signal,
         onTraffic: handlers.onTraffic,
+        limits: this.limits,
       },
       new NdjsonParser((line) => state.line(line)),
     )

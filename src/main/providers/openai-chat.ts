@@ -3,6 +3,7 @@ import type { ToolSpec } from '../../shared/tool-spec'
 import { ChatToolCallAccumulator, type ToolCallDelta } from './chat-accumulator'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming } from './http'
+import { streamLimits, type StreamLimits } from './limits'
 import { SseParser, type SseEvent } from './sse'
 import { applyTextFallback } from './text-fallback'
 import { normalizeTranscript } from './transcript'
@@ -28,8 +29,12 @@ export class OpenAIChatProvider implements ModelProvider {
     readonly model: string,
     readonly baseUrl: string,
     private readonly apiKey?: string,
-    private readonly options: Pick<ModelOptions, 'numCtx' | 'temperature'> = {},
-  ) {}
+    private readonly options: Omit<ModelOptions, 'maxNumCtx'> = {},
+  ) {
+    this.limits = streamLimits(options)
+  }
+
+  private readonly limits: StreamLimits
 
   /** The window the user said the server runs with (the server fixes it; we only stay within it). */
   async contextWindow(): Promise<number | undefined> {
@@ -44,6 +49,11 @@ export class OpenAIChatProvider implements ModelProvider {
       messages: chatMessages(request.system, request.transcript),
     }
     if (this.options.temperature !== undefined) body.temperature = this.options.temperature
+    // Sent only when the user set it: OpenAI and vLLM answer 400 to a value above the model's
+    // limit (limits.ts). OpenAI's own API takes max_completion_tokens (its reasoning models
+    // refuse max_tokens); compatible servers (llama.cpp, LM Studio, vLLM, Ollama) read max_tokens.
+    if (this.limits.maxOutputTokensSet)
+      body[isOpenAIHost(this.baseUrl) ? 'max_completion_tokens' : 'max_tokens'] = this.limits.maxOutputTokens
     if (request.tools.length > 0) body.tools = chatTools(request.tools)
 
     const state = new ChatStreamState(handlers.onText)
@@ -55,6 +65,7 @@ export class OpenAIChatProvider implements ModelProvider {
         apiKey: this.apiKey,
         signal,
         onTraffic: handlers.onTraffic,
+        limits: this.limits,
       },
       new SseParser((event) => state.handle(event)),
     )
@@ -168,6 +179,14 @@ class ChatStreamState {
     const turn: ModelTurn = { text: this.text, toolCalls: this.calls.finish(), usage: this.usage }
     if (this.finishReason) turn.finishReason = this.finishReason
     return turn
+  }
+}
+
+function isOpenAIHost(baseUrl: string): boolean {
+  try {
+    return new URL(baseUrl).hostname === 'api.openai.com'
+  } catch {
+    return false
   }
 }
 

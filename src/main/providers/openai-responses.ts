@@ -1,6 +1,7 @@
 import type { Usage } from '../../shared/protocol'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming } from './http'
+import { streamLimits, type StreamLimits } from './limits'
 import { newCallId } from './ids'
 import { buildResponsesInput, chainFrom, responsesTools } from './responses-input'
 import { SseParser, type SseEvent } from './sse'
@@ -26,8 +27,12 @@ export class OpenAIResponsesProvider implements ModelProvider {
     readonly model: string,
     readonly baseUrl: string,
     private readonly apiKey?: string,
-    private readonly options: Pick<ModelOptions, 'numCtx' | 'temperature'> = {},
-  ) {}
+    private readonly options: Omit<ModelOptions, 'maxNumCtx'> = {},
+  ) {
+    this.limits = streamLimits(options)
+  }
+
+  private readonly limits: StreamLimits
 
   /** The window the user said the server runs with (the server fixes it; we only stay within it). */
   async contextWindow(): Promise<number | undefined> {
@@ -60,6 +65,8 @@ export class OpenAIResponsesProvider implements ModelProvider {
       input,
     }
     if (this.options.temperature !== undefined) body.temperature = this.options.temperature
+    // Sent only when the user set it: a value above the model's own limit is a 400 (limits.ts).
+    if (this.limits.maxOutputTokensSet) body.max_output_tokens = this.limits.maxOutputTokens
     if (previousResponseId) body.previous_response_id = previousResponseId
     if (request.tools.length > 0) body.tools = responsesTools(request.tools)
 
@@ -72,6 +79,7 @@ export class OpenAIResponsesProvider implements ModelProvider {
         apiKey: this.apiKey,
         signal,
         onTraffic: handlers.onTraffic,
+        limits: this.limits,
       },
       new SseParser((event) => state.handle(event)),
     )

@@ -17,12 +17,14 @@ export class SseParser {
   private eventName: string | undefined
   private dataLines: string[] = []
   private errorField: string | undefined
+  private dispatched = 0
 
   constructor(private readonly onEvent: (event: SseEvent) => void) {}
 
-  /** Feed decoded text; events are dispatched as soon as their blank line arrives. */
-  push(text: string): void {
+  /** Feed decoded text; events are dispatched as soon as their blank line arrives. Returns how many were. */
+  push(text: string): number {
     this.buffer += text
+    const before = this.dispatched
     let start = 0
     for (;;) {
       const nl = this.findLineEnd(start)
@@ -32,6 +34,7 @@ export class SseParser {
       this.line(line)
     }
     this.buffer = this.buffer.slice(start)
+    return this.dispatched - before
   }
 
   /**
@@ -83,6 +86,7 @@ export class SseParser {
     this.eventName = undefined
     this.dataLines = []
     this.errorField = undefined
+    this.dispatched++
     this.onEvent(event)
   }
 }

@@ -102,17 +102,23 @@ export type ProviderErrorKind =
   | 'bad-request'
   /** The server answered with something that is not the protocol (HTML, garbage, an empty turn). */
   | 'bad-response'
+  /** A stream limit fired (connect, first token, idle): retry. `hint` says how to change it. */
+  | 'timeout'
+  /** The answer passed the length cap (a server that ignores max tokens, or loops): do not retry. */
+  | 'too-long'
 
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind
   readonly status?: number
   readonly retryAfterMs?: number
   readonly code?: string
+  /** What the user can change when the generic advice for `kind` does not fit (a limit's setting). */
+  readonly hint?: string
 
   constructor(
     kind: ProviderErrorKind,
     message: string,
-    opts: { status?: number; retryAfterMs?: number; code?: string; cause?: unknown } = {},
+    opts: { status?: number; retryAfterMs?: number; code?: string; cause?: unknown; hint?: string } = {},
   ) {
     super(message, { cause: opts.cause })
     this.name = 'ProviderError'
@@ -120,10 +126,16 @@ export class ProviderError extends Error {
     this.status = opts.status
     this.retryAfterMs = opts.retryAfterMs
     this.code = opts.code
+    this.hint = opts.hint
   }
 
   get retryable(): boolean {
-    return this.kind === 'network' || this.kind === 'rate-limit' || this.kind === 'server'
+    return (
+      this.kind === 'network' ||
+      this.kind === 'rate-limit' ||
+      this.kind === 'server' ||
+      this.kind === 'timeout'
+    )
   }
 }
 
@@ -142,11 +154,18 @@ export interface ProviderConfig {
   maxNumCtx?: number
   /** Sampling temperature sent to the server; the server's default when absent. */
   temperature?: number
+  /** The stream limits (docs/local-models.md#timeouts-and-the-answer-cap); defaults when absent. */
+  firstTokenTimeoutSec?: number
+  idleTimeoutSec?: number
+  maxOutputTokens?: number
 }
 
-/** What the user chose beyond the model itself (window and sampling), for every provider. */
+/** What the user chose beyond the model itself (window, sampling, stream limits), for every provider. */
 export interface ModelOptions {
   numCtx?: number
   maxNumCtx?: number
   temperature?: number
+  firstTokenTimeoutSec?: number
+  idleTimeoutSec?: number
+  maxOutputTokens?: number
 }

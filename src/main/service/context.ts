@@ -17,13 +17,17 @@ export interface ModelDefaults {
   /** Set by the host's flags (`serve --num-ctx`, `--temperature`); else the stored settings apply. */
   numCtx?: number
   temperature?: number
+  /** The stream limits from the host's flags (`serve --idle-timeout`, …); else the stored settings. */
+  firstTokenTimeoutSec?: number
+  idleTimeoutSec?: number
+  maxOutputTokens?: number
 }
 
 /** What every command handler of the service shares. */
 export interface ServiceContext {
   store: Store
   dataDir: string
-  host: 'electron' | 'web'
+  host: 'electron' | 'web' | 'cli'
   keys: KeyStore
   defaults: ModelDefaults
   startProject?: string

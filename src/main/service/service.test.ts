@@ -82,6 +82,9 @@ describe('core service', () => {
       { text: 'Second answer.' },
     ])
     const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    // A new, empty chat is not running: nothing runs until its first message.
+    const fresh = await call<{ sessions: Array<{ id: string; status: string }> }>('session/list', { repo })
+    expect(fresh.sessions).toMatchObject([{ id: sessionId, status: 'idle' }])
     expect(events(sessionId).map((e) => e.type)).toEqual(['session.started'])
     await call('turn/start', { sessionId, text: 'Rename two lines' })
     const requested = await until('the approval request', () =>

@@ -23,8 +23,6 @@ import { startReview } from './review'
 import { readSettings, writeSettings } from './settings'
 import { TimeTravel } from './timetravel'
 import type { CoreService, InvokeReply } from './types'
-import { hideFromCommands } from '../exec/secrets-mask'
-import { keepSecretsScansIn } from '../exec/secrets-scan-state'
 
 export type Handler<C extends CommandName> = (
   input: CommandInput<C>,
@@ -34,7 +32,7 @@ export type Handlers = { [C in CommandName]: Handler<C> }
 export interface CoreServiceOptions {
   store: Store
   dataDir: string
-  host: 'electron' | 'web'
+  host: 'electron' | 'web' | 'cli'
   defaults: ModelDefaults
   /** A project to open when the app starts (`stepwise serve --repo`). */
   startProject?: string
@@ -72,9 +70,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
       }
     }
   }
-  // Its database and keys stay out of every sandboxed command's sight.
-  hideFromCommands(opts.dataDir)
-  keepSecretsScansIn(opts.dataDir)
+  // Its database and keys stay out of every sandboxed command's sight: each session's start
+  // binds the store's folder (session/data-folder.ts).
   const ctx: ServiceContext = {
     store: opts.store,
     dataDir: opts.dataDir,

@@ -7,7 +7,8 @@ import type {
   ProviderId,
   StepwiseEvent,
 } from '../../shared/protocol'
-import type { ApprovalAnswer } from '../agent/approvals'
+import type { ApprovalAnswer, Approver } from '../agent/approvals'
+import type { ErrorAudience } from '../agent/errors'
 import type { TaskOutcome } from '../agent/loop'
 import { resumeBundle } from '../agent/resume'
 import type { ProviderConfig } from '../providers/types'
@@ -18,7 +19,7 @@ import { HostApprover } from './approver'
 import { MessageQueue } from './queue'
 import { mcpHubOf } from './mcp'
 import type { ServiceContext } from './context'
-import { commandSettings, readSettings, storedModelOptions } from './settings'
+import { commandSettings, flagModelOptions, readSettings, storedModelOptions } from './settings'
 
 /**
  * The app's sessions as chats: a session is opened empty (`session/create`) and
@@ -132,6 +133,21 @@ export class SessionRuntime {
     message: string | undefined,
     opts: { untilGreen?: boolean } = {},
   ): Promise<CommandOutput<'turn/start'>> {
+    await this.beginTurn(sessionId, message, opts)
+    return { accepted: true }
+  }
+
+  /**
+   * The turn itself, for every host: the app's `turn/start` and the CLI's `sessions continue`.
+   * `approver` answers this turn's approvals instead of the app's (the CLI's terminal);
+   * `outcome` settles when the turn has ended and recorded its end (undefined when it stopped
+   * on an internal error, which is recorded as an error event).
+   */
+  async beginTurn(
+    sessionId: string,
+    message: string | undefined,
+    opts: { untilGreen?: boolean; approver?: Approver; audience?: ErrorAudience } = {},
+  ): Promise<{ outcome: Promise<TaskOutcome | undefined> }> {
     const { store } = this.ctx
     // Loaded once for the whole turn: the config, the transcript and the session's reads.
     const events = store.listEvents(sessionId)
@@ -154,9 +170,9 @@ export class SessionRuntime {
         limits: settings.limits,
         commands: commandSettings(store),
         repair: opts.untilGreen ? { maxRounds: UNTIL_GREEN_ROUNDS } : undefined,
-        approver: live.approver,
+        approver: opts.approver ?? live.approver,
         emit: this.ctx.broadcast,
-        audience: 'app',
+        audience: opts.audience ?? 'app',
         mcp: await mcpHubOf(this.ctx)?.forSession(live.repo),
         inbox: () => live.queue.take(),
         // Any end is a place to continue from (stopped, failed, killed): see providers/transcript.ts.
@@ -170,36 +186,38 @@ export class SessionRuntime {
     store.setSessionStatus(sessionId, 'running')
     this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
     const started = turn.started
-    let outcome: TaskOutcome | undefined
-    turn.done = started
-      .run(controller.signal)
-      .then(
-        (result) => {
-          outcome = result
-        },
-        (err: unknown) => {
-          const detail = err instanceof Error ? err.message : String(err)
-          this.ctx.broadcast(
-            store.appendEvent(sessionId, {
-              type: 'error',
-              code: 'internal',
-              message: `The turn stopped on an internal error: ${detail}`,
-              hint: 'Everything up to here is saved. Send your message again, or report the error.',
-            }),
-          )
-          store.setSessionStatus(sessionId, 'error')
-        },
-      )
-      .finally(() => {
-        live.turn = undefined
-        this.ctx.broadcast({ type: 'host.turn-ended', sessionId: sessionId })
-        this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
-        // A message that came after the agent's last step boundary starts the next turn; after a
-        // stop or an error the queue waits for the user (queue/flush), who may want to change it.
-        if (live.queue.size > 0 && (outcome?.reason === 'done' || outcome?.reason === 'step-limit'))
+    const outcome = started.run(controller.signal).then(
+      (ended): TaskOutcome => ended,
+      (err: unknown) => {
+        const detail = err instanceof Error ? err.message : String(err)
+        this.ctx.broadcast(
+          store.appendEvent(sessionId, {
+            type: 'error',
+            code: 'internal',
+            message: `The turn stopped on an internal error: ${detail}`,
+            hint: 'Everything up to here is saved. Send your message again, or report the error.',
+          }),
+        )
+        store.setSessionStatus(sessionId, 'error')
+        return undefined
+      },
+    )
+    turn.done = outcome.then(
+      () => undefined,
+      () => undefined,
+    )
+    const ended = turn.done.finally(() => {
+      live.turn = undefined
+      this.ctx.broadcast({ type: 'host.turn-ended', sessionId: sessionId })
+      this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
+      // A message that came after the agent's last step boundary starts the next turn; after a
+      // stop or an error the queue waits for the user (queue/flush), who may want to change it.
+      void outcome.then((result) => {
+        if (live.queue.size > 0 && (result?.reason === 'done' || result?.reason === 'step-limit'))
           void this.flushQueue({ sessionId }).catch((err: unknown) => this.reportQueueFailure(sessionId, err))
       })
-    return { accepted: true }
+    })
+    return { outcome: ended.then(() => outcome) }
   }
 
   /** `queue/add`: waits for the running turn's next step, or starts a turn when none runs. */
@@ -427,11 +445,8 @@ export class SessionRuntime {
       model: config.model,
       baseUrl: config.baseUrl,
       apiKey: this.ctx.keys.get(config.provider),
-      // The window and temperature: the host's flags, else the stored settings.
-      ...storedModelOptions(this.ctx.store, {
-        numCtx: this.ctx.defaults.numCtx,
-        temperature: this.ctx.defaults.temperature,
-      }),
+      // The window, temperature and stream limits: the host's flags, else the stored settings.
+      ...storedModelOptions(this.ctx.store, flagModelOptions(this.ctx.defaults)),
     }
   }
 }

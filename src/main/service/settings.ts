@@ -53,9 +53,15 @@ export function readSettings(store: Store): AppSettings {
   }
 }
 
+/** The model options a host's flags set (`--num-ctx`, `--temperature`, the stream limits). */
+export function flagModelOptions(flags: ModelOptionsSetting): ModelOptionsSetting {
+  const { numCtx, temperature, firstTokenTimeoutSec, idleTimeoutSec, maxOutputTokens } = flags
+  return { numCtx, temperature, firstTokenTimeoutSec, idleTimeoutSec, maxOutputTokens }
+}
+
 /**
- * The stored window and temperature (the app's settings), with `over` (a host's flags:
- * `serve --num-ctx`, `edit --temperature`) taking precedence field by field.
+ * The stored window, temperature and stream limits (the app's settings), with `over` (a host's
+ * flags: `serve --num-ctx`, `edit --temperature`, `--idle-timeout`) taking precedence field by field.
  */
 export function storedModelOptions(
   store: Pick<Store, 'getSetting'>,

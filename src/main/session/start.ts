@@ -4,6 +4,7 @@ import { Agent, type AgentOptions, type TaskOutcome } from '../agent/loop'
 import type { Approver } from '../agent/approvals'
 import { buildSystemPrompt } from '../agent/prompt'
 import { prepareCodeContext } from './code-context'
+import { bindDataFolder } from './data-folder'
 import { warmTokenizer } from '../context/tokens'
 import { createProvider } from '../providers'
 import { warmHttp } from '../providers/http'
@@ -136,6 +137,7 @@ function snapshotStateFile(store: Store, sandbox: Sandbox): string | undefined {
  * threads meanwhile. The baseline shows the tree as of this call.
  */
 export async function prepareBaseline(store: Store, repo: string): Promise<void> {
+  bindDataFolder(store)
   snapshotterFor(store, await createSandbox(repo)).prepare()
 }
 
@@ -150,6 +152,7 @@ export async function startSession(
 ): Promise<StartedSession> {
   const traces = liveTraces()
   if (traces) setup = { ...setup, emit: tracedEmit(traces, setup.emit) }
+  bindDataFolder(store)
   const sandbox = await createSandbox(setup.repo)
   const provider = setup.providerOverride ?? createProvider(setup.provider)
   const maxSteps = setup.maxSteps ?? DEFAULT_MAX_STEPS
@@ -236,6 +239,8 @@ export async function startSession(
         audience: setup.audience,
       })
       const watcher = code.watch()
+      // This process runs the session now: it reads as running while this process lives (store/liveness.ts).
+      store.setSessionStatus(session.id, 'running')
       try {
         const message = setup.resume ? setup.resume.message : setup.task
         const outcome =
@@ -281,6 +286,7 @@ export async function openSession(
   store: Store,
   setup: Pick<SessionSetup, 'repo' | 'provider' | 'policy' | 'maxSteps' | 'emit'> & { title: string },
 ): Promise<string> {
+  bindDataFolder(store)
   const sandbox = await createSandbox(setup.repo)
   const provider = createProvider(setup.provider)
   const snapshotter = snapshotterFor(store, sandbox)

@@ -172,4 +172,14 @@ export const migrations: readonly Migration[] = [
   (db) => {
     db.exec('CREATE INDEX code_files_check ON code_files(root, path, size, mtime_ms, version)')
   },
+  // Who runs a session's turn (store/liveness.ts): the host and pid that set it running and
+  // the time that process last said it still was. A running row whose owner is gone reads as
+  // interrupted.
+  (db) => {
+    db.exec(`
+      ALTER TABLE sessions ADD COLUMN owner_host TEXT;
+      ALTER TABLE sessions ADD COLUMN owner_pid INTEGER;
+      ALTER TABLE sessions ADD COLUMN heartbeat_at INTEGER;
+    `)
+  },
 ]

@@ -89,7 +89,7 @@ describe('sessions', () => {
       title: 'Fix the bug',
       provider: 'openai',
       model: 'gpt-test',
-      status: 'running',
+      status: 'idle',
       createdAt: a.createdAt,
       updatedAt: a.createdAt,
       parentId: null,

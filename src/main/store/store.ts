@@ -3,6 +3,7 @@ import path from 'node:path'
 import { stepwiseEventSchema, type StepwiseEvent } from '../../shared/protocol'
 import type { TrafficEntry } from '../providers/types'
 import { explainLocks, openDatabase, type OpenDatabaseOptions } from './db'
+import { HEARTBEAT_MS, HOST, ownerGone, type Ownership } from './liveness'
 import { migrations } from './schema'
 import type { SessionRow, SessionStatus, Store } from './types'
 
@@ -23,7 +24,7 @@ export function newSessionId(now = Date.now()): string {
   )
 }
 
-interface SessionRecord {
+interface SessionRecord extends Partial<Ownership> {
   id: string
   repo: string
   title: string
@@ -39,16 +40,27 @@ interface SessionRecord {
 
 const SESSION_COLUMNS =
   'id, repo, title, provider, model, status, created_at, updated_at, parent_id, fork_seq'
-const SESSION_READ = `${SESSION_COLUMNS}, deleted_at`
+const SESSION_READ = `${SESSION_COLUMNS}, deleted_at, owner_host, owner_pid, heartbeat_at`
 
-function toSessionRow(r: SessionRecord): SessionRow {
+/**
+ * The row as readers see it: `running` only while a process runs it (liveness.ts), else
+ * `interrupted`. `runningHere`: the sessions this process is running a turn for.
+ */
+function toSessionRow(r: SessionRecord, runningHere: ReadonlySet<string>): SessionRow {
+  const stored = r.status as SessionStatus
+  const ownership: Ownership = {
+    owner_host: r.owner_host ?? null,
+    owner_pid: r.owner_pid ?? null,
+    heartbeat_at: r.heartbeat_at ?? null,
+  }
+  const status = stored === 'running' && ownerGone(r.id, ownership, runningHere) ? 'interrupted' : stored
   return {
     id: r.id,
     repo: r.repo,
     title: r.title,
     provider: r.provider,
     model: r.model,
-    status: r.status as SessionStatus,
+    status,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     parentId: r.parent_id,
@@ -91,7 +103,15 @@ export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
       'SELECT id, deleted_at FROM sessions WHERE deleted_at IS NOT NULL ORDER BY deleted_at',
     ),
     setStatus: db.prepare<[string, number, string]>(
-      'UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?',
+      `UPDATE sessions SET status = ?, updated_at = ?, owner_host = NULL, owner_pid = NULL, heartbeat_at = NULL
+       WHERE id = ?`,
+    ),
+    setRunning: db.prepare<[number, string, number, number, string]>(
+      `UPDATE sessions SET status = 'running', updated_at = ?, owner_host = ?, owner_pid = ?, heartbeat_at = ?
+       WHERE id = ?`,
+    ),
+    heartbeat: db.prepare<[number, string, number, string]>(
+      `UPDATE sessions SET heartbeat_at = ? WHERE id = ? AND owner_pid = ? AND owner_host = ? AND status = 'running'`,
     ),
     setTitle: db.prepare<[string, number, string]>(
       'UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?',
@@ -132,6 +152,21 @@ export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
     ),
   }
 
+  // The sessions this process runs a turn for, and the heartbeat that says so (liveness.ts).
+  const runningHere = new Set<string>()
+  let heartbeatTimer: NodeJS.Timeout | undefined
+  const beat = (): void => {
+    const now = Date.now()
+    for (const id of runningHere) {
+      try {
+        stmt.heartbeat.run(now, id, process.pid, HOST)
+      } catch {
+        // A full disk or a lock: the next beat tries again; a reader sees the heartbeat age.
+      }
+    }
+  }
+  const row = (r: SessionRecord): SessionRow => toSessionRow(r, runningHere)
+
   const appendEventTx = db.transaction(
     (sessionId: string, ts: number, type: string, payload: string): number => {
       const touched = stmt.touch.run(ts, sessionId)
@@ -152,38 +187,55 @@ export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
         title: input.title,
         provider: input.provider,
         model: input.model,
-        status: 'running',
+        // Nothing runs yet: a new chat or fork is idle until a turn starts (setSessionStatus).
+        status: 'idle',
         created_at: now,
         updated_at: now,
         parent_id: input.parentId ?? null,
         fork_seq: input.forkSeq ?? null,
       }
       guard(() => stmt.insertSession.run(record))
-      return toSessionRow(record)
+      return row(record)
     },
 
     getSession(id) {
       const r = stmt.getSession.get(id)
-      return r && toSessionRow(r)
+      return r && row(r)
     },
 
     findSession(idOrPrefix) {
       if (!idOrPrefix) return undefined
       const exact = stmt.getSession.get(idOrPrefix)
-      if (exact) return exact.deleted_at == null ? toSessionRow(exact) : undefined
+      if (exact) return exact.deleted_at == null ? row(exact) : undefined
       const rows = stmt.findByPrefix.all(idOrPrefix.length, idOrPrefix)
-      return rows.length === 1 ? toSessionRow(rows[0]) : undefined
+      return rows.length === 1 ? row(rows[0]) : undefined
     },
 
     listSessions(opts = {}) {
       const limit = opts.limit ?? -1
       const rows =
         opts.repo === undefined ? stmt.listSessions.all(limit) : stmt.listSessionsByRepo.all(opts.repo, limit)
-      return rows.map(toSessionRow)
+      return rows.map(row)
     },
 
     setSessionStatus(id, status) {
-      guard(() => stmt.setStatus.run(status, Date.now(), id))
+      const now = Date.now()
+      if (status !== 'running') {
+        // Forgotten first: if the write fails (a full disk), the row still reads as interrupted.
+        runningHere.delete(id)
+        if (runningHere.size === 0 && heartbeatTimer) {
+          clearInterval(heartbeatTimer)
+          heartbeatTimer = undefined
+        }
+        guard(() => stmt.setStatus.run(status, now, id))
+        return
+      }
+      guard(() => stmt.setRunning.run(now, HOST, process.pid, now, id))
+      runningHere.add(id)
+      if (!heartbeatTimer) {
+        heartbeatTimer = setInterval(beat, HEARTBEAT_MS)
+        heartbeatTimer.unref()
+      }
     },
 
     setSessionTitle(id, title) {
@@ -262,6 +314,9 @@ export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
     },
 
     close() {
+      if (heartbeatTimer) clearInterval(heartbeatTimer)
+      heartbeatTimer = undefined
+      runningHere.clear()
       if (db.open) db.close()
     },
   }

@@ -2,7 +2,12 @@ import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
 import type { TrafficEntry } from '../providers/types'
 import type { SqliteDatabase } from './sqlite'
 
-export type SessionStatus = 'running' | 'done' | 'step-limit' | 'error' | 'interrupted'
+/**
+ * `idle`: opened, no turn run yet (a new chat, a new fork). `running`: a live process runs a turn
+ * (a row whose process is gone reads as `interrupted`: store/liveness.ts). The rest: how the last
+ * turn ended.
+ */
+export type SessionStatus = 'idle' | 'running' | 'done' | 'step-limit' | 'error' | 'interrupted'
 
 export interface SessionRow {
   id: string
@@ -62,6 +67,10 @@ export interface Store {
   /** Resolves a full id or a unique prefix of one. */
   findSession(idOrPrefix: string): SessionRow | undefined
   listSessions(opts?: { repo?: string; limit?: number }): SessionRow[]
+  /**
+   * `running` makes this process the session's owner (it heartbeats until another status is set
+   * or the store closes); any other status lets go of it.
+   */
   setSessionStatus(id: string, status: SessionStatus): void
   setSessionTitle(id: string, title: string): void
   /** Marks live sessions deleted (they leave the lists and prefixes); returns those it marked. */

@@ -150,6 +150,8 @@ describe('forkSession', () => {
       files: { kind: 'worktree', dir },
     })
     expect(fork.repo).toBe(fs.realpathSync(dir))
+    // A new fork has run nothing yet: idle, neither running nor stopped.
+    expect(store.getSession(fork.sessionId)?.status).toBe('idle')
     expect(fs.readFileSync(path.join(dir, 'a.txt'), 'utf8')).toBe('two\n')
     expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('three\n')
     const child = store.listEvents(fork.sessionId)

@@ -116,8 +116,7 @@ export async function forkSession(store: Store, opts: ForkOptions): Promise<Fork
   let lastSeq = 0
   for (const e of copiedHistory(events, opts.atSeq)) lastSeq = record(e).seq
 
-  // Stays so until a continued run sets its outcome: paused, not done (and not running, which a restore refuses).
-  store.setSessionStatus(child.id, 'interrupted')
+  // The child stays idle (as the store creates it) until a continued run sets its outcome.
   let restored: EventOf<'checkpoint.restored'>
   if (opts.files.kind === 'in-place') {
     const target = { sessionId: child.id, snapshotId, kind: 'fork' as const, toSeq: lastSeq }

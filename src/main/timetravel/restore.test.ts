@@ -215,7 +215,7 @@ describe('faults', () => {
     expect(await undoSession(store, s.sessionId)).toEqual({
       status: 'refused',
       reason: 'running',
-      message: `Session ${s.sessionId} is running; stop it first. (If no Stepwise process is running it — it crashed — pass --force.)`,
+      message: `Session ${s.sessionId} is running a turn in a live Stepwise process; stop it first (a session whose process is gone reads as interrupted and needs no --force).`,
     })
     expect(project()).toEqual(AFTER_3)
     restored(await undoSession(store, s.sessionId, { force: true }))

@@ -34,9 +34,8 @@ export interface RestoreOptions {
   /** Overwrite files changed outside the session (the caller asked the user). */
   confirm?: boolean
   /**
-   * Restore although the session is marked running. A crashed process leaves that
-   * status behind, and nothing can tell it from a live turn in another process:
-   * the user must say so.
+   * Restore although a live process runs the session. A crashed or killed one needs no
+   * force: its session reads as interrupted (store/liveness.ts).
    */
   force?: boolean
   /** Test hook: after each file written or deleted. */
@@ -127,8 +126,8 @@ export async function restoreSnapshot(
   if (session.status === 'running' && !opts.force) {
     return refused(
       'running',
-      `Session ${session.id} is running; stop it first. (If no Stepwise process is running it — ` +
-        `it crashed — pass --force.)`,
+      `Session ${session.id} is running a turn in a live Stepwise process; stop it first ` +
+        `(a session whose process is gone reads as interrupted and needs no --force).`,
     )
   }
   let root: string

@@ -21,6 +21,10 @@ export const modelOptionsSchema = z.object({
   numCtx: z.number().int().min(512).max(2_097_152).optional(),
   maxNumCtx: z.number().int().min(512).max(2_097_152).optional(),
   temperature: z.number().min(0).max(2).optional(),
+  /** Stream limits (docs/local-models.md#timeouts-and-the-answer-cap): the defaults when absent. */
+  firstTokenTimeoutSec: z.number().int().min(1).max(86_400).optional(),
+  idleTimeoutSec: z.number().int().min(1).max(86_400).optional(),
+  maxOutputTokens: z.number().int().min(16).max(2_097_152).optional(),
 })
 export type ModelOptionsSetting = z.infer<typeof modelOptionsSchema>
 
@@ -79,7 +83,7 @@ export const appCommandSchemas = {
     input: z.object({}),
     output: z.object({
       version: z.string(),
-      host: z.enum(['electron', 'web']),
+      host: z.enum(['electron', 'web', 'cli']),
       dataDir: z.string(),
       sandbox: z.object({
         available: z.boolean(),

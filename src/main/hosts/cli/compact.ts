@@ -34,7 +34,7 @@ export function addCompactCommand(sessions: Command): void {
     .option('--focus <text>', 'what the summary should keep above all')
     .option('--model <name>', "write the summary with this model (default: the session's)")
     .option('--base-url <url>', "model server URL (default: the session's, unless the environment sets one)")
-    .option('--force', 'compact although the session is marked running (its process crashed)')
+    .option('--force', 'compact although a live process is running the session')
     .addOption(dataDirOption())
     .action(async (id: string, opts: CompactCliOptions) => {
       process.exitCode = await runCompact(id, opts)
@@ -49,7 +49,7 @@ async function runCompact(id: string, opts: CompactCliOptions): Promise<number> 
     // Its turn may be going on in the app or another terminal: a summary now would miss its end.
     if (row.status === 'running' && !opts.force)
       throw new UsageError(
-        `session ${row.id} is marked running: wait for its turn to end, or pass --force if its process crashed (nothing was changed).`,
+        `session ${row.id} is running a turn in a live Stepwise process: wait for it to end, or pass --force (nothing was changed).`,
       )
     const events = store.listEvents(row.id)
     const current = sessionModel(events, row)

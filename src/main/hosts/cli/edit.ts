@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { InvalidArgumentError, Option } from 'commander'
-import type { ApprovalPolicy, ProviderId } from '../../../shared/protocol'
+import type { ApprovalPolicy, ModelOptionsSetting, ProviderId } from '../../../shared/protocol'
 import { refusingApprover, type Approver } from '../../agent/approvals'
 import { isMisconfiguration } from '../../agent/errors'
 import type { TaskOutcome } from '../../agent/loop'
@@ -11,14 +11,15 @@ import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { onIndexProgress } from '../../session/code-context'
 import { closeSnapshotters, prepareBaseline, startSession } from '../../session/start'
-import { commandSettingsFrom, hideFromCommands, keepSecretsScansIn, sandboxStatus } from '../../exec'
-import { storedModelOptions } from '../../service/settings'
+import { commandSettingsFrom, sandboxStatus } from '../../exec'
+import { flagModelOptions, storedModelOptions } from '../../service/settings'
 import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
 import { startCliMcp } from './mcp-start'
 import { indexProgressLine } from './index-progress'
 import { humanRenderer, jsonRenderer, type EventRenderer } from './render'
+import { onStopSignals } from './signals'
 import { terminalApprover } from './terminal-approver'
 import { inertText } from '../../../shared/terminalText'
 
@@ -30,6 +31,10 @@ export interface EditOptions {
   /** The context window (Ollama's num_ctx; a Chat server's size). */
   numCtx?: number
   temperature?: number
+  /** The stream-limit flags (providers/limits.ts), as commander names them. */
+  firstTokenTimeout?: number
+  idleTimeout?: number
+  maxOutputTokens?: number
   approve: ApprovalPolicy
   maxSteps: number
   untilGreen?: boolean
@@ -40,6 +45,8 @@ export interface EditOptions {
   allowUnsandboxed?: boolean
   /** `--mcp-config FILE` (repeatable): MCP servers beside the data folder's mcp.json. */
   mcpConfig?: string[]
+  /** `--resume ID`: continue that stored chat instead of opening a new session (continue.ts). */
+  resume?: string
 }
 
 /** `--num-ctx`: a window in tokens, from 512 (nothing useful fits below) to 2M. */
@@ -68,6 +75,53 @@ export const temperatureOption = (): Option =>
     temperatureArg,
   )
 
+function wholeArg(min: number, max: number, example: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value)
+    if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max} (e.g. ${example}).`)
+    return n
+  }
+}
+
+/** The model-option flags as commander names them (`--idle-timeout` → `idleTimeout`). */
+export interface ModelFlags {
+  numCtx?: number
+  temperature?: number
+  firstTokenTimeout?: number
+  idleTimeout?: number
+  maxOutputTokens?: number
+}
+
+/** The flags as the model options they set (the settings' names), unset ones left out. */
+export function modelOptionsFromFlags(flags: ModelFlags): ModelOptionsSetting {
+  const options = flagModelOptions({
+    numCtx: flags.numCtx,
+    temperature: flags.temperature,
+    firstTokenTimeoutSec: flags.firstTokenTimeout,
+    idleTimeoutSec: flags.idleTimeout,
+    maxOutputTokens: flags.maxOutputTokens,
+  })
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined))
+}
+
+/** The stream-limit flags (providers/limits.ts), shared by `edit`, `serve` and `sessions continue`. */
+export const firstTokenTimeoutOption = (): Option =>
+  new Option(
+    '--first-token-timeout <seconds>',
+    'how long to wait for the first token, a local model loading included (default: 300)',
+  ).argParser(wholeArg(1, 86_400, '600'))
+export const idleTimeoutOption = (): Option =>
+  new Option(
+    '--idle-timeout <seconds>',
+    'how long the model may send nothing mid-answer (default: 120)',
+  ).argParser(wholeArg(1, 86_400, '300'))
+export const maxOutputTokensOption = (): Option =>
+  new Option(
+    '--max-output-tokens <n>',
+    "the cap on one answer's length, sent to the server (default: 32768, sent to Ollama only)",
+  ).argParser(wholeArg(16, 2_097_152, '8192'))
+
 export function resolveRepo(repo: string | undefined): string {
   const dir = path.resolve(repo ?? process.cwd())
   let stat: fs.Stats
@@ -82,7 +136,7 @@ export function resolveRepo(repo: string | undefined): string {
 
 /** Flags, then the environment, then stored settings, then defaults (config/defaults.ts). */
 export function resolveProviderConfig(
-  opts: Pick<EditOptions, 'provider' | 'model' | 'baseUrl' | 'numCtx' | 'temperature'>,
+  opts: Pick<EditOptions, 'provider' | 'model' | 'baseUrl'> & ModelFlags,
   env: NodeJS.ProcessEnv,
   store: Pick<Store, 'getSetting'>,
   dataDir: string,
@@ -92,7 +146,7 @@ export function resolveProviderConfig(
     throw new UsageError(
       `--model is required with --provider ${provider}, or set $OPENAI_MODEL (the server decides which models exist).`,
     )
-  const options = storedModelOptions(store, { numCtx: opts.numCtx, temperature: opts.temperature })
+  const options = storedModelOptions(store, modelOptionsFromFlags(opts))
   return { provider, model, baseUrl, apiKey: resolveApiKey(env, dataDir, provider), ...options }
 }
 
@@ -101,7 +155,7 @@ export function resolveProviderConfig(
  * nobody (the policy decides; `ask` without a terminal refuses, and says so once).
  */
 export function approverFor(policy: ApprovalPolicy, interactive: boolean, renderer: EventRenderer): Approver {
-  if (policy !== 'ask') return refusingApprover
+  if (policy !== 'ask') return refusingApprover(policy)
   if (interactive) {
     return terminalApprover({
       input: process.stdin,
@@ -112,7 +166,7 @@ export function approverFor(policy: ApprovalPolicy, interactive: boolean, render
   process.stderr.write(
     'stepwise: no terminal to ask for approval: file changes will be refused. Pass --approve auto-edit (or full-auto) to let them apply.\n',
   )
-  return refusingApprover
+  return refusingApprover(policy)
 }
 
 /** A stored JSON setting, or undefined when absent or unreadable (defaults apply). */
@@ -161,20 +215,10 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   const repo = resolveRepo(opts.repo)
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
   const store = openStore(dataDir)
-  hideFromCommands(dataDir)
-  keepSecretsScansIn(dataDir)
   const renderer = opts.json ? jsonRenderer(process.stdout) : humanRenderer(process.stdout, process.stderr)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
   const controller = new AbortController()
-  let interrupts = 0
-  const onSigint = (): void => {
-    interrupts += 1
-    if (interrupts > 1) process.exit(EXIT.interrupted)
-    renderer.pause()
-    process.stderr.write('\nInterrupting… (Ctrl+C again to quit at once)\n')
-    controller.abort()
-  }
-  process.on('SIGINT', onSigint)
+  const stopListening = onStopSignals(() => controller.abort(), { beforeNotice: () => renderer.pause() })
   let mcp: Awaited<ReturnType<typeof startCliMcp>> | undefined
   let stopIndexProgress: (() => void) | undefined
   let stopIndexLine: (() => void) | undefined
@@ -224,7 +268,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     stopIndexProgress?.()
     stopIndexLine?.()
     renderer.close()
-    process.off('SIGINT', onSigint)
+    stopListening()
     await mcp?.stop()
     // Nothing this run opened may outlive it: the snapshotter's watches close before the database.
     closeSnapshotters(store)

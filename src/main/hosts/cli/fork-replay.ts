@@ -18,6 +18,7 @@ import { approverFor, exitCodeFor, resolveProviderConfig } from './edit'
 import { EXIT, UsageError } from './exit-codes'
 import { formatDuration, humanRenderer, jsonRenderer, summarizeArgs } from './render'
 import { confirm } from './confirm'
+import { onStopSignals } from './signals'
 import { dataDirOption } from './session-store'
 import { inertDeep, inertText } from '../../../shared/terminalText'
 
@@ -155,8 +156,7 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
 
     const approver = approverFor(opts.approve, interactive, renderer)
     const controller = new AbortController()
-    const onSigint = (): void => controller.abort()
-    process.on('SIGINT', onSigint)
+    const stopListening = onStopSignals(() => controller.abort(), { beforeNotice: () => renderer.pause() })
     try {
       const session = await continueFork(store, fork, {
         provider,
@@ -172,7 +172,7 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
       return exitCodeFor(outcome)
     } finally {
       renderer.close()
-      process.off('SIGINT', onSigint)
+      stopListening()
     }
   } finally {
     store.close()

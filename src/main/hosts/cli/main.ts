@@ -4,7 +4,16 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { APPROVAL_POLICIES, PROVIDER_IDS } from '../../../shared/protocol'
 import { shutdownLiveTraces } from '../../telemetry/live'
 import { VERSION } from '../../version'
-import { numCtxOption, runEdit, temperatureOption } from './edit'
+import {
+  firstTokenTimeoutOption,
+  idleTimeoutOption,
+  maxOutputTokensOption,
+  numCtxOption,
+  runEdit,
+  temperatureOption,
+  type EditOptions,
+} from './edit'
+import { addContinueCommand, runContinue } from './continue'
 import { addForkReplayCommands } from './fork-replay'
 import { addIndexCommand } from './index-command'
 import { addReviewCommand } from './review'
@@ -51,6 +60,9 @@ export function buildProgram(): Command {
     )
     .addOption(numCtxOption())
     .addOption(temperatureOption())
+    .addOption(firstTokenTimeoutOption())
+    .addOption(idleTimeoutOption())
+    .addOption(maxOutputTokensOption())
     .addOption(
       new Option('--approve <policy>', 'approval policy for changes')
         .choices(APPROVAL_POLICIES)
@@ -67,13 +79,18 @@ export function buildProgram(): Command {
     )
     .option('--json', 'print every event as one JSON line on stdout')
     .option(
+      '--resume <id>',
+      'continue this stored chat with the task as its next message (as sessions continue)',
+    )
+    .option(
       '--allow-unsandboxed',
       'where the OS sandbox (bubblewrap) cannot run, run commands unconfined instead of refusing them',
     )
     .addOption(mcpConfigOption())
     .addOption(dataDirOption())
-    .action(async (task: string, opts) => {
-      process.exitCode = await runEdit(task, opts)
+    .action(async (task: string, opts: EditOptions) => {
+      // --resume: the chat's next message, through the app's turn path (continue.ts).
+      process.exitCode = opts.resume ? await runContinue(opts.resume, task, opts) : await runEdit(task, opts)
     })
 
   addReviewCommand(program)
@@ -126,6 +143,7 @@ export function buildProgram(): Command {
   addImportCommand(sessions)
   addUndoRewindCommands(sessions)
   addForkReplayCommands(sessions)
+  addContinueCommand(sessions)
   addManageCommands(sessions)
   addCompactCommand(sessions)
   return program

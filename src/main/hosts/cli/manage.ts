@@ -25,7 +25,7 @@ export function addManageCommands(sessions: Command): void {
     .description('Delete sessions for good, with the snapshots and file contents no other session uses')
     .argument('<ids...>', 'session ids (a unique prefix is enough)')
     .option('--yes', 'do not ask for confirmation (required when not on a terminal)')
-    .option('--force', 'delete a session although it is marked running (its process crashed)')
+    .option('--force', 'delete a session although a live process is running it')
     .addOption(dataDirOption())
     .action(async (ids: string[], opts: ManageOptions) => {
       process.exitCode = await deleteSessions(ids, opts)
@@ -66,7 +66,7 @@ async function deleteSessions(ids: string[], opts: ManageOptions): Promise<numbe
       // Its turn may be going on in the app or another terminal, whose next event would fail.
       if (row.status === 'running' && !opts.force)
         throw new UsageError(
-          `session ${row.id} is marked running: stop its turn first, or pass --force if its process crashed (nothing was deleted).`,
+          `session ${row.id} is running a turn in a live Stepwise process: stop it first, or pass --force (nothing was deleted).`,
         )
       found.set(row.id, row)
     }

@@ -7,6 +7,7 @@ import { runReview, type ReviewResult } from '../../review/review'
 import { DEFAULT_MAX_STEPS } from '../../session/start'
 import { openStore } from '../../store/store'
 import { exitCodeFor, resolveProviderConfig, resolveRepo } from './edit'
+import { onStopSignals } from './signals'
 import { EXIT, UsageError } from './exit-codes'
 import { mcpConfigOption, startCliMcp } from './mcp-start'
 import { humanRenderer, type EventRenderer } from './render'
@@ -46,15 +47,7 @@ export async function runReviewCommand(target: string | undefined, opts: ReviewC
     ? undefined
     : humanRenderer(process.stderr, process.stderr)
   const controller = new AbortController()
-  let interrupts = 0
-  const onSigint = (): void => {
-    interrupts += 1
-    if (interrupts > 1) process.exit(EXIT.interrupted)
-    renderer?.pause()
-    process.stderr.write('\nInterrupting… (Ctrl+C again to quit at once)\n')
-    controller.abort()
-  }
-  process.on('SIGINT', onSigint)
+  const stopListening = onStopSignals(() => controller.abort(), { beforeNotice: () => renderer?.pause() })
   let mcp: Awaited<ReturnType<typeof startCliMcp>> | undefined
   try {
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
@@ -84,7 +77,7 @@ export async function runReviewCommand(target: string | undefined, opts: ReviewC
     return reviewExitCode(result)
   } finally {
     renderer?.close()
-    process.off('SIGINT', onSigint)
+    stopListening()
     await mcp?.stop()
     store.close()
   }

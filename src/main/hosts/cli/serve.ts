@@ -14,9 +14,18 @@ import { sandboxStatus } from '../../exec'
 import { createCoreService } from '../../service/service'
 import { openStore } from '../../store/store'
 import { startWebHost } from '../web/server'
-import { numCtxOption, resolveRepo, temperatureOption } from './edit'
+import {
+  firstTokenTimeoutOption,
+  idleTimeoutOption,
+  maxOutputTokensOption,
+  modelOptionsFromFlags,
+  numCtxOption,
+  resolveRepo,
+  temperatureOption,
+} from './edit'
 import { mcpConfigOption } from './mcp-start'
 import { UsageError } from './exit-codes'
+import { onStopSignals } from './signals'
 
 /*
  * `stepwise serve`: the app's renderer and core in a browser, over a WebSocket on
@@ -33,6 +42,9 @@ interface ServeOptions {
   baseUrl?: string
   numCtx?: number
   temperature?: number
+  firstTokenTimeout?: number
+  idleTimeout?: number
+  maxOutputTokens?: number
   approve?: ApprovalPolicy
   dataDir?: string
   mcpConfig?: string[]
@@ -72,6 +84,9 @@ export function addServeCommand(program: Command): void {
     .option('--base-url <url>', 'model server URL for new sessions')
     .addOption(numCtxOption())
     .addOption(temperatureOption())
+    .addOption(firstTokenTimeoutOption())
+    .addOption(idleTimeoutOption())
+    .addOption(maxOutputTokensOption())
     .addOption(
       new Option('--approve <policy>', 'approval policy for new sessions').choices(APPROVAL_POLICIES),
     )
@@ -100,8 +115,7 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     defaults: {
       ...defaultModels(process.env, store, opts, opts.approve),
       // The flags win over the stored settings for this run's sessions.
-      ...(opts.numCtx !== undefined ? { numCtx: opts.numCtx } : {}),
-      ...(opts.temperature !== undefined ? { temperature: opts.temperature } : {}),
+      ...modelOptionsFromFlags(opts),
     },
   })
   let host
@@ -132,13 +146,11 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     )
   process.stderr.write('stepwise: serving; press Ctrl+C to stop.\n')
   await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
+    // SIGINT, SIGTERM and SIGHUP alike: running turns are stopped and their end recorded below.
+    const stopListening = onStopSignals(() => {
+      stopListening()
       resolve()
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
+    })
   })
   process.stderr.write('stepwise: stopping…\n')
   await host.close()

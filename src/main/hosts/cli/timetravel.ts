@@ -36,7 +36,7 @@ export function addUndoRewindCommands(sessions: Command): void {
     cmd
       .argument('<id>', 'session id (a unique prefix is enough)')
       .option('--yes', 'overwrite files changed outside the session without asking (they are saved first)')
-      .option('--force', 'restore although the session is marked running (its process crashed)')
+      .option('--force', 'restore although a live process is running the session')
       .addOption(
         new Option(
           '--data-dir <dir>',

@@ -3,6 +3,7 @@ import { openSession, type SessionSummary } from '../state/store'
 import { askDelete, rename, startRename, stopRename } from './actions'
 
 const STATUS_LABEL: Record<string, string> = {
+  idle: 'new',
   running: 'running',
   done: 'done',
   error: 'error',
