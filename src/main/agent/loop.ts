@@ -26,6 +26,7 @@ import type { Approver } from './approvals'
 import { runMcpCall } from '../mcp/run'
 import { isMcpTool, type McpTool } from '../mcp/tools'
 import { runAction, runFileChange, type MutationDeps } from './mutations'
+import { isAgentFile } from '../sandbox/agent-files'
 import { describeProviderError } from './errors'
 
 /** Takes a checkpoint of the project after a change was applied. */
@@ -93,6 +94,8 @@ export class Agent {
   private readonly now: () => number
 
   private readonly mutations: MutationDeps
+  /** Calls whose file change the user approved themselves: their agent files are not marked. */
+  private readonly approvedCalls = new Set<string>()
   /** The last turn's unreadable tool call was sent back for a rewrite (asked once in a row). */
   private askedToRewriteCalls = false
   /** Repair rounds used so far (round 0 is the first check). */
@@ -115,16 +118,29 @@ export class Agent {
     this.now = opts.now ?? Date.now
     this.transcript.push(...(opts.resume?.transcript ?? []))
     this.stepBase = opts.resume?.modelSteps ?? 0
+    let allFileChanges = false
     this.mutations = {
       sessionId: opts.sessionId,
       toolContext: opts.toolContext,
       approver: opts.approver,
       record: (draft) => this.record(draft),
       policy: () => this.policy,
+      grants: () => ({
+        fileChanges: allFileChanges,
+        rules: opts.store.approvals.listRules(opts.toolContext.root, opts.sessionId),
+        mcpAutoEdit: (server, tool) => opts.mcp?.isAllowed(server, tool) ?? false,
+      }),
       allowAllFileChanges: () => {
-        if (this.policy === 'ask') this.policy = 'auto-edit'
+        allFileChanges = true
       },
-      allowedCommands: new Set(),
+      saveRule: (scope, pattern) =>
+        opts.store.approvals.addRule({
+          scope,
+          pattern,
+          project: opts.toolContext.root,
+          sessionId: opts.sessionId,
+        }),
+      approvedByUser: (callId) => this.approvedCalls.add(callId),
     }
     this.context = new ContextManager(opts.provider, (draft) => this.record(draft), this.onTraffic)
   }
@@ -365,10 +381,8 @@ export class Agent {
     else {
       try {
         if (isMcpTool(tool)) {
-          const isAllowed = (server: string, name: string): boolean =>
-            this.opts.mcp?.isAllowed(server, name) ?? false
           const ran = await runMcpCall(
-            { ...this.mutations, isAllowed },
+            this.mutations,
             tool,
             call.id,
             parsed.input as Record<string, unknown>,
@@ -416,7 +430,14 @@ export class Agent {
         label: callId,
       })
       const paths = [...changed.added, ...changed.modified, ...changed.deleted].sort()
-      this.record({ type: 'checkpoint.created', snapshotId: info.id, callId, paths })
+      const agentFiles = this.approvedCalls.has(callId) ? [] : paths.filter(isAgentFile)
+      this.record({
+        type: 'checkpoint.created',
+        snapshotId: info.id,
+        callId,
+        paths,
+        ...(agentFiles.length > 0 ? { agentFiles } : {}),
+      })
     } catch (err) {
       // The change is on disk; only its checkpoint failed. Say so and carry on.
       this.record({

@@ -19,6 +19,7 @@ import { createMcpHub } from './mcp'
 import { checkModel, listModels, pullModel, setCredential } from './models'
 import { appInfo, completeFolder, indexStatus, openProject, projectFiles, rebuildIndex } from './projects'
 import { SessionRuntime } from './sessions'
+import { listRules, removeRule } from './rules'
 import { startReview } from './review'
 import { readSettings, writeSettings } from './settings'
 import { TimeTravel } from './timetravel'
@@ -130,6 +131,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     'turn/retry': (input) => sessions.startTurn(input.sessionId, undefined),
     'turn/interrupt': (input) => sessions.interrupt(input),
     'approval/resolve': (input) => sessions.resolveApproval(input),
+    'rules/list': (input) => listRules(ctx, input),
+    'rules/remove': (input) => removeRule(ctx, input),
     'session/undo': (input) => travel.undo(input),
     'session/rewind': (input) => travel.rewind(input),
     'session/fork': (input) => travel.fork(input),

@@ -172,4 +172,43 @@ export const migrations: readonly Migration[] = [
   (db) => {
     db.exec('CREATE INDEX code_files_check ON code_files(root, path, size, mtime_ms, version)')
   },
+  // Approvals (shared/protocol/approval.ts): "always allow" rules, for a session (removed with it)
+  // or for a project; the hashes of the rule files each session started with, so the next one can
+  // name a file changed since; and the approvals already stored rewritten into the one subject shape.
+  (db) => {
+    db.exec(`
+      CREATE TABLE approval_rules (
+        id         INTEGER PRIMARY KEY,
+        scope      TEXT NOT NULL CHECK (scope IN ('session', 'project')),
+        session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+        project    TEXT NOT NULL,
+        pattern    TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        CHECK ((scope = 'session') = (session_id IS NOT NULL))
+      );
+      CREATE INDEX approval_rules_by_project ON approval_rules(project, scope);
+      CREATE TABLE rule_file_hashes (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        path       TEXT NOT NULL,
+        hash       TEXT NOT NULL,
+        PRIMARY KEY (session_id, path)
+      ) WITHOUT ROWID;
+    `)
+    db.exec(`
+      UPDATE events SET payload = json_remove(json_set(payload, '$.subject', CASE
+          WHEN json_type(payload, '$.conflict') IS NOT NULL THEN json_object(
+            'kind', 'conflict', 'path', json_extract(payload, '$.conflict.path'),
+            'message', json_extract(payload, '$.conflict.message'))
+          WHEN json_type(payload, '$.mcp') IS NOT NULL THEN json_set(json_extract(payload, '$.mcp'), '$.kind', 'mcp')
+          WHEN json_type(payload, '$.change') IS NOT NULL THEN json_object(
+            'kind', 'file', 'path', json_extract(payload, '$.change.path'),
+            'change', json_extract(payload, '$.change.kind'), 'diff', json_extract(payload, '$.change.diff'),
+            'before', json_extract(payload, '$.change.before'), 'after', json_extract(payload, '$.change.after'))
+          ELSE json_object(
+            'kind', 'command', 'command', COALESCE(json_extract(payload, '$.command.command'), json_extract(payload, '$.tool')),
+            'cwd', COALESCE(json_extract(payload, '$.command.cwd'), ''), 'verdict', 'ask')
+        END), '$.change', '$.command', '$.conflict', '$.mcp')
+      WHERE type = 'approval.requested' AND json_type(payload, '$.subject') IS NULL;
+    `)
+  },
 ]

@@ -7,12 +7,19 @@ import type { ApprovalRequest } from '../../agent/approvals'
 import { terminalApprover } from './terminal-approver'
 
 const request: ApprovalRequest = {
-  kind: 'file',
   sessionId: 's',
   callId: 'c1',
   tool: 'edit_file',
-  diff: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n',
-  change: { path: 'a.txt', kind: 'modify', before: 'old\n', after: 'new\n', fingerprint: null },
+  policy: 'ask',
+  why: 'file changes ask under the "ask" policy',
+  subject: {
+    kind: 'file',
+    path: 'a.txt',
+    change: 'modify',
+    diff: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-old\n+new\n',
+    before: 'old\n',
+    after: 'new\n',
+  },
 }
 
 /** Answers the approver's prompts with `lines`, one per question, as a user typing would. */
@@ -62,7 +69,7 @@ describe('terminalApprover', () => {
 
   it('a means always; anything else asks again', async () => {
     const { answer, shown } = await ask(['maybe', 'a'])
-    expect(answer).toEqual({ decision: 'always' })
+    expect(answer).toEqual({ decision: 'always', scope: 'session' })
     expect(shown).toContain('Please answer y, n, e or a.')
   })
 
@@ -72,7 +79,7 @@ describe('terminalApprover', () => {
     // A stand-in editor: rewrites the file it is given, as a user would.
     fs.writeFileSync(editor, '#!/bin/sh\nprintf "edited by hand\\n" > "$1"\n', { mode: 0o755 })
     const { answer } = await ask(['e'], { VISUAL: '', EDITOR: editor })
-    expect(answer).toEqual({ decision: 'edited', content: 'edited by hand\n' })
+    expect(answer).toEqual({ decision: 'edited', editedContent: 'edited by hand\n' })
   })
 
   it('an editor that fails leaves the proposal and asks again', async () => {

@@ -4,7 +4,10 @@ import os from 'node:os'
 import path from 'node:path'
 import readline from 'node:readline/promises'
 import pc from 'picocolors'
+import { describeRule, ruleLabel } from '../../../shared/approval-rules'
+import type { SubjectOf } from '../../../shared/protocol'
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../agent/approvals'
+import { describeCall } from '../../mcp/tools'
 
 type Colors = ReturnType<typeof pc.createColors>
 
@@ -37,9 +40,32 @@ export function editInEditor(content: string, fileName: string, env = process.en
   }
 }
 
+/** What the prompt shows above the question, per subject. */
+function describeRequest(request: ApprovalRequest, color: Colors): string {
+  const { subject, tool } = request
+  switch (subject.kind) {
+    case 'file': {
+      const warn = subject.agentFile
+        ? `\n${color.yellow(`${subject.path} instructs agents or other tools: read it as you would a script.`)}`
+        : ''
+      return `\n${color.bold(`${tool}: ${subject.change} ${subject.path}`)}${warn}\n${colorDiff(subject.diff.trimEnd(), color)}\n`
+    }
+    case 'command': {
+      const why = request.why ? `\n  ${color.dim(request.why)}` : ''
+      return `\n${color.bold(`${tool}:`)} ${color.cyan(subject.command)}\n  in ${subject.cwd}${why}\n`
+    }
+    case 'mcp':
+      return `\n${color.bold(`${tool}:`)} ${describeCall(subject.server, subject.tool, subject.args)}\n`
+    case 'conflict':
+      return ''
+  }
+}
+
 /**
- * `ask` in a terminal: shows the coloured diff and takes
- * y(es) / n(o, with an optional reason) / e(dit in $EDITOR) / a(lways for this session).
+ * `ask` in a terminal: shows the coloured diff, the command or the MCP call and takes
+ * y(es) / n(o, with an optional reason) / e(dit in $EDITOR) / a(lways: for a file change, every
+ * file change of this session; for a command or MCP tool, the offered rule for this session) /
+ * p(roject: the offered rule for this project).
  */
 export function terminalApprover(opts: {
   input: NodeJS.ReadStream
@@ -50,21 +76,25 @@ export function terminalApprover(opts: {
   return {
     async requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
       opts.beforePrompt?.()
-      if (request.kind === 'conflict') return askConflict(request, opts, color, signal)
-      const change = request.kind === 'file' ? request.change : null
-      if (change && request.kind === 'file') {
+      const { subject } = request
+      if (subject.kind === 'conflict') return askConflict(subject, opts, color, signal)
+      opts.output.write(describeRequest(request, color))
+      const change = subject.kind === 'file' ? subject : null
+      // "Always" for a file change never covers agent files, which ask every time.
+      const always = change ? !change.agentFile : request.rule !== undefined
+      if (request.rule)
         opts.output.write(
-          `\n${color.bold(`${request.tool}: ${change.kind} ${change.path}`)}\n${colorDiff(request.diff.trimEnd(), color)}\n`,
+          color.dim(`  always allow: ${ruleLabel(request.rule)} — ${describeRule(request.rule)}\n`),
         )
-      } else if (request.kind === 'action') {
-        const { plan } = request
-        const where = plan.command ? `\n  in ${plan.command.cwd}` : ''
-        const why = plan.reason ? `\n  ${color.dim(plan.reason)}` : ''
-        opts.output.write(
-          `\n${color.bold(`${request.tool}:`)} ${plan.command ? color.cyan(plan.command.command) : plan.summary}${where}${why}\n`,
-        )
-      }
-      const choices = change ? `[${color.cyan('e')}]dit [a]lways` : '[a]lways'
+      const choices = [
+        change ? `[${color.cyan('e')}]dit` : '',
+        always ? '[a]lways' : '',
+        request.rule ? '[p]roject' : '',
+      ]
+        .filter(Boolean)
+        .join(' ')
+      const letters = ['y', 'n', change && 'e', always && 'a', request.rule && 'p'].filter(Boolean)
+      const keys = `${letters.slice(0, -1).join(', ')} or ${letters.at(-1)}`
       const rl = readline.createInterface({ input: opts.input, output: opts.output, terminal: true })
       try {
         for (;;) {
@@ -77,7 +107,10 @@ export function terminalApprover(opts: {
             .trim()
             .toLowerCase()
           if (answer === 'y' || answer === 'yes') return { decision: 'accept' }
-          if (answer === 'a' || answer === 'always') return { decision: 'always' }
+          if (always && (answer === 'a' || answer === 'always'))
+            return { decision: 'always', scope: 'session' }
+          if (request.rule && (answer === 'p' || answer === 'project'))
+            return { decision: 'always', scope: 'project' }
           if (answer === 'n' || answer === 'no') {
             const reason = (await rl.question('Reason for the model (optional): ', { signal })).trim()
             return reason ? { decision: 'reject', reason } : { decision: 'reject' }
@@ -94,9 +127,9 @@ export function terminalApprover(opts: {
               opts.output.write(color.yellow('The editor exited with an error; the proposal is unchanged.\n'))
               continue
             }
-            return { decision: 'edited', content: edited }
+            return { decision: 'edited', editedContent: edited }
           }
-          opts.output.write(change ? 'Please answer y, n, e or a.\n' : 'Please answer y, n or a.\n')
+          opts.output.write(`Please answer ${keys}.\n`)
         }
       } finally {
         rl.close()
@@ -107,7 +140,7 @@ export function terminalApprover(opts: {
 
 /** An approved change whose file changed on disk meanwhile: apply anyway, skip, or let the model redo it. */
 async function askConflict(
-  request: Extract<ApprovalRequest, { kind: 'conflict' }>,
+  request: SubjectOf<'conflict'>,
   opts: { input: NodeJS.ReadStream; output: NodeJS.WriteStream },
   color: ReturnType<typeof pc.createColors>,
   signal: AbortSignal,

@@ -154,7 +154,7 @@ describe('an MCP tool row', () => {
         type: 'approval.requested',
         callId: 'm1',
         tool: 'mcp__my__srv__do__it',
-        mcp: { server: 'my__srv', tool: 'do__it', args: {} },
+        subject: { kind: 'mcp', server: 'my__srv', tool: 'do__it', args: {} },
       },
     ])
     expect(describeStep(step).title).toBe('my__srv · do__it')

@@ -203,7 +203,7 @@ export class SpanModel {
         if (!span) return
         span.status = 'waiting'
         ;(span.waits ??= []).push({ start: e.ts, end: null })
-        if (e.change) addFiles(span, [e.change.path])
+        if (e.subject.kind === 'file') addFiles(span, [e.subject.path])
         span.lastSeq = e.seq
         return
       }
