@@ -160,7 +160,13 @@ export function describeStep(step: TimelineStep): RowText {
         preview: summarizeArgs(step.name, step.args) || undefined,
       }
     case 'checkpoint':
-      return { title: `Checkpoint · ${plural(step.paths.length, 'file')}` }
+      return {
+        title: `Checkpoint · ${plural(step.paths.length, 'file')}`,
+        // Changed unasked (full-auto, or by a command): what the next agent or tool will obey.
+        ...(step.agentFiles
+          ? { meta: `⚠ instructs agents, changed without asking: ${step.agentFiles.join(', ')}` }
+          : {}),
+      }
     case 'compaction': {
       const [before, after] = [formatTokens(step.beforeTokens), formatTokens(step.afterTokens)]
       const how = step.onRequest ? ' on request' : ''

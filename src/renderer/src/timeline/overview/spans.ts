@@ -239,7 +239,12 @@ export class SpanModel {
           addFiles(span, e.paths)
           span.writes = true
         }
-        this.mark(e.seq, 'checkpoint', e.ts, `checkpoint · ${plural(e.paths.length, 'file')}`)
+        this.mark(
+          e.seq,
+          'checkpoint',
+          e.ts,
+          `checkpoint · ${plural(e.paths.length, 'file')}${e.agentFiles ? ` · agent files changed unasked: ${e.agentFiles.join(', ')}` : ''}`,
+        )
         return
       }
       case 'context.compacted': {
