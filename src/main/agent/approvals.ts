@@ -36,7 +36,7 @@ export function adviceFor(request: Pick<ApprovalRequest, 'subject' | 'policy' | 
   }
   if (subject.kind === 'conflict') return `Re-run the task, or ${terminal}.`
   const saveRule = rule
-    ? ` or allow it for this project once (\`stepwise rules add ${rule.kind === 'mcp' ? `--mcp ${rule.server}/${rule.tool}` : rule.words.join(' ')}\`)`
+    ? ` or allow it for this project once (\`stepwise rules add ${rule.kind === 'mcp' ? `--mcp ${rule.server}/${rule.tool}` : `${rule.words.some((w) => w.startsWith('-')) ? '-- ' : ''}${rule.words.join(' ')}`}\`)`
     : ''
   if (subject.kind === 'command' && subject.unconfined)
     return `It would run without the OS sandbox: fix the sandbox, set "allowUnsandboxed": true in the command settings, or ${terminal}.`
