@@ -1,3 +1,4 @@
+import { upgradeApprovalPayload } from '../../shared/protocol/approval'
 import type { Migration } from './db'
 
 /**
@@ -174,7 +175,8 @@ export const migrations: readonly Migration[] = [
   },
   // Approvals (shared/protocol/approval.ts): "always allow" rules, for a session (removed with it)
   // or for a project; the hashes of the rule files each session started with, so the next one can
-  // name a file changed since; and the approvals already stored rewritten into the one subject shape.
+  // name a file changed since; and the approvals already stored rewritten into the one subject shape
+  // (by the protocol's own upgrade, which bundle import uses too).
   (db) => {
     db.exec(`
       CREATE TABLE approval_rules (
@@ -194,21 +196,18 @@ export const migrations: readonly Migration[] = [
         PRIMARY KEY (session_id, path)
       ) WITHOUT ROWID;
     `)
-    db.exec(`
-      UPDATE events SET payload = json_remove(json_set(payload, '$.subject', CASE
-          WHEN json_type(payload, '$.conflict') IS NOT NULL THEN json_object(
-            'kind', 'conflict', 'path', json_extract(payload, '$.conflict.path'),
-            'message', json_extract(payload, '$.conflict.message'))
-          WHEN json_type(payload, '$.mcp') IS NOT NULL THEN json_set(json_extract(payload, '$.mcp'), '$.kind', 'mcp')
-          WHEN json_type(payload, '$.change') IS NOT NULL THEN json_object(
-            'kind', 'file', 'path', json_extract(payload, '$.change.path'),
-            'change', json_extract(payload, '$.change.kind'), 'diff', json_extract(payload, '$.change.diff'),
-            'before', json_extract(payload, '$.change.before'), 'after', json_extract(payload, '$.change.after'))
-          ELSE json_object(
-            'kind', 'command', 'command', COALESCE(json_extract(payload, '$.command.command'), json_extract(payload, '$.tool')),
-            'cwd', COALESCE(json_extract(payload, '$.command.cwd'), ''), 'verdict', 'ask')
-        END), '$.change', '$.command', '$.conflict', '$.mcp')
-      WHERE type = 'approval.requested' AND json_type(payload, '$.subject') IS NULL;
-    `)
+    const rows = db
+      .prepare<[], { session_id: string; seq: number; payload: string }>(
+        "SELECT session_id, seq, payload FROM events WHERE type = 'approval.requested'",
+      )
+      .all()
+    const update = db.prepare<[string, string, number]>(
+      'UPDATE events SET payload = ? WHERE session_id = ? AND seq = ?',
+    )
+    for (const row of rows) {
+      const payload = JSON.parse(row.payload) as Record<string, unknown>
+      const upgraded = upgradeApprovalPayload(payload)
+      if (upgraded !== payload) update.run(JSON.stringify(upgraded), row.session_id, row.seq)
+    }
   },
 ]

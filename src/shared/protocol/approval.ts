@@ -142,3 +142,32 @@ export const approvalCommandSchemas = {
     output: z.object({ removed: z.boolean() }),
   },
 } as const
+
+/**
+ * An `approval.requested` payload written before the one subject shape (its optional `change`,
+ * `command`, `conflict` or `mcp`) rewritten into it; any other payload is returned as is. Used by the
+ * store's migration and by bundle import, so old sessions read like new ones everywhere.
+ */
+export function upgradeApprovalPayload(payload: Record<string, unknown>): Record<string, unknown> {
+  if ('subject' in payload) return payload
+  const { change, command, conflict, mcp, ...rest } = payload as {
+    change?: { path: string; kind: string; diff: string; before: string | null; after: string | null }
+    command?: { command: string; cwd: string }
+    conflict?: { path: string; message: string }
+    mcp?: Record<string, unknown>
+  } & Record<string, unknown>
+  let subject: Record<string, unknown>
+  if (conflict) subject = { kind: 'conflict', path: conflict.path, message: conflict.message }
+  else if (mcp) subject = { kind: 'mcp', ...mcp }
+  else if (change) {
+    const { kind, ...file } = change
+    subject = { kind: 'file', ...file, change: kind }
+  } else
+    subject = {
+      kind: 'command',
+      command: command?.command ?? String(rest.tool ?? ''),
+      cwd: command?.cwd ?? '',
+      verdict: 'ask',
+    }
+  return { ...rest, subject }
+}
