@@ -105,6 +105,13 @@ describe('approvalText', () => {
     expect(approvalText({ decision: 'reject', by: 'policy' })).toBe('rejected by policy')
     expect(approvalText({ decision: 'pending', by: 'user' })).toBe('waiting for you')
   })
+
+  it('names an "always allow" and the rule that let a call run unasked', () => {
+    expect(approvalText({ decision: 'always', by: 'user' })).toBe('always allowed')
+    expect(approvalText({ decision: 'accept', by: 'policy', rule: { scope: 'project' } })).toBe(
+      'approved by the project rule',
+    )
+  })
 })
 
 describe('markdownHead', () => {

@@ -79,12 +79,15 @@ const APPROVAL_TEXT: Record<string, string> = {
   reject: 'rejected',
   edited: 'approved with edits',
   partial: 'partly approved',
+  regenerate: 'sent back to redo',
+  always: 'always allowed',
 }
 
 /** "waiting for you", "approved", "rejected by policy", … */
-export function approvalText(approval: { decision: string; by: string }): string {
+export function approvalText(approval: { decision: string; by: string; rule?: { scope: string } }): string {
   const text = APPROVAL_TEXT[approval.decision] ?? approval.decision
-  return approval.decision !== 'pending' && approval.by === 'policy' ? `${text} by policy` : text
+  if (approval.decision === 'pending' || approval.by !== 'policy') return text
+  return approval.rule ? `${text} by the ${approval.rule.scope} rule` : `${text} by policy`
 }
 
 /**
