@@ -188,12 +188,14 @@ describe('MCP tools under the approval policies', () => {
       expect.objectContaining({
         callId: 'a1',
         tool: 'mcp__everything__echo',
-        mcp: {
+        subject: {
+          kind: 'mcp',
           server: 'everything',
           tool: 'echo',
           args: { message: 'may I?' },
           description: 'Echoes back the input string',
         },
+        rule: { kind: 'mcp', server: 'everything', tool: 'echo' },
       }),
     ])
     expect(ofType(s.events, 'approval.resolved')[0]).toMatchObject({ decision: 'reject', by: 'user' })

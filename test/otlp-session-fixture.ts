@@ -90,7 +90,14 @@ export const EVENTS = session([
       type: 'approval.requested',
       callId: 'c2',
       tool: 'edit_file',
-      change: { path: 'a.ts', kind: 'modify', diff: `-${SECRET}\n+x`, before: SECRET, after: 'x' },
+      subject: {
+        kind: 'file',
+        path: 'a.ts',
+        change: 'modify',
+        diff: `-${SECRET}\n+x`,
+        before: SECRET,
+        after: 'x',
+      },
     },
   ],
   [

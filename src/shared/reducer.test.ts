@@ -37,7 +37,7 @@ describe('reduceEvents', () => {
       type: 'approval.requested',
       callId: 'c1',
       tool: 'edit_file',
-      change: { path: 'a', kind: 'modify', diff: '-x\n+y\n', before: 'x\n', after: 'y\n' },
+      subject: { kind: 'file', path: 'a', change: 'modify', diff: '-x\n+y\n', before: 'x\n', after: 'y\n' },
     },
   ])
 
@@ -176,7 +176,7 @@ describe('an MCP tool step', () => {
   const image = { kind: 'image' as const, mimeType: 'image/png', data: 'iVBORw0KGgo=' }
   const events = stamp([
     { type: 'tool.started', callId: 'm1', name, args: { message: 'hi' }, mutating: true },
-    { type: 'approval.requested', callId: 'm1', tool: name, mcp },
+    { type: 'approval.requested', callId: 'm1', tool: name, subject: { kind: 'mcp', ...mcp } },
     { type: 'approval.resolved', callId: 'm1', decision: 'accept', by: 'user' },
     {
       type: 'tool.finished',

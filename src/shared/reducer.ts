@@ -68,6 +68,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         model: event.model,
         approvalPolicy: event.approvalPolicy,
         parent: event.parent ?? null,
+        ruleFilesChanged: event.ruleFilesChanged ?? [],
         startedAt: event.ts,
         status: 'idle',
       }
@@ -175,6 +176,9 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
     case 'checkpoint.created':
       return {
         ...s,
+        ...(event.agentFiles
+          ? { agentFilesChanged: [...new Set([...s.agentFilesChanged, ...event.agentFiles])] }
+          : {}),
         steps: [
           ...s.steps,
           {
@@ -184,6 +188,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
             snapshotId: event.snapshotId,
             paths: event.paths,
             callId: event.callId,
+            ...(event.agentFiles ? { agentFiles: event.agentFiles } : {}),
           },
         ],
       }

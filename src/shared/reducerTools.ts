@@ -1,5 +1,5 @@
-import type { StepwiseEvent } from './protocol'
-import type { SessionView, TimelineStep, ToolStep } from './reducerTypes'
+import type { StepwiseEvent, SubjectOf } from './protocol'
+import type { McpCall, SessionView, TimelineStep, ToolStep } from './reducerTypes'
 
 /*
  * The tool-call part of the session reducer (reducer.ts): a call starts, streams output, may wait
@@ -63,8 +63,14 @@ export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
         steps: updateTool(s.steps, event.callId, (t) => ({
           ...t,
           status: 'waiting',
-          approval: { decision: 'pending', by: 'user', diff: event.change?.diff, requestedSeq: event.seq },
-          ...(event.mcp ? { mcp: event.mcp } : {}),
+          approval: {
+            decision: 'pending',
+            by: 'user',
+            diff: event.subject.kind === 'file' ? event.subject.diff : undefined,
+            requestedSeq: event.seq,
+            ...(event.subject.kind === 'file' && event.subject.agentFile ? { agentFile: true } : {}),
+          },
+          ...(event.subject.kind === 'mcp' ? { mcp: mcpCallOf(event.subject) } : {}),
         })),
       }
     case 'approval.resolved':
@@ -81,6 +87,8 @@ export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
             reason: event.reason,
             diff: event.appliedDiff ?? t.approval?.diff,
             requestedSeq: t.approval?.requestedSeq ?? event.seq,
+            ...(event.rule ? { rule: event.rule } : {}),
+            ...(t.approval?.agentFile ? { agentFile: true } : {}),
           },
         })),
       }
@@ -97,4 +105,9 @@ export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
         })),
       }
   }
+}
+
+function mcpCallOf(subject: SubjectOf<'mcp'>): McpCall {
+  const { kind: _kind, ...call } = subject
+  return call
 }

@@ -1,4 +1,12 @@
-import type { Finding, FinishReason, StepwiseEvent, ToolAttachment, ToolCall, Usage } from './protocol'
+import type {
+  ApprovalRule,
+  Finding,
+  FinishReason,
+  SubjectOf,
+  ToolAttachment,
+  ToolCall,
+  Usage,
+} from './protocol'
 
 /*
  * What a session looks like once its events are reduced (reducer.ts): the timeline's steps and the
@@ -28,7 +36,16 @@ export type TimelineStep =
       model?: string
     }
   | ToolStep
-  | { kind: 'checkpoint'; seq: number; ts: number; snapshotId: number; paths: string[]; callId?: string }
+  | {
+      kind: 'checkpoint'
+      seq: number
+      ts: number
+      snapshotId: number
+      paths: string[]
+      callId?: string
+      /** Files that instruct agents, changed here without the user approving that change. */
+      agentFiles?: string[]
+    }
   | {
       kind: 'compaction'
       seq: number
@@ -104,6 +121,10 @@ export interface SessionView {
   pendingApprovals: string[]
   /** Set on a fork: where it came from. */
   parent: { sessionId: string; seq: number } | null
+  /** Files that instruct agents changed in this session without the user approving it (full-auto, commands). */
+  agentFilesChanged: string[]
+  /** Rule files changed since an earlier session recorded them (named when this one started). */
+  ruleFilesChanged: { path: string; sessionId: string }[]
 }
 
 export const emptySessionView: SessionView = {
@@ -123,10 +144,12 @@ export const emptySessionView: SessionView = {
   lastSeq: -1,
   pendingApprovals: [],
   parent: null,
+  agentFilesChanged: [],
+  ruleFilesChanged: [],
 }
 
-/** What an approval prompt for an MCP call showed (`approval.requested.mcp`). */
-export type McpCall = NonNullable<Extract<StepwiseEvent, { type: 'approval.requested' }>['mcp']>
+/** What an approval prompt for an MCP call showed (its subject). */
+export type McpCall = Omit<SubjectOf<'mcp'>, 'kind'>
 
 export interface ToolStep {
   kind: 'tool'
@@ -140,7 +163,17 @@ export interface ToolStep {
   result?: Record<string, unknown>
   durationMs?: number
   output: string
-  approval?: { decision: string; by: string; reason?: string; diff?: string; requestedSeq: number }
+  approval?: {
+    decision: string
+    by: string
+    reason?: string
+    diff?: string
+    requestedSeq: number
+    /** The "always allow" rule the user saved here, or the one that let the call run unasked. */
+    rule?: ApprovalRule
+    /** The change is to a file that instructs agents or other tools. */
+    agentFile?: boolean
+  }
   /** An MCP call the user was asked about: server, tool, arguments, the server's description. */
   mcp?: McpCall
   /** Images an MCP tool returned (the model got a description of them). */

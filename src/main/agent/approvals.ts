@@ -1,54 +1,69 @@
-import type { ApprovalPolicy } from '../../shared/protocol'
-import type { ActionPlan, FileChange } from '../tools/types'
+import type { ApprovalAnswer, ApprovalPolicy, ApprovalSubject, RulePattern } from '../../shared/protocol'
 
-/** What a user (or a host on their behalf) answers to a proposed change. */
-export type ApprovalAnswer =
-  | { decision: 'accept' }
-  | { decision: 'reject'; reason?: string }
-  /** Accept, but write `content` instead of the proposal. */
-  | { decision: 'edited'; content: string }
-  /** Accept some hunks of the proposal and reject the rest: `content` is the file with the accepted ones. */
-  | { decision: 'partial'; content: string; reason?: string }
-  /** Accept this change and every further file change in this session without asking. */
-  | { decision: 'always' }
-  /** For an edit conflict: let the model read the file again and redo its change. */
-  | { decision: 'regenerate' }
+export type { ApprovalAnswer } from '../../shared/protocol'
 
-export type ApprovalRequest =
-  | { kind: 'file'; sessionId: string; callId: string; tool: string; change: FileChange; diff: string }
-  /** A command or another action with effects beyond one file (`edited` is not offered). */
-  | { kind: 'action'; sessionId: string; callId: string; tool: string; plan: ActionPlan }
-  /** An approved change whose file changed on disk meanwhile (accept: apply anyway, reject: skip). */
-  | { kind: 'conflict'; sessionId: string; callId: string; tool: string; path: string; message: string }
+/**
+ * What a host is asked (the same subject the `approval.requested` event records): the subject, the
+ * rule "always allow" would save when one is offered, and the policy in force, so a host that
+ * cannot ask can say what would help.
+ */
+export interface ApprovalRequest {
+  sessionId: string
+  callId: string
+  tool: string
+  subject: ApprovalSubject
+  rule?: RulePattern
+  policy: ApprovalPolicy
+  /** Why the decision asks (decide.ts), for a host that shows or refuses it. */
+  why: string
+}
 
 export interface Approver {
   requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>
 }
 
 /**
- * An approver for hosts that cannot ask (no terminal): every request is refused, with advice
- * that fits the policy in force — under `auto-edit` file changes already apply, so what was
- * asked is a command (or a file that always asks), and "use auto-edit" would not help.
+ * What would let a call run that asks where no one can answer: named for the policy in force, so
+ * `auto-edit` does not advise `--approve auto-edit`.
  */
-export function refusingApprover(policy: ApprovalPolicy): Approver {
-  return {
-    async requestApproval(request) {
-      return { decision: 'reject', reason: refusalAdvice(policy, request) }
-    },
+export function adviceFor(request: Pick<ApprovalRequest, 'subject' | 'policy' | 'rule'>): string {
+  const { subject, policy, rule } = request
+  const terminal = 'run it in a terminal to be asked'
+  if (subject.kind === 'file') {
+    if (subject.agentFile)
+      return `${subject.path} instructs agents or other tools, so it asks under every policy but full-auto: ${terminal}, use the app, or re-run with --approve full-auto if you trust the task.`
+    return `Re-run with --approve auto-edit (or full-auto) to let file changes apply, or ${terminal}.`
   }
+  if (subject.kind === 'conflict') return `Re-run the task, or ${terminal}.`
+  const saveRule = rule
+    ? ` or allow it for this project once (\`stepwise rules add ${rule.kind === 'mcp' ? `--mcp ${rule.server}/${rule.tool}` : `${rule.words.some((w) => w.startsWith('-')) ? '-- ' : ''}${rule.words.join(' ')}`}\`)`
+    : ''
+  if (subject.kind === 'command' && subject.unconfined)
+    return `It would run without the OS sandbox: fix the sandbox, set "allowUnsandboxed": true in the command settings, or ${terminal}.`
+  if (policy === 'ask')
+    return `Re-run with --approve full-auto (commands and tools run inside the sandbox)${saveRule}, or ${terminal}.`
+  return `Under "${policy}" commands and tools still ask: ${terminal}${saveRule}, or re-run with --approve full-auto.`
 }
 
-export function refusalAdvice(policy: ApprovalPolicy, request: Pick<ApprovalRequest, 'kind'>): string {
-  const noTerminal = `Approval policy is "${policy}" and there is no terminal to ask in`
-  if (request.kind === 'conflict')
-    return `${noTerminal}: the file changed on disk after its change was proposed, so it was not written. Run in a terminal to decide, or re-run the task.`
-  if (policy === 'ask')
-    return request.kind === 'file'
-      ? `${noTerminal}. Re-run with --approve auto-edit (or full-auto) to let file changes apply.`
-      : `${noTerminal}. Re-run with --approve full-auto to run commands off the allowlist in the sandbox, or add this one to the "allow" list of the commands setting (docs/commands.md).`
-  if (request.kind === 'action')
-    return policy === 'auto-edit'
-      ? `${noTerminal}: under auto-edit, commands off the allowlist still ask. Re-run with --approve full-auto to run them in the sandbox, or add this one to the "allow" list of the commands setting (docs/commands.md).`
-      : `${noTerminal}: this command asks even under ${policy}. Run in a terminal to answer it.`
-  return `${noTerminal}: this file asks even under ${policy}. Run in a terminal to answer it, or leave the file alone.`
+/** An approver for hosts that cannot ask (no TTY): every call that asks is refused with a way out. */
+export const refusingApprover: Approver = {
+  async requestApproval(request) {
+    return {
+      decision: 'reject',
+      reason: `Approval policy is "${request.policy}" and this ${describeSubject(request.subject)} needs approval, but there is no terminal to ask in. ${adviceFor(request)}`,
+    }
+  },
+}
+
+function describeSubject(subject: ApprovalSubject): string {
+  switch (subject.kind) {
+    case 'file':
+      return `change to ${subject.path}`
+    case 'conflict':
+      return `change to ${subject.path}`
+    case 'command':
+      return 'command'
+    case 'mcp':
+      return `call of the MCP tool ${subject.server}/${subject.tool}`
+  }
 }

@@ -44,12 +44,15 @@ const answering = (answers: ApprovalAnswer[]): Approver & { asked: string[] } =>
   return {
     asked,
     async requestApproval(req) {
+      const { subject } = req
       asked.push(
-        req.kind === 'file'
-          ? req.change.path
-          : req.kind === 'conflict'
-            ? `conflict:${req.path}`
-            : (req.plan.command?.command ?? req.plan.summary),
+        subject.kind === 'file'
+          ? subject.path
+          : subject.kind === 'conflict'
+            ? `conflict:${subject.path}`
+            : subject.kind === 'command'
+              ? subject.command
+              : `${subject.server}/${subject.tool}`,
       )
       const next = answers.shift()
       if (!next) throw new Error('no answer scripted')
@@ -176,7 +179,7 @@ describe('Agent loop', () => {
   })
 
   it('writes the user’s edited version and sends the model the diff that was applied', async () => {
-    const approver = answering([{ decision: 'edited', content: 'one\nTwo!\nthree\n' }])
+    const approver = answering([{ decision: 'edited', editedContent: 'one\nTwo!\nthree\n' }])
     const { provider } = await run(
       [
         { toolCalls: [call('c1', 'read_file', { path: 'a.txt' })] },
@@ -192,7 +195,7 @@ describe('Agent loop', () => {
   })
 
   it('"always" stops asking for the rest of the session', async () => {
-    const approver = answering([{ decision: 'always' }])
+    const approver = answering([{ decision: 'always', scope: 'session' }])
     await run(
       [
         { toolCalls: [call('c1', 'write_file', { path: 'new1.txt', content: 'x\n' })] },

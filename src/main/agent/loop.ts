@@ -27,6 +27,7 @@ import type { Approver } from './approvals'
 import { runMcpCall } from '../mcp/run'
 import { isMcpTool, type McpTool } from '../mcp/tools'
 import { runAction, runFileChange, type MutationDeps } from './mutations'
+import { isAgentFile } from '../sandbox/agent-files'
 import { describeProviderError, type ErrorAudience } from './errors'
 
 /** Takes a checkpoint of the project after a change was applied. */
@@ -102,6 +103,8 @@ export class Agent {
   private readonly now: () => number
 
   private readonly mutations: MutationDeps
+  /** Calls whose file change the user approved themselves: their agent files are not marked. */
+  private readonly approvedCalls = new Set<string>()
   /** The last turn's unreadable tool call was sent back for a rewrite (asked once in a row). */
   private askedToRewriteCalls = false
   /** Repair rounds used so far (round 0 is the first check). */
@@ -127,16 +130,29 @@ export class Agent {
     this.transcript.push(...(opts.resume?.transcript ?? []))
     this.callIds = usedCallIds(opts.resume?.events ?? [], this.transcript)
     this.stepBase = opts.resume?.modelSteps ?? 0
+    let allFileChanges = false
     this.mutations = {
       sessionId: opts.sessionId,
       toolContext: opts.toolContext,
       approver: opts.approver,
       record: (draft) => this.record(draft),
       policy: () => this.policy,
+      grants: () => ({
+        fileChanges: allFileChanges,
+        rules: opts.store.approvals.listRules(opts.toolContext.root, opts.sessionId),
+        mcpAutoEdit: (server, tool) => opts.mcp?.isAllowed(server, tool) ?? false,
+      }),
       allowAllFileChanges: () => {
-        if (this.policy === 'ask') this.policy = 'auto-edit'
+        allFileChanges = true
       },
-      allowedCommands: new Set(),
+      saveRule: (scope, pattern) =>
+        opts.store.approvals.addRule({
+          scope,
+          pattern,
+          project: opts.toolContext.root,
+          sessionId: opts.sessionId,
+        }),
+      approvedByUser: (callId) => this.approvedCalls.add(callId),
     }
     this.context = new ContextManager(opts.provider, (draft) => this.record(draft), this.onTraffic)
   }
@@ -391,10 +407,8 @@ export class Agent {
     else {
       try {
         if (isMcpTool(tool)) {
-          const isAllowed = (server: string, name: string): boolean =>
-            this.opts.mcp?.isAllowed(server, name) ?? false
           const ran = await runMcpCall(
-            { ...this.mutations, isAllowed },
+            this.mutations,
             tool,
             call.id,
             parsed.input as Record<string, unknown>,
@@ -445,6 +459,7 @@ export class Agent {
       const paths = [...changed.added, ...changed.modified, ...changed.deleted].sort()
       // File tools cannot write ignored folders (the sandbox denies them): only commands are looked after.
       const ignored = ranCommand ? await this.opts.toolContext.ignoredChanges?.() : undefined
+      const agentFiles = this.approvedCalls.has(callId) ? [] : paths.filter(isAgentFile)
       this.record({
         type: 'checkpoint.created',
         snapshotId: info.id,
@@ -453,6 +468,7 @@ export class Agent {
         // Present after every command where a record is kept (empty: nothing differs), so the
         // newest one is the net state.
         ...(ignored ? { ignored } : {}),
+        ...(agentFiles.length > 0 ? { agentFiles } : {}),
       })
     } catch (err) {
       // The change is on disk; only its checkpoint failed. Say so and carry on.

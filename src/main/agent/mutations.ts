@@ -1,37 +1,22 @@
 import { unifiedDiff } from '../../shared/diff'
-import type { ApprovalPolicy, EventDraft } from '../../shared/protocol'
+import type { ApprovalSubject, SubjectOf } from '../../shared/protocol'
+import { isAgentFile } from '../sandbox/agent-files'
+import { commandParts } from '../exec/parts'
 import { applyFileChange, isApplyConflict } from '../tools/apply'
-import type { ActionTool, MutatingTool, ToolContext, ToolResult } from '../tools/types'
-import type { Approver } from './approvals'
+import type { ActionPlan, ActionTool, MutatingTool, ToolContext, ToolResult } from '../tools/types'
+import { askUser, decideCall, reasonOf, rejection, type MutationDeps } from './approve'
+
+export type { MutationDeps } from './approve'
 
 /**
- * How mutating tools run (docs/architecture.md#approval-policies): the policy decides whether to ask; the
- * user's decision goes back to the model exactly; nothing is written or run
- * before that decision.
+ * How mutating tools run (docs/architecture.md#approvals): `decide` says run, ask or refuse; the
+ * user's decision goes back to the model exactly; nothing is written or run before that decision.
  */
-export interface MutationDeps {
-  sessionId: string
-  toolContext: ToolContext
-  approver: Approver
-  record(draft: EventDraft): void
-  policy(): ApprovalPolicy
-  /** "always" for a file change: stop asking for file changes in this session. */
-  allowAllFileChanges(): void
-  /** Command lines the user answered "always" to in this session. */
-  allowedCommands: Set<string>
-}
 
 const readOnlyError = (tool: string) => ({
   ok: false as const,
   error: `${tool} is not available: this session is read-only (approval policy "read-only"). Describe the change instead.`,
 })
-
-function rejection(what: string, reason: string | undefined): ToolResult {
-  return {
-    ok: false,
-    error: `The user rejected ${what}.${reason ? ` Their reason: ${reason}` : ' No reason was given; ask or try a different approach.'}`,
-  }
-}
 
 export async function runFileChange(
   deps: MutationDeps,
@@ -40,33 +25,38 @@ export async function runFileChange(
   input: unknown,
   signal: AbortSignal,
 ): Promise<ToolResult> {
-  const policy = deps.policy()
-  if (policy === 'read-only') return readOnlyError(tool.name)
+  if (deps.policy() === 'read-only') return readOnlyError(tool.name)
   const change = await tool.propose(input, deps.toolContext)
   if ('ok' in change) return change
   const diff = unifiedDiff(change.path, change.before, change.after)
+  const subject: SubjectOf<'file'> = {
+    kind: 'file',
+    path: change.path,
+    change: change.kind,
+    diff,
+    before: change.before,
+    after: change.after,
+    ...(isAgentFile(change.path) ? { agentFile: true } : {}),
+  }
+  const decision = decideCall(deps, callId, subject)
+  if (decision.action === 'refuse') return readOnlyError(tool.name)
   let finalAfter: string | undefined
   let note: Record<string, unknown> = {}
-  if (policy === 'ask') {
-    deps.record({
-      type: 'approval.requested',
-      callId,
-      tool: tool.name,
-      change: { path: change.path, kind: change.kind, diff, before: change.before, after: change.after },
-    })
-    const answer = await deps.approver.requestApproval(
-      { kind: 'file', sessionId: deps.sessionId, callId, tool: tool.name, change, diff },
-      signal,
-    )
+  const asked = decision.action === 'ask'
+  if (asked) {
+    const answer = await askUser(deps, tool.name, callId, subject, decision.why, signal)
     if (answer.decision === 'reject' || answer.decision === 'regenerate') {
       const reason = answer.decision === 'reject' ? answer.reason : 'Redo this change differently.'
       deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason })
       return rejection(`this change to ${change.path}`, reason)
     }
-    if (answer.decision === 'always') deps.allowAllFileChanges()
-    if ((answer.decision === 'edited' || answer.decision === 'partial') && answer.content !== change.after) {
-      finalAfter = answer.content
-      const appliedDiff = unifiedDiff(change.path, change.before, answer.content)
+    deps.approvedByUser(callId)
+    if (
+      (answer.decision === 'edited' || answer.decision === 'partial') &&
+      answer.editedContent !== change.after
+    ) {
+      finalAfter = answer.editedContent
+      const appliedDiff = unifiedDiff(change.path, change.before, finalAfter)
       const partial = answer.decision === 'partial'
       const reason = partial ? answer.reason : undefined
       deps.record({
@@ -89,21 +79,25 @@ export async function runFileChange(
             note: 'The user edited your proposal before accepting it. applied_diff is what was actually written; build on that version.',
             applied_diff: appliedDiff,
           }
-    } else {
+    } else if (answer.decision !== 'always') {
       deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
     }
   }
   let applied = await applyFileChange(change, deps.toolContext, finalAfter)
   // The file changed on disk while the change waited for the user: they decide, when they are asked.
-  if (isApplyConflict(applied) && policy === 'ask') {
-    const decided = await resolveConflict(deps, tool.name, callId, change.path, applied.error, signal)
-    if (decided === 'apply')
-      applied = await applyFileChange(change, deps.toolContext, finalAfter, { force: true })
-    else if (decided === 'skip')
-      return {
-        ok: false,
-        error: `"${change.path}" changed on disk while your change waited; the user chose to keep their version and skip your change. Do not redo it unless asked.`,
-      }
+  if (isApplyConflict(applied)) {
+    const conflict: ApprovalSubject = { kind: 'conflict', path: change.path, message: applied.error }
+    const settle = asked ? decideCall(deps, callId, conflict) : undefined
+    if (settle?.action === 'ask') {
+      const decided = await resolveConflict(deps, tool.name, callId, conflict, settle.why, signal)
+      if (decided === 'apply')
+        applied = await applyFileChange(change, deps.toolContext, finalAfter, { force: true })
+      else if (decided === 'skip')
+        return {
+          ok: false,
+          error: `"${change.path}" changed on disk while your change waited; the user chose to keep their version and skip your change. Do not redo it unless asked.`,
+        }
+    }
   }
   if (isApplyConflict(applied)) return { ok: false, error: applied.error }
   return applied.ok ? { ...applied, ...note } : applied
@@ -114,15 +108,11 @@ async function resolveConflict(
   deps: MutationDeps,
   tool: string,
   callId: string,
-  path: string,
-  message: string,
+  subject: ApprovalSubject,
+  why: string,
   signal: AbortSignal,
 ): Promise<'apply' | 'skip' | 'regenerate'> {
-  deps.record({ type: 'approval.requested', callId, tool, conflict: { path, message } })
-  const answer = await deps.approver.requestApproval(
-    { kind: 'conflict', sessionId: deps.sessionId, callId, tool, path, message },
-    signal,
-  )
+  const answer = await askUser(deps, tool, callId, subject, why, signal)
   if (answer.decision === 'reject') {
     deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason: 'skipped' })
     return 'skip'
@@ -142,6 +132,22 @@ function unconfinedRefusal(problem: string, policy: string): ToolResult {
   }
 }
 
+/** The subject of an action: its command line (or summary), the policy's verdict, and its parts. */
+export async function commandSubject(plan: ActionPlan, ctx: ToolContext): Promise<SubjectOf<'command'>> {
+  const command = plan.command ?? { command: plan.summary, cwd: '.' }
+  const parts =
+    plan.command && plan.verdict === 'ask' ? await commandParts(plan.command.command, ctx) : undefined
+  return {
+    kind: 'command',
+    command: command.command,
+    cwd: command.cwd,
+    verdict: plan.verdict,
+    ...(plan.reason ? { reason: plan.reason } : {}),
+    ...(plan.unconfined ? { unconfined: plan.unconfined } : {}),
+    ...(parts ? { parts } : {}),
+  }
+}
+
 export async function runAction(
   deps: MutationDeps,
   tool: ActionTool,
@@ -155,40 +161,28 @@ export async function runAction(
   if (policy === 'read-only') return readOnlyError(tool.name)
   const plan = await tool.plan(input, deps.toolContext)
   if ('ok' in plan) return plan
-  if (plan.verdict === 'deny') {
-    return {
-      ok: false,
-      error: `Refused: ${plan.reason ?? `${plan.summary} is on the deny list`}. This is never allowed; find another way or ask the user to do it.`,
-    }
+  const subject = await commandSubject(plan, deps.toolContext)
+  const decision = decideCall(deps, callId, subject)
+  if (decision.action === 'refuse') {
+    if (plan.verdict === 'deny')
+      return {
+        ok: false,
+        error: `Refused: ${plan.reason ?? `${plan.summary} is on the deny list`}. This is never allowed; find another way or ask the user to do it.`,
+      }
+    if (plan.unconfined) return unconfinedRefusal(plan.unconfined, policy)
+    return readOnlyError(tool.name)
   }
-  // No sandbox here and the user has not allowed unconfined commands: only "ask" may run them, one by one.
-  if (plan.unconfined && policy !== 'ask') return unconfinedRefusal(plan.unconfined, policy)
-  const key = plan.command ? `${plan.command.cwd}\0${plan.command.command}` : plan.summary
-  const mustAsk =
-    ((plan.verdict === 'ask' && policy !== 'full-auto') || plan.unconfined !== undefined) &&
-    !deps.allowedCommands.has(key)
-  if (mustAsk) {
-    deps.record({
-      type: 'approval.requested',
-      callId,
-      tool: tool.name,
-      command: plan.command ?? { command: plan.summary, cwd: '.' },
-    })
+  if (decision.action === 'ask') {
     // The prompt carries the warning, so the user knows this one would run unconfined.
-    const shown = plan.unconfined
-      ? { ...plan, reason: [plan.reason, `WARNING: ${plan.unconfined}`].filter(Boolean).join('; ') }
-      : plan
-    const answer = await deps.approver.requestApproval(
-      { kind: 'action', sessionId: deps.sessionId, callId, tool: tool.name, plan: shown },
-      signal,
-    )
+    const why = plan.unconfined ? `WARNING: ${plan.unconfined}` : decision.why
+    const answer = await askUser(deps, tool.name, callId, subject, why, signal)
     if (answer.decision !== 'accept' && answer.decision !== 'always') {
-      const reason = answer.decision === 'reject' || answer.decision === 'partial' ? answer.reason : undefined
+      const reason = reasonOf(answer)
       deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason })
       return rejection(`running ${plan.summary}`, reason)
     }
-    if (answer.decision === 'always') deps.allowedCommands.add(key)
-    deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
+    if (answer.decision === 'accept')
+      deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
   }
   if (ran) ran.executed = true
   return tool.execute(plan, deps.toolContext, {

@@ -39,7 +39,7 @@ export interface SystemPrompt {
 }
 
 /** The rule files under `name` (itself when a file, its text files when a folder), root-relative. */
-function ruleFilesAt(root: string, name: string): string[] {
+export function ruleFilesAt(root: string, name: string): string[] {
   const stat = fs.statSync(path.join(root, name), { throwIfNoEntry: false })
   if (stat?.isFile()) return [name]
   if (!stat?.isDirectory()) return []

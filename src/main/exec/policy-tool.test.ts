@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { ApprovalPolicy, EventDraft } from '../../shared/protocol'
 import type { Approver } from '../agent/approvals'
 import { runAction } from '../agent/mutations'
+import { testMutationDeps } from '../agent/test-support'
 import { runCommandTool } from '../tools/exec'
 import { makeContext, makeProject } from '../tools/test-support'
 
@@ -18,21 +19,19 @@ async function attempt(policy: ApprovalPolicy, command: string) {
   const asked: string[] = []
   const approver: Approver = {
     async requestApproval(request) {
-      asked.push(request.kind)
+      asked.push(request.subject.kind)
       return { decision: 'accept' }
     },
   }
   const events: EventDraft[] = []
   const result = await runAction(
-    {
+    testMutationDeps({
       sessionId: 's1',
       toolContext: await makeContext(root),
       approver,
       record: (e) => events.push(e),
       policy: () => policy,
-      allowAllFileChanges: () => {},
-      allowedCommands: new Set(),
-    },
+    }),
     runCommandTool,
     'call-1',
     { command },
@@ -80,6 +79,6 @@ describe('run_command under each approval policy', () => {
     const listed = await attempt('auto-edit', 'ls victim | sort')
     expect([listed.result.ok, listed.asked, listed.result.output?.trim()]).toEqual([true, [], 'keep.txt'])
     const asked = await attempt('auto-edit', 'touch made-it')
-    expect(asked.asked).toEqual(['action'])
+    expect(asked.asked).toEqual(['command'])
   })
 })

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import type { ApprovalPolicy } from '../../shared/protocol'
 import type { ApprovalRequest } from '../agent/approvals'
 import { runAction, type MutationDeps } from '../agent/mutations'
+import { testMutationDeps } from '../agent/test-support'
 import { runCommandTool } from '../tools/exec'
 import type { ToolContext } from '../tools/types'
 import { resetSandboxStatus, sandboxStatus, unconfinedCommandProblem } from './sandbox-probe'
@@ -34,7 +35,7 @@ function depsFor(policy: ApprovalPolicy, settings: unknown, answers: ApprovalReq
     commands: commandSettingsFrom(settings),
     signal: new AbortController().signal,
   } as unknown as ToolContext
-  return {
+  return testMutationDeps({
     sessionId: 's',
     toolContext,
     approver: {
@@ -45,9 +46,7 @@ function depsFor(policy: ApprovalPolicy, settings: unknown, answers: ApprovalReq
     },
     record: () => {},
     policy: () => policy,
-    allowAllFileChanges: () => {},
-    allowedCommands: new Set(),
-  }
+  })
 }
 
 describe('without a working sandbox', () => {
@@ -99,9 +98,7 @@ describe('without a working sandbox', () => {
       new AbortController().signal,
     )
     expect(asked).toHaveLength(1)
-    expect(asked[0].kind === 'action' && asked[0].plan.reason).toMatch(
-      /^WARNING: this command would run without the OS sandbox/,
-    )
+    expect(asked[0].why).toMatch(/^WARNING: this command would run without the OS sandbox/)
     expect(result).toMatchObject({ ok: true, sandboxed: false })
   })
 

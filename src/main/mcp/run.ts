@@ -1,22 +1,17 @@
-import type { ToolAttachment } from '../../shared/protocol'
-import type { MutationDeps } from '../agent/mutations'
+import type { SubjectOf, ToolAttachment } from '../../shared/protocol'
+import { askUser, decideCall, reasonOf, type MutationDeps } from '../agent/approve'
 import type { ToolResult } from '../tools/types'
-import { describeCall, progressLine, type McpTool } from './tools'
+import { progressLine, type McpTool } from './tools'
 
 /*
- * How an MCP tool call runs under each approval policy (docs/mcp.md#approvals). MCP
- * tools are actions: a server's `readOnlyHint` is a hint, never a permission.
- * - ask: every call asks, showing server, tool and arguments ("always" stops asking
- *   for that tool in this session);
- * - auto-edit: tools the user allowed (per server or per tool, in settings) run; others ask;
+ * How an MCP tool call runs (docs/mcp.md#approvals): agent/decide.ts decides, as for every tool.
+ * MCP tools are actions: a server's `readOnlyHint` is a hint, never a permission.
+ * - ask: every call asks, showing server, tool and arguments, unless an "always allow" rule names
+ *   the tool (for the session or the project);
+ * - auto-edit: tools the user allowed (per server or per tool, in settings) or a rule names run; others ask;
  * - full-auto: every call runs;
  * - read-only: only tools marked read-only are offered; they follow the auto-edit rule.
  */
-
-export interface McpRunDeps extends MutationDeps {
-  /** The user's setting: may `auto-edit` run this tool without asking? */
-  isAllowed(server: string, tool: string): boolean
-}
 
 export interface McpRunOutcome {
   result: ToolResult
@@ -26,15 +21,23 @@ export interface McpRunOutcome {
 }
 
 export async function runMcpCall(
-  deps: McpRunDeps,
+  deps: MutationDeps,
   tool: McpTool,
   callId: string,
   input: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<McpRunOutcome> {
   const { server, tool: name, readOnly, description } = tool.mcp
-  const policy = deps.policy()
-  if (policy === 'read-only' && !readOnly)
+  const subject: SubjectOf<'mcp'> = {
+    kind: 'mcp',
+    server,
+    tool: name,
+    args: input,
+    ...(description ? { description } : {}),
+    ...(readOnly ? { readOnly } : {}),
+  }
+  const decision = decideCall(deps, callId, subject)
+  if (decision.action === 'refuse')
     return {
       executed: false,
       result: {
@@ -42,32 +45,10 @@ export async function runMcpCall(
         error: `${tool.name} is not available: this session is read-only and the server does not mark this tool read-only.`,
       },
     }
-  const sessionKey = `mcp\0${tool.name}`
-  const mustAsk =
-    policy === 'ask'
-      ? !deps.allowedCommands.has(sessionKey)
-      : policy !== 'full-auto' && !deps.isAllowed(server, name) && !deps.allowedCommands.has(sessionKey)
-  if (mustAsk) {
-    deps.record({
-      type: 'approval.requested',
-      callId,
-      tool: tool.name,
-      mcp: { server, tool: name, args: input, ...(description ? { description } : {}) },
-    })
-    const summary = describeCall(server, name, input)
-    const answer = await deps.approver.requestApproval(
-      {
-        kind: 'action',
-        sessionId: deps.sessionId,
-        callId,
-        tool: tool.name,
-        // The server's description stays out of the prompt: it is the server's text, not ours.
-        plan: { summary, verdict: 'ask', data: input },
-      },
-      signal,
-    )
+  if (decision.action === 'ask') {
+    const answer = await askUser(deps, tool.name, callId, subject, decision.why, signal)
     if (answer.decision !== 'accept' && answer.decision !== 'always') {
-      const reason = answer.decision === 'reject' || answer.decision === 'partial' ? answer.reason : undefined
+      const reason = reasonOf(answer)
       deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason })
       return {
         executed: false,
@@ -77,8 +58,8 @@ export async function runMcpCall(
         },
       }
     }
-    if (answer.decision === 'always') deps.allowedCommands.add(sessionKey)
-    deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
+    if (answer.decision === 'accept')
+      deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
   }
   try {
     const converted = await tool.call(input, {

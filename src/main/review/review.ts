@@ -119,7 +119,7 @@ export async function runReview(
     providerOverride: opts.providerOverride,
     policy: 'read-only',
     maxSteps: opts.maxSteps,
-    approver: refusingApprover('read-only'),
+    approver: refusingApprover,
     emit,
     retry: opts.retry,
     tools: [...REVIEW_READ_TOOLS, reportFinding],

@@ -265,9 +265,9 @@ describe('an approved change whose file changed on disk while it waited', () => 
     fs.writeFileSync(path.join(repo, 'a.txt'), 'the user was here\n')
     await call('approval/resolve', { sessionId, callId: asked.callId, decision: 'accept' })
     const conflict = await until('the conflict', () =>
-      events(sessionId).find((e) => e.type === 'approval.requested' && e.conflict),
+      events(sessionId).find((e) => e.type === 'approval.requested' && e.subject.kind === 'conflict'),
     )
-    expect(conflict).toMatchObject({ conflict: { path: 'a.txt' } })
+    expect(conflict).toMatchObject({ subject: { kind: 'conflict', path: 'a.txt' } })
     return { sessionId, callId: asked.callId }
   }
 

@@ -19,6 +19,7 @@ import { createMcpHub } from './mcp'
 import { checkModel, listModels, pullModel, setCredential } from './models'
 import { appInfo, completeFolder, indexStatus, openProject, projectFiles, rebuildIndex } from './projects'
 import { SessionRuntime } from './sessions'
+import { listRules, removeRule } from './rules'
 import { startReview } from './review'
 import { readSettings, writeSettings } from './settings'
 import { TimeTravel } from './timetravel'
@@ -131,6 +132,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     'queue/remove': (input) => sessions.removeQueued(input),
     'queue/flush': (input) => sessions.flushQueue(input),
     'approval/resolve': (input) => sessions.resolveApproval(input),
+    'rules/list': (input) => listRules(ctx, input),
+    'rules/remove': (input) => removeRule(ctx, input),
     'session/undo': (input) => travel.undo(input),
     'session/rewind': (input) => travel.rewind(input),
     'session/fork': (input) => travel.fork(input),

@@ -7,7 +7,7 @@ import type {
   ProviderId,
   StepwiseEvent,
 } from '../../shared/protocol'
-import type { ApprovalAnswer, Approver } from '../agent/approvals'
+import type { Approver } from '../agent/approvals'
 import type { ErrorAudience } from '../agent/errors'
 import type { TaskOutcome } from '../agent/loop'
 import { resumeBundle } from '../agent/resume'
@@ -301,19 +301,8 @@ export class SessionRuntime {
 
   resolveApproval(input: CommandInput<'approval/resolve'>): CommandOutput<'approval/resolve'> {
     const live = this.liveSession(input.sessionId)
-    let answer: ApprovalAnswer
-    if (input.decision === 'accept') answer = { decision: 'accept' }
-    else if (input.decision === 'reject') answer = { decision: 'reject', reason: input.reason }
-    else if (input.decision === 'regenerate') answer = { decision: 'regenerate' }
-    else {
-      if (input.editedContent === undefined)
-        throw new ServiceError(`A "${input.decision}" answer needs editedContent: the text to write.`)
-      answer =
-        input.decision === 'edited'
-          ? { decision: 'edited', content: input.editedContent }
-          : { decision: 'partial', content: input.editedContent, reason: input.reason }
-    }
-    if (!live.approver.resolve(input.callId, answer))
+    const { sessionId: _session, callId, ...answer } = input
+    if (!live.approver.resolve(callId, answer))
       throw new ServiceError('That approval is no longer waiting (it was answered, or the turn stopped).')
     return { ok: true }
   }

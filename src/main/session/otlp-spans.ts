@@ -218,9 +218,11 @@ export function createSpanMapper(
     if (e.type === 'approval.requested') {
       span.approvalAt = e.ts
       eventOn(span, 'stepwise.approval.requested', e.ts, {
-        ...(e.change ? { 'stepwise.change.kind': e.change.kind, 'stepwise.change.path': e.change.path } : {}),
-        ...(e.command ? { 'stepwise.approval.command': true } : {}),
-        ...(e.conflict ? { 'stepwise.approval.conflict': true } : {}),
+        ...(e.subject.kind === 'file'
+          ? { 'stepwise.change.kind': e.subject.change, 'stepwise.change.path': e.subject.path }
+          : {}),
+        ...(e.subject.kind === 'command' ? { 'stepwise.approval.command': true } : {}),
+        ...(e.subject.kind === 'conflict' ? { 'stepwise.approval.conflict': true } : {}),
       })
       return
     }

@@ -3,6 +3,7 @@ import { PROTOCOL_VERSION, type ApprovalPolicy, type StepwiseEvent } from '../..
 import { Agent, type AgentOptions, type TaskOutcome } from '../agent/loop'
 import type { Approver } from '../agent/approvals'
 import { buildSystemPrompt } from '../agent/prompt'
+import { ruleFilesChangedSince } from '../agent/rule-files'
 import { prepareCodeContext } from './code-context'
 import { bindDataFolder } from './data-folder'
 import { warmTokenizer } from '../context/tokens'
@@ -312,6 +313,7 @@ async function openNewSession(
     model: provider.model,
   })
   const baseline = await snapshotter.takeSnapshot({ sessionId: session.id, label: 'baseline' })
+  const ruleFilesChanged = ruleFilesChangedSince(store, session.id, sandbox.root)
   const started = store.appendEvent(session.id, {
     type: 'session.started',
     protocolVersion: PROTOCOL_VERSION,
@@ -322,6 +324,7 @@ async function openNewSession(
     approvalPolicy: setup.policy,
     maxSteps,
     baselineSnapshotId: baseline.info.id,
+    ...(ruleFilesChanged.length > 0 ? { ruleFilesChanged } : {}),
   })
   setup.emit?.(started)
   return { session, baselineId: baseline.info.id }

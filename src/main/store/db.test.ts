@@ -40,12 +40,14 @@ describe('openDatabase', () => {
         .pluck()
         .all()
       expect(tables).toEqual([
+        'approval_rules',
         'blobs',
         'code_files',
         'code_index_memos',
         'code_index_roots',
         'events',
         'restore_journal',
+        'rule_file_hashes',
         'sessions',
         'settings',
         'snapshots',

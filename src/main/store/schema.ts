@@ -1,3 +1,4 @@
+import { upgradeApprovalPayload } from '../../shared/protocol/approval'
 import type { Migration } from './db'
 
 /**
@@ -181,5 +182,42 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE sessions ADD COLUMN owner_pid INTEGER;
       ALTER TABLE sessions ADD COLUMN heartbeat_at INTEGER;
     `)
+  },
+  // Approvals (shared/protocol/approval.ts): "always allow" rules, for a session (removed with it)
+  // or for a project; the hashes of the rule files each session started with, so the next one can
+  // name a file changed since; and the approvals already stored rewritten into the one subject shape
+  // (by the protocol's own upgrade, which bundle import uses too).
+  (db) => {
+    db.exec(`
+      CREATE TABLE approval_rules (
+        id         INTEGER PRIMARY KEY,
+        scope      TEXT NOT NULL CHECK (scope IN ('session', 'project')),
+        session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+        project    TEXT NOT NULL,
+        pattern    TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        CHECK ((scope = 'session') = (session_id IS NOT NULL))
+      );
+      CREATE INDEX approval_rules_by_project ON approval_rules(project, scope);
+      CREATE TABLE rule_file_hashes (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        path       TEXT NOT NULL,
+        hash       TEXT NOT NULL,
+        PRIMARY KEY (session_id, path)
+      ) WITHOUT ROWID;
+    `)
+    const rows = db
+      .prepare<[], { session_id: string; seq: number; payload: string }>(
+        "SELECT session_id, seq, payload FROM events WHERE type = 'approval.requested'",
+      )
+      .all()
+    const update = db.prepare<[string, string, number]>(
+      'UPDATE events SET payload = ? WHERE session_id = ? AND seq = ?',
+    )
+    for (const row of rows) {
+      const payload = JSON.parse(row.payload) as Record<string, unknown>
+      const upgraded = upgradeApprovalPayload(payload)
+      if (upgraded !== payload) update.run(JSON.stringify(upgraded), row.session_id, row.seq)
+    }
   },
 ]

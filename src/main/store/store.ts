@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import path from 'node:path'
 import { stepwiseEventSchema, type StepwiseEvent } from '../../shared/protocol'
 import type { TrafficEntry } from '../providers/types'
+import { createApprovalStore } from './approval-rules'
 import { explainLocks, openDatabase, type OpenDatabaseOptions } from './db'
 import { HEARTBEAT_MS, HOST, ownerGone, type Ownership } from './liveness'
 import { migrations } from './schema'
@@ -304,6 +305,8 @@ export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
         body: r.body,
       }))
     },
+
+    approvals: createApprovalStore(db),
 
     getSetting(key) {
       return stmt.getSetting.get(key)?.value

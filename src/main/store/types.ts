@@ -1,5 +1,6 @@
 import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
 import type { TrafficEntry } from '../providers/types'
+import type { ApprovalStore } from './approval-rules'
 import type { SqliteDatabase } from './sqlite'
 
 /**
@@ -91,6 +92,9 @@ export interface Store {
 
   appendTraffic(sessionId: string, entry: TrafficEntry): void
   listTraffic(sessionId: string): Array<TrafficEntry & { id: number; ts: number }>
+
+  /** "Always allow" rules and rule-file hashes (./approval-rules.ts). */
+  readonly approvals: ApprovalStore
 
   getSetting(key: string): string | undefined
   setSetting(key: string, value: string): void

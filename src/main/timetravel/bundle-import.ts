@@ -1,5 +1,5 @@
 import zlib from 'node:zlib'
-import { stepwiseEventSchema, type StepwiseEvent } from '../../shared/protocol'
+import { stepwiseEventSchema, upgradeApprovalPayload, type StepwiseEvent } from '../../shared/protocol'
 import { sha256 } from '../snapshot/blobs'
 import { newSessionId } from '../store/store'
 import type { SessionRow, Store } from '../store/types'
@@ -228,8 +228,13 @@ export function importBundle(store: Store, file: string, opts: ImportBundleOptio
           if (typeof seq !== 'number' || !Number.isInteger(seq) || seq <= lastSeq)
             refuse('corrupt', 'its events are not in step order')
           lastSeq = seq as number
+          // A bundle written before the one approval subject still imports (protocol/approval.ts).
+          const fields =
+            r.type === 'approval.requested'
+              ? upgradeApprovalPayload(r.payload as Record<string, unknown>)
+              : r.payload
           const checked = stepwiseEventSchema.safeParse({
-            ...(r.payload as object),
+            ...(fields as object),
             sessionId,
             seq,
             ts: r.ts,

@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { appCommandSchemas } from './commands-app'
 import { contextCommandSchemas } from './commands-context'
 import { mcpCommandSchemas } from './mcp'
-import { approvalDecisionSchema, approvalPolicySchema, providerIdSchema } from './events'
+import { approvalAnswerSchema, approvalCommandSchemas } from './approval'
+import { approvalPolicySchema, providerIdSchema } from './events'
 
 /**
  * Commands: what a host (renderer, CLI) asks of the core, named `resource/verb`.
@@ -84,17 +85,12 @@ export const commandSchemas = {
     input: z.object({ sessionId: z.string() }),
     output: z.object({ accepted: z.boolean() }),
   },
+  /** The user's answer to a waiting approval (./approval.ts), for the call it names. */
   'approval/resolve': {
-    input: z.object({
-      sessionId: z.string(),
-      callId: z.string(),
-      decision: approvalDecisionSchema,
-      reason: z.string().max(4000).optional(),
-      /** For `edited` and `partial` (some hunks only): the full text to write instead of the proposal. */
-      editedContent: z.string().optional(),
-    }),
+    input: z.intersection(z.object({ sessionId: z.string(), callId: z.string() }), approvalAnswerSchema),
     output: z.object({ ok: z.boolean() }),
   },
+  ...approvalCommandSchemas,
   ...appCommandSchemas,
   ...contextCommandSchemas,
   ...mcpCommandSchemas,

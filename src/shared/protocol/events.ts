@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { mcpCallSchema, toolAttachmentSchema } from './mcp'
+import { approvalRuleSchema, approvalSubjectSchema } from './approval'
+import { toolAttachmentSchema } from './mcp'
 
 /**
  * Events: everything the core tells a host, one discriminated union on `type`.
@@ -33,9 +34,6 @@ export const toolCallSchema = z.object({
 })
 export type ToolCall = z.infer<typeof toolCallSchema>
 
-export const fileChangeKindSchema = z.enum(['create', 'modify', 'delete'])
-export type FileChangeKind = z.infer<typeof fileChangeKindSchema>
-
 const base = {
   sessionId: z.string(),
   seq: z.number().int().nonnegative(),
@@ -54,6 +52,11 @@ export const sessionStartedEvent = z.object({
   approvalPolicy: approvalPolicySchema,
   maxSteps: z.number().int().positive(),
   baselineSnapshotId: z.number().int().optional(),
+  /**
+   * Files that instruct agents (AGENTS.md, .cursorrules, …) that changed since the last session of
+   * this project recorded them, with that session: the user should look before trusting them.
+   */
+  ruleFilesChanged: z.array(z.object({ path: z.string(), sessionId: z.string() })).optional(),
   /** Set on a fork: the session and step it was forked from. */
   parent: z.object({ sessionId: z.string(), seq: z.number().int().nonnegative() }).optional(),
 })
@@ -149,27 +152,23 @@ export const approvalRequestedEvent = z.object({
   type: z.literal('approval.requested'),
   callId: z.string(),
   tool: z.string(),
-  /** What the user is asked to approve: a file change with its unified diff, or a command. */
-  change: z
-    .object({
-      path: z.string(),
-      kind: fileChangeKindSchema,
-      diff: z.string(),
-      before: z.string().nullable(),
-      after: z.string().nullable(),
-    })
-    .optional(),
-  command: z.object({ command: z.string(), cwd: z.string() }).optional(),
+  /** What the user is asked to approve (./approval.ts). */
+  subject: approvalSubjectSchema,
   /**
-   * An approved change whose file changed on disk while it waited: apply it anyway
-   * (accept), skip it (reject), or have the model redo it on the new content (regenerate).
+   * The rule "always allow" would save (commands and MCP tools; never for a denied command).
+   * Absent: the card offers no "always allow".
    */
-  conflict: z.object({ path: z.string(), message: z.string() }).optional(),
-  /** An MCP tool call: the server, its tool and the arguments (docs/mcp.md). */
-  mcp: mcpCallSchema.optional(),
+  rule: approvalRuleSchema.shape.pattern.optional(),
 })
 
-export const approvalDecisionSchema = z.enum(['accept', 'reject', 'edited', 'partial', 'regenerate'])
+export const approvalDecisionSchema = z.enum([
+  'accept',
+  'reject',
+  'edited',
+  'partial',
+  'regenerate',
+  'always',
+])
 export type ApprovalDecisionKind = z.infer<typeof approvalDecisionSchema>
 
 export const approvalResolvedEvent = z.object({
@@ -179,6 +178,8 @@ export const approvalResolvedEvent = z.object({
   decision: approvalDecisionSchema,
   /** `user` answered, or the approval `policy` decided without asking. */
   by: z.enum(['user', 'policy']),
+  /** For `always`: the rule it saved (or, with `by: policy`, the rule that let the call run unasked). */
+  rule: approvalRuleSchema.optional(),
   reason: z.string().optional(),
   /** For `edited`/`partial`: the diff that was actually applied, against the file before. */
   appliedDiff: z.string().optional(),
@@ -230,6 +231,12 @@ export const checkpointCreatedEvent = z.object({
       }),
     )
     .optional(),
+  /**
+   * Files that instruct agents or other tools (main/sandbox/agent-files.ts) among `paths` that the
+   * user did not approve as a file change (full-auto, or a command's doing): marked on the timeline
+   * and in the end summary.
+   */
+  agentFiles: z.array(z.string()).optional(),
 })
 
 /** The project's files were put back as they were at a checkpoint (undo, rewind, fork). */

@@ -1,6 +1,7 @@
 /** Bumped on any incompatible change to commands or events. */
 export const PROTOCOL_VERSION = 1
 
+export * from './approval'
 export * from './events'
 export * from './commands'
 export * from './commands-app'

@@ -117,15 +117,6 @@ export const mcpStatusNotice = z.object({
   state: mcpServerStateSchema,
 })
 
-/** What an approval prompt for an MCP tool call shows (`approval.requested.mcp`). */
-export const mcpCallSchema = z.object({
-  server: z.string(),
-  tool: z.string(),
-  args: z.unknown(),
-  /** The server's description of the tool (untrusted, capped). */
-  description: z.string().optional(),
-})
-
 /**
  * Non-text content of an MCP result, kept on `tool.finished.attachments` for the app
  * (a model without vision gets a description instead).

@@ -155,7 +155,7 @@ export function resolveProviderConfig(
  * nobody (the policy decides; `ask` without a terminal refuses, and says so once).
  */
 export function approverFor(policy: ApprovalPolicy, interactive: boolean, renderer: EventRenderer): Approver {
-  if (policy !== 'ask') return refusingApprover(policy)
+  if (policy !== 'ask') return refusingApprover
   if (interactive) {
     return terminalApprover({
       input: process.stdin,
@@ -166,7 +166,7 @@ export function approverFor(policy: ApprovalPolicy, interactive: boolean, render
   process.stderr.write(
     'stepwise: no terminal to ask for approval: file changes will be refused. Pass --approve auto-edit (or full-auto) to let them apply.\n',
   )
-  return refusingApprover(policy)
+  return refusingApprover
 }
 
 /** A stored JSON setting, or undefined when absent or unreadable (defaults apply). */

@@ -23,6 +23,7 @@ import { addImportCommand } from './bundle'
 import { addManageCommands } from './manage'
 import { addCompactCommand } from './compact'
 import { addMcpCommand } from './mcp'
+import { addRulesCommand } from './rules'
 import { mcpConfigOption } from './mcp-start'
 import { dataDirOption } from './session-store'
 import { exportSession, listSessions, showSession } from './sessions'
@@ -97,6 +98,7 @@ export function buildProgram(): Command {
   addIndexCommand(program)
   addServeCommand(program)
   addMcpCommand(program)
+  addRulesCommand(program)
 
   const sessions = program
     .command('sessions')

@@ -1,3 +1,4 @@
+import { ruleLabel } from '../../../shared/approval-rules'
 import pc from 'picocolors'
 import type { StepwiseEvent } from '../../../shared/protocol'
 import { inertDeep } from '../../../shared/terminalText'
@@ -92,6 +93,8 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
   const color = tty ? pc : pc.createColors(false)
   const spinner = err.isTTY ? new Spinner(err) : undefined
   const started = new Map<string, { name: string; args: unknown }>()
+  /** Agent files changed without the user approving that change: named again in the end summary. */
+  const agentFiles = new Set<string>()
   const print = (line: string): void => {
     spinner?.stop()
     out.write(`${line}\n`)
@@ -110,6 +113,12 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
               `stepwise · session ${event.sessionId} · ${event.provider}/${event.model} · approve ${event.approvalPolicy}`,
             ),
           )
+          for (const changed of event.ruleFilesChanged ?? [])
+            print(
+              color.yellow(
+                `⚠ ${changed.path} changed in session ${changed.sessionId}: read it before trusting it (it goes into the system prompt).`,
+              ),
+            )
           break
         case 'user.message':
           print(`${color.bold('›')} ${event.text}`)
@@ -145,6 +154,12 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
           if (event.decision === 'reject')
             print(color.yellow(`  ✗ rejected${event.reason ? `: ${event.reason}` : ''}`))
           else if (event.decision === 'edited') print(color.cyan('  ✎ accepted with your edits'))
+          else if (event.rule)
+            print(
+              color.dim(
+                `  ${event.by === 'user' ? `always allowed for this ${event.rule.scope}` : `allowed by the ${event.rule.scope} rule`}: ${ruleLabel(event.rule.pattern)}`,
+              ),
+            )
           break
         case 'tool.finished': {
           const call = started.get(event.callId)
@@ -164,6 +179,13 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
               `  ◆ checkpoint ${event.snapshotId}: ${event.paths.join(', ') || 'no file changed'}${event.ignored?.length ? `; under ignored folders: ${event.ignored.map((c) => `${c.path} (${c.status})`).join(', ')}` : ''}`,
             ),
           )
+          for (const file of event.agentFiles ?? []) agentFiles.add(file)
+          if (event.agentFiles)
+            print(
+              color.yellow(
+                `  ⚠ changed without asking, and it instructs agents: ${event.agentFiles.join(', ')}`,
+              ),
+            )
           break
         case 'context.compacted':
           print(
@@ -237,6 +259,12 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
             `${label[event.reason]} · ${event.steps} step${event.steps === 1 ? '' : 's'} · ${number.format(event.usage.inputTokens)} in / ${number.format(event.usage.outputTokens)} out tokens · ${formatDuration(event.durationMs)}`,
           )
           if (event.reason === 'step-limit' && event.message) print(color.dim(event.message))
+          if (agentFiles.size > 0)
+            print(
+              color.yellow(
+                `⚠ files that instruct agents or other tools changed without asking: ${[...agentFiles].join(', ')} — review them before the next session or tool reads them.`,
+              ),
+            )
           break
         }
         default: {

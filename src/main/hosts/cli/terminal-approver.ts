@@ -4,8 +4,11 @@ import os from 'node:os'
 import path from 'node:path'
 import readline from 'node:readline/promises'
 import pc from 'picocolors'
+import { describeRule, ruleLabel } from '../../../shared/approval-rules'
+import type { SubjectOf } from '../../../shared/protocol'
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../agent/approvals'
 import { inertDeep, inertText } from '../../../shared/terminalText'
+import { describeCall } from '../../mcp/tools'
 
 type Colors = ReturnType<typeof pc.createColors>
 
@@ -38,9 +41,32 @@ export function editInEditor(content: string, fileName: string, env = process.en
   }
 }
 
+/** What the prompt shows above the question, per subject. */
+function describeRequest(request: ApprovalRequest, color: Colors): string {
+  const { subject, tool } = request
+  switch (subject.kind) {
+    case 'file': {
+      const warn = subject.agentFile
+        ? `\n${color.yellow(`${subject.path} instructs agents or other tools: read it as you would a script.`)}`
+        : ''
+      return `\n${color.bold(`${tool}: ${subject.change} ${subject.path}`)}${warn}\n${colorDiff(subject.diff.trimEnd(), color)}\n`
+    }
+    case 'command': {
+      const why = request.why ? `\n  ${color.dim(request.why)}` : ''
+      return `\n${color.bold(`${tool}:`)} ${color.cyan(subject.command)}\n  in ${subject.cwd}${why}\n`
+    }
+    case 'mcp':
+      return `\n${color.bold(`${tool}:`)} ${describeCall(subject.server, subject.tool, subject.args)}\n`
+    case 'conflict':
+      return ''
+  }
+}
+
 /**
- * `ask` in a terminal: shows the coloured diff and takes
- * y(es) / n(o, with an optional reason) / e(dit in $EDITOR) / a(lways for this session).
+ * `ask` in a terminal: shows the coloured diff, the command or the MCP call and takes
+ * y(es) / n(o, with an optional reason) / e(dit in $EDITOR) / a(lways: for a file change, every
+ * file change of this session; for a command or MCP tool, the offered rule for this session) /
+ * p(roject: the offered rule for this project).
  */
 export function terminalApprover(opts: {
   input: NodeJS.ReadStream
@@ -51,24 +77,27 @@ export function terminalApprover(opts: {
   return {
     async requestApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
       opts.beforePrompt?.()
-      if (request.kind === 'conflict') return askConflict(request, opts, color, signal)
-      const change = request.kind === 'file' ? request.change : null
+      const { subject } = request
+      if (subject.kind === 'conflict') return askConflict(subject, opts, color, signal)
       // What is shown is inert (a command or diff could hide text from the one approving it);
       // what is edited and answered is the request itself.
-      const shown = inertDeep(request)
-      if (shown.kind === 'file') {
+      opts.output.write(describeRequest(inertDeep(request), color))
+      const change = subject.kind === 'file' ? subject : null
+      // "Always" for a file change never covers agent files, which ask every time.
+      const always = change ? !change.agentFile : request.rule !== undefined
+      if (request.rule)
         opts.output.write(
-          `\n${color.bold(`${shown.tool}: ${shown.change.kind} ${shown.change.path}`)}\n${colorDiff(shown.diff.trimEnd(), color)}\n`,
+          color.dim(`  always allow: ${ruleLabel(request.rule)} — ${describeRule(request.rule)}\n`),
         )
-      } else if (shown.kind === 'action') {
-        const { plan } = shown
-        const where = plan.command ? `\n  in ${plan.command.cwd}` : ''
-        const why = plan.reason ? `\n  ${color.dim(plan.reason)}` : ''
-        opts.output.write(
-          `\n${color.bold(`${shown.tool}:`)} ${plan.command ? color.cyan(plan.command.command) : plan.summary}${where}${why}\n`,
-        )
-      }
-      const choices = change ? `[${color.cyan('e')}]dit [a]lways` : '[a]lways'
+      const choices = [
+        change ? `[${color.cyan('e')}]dit` : '',
+        always ? '[a]lways' : '',
+        request.rule ? '[p]roject' : '',
+      ]
+        .filter(Boolean)
+        .join(' ')
+      const letters = ['y', 'n', change && 'e', always && 'a', request.rule && 'p'].filter(Boolean)
+      const keys = `${letters.slice(0, -1).join(', ')} or ${letters.at(-1)}`
       const rl = readline.createInterface({ input: opts.input, output: opts.output, terminal: true })
       try {
         for (;;) {
@@ -81,7 +110,10 @@ export function terminalApprover(opts: {
             .trim()
             .toLowerCase()
           if (answer === 'y' || answer === 'yes') return { decision: 'accept' }
-          if (answer === 'a' || answer === 'always') return { decision: 'always' }
+          if (always && (answer === 'a' || answer === 'always'))
+            return { decision: 'always', scope: 'session' }
+          if (request.rule && (answer === 'p' || answer === 'project'))
+            return { decision: 'always', scope: 'project' }
           if (answer === 'n' || answer === 'no') {
             const reason = (await rl.question('Reason for the model (optional): ', { signal })).trim()
             return reason ? { decision: 'reject', reason } : { decision: 'reject' }
@@ -98,9 +130,9 @@ export function terminalApprover(opts: {
               opts.output.write(color.yellow('The editor exited with an error; the proposal is unchanged.\n'))
               continue
             }
-            return { decision: 'edited', content: edited }
+            return { decision: 'edited', editedContent: edited }
           }
-          opts.output.write(change ? 'Please answer y, n, e or a.\n' : 'Please answer y, n or a.\n')
+          opts.output.write(`Please answer ${keys}.\n`)
         }
       } finally {
         rl.close()
@@ -111,7 +143,7 @@ export function terminalApprover(opts: {
 
 /** An approved change whose file changed on disk meanwhile: apply anyway, skip, or let the model redo it. */
 async function askConflict(
-  request: Extract<ApprovalRequest, { kind: 'conflict' }>,
+  request: SubjectOf<'conflict'>,
   opts: { input: NodeJS.ReadStream; output: NodeJS.WriteStream },
   color: ReturnType<typeof pc.createColors>,
   signal: AbortSignal,

@@ -1,5 +1,7 @@
 import type React from 'react'
 import { useId, useState, type ReactNode } from 'react'
+import { describeRule, ruleLabel } from '../../../shared/approval-rules'
+import type { RulePattern } from '../../../shared/protocol'
 import { ApprovalActions } from './ApprovalActions'
 import type { ApprovalAnswer } from './types'
 import { useApprovalKeys } from './useApprovalKeys'
@@ -42,6 +44,8 @@ export function ApprovalHeader(props: ApprovalHeaderProps): React.JSX.Element {
 interface AcceptRejectApprovalProps extends Omit<ApprovalHeaderProps, 'titleId'> {
   /** `data-kind` of the panel, for specs that tell approvals apart. */
   dataKind?: string
+  /** The rule "Always allow" saves; absent: the buttons are not offered. */
+  rule?: RulePattern
   onResolve(answer: ApprovalAnswer): void
   /** What is asked about, between the header and the buttons. */
   children: ReactNode
@@ -49,7 +53,7 @@ interface AcceptRejectApprovalProps extends Omit<ApprovalHeaderProps, 'titleId'>
 
 /** An approval answered by Approve (Y) or Reject (N) with an optional reason: a command, an MCP call. */
 export function AcceptRejectApproval(props: AcceptRejectApprovalProps): React.JSX.Element {
-  const { dataKind, onResolve, children, ...header } = props
+  const { dataKind, onResolve, children, rule, ...header } = props
   const [rejecting, setRejecting] = useState(false)
   const [resolved, resolve] = useResolveOnce(onResolve)
   const titleId = useId()
@@ -68,6 +72,14 @@ export function AcceptRejectApproval(props: AcceptRejectApprovalProps): React.JS
     >
       <ApprovalHeader titleId={titleId} {...header} />
       {children}
+      {rule && (
+        <p className="approval-rule" data-testid="approval-rule-preview">
+          <span>
+            Always allow <code>{ruleLabel(rule)}</code>:
+          </span>{' '}
+          {describeRule(rule)}
+        </p>
+      )}
       <ApprovalActions
         acceptLabel="Approve (Y)"
         resolved={resolved}
@@ -75,7 +87,30 @@ export function AcceptRejectApproval(props: AcceptRejectApprovalProps): React.JS
         onRejectingChange={setRejecting}
         onAccept={() => resolve({ decision: 'accept' })}
         onReject={(reason) => resolve(reason ? { decision: 'reject', reason } : { decision: 'reject' })}
-      />
+      >
+        {rule && (
+          <>
+            <button
+              type="button"
+              className="approval-button"
+              data-testid="always-session-button"
+              disabled={resolved || rejecting}
+              onClick={() => resolve({ decision: 'always', scope: 'session' })}
+            >
+              Always in this chat
+            </button>
+            <button
+              type="button"
+              className="approval-button"
+              data-testid="always-project-button"
+              disabled={resolved || rejecting}
+              onClick={() => resolve({ decision: 'always', scope: 'project' })}
+            >
+              Always in this project
+            </button>
+          </>
+        )}
+      </ApprovalActions>
     </section>
   )
 }

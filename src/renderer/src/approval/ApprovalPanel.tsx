@@ -4,30 +4,28 @@ import { CommandApproval } from './CommandApproval'
 import { ConflictApproval } from './ConflictApproval'
 import { FileApproval } from './FileApproval'
 import { McpApproval } from './McpApproval'
-import { isConflictRequest, isFileRequest, isMcpRequest, type ApprovalPanelProps } from './types'
+import { isCard, type ApprovalPanelProps } from './types'
 
-export type {
-  ApprovalAnswer,
-  ApprovalPanelProps,
-  CommandApprovalRequest,
-  ConflictApprovalRequest,
-  FileApprovalRequest,
-  McpApprovalRequest,
-} from './types'
+export type { ApprovalAnswer, ApprovalCard, ApprovalPanelProps } from './types'
 
 /**
- * Asks the user about one pending approval: a file change (Monaco diff, per-hunk choices, editing) or a
- * command, or an MCP tool call. Fills its parent (give it a definite height); a new `callId` starts afresh.
- * Keys, when focus is not in a text field or editor: Y accept, N reject, E edit.
+ * Asks the user about one pending approval: a file change (Monaco diff, per-hunk choices, editing), a
+ * command, an MCP tool call, or an edit conflict. Fills its parent (give it a definite height); a new
+ * `callId` starts afresh. Keys, when focus is not in a text field or editor: Y accept, N reject, E edit.
  */
 export function ApprovalPanel({ request, queued, onResolve }: ApprovalPanelProps): React.JSX.Element {
-  if (isConflictRequest(request))
+  if (isCard(request, 'conflict'))
     return <ConflictApproval key={request.callId} request={request} onResolve={onResolve} />
-  if (isMcpRequest(request))
+  if (isCard(request, 'mcp'))
     return <McpApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
-  return isFileRequest(request) ? (
-    <FileApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
-  ) : (
-    <CommandApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
+  if (isCard(request, 'file'))
+    return <FileApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
+  return (
+    <CommandApproval
+      key={request.callId}
+      request={request as ApprovalPanelProps['request'] & { subject: { kind: 'command' } }}
+      queued={queued}
+      onResolve={onResolve}
+    />
   )
 }

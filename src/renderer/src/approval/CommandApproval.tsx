@@ -1,9 +1,9 @@
 import type React from 'react'
 import { AcceptRejectApproval } from './ApprovalFrame'
-import type { ApprovalAnswer, CommandApprovalRequest } from './types'
+import type { ApprovalAnswer, ApprovalCard } from './types'
 
 interface CommandApprovalProps {
-  request: CommandApprovalRequest
+  request: ApprovalCard<'command'>
   queued: number
   onResolve(answer: ApprovalAnswer): void
 }
@@ -17,15 +17,17 @@ export function CommandApproval({ request, queued, onResolve }: CommandApprovalP
       heading="Run this command?"
       tool={request.tool}
       queued={queued}
+      rule={request.rule}
       onResolve={onResolve}
     >
       <div className="approval-command-body">
         <pre className="approval-command" data-testid="approval-command" aria-label="Command line">
-          <code>{request.command}</code>
+          <code>{request.subject.command}</code>
         </pre>
         <p className="approval-cwd">
-          in <code data-testid="approval-cwd">{request.cwd}</code>
+          in <code data-testid="approval-cwd">{request.subject.cwd}</code>
         </p>
+        {request.subject.reason && <p className="approval-cwd">{request.subject.reason}</p>}
       </div>
     </AcceptRejectApproval>
   )

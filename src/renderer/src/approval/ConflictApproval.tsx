@@ -1,7 +1,7 @@
 import type React from 'react'
 import { useId } from 'react'
 import { ApprovalHeader } from './ApprovalFrame'
-import type { ApprovalAnswer, ConflictApprovalRequest } from './types'
+import type { ApprovalAnswer, ApprovalCard } from './types'
 import { useApprovalKeys } from './useApprovalKeys'
 import { useResolveOnce } from './useResolveOnce'
 
@@ -12,7 +12,7 @@ const CHOICES: ReadonlyArray<{ answer: ApprovalAnswer; label: string; testId: st
 ]
 
 interface ConflictApprovalProps {
-  request: ConflictApprovalRequest
+  request: ApprovalCard<'conflict'>
   onResolve(answer: ApprovalAnswer): void
 }
 
@@ -38,7 +38,7 @@ export function ConflictApproval({ request, onResolve }: ConflictApprovalProps):
         titleId={titleId}
         kind="conflict"
         badge="changed on disk"
-        heading={`${request.conflictPath} changed while the change waited`}
+        heading={`${request.subject.path} changed while the change waited`}
         tool={request.tool}
       />
       <div className="approval-command-body">

@@ -6,18 +6,19 @@ import { fileAcceptAnswer, fileAcceptLabel } from './decision'
 import { HunkList } from './HunkList'
 import { applyHunks, computeHunks, type Hunk } from './hunks'
 import { languageForPath, useMonacoTheme } from './monaco'
-import type { ApprovalAnswer, FileApprovalRequest } from './types'
+import type { FileChangeKind } from '../../../shared/protocol'
+import type { ApprovalAnswer, ApprovalCard } from './types'
 import { useApprovalKeys } from './useApprovalKeys'
 import { useResolveOnce } from './useResolveOnce'
 import { useDiffEditor } from './useDiffEditor'
 
 interface FileApprovalProps {
-  request: FileApprovalRequest
+  request: ApprovalCard<'file'>
   queued: number
   onResolve(answer: ApprovalAnswer): void
 }
 
-const KIND_LABEL: Record<FileApprovalRequest['kind'], string> = {
+const KIND_LABEL: Record<FileChangeKind, string> = {
   create: 'new file',
   modify: 'modified',
   delete: 'deleted',
@@ -28,7 +29,8 @@ const EDITOR_WRAPPER = { style: { display: 'flex', position: 'absolute', inset: 
 
 /** A proposed file change: the diff, per-hunk choices, editing, and the answer. */
 export function FileApproval({ request, queued, onResolve }: FileApprovalProps): React.JSX.Element {
-  const { path, kind, before, after, tool } = request
+  const { path, change: kind, before, after, agentFile } = request.subject
+  const { tool } = request
   const hunks = useMemo(() => computeHunks(before, after), [before, after])
   const [accepted, setAccepted] = useState<ReadonlySet<number>>(() => new Set(hunks.map((h) => h.index)))
   const [focused, setFocused] = useState<number | null>(null)
@@ -139,6 +141,12 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
           </span>
         </div>
       </header>
+      {agentFile && (
+        <p className="approval-warning" role="note" data-testid="approval-agent-file">
+          This file instructs agents or other tools (an editor, a hook, CI): it asks under every policy but
+          full-auto. Read it as you would a script.
+        </p>
+      )}
 
       <div className="approval-body">
         <div className="approval-editor" data-testid="approval-diff">

@@ -1,10 +1,10 @@
 import type React from 'react'
 import { AcceptRejectApproval } from './ApprovalFrame'
 import { mcpArgsText, mcpDescriptionText } from './mcpCall'
-import type { ApprovalAnswer, McpApprovalRequest } from './types'
+import type { ApprovalAnswer, ApprovalCard } from './types'
 
 interface McpApprovalProps {
-  request: McpApprovalRequest
+  request: ApprovalCard<'mcp'>
   queued: number
   onResolve(answer: ApprovalAnswer): void
 }
@@ -18,9 +18,9 @@ function hiddenNote(hidden: number): string {
  * server says the tool does (its words, not ours: shown as plain text and labelled so).
  */
 export function McpApproval({ request, queued, onResolve }: McpApprovalProps): React.JSX.Element {
-  const { server, tool } = request.mcp
-  const args = mcpArgsText(request.mcp.args)
-  const description = mcpDescriptionText(request.mcp.description)
+  const { server, tool } = request.subject
+  const args = mcpArgsText(request.subject.args)
+  const description = mcpDescriptionText(request.subject.description)
 
   return (
     <AcceptRejectApproval
@@ -31,6 +31,7 @@ export function McpApproval({ request, queued, onResolve }: McpApprovalProps): R
       tool={request.tool}
       queued={queued}
       dataKind="mcp"
+      rule={request.rule}
       onResolve={onResolve}
     >
       <div className="approval-mcp-body">

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import type React from 'react'
 import { ChatInput } from '../chat/ChatInput'
+import { AgentFilesNotice } from './AgentFilesNotice'
 import { ErrorActions } from './ErrorActions'
 import { openSession, select, useApp } from '../state/store'
 import {
@@ -25,6 +26,7 @@ export function MainPane(): React.JSX.Element {
     <main className="main-pane" aria-label="Session">
       <TimelineFilters filter={filter} onChange={setFilter} counts={counts} />
       {view.parent && <ForkOrigin parent={view.parent} />}
+      <AgentFilesNotice view={view} />
       {view.steps.length === 0 ? (
         <div className="empty-session">
           <h2>What should the agent do?</h2>

@@ -14,11 +14,7 @@ const ReplayFiles = lazy(() => import('../replay/ReplayFiles'))
 const loading = <div className="side-loading">Loading the diff view…</div>
 
 function toPanelRequest(e: ApprovalRequest): ApprovalPanelProps['request'] {
-  if (e.conflict)
-    return { callId: e.callId, tool: e.tool, conflictPath: e.conflict.path, message: e.conflict.message }
-  if (e.mcp) return { callId: e.callId, tool: e.tool, mcp: e.mcp }
-  if (e.change) return { callId: e.callId, tool: e.tool, ...e.change }
-  return { callId: e.callId, tool: e.tool, command: e.command?.command ?? e.tool, cwd: e.command?.cwd ?? '' }
+  return { callId: e.callId, tool: e.tool, subject: e.subject, ...(e.rule ? { rule: e.rule } : {}) }
 }
 
 /** Right of the timeline: the oldest waiting approval first, else the selected step's details. */

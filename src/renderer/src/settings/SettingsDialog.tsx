@@ -2,6 +2,7 @@ import type React from 'react'
 import { useId, useState, type FormEvent, type ReactNode } from 'react'
 import type { AppSettings } from '../../../shared/protocol'
 import { McpRoot } from '../mcp/McpDialog'
+import { ApprovalRules } from './ApprovalRules'
 import { McpSettingsRow } from '../mcp/McpSettingsRow'
 import { Dialog } from '../palette/Dialog'
 import { saveSettings, toast, useApp } from '../state/store'
@@ -201,6 +202,8 @@ function SettingsForm({ settings }: { settings: AppSettings }): React.JSX.Elemen
         </NumberField>
         <p className="ui-note settings-span">{MODEL_OPTIONS_NOTE}</p>
       </fieldset>
+
+      <ApprovalRules />
 
       <McpSettingsRow />
 

@@ -1,5 +1,6 @@
 import type React from 'react'
 import type { ToolStep } from '../../../shared/reducer'
+import { ruleLabel } from '../../../shared/approval-rules'
 import { mcpDescriptionText } from '../approval/mcpCall'
 import { formatBytes, shownImage } from './attachments'
 import { CodeBlock, DiffBlock, Fields, OutputBlock, Section } from './blocks'
@@ -23,6 +24,7 @@ function Approval({ approval }: { approval: NonNullable<ToolStep['approval']> })
           ['Decision', <span className={pending ? 'sd-warn' : undefined}>{approvalText(approval)}</span>],
           ['By', pending ? undefined : approval.by],
           ['Reason', approval.reason],
+          ['Rule', approval.rule ? <code>{ruleLabel(approval.rule.pattern)}</code> : undefined],
           ['Requested at', `#${approval.requestedSeq}`],
         ]}
       />

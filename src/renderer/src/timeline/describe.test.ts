@@ -105,6 +105,13 @@ describe('approvalText', () => {
     expect(approvalText({ decision: 'reject', by: 'policy' })).toBe('rejected by policy')
     expect(approvalText({ decision: 'pending', by: 'user' })).toBe('waiting for you')
   })
+
+  it('names an "always allow" and the rule that let a call run unasked', () => {
+    expect(approvalText({ decision: 'always', by: 'user' })).toBe('always allowed')
+    expect(approvalText({ decision: 'accept', by: 'policy', rule: { scope: 'project' } })).toBe(
+      'approved by the project rule',
+    )
+  })
 })
 
 describe('markdownHead', () => {
@@ -154,7 +161,7 @@ describe('an MCP tool row', () => {
         type: 'approval.requested',
         callId: 'm1',
         tool: 'mcp__my__srv__do__it',
-        mcp: { server: 'my__srv', tool: 'do__it', args: {} },
+        subject: { kind: 'mcp', server: 'my__srv', tool: 'do__it', args: {} },
       },
     ])
     expect(describeStep(step).title).toBe('my__srv · do__it')

@@ -79,12 +79,15 @@ const APPROVAL_TEXT: Record<string, string> = {
   reject: 'rejected',
   edited: 'approved with edits',
   partial: 'partly approved',
+  regenerate: 'sent back to redo',
+  always: 'always allowed',
 }
 
 /** "waiting for you", "approved", "rejected by policy", … */
-export function approvalText(approval: { decision: string; by: string }): string {
+export function approvalText(approval: { decision: string; by: string; rule?: { scope: string } }): string {
   const text = APPROVAL_TEXT[approval.decision] ?? approval.decision
-  return approval.decision !== 'pending' && approval.by === 'policy' ? `${text} by policy` : text
+  if (approval.decision === 'pending' || approval.by !== 'policy') return text
+  return approval.rule ? `${text} by the ${approval.rule.scope} rule` : `${text} by policy`
 }
 
 /**
@@ -166,7 +169,13 @@ export function describeStep(step: TimelineStep): RowText {
         preview: summarizeArgs(step.name, step.args) || undefined,
       }
     case 'checkpoint':
-      return { title: `Checkpoint · ${plural(step.paths.length, 'file')}` }
+      return {
+        title: `Checkpoint · ${plural(step.paths.length, 'file')}`,
+        // Changed unasked (full-auto, or by a command): what the next agent or tool will obey.
+        ...(step.agentFiles
+          ? { meta: `⚠ instructs agents, changed without asking: ${step.agentFiles.join(', ')}` }
+          : {}),
+      }
     case 'compaction': {
       const [before, after] = [formatTokens(step.beforeTokens), formatTokens(step.afterTokens)]
       const how = step.onRequest ? ' on request' : ''

@@ -1,4 +1,8 @@
-import type { StepwiseEvent } from '../../../../shared/protocol'
+import type { ApprovalSubject, StepwiseEvent } from '../../../../shared/protocol'
+
+function fileSubject(path: string): ApprovalSubject {
+  return { kind: 'file', path, change: 'modify', diff: '', before: '', after: '' }
+}
 
 /** Event fixtures for the overview's tests. */
 
@@ -57,7 +61,7 @@ export function richSession(): StepwiseEvent[] {
       },
     ],
     [1540, { type: 'tool.started', callId: 'c2', name: 'edit_file', args: { path: 'a.ts' }, mutating: true }],
-    [1550, { type: 'approval.requested', callId: 'c2', tool: 'edit_file' }],
+    [1550, { type: 'approval.requested', callId: 'c2', tool: 'edit_file', subject: fileSubject('a.ts') }],
     [4550, { type: 'approval.resolved', callId: 'c2', decision: 'accept', by: 'user' }],
     [
       4600,
@@ -76,7 +80,7 @@ export function richSession(): StepwiseEvent[] {
       5210,
       { type: 'tool.started', callId: 'c3', name: 'write_file', args: { path: 'c.ts' }, mutating: true },
     ],
-    [5220, { type: 'approval.requested', callId: 'c3', tool: 'write_file' }],
+    [5220, { type: 'approval.requested', callId: 'c3', tool: 'write_file', subject: fileSubject('c.ts') }],
     [6220, { type: 'approval.resolved', callId: 'c3', decision: 'reject', by: 'user', reason: 'no' }],
     [
       6230,

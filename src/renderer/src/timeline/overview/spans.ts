@@ -203,7 +203,7 @@ export class SpanModel {
         if (!span) return
         span.status = 'waiting'
         ;(span.waits ??= []).push({ start: e.ts, end: null })
-        if (e.change) addFiles(span, [e.change.path])
+        if (e.subject.kind === 'file') addFiles(span, [e.subject.path])
         span.lastSeq = e.seq
         return
       }
@@ -239,7 +239,12 @@ export class SpanModel {
           addFiles(span, e.paths)
           span.writes = true
         }
-        this.mark(e.seq, 'checkpoint', e.ts, `checkpoint · ${plural(e.paths.length, 'file')}`)
+        this.mark(
+          e.seq,
+          'checkpoint',
+          e.ts,
+          `checkpoint · ${plural(e.paths.length, 'file')}${e.agentFiles ? ` · agent files changed unasked: ${e.agentFiles.join(', ')}` : ''}`,
+        )
         return
       }
       case 'context.compacted': {

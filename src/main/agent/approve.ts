@@ -1,0 +1,94 @@
+import { offeredRule } from '../../shared/approval-rules'
+import type {
+  ApprovalAnswer,
+  ApprovalPolicy,
+  ApprovalRule,
+  ApprovalSubject,
+  EventDraft,
+  RulePattern,
+  RuleScope,
+} from '../../shared/protocol'
+import type { ToolContext } from '../tools/types'
+import type { Approver } from './approvals'
+import { decide, type Decision, type Grants } from './decide'
+
+/**
+ * What every tool path needs to decide and ask (docs/architecture.md#approvals): the policy, the
+ * grants, the approver, and where to record. One set per session run (agent/loop.ts).
+ */
+export interface MutationDeps {
+  sessionId: string
+  toolContext: ToolContext
+  approver: Approver
+  record(draft: EventDraft): void
+  policy(): ApprovalPolicy
+  grants(): Grants
+  /** "Always" for a file change: stop asking for (other than agent) file changes in this session. */
+  allowAllFileChanges(): void
+  /** Saves an "always allow" rule the user chose on an approval. */
+  saveRule(scope: RuleScope, pattern: RulePattern): ApprovalRule
+  /** The user approved this call's file change themselves (it is not marked as unasked). */
+  approvedByUser(callId: string): void
+}
+
+/** Decides for one call; a call a rule lets run is recorded as decided by that rule. */
+export function decideCall(deps: MutationDeps, callId: string, subject: ApprovalSubject): Decision {
+  const decision = decide(deps.policy(), subject, deps.grants())
+  if (decision.action === 'run' && decision.rule)
+    deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'policy', rule: decision.rule })
+  return decision
+}
+
+/** Records the request, waits for the answer, and records an "always" (saving its rule). */
+export async function askUser(
+  deps: MutationDeps,
+  tool: string,
+  callId: string,
+  subject: ApprovalSubject,
+  why: string,
+  signal: AbortSignal,
+): Promise<ApprovalAnswer> {
+  const rule = offeredRule(subject)
+  deps.record({ type: 'approval.requested', callId, tool, subject, ...(rule ? { rule } : {}) })
+  const answer = await deps.approver.requestApproval(
+    {
+      sessionId: deps.sessionId,
+      callId,
+      tool,
+      subject,
+      policy: deps.policy(),
+      why,
+      ...(rule ? { rule } : {}),
+    },
+    signal,
+  )
+  if (answer.decision !== 'always') return answer
+  if (subject.kind === 'file') {
+    deps.allowAllFileChanges()
+    deps.record({ type: 'approval.resolved', callId, decision: 'always', by: 'user' })
+    return answer
+  }
+  // "Always" where no rule is offered (a line with unknown words, several parts) accepts this call only.
+  const saved = rule ? deps.saveRule(answer.scope, rule) : undefined
+  deps.record({
+    type: 'approval.resolved',
+    callId,
+    decision: saved ? 'always' : 'accept',
+    by: 'user',
+    ...(saved ? { rule: saved } : {}),
+  })
+  return answer
+}
+
+/** The model's message for a call the user turned down. */
+export function rejection(what: string, reason: string | undefined): { ok: false; error: string } {
+  return {
+    ok: false,
+    error: `The user rejected ${what}.${reason ? ` Their reason: ${reason}` : ' No reason was given; ask or try a different approach.'}`,
+  }
+}
+
+/** The reason of a turned-down answer, if it gave one. */
+export function reasonOf(answer: ApprovalAnswer): string | undefined {
+  return answer.decision === 'reject' || answer.decision === 'partial' ? answer.reason : undefined
+}
