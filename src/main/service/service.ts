@@ -11,6 +11,7 @@ import { readApiKey, resolveApiKey, writeApiKey } from '../config/credentials'
 import type { Store } from '../store/types'
 import { shutdownLiveTraces } from '../telemetry/live'
 import { recoverInterruptedRestores } from '../timetravel/restore'
+import { explainStoreError } from '../store/failures'
 import { onIndexProgress } from '../session/code-context'
 import { contextBaseline } from './baseline'
 import { compactOnRequest } from './compact'
@@ -166,7 +167,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
       try {
         const handler = handlers[command] as (input: unknown) => unknown
         return { ok: true, output: await handler(parsed) }
-      } catch (error) {
+      } catch (caught) {
+        const error = explainStoreError(caught)
         return { ok: false, error: error instanceof Error ? error.message : String(error) }
       }
     },

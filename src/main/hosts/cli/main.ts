@@ -18,6 +18,7 @@ import { mcpConfigOption } from './mcp-start'
 import { dataDirOption } from './session-store'
 import { exportSession, listSessions, showSession } from './sessions'
 import { EXIT, UsageError } from './exit-codes'
+import { explainStoreError } from '../../store/failures'
 
 function positiveInt(value: string): number {
   const n = Number(value)
@@ -154,7 +155,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`stepwise: ${err.message}\n`)
       return EXIT.usage
     }
-    process.stderr.write(`stepwise: ${err instanceof Error ? err.message : String(err)}\n`)
+    const explained = explainStoreError(err)
+    process.stderr.write(`stepwise: ${explained instanceof Error ? explained.message : String(explained)}\n`)
     return EXIT.failed
   }
 }
