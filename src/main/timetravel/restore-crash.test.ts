@@ -73,7 +73,7 @@ async function killedRewind() {
 
 it('finishes a rewind a SIGKILL cut short, on the next open', async () => {
   const { repo, dataDir, s, base, edited, eventsBefore } = await killedRewind()
-  let store = openStore(dataDir)
+  const store = openStore(dataDir)
   try {
     const report = recoverInterruptedRestores(store)
     expect(report).toHaveLength(1)
