@@ -10,7 +10,6 @@ import {
 import { readApiKey, resolveApiKey, writeApiKey } from '../config/credentials'
 import type { Store } from '../store/types'
 import { shutdownLiveTraces } from '../telemetry/live'
-import { recoverInterruptedRestores } from '../timetravel/restore'
 import { explainStoreError } from '../store/failures'
 import { onIndexProgress } from '../session/code-context'
 import { contextBaseline } from './baseline'
@@ -85,12 +84,6 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     startProject: opts.startProject,
     startupNotices: [...(opts.notices ?? [])],
     broadcast,
-  }
-  // A restore cut short by a crash is finished before anything else touches the projects, and the
-  // app says which state the project is in now.
-  for (const recovered of recoverInterruptedRestores(opts.store)) {
-    ctx.startupNotices.push(recovered.error ? `${recovered.message} ${recovered.error}` : recovered.message)
-    console.error(`[stepwise] ${recovered.message}`)
   }
   for (const notice of opts.notices ?? []) console.error(`[stepwise] ${notice}`)
   const sessions = new SessionRuntime(ctx)

@@ -13,13 +13,13 @@ import { onIndexProgress } from '../../session/code-context'
 import { closeSnapshotters, prepareBaseline, startSession } from '../../session/start'
 import { commandSettingsFrom, hideFromCommands, keepSecretsScansIn, sandboxStatus } from '../../exec'
 import { storedModelOptions } from '../../service/settings'
-import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
 import { startCliMcp } from './mcp-start'
 import { indexProgressLine } from './index-progress'
 import { humanRenderer, jsonRenderer, type EventRenderer } from './render'
 import { terminalApprover } from './terminal-approver'
+import { openCliStore } from './session-store'
 
 export interface EditOptions {
   repo?: string
@@ -159,7 +159,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   if (!task.trim()) throw new UsageError('the task is empty: say what the agent should do.')
   const repo = resolveRepo(opts.repo)
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
-  const store = openStore(dataDir)
+  const store = openCliStore(dataDir)
   hideFromCommands(dataDir)
   keepSecretsScansIn(dataDir)
   const renderer = opts.json ? jsonRenderer(process.stdout) : humanRenderer(process.stdout, process.stderr)

@@ -12,7 +12,7 @@ import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import { sandboxStatus } from '../../exec'
 import { createCoreService } from '../../service/service'
-import { openStore } from '../../store/store'
+import { openDataFolder } from '../../session/data-folder'
 import { startWebHost } from '../web/server'
 import { numCtxOption, resolveRepo, temperatureOption } from './edit'
 import { mcpConfigOption } from './mcp-start'
@@ -90,11 +90,12 @@ export function addServeCommand(program: Command): void {
 export async function runServe(opts: ServeOptions): Promise<number> {
   const startProject = opts.repo ? resolveRepo(opts.repo) : undefined
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
-  const store = openStore(dataDir)
+  const { store, notices } = openDataFolder(dataDir, { backup: true })
   const service = createCoreService({
     store,
     dataDir,
     host: 'web',
+    notices,
     startProject,
     mcpConfigs: opts.mcpConfig,
     defaults: {
