@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { explainStoreError, StoreFailure } from './failures'
+import { explainStoreError, openedReadOnlyBecause, StoreFailure } from './failures'
 import { Database, type SqliteDatabase } from './sqlite'
 
 /** One schema step. Runs inside the migration transaction; never commits itself. */
@@ -71,17 +71,19 @@ export function explainLocks<T>(file: string, fn: () => T): T {
  * to date. The migration check takes the write lock at once (BEGIN IMMEDIATE),
  * which doubles as the probe for another process holding the database. A failure
  * is a StoreFailure that names the file, the cause and the fix; a store this user
- * may read but not write opens read-only (openReadOnly), so it can still be listed.
+ * may read but not write (permissions, a read-only or full disk) opens read-only
+ * (openReadOnly), so it can still be listed and shown.
  */
 export function openDatabase(file: string, opts: OpenDatabaseOptions): SqliteDatabase {
   try {
     return openWritable(file, opts)
   } catch (err) {
     const failure = explainStoreError(err, file)
-    if (!(failure instanceof StoreFailure) || !['read-only', 'no-access'].includes(failure.kind))
+    if (!(failure instanceof StoreFailure) || !['read-only', 'no-access', 'full'].includes(failure.kind))
       throw failure
     const db = openReadOnly(file, opts.migrations.length)
     if (!db) throw failure
+    openedReadOnlyBecause(file, failure)
     return db
   }
 }

@@ -33,6 +33,23 @@ export function trackOpenStore(file: string): () => void {
   return () => openFiles.delete(file)
 }
 
+/** Stores read from a private copy (db.ts#openReadOnly), with the failure that kept them from opening for writing. */
+const readOnlyBecause = new Map<string, StoreFailure>()
+
+export function openedReadOnlyBecause(file: string, failure: StoreFailure): void {
+  // It opened after all: what stops a write is that it cannot be written, said as such.
+  const asWrite =
+    failure.kind === 'no-access'
+      ? new StoreFailure(
+          'read-only',
+          file,
+          messageFor('read-only', file, path.dirname(file), failure.detail),
+          failure.detail,
+        )
+      : failure
+  readOnlyBecause.set(file, asWrite)
+}
+
 const MOVE = 'or point Stepwise at another data folder with --data-dir (or STEPWISE_HOME)'
 
 /**
@@ -44,12 +61,17 @@ export function explainStoreError(err: unknown, file?: string): unknown {
   if (err instanceof StoreFailure) return err
   const code = (err as { code?: unknown } | null)?.code
   if (typeof code !== 'string') return err
-  const kind = kindOf(code)
-  if (!kind) return err
   const target = file ?? (openFiles.size === 1 ? [...openFiles][0] : undefined)
+  let kind = kindOf(code)
+  if (!kind) return err
+  // SQLite reports a full disk met while it grows its shared memory or WAL as an I/O error.
+  if (kind === 'disk' && target && diskIsFull(path.dirname(target))) kind = 'full'
   const name = target ?? 'the Stepwise database'
   const dir = target ? path.dirname(target) : 'its data folder'
   const detail = (err as Error).message
+  // A write to a store read from a copy fails for the reason it could not be opened for writing.
+  const because = target ? readOnlyBecause.get(target) : undefined
+  if (kind === 'read-only' && because) return because
   return new StoreFailure(kind, name, messageFor(kind, name, dir, detail), detail)
 }
 
@@ -91,6 +113,16 @@ function messageFor(kind: StoreFailureKind, file: string, dir: string, detail: s
         `Reading or writing the Stepwise database ${file} failed at the disk (${detail}). ` +
         `Check the disk (dmesg, its free space, whether it was unplugged or remounted read-only), then try again.`
       )
+  }
+}
+
+/** Less than a page or two left for this user on the disk that holds `dir`. */
+function diskIsFull(dir: string): boolean {
+  try {
+    const st = fs.statfsSync(dir)
+    return st.bavail * st.bsize < 64 * 1024
+  } catch {
+    return false
   }
 }
 

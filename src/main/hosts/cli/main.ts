@@ -19,6 +19,7 @@ import { dataDirOption } from './session-store'
 import { exportSession, listSessions, showSession } from './sessions'
 import { EXIT, UsageError } from './exit-codes'
 import { explainStoreError } from '../../store/failures'
+import { addDoctorCommand } from './doctor'
 
 function positiveInt(value: string): number {
   const n = Number(value)
@@ -80,6 +81,7 @@ export function buildProgram(): Command {
   addIndexCommand(program)
   addServeCommand(program)
   addMcpCommand(program)
+  addDoctorCommand(program)
 
   const sessions = program
     .command('sessions')
