@@ -32,6 +32,7 @@ const BENCHES: Bench[] = [
   { name: 'sandbox', file: 'sandbox.bench.ts' },
   { name: 'index', file: 'index.bench.ts' },
   { name: 'toolcalls', file: 'toolcalls.bench.ts' },
+  { name: 'tokens', file: 'tokens.bench.ts' },
   { name: 'bundle', file: 'bundle.bench.ts' },
   { name: 'timetravel', file: 'timetravel.bench.ts' },
   { name: 'ui', file: 'ui.bench.ts' },

@@ -15,11 +15,14 @@ export function startService(at: {
   dataDir: string
   baseUrl: string
   approvalPolicy?: ApprovalPolicy
+  /** What opening the data folder said (session/data-folder.ts), as a host passes it on. */
+  notices?: string[]
 }): CoreService {
   return createCoreService({
     store: at.store,
     dataDir: at.dataDir,
     host: 'web',
+    notices: at.notices,
     defaults: {
       provider: 'ollama',
       model: 'coder:1b',

@@ -6,7 +6,7 @@ import { app, BrowserWindow, dialog, session } from 'electron'
 import { desktopDataDir } from './config/data-move'
 import { defaultModels } from './config/defaults'
 import { createCoreService } from './service/service'
-import { openStore } from './store/store'
+import { openDataFolder } from './session/data-folder'
 import { bindIpc } from './hosts/electron/ipc'
 import { safeStorageKeys } from './hosts/electron/keys'
 import { registerAppScheme, serveRenderer } from './hosts/electron/protocol'
@@ -36,8 +36,9 @@ void app.whenReady().then(() => {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   serveRenderer(join(outDir, 'renderer'))
   // One data folder for every host; an old database in Electron's own folder moves there once.
-  const { dataDir, notices } = desktopDataDir(app.getPath('userData'))
-  const store = openStore(dataDir)
+  const { dataDir, notices: moved } = desktopDataDir(app.getPath('userData'))
+  const { store, notices: opened } = openDataFolder(dataDir, { backup: true })
+  const notices = [...moved, ...opened]
   const service = createCoreService({
     store,
     dataDir,

@@ -38,6 +38,13 @@ describe('unifiedDiff', () => {
     expect(applyPatch(before, patch)).toBe(after)
     expect(diffStat(before, after)).toEqual({ added: 6000, removed: 6000 })
   })
+
+  it('deletes a file of a million lines without overflowing the stack (no spread of a hunk)', () => {
+    const lines = Array.from({ length: 1_000_000 }, (_, i) => `line ${i}\n`)
+    const diff = unifiedDiff('big.txt', lines.join(''), null)
+    expect(diff.startsWith('--- a/big.txt\n+++ /dev/null\n@@ -1,1000000 +0,0 @@\n-line 0\n')).toBe(true)
+    expect(diff.endsWith('-line 999999\n')).toBe(true)
+  })
 })
 
 describe('diffStat', () => {

@@ -129,10 +129,9 @@ export function unifiedDiff(
   }
   const close = () => {
     if (!hunk) return
-    out.push(
-      `@@ -${range(hunk.oldStart, hunk.oldCount)} +${range(hunk.newStart, hunk.newCount)} @@\n`,
-      ...hunk.body,
-    )
+    out.push(`@@ -${range(hunk.oldStart, hunk.oldCount)} +${range(hunk.newStart, hunk.newCount)} @@\n`)
+    // One push per piece: a hunk of a million lines spread into one call overflows the stack.
+    for (const piece of hunk.body) out.push(piece)
     hunk = null
   }
 

@@ -37,7 +37,39 @@ export interface TokenCounter {
 const MESSAGE_OVERHEAD = 4
 
 export function tokenizerFor(model: string): (text: string) => number {
-  return /^(gpt-4(?![.o])|gpt-3\.5)/.test(model) ? countCl100k : countO200k
+  return linearCount(/^(gpt-4(?![.o])|gpt-3\.5)/.test(model) ? countCl100k : countO200k)
+}
+
+/**
+ * BPE merges within one pre-token take time quadratic in its length, and a run of one
+ * character class (`aaaa…`, 100 KB of spaces, `=-=-…`) is one pre-token: 150 KB of one letter
+ * took over a minute. No pre-token outlives a run of 256 non-space or space characters, so such
+ * runs are counted apart, in pieces of PIECE characters (a token may be split at a piece's edge: an
+ * estimate off by at most one token a piece), and past SAMPLE characters a run is extrapolated from
+ * the pieces counted. Any text then costs time linear in its length (bench/tokens.bench.ts).
+ */
+export function linearCount(count: Count): Count {
+  return (text) => {
+    if (text.length < LONG_RUN) return count(text)
+    let runs = 0
+    const rest = text.replace(LONG_RUNS, (run) => {
+      runs += countRun(count, run)
+      return ' '
+    })
+    return count(rest) + runs
+  }
+}
+
+const LONG_RUN = 256
+const LONG_RUNS = /\S{256,}|\s{256,}/g
+const PIECE = 128
+const SAMPLE = 16 * 1024
+
+function countRun(count: Count, run: string): number {
+  const sampled = Math.min(run.length, SAMPLE)
+  let tokens = 0
+  for (let at = 0; at < sampled; at += PIECE) tokens += count(run.slice(at, Math.min(at + PIECE, sampled)))
+  return sampled === run.length ? tokens : Math.ceil((tokens * run.length) / sampled)
 }
 
 /** Loads the model's token tables now (~0.3 s of this thread), for a caller that is waiting anyway. */

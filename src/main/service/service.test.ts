@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { HostMessage, StepwiseEvent } from '../../shared/protocol'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../../../test/fake-model-server'
 import { answer, startService, type CoreService } from '../../../test/service-harness'
+import { openDataFolder } from '../session/data-folder'
 import { openStore } from '../store/store'
 import { rewindSession } from '../timetravel/restore'
 import { recordSession } from '../timetravel/restore-testing'
@@ -311,7 +312,12 @@ describe('the host starting after a crash in the middle of a rewind', () => {
         },
       }),
     ).rejects.toThrow('killed')
-    await setup([])
+    // The host starts again: it opens the data folder the one way every host does.
+    store.close()
+    const opened = openDataFolder(dataDir)
+    store = opened.store
+    server = await startFakeModelServer({ turns: [], models: ['coder:1b'] })
+    service = startService({ store, dataDir, baseUrl: server.url, notices: opened.notices })
     const info = await call<{ notices: string[] }>('app/info', {})
     expect(info.notices).toHaveLength(1)
     expect(info.notices[0]).toMatch(/rewind/i)

@@ -10,7 +10,7 @@ import {
 import { readApiKey, resolveApiKey, writeApiKey } from '../config/credentials'
 import type { Store } from '../store/types'
 import { shutdownLiveTraces } from '../telemetry/live'
-import { recoverInterruptedRestores } from '../timetravel/restore'
+import { explainStoreError } from '../store/failures'
 import { onIndexProgress } from '../session/code-context'
 import { contextBaseline } from './baseline'
 import { compactOnRequest } from './compact'
@@ -82,12 +82,6 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
     startProject: opts.startProject,
     startupNotices: [...(opts.notices ?? [])],
     broadcast,
-  }
-  // A restore cut short by a crash is finished before anything else touches the projects, and the
-  // app says which state the project is in now.
-  for (const recovered of recoverInterruptedRestores(opts.store)) {
-    ctx.startupNotices.push(recovered.error ? `${recovered.message} ${recovered.error}` : recovered.message)
-    console.error(`[stepwise] ${recovered.message}`)
   }
   for (const notice of opts.notices ?? []) console.error(`[stepwise] ${notice}`)
   const sessions = new SessionRuntime(ctx)
@@ -166,7 +160,8 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
       try {
         const handler = handlers[command] as (input: unknown) => unknown
         return { ok: true, output: await handler(parsed) }
-      } catch (error) {
+      } catch (caught) {
+        const error = explainStoreError(caught)
         return { ok: false, error: error instanceof Error ? error.message : String(error) }
       }
     },

@@ -1,5 +1,7 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
+import { explainStoreError, openedReadOnlyBecause, StoreFailure } from './failures'
 import { Database, type SqliteDatabase } from './sqlite'
 
 /** One schema step. Runs inside the migration transaction; never commits itself. */
@@ -67,9 +69,26 @@ export function explainLocks<T>(file: string, fn: () => T): T {
 /**
  * Opens (creating if needed) a SQLite file in WAL mode and brings its schema up
  * to date. The migration check takes the write lock at once (BEGIN IMMEDIATE),
- * which doubles as the probe for another process holding the database.
+ * which doubles as the probe for another process holding the database. A failure
+ * is a StoreFailure that names the file, the cause and the fix; a store this user
+ * may read but not write (permissions, a read-only or full disk) opens read-only
+ * (openReadOnly), so it can still be listed and shown.
  */
 export function openDatabase(file: string, opts: OpenDatabaseOptions): SqliteDatabase {
+  try {
+    return openWritable(file, opts)
+  } catch (err) {
+    const failure = explainStoreError(err, file)
+    if (!(failure instanceof StoreFailure) || !['read-only', 'no-access', 'full'].includes(failure.kind))
+      throw failure
+    const db = openReadOnly(file, opts.migrations.length)
+    if (!db) throw failure
+    openedReadOnlyBecause(file, failure)
+    return db
+  }
+}
+
+function openWritable(file: string, opts: OpenDatabaseOptions): SqliteDatabase {
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const db = new Database(file, { timeout: opts.busyTimeoutMs ?? 3000 })
   try {
@@ -95,6 +114,41 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions): SqliteDat
   } catch (err) {
     db.close()
     throw err
+  }
+}
+
+/**
+ * A store in a folder this user cannot write (another user's, a read-only disk): read from a
+ * private copy, since SQLite cannot read a WAL database without writing its shared-memory file
+ * beside it. Undefined when the file cannot be read either, or needs a migration (a write).
+ * Every write to it fails with SQLite's "readonly database", which explainStoreError words.
+ */
+function openReadOnly(file: string, version: number): SqliteDatabase | undefined {
+  try {
+    fs.accessSync(file, fs.constants.R_OK)
+  } catch {
+    return undefined
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-readonly-'))
+  const copy = path.join(dir, path.basename(file))
+  try {
+    fs.copyFileSync(file, copy)
+    for (const suffix of ['-wal'])
+      if (fs.existsSync(file + suffix)) fs.copyFileSync(file + suffix, copy + suffix)
+    const writable = new Database(copy)
+    writable.pragma('journal_mode = DELETE') // folds the copied WAL in; the copy is ours
+    writable.close()
+    const db = new Database(copy, { readonly: true, fileMustExist: true })
+    if ((db.pragma('user_version', { simple: true }) as number) !== version) {
+      db.close()
+      return undefined
+    }
+    // The copy goes when the process ends; the original is never touched.
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
+    return db
+  } catch {
+    fs.rmSync(dir, { recursive: true, force: true })
+    return undefined
   }
 }
 

@@ -5,12 +5,17 @@ import type { TrafficEntry } from '../providers/types'
 import { createApprovalStore } from './approval-rules'
 import { explainLocks, openDatabase, type OpenDatabaseOptions } from './db'
 import { HEARTBEAT_MS, HOST, ownerGone, type Ownership } from './liveness'
+import { explainStoreError, StoreFailure, trackOpenStore } from './failures'
+import { markDamaged, markOpen, quickCheck, refuseIfMarkedDamaged } from './health'
 import { migrations } from './schema'
 import type { SessionRow, SessionStatus, Store } from './types'
 
 export const STORE_FILE_NAME = 'stepwise.db'
 
-export type OpenStoreOptions = Pick<OpenDatabaseOptions, 'busyTimeoutMs' | 'synchronous'>
+export type OpenStoreOptions = Pick<OpenDatabaseOptions, 'busyTimeoutMs' | 'synchronous'> & {
+  /** `stepwise doctor` only: open a file marked damaged, to check and repair it. */
+  allowDamaged?: boolean
+}
 
 /**
  * A short id that sorts by creation time: 8 base36 chars of milliseconds (good
@@ -70,11 +75,34 @@ function toSessionRow(r: SessionRecord, runningHere: ReadonlySet<string>): Sessi
   }
 }
 
-/** Opens (creating and migrating if needed) `<dataDir>/stepwise.db`. */
+/**
+ * Opens (creating and migrating if needed) `<dataDir>/stepwise.db`. After an unclean end of an
+ * earlier process the file gets SQLite's quick check first (store/health.ts); a file found damaged
+ * is refused, with the way out.
+ */
 export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
   const file = path.join(dataDir, STORE_FILE_NAME)
-  const db = openDatabase(file, { migrations, ...opts })
-  const guard = <T>(fn: () => T): T => explainLocks(file, fn)
+  if (!opts.allowDamaged) refuseIfMarkedDamaged(file)
+  const mark = markOpen(file)
+  let db: ReturnType<typeof openDatabase>
+  try {
+    db = openDatabase(file, { migrations, ...opts })
+    if (mark.uncleanEnd && !opts.allowDamaged) refuseDamaged(file, db)
+  } catch (err) {
+    mark.release()
+    throw err
+  }
+  const untrack = trackOpenStore(file)
+  const guard = <T>(fn: () => T): T => {
+    try {
+      return explainLocks(file, fn)
+    } catch (err) {
+      const explained = explainStoreError(err, file)
+      if (explained instanceof StoreFailure && explained.kind === 'damaged')
+        markDamaged(file, explained.detail)
+      throw explained
+    }
+  }
 
   const stmt = {
     insertSession: db.prepare(
@@ -316,11 +344,27 @@ export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
       guard(() => stmt.setSetting.run(key, value))
     },
 
+    /** False when the store opened read-only (a folder this user cannot write): writes fail. */
+    writable: !db.readonly,
+
     close() {
       if (heartbeatTimer) clearInterval(heartbeatTimer)
       heartbeatTimer = undefined
       runningHere.clear()
+      untrack()
       if (db.open) db.close()
+      mark.release()
     },
   }
+}
+
+/** The quick check after an unclean end: a damaged file is marked, closed and refused. */
+function refuseDamaged(file: string, db: ReturnType<typeof openDatabase>): void {
+  const verdict = quickCheck(db)
+  if (verdict === 'ok') return
+  markDamaged(file, verdict)
+  db.close()
+  refuseIfMarkedDamaged(file)
+  // The mark could not be written (a read-only folder): refuse all the same.
+  throw explainStoreError(Object.assign(new Error(verdict), { code: 'SQLITE_CORRUPT' }), file)
 }

@@ -52,6 +52,8 @@ export interface SnapshotInfo {
  */
 export interface Store {
   readonly path: string
+  /** False when the data folder could only be opened read-only: listing works, writes fail. */
+  readonly writable: boolean
   /** The open connection, shared with the snapshotter (one connection per process). */
   readonly db: SqliteDatabase
   createSession(input: {

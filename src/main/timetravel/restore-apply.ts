@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
-import { createBlobStore, type BlobStore } from '../snapshot/blobs'
+import { createBlobStore, sha256, type BlobStore } from '../snapshot/blobs'
+import { createManifestStore } from '../snapshot/manifestStore'
 import type { Store } from '../store/types'
 
 /**
@@ -251,6 +252,56 @@ function removeEmptyParents(root: string, dir: string): void {
   }
 }
 
+/**
+ * The plan's files whose content now is neither what the restore writes there nor what the
+ * checkpoint taken before it holds: changed by someone after the restore was cut short.
+ */
+function changedSince(store: Store, blobs: BlobStore, entry: JournalEntry): Set<string> {
+  const saved = savedHashes(store, blobs, entry.savedSnapshotId)
+  const target = new Map<string, string | null>(entry.plan.write.map((w) => [w.path, w.hash]))
+  for (const rel of entry.plan.delete) target.set(rel, null)
+  const changed = new Set<string>()
+  for (const [rel, wanted] of target) {
+    checkRelative(rel)
+    const now = currentHash(path.join(entry.root, rel))
+    if (now === wanted) continue
+    const before = saved?.get(rel) ?? null
+    if (saved && now !== before) changed.add(rel)
+  }
+  return changed
+}
+
+/** Path → content hash of a stored snapshot (undefined when it cannot be read: nothing is kept back). */
+function savedHashes(store: Store, blobs: BlobStore, snapshotId: number): Map<string, string> | undefined {
+  try {
+    const row = store.db
+      .prepare<[number], { manifest_hash: string }>('SELECT manifest_hash FROM snapshots WHERE id = ?')
+      .get(snapshotId)
+    if (!row) return undefined
+    const manifest = createManifestStore(blobs).load(row.manifest_hash)
+    return new Map(manifest.files.map((f) => [f.path, f.hash]))
+  } catch {
+    return undefined
+  }
+}
+
+function currentHash(abs: string): string | null {
+  try {
+    const st = fs.lstatSync(abs)
+    return st.isFile() ? sha256(fs.readFileSync(abs)) : `not a file: ${st.mode}`
+  } catch {
+    return null
+  }
+}
+
+function withoutPaths(plan: RestorePlan, drop: ReadonlySet<string>): RestorePlan {
+  if (drop.size === 0) return plan
+  return {
+    write: plan.write.filter((w) => !drop.has(w.path)),
+    delete: plan.delete.filter((p) => !drop.has(p)),
+  }
+}
+
 export interface RecoveredRestore {
   sessionId: string
   kind: RestoreKind
@@ -283,14 +334,24 @@ export function recoverInterruptedRestores(store: Store, opts: { root?: string }
       paths: planPaths(entry.plan),
     }
     try {
-      applyPlan(entry.root, entry.plan, verifyBlobs(blobs, entry.plan))
-      finishJournal(store, entry)
+      // A file changed since the restore was cut short (the user fixed it by hand) is in no
+      // checkpoint: replaying the plan over it would lose it. It stays as it is.
+      const kept = changedSince(store, blobs, entry)
+      const plan = withoutPaths(entry.plan, kept)
+      applyPlan(entry.root, plan, verifyBlobs(blobs, plan))
+      finishJournal(store, { ...entry, plan })
+      const keptNote =
+        kept.size === 0
+          ? ''
+          : ` ${[...kept].sort().join(', ')} changed after the ${what.split(' ')[1]} was cut short, so ` +
+            `${kept.size === 1 ? 'it was' : 'they were'} left as ${kept.size === 1 ? 'it is' : 'they are'} (in no checkpoint yet).`
       return {
         ...base,
+        paths: planPaths(plan),
         message:
-          `${entry.root} was fully restored to ${at} of session ${entry.sessionId} after an ` +
+          `${entry.root} was ${kept.size === 0 ? 'fully ' : ''}restored to ${at} of session ${entry.sessionId} after an ` +
           `interrupted ${what.split(' ')[1]}; the files from before it are saved as checkpoint ` +
-          `${entry.savedSnapshotId} (stepwise sessions undo ${entry.sessionId} brings them back).`,
+          `${entry.savedSnapshotId} (stepwise sessions undo ${entry.sessionId} brings them back).${keptNote}`,
       }
     } catch (err) {
       const error = (err as Error).message

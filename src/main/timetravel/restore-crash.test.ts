@@ -23,7 +23,8 @@ const N = 20
 const K = 7
 const name = (i: number) => `src/f${String(i).padStart(2, '0')}.ts`
 
-it('finishes a rewind a SIGKILL cut short, on the next open', async () => {
+/** A recorded session whose rewind to its start was SIGKILLed after K of its files. */
+async function killedRewind() {
   const repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-crash-repo-')))
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-crash-data-'))
   dirs.push(repo, dataDir)
@@ -34,7 +35,7 @@ it('finishes a rewind a SIGKILL cut short, on the next open', async () => {
     edited[name(i)] = `new ${i}\n`
   }
   writeFiles(repo, base)
-  let store = openStore(dataDir)
+  const store = openStore(dataDir)
   const s = await recordSession(store, repo)
   await s.change({ ...edited, 'src/added.ts': 'added\n' })
   store.setSessionStatus(s.sessionId, 'done')
@@ -67,8 +68,12 @@ it('finishes a rewind a SIGKILL cut short, on the next open', async () => {
   const restoredSoFar = Object.keys(base).filter((p) => mid[p] === base[p])
   expect(restoredSoFar.length).toBe(K - 1)
   expect(mid['src/added.ts']).toBeUndefined()
+  return { repo, dataDir, s, base, edited, eventsBefore }
+}
 
-  store = openStore(dataDir)
+it('finishes a rewind a SIGKILL cut short, on the next open', async () => {
+  const { repo, dataDir, s, base, edited, eventsBefore } = await killedRewind()
+  const store = openStore(dataDir)
   try {
     const report = recoverInterruptedRestores(store)
     expect(report).toHaveLength(1)
@@ -88,6 +93,29 @@ it('finishes a rewind a SIGKILL cut short, on the next open', async () => {
     const undo = await undoSession(store, s.sessionId)
     expect(undo.status).toBe('restored')
     expect(readTree(repo)).toEqual({ ...edited, 'src/added.ts': 'added\n' })
+  } finally {
+    store.close()
+  }
+})
+
+it('leaves a file changed by hand after the kill as it is, and says so, instead of replaying over it', async () => {
+  const { repo, dataDir, s, base } = await killedRewind()
+  // One file the rewind had already put back, one it had not reached: both fixed by hand since.
+  fs.writeFileSync(path.join(repo, name(0)), 'fixed by hand 0\n')
+  fs.writeFileSync(path.join(repo, name(N - 1)), 'fixed by hand 19\n')
+  const store = openStore(dataDir)
+  try {
+    const [report] = recoverInterruptedRestores(store)
+    expect(report.error).toBeUndefined()
+    expect(report.message).toContain(`${name(0)}, ${name(N - 1)} changed after the rewind was cut short`)
+    expect(readTree(repo)).toEqual({
+      ...base,
+      [name(0)]: 'fixed by hand 0\n',
+      [name(N - 1)]: 'fixed by hand 19\n',
+    })
+    expect(store.listEvents(s.sessionId).at(-1)).toMatchObject({ type: 'checkpoint.restored' })
+    expect(report.paths).not.toContain(name(0))
+    expect(report.paths).not.toContain(name(N - 1))
   } finally {
     store.close()
   }

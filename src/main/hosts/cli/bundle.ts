@@ -1,11 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { Option, type Command } from 'commander'
-import { defaultDataDir } from '../../config/paths'
-import { openStore } from '../../store/store'
 import { BundleError, bundleFileName, exportBundle, importBundle } from '../../timetravel/bundle'
 import { EXIT, UsageError } from './exit-codes'
-import { requireSession } from './session-store'
+import { requireSession, openCliStore } from './session-store'
 import { inertText } from '../../../shared/terminalText'
 
 function formatBytes(n: number): string {
@@ -19,7 +17,7 @@ export async function exportBundleToFile(
   id: string,
   opts: { dataDir?: string; out?: string },
 ): Promise<number> {
-  const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
+  const store = openCliStore(opts.dataDir)
   try {
     const session = requireSession(store, id)
     const out = path.resolve(opts.out ?? bundleFileName(session.id))
@@ -47,7 +45,7 @@ export function importBundleFile(file: string, opts: { dataDir?: string; repo?: 
   const repo = opts.repo ? path.resolve(opts.repo) : undefined
   if (repo && !fs.statSync(repo, { throwIfNoEntry: false })?.isDirectory())
     throw new UsageError(`--repo ${repo} is not a folder.`)
-  const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
+  const store = openCliStore(opts.dataDir)
   try {
     const r = importBundle(store, input, { repo })
     const dataDir = opts.dataDir ? ` --data-dir ${JSON.stringify(opts.dataDir)}` : ''

@@ -5,10 +5,9 @@ import { InvalidStepError } from '../../agent/resume'
 import { defaultDataDir } from '../../config/paths'
 import { ProviderError } from '../../providers/types'
 import { compactSession } from '../../session/compact'
-import { openStore } from '../../store/store'
 import { resolveProviderConfig } from './edit'
 import { EXIT, UsageError } from './exit-codes'
-import { dataDirOption, requireSession } from './session-store'
+import { dataDirOption, requireSession, openCliStore } from './session-store'
 import { inertText } from '../../../shared/terminalText'
 
 /*
@@ -43,7 +42,7 @@ export function addCompactCommand(sessions: Command): void {
 
 async function runCompact(id: string, opts: CompactCliOptions): Promise<number> {
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
-  const store = openStore(dataDir)
+  const store = openCliStore(dataDir)
   try {
     const row = requireSession(store, id)
     // Its turn may be going on in the app or another terminal: a summary now would miss its end.

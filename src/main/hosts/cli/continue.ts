@@ -12,7 +12,6 @@ import { defaultDataDir } from '../../config/paths'
 import { createCoreService } from '../../service/service'
 import { ServiceError } from '../../service/sessions'
 import { closeSnapshotters } from '../../session/start'
-import { openStore } from '../../store/store'
 import {
   approverFor,
   exitCodeFor,
@@ -25,7 +24,7 @@ import {
 } from './edit'
 import { EXIT, UsageError } from './exit-codes'
 import { humanRenderer, jsonRenderer } from './render'
-import { dataDirOption, requireSession } from './session-store'
+import { dataDirOption, requireSession, openCliStore } from './session-store'
 import { onStopSignals } from './signals'
 
 /**
@@ -77,7 +76,7 @@ export function addContinueCommand(sessions: Command): void {
 export async function runContinue(id: string, message: string, opts: ContinueOptions): Promise<number> {
   if (!message.trim()) throw new UsageError('the message is empty: say what the agent should do next.')
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
-  const store = openStore(dataDir)
+  const store = openCliStore(dataDir)
   const renderer = opts.json ? jsonRenderer(process.stdout) : humanRenderer(process.stdout, process.stderr)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
   let service: ReturnType<typeof createCoreService> | undefined

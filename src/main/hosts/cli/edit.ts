@@ -13,7 +13,6 @@ import { onIndexProgress } from '../../session/code-context'
 import { closeSnapshotters, prepareBaseline, startSession } from '../../session/start'
 import { commandSettingsFrom, sandboxStatus } from '../../exec'
 import { flagModelOptions, storedModelOptions } from '../../service/settings'
-import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
 import { startCliMcp } from './mcp-start'
@@ -22,6 +21,7 @@ import { humanRenderer, jsonRenderer, type EventRenderer } from './render'
 import { onStopSignals } from './signals'
 import { terminalApprover } from './terminal-approver'
 import { inertText } from '../../../shared/terminalText'
+import { openCliStore } from './session-store'
 
 export interface EditOptions {
   repo?: string
@@ -214,7 +214,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   if (!task.trim()) throw new UsageError('the task is empty: say what the agent should do.')
   const repo = resolveRepo(opts.repo)
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
-  const store = openStore(dataDir)
+  const store = openCliStore(dataDir)
   const renderer = opts.json ? jsonRenderer(process.stdout) : humanRenderer(process.stdout, process.stderr)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
   const controller = new AbortController()

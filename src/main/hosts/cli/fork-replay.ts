@@ -10,7 +10,6 @@ import {
 import { checkForkPoint, InvalidStepError } from '../../agent/resume'
 import { defaultDataDir } from '../../config/paths'
 import { commandSettingsFrom } from '../../exec'
-import { openStore } from '../../store/store'
 import { continueFork, ForkError, forkSession, type ForkResult } from '../../timetravel/fork'
 import { WorktreeError } from '../../timetravel/fork-worktree'
 import { replaySession, type ReplayFrame } from '../../timetravel/replay'
@@ -19,7 +18,7 @@ import { EXIT, UsageError } from './exit-codes'
 import { formatDuration, humanRenderer, jsonRenderer, summarizeArgs } from './render'
 import { confirm } from './confirm'
 import { onStopSignals } from './signals'
-import { dataDirOption } from './session-store'
+import { dataDirOption, openCliStore } from './session-store'
 import { inertDeep, inertText } from '../../../shared/terminalText'
 
 /** `stepwise sessions fork` and `stepwise sessions replay` (issue 4). */
@@ -85,7 +84,7 @@ export function addForkReplayCommands(sessions: Command): void {
 
 export async function runFork(id: string, opts: ForkCliOptions): Promise<number> {
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
-  const store = openStore(dataDir)
+  const store = openCliStore(dataDir)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
   try {
     const parent = store.findSession(id)
@@ -205,7 +204,7 @@ export function describeFork(fork: ForkResult): string {
 }
 
 export function runReplay(id: string, opts: { json?: boolean; dataDir?: string }): number {
-  const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
+  const store = openCliStore(opts.dataDir)
   try {
     const session = store.findSession(id)
     if (!session)

@@ -1,15 +1,13 @@
-import path from 'node:path'
 import type { Command } from 'commander'
-import { defaultDataDir } from '../../config/paths'
 import { createCodeIndex } from '../../index/code-index'
 import { indexStateFile } from '../../session/code-context'
 import { indexProgressLine } from './index-progress'
 import type { BuildReport, IndexStatus } from '../../index/api'
 import { createSandbox } from '../../sandbox/sandbox'
-import { openStore } from '../../store/store'
 import { resolveRepo } from './edit'
 import { EXIT } from './exit-codes'
 import { formatDuration } from './render'
+import { openCliStore } from './session-store'
 
 /**
  * `stepwise index`: the code index's size, age and errors, brought up to date
@@ -68,7 +66,7 @@ async function runIndex(opts: {
   dataDir?: string
 }): Promise<number> {
   const repo = resolveRepo(opts.repo)
-  const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
+  const store = openCliStore(opts.dataDir)
   try {
     const sandbox = await createSandbox(repo)
     // Someone waits for this build: its threads run at normal priority.

@@ -29,6 +29,8 @@ import { dataDirOption } from './session-store'
 import { exportSession, listSessions, showSession } from './sessions'
 import { EXIT, UsageError } from './exit-codes'
 import { inertText } from '../../../shared/terminalText'
+import { explainStoreError } from '../../store/failures'
+import { addDoctorCommand } from './doctor'
 
 function positiveInt(value: string): number {
   const n = Number(value)
@@ -99,6 +101,7 @@ export function buildProgram(): Command {
   addServeCommand(program)
   addMcpCommand(program)
   addRulesCommand(program)
+  addDoctorCommand(program)
 
   const sessions = program
     .command('sessions')
@@ -175,7 +178,10 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`stepwise: ${inertText(err.message)}\n`)
       return EXIT.usage
     }
-    process.stderr.write(`stepwise: ${inertText(err instanceof Error ? err.message : String(err))}\n`)
+    const explained = explainStoreError(err)
+    process.stderr.write(
+      `stepwise: ${inertText(explained instanceof Error ? explained.message : String(explained))}\n`,
+    )
     return EXIT.failed
   }
 }

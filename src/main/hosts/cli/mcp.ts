@@ -3,11 +3,10 @@ import type { Command } from 'commander'
 import { defaultDataDir } from '../../config/paths'
 import { readProjectConfig } from '../../mcp/config'
 import { decideProject, projectState, readMcpSettings } from '../../mcp/settings'
-import { openStore } from '../../store/store'
 import { resolveRepo } from './edit'
 import { EXIT } from './exit-codes'
 import { cliMcpManager, mcpConfigOption } from './mcp-start'
-import { dataDirOption } from './session-store'
+import { dataDirOption, openCliStore } from './session-store'
 import { inertDeep, inertText } from '../../../shared/terminalText'
 
 /*
@@ -25,7 +24,7 @@ interface ListOptions {
 async function listServers(opts: ListOptions): Promise<number> {
   const repo = resolveRepo(opts.repo)
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
-  const store = openStore(dataDir)
+  const store = openCliStore(dataDir)
   const manager = cliMcpManager({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
   try {
     await manager.start()
@@ -63,7 +62,7 @@ function decide(opts: { repo?: string; dataDir?: string }, approve: boolean): nu
     process.stderr.write(`stepwise: ${repo} has no .mcp.json.\n`)
     return EXIT.failed
   }
-  const store = openStore(dataDir)
+  const store = openCliStore(dataDir)
   try {
     decideProject(store, repo, project, approve)
     const state = projectState(readMcpSettings(store), repo, project)

@@ -5,13 +5,13 @@ import { PROVIDER_IDS, type Finding, type FinishReason, type ProviderId } from '
 import { defaultDataDir } from '../../config/paths'
 import { runReview, type ReviewResult } from '../../review/review'
 import { DEFAULT_MAX_STEPS } from '../../session/start'
-import { openStore } from '../../store/store'
 import { exitCodeFor, resolveProviderConfig, resolveRepo } from './edit'
 import { onStopSignals } from './signals'
 import { EXIT, UsageError } from './exit-codes'
 import { mcpConfigOption, startCliMcp } from './mcp-start'
 import { humanRenderer, type EventRenderer } from './render'
 import { inertDeep, inertText } from '../../../shared/terminalText'
+import { openCliStore } from './session-store'
 
 /** `stepwise review [TARGET]` (docs/review.md): findings on stdout, progress on stderr. */
 
@@ -41,7 +41,7 @@ export interface ReviewJson {
 export async function runReviewCommand(target: string | undefined, opts: ReviewCliOptions): Promise<number> {
   const repo = resolveRepo(opts.repo)
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
-  const store = openStore(dataDir)
+  const store = openCliStore(dataDir)
   // Progress goes to stderr in human mode, nowhere in JSON mode: stdout is the result.
   const renderer: EventRenderer | undefined = opts.json
     ? undefined

@@ -1,14 +1,11 @@
-import path from 'node:path'
 import type { Command } from 'commander'
 import { describeRule, ruleLabel } from '../../../shared/approval-rules'
 import type { ApprovalRule, RulePattern } from '../../../shared/protocol'
-import { defaultDataDir } from '../../config/paths'
 import { checkCommand } from '../../exec/policy'
-import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
 import { resolveRepo } from './edit'
 import { EXIT, UsageError } from './exit-codes'
-import { dataDirOption } from './session-store'
+import { dataDirOption, openCliStore } from './session-store'
 
 /*
  * `stepwise rules list|add|remove`: the "always allow" rules (docs/cli.md#rules) — saved from an
@@ -26,7 +23,7 @@ interface RuleOptions {
 }
 
 function withStore<T>(opts: { dataDir?: string }, fn: (store: Store) => T): T {
-  const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
+  const store = openCliStore(opts.dataDir)
   try {
     return fn(store)
   } finally {

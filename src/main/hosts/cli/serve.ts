@@ -12,7 +12,7 @@ import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import { sandboxStatus } from '../../exec'
 import { createCoreService } from '../../service/service'
-import { openStore } from '../../store/store'
+import { openDataFolder } from '../../session/data-folder'
 import { startWebHost } from '../web/server'
 import {
   firstTokenTimeoutOption,
@@ -105,11 +105,12 @@ export function addServeCommand(program: Command): void {
 export async function runServe(opts: ServeOptions): Promise<number> {
   const startProject = opts.repo ? resolveRepo(opts.repo) : undefined
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
-  const store = openStore(dataDir)
+  const { store, notices } = openDataFolder(dataDir, { backup: true })
   const service = createCoreService({
     store,
     dataDir,
     host: 'web',
+    notices,
     startProject,
     mcpConfigs: opts.mcpConfig,
     defaults: {

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { Option } from 'commander'
 import { defaultDataDir } from '../../config/paths'
-import { openStore } from '../../store/store'
+import { openDataFolder } from '../../session/data-folder'
 import type { SessionRow, Store } from '../../store/types'
 import { UsageError } from './exit-codes'
 
@@ -11,8 +11,18 @@ export interface StoreOptions {
   dataDir?: string
 }
 
+/**
+ * Opens the data folder as every CLI command does (session/data-folder.ts): a restore a crash
+ * cut short is finished first, and said on stderr.
+ */
+export function openCliStore(dataDir: string | undefined): Store {
+  const { store, notices } = openDataFolder(path.resolve(dataDir ?? defaultDataDir()))
+  for (const notice of notices) process.stderr.write(`stepwise: ${notice}\n`)
+  return store
+}
+
 export function withStore<T>(opts: StoreOptions, fn: (store: Store) => T): T {
-  const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
+  const store = openCliStore(opts.dataDir)
   try {
     return fn(store)
   } finally {

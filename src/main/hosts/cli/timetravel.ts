@@ -1,10 +1,6 @@
-import path from 'node:path'
 import { type Command, InvalidArgumentError, Option } from 'commander'
-import { defaultDataDir } from '../../config/paths'
-import { openStore } from '../../store/store'
 import type { Store } from '../../store/types'
 import {
-  recoverInterruptedRestores,
   rewindSession,
   undoSession,
   type RestoreOptions,
@@ -13,6 +9,7 @@ import {
 import { EXIT, UsageError } from './exit-codes'
 import { confirm } from './confirm'
 import { inertDeep, inertText } from '../../../shared/terminalText'
+import { openCliStore } from './session-store'
 
 /*
  * `stepwise sessions undo ID` and `stepwise sessions rewind ID --to STEP`
@@ -73,10 +70,8 @@ async function runRestore(
   restore: Restore,
   verb: 'undo' | 'rewind',
 ): Promise<number> {
-  const store = openStore(path.resolve(opts.dataDir ?? defaultDataDir()))
+  const store = openCliStore(opts.dataDir)
   try {
-    for (const r of recoverInterruptedRestores(store))
-      process.stderr.write(`stepwise: ${inertText(r.message)}\n`)
     const session = store.findSession(id)
     if (!session)
       throw new UsageError(

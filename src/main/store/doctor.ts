@@ -1,0 +1,244 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { Database, type SqliteDatabase } from './sqlite'
+import { damagedMark } from './health'
+import { openStore, STORE_FILE_NAME } from './store'
+
+/*
+ * `stepwise doctor` (docs/cli.md): the way out of a damaged store. `checkStore` runs SQLite's
+ * integrity check; `repairStore` keeps the damaged file (and its WAL) beside it, copies every row
+ * that can still be read into a new file with the current schema, table by table, skipping what
+ * cannot be read, and puts the new file in its place. `backupStore` is the daily copy that bounds
+ * what damage can cost (SQLite's online backup, safe while the store is in use).
+ */
+
+export interface StoreCheck {
+  file: string
+  /** 'missing': no store yet in this data folder. */
+  verdict: 'ok' | 'damaged' | 'missing'
+  problems: string[]
+}
+
+export interface TableRecovery {
+  table: string
+  copied: number
+  /** Rows (or runs of rows) that could not be read. */
+  unreadable: number
+}
+
+export interface StoreRepair {
+  file: string
+  /** Where the damaged file was kept. */
+  keptAs: string
+  tables: TableRecovery[]
+}
+
+export function storeFile(dataDir: string): string {
+  return path.join(dataDir, STORE_FILE_NAME)
+}
+
+export function checkStore(dataDir: string): StoreCheck {
+  const file = storeFile(dataDir)
+  if (!fs.existsSync(file)) return { file, verdict: 'missing', problems: [] }
+  let db: SqliteDatabase | undefined
+  try {
+    db = new Database(file, { fileMustExist: true })
+    const rows = db.pragma('integrity_check(20)') as Array<{ integrity_check: string }>
+    const problems = rows.map((r) => r.integrity_check).filter((r) => r !== 'ok')
+    return { file, verdict: problems.length === 0 ? 'ok' : 'damaged', problems }
+  } catch (err) {
+    return { file, verdict: 'damaged', problems: [(err as Error).message] }
+  } finally {
+    db?.close()
+  }
+}
+
+/** Rows read per query; a batch that fails is read again row by row. */
+const BATCH = 256
+
+export function repairStore(dataDir: string, now = new Date()): StoreRepair {
+  const file = storeFile(dataDir)
+  const stamp = now.toISOString().replace(/[:.]/g, '-')
+  const keptAs = `${file}.damaged-${stamp}`
+  const fresh = `${file}.repairing`
+  for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(fresh + suffix, { force: true })
+  // The new file gets the current schema from the store itself, in a folder of its own.
+  const scratch = fs.mkdtempSync(path.join(dataDir, '.repair-'))
+  try {
+    openStore(scratch).close()
+    fs.renameSync(path.join(scratch, STORE_FILE_NAME), fresh)
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true })
+  }
+  fs.renameSync(file, keptAs)
+  for (const suffix of ['-wal', '-shm'])
+    if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, keptAs + suffix)
+  const source = new Database(keptAs, { readonly: true, fileMustExist: true })
+  const target = new Database(fresh)
+  const tables: TableRecovery[] = []
+  try {
+    target.pragma('foreign_keys = OFF')
+    for (const table of tableNames(target)) tables.push(copyTable(source, target, table))
+  } finally {
+    source.close()
+    target.close()
+  }
+  fs.renameSync(fresh, file)
+  for (const suffix of ['-wal', '-shm']) fs.rmSync(fresh + suffix, { force: true })
+  fs.rmSync(damagedMark(file), { force: true })
+  return { file, keptAs, tables }
+}
+
+function tableNames(db: SqliteDatabase): string[] {
+  return (
+    db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .all() as Array<{ name: string }>
+  ).map((r) => r.name)
+}
+
+/** Copies the rows of `table` that can be read, in rowid order, into the same columns of the new file. */
+function copyTable(source: SqliteDatabase, target: SqliteDatabase, table: string): TableRecovery {
+  const result: TableRecovery = { table, copied: 0, unreadable: 0 }
+  let columns: string[]
+  try {
+    const theirs = new Set(
+      (source.pragma(`table_info(${quote(table)})`) as Array<{ name: string }>).map((c) => c.name),
+    )
+    columns = (target.pragma(`table_info(${quote(table)})`) as Array<{ name: string }>)
+      .map((c) => c.name)
+      .filter((c) => theirs.has(c))
+  } catch {
+    result.unreadable = 1
+    return result
+  }
+  if (columns.length === 0) return result
+  if (!hasRowid(source, table)) return copyInOrder(source, target, table, columns, result)
+  const list = columns.map(quote).join(', ')
+  const batch = source.prepare(
+    `SELECT rowid AS __rowid, ${list} FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${BATCH}`,
+  )
+  const one = source.prepare(`SELECT rowid AS __rowid, ${list} FROM ${quote(table)} WHERE rowid = ?`)
+  const insert = target.prepare(
+    `INSERT OR IGNORE INTO ${quote(table)} (rowid, ${list}) VALUES (?, ${columns.map(() => '?').join(', ')})`,
+  )
+  const put = target.transaction((rows: Array<Record<string, unknown>>) => {
+    for (const row of rows) insert.run(row.__rowid, ...columns.map((c) => row[c]))
+  })
+  const maxRowid = readMaxRowid(source, table)
+  let after = -Infinity
+  while (after < maxRowid) {
+    let rows: Array<Record<string, unknown>>
+    try {
+      rows = batch.all(after === -Infinity ? Number.MIN_SAFE_INTEGER : after) as Array<
+        Record<string, unknown>
+      >
+    } catch {
+      // A damaged page in this run: read the next rows one at a time, past the damage.
+      rows = []
+      const start = after === -Infinity ? 1 : after + 1
+      for (let id = start; id <= Math.min(maxRowid, start + BATCH - 1); id++) {
+        try {
+          const row = one.get(id) as Record<string, unknown> | undefined
+          if (row) rows.push(row)
+        } catch {
+          result.unreadable++
+        }
+      }
+      after = Math.min(maxRowid, start + BATCH - 1)
+      put(rows)
+      result.copied += rows.length
+      continue
+    }
+    if (rows.length === 0) break
+    put(rows)
+    result.copied += rows.length
+    after = Number(rows.at(-1)!.__rowid)
+  }
+  return result
+}
+
+function hasRowid(db: SqliteDatabase, table: string): boolean {
+  try {
+    db.prepare(`SELECT rowid FROM ${quote(table)} LIMIT 0`).all()
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** A table WITHOUT ROWID: read in its key order until the first unreadable page. */
+function copyInOrder(
+  source: SqliteDatabase,
+  target: SqliteDatabase,
+  table: string,
+  columns: string[],
+  result: TableRecovery,
+): TableRecovery {
+  const list = columns.map(quote).join(', ')
+  const insert = target.prepare(
+    `INSERT OR IGNORE INTO ${quote(table)} (${list}) VALUES (${columns.map(() => '?').join(', ')})`,
+  )
+  const rows: Array<Record<string, unknown>> = []
+  try {
+    for (const row of source.prepare(`SELECT ${list} FROM ${quote(table)}`).iterate())
+      rows.push(row as Record<string, unknown>)
+  } catch {
+    result.unreadable++ // the rows before the damage are kept
+  }
+  target.transaction(() => {
+    for (const row of rows) insert.run(...columns.map((c) => row[c]))
+  })()
+  result.copied += rows.length
+  return result
+}
+
+/** The highest rowid, from the table's last page (it may be readable when others are not). */
+function readMaxRowid(db: SqliteDatabase, table: string): number {
+  try {
+    const row = db.prepare(`SELECT max(rowid) AS m FROM ${quote(table)}`).get() as { m: number | null }
+    return row.m ?? 0
+  } catch {
+    return 0
+  }
+}
+
+function quote(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`
+}
+
+/** How many daily backups to keep (`<dataDir>/backups/stepwise-YYYY-MM-DD.db`). */
+export const BACKUPS_KEPT = 2
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Copies the open store to `<dataDir>/backups/` when the newest copy there is a day old or more
+ * (or there is none), and keeps the last BACKUPS_KEPT. Resolves to the new copy's path, or
+ * undefined when none was due. The copy is written under a temporary name and renamed, so a
+ * backup cut short never replaces a good one.
+ */
+export async function backupStore(
+  db: SqliteDatabase,
+  dataDir: string,
+  now = Date.now(),
+): Promise<string | undefined> {
+  const dir = path.join(dataDir, 'backups')
+  fs.mkdirSync(dir, { recursive: true })
+  const existing = fs
+    .readdirSync(dir)
+    .filter((n) => /^stepwise-\d{4}-\d{2}-\d{2}\.db$/.test(n))
+    .sort()
+  const newest = existing.at(-1)
+  if (newest && now - fs.statSync(path.join(dir, newest)).mtimeMs < DAY_MS) return undefined
+  const name = `stepwise-${new Date(now).toISOString().slice(0, 10)}.db`
+  const tmp = path.join(dir, `${name}.partial`)
+  fs.rmSync(tmp, { force: true })
+  await db.backup(tmp)
+  fs.renameSync(tmp, path.join(dir, name))
+  const kept = [...new Set([...existing, name])].sort()
+  for (const old of kept.slice(0, Math.max(0, kept.length - BACKUPS_KEPT)))
+    fs.rmSync(path.join(dir, old), { force: true })
+  return path.join(dir, name)
+}
