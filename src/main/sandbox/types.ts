@@ -1,3 +1,5 @@
+import type { Gate } from './gate'
+
 /**
  * The sandbox (docs/sandbox.md) as the tools see it. Every path a model names goes
  * through `resolve` before any file-system call.
@@ -11,6 +13,8 @@ export interface ResolvedPath {
 
 export interface Sandbox {
   readonly root: string
+  /** The gate every reader of project files asks (gate.ts): reads go through `gate.read`. */
+  readonly gate: Gate
   /**
    * The effective denylist (gitignore syntax), so ripgrep-based tools such as
    * `search_in_files` skip exactly what listing skips.
@@ -22,7 +26,7 @@ export interface Sandbox {
    * out of the root, or names a denied file (`.env`, `.git/`, keys, …).
    */
   resolve(path: string, opts?: { allowDenied?: boolean }): ResolvedPath | { error: string }
-  /** True when a root-relative POSIX path is on the denylist. */
+  /** True when a root-relative POSIX path is on the denylist (any letter case) or in a denied location. */
   isDenied(rel: string): boolean
   /** True when a root-relative path is ignored by .gitignore (or denied). */
   isIgnored(rel: string): boolean
