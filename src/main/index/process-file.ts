@@ -69,7 +69,8 @@ export async function processFile(job: FileJob): Promise<FileOutcome> {
     data = fs.readFileSync(fd)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR' || code === 'ELOOP') return { rel, status: 'gone' }
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR' || code === 'ELOOP')
+      return { rel, status: 'gone' }
     return { rel, status: 'error', error: `could not read: ${(err as Error).message}` }
   } finally {
     if (fd !== undefined) fs.closeSync(fd)

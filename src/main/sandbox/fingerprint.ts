@@ -19,7 +19,10 @@ export async function readWithFingerprint(
   try {
     // Non-blocking: a FIFO a command left in the file's place must not hold the host's read forever.
     // No following: `abs` is the real path the gate resolved; a link swapped in since is refused (ELOOP).
-    handle = await fs.open(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0))
+    handle = await fs.open(
+      abs,
+      constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0),
+    )
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw err

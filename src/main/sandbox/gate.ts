@@ -171,18 +171,26 @@ export function createGate(realRoot: string, opts: GateOptions = {}): Gate {
     try {
       // O_NOFOLLOW: a file swapped for a link since it was resolved is refused (ELOOP), not
       // followed out of the project; O_NONBLOCK: a FIFO never blocks the open.
-      fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0))
+      fd = fs.openSync(
+        file.abs,
+        fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0),
+      )
       const stat = fs.fstatSync(fd)
       if (!stat.isFile()) return { error: `"${file.rel}" is not a regular file (a FIFO, device or socket).` }
       if (stat.size > readOpts.maxBytes)
-        return { error: `"${file.rel}" is too large (${stat.size} bytes; the limit is ${readOpts.maxBytes}).` }
+        return {
+          error: `"${file.rel}" is too large (${stat.size} bytes; the limit is ${readOpts.maxBytes}).`,
+        }
       const data = fs.readFileSync(fd)
       return checkContent(file.rel, data) ?? { ...file, data, stat }
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code
-      if (code === 'ENOENT') return { error: `"${file.rel}" does not exist. Use list_files to see which files exist.` }
+      if (code === 'ENOENT')
+        return { error: `"${file.rel}" does not exist. Use list_files to see which files exist.` }
       if (code === 'ELOOP')
-        return { error: `"${file.rel}" was replaced by a symbolic link since it was checked; it cannot be read.` }
+        return {
+          error: `"${file.rel}" was replaced by a symbolic link since it was checked; it cannot be read.`,
+        }
       return { error: `"${file.rel}" cannot be read (${code ?? 'error'}).` }
     } finally {
       if (fd !== undefined) fs.closeSync(fd)

@@ -11,7 +11,8 @@ export const SECRET_HEAD_BYTES = 8 * 1024
 interface ContentRule {
   /** What the file is, for the message. */
   what: string
-  test: (head: string) => boolean
+  /** Every one must match the head (plain regular expressions, so snapshot helpers can share them). */
+  all: readonly RegExp[]
 }
 
 const RULES: readonly ContentRule[] = [
@@ -20,43 +21,44 @@ const RULES: readonly ContentRule[] = [
     // OpenSSL's `RSA`/`EC`/`DSA`/`ENCRYPTED` variants, OpenSSH's `OPENSSH PRIVATE KEY` (ssh-keygen(1)),
     // and OpenPGP's `PGP PRIVATE KEY BLOCK` (RFC 4880 §6.2).
     what: 'a PEM private key',
-    test: (h) => /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/.test(h),
+    all: [/-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/],
   },
   {
     // PuTTY manual, appendix C: a PPK file starts `PuTTY-User-Key-File-2:` or `-3:`.
     what: 'a PuTTY private key',
-    test: (h) => /^PuTTY-User-Key-File-\d+:/m.test(h),
+    all: [/^PuTTY-User-Key-File-\d+:/m],
   },
   {
     // Google Cloud "Create and delete service account keys": the JSON key file's `private_key` field.
     what: 'a service-account key (JSON with "private_key")',
-    test: (h) => /"private_key"\s*:\s*"/.test(h),
+    all: [/"private_key"\s*:\s*"/],
   },
   {
     // AWS CLI "Configuration and credential file settings": `aws_secret_access_key = …`.
     what: 'AWS credentials',
-    test: (h) => /^\s*aws_secret_access_key\s*=/im.test(h),
+    all: [/^\s*aws_secret_access_key\s*=/im],
   },
   {
     // Kubernetes "Organizing cluster access using kubeconfig files": a user's `client-key-data`,
     // or a `token` in a file of `kind: Config`.
     what: 'a kubeconfig with credentials',
-    test: (h) => /^\s*client-key-data\s*:/m.test(h) || (/^kind:\s*Config\b/m.test(h) && /^\s+token\s*:/m.test(h)),
+    all: [/^\s*client-key-data\s*:/m],
   },
+  { what: 'a kubeconfig with credentials', all: [/^kind:\s*Config\b/m, /^\s+token\s*:/m] },
   {
     // docker login: `"auths": { "<registry>": { "auth": "<base64 user:password>" } }`.
     what: 'a docker config with registry credentials',
-    test: (h) => /"auths"\s*:/.test(h) && /"(?:auth|identitytoken)"\s*:\s*"[^"]{4,}"/.test(h),
+    all: [/"auths"\s*:/, /"(?:auth|identitytoken)"\s*:\s*"[^"]{4,}"/],
   },
   {
     // Terraform "State": a JSON document with `terraform_version` and `lineage`.
     what: 'Terraform state',
-    test: (h) => /"terraform_version"\s*:/.test(h) && /"lineage"\s*:/.test(h),
+    all: [/"terraform_version"\s*:/, /"lineage"\s*:/],
   },
   {
     // gh auth login without a keyring: `oauth_token:` in hosts.yml.
     what: 'a GitHub CLI token file',
-    test: (h) => /^\s*oauth_token\s*:\s*\S/m.test(h),
+    all: [/^\s*oauth_token\s*:\s*\S/m],
   },
 ]
 
@@ -68,6 +70,20 @@ export function secretContentKind(head: Uint8Array): string | undefined {
   const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, SECRET_HEAD_BYTES)).toString(
     'latin1',
   )
-  for (const rule of RULES) if (rule.test(text)) return rule.what
+  for (const rule of RULES) if (rule.all.every((re) => re.test(text))) return rule.what
   return undefined
+}
+
+/**
+ * The same check as JavaScript source defining `secretContentKind(head)`, for code that runs
+ * from a string (the snapshot's reading threads, readThreads.ts): one set of rules.
+ */
+export function secretContentSource(): string {
+  const rules = RULES.map((r) => ({ what: r.what, all: r.all.map((re) => [re.source, re.flags]) }))
+  return `const SECRET_RULES = ${JSON.stringify(rules)}.map((r) => ({ what: r.what, all: r.all.map(([s, f]) => new RegExp(s, f)) }))
+function secretContentKind(head) {
+  const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.length, ${SECRET_HEAD_BYTES})).toString('latin1')
+  for (const rule of SECRET_RULES) if (rule.all.every((re) => re.test(text))) return rule.what
+  return undefined
+}`
 }
