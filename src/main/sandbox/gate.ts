@@ -126,8 +126,15 @@ export function createGate(realRoot: string, opts: GateOptions = {}): Gate {
     .filter((abs) => isInside(realRoot, abs) || isInside(abs, realRoot))
     .map((abs) => (isInside(abs, realRoot) ? '' : path.relative(realRoot, abs).split(path.sep).join('/')))
 
+  // Prefix strings built once: this runs on every resolve.
+  const prefixes = [...locations].map(([loc, why]) => ({
+    loc,
+    prefix: loc.endsWith(path.sep) ? loc : loc + path.sep,
+    why,
+  }))
   const deniedLocation = (abs: string): string | undefined => {
-    for (const [loc, why] of locations) if (isInside(loc, abs)) return why
+    for (const { loc, prefix, why } of prefixes)
+      if ((abs === loc || abs.startsWith(prefix)) && isInside(loc, abs)) return why
     return undefined
   }
   const nameDenied = (rel: string) =>
