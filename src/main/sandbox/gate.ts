@@ -2,11 +2,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { defaultDataDir } from '../config/paths'
 import { findProjectSecrets, hiddenByHost, SYSTEM_SECRETS } from '../exec/secrets-mask'
-import { createDenyList, HOME_CREDENTIALS, type DenyList } from './denylist'
+import { createDenyList, HOME_CREDENTIALS } from './denylist'
 import { isInside, resolveInside } from './paths'
 import { secretContentKind, SECRET_HEAD_BYTES } from './secret-content'
 import { hasOtherNames, secretInodes, sharesSecretInode, userHome } from './secret-links'
-import type { ResolvedPath } from './types'
+import type { Gate } from './types'
 
 /*
  * The gate (docs/sandbox.md#the-gate): the one place that decides whether Stepwise may read or
@@ -33,38 +33,7 @@ export interface GateOptions {
   dataDirs?: readonly string[]
 }
 
-export type GateRefusal = { error: string }
-
-export interface GatedRead extends ResolvedPath {
-  data: Buffer
-  stat: fs.Stats
-}
-
-export interface Gate {
-  readonly root: string
-  readonly deny: DenyList
-  /** A warning for the user when the root holds their home, the whole disk or the data folder. */
-  readonly rootWarning: string | undefined
-  /** A model-supplied path, resolved and judged (by name and location; the content at read time). */
-  resolve(input: string, opts?: { allowDenied?: boolean }): ResolvedPath | GateRefusal
-  /**
-   * A root-relative path met in a listing, ripgrep's output or the index, judged again now:
-   * links followed, names, locations, hard links and, with `content`, the file's head.
-   */
-  admits(rel: string, opts?: { content?: boolean }): boolean
-  /** The cheap check for listings (no stat): the name, and the location when the root holds one. */
-  admitsName(rel: string): boolean
-  /**
-   * Reads a resolved file: opened without following a link swapped in since it was resolved,
-   * never blocking (a FIFO is refused), a regular file no larger than `maxBytes`, whose head
-   * is not a secret by content.
-   */
-  read(file: ResolvedPath, opts: { maxBytes: number }): GatedRead | GateRefusal
-  /** A refusal when bytes read from `rel` are a secret by content (their head), else undefined. */
-  checkContent(rel: string, data: Uint8Array): GateRefusal | undefined
-  /** Why an absolute path is denied by location (a home credential, the data folder), if it is. */
-  deniedLocation(abs: string): string | undefined
-}
+export type { Gate, GatedRead, GateRefusal } from './types'
 
 /** True when a path (root-relative or a bare name) is a secret by the denylist's names, any letter case. */
 export function isSecretName(rel: string): boolean {
