@@ -71,11 +71,16 @@ export const SECRET_FILE_PATHS: readonly string[] = [
  * Paths no tool may read, write, list or search, in gitignore syntax so a pattern without a slash
  * matches at any depth. `.git/` is reached through the git tools.
  */
-export const DEFAULT_DENY: readonly string[] = [
+/** The denied paths that are not secrets: the git folder, dependencies, build output. */
+export const NOT_SECRET_DENY: readonly string[] = [
   // A file in a git worktree or submodule, a folder elsewhere: both are denied.
   '.git',
   'node_modules/',
   'dist/',
+]
+
+export const DEFAULT_DENY: readonly string[] = [
+  ...NOT_SECRET_DENY,
   ...SECRET_FILE_NAMES,
   ...SECRET_FILE_PATHS,
 ]

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { defaultDataDir } from '../config/paths'
 import { findProjectSecrets, hiddenByHost, SYSTEM_SECRETS } from '../exec/secrets-mask'
-import { createDenyList, HOME_CREDENTIALS } from './denylist'
+import { createDenyList, HOME_CREDENTIALS, NOT_SECRET_DENY } from './denylist'
 import { isInside, resolveInside } from './paths'
 import { secretContentKind, SECRET_HEAD_BYTES } from './secret-content'
 import { hasOtherNames, secretInodes, sharesSecretInode, userHome } from './secret-links'
@@ -39,7 +39,7 @@ export type { Gate, GatedRead, GateRefusal } from './types'
 export function isSecretName(rel: string): boolean {
   return SECRETS.isDenied(rel.replace(/\\/g, '/').replace(/^\.?\/+/, ''))
 }
-const SECRETS = createDenyList({ allowDeny: ['.git', 'node_modules/', 'dist/'] })
+const SECRETS = createDenyList({ allowDeny: NOT_SECRET_DENY })
 
 /** Locations denied whatever the project: home credentials, the data folders, system secrets. */
 export function deniedLocations(home: string | undefined, dataDirs: readonly string[]): Map<string, string> {
