@@ -30,6 +30,7 @@ const BENCHES: Bench[] = [
   { name: 'loop', file: 'loop.bench.ts' },
   { name: 'exec', file: 'exec.bench.ts' },
   { name: 'sandbox', file: 'sandbox.bench.ts' },
+  { name: 'gate', file: 'gate.bench.ts' },
   { name: 'index', file: 'index.bench.ts' },
   { name: 'toolcalls', file: 'toolcalls.bench.ts' },
   { name: 'tokens', file: 'tokens.bench.ts' },

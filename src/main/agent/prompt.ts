@@ -1,6 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createGate, type Gate } from '../sandbox/gate'
+import type { ResolvedPath } from '../sandbox/types'
 
 /**
  * Finds `resources/` whether we run from the sources (tests), from the build
@@ -31,6 +33,16 @@ export const RULE_FILES = [
   '.github/copilot-instructions.md',
 ]
 const MAX_RULES_BYTES = 64 * 1024
+/** A rule file larger than this is not read at all (it is shown cut to MAX_RULES_BYTES anyway). */
+const MAX_RULES_READ_BYTES = 4 * 1024 * 1024
+
+function gateFor(root: string): Gate | undefined {
+  try {
+    return createGate(fs.realpathSync.native(root))
+  } catch {
+    return undefined // no project folder: no rules
+  }
+}
 
 export interface SystemPrompt {
   text: string
@@ -38,20 +50,40 @@ export interface SystemPrompt {
   ruleFiles: string[]
 }
 
-/** The rule files under `name` (itself when a file, its text files when a folder), root-relative. */
-export function ruleFilesAt(root: string, name: string): string[] {
-  const stat = fs.statSync(path.join(root, name), { throwIfNoEntry: false })
-  if (stat?.isFile()) return [name]
+/**
+ * The rule files under `name` (itself when a file, its text files when a folder), root-relative,
+ * each resolved through the gate: a rule file that is a link out of the project (to ~/.ssh/id_rsa,
+ * /proc/self/environ) or to a secret is not a rule file.
+ */
+function ruleFilesAt(gate: Gate, name: string): Array<{ rel: string; file: ResolvedPath }> {
+  const dir = gate.resolve(name)
+  if ('error' in dir) return []
+  const stat = fs.statSync(dir.abs, { throwIfNoEntry: false })
+  if (stat?.isFile()) return [{ rel: name, file: dir }]
   if (!stat?.isDirectory()) return []
-  return fs
-    .readdirSync(path.join(root, name), { withFileTypes: true })
-    .filter((d) => d.isFile() && /\.(md|txt)$/i.test(d.name))
-    .map((d) => `${name}/${d.name}`)
-    .sort()
+  const out: Array<{ rel: string; file: ResolvedPath }> = []
+  for (const d of fs.readdirSync(dir.abs, { withFileTypes: true })) {
+    if (d.isDirectory() || !/\.(md|txt)$/i.test(d.name)) continue
+    const file = gate.resolve(`${dir.rel}/${d.name}`)
+    if (!('error' in file)) out.push({ rel: `${name}/${d.name}`, file })
+  }
+  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
 }
 
-function readRules(root: string, rel: string): string {
-  const buf = fs.readFileSync(path.join(root, rel))
+/**
+ * The names of the rule files under `name`, root-relative, as the prompt would take them (through
+ * the gate), for rule-files.ts to fingerprint.
+ */
+export function ruleFileNames(root: string, name: string): string[] {
+  const gate = gateFor(root)
+  return gate ? ruleFilesAt(gate, name).map((f) => f.rel) : []
+}
+
+/** A rule file's text, read through the gate (regular file, no link swapped in, not a secret by content). */
+function readRules(gate: Gate, file: ResolvedPath, rel: string): string | undefined {
+  const read = gate.read(file, { maxBytes: MAX_RULES_READ_BYTES })
+  if ('error' in read) return undefined
+  const buf = read.data
   let text = buf.subarray(0, MAX_RULES_BYTES).toString('utf8')
   if (buf.length > MAX_RULES_BYTES)
     text += `\n[TRUNCATED: ${rel} is ${buf.length} bytes; showing the first 64 KB]`
@@ -69,14 +101,11 @@ export function buildSystemPrompt(
 ): SystemPrompt {
   const parts = [baseSystemPrompt(opts.resourcesDir)]
   const ruleFiles: string[] = []
+  const gate = gateFor(root)
   for (const name of RULE_FILES) {
-    for (const rel of ruleFilesAt(root, name)) {
-      let text: string
-      try {
-        text = readRules(root, rel)
-      } catch {
-        continue
-      }
+    for (const { rel, file } of gate ? ruleFilesAt(gate, name) : []) {
+      const text = readRules(gate!, file, rel)
+      if (text === undefined) continue
       ruleFiles.push(rel)
       parts.push(`# Project rules (${rel})\nThe project's own instructions. Follow them.\n\n${text}`)
     }

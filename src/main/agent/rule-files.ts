@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Store } from '../store/types'
-import { RULE_FILES, ruleFilesAt } from './prompt'
+import { RULE_FILES, ruleFileNames } from './prompt'
 
 /** Past this, a rule file is hashed by its size and first bytes: no session reads more of it. */
 const HASHED_BYTES = 1024 * 1024
@@ -16,7 +16,7 @@ export function ruleFileHashes(root: string): Map<string, string> {
   for (const name of RULE_FILES) {
     const candidates = fs.lstatSync(path.join(root, name), { throwIfNoEntry: false })?.isSymbolicLink()
       ? [name]
-      : ruleFilesAt(root, name)
+      : ruleFileNames(root, name)
     for (const rel of candidates) {
       const hash = fingerprint(path.join(root, rel))
       if (hash) hashes.set(rel, hash)

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import { secretContentKind, SECRET_HEAD_BYTES } from '../sandbox/secret-content'
 import { EXTRACTOR_VERSION, analyzeFile } from './analyze'
 
 /*
@@ -49,8 +50,13 @@ export async function processFile(job: FileJob): Promise<FileOutcome> {
   const { rel, abs, known } = job
   let stat: fs.Stats
   let data: Buffer
+  let fd: number | undefined
   try {
-    stat = fs.statSync(abs)
+    // Through the gate's rules at the moment of use: a file swapped for a link (to outside the
+    // project, or to a secret) since it was listed is not followed (O_NOFOLLOW gives ELOOP),
+    // and a FIFO never blocks the open.
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0))
+    stat = fs.fstatSync(fd)
     if (!stat.isFile()) return { rel, status: 'gone' }
     if (
       known &&
@@ -60,12 +66,17 @@ export async function processFile(job: FileJob): Promise<FileOutcome> {
       known.mtimeMs === stat.mtimeMs
     )
       return { rel, status: 'unchanged' }
-    data = fs.readFileSync(abs)
+    data = fs.readFileSync(fd)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return { rel, status: 'gone' }
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR' || code === 'ELOOP')
+      return { rel, status: 'gone' }
     return { rel, status: 'error', error: `could not read: ${(err as Error).message}` }
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
   }
+  // A secret by content (a PEM key named notes.ts) is not indexed: its names would be shown.
+  if (secretContentKind(data.subarray(0, SECRET_HEAD_BYTES))) return { rel, status: 'gone' }
   const hash = contentHash(data)
   if (known && known.hash === hash && known.version === EXTRACTOR_VERSION)
     return { rel, status: 'touched', size: data.length, mtimeMs: stat.mtimeMs }

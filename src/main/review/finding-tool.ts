@@ -80,7 +80,9 @@ export function createReportFindingTool(opts: ReportFindingOptions): ReadTool<ty
             ok: false,
             error: `"${file.rel}" is not a file; report findings against a file (line 0 for the whole file).`,
           }
-        data = await fs.readFile(file.abs)
+        const read = ctx.sandbox.gate.read(file, { maxBytes: 64 * 1024 * 1024 })
+        if ('error' in read) return { ok: false, error: read.error }
+        data = read.data
       } catch {
         return {
           ok: false,

@@ -31,18 +31,58 @@ export const SECRET_FILE_NAMES: readonly string[] = [
   '.netrc',
   '.pypirc',
   '.git-credentials',
+  // Terraform state holds every resource attribute in plain text, passwords and keys included
+  // (Terraform docs, "Sensitive data in state"); `terraform.tfstate.backup` is its previous copy.
+  '*.tfstate',
+  '*.tfstate.backup',
+  // PuTTY's private key format (PuTTY manual, appendix C "PPK file format").
+  '*.ppk',
+  // libpq's password file (PostgreSQL docs, "The Password File").
+  '.pgpass',
+  // gcloud's application default credentials (Google Cloud docs, "How Application Default Credentials works").
+  'application_default_credentials.json',
+  // `terraform login`'s API token (Terraform CLI docs, "Credentials").
+  'credentials.tfrc.json',
+]
+
+/**
+ * Credential files found by their folder, at any depth inside a project (a copied home, a
+ * `backup/` folder, a dev container's mounted config), in gitignore syntax: the same files
+ * HOME_CREDENTIALS names under $HOME, met elsewhere. Each tool's docs: `.aws/credentials` (AWS CLI
+ * "Configuration and credential file settings"), `.docker/config.json` (docker login: "stores
+ * encoded credentials in $HOME/.docker/config.json"), `.kube/config` (Kubernetes "Organizing cluster
+ * access using kubeconfig files": client keys and tokens), everything in `.ssh/` (ssh(1): private
+ * keys under any name, `deploy_key` included), `gh/hosts.yml` (gh auth login: the token in plain
+ * text when no keyring is found), `.config/gcloud/` (gcloud's credential database), `.gnupg/`
+ * (GnuPG's private keys), `.azure/` (az login's token cache).
+ */
+export const SECRET_FILE_PATHS: readonly string[] = [
+  '**/.aws/credentials',
+  '**/.docker/config.json',
+  '**/.kube/config',
+  '.ssh/',
+  '.gnupg/',
+  '.azure/',
+  '**/gh/hosts.yml',
+  '**/.config/gcloud/',
 ]
 
 /**
  * Paths no tool may read, write, list or search, in gitignore syntax so a pattern without a slash
  * matches at any depth. `.git/` is reached through the git tools.
  */
-export const DEFAULT_DENY: readonly string[] = [
+/** The denied paths that are not secrets: the git folder, dependencies, build output. */
+export const NOT_SECRET_DENY: readonly string[] = [
   // A file in a git worktree or submodule, a folder elsewhere: both are denied.
   '.git',
   'node_modules/',
   'dist/',
+]
+
+export const DEFAULT_DENY: readonly string[] = [
+  ...NOT_SECRET_DENY,
   ...SECRET_FILE_NAMES,
+  ...SECRET_FILE_PATHS,
 ]
 
 /**
@@ -107,7 +147,9 @@ export function createDenyList(
   const patterns = [...DEFAULT_DENY, ...(opts.extraDeny ?? [])]
     .map((p) => p.trim())
     .filter((p, i, all) => p !== '' && !p.startsWith('#') && !allowed.has(p) && all.indexOf(p) === i)
-  const matcher: Ignore = ignore().add(patterns)
+  // Letter case never matters (the `ignore` default, stated so no one turns it off): `.ENV` is the
+  // file dotenv loads on macOS's case-insensitive disk, and `Server.PEM` is a key all the same.
+  const matcher: Ignore = ignore({ ignorecase: true }).add(patterns)
 
   const test = (rel: string) => {
     if (rel === '' || rel === '.') return undefined

@@ -18,7 +18,11 @@ export async function readWithFingerprint(
   let handle: fs.FileHandle
   try {
     // Non-blocking: a FIFO a command left in the file's place must not hold the host's read forever.
-    handle = await fs.open(abs, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+    // No following: `abs` is the real path the gate resolved; a link swapped in since is refused (ELOOP).
+    handle = await fs.open(
+      abs,
+      constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0),
+    )
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw err

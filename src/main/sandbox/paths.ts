@@ -80,8 +80,10 @@ function lstatOrNull(p: string): fs.Stats | null {
 }
 
 export function isInside(root: string, abs: string): boolean {
-  const rel = path.relative(root, abs)
-  return rel === '' || (!rel.startsWith('..' + path.sep) && rel !== '..' && !path.isAbsolute(rel))
+  // A string test on resolved paths (path.relative costs more, and the gate asks this often).
+  const r = path.resolve(root)
+  const a = path.resolve(abs)
+  return a === r || a.startsWith(r.endsWith(path.sep) ? r : r + path.sep)
 }
 
 export function toPosix(p: string): string {

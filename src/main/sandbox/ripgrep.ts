@@ -6,7 +6,8 @@ import { rgPath } from '@vscode/ripgrep'
  * files included, `.gitignore` honoured with or without a git repo, and nothing
  * else (no user config, no global excludes, no `.ignore`, no parent directories'
  * rules) so the answer does not depend on the machine. Denied patterns go last,
- * because a later glob wins in ripgrep.
+ * because a later glob wins in ripgrep, and as `--iglob`: `-g` is case-sensitive, and
+ * `.ENV` or `Server.PEM` is as secret as `.env` (the gate filters the output again).
  */
 export function ripgrepFilterArgs(denyPatterns: readonly string[]): string[] {
   const args = [
@@ -19,7 +20,7 @@ export function ripgrepFilterArgs(denyPatterns: readonly string[]): string[] {
     '--no-ignore-exclude',
     '--no-messages',
   ]
-  for (const pattern of denyPatterns) args.push('-g', '!' + pattern)
+  for (const pattern of denyPatterns) args.push('--iglob', '!' + pattern)
   return args
 }
 

@@ -1,3 +1,6 @@
+import type fs from 'node:fs'
+import type { DenyList } from './denylist'
+
 /**
  * The sandbox (docs/sandbox.md) as the tools see it. Every path a model names goes
  * through `resolve` before any file-system call.
@@ -11,6 +14,8 @@ export interface ResolvedPath {
 
 export interface Sandbox {
   readonly root: string
+  /** The gate every reader of project files asks (gate.ts): reads go through `gate.read`. */
+  readonly gate: Gate
   /**
    * The effective denylist (gitignore syntax), so ripgrep-based tools such as
    * `search_in_files` skip exactly what listing skips.
@@ -22,7 +27,7 @@ export interface Sandbox {
    * out of the root, or names a denied file (`.env`, `.git/`, keys, …).
    */
   resolve(path: string, opts?: { allowDenied?: boolean }): ResolvedPath | { error: string }
-  /** True when a root-relative POSIX path is on the denylist. */
+  /** True when a root-relative POSIX path is on the denylist (any letter case) or in a denied location. */
   isDenied(rel: string): boolean
   /** True when a root-relative path is ignored by .gitignore (or denied). */
   isIgnored(rel: string): boolean
@@ -53,4 +58,38 @@ export interface Sandbox {
       fileOf: (line: Buffer) => string | undefined
     },
   ): Promise<{ code: number | null; stderr: string; stopped: boolean }>
+}
+
+/** The gate (gate.ts): what it answers. */
+export type GateRefusal = { error: string }
+
+export interface GatedRead extends ResolvedPath {
+  data: Buffer
+  stat: fs.Stats
+}
+
+export interface Gate {
+  readonly root: string
+  readonly deny: DenyList
+  /** A warning for the user when the root holds their home, the whole disk or the data folder. */
+  readonly rootWarning: string | undefined
+  /** A model-supplied path, resolved and judged (by name and location; the content at read time). */
+  resolve(input: string, opts?: { allowDenied?: boolean }): ResolvedPath | GateRefusal
+  /**
+   * A root-relative path met in a listing, ripgrep's output or the index, judged again now:
+   * links followed, names, locations, hard links and, with `content`, the file's head.
+   */
+  admits(rel: string, opts?: { content?: boolean }): boolean
+  /** The cheap check for listings (no stat): the name, and the location when the root holds one. */
+  admitsName(rel: string): boolean
+  /**
+   * Reads a resolved file: opened without following a link swapped in since it was resolved,
+   * never blocking (a FIFO is refused), a regular file no larger than `maxBytes`, whose head
+   * is not a secret by content.
+   */
+  read(file: ResolvedPath, opts: { maxBytes: number }): GatedRead | GateRefusal
+  /** A refusal when bytes read from `rel` are a secret by content (their head), else undefined. */
+  checkContent(rel: string, data: Uint8Array): GateRefusal | undefined
+  /** Why an absolute path is denied by location (a home credential, the data folder), if it is. */
+  deniedLocation(abs: string): string | undefined
 }

@@ -4,6 +4,8 @@ import path from 'node:path'
 import type { CommandInput, CommandOutput } from '../../shared/protocol'
 import { sandboxStatus } from '../exec'
 import { createSandbox } from '../sandbox/sandbox'
+import { projectRootWarning } from '../sandbox/gate'
+import { hiddenByHost } from '../exec/secrets-mask'
 import { indexFor } from '../session/code-context'
 import { safeGitRaw } from '../tools/git-safe'
 import { VERSION } from '../version'
@@ -59,7 +61,16 @@ export async function openProject(
   } catch {
     branch = null // not a repository, or one with no commit yet
   }
-  return { repo, name: path.basename(repo), branch }
+  const warning = projectRootWarning(realpathOr(repo), os.homedir(), [ctx.dataDir, ...hiddenByHost()])
+  return { repo, name: path.basename(repo), branch, ...(warning ? { warning } : {}) }
+}
+
+function realpathOr(p: string): string {
+  try {
+    return fs.realpathSync.native(p)
+  } catch {
+    return path.resolve(p)
+  }
 }
 
 export async function projectFiles(

@@ -1,43 +1,6 @@
 import path from 'node:path'
 import { hideFromCommands, keepSecretsScansIn } from '../exec'
-import { recoverInterruptedRestores } from '../timetravel/restore'
-import { backupStore } from '../store/doctor'
-import { openStore, type OpenStoreOptions } from '../store/store'
 import type { Store } from '../store/types'
-
-export interface OpenedDataFolder {
-  store: Store
-  /** What the opening did that the user must hear of (a restore finished or left undone), in their words. */
-  notices: string[]
-}
-
-/**
- * Opens a data folder the one way every host and command does (the app, `serve`, each CLI
- * command): the store — checked after an unclean end, refused when damaged (store/health.ts) —
- * and then, before anything else touches a project, every restore a crash cut short is finished
- * (timetravel/restore-apply.ts), leaving alone files changed by hand since. The notices say so.
- */
-export function openDataFolder(
-  dataDir: string,
-  opts: OpenStoreOptions & {
-    /**
-     * Hosts that run for a while (the app, `serve`) start the daily backup of the store
-     * (store/doctor.ts#backupStore) in the background; a process that ends first leaves it for the next.
-     */
-    backup?: boolean
-  } = {},
-): OpenedDataFolder {
-  const store = openStore(dataDir, opts)
-  const notices: string[] = []
-  if (!store.writable) return { store, notices }
-  for (const r of recoverInterruptedRestores(store))
-    notices.push(r.error ? `${r.message} ${r.error}` : r.message)
-  if (opts.backup)
-    void backupStore(store.db, dataDir).catch((err: unknown) => {
-      console.error(`[stepwise] the daily backup of ${store.path} failed: ${(err as Error).message}`)
-    })
-  return { store, notices }
-}
 
 /**
  * The per-data-folder setup every session needs before it runs anything: the folder that holds

@@ -192,7 +192,8 @@ export async function startSession(
   let agent: Agent | undefined
   return {
     sessionId: session.id,
-    notices: code.notices,
+    // A project that is $HOME, `/` or holds the data folder: said first, in every host.
+    notices: [...(sandbox.gate.rootWarning ? [sandbox.gate.rootWarning] : []), ...code.notices],
     setPolicy(next) {
       policy = next
       agent?.setPolicy(next)

@@ -1,6 +1,8 @@
 import fs from 'node:fs'
 import type { SnapshotFile } from '../store/types'
+import { secretContentKind } from '../sandbox/secret-content'
 import { sha256, type BlobStore } from './blobs'
+import { SECRET_SKIP } from './readThreads'
 import type { SnapshotChanges } from './manifest'
 import { RACY_MARGIN_MS, type FileStat, type StatCache } from './statCache'
 
@@ -69,6 +71,21 @@ export function skipReasonOf(st: FileStat, maxFileBytes: number): string | undef
   return undefined
 }
 
+/** A file's bytes, never through a link swapped in since the listing, never blocking on a FIFO. */
+function readNoFollow(abs: string): Buffer {
+  const fd = fs.openSync(
+    abs,
+    fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0),
+  )
+  try {
+    if (!fs.fstatSync(fd).isFile())
+      throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' })
+    return fs.readFileSync(fd)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
 /** A stat, or why there is none (for `Capture.file`). */
 export function statOf(abs: string): FileStat | string {
   try {
@@ -100,15 +117,18 @@ export function createCapture(s: CaptureSetup): Capture {
     let hash = cache.cleanHash(path, st)
     let size = st.size
     if (hash === undefined) {
-      if (read && 'error' in read) return unstable(path, read.error)
+      if (read && 'error' in read)
+        return read.error === SECRET_SKIP ? skip(path, read.error) : unstable(path, read.error)
       if (read) ({ hash, size } = read)
       else {
         let raw: Buffer
         try {
-          raw = fs.readFileSync(`${root}/${path}`)
+          raw = readNoFollow(`${root}/${path}`)
         } catch (err) {
           return unstable(path, (err as NodeJS.ErrnoException).code ?? 'read failed')
         }
+        // A secret by content (the gate's check) is never stored.
+        if (secretContentKind(raw)) return skip(path, SECRET_SKIP)
         hash = sha256(raw)
         size = raw.length
         blobs.put(hash, raw)

@@ -1,6 +1,7 @@
 import os from 'node:os'
 import { BROTLI_QUALITY, encodeBlob, RAW_BELOW_BYTES, sha256 } from './blobs'
 import { helperThreads } from './helperThreads'
+import { secretContentSource } from '../sandbox/secret-content'
 
 /**
  * Reads, hashes and compresses many files at once on helper threads: the work of
@@ -21,6 +22,9 @@ export type FileRead =
   | { hash: string; size: number; encoding: typeof DUPLICATE }
   | { error: string }
 
+/** The read error of a file that is a secret by content (the gate's check): skipped, never stored. */
+export const SECRET_SKIP = 'a secret by its content'
+
 /** `encoding` of a content this capture's helper already sent. */
 export const DUPLICATE = -1
 
@@ -31,6 +35,8 @@ export const DUPLICATE = -1
  * two to the same answers.
  */
 const WORKER_SOURCE = `
+${secretContentSource()}
+const SECRET_SKIP = ${JSON.stringify(SECRET_SKIP)}
 const { parentPort } = require('node:worker_threads')
 const { closeSync, constants, fstatSync, openSync, readFileSync } = require('node:fs')
 const { createHash } = require('node:crypto')
@@ -48,10 +54,13 @@ parentPort.on('message', ({ id, root, paths, token, quality, rawBelow }) => {
     let raw
     let fd
     try {
-      // Never blocks: a file swapped for a FIFO since its stat is refused, not waited on.
-      fd = openSync(root + '/' + p, constants.O_RDONLY | constants.O_NONBLOCK)
+      // Never blocks: a file swapped for a FIFO since its stat is refused, not waited on;
+      // never follows a link swapped in since the listing (the gate's rule: ELOOP).
+      fd = openSync(root + '/' + p, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)
       if (!fstatSync(fd).isFile()) throw Object.assign(new Error(), { code: 'not a regular file' })
       raw = readFileSync(fd)
+      // A secret by content (the gate's check) is never stored.
+      if (secretContentKind(raw)) throw Object.assign(new Error(), { code: SECRET_SKIP })
     } catch (err) {
       out.push({ error: err.code || 'read failed' })
       continue

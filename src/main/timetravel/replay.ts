@@ -1,7 +1,10 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import type { StepwiseEvent } from '../../shared/protocol'
 import { unifiedDiff } from '../../shared/diff'
 import { reduceEvent, emptySessionView, type SessionView } from '../../shared/reducer'
 import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
+import { createGate } from '../sandbox/gate'
 import type { Store } from '../store/types'
 import { snapshotAtStep } from './restore-history'
 
@@ -20,9 +23,38 @@ export interface ReplayFrame {
   diff?: string
 }
 
-/** A snapshotter that only reads stored snapshots (it never lists the project). */
+/**
+ * A snapshotter that only reads stored snapshots (it never lists the project), for previews,
+ * `file-at`, replay and the diff export: what it shows passes the gate as a read would now, so
+ * a snapshot stored before a file was known to be a secret (a project that was $HOME, a key by
+ * content) never shows it.
+ */
 export function snapshotReader(store: Store, root: string): Snapshotter {
-  return createSnapshotter(store.db, { root, listFiles: async () => [] })
+  const snapshots = createSnapshotter(store.db, { root, listFiles: async () => [] })
+  const gate = createGate(realpathOr(root))
+  const shown = (p: string) => gate.admitsName(p)
+  const keep = (list: string[]) => list.filter(shown)
+  return {
+    ...snapshots,
+    getManifest: (id) => snapshots.getManifest(id).filter((f) => shown(f.path)),
+    readFileAt(id, p) {
+      if (!shown(p)) return null
+      const data = snapshots.readFileAt(id, p)
+      return data && gate.checkContent(p, data) ? null : data
+    },
+    diffSnapshots(fromId, toId) {
+      const c = snapshots.diffSnapshots(fromId, toId)
+      return { added: keep(c.added), modified: keep(c.modified), deleted: keep(c.deleted) }
+    },
+  }
+}
+
+function realpathOr(p: string): string {
+  try {
+    return fs.realpathSync.native(p)
+  } catch {
+    return path.resolve(p) // the project is gone: its stored snapshots are still judged by name
+  }
 }
 
 /** The unified diff between two snapshots, file by file in path order; binary files in one line. */

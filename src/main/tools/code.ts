@@ -1,9 +1,8 @@
-import fs from 'node:fs/promises'
 import { z } from 'zod'
 import type { CodeIndex } from '../index/code-index'
 import type { FileFacts, FunctionFact, MethodFact } from '../index/types'
 import { cap, classSummary, lines, outline, signature } from './code-outline'
-import { fail, loadTextFile, resolvePath, statKind, type ToolError } from './files'
+import { fail, loadTextFile, MAX_LOAD_BYTES, resolvePath, statKind, type ToolError } from './files'
 import { optionalString, pathArg } from './schema'
 import { decodeText, numberedView, splitLines, truncatedItems, truncatedLines } from './text'
 import type { ReadTool, ToolContext, ToolResult } from './types'
@@ -105,7 +104,7 @@ async function sourceOf(
 ): Promise<ToolError | Record<string, unknown>> {
   const resolved = resolvePath(ctx, rel)
   if ('error' in resolved) return resolved
-  const loaded = await loadTextFile(resolved)
+  const loaded = await loadTextFile(resolved, ctx.sandbox.gate)
   if ('error' in loaded) return loaded
   const all = splitLines(loaded.text)
   if (from > all.length)
@@ -242,11 +241,11 @@ async function lineTexts(
 ): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>()
   for (const p of new Set(refs.map((r) => r.path))) {
-    try {
-      out.set(p, splitLines(decodeText(await fs.readFile(`${ctx.root}/${p}`)).text))
-    } catch {
-      out.set(p, [])
-    }
+    // Through the gate now, not as indexed: a file swapped for a link out of the project (or
+    // to a secret) since the index read it shows nothing.
+    const file = ctx.sandbox.gate.resolve(p)
+    const read = 'error' in file ? file : ctx.sandbox.gate.read(file, { maxBytes: MAX_LOAD_BYTES })
+    out.set(p, 'error' in read ? [] : splitLines(decodeText(read.data).text))
   }
   return out
 }

@@ -72,7 +72,7 @@ export const editFileTool: MutatingTool<typeof editFileInput> = {
     }
     if (input.old_string === input.new_string)
       return fail('old_string and new_string are identical; nothing would change.')
-    const loaded = await loadTextFile(file)
+    const loaded = await loadTextFile(file, ctx.sandbox.gate)
     if ('error' in loaded) return loaded
     if (loaded.invalidUtf8) return fail(invalidUtf8Refusal(file.rel))
 
@@ -218,7 +218,7 @@ export const deleteFileTool: MutatingTool<typeof deleteFileInput> = {
   async propose(input, ctx) {
     const file = resolvePath(ctx, input.path)
     if ('error' in file) return file
-    const loaded = await loadTextFile(file)
+    const loaded = await loadTextFile(file, ctx.sandbox.gate)
     if ('error' in loaded) {
       return loaded.error.includes('binary')
         ? fail(
@@ -243,7 +243,7 @@ async function loadReadFile(
   purpose: string,
 ): Promise<LoadedText | ToolError> {
   const lastRead = ctx.reads.lastRead(file.rel)
-  const loaded = await loadTextFile(file)
+  const loaded = await loadTextFile(file, ctx.sandbox.gate)
   if ('error' in loaded) return loaded
   if (!lastRead)
     return fail(

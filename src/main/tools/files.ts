@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises'
+import type { Gate } from '../sandbox/gate'
 import type { ResolvedPath } from '../sandbox/types'
 import { readWithFingerprint } from '../sandbox/fingerprint'
 import { decodeText, formatBytes, isBinary } from './text'
@@ -37,7 +38,7 @@ export interface LoadedText {
  * An existing text file, or an error the model can act on (missing, a directory,
  * binary, too large to load).
  */
-export async function loadTextFile(file: ResolvedPath): Promise<LoadedText | ToolError> {
+export async function loadTextFile(file: ResolvedPath, gate: Gate): Promise<LoadedText | ToolError> {
   const { kind, size } = await statKind(file.abs)
   if (kind === 'missing')
     return fail(`"${file.rel}" does not exist. Use list_files to see which files exist.`)
@@ -51,8 +52,16 @@ export async function loadTextFile(file: ResolvedPath): Promise<LoadedText | Too
       `"${file.rel}" is too large to open (${formatBytes(size)}). Use search_in_files to find what you need in it.`,
     )
   }
-  const loaded = await readWithFingerprint(file.abs)
+  let loaded: Awaited<ReturnType<typeof readWithFingerprint>>
+  try {
+    loaded = await readWithFingerprint(file.abs)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOOP') throw err
+    return fail(`"${file.rel}" was replaced by a symbolic link since it was checked; it cannot be read.`)
+  }
   if (!loaded) return fail(`"${file.rel}" does not exist. Use list_files to see which files exist.`)
+  const secret = gate.checkContent(file.rel, loaded.data)
+  if (secret) return fail(secret.error)
   if (isBinary(loaded.data)) {
     return fail(
       `"${file.rel}" is a binary file (${formatBytes(loaded.data.length)}); only text files can be shown or edited. Use file_info for its details.`,

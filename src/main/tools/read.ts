@@ -94,7 +94,7 @@ export const readFileTool: ReadTool<typeof readFileInput> = {
   async run(input, ctx) {
     const file = resolvePath(ctx, input.path)
     if ('error' in file) return file
-    const loaded = await loadTextFile(file)
+    const loaded = await loadTextFile(file, ctx.sandbox.gate)
     if ('error' in loaded) return loaded
     ctx.reads.recordRead(file.rel, loaded.fingerprint)
     const view = viewLines(loaded.text, input.start_line, input.end_line, ctx.limits.maxReadBytes)
@@ -182,7 +182,9 @@ export const fileInfoTool: ReadTool<typeof fileInfoInput> = {
     info.size = stat.size
     info.size_text = formatBytes(stat.size)
     if (stat.isFile() && stat.size <= 16 * 1024 * 1024) {
-      const data = await fs.readFile(file.abs)
+      const read = ctx.sandbox.gate.read(file, { maxBytes: 16 * 1024 * 1024 })
+      if ('error' in read) return fail(read.error)
+      const data = read.data
       info.binary = isBinary(data)
       if (!info.binary) {
         const { text, invalidUtf8 } = decodeText(data)

@@ -1,9 +1,8 @@
 import fs from 'node:fs/promises'
-import path from 'node:path'
 import { z } from 'zod'
 import { unifiedDiff } from '../../shared/diff'
 import { sha256Hex } from '../sandbox/fingerprint'
-import { fail, resolvePath, statKind } from './files'
+import { fail, MAX_LOAD_BYTES, resolvePath, statKind } from './files'
 import { textMeta, viewLines } from './read'
 import { optionalInt, optionalString, pathArg } from './schema'
 import { decodeText, formatBytes, isBinary, truncatedItems, truncatedLines } from './text'
@@ -135,16 +134,18 @@ async function changeStatus(
   rel: string,
   original: { hash: string; size: number } | undefined,
 ): Promise<ChangeStatus | undefined> {
-  const abs = path.join(ctx.root, rel)
-  let data: Buffer
+  const file = ctx.sandbox.gate.resolve(rel)
+  if ('error' in file) return original ? 'deleted' : undefined
   try {
-    const stat = await fs.stat(abs)
+    const stat = await fs.stat(file.abs)
     if (!stat.isFile()) return original ? 'deleted' : undefined
     if (original && stat.size !== original.size) return 'modified'
-    data = await fs.readFile(abs)
   } catch {
     return original ? 'deleted' : undefined
   }
+  const read = ctx.sandbox.gate.read(file, { maxBytes: MAX_LOAD_BYTES })
+  if ('error' in read) return original ? 'deleted' : undefined
+  const data = read.data
   if (!original) return 'added'
   return sha256Hex(data) === original.hash ? undefined : 'modified'
 }
@@ -220,7 +221,11 @@ export const diffFileAgainstOriginalTool: ReadTool<typeof diffInput> = {
     if ('error' in file) return file
     const original = baseline.readOriginal(file.rel)
     let current: Buffer | null = null
-    if ((await statKind(file.abs)).kind === 'file') current = await fs.readFile(file.abs)
+    if ((await statKind(file.abs)).kind === 'file') {
+      const read = ctx.sandbox.gate.read(file, { maxBytes: MAX_LOAD_BYTES })
+      if ('error' in read) return fail(read.error)
+      current = read.data
+    }
     if (original === null && current === null)
       return fail(
         `"${file.rel}" exists neither now nor in the baseline. Use list_changed_files to see what changed.`,

@@ -101,7 +101,13 @@ export const appCommandSchemas = {
   },
   'project/open': {
     input: z.object({ repo: z.string().min(1) }),
-    output: z.object({ repo: z.string(), name: z.string(), branch: z.string().nullable() }),
+    output: z.object({
+      repo: z.string(),
+      name: z.string(),
+      branch: z.string().nullable(),
+      /** Set when the folder is the user's home, `/`, or holds Stepwise's data folder. */
+      warning: z.string().optional(),
+    }),
   },
   'project/files': {
     input: z.object({ repo: z.string().min(1) }),

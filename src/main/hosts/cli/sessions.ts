@@ -4,7 +4,7 @@ import pc from 'picocolors'
 import { reduceEvents } from '../../../shared/reducer'
 import { exportDiff, exportJson, exportMarkdown, exportRaw, type ExportFormat } from '../../session/export'
 import { exportOtlp } from '../../session/otlp'
-import { createSnapshotter } from '../../snapshot/snapshotter'
+import { snapshotReader } from '../../timetravel/replay'
 import { exportBundleToFile } from './bundle'
 import { EXIT } from './exit-codes'
 import { formatDuration, summarizeArgs } from './render'
@@ -144,10 +144,7 @@ export async function exportSession(
         break
       case 'diff':
         // Export only reads stored snapshots; it never lists the project.
-        text = exportDiff(
-          createSnapshotter(store.db, { root: session.repo, listFiles: async () => [] }),
-          events,
-        )
+        text = exportDiff(snapshotReader(store, session.repo), events)
         break
       case 'bundle':
         throw new Error('unreachable: a bundle is written by exportBundleToFile')

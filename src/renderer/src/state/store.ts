@@ -204,6 +204,8 @@ export async function refreshSessions(): Promise<void> {
 export async function openProject(repo: string): Promise<void> {
   const project = await invoke('project/open', { repo })
   useApp.setState({ project, ...NO_OPEN_SESSION })
+  // The folder is $HOME, `/` or holds the data folder: said at once, and kept in the status bar.
+  if (project.warning) toast('error', project.warning)
   await refreshSessions()
   const info = await invoke('app/info', {})
   useApp.setState({ info })

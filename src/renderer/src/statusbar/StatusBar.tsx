@@ -39,6 +39,16 @@ export function StatusBar(): React.JSX.Element {
                 <span aria-hidden="true">⎇</span> {project.branch}
               </span>
             )}
+            {project.warning && (
+              <span
+                className="statusbar-warning"
+                role="alert"
+                title={project.warning}
+                data-testid="project-warning"
+              >
+                ⚠ {project.warning}
+              </span>
+            )}
           </span>
         ) : (
           <span className="statusbar-item statusbar-muted">No project</span>
