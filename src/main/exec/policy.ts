@@ -179,7 +179,13 @@ class Checker {
     if (target.dynamic) this.add(source, 'ask', (w) => `${w} writes to a file only known at run time`)
     else if (isBlockDevice(target.value))
       this.add(source, 'deny', (w) => `${w} is on the deny list (write to a disk device)`)
-    else if (secret) this.add(source, 'deny', (w) => secretRefusal(w, secret))
+    else if (secret)
+      this.add(
+        source,
+        'deny',
+        (w) =>
+          `${w} writes to \`${target.value}\`, a secrets file (${secret.pattern}); commands never change one`,
+      )
     else if (!HARMLESS_TARGET.test(target.value))
       this.add(source, 'ask', (w) => `${w} writes to ${target.value}`)
   }
