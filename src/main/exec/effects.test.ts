@@ -113,6 +113,12 @@ const REFUSED: Record<string, string[]> = {
   ],
   go: ["go test -exec 'rm -rf' ./...", "go test -toolexec='git push' ./...", 'go vet -vettool=reboot ./...'],
   less: ['less -o/dev/sda f', 'less --log-file=.env f'],
+  emacs: [`emacs --batch --eval '(shell-command "rm -rf victim")'`, `emacs -batch -ev '(x)'`],
+  'through a runner': [
+    'npx rg --pre rm x',
+    'strace -f xargs rm',
+    "strace -f make test --eval='t: ; rm -rf v'",
+  ],
   uniq: ['uniq a /dev/sda', 'uniq a .env'],
   'run-time words': [
     'rm "$f"',

@@ -364,6 +364,13 @@ class Checker {
       const inner = unwrap(tail)
       if (inner.script && !inner.script.dynamic && depth < MAX_DEPTH)
         return this.checkLine(inner.script.value, depth + 1)
+      // `npx rg --pre rm x`, `strace xargs rm`: what the tail hands on, as for the command itself.
+      if (inner.argv.length > 0 && !inner.unresolvable) {
+        if (this.openDenied(source, inner.argv, inner.extraArgs)) return
+        const before = this.parts.length
+        this.checkHandedOn(source, inner.argv, depth)
+        if (this.parts.slice(before).some((p) => p.verdict === 'deny')) return
+      }
     }
   }
 

@@ -197,6 +197,23 @@ export const VIM: ProgramRule = {
   },
 }
 
+/** emacs: `--eval`/`--execute` run Emacs Lisp (`(shell-command "…")`), which this check does not read. */
+export const EMACS: ProgramRule = {
+  table: options(
+    { long: 'eval= execute= load= l= funcall= f= script= batch no-init-file q chdir= file= insert= visit=' },
+    { singleDashLong: true },
+  ),
+  forbid: {
+    '-eval': { why: 'runs Emacs Lisp', effect: { kind: 'code', language: 'Emacs Lisp' } },
+    '-execute': { why: 'runs Emacs Lisp', effect: { kind: 'code', language: 'Emacs Lisp' } },
+    '-load': 'runs the Emacs Lisp of a file',
+    '-l': 'runs the Emacs Lisp of a file',
+    '-script': 'runs the Emacs Lisp of a file',
+    '-funcall': 'calls an Emacs Lisp function',
+    '-f': 'calls an Emacs Lisp function',
+  },
+}
+
 /** Rules for the first word of a user allow entry. */
 export const USER_ALLOWED_RULES: Readonly<Record<string, ProgramRule>> = {
   tar: TAR,
@@ -211,4 +228,5 @@ export const USER_ALLOWED_RULES: Readonly<Record<string, ProgramRule>> = {
   vim: VIM,
   nvim: VIM,
   view: VIM,
+  emacs: EMACS,
 }
