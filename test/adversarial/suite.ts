@@ -6,6 +6,7 @@ import { advisoryCases } from './cases-advisories'
 import { argumentInjectionCases } from './cases-advisories-tools'
 import { advisoryHostCases, SOLO_ADVISORY_CASES } from './cases-advisories-host'
 import { confinementCases } from './cases-confinement'
+import { denyThroughCases } from './cases-deny-through'
 import { gitCases, SOLO_GIT_CASES } from './cases-git'
 import { programCases } from './cases-programs'
 import { secretCases } from './cases-secrets'
@@ -27,6 +28,7 @@ export const ALL_CASES: AdversarialCase[] = [
   ...advisoryCases,
   ...argumentInjectionCases,
   ...advisoryHostCases,
+  ...denyThroughCases,
 ]
 const SOLO = new Set([...SOLO_GIT_CASES, ...SOLO_ADVISORY_CASES])
 const POLICIES: Policy[] = ['auto-edit', 'full-auto']
@@ -82,10 +84,11 @@ export function defineAdversarialSuite(
   name: string,
   classes: CaseClass[],
   /**
-   * Cases that must break with the sandbox off, and how each must be seen to break; `unsandboxed`:
-   * cases that must hold even so (the command policy alone refuses them).
+   * Cases that must break with the sandbox off, and how each must be seen to break (found in
+   * `extra` too: cases of the control alone); `unsandboxed`: cases that must hold even so (the
+   * command policy alone refuses them).
    */
-  control: { ids: string[]; why: RegExp[]; unsandboxed?: string[] },
+  control: { ids: string[]; why: RegExp[]; unsandboxed?: string[]; extra?: AdversarialCase[] },
 ): void {
   let cli = ''
   const results: CaseResult[] = []
@@ -120,7 +123,7 @@ export function defineAdversarialSuite(
   describe.concurrent('adversarial cases through the real CLI', () => {
     // The canaries are live: with the sandbox switched off, full-auto lets these through and the suite sees it.
     it(`control: with the sandbox off, ${control.ids.join(', ')} break`, { timeout: 120_000 }, async () => {
-      const cases = ALL_CASES.filter((c) => control.ids.includes(c.id))
+      const cases = [...ALL_CASES, ...(control.extra ?? [])].filter((c) => control.ids.includes(c.id))
       const { results: r } = await runSession(cli, 'full-auto', cases, { commands: { sandbox: 'off' } })
       expect(r.map((x) => [x.id, x.held])).toEqual(control.ids.map((id) => [id, false]))
       r.forEach((x, i) => expect(x.broke.join()).toMatch(control.why[i]))

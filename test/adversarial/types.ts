@@ -13,6 +13,7 @@ export const CLASSES = {
   4: 'unresolvable commands',
   5: 'secrets',
   6: 'host sockets',
+  7: 'deny list through another program',
 } as const
 
 export type CaseClass = keyof typeof CLASSES

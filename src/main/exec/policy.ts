@@ -13,12 +13,14 @@ import {
   isBlockDevice,
   isRestrictedRule,
   matchesDenyPattern,
+  openDenyRule,
   userAllowRule,
   type AllowRule,
 } from './rules'
 import { expandBraces, secretOperand, secretRefusal } from './secrets'
 import { CODE_INTERPRETERS, STDIN_INTERPRETERS, readsProgramFromStdin } from './interpreters'
 import { unwrap } from './unwrap'
+import { handedOn } from './effects'
 
 /*
  * The verdict on a command line (docs/sandbox.md#commands): every simple command in it — through
@@ -88,6 +90,9 @@ const STRING_LITERAL = /(["'`])((?:\\.|(?!\1)[^\\\n])*)\1/g
 /** The refusal for a line whose commands cannot be known until it runs. */
 export const WRITE_PLAINLY =
   'write the command plainly: the program and its arguments literally, with no variable, substitution, eval, alias or script fed through a pipe'
+
+/** Words bash sets to a number (`kill $!`), which can never be an option. */
+const BASH_NUMBER = /^"?\$(!|\$|\?|#|\{?(PPID|BASHPID|RANDOM|LINENO|SECONDS)\}?)"?$/
 
 const HARMLESS_TARGET = /^(\/dev\/(null|stdout|stderr|tty|fd\/\d+)|&?\d+|-)$/
 const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&'])
@@ -163,14 +168,69 @@ class Checker {
       // `cat < ~/.ssh/id_rsa`, `exec 3< .env`, `… done < ~/.aws/credentials` read the file as an operand would.
       const secret = r.operator.includes('<') ? secretOperand(['cat', r.target], this.root) : null
       if (secret) this.add(r.source, 'deny', (w) => secretRefusal(w, secret))
-      if (!WRITE_OPERATORS.has(r.operator)) continue
-      if (r.target.dynamic) this.add(r.source, 'ask', (w) => `${w} writes to a file only known at run time`)
-      else if (isBlockDevice(r.target.value))
-        this.add(r.source, 'deny', (w) => `${w} is on the deny list (write to a disk device)`)
-      else if (!HARMLESS_TARGET.test(r.target.value))
-        this.add(r.source, 'ask', (w) => `${w} writes to ${r.target.value}`)
+      if (WRITE_OPERATORS.has(r.operator)) this.checkWrite(r.source, r.target)
     }
     for (const a of line.assignments) this.checkAssignment(a, depth)
+  }
+
+  /** A file a part writes (`> out`, `sort -o out`, `find -fprint out`): the same rules for each. */
+  private checkWrite(source: string, target: Word): void {
+    const secret = target.dynamic ? null : secretOperand(['cat', target], this.root)
+    if (target.dynamic) this.add(source, 'ask', (w) => `${w} writes to a file only known at run time`)
+    else if (isBlockDevice(target.value))
+      this.add(source, 'deny', (w) => `${w} is on the deny list (write to a disk device)`)
+    else if (secret)
+      this.add(
+        source,
+        'deny',
+        (w) =>
+          `${w} writes to \`${target.value}\`, a secrets file (${secret.pattern}); commands never change one`,
+      )
+    else if (!HARMLESS_TARGET.test(target.value))
+      this.add(source, 'ask', (w) => `${w} writes to ${target.value}`)
+  }
+
+  /**
+   * What an option hands on (`rg --pre PROG`, `make --eval=CODE`, `sort -o FILE`, `find
+   * -exec CMD ;`): its command lines decided like any other, its files like a redirect's.
+   */
+  private checkHandedOn(source: string, words: readonly Word[], depth: number): void {
+    for (const item of handedOn(words)) {
+      if (item.kind === 'write') this.checkWrite(source, item.target)
+      else if (item.kind === 'unknown') this.refuse(source, item.why)
+      else if (depth >= MAX_DEPTH) this.add(source, 'ask', (w) => `${w} nests commands too deeply to check`)
+      else {
+        // The option itself asks; of what it runs, only a refusal is worth saying.
+        const before = this.parts.length
+        for (const line of item.lines) this.checkLine(line, depth + 1)
+        const refused = this.parts.splice(before).filter((p) => p.verdict === 'deny')
+        this.parts.push(...refused)
+      }
+    }
+  }
+
+  /**
+   * A command given words only known at run time (`rm "$f"`, `xargs rm`, `rg --pre rm`):
+   * refused when those words could make it a deny-listed command.
+   */
+  private openDenied(source: string, words: readonly Word[], appended: boolean): boolean {
+    const holes = new Set(words.flatMap((w, i) => (w.dynamic && !BASH_NUMBER.test(w.value) ? [i] : [])))
+    if (holes.size === 0 && !appended) return false
+    const rule = openDenyRule(
+      words.map((w) => w.value),
+      holes,
+      appended,
+      this.userDeny,
+    )
+    if (!rule) return false
+    const from = appended ? 'the words it is given when it runs' : 'its words only known at run time'
+    this.add(
+      source,
+      'deny',
+      (w) =>
+        `${w}: ${from} could make it \`${rule}\`, which is on the deny list; write them out, or put \`--\` before them`,
+    )
+    return true
   }
 
   /** `PATH=…` asks; `GIT_PAGER='rm -rf ~'` has its command line checked too. */
@@ -217,8 +277,9 @@ class Checker {
     if (unwrapped.wrappers.length > 0 && this.denied(source, expandBraces(argv))) return
     if (CODE_INTERPRETERS.has(name) && this.codeDenied(source, [...argv.slice(1), command.stdinText ?? '']))
       return
-    if (name === 'find' && this.findExecChecked(source, unwrapped.argv, depth)) return
     if (name === 'git' && this.gitConfigChecked(source, argv, depth)) return
+    if (this.openDenied(source, unwrapped.argv, unwrapped.extraArgs)) return
+    this.checkHandedOn(source, unwrapped.argv, depth)
     const secret = secretOperand(unwrapped.argv, this.root)
     if (secret) return this.add(source, 'deny', (w) => secretRefusal(w, secret))
     const git = this.root ? gitCall(argv) : null
@@ -303,6 +364,13 @@ class Checker {
       const inner = unwrap(tail)
       if (inner.script && !inner.script.dynamic && depth < MAX_DEPTH)
         return this.checkLine(inner.script.value, depth + 1)
+      // `npx rg --pre rm x`, `strace xargs rm`: what the tail hands on, as for the command itself.
+      if (inner.argv.length > 0 && !inner.unresolvable) {
+        if (this.openDenied(source, inner.argv, inner.extraArgs)) return
+        const before = this.parts.length
+        this.checkHandedOn(source, inner.argv, depth)
+        if (this.parts.slice(before).some((p) => p.verdict === 'deny')) return
+      }
     }
   }
 
@@ -341,37 +409,6 @@ class Checker {
     if (user) {
       this.add(source, 'deny', (w) => `${w} is on your deny list ("${user.text}")`)
       return true
-    }
-    return false
-  }
-
-  /** `find … -exec rm -rf {} ;` runs `rm -rf` once per file: the command is judged like any other. */
-  private findExecChecked(source: string, words: readonly Word[], depth: number): boolean {
-    for (let i = 1; i < words.length; i++) {
-      if (!['-exec', '-execdir', '-ok', '-okdir'].includes(words[i].value)) continue
-      const end = words.findIndex((a, j) => j > i && (a.value === ';' || a.value === '+'))
-      const inner = words.slice(i + 1, end < 0 ? words.length : end)
-      if (inner.length === 0) continue
-      if (
-        this.denied(
-          source,
-          inner.map((w) => w.value),
-        )
-      )
-        return true
-      const unwrapped = unwrap(inner)
-      if (unwrapped.unresolvable) {
-        this.refuse(source, `\`find ${words[i].value}\`: ${unwrapped.unresolvable}`)
-        return true
-      }
-      if (
-        this.denied(
-          source,
-          unwrapped.argv.map((w) => w.value),
-        )
-      )
-        return true
-      if (unwrapped.script && depth < MAX_DEPTH) this.checkLine(unwrapped.script.value, depth + 1)
     }
     return false
   }

@@ -7,7 +7,7 @@ import {
   positionals,
   type Pattern,
 } from './argv'
-import { NO_OPTIONS, optionNames, type OptionTable } from './options'
+import { NO_OPTIONS, optionNames } from './options'
 import {
   CARGO,
   ESLINT,
@@ -26,6 +26,7 @@ import {
 import { TAR, USER_ALLOWED_RULES, tarArgs } from './programs/other'
 import { GIT_SUBCOMMANDS, GIT_TABLES, gitCall } from './programs/git'
 import { DATE, FILE, FIND, HOSTNAME, PRINTF, RG, RM, SED, SORT, TREE, UNIQ } from './programs/text'
+import { optionTableOf } from './programs/registry'
 import { isRestricted, programObjection, type ProgramRule } from './programs/types'
 
 /*
@@ -39,6 +40,12 @@ export interface DenyRule {
   name: string
   why: string
   matches(argv: readonly string[]): boolean
+  /**
+   * Words that, given to a command of the rule's program, make it match (`-rf` for
+   * `rm`, `push` for `git`): a command whose arguments are only known at run time
+   * (`xargs rm`, `rm "$f"`, `rg --pre rm`) is refused when they could.
+   */
+  completions?: readonly (readonly string[])[]
 }
 
 const named =
@@ -79,6 +86,7 @@ export const DENY_RULES: readonly DenyRule[] = [
   {
     name: 'rm -rf',
     why: 'recursive forced delete',
+    completions: [['-rf']],
     matches: (a) => {
       if (!named('rm')(a)) return false
       const used = optionNames(a.slice(1), RM)
@@ -88,15 +96,22 @@ export const DENY_RULES: readonly DenyRule[] = [
     },
   },
   { name: 'sudo', why: 'runs as another user', matches: named('sudo', 'su', 'doas', 'pkexec', 'runuser') },
-  { name: 'git push', why: 'nothing ever pushes', matches: (a) => gitWith(a, 'push') },
+  {
+    name: 'git push',
+    why: 'nothing ever pushes',
+    matches: (a) => gitWith(a, 'push'),
+    completions: [['push']],
+  },
   {
     name: 'git reset --hard',
     why: 'discards uncommitted work',
+    completions: [['reset', '--hard'], ['--hard']],
     matches: (a) => gitWith(a, 'reset', '--hard', '--merge', '--keep'),
   },
   {
     name: 'git clean -f',
     why: 'deletes untracked files (only `git clean -n` runs)',
+    completions: [['clean', '-f'], ['-f']],
     matches: (a) =>
       gitWith(a, 'clean') &&
       (gitWith(a, 'clean', '-f', '--force') || !gitWith(a, 'clean', '-n', '--dry-run')),
@@ -104,6 +119,7 @@ export const DENY_RULES: readonly DenyRule[] = [
   {
     name: 'npm publish',
     why: 'publishes a package',
+    completions: [['publish'], ['npm', 'publish']],
     matches: (a) => {
       const tool = commandName(a[0] ?? '')
       const [first, second] = positionals(a)
@@ -126,6 +142,7 @@ export const DENY_RULES: readonly DenyRule[] = [
   {
     name: 'shutdown',
     why: 'stops the machine',
+    completions: [['poweroff'], ['0']],
     matches: (a) =>
       named('shutdown', 'reboot', 'halt', 'poweroff')(a) ||
       sub('systemctl', 'poweroff', 'reboot', 'halt', 'suspend', 'hibernate')(a) ||
@@ -134,6 +151,7 @@ export const DENY_RULES: readonly DenyRule[] = [
   {
     name: 'kill -1',
     why: 'signals every process of the user',
+    completions: [['-1']],
     matches: (a) => named('kill', 'pkill', 'killall')(a) && (a.at(-1) === '-1' || has(a, '-u')),
   },
   {
@@ -340,26 +358,27 @@ export function matchesDenyPattern(argv: readonly string[], pattern: Pattern): b
   return pattern.flags.every((f) => used.has(f) || (f.startsWith('--') && longs.some((l) => f.startsWith(l))))
 }
 
-const TABLES: Readonly<Record<string, OptionTable>> = {
-  rm: RM,
-  rg: RG.table,
-  find: FIND.table,
-  sort: SORT.table,
-  uniq: UNIQ.table,
-  sed: SED.table,
-  make: MAKE.table,
-  go: GO.table,
-  cargo: CARGO.table,
-  pytest: PYTEST.table,
-}
-
-/** The option table for an argv's program (a git subcommand's own), with the words it reads. */
-export function optionTableOf(argv: readonly string[]): { table: OptionTable; args: string[] } | null {
-  const name = commandName(argv[0] ?? '')
-  if (name === 'git') {
-    const call = gitCall(argv)
-    const table = call && GIT_TABLES[call.subcommand]
-    return call && table ? { table, args: call.args } : null
+/**
+ * The deny rule (or user pattern) an argv could match once its words only known at
+ * run time are filled in: `holes` are the indexes of such words, each of which may
+ * become any words; `appended`, more words follow (`xargs rm`, `rg --pre rm`). Words
+ * after `--` stay operands, so `rm -- "$f"` cannot become `rm -rf`.
+ */
+export function openDenyRule(
+  argv: readonly string[],
+  holes: ReadonlySet<number>,
+  appended: boolean,
+  userDeny: readonly Pattern[],
+): string | null {
+  const filled = (words: readonly string[]) => {
+    const out = argv.flatMap((a, i) => (holes.has(i) ? words : [a]))
+    return [...(holes.size > 0 ? [out] : []), ...(appended ? [[...out, ...words]] : [])]
   }
-  return TABLES[name] ? { table: TABLES[name], args: argv.slice(1) } : null
+  for (const rule of DENY_RULES)
+    for (const words of rule.completions ?? [])
+      if (filled(words).some((a) => rule.matches(a))) return rule.name
+  for (const pattern of userDeny)
+    if (filled(pattern.tokens.slice(1)).some((a) => matchesDenyPattern(a, pattern)))
+      return `"${pattern.text}"`
+  return null
 }

@@ -171,7 +171,8 @@ export function unwrap(argv: readonly Word[]): Unwrapped {
         return refuse(`\`xargs ${innerName}\` runs code built from its input`)
       if (SHELLS.has(innerName) && !inner.argv.some((w) => /^-[a-z]*c[a-z]*$/.test(w.value)))
         return refuse(`\`xargs ${innerName}\` runs commands from its input`)
-      out.argv = inner.argv
+      // Each word holding the replace string is only known once xargs reads its input.
+      out.argv = inner.argv.map((w) => (replace && w.value.includes(replace) ? { ...w, dynamic: true } : w))
       out.wrappers = inner.wrappers
       out.extraArgs = true
       continue

@@ -63,15 +63,18 @@ function longestLine(text: string): number {
   }
 }
 
+/** A file over the parse limit: metadata only, known from its size alone (it is never read). */
+export function oversized(rel: string, size: number): Analysis {
+  const facts = emptyFacts({ language: languageOf(rel), kind: 'skipped', size, lines: 0 })
+  facts.note = `not parsed: ${Math.round(size / 1024)} KB is over the ${MAX_PARSE_BYTES / 1024} KB parse limit`
+  return { facts, idents: '' }
+}
+
 export async function analyzeFile(rel: string, data: Buffer): Promise<Analysis> {
   const language = languageOf(rel)
   if (isBinary(data))
     return { facts: emptyFacts({ language, kind: 'binary', size: data.length, lines: 0 }), idents: '' }
-  if (data.length > MAX_PARSE_BYTES) {
-    const facts = emptyFacts({ language, kind: 'skipped', size: data.length, lines: 0 })
-    facts.note = `not parsed: ${Math.round(data.length / 1024)} KB is over the ${MAX_PARSE_BYTES / 1024} KB parse limit`
-    return { facts, idents: '' }
-  }
+  if (data.length > MAX_PARSE_BYTES) return oversized(rel, data.length)
   const { text, invalidUtf8 } = decodeText(data)
   const base = { language, size: data.length, lines: countLines(text) }
   let analysis: Analysis

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { secretContentKind, SECRET_HEAD_BYTES } from '../sandbox/secret-content'
-import { EXTRACTOR_VERSION, analyzeFile } from './analyze'
+import { EXTRACTOR_VERSION, MAX_PARSE_BYTES, analyzeFile, oversized } from './analyze'
 
 /*
  * One file from disk to what the index stores, run in a worker thread or in
  * process. Keyed by content: a file whose size and mtime match what is stored is
- * not read; one whose bytes hash the same is not parsed.
+ * not read; one whose bytes hash the same is not parsed. A file over the parse
+ * limit is never read (its stat says enough), and no read goes past the limit,
+ * so a 1.5 GB file — sparse, or growing while it is read — costs no memory.
  */
 
 export interface KnownFile {
@@ -66,7 +68,9 @@ export async function processFile(job: FileJob): Promise<FileOutcome> {
       known.mtimeMs === stat.mtimeMs
     )
       return { rel, status: 'unchanged' }
-    data = fs.readFileSync(fd)
+    if (stat.size > MAX_PARSE_BYTES) return oversizedOutcome(rel, stat)
+    data = readAtMost(fd, MAX_PARSE_BYTES + 1, stat.size)
+    if (data.length > MAX_PARSE_BYTES) return oversizedOutcome(rel, stat)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR' || code === 'ELOOP')
@@ -94,5 +98,38 @@ export async function processFile(job: FileJob): Promise<FileOutcome> {
   } catch (err) {
     // A bug in an extractor must not stop the index: the file is reported and skipped.
     return { rel, status: 'error', error: `could not analyse: ${(err as Error).message}` }
+  }
+}
+
+/**
+ * At most `limit` bytes from the start of the open file `fd` (it may have grown since its stat
+ * said `size`).
+ */
+function readAtMost(fd: number, limit: number, size: number): Buffer {
+  const chunks: Buffer[] = []
+  let total = 0
+  while (total < limit) {
+    // The whole file in one read when its stat is right, and one more byte to see growth.
+    const chunk = Buffer.allocUnsafe(Math.min(total === 0 ? size + 1 : 64 * 1024, limit - total))
+    const n = fs.readSync(fd, chunk, 0, chunk.length, total)
+    if (n === 0) break
+    chunks.push(chunk.subarray(0, n))
+    total += n
+  }
+  return Buffer.concat(chunks, total)
+}
+
+/** Stored by size and mtime: the hash names those, since the bytes are never read. */
+function oversizedOutcome(rel: string, stat: fs.Stats): FileOutcome {
+  const { facts, idents } = oversized(rel, stat.size)
+  const hash = createHash('sha256').update(`oversized:${stat.size}:${stat.mtimeMs}`).digest('hex')
+  return {
+    rel,
+    status: 'parsed',
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    hash,
+    facts: JSON.stringify(facts),
+    idents,
   }
 }

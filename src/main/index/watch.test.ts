@@ -97,4 +97,38 @@ describe('watchIndex', () => {
     expect(reports).toEqual([])
     expect(index.file('d0/new.ts')).toBeUndefined()
   })
+
+  it('past its watch budget closes every watch and rescans the tree instead', async () => {
+    // 40 folders against a budget of 10 (the default is watchBudget(); 60,000 folders once took 60,006 watches).
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 40; i++) files[`d${i}/f.ts`] = `export const f${i} = ${i}\n`
+    const { index, root, sandbox } = await indexedProject(files)
+    await index.build()
+    let told = 0
+    const watcher = watchIndex(index, {
+      sandbox,
+      debounceMs: 20,
+      watchBudget: 10,
+      rescanMs: 50,
+      onOverBudget: () => told++,
+    })
+    onTestFinished(() => watcher.close())
+    await watcher.ready
+    expect(watcher.state()).toEqual({ watches: 0, rescanning: true })
+    expect(told).toBe(1)
+    fs.writeFileSync(path.join(root, 'd39', 'late.ts'), 'export function late() {}\n')
+    fs.rmSync(path.join(root, 'd0'), { recursive: true })
+    await until(() => index.definitions('late').length === 1 && index.file('d0/f.ts') === undefined)
+  })
+
+  it('under its budget watches every folder', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 9; i++) files[`d${i}/f.ts`] = `export const f${i} = ${i}\n`
+    const { index, sandbox } = await indexedProject(files)
+    await index.build()
+    const watcher = watchIndex(index, { sandbox, watchBudget: 10 })
+    onTestFinished(() => watcher.close())
+    await watcher.ready
+    expect(watcher.state()).toEqual({ watches: 10, rescanning: false })
+  })
 })

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Sandbox } from '../sandbox/types'
+import { watchBudget } from '../snapshot/changeTracker'
 import type { CodeIndex, UpdateReport } from './code-index'
 
 /*
@@ -15,15 +16,25 @@ import type { CodeIndex, UpdateReport } from './code-index'
  * for tens of seconds, starving the agent's steps, and closing those watches
  * held up the end of a CLI run by a second. The watches never keep the process
  * alive: the host decides when it ends.
+ *
+ * Watches are a budget shared with every program of the user (inotify's
+ * max_user_watches), so a tree with more folders than watchBudget() is not
+ * watched at all: its watches are closed and the index checks the tree again
+ * every RESCAN_MS instead (a build: one listing, a stat per file, only changed
+ * files read). 60,000 folders once took 60,006 watches.
  */
 
 export const DEFAULT_DEBOUNCE_MS = 500
+/** How often a tree over the watch budget is checked again. */
+export const RESCAN_MS = 30_000
 /** Directory reads in flight during the initial walk (libuv has 4 I/O threads for everyone). */
 const WALK_READS = 2
 
 export interface IndexWatcher {
-  /** Resolves once every directory is watched and events are being reported. */
+  /** Resolves once every directory is watched and events are being reported (or rescans began). */
   readonly ready: Promise<void>
+  /** How the tree is followed: the folders watched now, or rescans (past the watch budget). */
+  state(): { watches: number; rescanning: boolean }
   /** Runs the pending update now (tests, shutdown) and waits for it. */
   flush(): Promise<void>
   close(): Promise<void>
@@ -34,6 +45,11 @@ export interface WatchOptions {
   debounceMs?: number
   onUpdate?: (report: UpdateReport) => void
   onError?: (error: Error) => void
+  /** Most folders to watch (default watchBudget()); past it the tree is rescanned every `rescanMs`. */
+  watchBudget?: number
+  rescanMs?: number
+  /** Told once when the tree has more folders than the budget and rescans begin. */
+  onOverBudget?: (budget: number) => void
 }
 
 export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
@@ -46,6 +62,8 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   let running: Promise<void> = Promise.resolve()
   let closed = false
   let exhausted = false
+  const budget = opts.watchBudget ?? watchBudget()
+  let rescans: NodeJS.Timeout | undefined
 
   const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`)
   const abs = (rel: string) => (rel === '' ? root : path.join(root, rel))
@@ -64,6 +82,7 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   }
 
   const changed = (rel: string) => {
+    if (rescans) return // the next rescan finds it
     pending.add(abs(rel))
     if (timer) clearTimeout(timer)
     timer = setTimeout(() => void run(), debounceMs)
@@ -77,8 +96,27 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
       }
   }
 
+  /** Past the budget: every watch closed, and a check of the whole tree every rescanMs instead. */
+  const overBudget = () => {
+    if (rescans) return
+    for (const w of watches.values()) w.close()
+    watches.clear()
+    pending.clear()
+    if (timer) clearTimeout(timer)
+    opts.onOverBudget?.(budget)
+    const rescan = () => {
+      running = running
+        .then(() => index.build())
+        .then(() => undefined)
+        .catch((err: unknown) => opts.onError?.(err as Error))
+    }
+    rescans = setInterval(rescan, opts.rescanMs ?? RESCAN_MS)
+    rescans.unref()
+  }
+
   const watchDir = (dir: string) => {
-    if (closed) return
+    if (closed || rescans) return
+    if (!watches.has(dir) && watches.size >= budget) return overBudget()
     watches.get(dir)?.close()
     try {
       const w = fs.watch(abs(dir), { persistent: false }, (_type, name) => {
@@ -127,7 +165,7 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
     if (top !== '') unwatch(top)
     const queue = [top]
     const worker = async () => {
-      for (let dir = queue.pop(); dir !== undefined && !closed; dir = queue.pop()) {
+      for (let dir = queue.pop(); dir !== undefined && !closed && !rescans; dir = queue.pop()) {
         watchDir(dir)
         let entries: fs.Dirent[]
         try {
@@ -144,7 +182,8 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
       }
     }
     // The queue only grows while a read is out: keep starting workers until it is empty.
-    while (queue.length > 0 && !closed) await Promise.all(Array.from({ length: WALK_READS }, worker))
+    while (queue.length > 0 && !closed && !rescans)
+      await Promise.all(Array.from({ length: WALK_READS }, worker))
   }
 
   /** Every file of `dir` goes to the next update (events were lost, or came before the watch). */
@@ -165,10 +204,12 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
 
   return {
     ready,
+    state: () => ({ watches: watches.size, rescanning: rescans !== undefined }),
     flush: run,
     async close() {
       closed = true
       if (timer) clearTimeout(timer)
+      if (rescans) clearInterval(rescans)
       pending.clear()
       // The walk stops at its next directory; closed watches report nothing. Closing
       // ~3,000 of them takes ~0.1 s: done a slice at a time on timers that do not keep

@@ -34,7 +34,7 @@ const THROUGH_THE_GATE: Record<string, Why> = {
     why: 'the same reads on helper threads: O_NOFOLLOW and the gate content check (secretContentSource)',
   },
   'index/process-file.ts': {
-    reads: 2,
+    reads: 1,
     why: 'paths from sandbox.listFiles; O_NOFOLLOW at use; a secret by content is not indexed',
   },
   'agent/prompt.ts': {
@@ -60,7 +60,7 @@ const NOT_A_PROJECT_FILE: Record<string, Why> = {
   'index/pool.ts': { reads: 1, why: "a grammar package's manifest in node_modules of Stepwise itself" },
   'index/worker.ts': { reads: 1, why: '/proc/thread-self (the worker thread id)' },
   'snapshot/statFiles.ts': { reads: 1, why: '/proc/thread-self (the stat thread id)' },
-  'snapshot/changeTracker.ts': { reads: 1, why: '/proc/sys/fs/inotify limits' },
+  'snapshot/changeTracker.ts': { reads: 2, why: '/proc/sys/fs/inotify limits (queued events, user watches)' },
   'snapshot/flatFile.ts': { reads: 1, why: 'state files in the data folder' },
   'exec/bwrap.ts': {
     reads: 3,

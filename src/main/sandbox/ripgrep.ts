@@ -32,11 +32,16 @@ export interface RipgrepRun {
   stopped: boolean
 }
 
+/** The most of one output line kept (a 143 MB one-line match was held whole, three times over). */
+export const MAX_LINE_BYTES = 2 * 1024 * 1024
+
 /**
  * Runs ripgrep in `cwd`, handing each stdout line (bytes, without its newline) to
  * `onLine` as it streams in; `onLine` returns false to stop, which kills ripgrep at once.
  * Lines stay bytes: a minified file's matching line can be megabytes long, and the
- * caller usually wants a small window of it, not the whole line decoded.
+ * caller usually wants a small window of it, not the whole line decoded. A line is
+ * cut at MAX_LINE_BYTES, so memory stays bounded whatever ripgrep prints (callers
+ * that show lines ask ripgrep for less: `--max-columns`).
  */
 export function runRipgrep(
   args: readonly string[],
@@ -65,18 +70,26 @@ export function runRipgrep(
     const onAbort = () => stop()
     opts.signal?.addEventListener('abort', onAbort, { once: true })
 
+    // At most MAX_LINE_BYTES of a line are kept; the rest of it is dropped as it streams in.
+    let pendingBytes = 0
+    const keep = (part: Buffer) => {
+      const room = MAX_LINE_BYTES - pendingBytes
+      if (room <= 0) return
+      const kept = part.length > room ? part.subarray(0, room) : part
+      pending.push(kept)
+      pendingBytes += kept.length
+    }
     child.stdout.on('data', (chunk: Buffer) => {
       let start = 0
       for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10, start)) {
-        let line = chunk.subarray(start, end)
-        if (pending.length > 0) {
-          line = Buffer.concat([...pending, line])
-          pending = []
-        }
+        keep(chunk.subarray(start, end))
+        const line = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes)
+        pending = []
+        pendingBytes = 0
         start = end + 1
         if (!opts.onLine(line)) return stop()
       }
-      if (start < chunk.length) pending.push(chunk.subarray(start))
+      if (start < chunk.length) keep(chunk.subarray(start))
     })
     child.stderr.setEncoding('utf8')
     child.stderr.on('data', (chunk: string) => {

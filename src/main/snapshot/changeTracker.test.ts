@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createSandbox } from '../sandbox/sandbox'
 import { openStore } from '../store/store'
 import { tempDir } from '../store/testing/helpers'
-import { createChangeTracker } from './changeTracker'
+import { createChangeTracker, watchBudget } from './changeTracker'
 import { listUnignoredDirectories } from './directories'
 import { RACY_MARGIN_MS } from './statCache'
 import { createSnapshotter } from './snapshotter'
@@ -68,6 +68,19 @@ describe('createChangeTracker', () => {
     expect(tracker.watching).toBe(false)
     write(root, 'src/a.ts', 'b')
     expect((await tracker.collect()).trusted).toBe(false)
+  })
+
+  it('does not watch more folders than its budget: they are walked instead', async () => {
+    const root = tree({ 'a/x': '', 'b/x': '', 'c/x': '' })
+    const tracker = createChangeTracker(root, { watchBudget: 3 })
+    cleanups.push(() => tracker.close())
+    tracker.watch(['', 'a', 'b', 'c'])
+    expect(tracker.watching).toBe(false)
+    expect((await tracker.collect()).trusted).toBe(false)
+    tracker.watch(['', 'a', 'b'])
+    expect(tracker.watching).toBe(true)
+    expect(watchBudget()).toBeGreaterThan(0)
+    expect(watchBudget()).toBeLessThanOrEqual(10_000)
   })
 
   it('does not watch when a directory it is given is gone', () => {

@@ -62,14 +62,30 @@ function queueLimit(): number {
   }
 }
 
+/**
+ * Most folders one watcher may watch: an eighth of the user's inotify watches (a budget
+ * every program of the user shares; 8,192 on older kernels), and 10,000 at most. A tree
+ * with more folders is not watched; it is checked by a walk instead (docs/index.md).
+ */
+export function watchBudget(): number {
+  try {
+    const n = Number(fs.readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8'))
+    if (Number.isInteger(n) && n > 0) return Math.min(10_000, Math.floor(n / 8))
+  } catch {
+    // not Linux, or /proc hidden: the cap alone
+  }
+  return 10_000
+}
+
 /** Two turns of the event loop: the second waits behind a poll phase that reads the events. */
 const settle = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)))
 
 export function createChangeTracker(
   root: string,
-  opts: { maxEvents?: number; platform?: NodeJS.Platform } = {},
+  opts: { maxEvents?: number; platform?: NodeJS.Platform; watchBudget?: number } = {},
 ): ChangeTracker {
   const maxEvents = Math.min(opts.maxEvents ?? Infinity, queueLimit() - 1)
+  const budget = opts.watchBudget ?? watchBudget()
   let watchers: fs.FSWatcher[] = []
   let paths = new Set<string>()
   let events = 0
@@ -112,7 +128,9 @@ export function createChangeTracker(
   return {
     watch(dirs) {
       closeAll()
-      if (closed) return
+      gap = true
+      // Over the budget: not watched, so every check walks the tree (`watching` stays false).
+      if (closed || dirs.length > budget) return
       paths = new Set()
       events = 0
       try {

@@ -366,6 +366,26 @@ describe('search_in_files', () => {
     expect(head).toMatchObject({ matches: [{ text: 'é'.repeat(200) + '…' }] })
   })
 
+  it('reads at most 1 MB of a matching line, and names a match past it', async () => {
+    // A one-line file of 3 MB (a bundle): the match in the first MB is shown around it,
+    // one past it is named with its column, never read into memory.
+    const mb = 1024 * 1024
+    const line = 'x'.repeat(100) + 'early' + 'y'.repeat(2 * mb) + 'late' + 'z'.repeat(mb)
+    const ctx = await makeContext(makeProject({ 'bundle.js': line + '\n' }))
+    const early = await searchInFilesTool.run({ query: 'early' }, ctx)
+    expect(early).toMatchObject({
+      matches: [{ line: 1, text: '…' + 'x'.repeat(60) + 'early' + 'y'.repeat(135) + '…' }],
+    })
+    const late = (await searchInFilesTool.run({ query: 'late' }, ctx)) as unknown as {
+      matches: { text: string }[]
+    }
+    expect(late.matches[0].text).toMatch(
+      new RegExp(
+        `^\\[TRUNCATED: first ${mb} bytes of the line read; the match at column ${100 + 5 + 2 * mb + 1} is past them\\] x{100}early`,
+      ),
+    )
+  })
+
   it('never shows a binary file, even one named as the prefix', async () => {
     const ctx = await makeContext(
       makeProject({ 'img.bin': Buffer.from('needle\0\0'), 'a:1:b.txt': 'a needle\r\n' }),

@@ -24,6 +24,12 @@ const SEARCH_DEFAULT = 100
 const SEARCH_MAX = 1000
 /** Longest matching line shown by search; longer lines are cut around the match. */
 const SEARCH_TEXT_WIDTH = 200
+/**
+ * The most of a matching line search reads (ripgrep's `--max-columns`, with a preview of
+ * that much): a match further along a longer line is named, not shown. With at most
+ * SEARCH_MAX matches of SEARCH_TEXT_WIDTH characters kept, a search holds a few MB at most.
+ */
+const SEARCH_LINE_BYTES = 1024 * 1024
 
 const listFilesInput = z.object({
   prefix: optionalString(
@@ -233,6 +239,8 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
       '--null',
       '--color',
       'never',
+      `--max-columns=${SEARCH_LINE_BYTES}`,
+      '--max-columns-preview',
     ]
     if (!input.regex) args.push('--fixed-strings')
     args.push(
@@ -304,11 +312,16 @@ function parseMatch(line: Buffer): Match | undefined {
   if (!Number.isInteger(lineNumber) || !Number.isInteger(column)) return undefined
   let text = line.subarray(colColon + 1)
   if (text.length > 0 && text[text.length - 1] === 13) text = text.subarray(0, text.length - 1) // \r
-  return {
-    path: pathOfLine(line)!,
-    line: lineNumber,
-    text: excerpt(text, Math.max(0, column - 1)),
-  }
+  // ripgrep's preview of a line over --max-columns ends with its own note.
+  const tail = text.toString('latin1', Math.max(0, text.length - 64))
+  const cut = / \[\.\.\. (omitted end of long line|\d+ more match(es)?)\]$/.exec(tail)
+  if (cut) text = text.subarray(0, text.length - cut[0].length)
+  const matchByte = Math.max(0, column - 1)
+  let shown = excerpt(text, cut && matchByte >= text.length ? 0 : matchByte)
+  if (cut && matchByte >= text.length)
+    shown = `[TRUNCATED: first ${SEARCH_LINE_BYTES} bytes of the line read; the match at column ${column} is past them] ${shown}`
+  else if (cut && !shown.endsWith('…')) shown += '…'
+  return { path: pathOfLine(line)!, line: lineNumber, text: shown }
 }
 
 /** Lines up to this many bytes are decoded whole; longer ones only around the match. */

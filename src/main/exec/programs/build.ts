@@ -1,6 +1,6 @@
 import { leavesProject } from '../argv'
 import { options, type Normalised, type Option } from '../options'
-import { RUNS, WRITES, type ProgramRule } from './types'
+import { WRITES, runs, type ProgramRule } from './types'
 
 /*
  * The project's own checks (npm test, go test, cargo check, pytest, make test, …)
@@ -139,10 +139,11 @@ export const GO: ProgramRule = {
     },
     { singleDashLong: true, abbreviations: false },
   ),
+  // go splits -exec and -toolexec on blanks and adds the binary (or tool) and its arguments.
   forbid: {
-    '-exec': RUNS,
-    '-toolexec': RUNS,
-    '-vettool': RUNS,
+    '-exec': runs('words', { args: 'any' }),
+    '-toolexec': runs('words', { args: 'any' }),
+    '-vettool': runs('program', { args: 'any' }),
     '-o': WRITES,
     '-overlay': 'swaps source files',
     '-modfile': 'reads another go.mod',
@@ -235,8 +236,8 @@ export const MAKE: ProgramRule = {
     short: 'E= f= I= C= j=? k s n B q t W= o= e',
   }),
   forbid: {
-    '--eval': 'runs extra make code',
-    '-E': 'runs extra make code',
+    '--eval': { why: 'runs extra make code', effect: { kind: 'make' } },
+    '-E': { why: 'runs extra make code', effect: { kind: 'make' } },
     '--file': 'reads another makefile',
     '--makefile': 'reads another makefile',
     '-f': 'reads another makefile',

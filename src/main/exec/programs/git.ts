@@ -1,6 +1,6 @@
 import { commandName } from '../argv'
 import { normalise, options, type OptionTable } from '../options'
-import { WRITES, type ProgramRule } from './types'
+import { WRITES, runs, type Danger, type ProgramRule } from './types'
 
 /*
  * git: its global options (exact, before the subcommand, never abbreviated — git.c
@@ -75,7 +75,7 @@ const LOG_OPTIONS =
 
 const DIFF_SHORT = 'p u s z M=? C=? B=? D R a b w W O= S= G= U= l= X=?'
 
-const GIT_WRITES: Readonly<Record<string, string>> = {
+const GIT_WRITES: Readonly<Record<string, string | Danger>> = {
   '--output': WRITES,
   '--ext-diff': 'runs the configured external diff program',
   '--textconv': 'runs the configured text conversion programs',
@@ -119,7 +119,7 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
       long: 'textconv no-textconv contents= incremental porcelain line-porcelain show-email show-name show-number show-stats root reverse= first-parent encoding= date= ignore-rev= ignore-revs-file= color-lines color-by-age progress no-progress minimal abbrev=?',
       short: 'b c e f l n p s t w L= M=? C=? S=',
     }),
-    forbid: { '--textconv': GIT_WRITES['--textconv'] },
+    forbid: { '--textconv': 'runs the configured text conversion programs' },
   },
   grep: {
     table: options({
@@ -131,10 +131,12 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
         'all-match and or not max-count= context= after-context= before-context= only-matching null',
       short: 'O=? a i I w v h H E G P F n l L c p W e= f= A= B= C= m= o q z r',
     }),
+    // git runs the pager through `sh -c` with the matching files' names after it; with no
+    // value it takes GIT_PAGER, core.pager or PAGER (GIT_PAGER=cat in every command's environment).
     forbid: {
-      '--open-files-in-pager': 'runs a pager program on the matches',
-      '-O': 'runs a pager program on the matches',
-      '--textconv': GIT_WRITES['--textconv'],
+      '--open-files-in-pager': runs('shell', { why: 'runs a pager program on the matches', args: 'paths' }),
+      '-O': runs('shell', { why: 'runs a pager program on the matches', args: 'paths' }),
+      '--textconv': 'runs the configured text conversion programs',
     },
   },
   describe: {

@@ -189,11 +189,11 @@ describe('per-program rules', () => {
   }
 
   it('says which option, as written and as meant', async () => {
-    expect((await checkCommand('rg --pr=sh foo')).reason).toBe(
-      '`rg --pr=sh foo`: `rg` with `--pr=sh` (could be --pre) runs another program on every file it searches',
+    expect((await checkCommand('rg --pr=./x foo')).reason).toBe(
+      '`rg --pr=./x foo`: `rg` with `--pr=./x` (could be --pre) runs another program on every file it searches',
     )
-    expect((await checkCommand('sort --compress-prog sh x')).reason).toBe(
-      '`sort --compress-prog sh x`: `sort` with `--compress-prog` (--compress-program) runs another program',
+    expect((await checkCommand('sort --compress-prog gzip x')).reason).toBe(
+      '`sort --compress-prog gzip x`: `sort` with `--compress-prog` (--compress-program) runs another program',
     )
     expect((await checkCommand('make test SHELL=/tmp/evil')).reason).toBe(
       '`make test SHELL=/tmp/evil`: `make SHELL=/tmp/evil` overrides a variable, which can change every recipe',
@@ -288,21 +288,27 @@ describe('per-program rules', () => {
     const lines = {
       'tar xzf a.tgz': 'allow',
       'tar -tvf a.tar': 'allow',
-      'tar --to-command=sh -xf a.tar': 'ask',
-      'tar --to-com=sh -xf a.tar': 'ask',
+      // A shell fed the archive's members (or a page, a file's lines) runs them: refused.
+      'tar --to-command=sh -xf a.tar': 'deny',
+      'tar --to-com=sh -xf a.tar': 'deny',
+      'tar --to-command=./check.sh -xf a.tar': 'ask',
       'tar xIf ./evil a.tar': 'ask',
-      'tar -cf a.tar --checkpoint=1 --checkpoint-action=exec=sh .': 'ask',
+      'tar -cf a.tar --checkpoint=1 --checkpoint-action=exec=sh .': 'deny',
+      'tar -cf a.tar --checkpoint=1 --checkpoint-action=exec=./progress.sh .': 'ask',
       'less README.md': 'allow',
       'less -o log.txt README.md': 'ask',
       'man ls': 'allow',
-      'man -P sh ls': 'ask',
-      'man --pag=sh ls': 'ask',
+      'man -P sh ls': 'deny',
+      'man --pag=sh ls': 'deny',
+      'man -P cat ls': 'ask',
       "awk '{print $1}' f": 'allow',
       [`awk 'BEGIN{system("id")}'`]: 'ask',
-      [`awk '{print | "sh"}' f`]: 'ask',
+      [`awk '{print | "sh"}' f`]: 'deny',
+      [`awk '{print | "sort"}' f`]: 'ask',
       'awk -f prog.awk f': 'ask',
       'awk -lfoo 1 f': 'ask',
-      'rg --pre=sh foo': 'ask',
+      'rg --pre=sh foo': 'deny',
+      'rg --pre=./unzip.sh foo': 'ask',
       'docker ps -a': 'allow',
     }
     const got: Record<string, Verdict> = {}

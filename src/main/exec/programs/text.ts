@@ -1,5 +1,5 @@
-import { options } from '../options'
-import { RUNS, WRITES, type ProgramRule } from './types'
+import { options, type Normalised } from '../options'
+import { RUNS, WRITES, runs, type ProgramRule, type UsedEffect } from './types'
 
 /*
  * Read-only file and text tools, and the options that turn them into something
@@ -31,11 +31,12 @@ export const RG: ProgramRule = {
     short: 'A= B= C= c e= f= g= i j= l L m= M= n N o p q r= s S t= T= u U v V w x z 0 a E= H h I d=',
   }),
   forbid: {
-    '--pre': `${RUNS} on every file it searches`,
+    // rg runs the program itself (no shell), with the path of each file it searches.
+    '--pre': runs('program', { why: `${RUNS} on every file it searches`, args: 'paths' }),
     '--pre-glob': 'picks the files --pre runs a program on',
     '--search-zip': 'runs decompression programs',
     '-z': 'runs decompression programs',
-    '--hostname-bin': RUNS,
+    '--hostname-bin': runs('program'),
   },
 }
 
@@ -48,7 +49,8 @@ export const SORT: ProgramRule = {
       'field-separator= temporary-directory= parallel= unique zero-terminated help version',
     short: 'b d f g i M h n R r V c C k= m o= s S= t= T= u z',
   }),
-  forbid: { '--output': WRITES, '-o': WRITES, '--compress-program': RUNS },
+  // sort runs the compressor itself (no shell), with `-d` or nothing, and feeds it the data.
+  forbid: { '--output': WRITES, '-o': WRITES, '--compress-program': runs('program', { stdin: true }) },
 }
 
 /** find's predicates are single-dash words and never abbreviated. */
@@ -79,6 +81,7 @@ export const FIND: ProgramRule = {
     '-fprintf': WRITES,
     '-fls': WRITES,
   },
+  // -exec and friends take a command of several words up to `;`: the policy judges it (policy.ts).
 }
 
 export const UNIQ: ProgramRule = {
@@ -87,6 +90,10 @@ export const UNIQ: ProgramRule = {
     short: 'c d D f= i s= u z w=',
   }),
   maxOperands: 1,
+  inner: (parsed) =>
+    parsed.operands.length > 1
+      ? [{ raw: parsed.operands[1], effect: WRITES.effect!, value: parsed.operands[1] }]
+      : [],
 }
 
 export const FILE: ProgramRule = {
@@ -153,13 +160,10 @@ export const SED: ProgramRule = {
     '--file': 'runs a script from a file',
     '-f': 'runs a script from a file',
   },
+  inner: (parsed) => (sandboxed(parsed) ? [] : sedScripts(parsed).flatMap(sedEffects)),
   check(parsed) {
-    if (parsed.options.some((o) => o.names.includes('--sandbox'))) return null
-    const scripts = parsed.options
-      .filter((o) => o.names.includes('-e') || o.names.includes('--expression'))
-      .map((o) => o.value ?? '')
-    if (scripts.length === 0) scripts.push(parsed.operands[0] ?? '')
-    const bad = scripts.find((s) => !isPlainSedScript(s))
+    if (sandboxed(parsed)) return null
+    const bad = sedScripts(parsed).find((s) => !isPlainSedScript(s))
     return bad === undefined
       ? null
       : `\`sed\` script \`${bad}\` may write or run something (only p, d, q, =, s and y commands run unasked; or add --sandbox)`
@@ -176,4 +180,42 @@ const SED_COMMAND = new RegExp(
 /** Commands that only print or transform the stream; no `w`, `r`, `e`, and no `e`/`w` flag on `s`. */
 export function isPlainSedScript(script: string): boolean {
   return script.split(/[;\n]/).every((command) => SED_COMMAND.test(command))
+}
+
+const sandboxed = (parsed: Normalised) => parsed.options.some((o) => o.names.includes('--sandbox'))
+
+/** The scripts sed runs: each `-e`, else the first operand. */
+function sedScripts(parsed: Normalised): string[] {
+  const scripts = parsed.options
+    .filter((o) => o.names.includes('-e') || o.names.includes('--expression'))
+    .map((o) => o.value ?? '')
+  return scripts.length > 0 ? scripts : [parsed.operands[0] ?? '']
+}
+
+/** `s/pattern/replacement/flags [file]`, with the replacement, the flags and what follows. */
+const SED_SUBST_PARTS = /s([/|#:,])(?:(?!\1)[^\\]|\\.)*\1((?:(?!\1)[^\\]|\\.)*)\1([a-zA-Z0-9]*)(?:\s*(.*))?/
+
+/**
+ * What a sed script runs or writes (GNU sed manual, "Extended commands"): `e CMD`
+ * runs CMD, `s///e` runs the replaced line (read here as the replacement), `w FILE`,
+ * `W FILE` and `s///w FILE` write FILE. `e` alone runs the pattern space, which
+ * comes from the input like a script file's lines: that asks, as `bash FILE` does.
+ */
+function sedEffects(script: string): UsedEffect[] {
+  const out: UsedEffect[] = []
+  for (const line of script.split('\n')) {
+    const command = /(?:^|[;}\s])(?:\d+|\$|\/[^/]*\/)?\s*([ewW])\s+(.+)$/.exec(line)
+    if (command)
+      out.push({
+        raw: line,
+        effect: command[1] === 'e' ? { kind: 'shell' } : WRITES.effect!,
+        value: command[2].trim(),
+      })
+    const subst = SED_SUBST_PARTS.exec(line)
+    if (!subst) continue
+    if (subst[3].includes('e')) out.push({ raw: line, effect: { kind: 'shell' }, value: subst[2] })
+    if (subst[3].includes('w'))
+      out.push({ raw: line, effect: WRITES.effect!, value: (subst[4] ?? '').trim() })
+  }
+  return out
 }

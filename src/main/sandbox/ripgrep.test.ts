@@ -1,0 +1,20 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { MAX_LINE_BYTES, runRipgrep } from './ripgrep'
+
+describe('runRipgrep', () => {
+  it('keeps at most MAX_LINE_BYTES of a line, however long ripgrep prints it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-rg-'))
+    // 3× the cap on one line (a 143 MB one-line match was held whole, three times over).
+    fs.writeFileSync(path.join(dir, 'one.txt'), 'needle' + 'a'.repeat(3 * MAX_LINE_BYTES) + '\nneedle 2\n')
+    const lengths: number[] = []
+    const run = await runRipgrep(['--no-filename', 'needle', 'one.txt'], {
+      cwd: dir,
+      onLine: (line) => (lengths.push(line.length), true),
+    })
+    expect(run.code).toBe(0)
+    expect(lengths).toEqual([MAX_LINE_BYTES, 'needle 2'.length])
+  })
+})
