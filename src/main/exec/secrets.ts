@@ -2,7 +2,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { commandName } from './argv'
 import type { Word } from './parse'
-import { DEFAULT_DENY, HOME_CREDENTIALS, SECRET_FILE_NAMES, createDenyList } from '../sandbox/denylist'
+import { HOME_CREDENTIALS, SECRET_FILE_NAMES } from '../sandbox/denylist'
+import { SECRETS } from './secrets-mask'
 
 /*
  * Two readings of an argv the deny rules need besides the options: the words bash's
@@ -13,8 +14,6 @@ import { DEFAULT_DENY, HOME_CREDENTIALS, SECRET_FILE_NAMES, createDenyList } fro
  * (`allowUnsandboxed`, `sandbox: "off"`) cannot read them by name either.
  */
 
-/** The denylist's secrets patterns (not its folders such as `.git`, `node_modules/`, `dist/`). */
-const SECRETS = createDenyList({ allowDeny: DEFAULT_DENY.filter((p) => p === '.git' || p.endsWith('/')) })
 
 /** Programs that never read a file's contents (names, metadata, the index). */
 const NO_READ = new Set([
