@@ -131,7 +131,9 @@ describe('runCommand redacts what commands print', () => {
       })
       if (sandboxed) {
         expect(run.output).not.toContain('HEAD:.env')
-        expect(run.notes?.join()).toMatch(/^`\.git\/objects` is hidden from commands: its history holds the secrets file `\.env`/)
+        expect(run.notes?.join()).toMatch(
+          /^`\.git\/objects` is hidden from commands: its history holds the secrets file `\.env`/,
+        )
       } else expect(run.output).toContain('HEAD:.env:API_SECRET=[REDACTED:API_SECRET]')
       expect(run.output).toContain('[REDACTED:STEPWISE_TEST_TOKEN]')
       for (const text of [run.output, streamed.join('')]) {

@@ -35,6 +35,8 @@ export interface RunOptions {
   limits?: Partial<CaptureLimits>
   /** Between SIGTERM and SIGKILL (default 2000 ms). */
   killGraceMs?: number
+  /** The secrets walk's limit (default MAX_WALK_ENTRIES; tests use a small one). */
+  walkLimit?: number
 }
 
 export interface RunResult {
@@ -79,7 +81,7 @@ function refused(reason: string, started: number): RunResult {
 export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const started = performance.now()
   // One look at the tree serves both the masks and the redaction of what the command prints.
-  const project = await refreshProjectSecrets(opts.cwd)
+  const project = await refreshProjectSecrets(opts.cwd, opts.walkLimit)
   const redactor = new Redactor([
     ...secretFileValues(project.secrets),
     ...envSecrets({ ...process.env, ...opts.env }),

@@ -76,7 +76,15 @@ export interface ProjectSecrets {
 const scans = new Map<string, Map<string, DirEntry>>()
 
 function readDir(dir: string, mtimeMs: number): DirEntry {
-  const out: DirEntry = { mtimeMs, secrets: [], gits: [], hardLinks: [], linkIds: [], subdirs: [], entries: 0 }
+  const out: DirEntry = {
+    mtimeMs,
+    secrets: [],
+    gits: [],
+    hardLinks: [],
+    linkIds: [],
+    subdirs: [],
+    entries: 0,
+  }
   let entries: fs.Dirent[]
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true })
