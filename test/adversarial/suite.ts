@@ -8,6 +8,7 @@ import { advisoryHostCases, SOLO_ADVISORY_CASES } from './cases-advisories-host'
 import { confinementCases } from './cases-confinement'
 import { gitCases, SOLO_GIT_CASES } from './cases-git'
 import { programCases } from './cases-programs'
+import { round2ExecCases, SOLO_ROUND2_EXEC } from './cases-round2-exec'
 import { secretCases } from './cases-secrets'
 import { runSession, type CaseResult, type SessionInfo } from './harness'
 import { CLASSES, type AdversarialCase, type CaseClass, type Policy } from './types'
@@ -27,8 +28,9 @@ export const ALL_CASES: AdversarialCase[] = [
   ...advisoryCases,
   ...argumentInjectionCases,
   ...advisoryHostCases,
+  ...round2ExecCases,
 ]
-const SOLO = new Set([...SOLO_GIT_CASES, ...SOLO_ADVISORY_CASES])
+const SOLO = new Set([...SOLO_GIT_CASES, ...SOLO_ADVISORY_CASES, ...SOLO_ROUND2_EXEC])
 const POLICIES: Policy[] = ['auto-edit', 'full-auto']
 
 function sessionsOf(cls: CaseClass): AdversarialCase[][] {
@@ -119,7 +121,7 @@ export function defineAdversarialSuite(
 
   describe.concurrent('adversarial cases through the real CLI', () => {
     // The canaries are live: with the sandbox switched off, full-auto lets these through and the suite sees it.
-    it(`control: with the sandbox off, ${control.ids.join(', ')} break`, { timeout: 120_000 }, async () => {
+    it(`control: with the sandbox off, ${control.ids.join(', ')} break`, { timeout: 300_000 }, async () => {
       const cases = ALL_CASES.filter((c) => control.ids.includes(c.id))
       const { results: r } = await runSession(cli, 'full-auto', cases, { commands: { sandbox: 'off' } })
       expect(r.map((x) => [x.id, x.held])).toEqual(control.ids.map((id) => [id, false]))

@@ -13,6 +13,8 @@ export const CLASSES = {
   4: 'unresolvable commands',
   5: 'secrets',
   6: 'host sockets',
+  7: 'the command mask at its limits',
+  8: 'secrets in git history',
 } as const
 
 export type CaseClass = keyof typeof CLASSES
