@@ -104,7 +104,7 @@ describe('a history that holds a secrets file', () => {
         for (const shape of shapes(value)) expect(run.output).not.toContain(shape)
       expect(run.output).toMatch(/fatal:/)
       expect(run.notes).toEqual([
-        '`.git/objects` is hidden from commands: its history holds the secrets file `.env`, `deploy.key`. git commands that read commits or files fail here; use the git tools (git_log, git_show, git_diff). To lift it, remove the file from the history (git filter-repo), expire the reflog, prune, and rotate the secret.',
+        '`.git/objects` is hidden from commands: its history holds the secrets file `.env`, `deploy.key`. git commands fail here (`fatal: bad object HEAD`); use the git tools (git_status, git_log, git_show, git_diff). To lift it, remove the file from the history (git filter-repo), expire the reflog, prune, and rotate the secret.',
       ])
       // The control: unsandboxed, the same script prints the value in every shape.
       const bare = await runCommand({

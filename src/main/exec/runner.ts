@@ -91,8 +91,8 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const hidden = sandboxed ? await historiesWithSecrets(project.gitPaths) : []
   const notes = hidden.map(
     (h) =>
-      `\`${path.relative(opts.cwd, h.objects) || h.objects}\` is hidden from commands: ${h.why}. git commands that read ` +
-      'commits or files fail here; use the git tools (git_log, git_show, git_diff). To lift it, remove the file ' +
+      `\`${path.relative(opts.cwd, h.objects) || h.objects}\` is hidden from commands: ${h.why}. git commands fail here ` +
+      '(`fatal: bad object HEAD`); use the git tools (git_status, git_log, git_show, git_diff). To lift it, remove the file ' +
       'from the history (git filter-repo), expire the reflog, prune, and rotate the secret.',
   )
   let sandboxArgs: string[] = []
