@@ -19,26 +19,24 @@ export const SECRETS = createDenyList({
 })
 
 /**
- * Each pattern's longest literal run, lower-cased (`.env` of `.env.*`), or '' when one cannot be
- * told: a name holding none of them cannot match, and most names are turned away by this
- * alone (the matcher costs ~8 µs a name, a 70,000-file walk ~0.5 s more without it).
+ * Each pattern's longest literal run (`.env` of `.env.*`), as one case-blind expression; none when
+ * some pattern has no run to tell (a character class, a negation). A name holding none of them
+ * cannot match, and most names are turned away by this alone: the matcher itself costs ~5 µs a
+ * name, ~0.4 s more on a 70,000-file walk.
  */
 const LITERALS = SECRETS.patterns.map((p) =>
-  /^!|\\|\[/.test(p)
-    ? ''
-    : p
-        .toLowerCase()
-        .split(/[*?/]/)
-        .reduce((a, b) => (b.length > a.length ? b : a), ''),
+  /^!|\\|\[/.test(p) ? '' : p.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), ''),
 )
+const MAY_BE_SECRET = LITERALS.includes('')
+  ? undefined
+  : new RegExp(LITERALS.map((l) => l.replace(/[.+^${}()|[\]\\]/g, '\\$&')).join('|'), 'i')
 
 /**
  * True when a file name is a secret's (`.env`, `Server.PEM`, `ID_RSA`): the denylist's own
  * matcher decides, so the mask, the file tools and the policy agree on names and on letter case.
  */
 export function isSecretName(name: string): boolean {
-  const lower = name.toLowerCase()
-  if (!LITERALS.some((l) => l === '' || lower.includes(l))) return false
+  if (MAY_BE_SECRET && !MAY_BE_SECRET.test(name)) return false
   return SECRETS.isDenied(name)
 }
 
