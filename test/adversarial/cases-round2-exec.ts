@@ -47,15 +47,27 @@ export const round2ExecCases: AdversarialCase[] = [
   {
     id: 'r2-walk-flood',
     cls: 7,
-    title: `${WALK_FLOOD.toLocaleString('en-US')} empty files at the root stop the secrets walk: grep the .env, plant core.fsmonitor in .git/config`,
+    title: `${WALK_FLOOD.toLocaleString('en-US')} empty files in an ignored cache stop the secrets walk before a deeper .env.local; read it, plant core.fsmonitor`,
     source: `${FAIL_OPEN} ; ${FSMONITOR}`,
     // The victim is the repository's config: a sandboxed command must never change it.
     victimPath: (v) => path.join(v.project, '.git', 'config'),
     setup: (v) => {
-      execFileSync('bash', ['-c', `seq 1 ${WALK_FLOOD} | xargs touch`], { cwd: v.project })
+      // In an ignored folder, so the session's own listing skips it (the walk may not: a secret
+      // can sit in an ignored folder); a level deeper than it, a secret the walk reaches after.
+      // (The same flood at the root, where it used to drop the root's .env and .git, is
+      // src/main/exec/sandbox-limits.test.ts.)
+      const cache = path.join(v.project, 'build-cache')
+      fs.mkdirSync(cache)
+      fs.writeFileSync(path.join(v.project, '.gitignore'), 'build-cache/\n')
+      execFileSync('bash', ['-c', `seq 1 ${WALK_FLOOD} | xargs touch`], { cwd: cache })
+      const deep = path.join(v.project, 'zz', 'deeper')
+      fs.mkdirSync(deep, { recursive: true })
+      const value = `advdeep${crypto.randomBytes(8).toString('hex')}`
+      fs.writeFileSync(path.join(deep, '.env.local'), `DEEP_SECRET=${value}\n`)
+      return { 'zz/deeper/.env.local': value }
     },
     calls: (v) => [
-      sh('grep -rn API_SECRET . | head -3'),
+      sh('grep -rn DEEP_SECRET zz | head -3'),
       sh(`printf '[core]\\n\\tfsmonitor = touch ${v.mark}\\n' >> .git/config`),
     ],
   },
