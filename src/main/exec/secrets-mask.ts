@@ -8,8 +8,8 @@ import { loadScans, saveScans, type DirEntry } from './secrets-scan-state'
  * What the command sandbox hides (docs/sandbox.md): the file tools refuse `.env` and
  * keys, so `cat .env` from a command must not read them either. Secret files in
  * the project are found by a walk (never into node_modules or .git; past a limit
- * commands are refused rather than run half-masked) and masked; credentials in $HOME are never mounted, and those inside toolchain
- * folders bound back (`~/.cargo/credentials.toml`) are masked; a few system
+ * commands are refused rather than run half-masked) and masked; credentials in
+ * $HOME are never mounted, and those inside toolchain folders bound back (`~/.cargo/credentials.toml`) are masked; a few system
  * secrets are masked too, since a root sandbox keeps uid 0 on the host's files.
  */
 
@@ -74,15 +74,7 @@ export interface ProjectSecrets {
 const scans = new Map<string, Map<string, DirEntry>>()
 
 function readDir(dir: string, mtimeMs: number): DirEntry {
-  const out: DirEntry = {
-    mtimeMs,
-    secrets: [],
-    gits: [],
-    hardLinks: [],
-    linkIds: [],
-    subdirs: [],
-    entries: 0,
-  }
+  const out: DirEntry = { mtimeMs, secrets: [], gits: [], hardLinks: [], subdirs: [], entries: 0 }
   let entries: fs.Dirent[]
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true })
@@ -95,13 +87,8 @@ function readDir(dir: string, mtimeMs: number): DirEntry {
     if (entry.name === '.git') out.gits.push(full)
     else if (isSecretName(entry.name) && !entry.isSymbolicLink()) out.secrets.push(full)
     else if (entry.isDirectory() && !SKIP_DIRS.has(entry.name)) out.subdirs.push(full)
-    else if (entry.isFile()) {
-      const st = fs.lstatSync(full, { throwIfNoEntry: false })
-      if (st && st.nlink > 1) {
-        out.hardLinks.push(full)
-        out.linkIds.push(`${st.dev}:${st.ino}:${st.nlink}`)
-      }
-    }
+    else if (entry.isFile() && (fs.lstatSync(full, { throwIfNoEntry: false })?.nlink ?? 1) > 1)
+      out.hardLinks.push(full)
   }
   return out
 }
@@ -124,7 +111,7 @@ function walk(
   unchanged: ((dir: string) => boolean) | undefined,
 ): ProjectSecrets {
   const out: ProjectSecrets = { secrets: [], gitPaths: [], hardLinks: [], entries: 0 }
-  const links: { file: string; id: string }[] = []
+  const links: string[] = []
   const firstInProcess = !scans.has(root)
   const previous = scans.get(root) ?? loadScans(root) ?? new Map<string, DirEntry>()
   const next = new Map<string, DirEntry>()
@@ -154,7 +141,7 @@ function walk(
     // and `.git` above all): only the folders below it go unread.
     out.secrets.push(...entry.secrets)
     out.gitPaths.push(...entry.gits)
-    entry.hardLinks.forEach((file, k) => links.push({ file, id: entry.linkIds[k] }))
+    links.push(...entry.hardLinks)
     if (out.entries > maxEntries) {
       out.truncatedAt = maxEntries
       break
@@ -175,13 +162,13 @@ function walk(
  * can say so; a name in a folder it skips (node_modules, .git) or a secret's counts as outside
  * (a file that shares a secret's inode is then masked, bwrap.ts).
  */
-function linksLeavingTree(links: readonly { file: string; id: string }[], complete: boolean): string[] {
-  if (!complete) return links.map((l) => l.file)
+function linksLeavingTree(links: readonly string[], complete: boolean): string[] {
+  if (!complete) return [...links]
   // Link counts read now, not from a folder's remembered listing: a name added elsewhere
   // changes a file's count without touching its folder. (Few files: only those with links.)
-  const now = links.map((l) => {
-    const st = fs.lstatSync(l.file, { throwIfNoEntry: false })
-    return { file: l.file, inode: st ? `${st.dev}:${st.ino}` : l.id, nlink: st?.nlink ?? Infinity }
+  const now = links.flatMap((file) => {
+    const st = fs.lstatSync(file, { throwIfNoEntry: false })
+    return st ? [{ file, inode: `${st.dev}:${st.ino}`, nlink: st.nlink }] : []
   })
   const met = new Map<string, number>()
   for (const l of now) met.set(l.inode, (met.get(l.inode) ?? 0) + 1)

@@ -21,13 +21,11 @@ export interface DirEntry {
   secrets: string[]
   gits: string[]
   hardLinks: string[]
-  /** `dev:ino:nlink` of each of hardLinks, in order. */
-  linkIds: string[]
   subdirs: string[]
   entries: number
 }
 
-const VERSION = 2
+const VERSION = 1
 
 let stateDir: string | undefined
 
@@ -77,8 +75,6 @@ function isEntry(e: unknown): e is DirEntry {
     strings(d.secrets) &&
     strings(d.gits) &&
     strings(d.hardLinks) &&
-    strings(d.linkIds) &&
-    d.linkIds.length === d.hardLinks.length &&
     strings(d.subdirs)
   )
 }
