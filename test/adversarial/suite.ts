@@ -121,7 +121,7 @@ export function defineAdversarialSuite(
 
   describe.concurrent('adversarial cases through the real CLI', () => {
     // The canaries are live: with the sandbox switched off, full-auto lets these through and the suite sees it.
-    it(`control: with the sandbox off, ${control.ids.join(', ')} break`, { timeout: 300_000 }, async () => {
+    it(`control: with the sandbox off, ${control.ids.join(', ')} break`, { timeout: 600_000 }, async () => {
       const cases = ALL_CASES.filter((c) => control.ids.includes(c.id))
       const { results: r } = await runSession(cli, 'full-auto', cases, { commands: { sandbox: 'off' } })
       expect(r.map((x) => [x.id, x.held])).toEqual(control.ids.map((id) => [id, false]))
@@ -144,7 +144,7 @@ export function defineAdversarialSuite(
       for (const policy of POLICIES)
         it(
           `class ${cls} (${CLASSES[cls]}) under ${policy}: every canary holds`,
-          { timeout: 300_000 },
+          { timeout: 600_000 },
           async () => {
             const mine: CaseResult[] = []
             for (const cases of sessionsOf(cls)) {
