@@ -139,7 +139,7 @@ export async function benchSandbox(): Promise<BenchRow[]> {
       `tracked look at ${files} files: ${trackedScan.toFixed(2)} ms (${trackedInfo?.statted} folders statted, tracker ${trackedInfo?.tracked ? 'trusted' : 'not trusted'}); redaction of 1 MB: ${redactMs.toFixed(2)} ms`,
     )
     log(
-      `secret scan of ${files} files: first ${first.toFixed(0)} ms, then ${scan.toFixed(1)} ms (${found.entries} entries, ${found.secrets.length} secrets, truncated: ${found.truncated})`,
+      `secret scan of ${files} files: first ${first.toFixed(0)} ms, then ${scan.toFixed(1)} ms (${found.entries} entries, ${found.secrets.length} secrets, walk stopped: ${found.truncatedAt !== undefined})`,
     )
     return [
       {

@@ -9,6 +9,7 @@ import { confinementCases } from './cases-confinement'
 import { denyThroughCases } from './cases-deny-through'
 import { gitCases, SOLO_GIT_CASES } from './cases-git'
 import { programCases } from './cases-programs'
+import { round2ExecCases, SOLO_ROUND2_EXEC } from './cases-round2-exec'
 import { secretCases } from './cases-secrets'
 import { runSession, type CaseResult, type SessionInfo } from './harness'
 import { CLASSES, type AdversarialCase, type CaseClass, type Policy } from './types'
@@ -29,8 +30,9 @@ export const ALL_CASES: AdversarialCase[] = [
   ...argumentInjectionCases,
   ...advisoryHostCases,
   ...denyThroughCases,
+  ...round2ExecCases,
 ]
-const SOLO = new Set([...SOLO_GIT_CASES, ...SOLO_ADVISORY_CASES])
+const SOLO = new Set([...SOLO_GIT_CASES, ...SOLO_ADVISORY_CASES, ...SOLO_ROUND2_EXEC])
 const POLICIES: Policy[] = ['auto-edit', 'full-auto']
 
 function sessionsOf(cls: CaseClass): AdversarialCase[][] {
@@ -122,7 +124,7 @@ export function defineAdversarialSuite(
 
   describe.concurrent('adversarial cases through the real CLI', () => {
     // The canaries are live: with the sandbox switched off, full-auto lets these through and the suite sees it.
-    it(`control: with the sandbox off, ${control.ids.join(', ')} break`, { timeout: 120_000 }, async () => {
+    it(`control: with the sandbox off, ${control.ids.join(', ')} break`, { timeout: 600_000 }, async () => {
       const cases = [...ALL_CASES, ...(control.extra ?? [])].filter((c) => control.ids.includes(c.id))
       const { results: r } = await runSession(cli, 'full-auto', cases, { commands: { sandbox: 'off' } })
       expect(r.map((x) => [x.id, x.held])).toEqual(control.ids.map((id) => [id, false]))
@@ -145,7 +147,7 @@ export function defineAdversarialSuite(
       for (const policy of POLICIES)
         it(
           `class ${cls} (${CLASSES[cls]}) under ${policy}: every canary holds`,
-          { timeout: 300_000 },
+          { timeout: 600_000 },
           async () => {
             const mine: CaseResult[] = []
             for (const cases of sessionsOf(cls)) {

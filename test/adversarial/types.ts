@@ -14,6 +14,8 @@ export const CLASSES = {
   5: 'secrets',
   6: 'host sockets',
   7: 'deny list through another program',
+  8: 'the command mask at its limits',
+  9: 'secrets in git history',
 } as const
 
 export type CaseClass = keyof typeof CLASSES

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { secretInodes, sharesSecretInode } from '../sandbox/secret-links'
+import { repoDirs } from './git-history'
 import {
   HOME_CREDENTIALS,
   SYSTEM_SECRETS,
@@ -37,7 +38,21 @@ export interface BwrapOptions {
   disableNestedUserns?: boolean
   /** The project's secrets and `.git` entries when the caller already found them (the runner does). */
   project?: ProjectSecrets
+  /** Object stores to hide (a history that holds a secrets file: git-history.ts). */
+  hiddenObjects?: readonly string[]
 }
+
+/** bubblewrap's own limit on its arguments (`MAX_ARGS` in bubblewrap.c, 0.4 to 0.11). */
+export const BWRAP_MAX_ARGS = 9_000
+
+/**
+ * At most this many mounts for the project's secrets, hard links and git folders (3 arguments
+ * each): with the sockets (at most 1,000) and the rest, well under BWRAP_MAX_ARGS.
+ */
+export const MAX_PROJECT_MOUNTS = 1_500
+
+/** Why the sandbox will not run a command here: said to the model and the user instead of running it. */
+export class SandboxRefusal extends Error {}
 
 /** Toolchains that commonly live in $HOME; bound back read-only when present, their credentials masked. */
 const HOME_TOOLCHAINS = [
@@ -119,6 +134,8 @@ export function bwrapArgs(opts: BwrapOptions): string[] {
   }
 
   const project = opts.project ?? findProjectSecrets(root)
+  const refusal = projectRefusal(project)
+  if (refusal) throw new SandboxRefusal(refusal)
   for (const p of project.secrets) masks.add(p)
   for (const p of [...SYSTEM_SECRETS, ...hiddenByHost()]) if (visible(p)) masks.add(p)
 
@@ -129,6 +146,8 @@ export function bwrapArgs(opts: BwrapOptions): string[] {
     args.push('--ro-bind', g, g)
     for (const dir of linkedGitDirs(g)) args.push('--ro-bind', dir, dir)
   }
+  // After the binds above, which would cover it: an empty folder over each hidden object store.
+  for (const objects of opts.hiddenObjects ?? []) masks.add(objects)
   // A hard link's other name may be outside the project: the shared inode stays read-only,
   // and one that shares a secret's inode (`notes.txt` linked to ~/.aws/credentials) is masked.
   const masked = new Set(project.secrets)
@@ -143,7 +162,37 @@ export function bwrapArgs(opts: BwrapOptions): string[] {
   for (const sock of hostSocketPaths()) if (visible(sock)) masks.add(sock)
 
   args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', root)
+  // `-- bash -c COMMAND` follows.
+  if (args.length + 4 > BWRAP_MAX_ARGS)
+    throw new SandboxRefusal(
+      `The command sandbox would need ${args.length} arguments here, more than bubblewrap takes (${BWRAP_MAX_ARGS}), so no command can run confined. ` +
+        'Fewer secrets files, hard-linked files or listening sockets would bring it under.',
+    )
   return args
+}
+
+/**
+ * Why the project cannot be masked whole, or undefined: the walk stopped before the end, or it
+ * would take more mounts than the sandbox can be given. Either way no command runs half-masked.
+ */
+export function projectRefusal(project: ProjectSecrets): string | undefined {
+  const n = (x: number) => x.toLocaleString('en-US')
+  if (project.truncatedAt !== undefined)
+    return (
+      `The command sandbox stopped looking through this project after ${n(project.truncatedAt)} files and folders ` +
+      '(node_modules and .git aside), so it cannot tell that every secrets file is hidden and every .git folder read-only. ' +
+      'Commands are refused until the project is smaller: open a subfolder as the project, or move generated or ' +
+      'vendored trees (build output, data sets, caches) out of it.'
+    )
+  const { secrets, hardLinks, gitPaths } = project
+  const mounts = secrets.length + hardLinks.length + 2 * gitPaths.length
+  if (mounts <= MAX_PROJECT_MOUNTS) return undefined
+  return (
+    `The command sandbox would need ${n(mounts)} mounts for this project (${n(secrets.length)} secrets files, ` +
+    `${n(hardLinks.length)} files hard-linked to names outside it, ${n(gitPaths.length)} git folders); it takes at most ` +
+    `${n(MAX_PROJECT_MOUNTS)}. Commands are refused until there are fewer: make hard-linked files plain copies ` +
+    '(`cp -p FILE FILE.tmp && mv FILE.tmp FILE`) or remove their other names, and move secrets files out of the project.'
+  )
 }
 
 /** Adds one mask per existing path: an empty read-only file over a file, an empty folder over a folder. */
@@ -197,23 +246,15 @@ function hostSocketPaths(): string[] {
 
 /** For a `.git` file: the common git folder and the worktree's own gitdir, outermost first. */
 function linkedGitDirs(gitPath: string): string[] {
-  try {
-    if (!fs.lstatSync(gitPath).isFile()) return []
-    const m = /^gitdir:\s*(.+?)\s*$/m.exec(fs.readFileSync(gitPath, 'utf8'))
-    if (!m) return []
-    const gitdir = path.resolve(path.dirname(gitPath), m[1])
-    if (!isRealDir(gitdir)) return []
-    let common: string | undefined
-    try {
-      common = path.resolve(gitdir, fs.readFileSync(path.join(gitdir, 'commondir'), 'utf8').trim())
-    } catch {
-      // a submodule's gitdir has no commondir
-    }
-    if (common && isRealDir(common) && !isInside(gitdir, common)) return [common, gitdir]
-    return common && isRealDir(common) ? [common] : [gitdir]
-  } catch {
-    return []
-  }
+  const dirs = isFile(gitPath) ? repoDirs(gitPath) : undefined
+  if (!dirs) return []
+  const { gitDir, commonDir } = dirs
+  if (commonDir !== gitDir && isRealDir(commonDir) && !isInside(gitDir, commonDir)) return [commonDir, gitDir]
+  return isRealDir(commonDir) ? [commonDir] : [gitDir]
+}
+
+function isFile(p: string): boolean {
+  return lstatOrUndefined(p)?.isFile() ?? false
 }
 
 function readableHomePaths(home: string, extra: readonly string[]): string[] {

@@ -190,7 +190,7 @@ export async function runBuildLike(
 
 /** What happened to a run that did not succeed, for the model: what and what to try. */
 export function runProblem(run: RunResult, command: string, timeoutS: number): string | null {
-  if (run.spawnError) return `\`${command}\` could not be started: ${run.spawnError}.`
+  if (run.spawnError) return `\`${command}\` could not be started: ${run.spawnError.replace(/\.$/, '')}.`
   if (run.aborted) return `\`${command}\` was stopped by the user before it finished.`
   if (run.timedOut)
     return `\`${command}\` did not finish within ${timeoutS} s and was stopped (its whole process group was killed). If it waits for input or watches for changes, run it in a one-shot mode (e.g. \`vitest run\`); if it is just slow, pass a larger timeout_s (max ${MAX_TIMEOUT_S}).`

@@ -119,7 +119,8 @@ describe('runCommand redacts what commands print', () => {
       git('-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-qm', 'x')
       const streamed: string[] = []
       const run = await runCommand({
-        // The committed copy: the sandbox masks the file itself, not git's objects.
+        // The committed copy: unsandboxed, only redaction stands between it and the output; in the
+        // sandbox the object store itself is hidden (its history holds .env).
         command: 'git grep API_SECRET HEAD; echo "$STEPWISE_TEST_TOKEN"',
         cwd: dir,
         timeoutMs: 30_000,
@@ -128,7 +129,12 @@ describe('runCommand redacts what commands print', () => {
         envAllow: ['STEPWISE_TEST_TOKEN'],
         onOutput: (_s, t) => streamed.push(t),
       })
-      expect(run.output).toContain('HEAD:.env:API_SECRET=[REDACTED:API_SECRET]')
+      if (sandboxed) {
+        expect(run.output).not.toContain('HEAD:.env')
+        expect(run.notes?.join()).toMatch(
+          /^`\.git\/objects` is hidden from commands: its history holds the secrets file `\.env`/,
+        )
+      } else expect(run.output).toContain('HEAD:.env:API_SECRET=[REDACTED:API_SECRET]')
       expect(run.output).toContain('[REDACTED:STEPWISE_TEST_TOKEN]')
       for (const text of [run.output, streamed.join('')]) {
         expect(text).not.toContain('dotenv-redact-me')

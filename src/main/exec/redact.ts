@@ -55,7 +55,8 @@ const MAX_SECRET_FILE = 256 * 1024
 export function fileSecrets(file: string, text: string): SecretValue[] {
   const base = path.basename(file)
   const out: SecretValue[] = []
-  const dotenv = /^\.env(\..*)?$|\.(npmrc|netrc|pypirc)$|^\.(npmrc|netrc|pypirc)$/.test(base)
+  // Letter case aside, as the denylist matches them (`.ENV` is the file dotenv loads on macOS).
+  const dotenv = /^\.env(\..*|rc)?$|\.env$|\.(npmrc|netrc|pypirc)$|^\.(npmrc|netrc|pypirc)$/i.test(base)
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim()
     if (line === '' || line.startsWith('#')) continue

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process'
-import { bwrapArgs } from './bwrap'
+import path from 'node:path'
+import { SandboxRefusal, bwrapArgs } from './bwrap'
 import { DEFAULT_CAPTURE_LIMITS, OutputCapture, type CaptureLimits, type OutputStream } from './capture'
 import { childEnv } from './env'
+import { historiesWithSecrets } from './git-history'
 import { Redactor, envSecrets, secretFileValues } from './redact'
 import { sandboxStatus } from './sandbox-probe'
 import { refreshProjectSecrets } from './secrets-mask'
@@ -33,6 +35,8 @@ export interface RunOptions {
   limits?: Partial<CaptureLimits>
   /** Between SIGTERM and SIGKILL (default 2000 ms). */
   killGraceMs?: number
+  /** The secrets walk's limit (default MAX_WALK_ENTRIES; tests use a small one). */
+  walkLimit?: number
 }
 
 export interface RunResult {
@@ -47,8 +51,10 @@ export interface RunResult {
   totalBytes: number
   omittedBytes: number
   sandboxed: boolean
-  /** Set when the command could not be started at all. */
+  /** Set when the command could not be started at all (or the sandbox refused to start it, saying why). */
   spawnError?: string
+  /** What the sandbox hid from this command that the model should know of (a repository's history). */
+  notes?: string[]
   /** Process group id, for tests that check nothing survived. */
   pid?: number
 }
@@ -56,33 +62,57 @@ export interface RunResult {
 /** After the main process exits, how long to wait for its pipes to drain before giving up on them. */
 const DRAIN_MS = 2000
 
+/** A command the sandbox would not start: nothing ran. */
+function refused(reason: string, started: number): RunResult {
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    durationMs: Math.round(performance.now() - started),
+    output: '',
+    totalBytes: 0,
+    omittedBytes: 0,
+    sandboxed: true,
+    spawnError: reason,
+  }
+}
+
 export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const started = performance.now()
   // One look at the tree serves both the masks and the redaction of what the command prints.
-  const project = await refreshProjectSecrets(opts.cwd)
+  const project = await refreshProjectSecrets(opts.cwd, opts.walkLimit)
   const redactor = new Redactor([
     ...secretFileValues(project.secrets),
     ...envSecrets({ ...process.env, ...opts.env }),
   ])
   const status = opts.sandbox ? sandboxStatus() : undefined
   const sandboxed = Boolean(status?.available)
+  const hidden = sandboxed ? await historiesWithSecrets(project.gitPaths) : []
+  const notes = hidden.map(
+    (h) =>
+      `\`${path.relative(opts.cwd, h.objects) || h.objects}\` is hidden from commands: ${h.why}. git commands fail here ` +
+      '(`fatal: bad object HEAD`); use the git tools (git_status, git_log, git_show, git_diff). To lift it, remove the file ' +
+      'from the history (git filter-repo), expire the reflog, prune, and rotate the secret.',
+  )
+  let sandboxArgs: string[] = []
+  if (sandboxed) {
+    try {
+      sandboxArgs = bwrapArgs({
+        root: opts.cwd,
+        ...opts.sandbox!,
+        userns: status!.userns,
+        disableNestedUserns: status!.disableNestedUserns,
+        project,
+        hiddenObjects: hidden.map((h) => h.objects),
+      })
+    } catch (err) {
+      if (!(err instanceof SandboxRefusal)) throw err
+      return refused(err.message, started)
+    }
+  }
   const [file, args] = sandboxed
-    ? [
-        'bwrap',
-        [
-          ...bwrapArgs({
-            root: opts.cwd,
-            ...opts.sandbox!,
-            userns: status!.userns,
-            disableNestedUserns: status!.disableNestedUserns,
-            project,
-          }),
-          '--',
-          'bash',
-          '-c',
-          opts.command,
-        ],
-      ]
+    ? ['bwrap', [...sandboxArgs, '--', 'bash', '-c', opts.command]]
     : ['bash', ['-c', opts.command]]
   const capture = new OutputCapture(opts.onOutput, { ...DEFAULT_CAPTURE_LIMITS, ...opts.limits }, redactor)
   const grace = opts.killGraceMs ?? 2000
@@ -148,6 +178,7 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
         sandboxed,
         spawnError,
         pid,
+        ...(notes.length ? { notes } : {}),
       })
     }
 

@@ -75,3 +75,23 @@ describe('refreshProjectSecrets with the change tracker', () => {
     expect((await refreshProjectSecrets(small)).secrets).toContain(path.join(small, 'd1', 's1', '.npmrc'))
   })
 })
+
+describe('secret names, as the denylist matches them', () => {
+  it('finds them whatever their letter case (.ENV, Server.PEM, ID_RSA)', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-mask-'))
+    onTestFinished(() => fs.rmSync(root, { recursive: true, force: true }))
+    fs.mkdirSync(path.join(root, 'keys'))
+    const names = [
+      '.ENV',
+      'Prod.Env',
+      '.Env.Local',
+      'keys/Server.PEM',
+      'keys/ID_RSA',
+      'keys/.NPMRC',
+      'keys/x.KEY',
+    ]
+    for (const n of names) fs.writeFileSync(path.join(root, n), 'x')
+    fs.writeFileSync(path.join(root, 'environment.ts'), 'x')
+    expect(sorted(findProjectSecrets(root))).toEqual(names.map((n) => path.join(root, n)).sort())
+  })
+})

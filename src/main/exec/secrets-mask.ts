@@ -1,40 +1,25 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { HOME_CREDENTIALS, SECRET_FILE_NAMES } from '../sandbox/denylist'
+import { HOME_CREDENTIALS, isSecretName } from '../sandbox/denylist'
 import { createChangeTracker, type ChangeTracker } from '../snapshot/changeTracker'
 import { loadScans, saveScans, type DirEntry } from './secrets-scan-state'
 
 /*
  * What the command sandbox hides (docs/sandbox.md): the file tools refuse `.env` and
  * keys, so `cat .env` from a command must not read them either. Secret files in
- * the project are found by a bounded walk (never into node_modules or .git) and
- * masked; credentials in $HOME are never mounted, and those inside toolchain
- * folders bound back (`~/.cargo/credentials.toml`) are masked; a few system
+ * the project are found by a walk (never into node_modules or .git; past a limit
+ * commands are refused rather than run half-masked) and masked; credentials in
+ * $HOME are never mounted, and those inside toolchain folders bound back (`~/.cargo/credentials.toml`) are masked; a few system
  * secrets are masked too, since a root sandbox keeps uid 0 on the host's files.
  */
-
-function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.')
-  return new RegExp(`^${body}$`)
-}
-
-/** One regular expression for every secret name (the denylist's SECRET_FILE_NAMES, basename globs). */
-export function secretNameMatcher(extra: readonly string[] = []): RegExp {
-  const globs = [...SECRET_FILE_NAMES, ...extra]
-    .map((g) => g.trim())
-    .filter((g) => g !== '' && !g.includes('/'))
-  return new RegExp(globs.map((g) => globToRegExp(g).source).join('|'))
-}
-
-const SECRET_NAME = secretNameMatcher()
 
 /** Folders the walk never enters: huge, and masked or bound read-only on their own. */
 const SKIP_DIRS = new Set(['node_modules', '.git'])
 
-/** The walk stops after this many directory entries (a huge tree must not slow every command). */
+/**
+ * Past this many directory entries the walk stops, and sandboxed commands are refused until the
+ * tree is smaller (docs/sandbox.md#limits): a mask drawn from part of the tree would fail open.
+ */
 export const MAX_WALK_ENTRIES = 200_000
 
 export interface ProjectSecrets {
@@ -43,12 +28,15 @@ export interface ProjectSecrets {
   /** Every `.git` (folder or file) met, the project's own first: bound read-only. */
   gitPaths: string[]
   /**
-   * Files with more than one hard link: the other name may be outside the project, and
-   * writing the shared inode would write there. Bound read-only.
+   * Files with more than one hard link, some name of which the walk did not meet (it may be
+   * outside the project, and writing the shared inode would write there). Bound read-only.
    */
   hardLinks: string[]
-  /** True when the walk hit MAX_WALK_ENTRIES and the rest of the tree was not looked at. */
-  truncated: boolean
+  /**
+   * The entry count past which the walk stopped, when it did: the rest of the tree was not looked
+   * at, so what is above is incomplete (the root's own entries are always in it).
+   */
+  truncatedAt?: number
   entries: number
 }
 
@@ -58,7 +46,7 @@ export interface ProjectSecrets {
  */
 const scans = new Map<string, Map<string, DirEntry>>()
 
-function readDir(dir: string, mtimeMs: number): DirEntry {
+function readDir(root: string, dir: string, mtimeMs: number): DirEntry {
   const out: DirEntry = { mtimeMs, secrets: [], gits: [], hardLinks: [], subdirs: [], entries: 0 }
   let entries: fs.Dirent[]
   try {
@@ -70,7 +58,7 @@ function readDir(dir: string, mtimeMs: number): DirEntry {
   for (const entry of entries) {
     const full = path.join(dir, entry.name)
     if (entry.name === '.git') out.gits.push(full)
-    else if (SECRET_NAME.test(entry.name) && !entry.isSymbolicLink()) out.secrets.push(full)
+    else if (isSecretName(path.relative(root, full)) && !entry.isSymbolicLink()) out.secrets.push(full)
     else if (entry.isDirectory() && !SKIP_DIRS.has(entry.name)) out.subdirs.push(full)
     else if (entry.isFile() && (fs.lstatSync(full, { throwIfNoEntry: false })?.nlink ?? 1) > 1)
       out.hardLinks.push(full)
@@ -95,7 +83,8 @@ function walk(
   maxEntries: number,
   unchanged: ((dir: string) => boolean) | undefined,
 ): ProjectSecrets {
-  const out: ProjectSecrets = { secrets: [], gitPaths: [], hardLinks: [], truncated: false, entries: 0 }
+  const out: ProjectSecrets = { secrets: [], gitPaths: [], hardLinks: [], entries: 0 }
+  const links: string[] = []
   const firstInProcess = !scans.has(root)
   const previous = scans.get(root) ?? loadScans(root) ?? new Map<string, DirEntry>()
   const next = new Map<string, DirEntry>()
@@ -115,25 +104,48 @@ function walk(
       if (mtimeMs === undefined) continue
       if (known && known.mtimeMs === mtimeMs) entry = known
       else {
-        entry = readDir(dir, mtimeMs)
+        entry = readDir(root, dir, mtimeMs)
         reread = true
       }
     }
     next.set(dir, entry)
     out.entries += entry.entries
-    if (out.entries > maxEntries) {
-      out.truncated = true
-      break
-    }
+    // A folder's own findings are kept even when it is the one past the limit (the root's `.env`
+    // and `.git` above all): only the folders below it go unread.
     out.secrets.push(...entry.secrets)
     out.gitPaths.push(...entry.gits)
-    out.hardLinks.push(...entry.hardLinks)
+    links.push(...entry.hardLinks)
+    if (out.entries > maxEntries) {
+      out.truncatedAt = maxEntries
+      break
+    }
     queue.push(...entry.subdirs)
   }
+  out.hardLinks = linksLeavingTree(links, out.truncatedAt === undefined)
   scans.set(root, next)
   // Saved once per process: the next one re-reads whatever changed since, as this one does.
   if (firstInProcess && (reread || next.size !== previous.size)) saveScans(root, next)
   return out
+}
+
+/**
+ * The hard-linked files some of whose names the walk did not meet. An inode met under as many
+ * names as its link count has every name inside the project (writing it writes only there): it
+ * needs no read-only bind, so `ln a b` repeated costs no sandbox argument. Only a complete walk
+ * can say so; a name in a folder it skips (node_modules, .git) or a secret's counts as outside
+ * (a file that shares a secret's inode is then masked, bwrap.ts).
+ */
+function linksLeavingTree(links: readonly string[], complete: boolean): string[] {
+  if (!complete) return [...links]
+  // Link counts read now, not from a folder's remembered listing: a name added elsewhere
+  // changes a file's count without touching its folder. (Few files: only those with links.)
+  const now = links.flatMap((file) => {
+    const st = fs.lstatSync(file, { throwIfNoEntry: false })
+    return st ? [{ file, inode: `${st.dev}:${st.ino}`, nlink: st.nlink }] : []
+  })
+  const met = new Map<string, number>()
+  for (const l of now) met.set(l.inode, (met.get(l.inode) ?? 0) + 1)
+  return now.filter((l) => met.get(l.inode)! < l.nlink).map((l) => l.file)
 }
 
 /*
@@ -205,7 +217,7 @@ export async function refreshProjectSecrets(
   const dirs = [...(scans.get(root)?.keys() ?? [])]
   lastRefresh.set(root, { statted: counted ? statted : dirs.length, tracked: Boolean(counted) })
   if (!trackingOn || untrackable.has(root)) return found
-  if (found.truncated || dirs.length < TRACK_MIN_DIRS) {
+  if (found.truncatedAt !== undefined || dirs.length < TRACK_MIN_DIRS) {
     t?.tracker.close()
     tracking.delete(root)
     return found

@@ -2,7 +2,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { commandName } from './argv'
 import type { Word } from './parse'
-import { HOME_CREDENTIALS, NOT_SECRET_DENY, SECRET_FILE_NAMES, createDenyList } from '../sandbox/denylist'
+import { HOME_CREDENTIALS, SECRET_FILE_NAMES, SECRETS } from '../sandbox/denylist'
 
 /*
  * Two readings of an argv the deny rules need besides the options: the words bash's
@@ -12,9 +12,6 @@ import { HOME_CREDENTIALS, NOT_SECRET_DENY, SECRET_FILE_NAMES, createDenyList } 
  * masked in the sandbox, so the model learns why, and so a command run unsandboxed
  * (`allowUnsandboxed`, `sandbox: "off"`) cannot read them by name either.
  */
-
-/** The denylist's secrets patterns (not its folders such as `.git`, `node_modules/`, `dist/`). */
-const SECRETS = createDenyList({ allowDeny: NOT_SECRET_DENY })
 
 /** Programs that never read a file's contents (names, metadata, the index). */
 const NO_READ = new Set([

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { bwrapArgs } from '../exec/bwrap'
+import { SandboxRefusal, bwrapArgs } from '../exec/bwrap'
 import { childEnv } from '../exec/env'
 import { sandboxStatus } from '../exec/sandbox-probe'
 import { serverFileBinds } from './server-files'
@@ -55,12 +55,19 @@ export function stdioLaunch(
       refused: `its config asks for the sandbox ("sandbox": true), which is not available here: ${status.reason ?? status.summary}`,
     }
   const root = repo ?? cwd
-  const wrapped = bwrapArgs({
-    root,
-    network: spec.network ?? false,
-    userns: status.userns,
-    disableNestedUserns: status.disableNestedUserns,
-  })
+  let wrapped: string[]
+  try {
+    wrapped = bwrapArgs({
+      root,
+      network: spec.network ?? false,
+      userns: status.userns,
+      disableNestedUserns: status.disableNestedUserns,
+    })
+  } catch (err) {
+    // The project cannot be masked whole (too big a tree, too many hard links): say so, as for commands.
+    if (!(err instanceof SandboxRefusal)) throw err
+    return { command: spec.command, args: spec.args, env: childEnvironment, cwd, refused: err.message }
+  }
   return {
     command: 'bwrap',
     args: [

@@ -167,3 +167,36 @@ export function createDenyList(
     reason: test,
   }
 }
+
+/**
+ * The denylist's secrets alone (not `.git`, `node_modules/`, `dist/`): the one matcher of secret
+ * names and paths that the gate, the command mask, the command policy and the history check all
+ * use, so they agree on names, on folders such as `.ssh/` and on letter case (`ignore` matches
+ * without regard to case).
+ */
+export const SECRETS: DenyList = createDenyList({ allowDeny: NOT_SECRET_DENY })
+
+/**
+ * Each pattern's longest literal run (`.env` of `.env.*`), as one case-blind expression; none when
+ * some pattern has no run to tell (a character class, a negation). A path holding none of them
+ * cannot match, and most are turned away by this alone: the matcher costs ~5 µs a call, ~0.4 s
+ * more on a 70,000-file walk.
+ */
+const MAY_BE_SECRET = (() => {
+  const literals = SECRETS.patterns.map((p) =>
+    /^!|\\|\[/.test(p) ? '' : p.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), ''),
+  )
+  return literals.includes('')
+    ? undefined
+    : new RegExp(literals.map((l) => l.replace(/[.+^${}()|[\]\\]/g, '\\$&')).join('|'), 'i')
+})()
+
+/**
+ * True when a root-relative path (or a bare name) is a secret by name: `.env`, `Server.PEM`,
+ * `ID_RSA`, `backup/.aws/credentials`, anything in `.ssh/`.
+ */
+export function isSecretName(rel: string): boolean {
+  const normal = rel.replace(/\\/g, '/').replace(/^\.?\/+/, '')
+  if (MAY_BE_SECRET && !MAY_BE_SECRET.test(normal)) return false
+  return SECRETS.isDenied(normal)
+}

@@ -62,9 +62,10 @@ const NOT_A_PROJECT_FILE: Record<string, Why> = {
   'snapshot/statFiles.ts': { reads: 1, why: '/proc/thread-self (the stat thread id)' },
   'snapshot/changeTracker.ts': { reads: 2, why: '/proc/sys/fs/inotify limits (queued events, user watches)' },
   'snapshot/flatFile.ts': { reads: 1, why: 'state files in the data folder' },
-  'exec/bwrap.ts': {
+  'exec/bwrap.ts': { reads: 1, why: '/proc/net/unix, to mask listening sockets: never shown' },
+  'exec/git-history.ts': {
     reads: 3,
-    why: '/proc/net/unix and the .git file/commondir to bind git folders read-only: never shown',
+    why: "a .git file's gitdir and commondir, and the names in the git folder's refs, to find which object stores to hide: never shown",
   },
   'exec/sandbox-probe.ts': { reads: 1, why: '/proc/self/ns (probing the command sandbox)' },
   'timetravel/bundle-format.ts': { reads: 3, why: 'session bundles the user exports or imports' },

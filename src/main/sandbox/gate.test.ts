@@ -202,16 +202,20 @@ describe('search through the gate', () => {
 })
 
 describe("the snapshot's reading threads apply the gate's content check and link rule", () => {
-  it('skip a key by content and a file swapped for a link, and read the rest', { timeout: 60_000 }, async () => {
-    write('notes.txt', PEM)
-    write('src/a.ts', 'export const a = 1\n')
-    write('outside.txt', 'canary-outside', tmp)
-    fs.symlinkSync(path.join(tmp, 'outside.txt'), path.join(root, 'swapped.ts'))
-    const reads = await createThreadedReads(root).read(['notes.txt', 'swapped.ts', 'src/a.ts'])
-    expect(reads).toBeDefined()
-    if (!reads) return
-    expect(reads[0]).toEqual({ error: SECRET_SKIP })
-    expect(reads[1]).toEqual({ error: 'ELOOP' })
-    expect(reads[2]).toMatchObject({ size: 19 })
-  })
+  it(
+    'skip a key by content and a file swapped for a link, and read the rest',
+    { timeout: 60_000 },
+    async () => {
+      write('notes.txt', PEM)
+      write('src/a.ts', 'export const a = 1\n')
+      write('outside.txt', 'canary-outside', tmp)
+      fs.symlinkSync(path.join(tmp, 'outside.txt'), path.join(root, 'swapped.ts'))
+      const reads = await createThreadedReads(root).read(['notes.txt', 'swapped.ts', 'src/a.ts'])
+      expect(reads).toBeDefined()
+      if (!reads) return
+      expect(reads[0]).toEqual({ error: SECRET_SKIP })
+      expect(reads[1]).toEqual({ error: 'ELOOP' })
+      expect(reads[2]).toMatchObject({ size: 19 })
+    },
+  )
 })

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { defaultDataDir } from '../config/paths'
 import { findProjectSecrets, hiddenByHost, SYSTEM_SECRETS } from '../exec/secrets-mask'
-import { createDenyList, HOME_CREDENTIALS, NOT_SECRET_DENY } from './denylist'
+import { createDenyList, HOME_CREDENTIALS } from './denylist'
 import { isInside, resolveInside } from './paths'
 import { secretContentKind, SECRET_HEAD_BYTES } from './secret-content'
 import { hasOtherNames, secretInodes, sharesSecretInode, userHome } from './secret-links'
@@ -35,11 +35,7 @@ export interface GateOptions {
 
 export type { Gate, GatedRead, GateRefusal } from './types'
 
-/** True when a path (root-relative or a bare name) is a secret by the denylist's names, any letter case. */
-export function isSecretName(rel: string): boolean {
-  return SECRETS.isDenied(rel.replace(/\\/g, '/').replace(/^\.?\/+/, ''))
-}
-const SECRETS = createDenyList({ allowDeny: NOT_SECRET_DENY })
+export { isSecretName } from './denylist'
 
 /** Locations denied whatever the project: home credentials, the data folders, system secrets. */
 export function deniedLocations(home: string | undefined, dataDirs: readonly string[]): Map<string, string> {

@@ -79,7 +79,7 @@ describe('hard links to secrets', () => {
     })
   })
 
-  it('are masked in the command sandbox; other hard links are only read-only', () => {
+  it('are masked in the command sandbox; a link between two project files costs no mount', () => {
     const { home, root } = layout()
     const args = bwrapArgs({ root, home, network: false })
     const boundOver = (p: string) => {
@@ -88,6 +88,8 @@ describe('hard links to secrets', () => {
     }
     expect(boundOver(path.join(root, 'docs', 'notes.txt'))).toBe(emptyPlaceholders().file)
     expect(boundOver(path.join(root, 'config.txt'))).toBe(emptyPlaceholders().file)
-    expect(boundOver(path.join(root, 'plain-copy.txt'))).toBe(path.join(root, 'plain-copy.txt'))
+    // Both names of plain.txt are in the project: writing either writes the project, so no mount
+    // (docs/sandbox.md#limits: links cost a mount only when a name lies outside the walk).
+    expect(boundOver(path.join(root, 'plain-copy.txt'))).toBeUndefined()
   })
 })

@@ -64,6 +64,7 @@ function runFields(run: RunResult): Record<string, unknown> {
   if (run.timedOut) fields.timed_out = true
   if (run.aborted) fields.stopped_by_user = true
   if (!run.sandboxed) fields.sandboxed = false
+  if (run.notes) fields.sandbox_notes = run.notes
   fields.output = run.output === '' ? '(no output)' : run.output
   return fields
 }
