@@ -132,9 +132,12 @@ function openReadOnly(file: string, version: number): SqliteDatabase | undefined
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-readonly-'))
   const copy = path.join(dir, path.basename(file))
   try {
-    fs.copyFileSync(file, copy)
-    for (const suffix of ['-wal'])
-      if (fs.existsSync(file + suffix)) fs.copyFileSync(file + suffix, copy + suffix)
+    // The copy is ours to write (copyFile keeps the original's mode, read-only here).
+    for (const suffix of ['', '-wal'])
+      if (suffix === '' || fs.existsSync(file + suffix)) {
+        fs.copyFileSync(file + suffix, copy + suffix)
+        fs.chmodSync(copy + suffix, 0o600)
+      }
     const writable = new Database(copy)
     writable.pragma('journal_mode = DELETE') // folds the copied WAL in; the copy is ours
     writable.close()
