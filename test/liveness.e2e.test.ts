@@ -201,15 +201,11 @@ describe.each<NodeJS.Signals>(['SIGKILL', 'SIGTERM', 'SIGHUP'])('edit killed (%s
 })
 
 // Continuing right after a cut answer: the transcript closes the cut turn (providers/transcript.ts).
-it(
-  'mid-stream kill, then `sessions continue` answers',
-  async () => {
-    const { printed } = await editKilled('SIGKILL', 3)
-    const cont = await continueChat(String(printed[0].sessionId))
-    expect(cont.code).toBe(0)
-  },
-  60_000,
-)
+it('mid-stream kill, then `sessions continue` answers', async () => {
+  const { printed } = await editKilled('SIGKILL', 3)
+  const cont = await continueChat(String(printed[0].sessionId))
+  expect(cont.code).toBe(0)
+}, 60_000)
 
 describe('sessions continue', () => {
   it('edit --resume continues the same chat with edit’s exit codes; an unknown id is a usage error', async () => {

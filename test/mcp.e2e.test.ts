@@ -194,6 +194,8 @@ describe('MCP tools under the approval policies', () => {
           tool: 'echo',
           args: { message: 'may I?' },
           description: 'Echoes back the input string',
+          // The server marks echo read-only (readOnlyHint); under ask it asks all the same.
+          readOnly: true,
         },
         rule: { kind: 'mcp', server: 'everything', tool: 'echo' },
       }),

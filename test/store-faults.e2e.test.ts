@@ -98,7 +98,7 @@ describe('a full disk', () => {
       }
       const before = await runCli(CLI, ['sessions', 'list', '--json', '--data-dir', dataDir])
       expect(before.stderr).toBe('')
-    expect(before.code).toBe(0)
+      expect(before.code).toBe(0)
       const renamed = await runCli(CLI, [
         'sessions',
         'rename',

@@ -97,8 +97,10 @@ async function snapshotsShow(root: string, data: string): Promise<string> {
     const shown = reader.getManifest(info.id).map((f) => `${f.path}:${reader.readFileAt(info.id, f.path)}`)
     store.db.pragma('wal_checkpoint(TRUNCATE)')
     const bytes = fs
-      .readdirSync(data)
-      .filter((f) => f.startsWith('stepwise.db') || f.endsWith('.db') || f.endsWith('-wal'))
+      .readdirSync(data, { withFileTypes: true })
+      // The database and its WAL (not the folder of open marks beside them).
+      .filter((e) => e.isFile() && (e.name.startsWith('stepwise.db') || e.name.endsWith('-wal')))
+      .map((e) => e.name)
       .map((f) => fs.readFileSync(path.join(data, f)).toString('latin1'))
     return shown.join('\n') + bytes.join('')
   } finally {
