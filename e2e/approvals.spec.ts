@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { saveScreen } from './screens'
 import { startServe, type ServeHarness } from './serve-harness'
 
 // "Always allow" from the approval card, against a real `stepwise serve`, a real git project and the
@@ -41,6 +42,7 @@ test('always allow a command for this chat: the same command runs unasked, anoth
   // The card says what the rule will match before it is saved.
   await expect(card.getByTestId('approval-rule-preview')).toContainText('touch made-it …')
   await expect(card.getByTestId('approval-rule-preview')).toContainText('with any further arguments')
+  await saveScreen(page, '70-always-allow-card')
   await card.getByTestId('always-session-button').click()
 
   // `touch made-it --no-create` runs under the rule; `touch other-file` asks.
@@ -60,6 +62,7 @@ test('always allow a command for this chat: the same command runs unasked, anoth
   await expect(rules.getByTestId('approval-rule')).toHaveCount(1)
   await expect(rules.getByTestId('approval-rule')).toContainText('touch made-it …')
   await expect(rules.getByTestId('approval-rule')).toContainText('this chat')
+  await saveScreen(page, '71-always-allow-rules')
   await rules.getByTestId('approval-rule-remove').click()
   await expect(rules.getByTestId('approval-rule')).toHaveCount(0)
 })
