@@ -73,6 +73,7 @@ const NOT_A_PROJECT_FILE: Record<string, Why> = {
     reads: 2,
     why: 'opens a project file to WRITE it (O_WRONLY|O_NOFOLLOW); hashes one to tell a hand-made change since an interrupted restore (the bytes are dropped)',
   },
+  'sandbox/temp-files.ts': { reads: 2, why: 'the journals of temp-file writes in the data folder' },
   'store/health.ts': { reads: 2, why: "the store's own marks in the data folder (open processes, damage)" },
   'store/doctor.ts': { reads: 1, why: "the data folder's backups" },
   'hosts/cli/doctor.ts': { reads: 1, why: "the data folder's backups, by name" },

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { defaultDataDir } from '../config/paths'
 import { findProjectSecrets, hiddenByHost, SYSTEM_SECRETS } from '../exec/secrets-mask'
 import { createDenyList, HOME_CREDENTIALS } from './denylist'
+import { isStepwiseTemp } from './temp-files'
 import { isInside, resolveInside } from './paths'
 import { secretContentKind, SECRET_HEAD_BYTES } from './secret-content'
 import { hasOtherNames, secretInodes, sharesSecretInode, userHome } from './secret-links'
@@ -102,8 +103,11 @@ export function createGate(realRoot: string, opts: GateOptions = {}): Gate {
       if ((abs === loc || abs.startsWith(prefix)) && isInside(loc, abs)) return why
     return undefined
   }
+  // A temp file of an interrupted write is not a project file (temp-files.ts sweeps it).
   const nameDenied = (rel: string) =>
-    deny.isDenied(rel) || insideRoot.some((p) => p === '' || rel === p || rel.startsWith(p + '/'))
+    deny.isDenied(rel) ||
+    isStepwiseTemp(rel) ||
+    insideRoot.some((p) => p === '' || rel === p || rel.startsWith(p + '/'))
 
   /**
    * The secrets' inodes, read when a file with several names is met (rare: no cost otherwise),

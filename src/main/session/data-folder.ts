@@ -1,11 +1,12 @@
 import path from 'node:path'
 import { hideFromCommands, keepSecretsScansIn } from '../exec'
+import { keepTempJournalIn } from '../sandbox/temp-files'
 import type { Store } from '../store/types'
 
 /**
  * The per-data-folder setup every session needs before it runs anything: the folder that holds
  * the store (the database, API keys, the secrets walk's state) hidden from every sandboxed
- * command, and the walk's state kept there. Derived from the store the session writes to and
+ * command, the walk's state kept there, and the journal of temp files (sandbox/temp-files.ts). Derived from the store the session writes to and
  * applied by the session's own start (start.ts), so no host — app, `serve`, `edit`, review,
  * fork, `sessions continue`, replay — has a call to remember: a host only opens its store.
  */
@@ -13,4 +14,5 @@ export function bindDataFolder(store: Pick<Store, 'path'>): void {
   const dataDir = path.dirname(store.path)
   hideFromCommands(dataDir)
   keepSecretsScansIn(dataDir)
+  keepTempJournalIn(dataDir)
 }

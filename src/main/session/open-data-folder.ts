@@ -2,6 +2,8 @@ import { recoverInterruptedRestores } from '../timetravel/restore'
 import { backupStore } from '../store/doctor'
 import { openStore, type OpenStoreOptions } from '../store/store'
 import type { Store } from '../store/types'
+import { sweepTempWrites } from '../sandbox/temp-files'
+import { bindDataFolder } from './data-folder'
 
 export interface OpenedDataFolder {
   store: Store
@@ -13,7 +15,9 @@ export interface OpenedDataFolder {
  * Opens a data folder the one way every host and command does (the app, `serve`, each CLI
  * command): the store — checked after an unclean end, refused when damaged (store/health.ts) —
  * and then, before anything else touches a project, every restore a crash cut short is finished
- * (timetravel/restore-apply.ts), leaving alone files changed by hand since. The notices say so.
+ * (timetravel/restore-apply.ts), leaving alone files changed by hand since, and the temp files
+ * of writes a killed process left in projects are removed (sandbox/temp-files.ts). The notices
+ * say so.
  */
 export function openDataFolder(
   dataDir: string,
@@ -28,6 +32,13 @@ export function openDataFolder(
   const store = openStore(dataDir, opts)
   const notices: string[] = []
   if (!store.writable) return { store, notices }
+  bindDataFolder(store)
+  // Before the restores, which write through temp files of their own.
+  const swept = sweepTempWrites(dataDir)
+  if (swept.length > 0)
+    notices.push(
+      `Removed ${swept.length} temporary file${swept.length === 1 ? '' : 's'} an interrupted write left behind: ${swept.join(', ')}.`,
+    )
   for (const r of recoverInterruptedRestores(store))
     notices.push(r.error ? `${r.message} ${r.error}` : r.message)
   if (opts.backup)

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
 import { createBlobStore, sha256, type BlobStore } from '../snapshot/blobs'
 import { createManifestStore } from '../snapshot/manifestStore'
 import type { Store } from '../store/types'
+import { beginTempWrite, tempPathFor } from '../sandbox/temp-files'
 
 /**
  * Writing a restore to disk, crash-safely. The plan is journalled in SQLite before
@@ -203,10 +203,8 @@ export function applyPlan(
  */
 function writeFile(abs: string, data: Buffer, mode: number): void {
   if (overwrite(abs, data, mode)) return
-  const tmp = path.join(
-    path.dirname(abs),
-    `.${path.basename(abs)}.stepwise-${randomBytes(4).toString('hex')}.tmp`,
-  )
+  const tmp = tempPathFor(abs)
+  const journal = beginTempWrite(tmp)
   try {
     fs.writeFileSync(tmp, data, { mode })
     fs.chmodSync(tmp, mode) // writeFileSync's mode is filtered by the umask
@@ -214,6 +212,8 @@ function writeFile(abs: string, data: Buffer, mode: number): void {
   } catch (err) {
     fs.rmSync(tmp, { force: true })
     throw err
+  } finally {
+    journal.done()
   }
 }
 

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { diffStat } from '../../shared/diff'
 import { readWithFingerprint, sameContent } from '../sandbox/fingerprint'
 import { fail } from './files'
+import { beginTempWrite, tempPathFor } from '../sandbox/temp-files'
 import { byteLength, countLines } from './text'
 import type { FileChange, ToolContext, ToolResult } from './types'
 
@@ -98,7 +98,8 @@ export async function applyFileChange(
 async function writeAtomic(abs: string, content: string, mode: number | undefined): Promise<void> {
   const dir = path.dirname(abs)
   await fs.mkdir(dir, { recursive: true })
-  const tmp = path.join(dir, `.${path.basename(abs)}.${randomBytes(6).toString('hex')}.stepwise-tmp`)
+  const tmp = tempPathFor(abs)
+  const journal = beginTempWrite(tmp)
   const handle = await fs.open(tmp, 'wx', mode ?? 0o666)
   try {
     await handle.writeFile(content, 'utf8')
@@ -110,5 +111,7 @@ async function writeAtomic(abs: string, content: string, mode: number | undefine
     await handle.close().catch(() => {})
     await fs.unlink(tmp).catch(() => {})
     throw err
+  } finally {
+    journal.done()
   }
 }
