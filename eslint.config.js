@@ -40,6 +40,27 @@ const noRenderer = {
 }
 const nodeBuiltinPaths = builtinModules.map((name) => ({ name, message: 'This layer runs without Node.' }))
 
+// Spreading an array into a call passes every element as an argument on the stack: past roughly a
+// hundred thousand elements V8 throws "Maximum call stack size exceeded" (a 50 MB file's lines did).
+// The rule is simple on purpose: no spread into these calls at all, bounded or not.
+const SPREAD_WHY =
+  'spreads every element onto the call stack and throws "Maximum call stack size exceeded" on large arrays'
+const noSpreadIntoCalls = [
+  {
+    selector: 'CallExpression[callee.property.name=/^(push|unshift)$/] > SpreadElement',
+    message: `push(...items)/unshift(...items) ${SPREAD_WHY}. Use pushAll(target, items) from src/shared/arrays.ts, a for…of loop, or concat.`,
+  },
+  {
+    selector: 'CallExpression[callee.object.name="Math"][callee.property.name=/^(max|min)$/] > SpreadElement',
+    message: `Math.max/min(...items) ${SPREAD_WHY}. Use maxOf/minOf from src/shared/arrays.ts or a reduce loop.`,
+  },
+  {
+    selector:
+      'CallExpression[callee.object.name="String"][callee.property.name=/^(fromCharCode|fromCodePoint)$/] > SpreadElement',
+    message: `String.fromCharCode/fromCodePoint(...codes) ${SPREAD_WHY}. Use TextDecoder, or convert in chunks.`,
+  },
+]
+
 export default defineConfig(
   {
     ignores: [
@@ -108,5 +129,9 @@ export default defineConfig(
     rules: {
       'no-restricted-imports': ['error', { patterns: [noRenderer] }],
     },
+  },
+  {
+    files: ['**/*.{js,mjs,cjs,ts,tsx}'],
+    rules: { 'no-restricted-syntax': ['error', ...noSpreadIntoCalls] },
   },
 )

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { unifiedDiff } from '../src/shared/diff'
 import { codeLines, prng } from './tree'
 import { MB, compare, gc, isMain, log, median, memory, report, runProgram, type BenchRow } from './util'
+import { pushAll } from '../src/shared/arrays'
 
 /*
  * Diff: unifiedDiff (src/shared/diff.ts) of a 20,000-line file with 200
@@ -29,7 +30,7 @@ export function makeDiffInput(): { before: string; after: string } {
   let from = 0
   for (let e = 0; e < EDITS; e++) {
     const at = e * gap + 5 + Math.floor(rnd() * (gap - 10))
-    after.push(...lines.slice(from, at))
+    pushAll(after, lines.slice(from, at))
     const run = 1 + Math.floor(rnd() * 3)
     const fresh = Array.from(
       { length: run },
@@ -37,9 +38,9 @@ export function makeDiffInput(): { before: string; after: string } {
     )
     const kind = e % 3 // 0 modified, 1 inserted, 2 deleted
     from = kind === 1 ? at : at + run
-    if (kind !== 2) after.push(...fresh)
+    if (kind !== 2) pushAll(after, fresh)
   }
-  after.push(...lines.slice(from))
+  pushAll(after, lines.slice(from))
   return { before: lines.join('\n') + '\n', after: after.join('\n') + '\n' }
 }
 

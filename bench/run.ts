@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureTree, treeParams, treeRoot } from './tree'
 import { formatTable, score, since, type BenchRow } from './util'
+import { pushAll } from '../src/shared/arrays'
 
 /*
  * `npm run bench [-- NAME...]`: every benchmark in turn, each in its own Node
@@ -160,7 +161,7 @@ async function main(): Promise<void> {
     settle()
     console.log(`\n━━ ${bench.name} (bench/${bench.file}) ━━`)
     const t = performance.now()
-    rows.push(...(await runBench(bench, env)))
+    pushAll(rows, await runBench(bench, env))
     console.log(`  (${since(t).toFixed(0)} s)`)
   }
 

@@ -10,6 +10,7 @@ import type { FakeTurn } from '../test/fake-model-server'
 import { ensureScaleTree, trackedFiles } from './scale-tree'
 import { buildBenchCli, callTurn, stepGaps, timeSession, type SessionTiming } from './scale-session'
 import { log, median, report, runProgram, since, timed, type BenchRow } from './util'
+import { maxOf } from '../src/shared/arrays'
 
 /*
  * Speed at scale (issue #14), measured the way a CLI user meets it: every figure
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
       refName: 'tiny repo',
       reference: median(tinyGaps),
       target: { maxAbs: 0.05 },
-      note: `steps 2–${READ_STEPS}; max ${ms(Math.max(...laterGaps))}; in the first session: median ${ms(median(stepGaps(first).slice(1)))}`,
+      note: `steps 2–${READ_STEPS}; max ${ms(maxOf(laterGaps))}; in the first session: median ${ms(median(stepGaps(first).slice(1)))}`,
     },
     ...commandRows,
     indexRow,

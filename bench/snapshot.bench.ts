@@ -19,6 +19,7 @@ import { createSandbox } from '../src/main/sandbox/sandbox'
 import { listUnignoredDirectories } from '../src/main/snapshot/directories'
 import { createSnapshotter } from '../src/main/snapshot/snapshotter'
 import { openStore } from '../src/main/store/store'
+import { minOf } from '../src/shared/arrays'
 
 const fileCount = Number(process.env.STEPWISE_BENCH_FILES ?? 50_000)
 const WORDS =
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
   execFileSync('git', ['init', '-q', '--bare', `${work}/git`])
   const [gitAddS] = time(() => git('add', '-A'))
   git('status', '--porcelain') // first status refreshes racily-clean entries
-  const gitStatusS = Math.min(...[0, 1, 2].map(() => time(() => git('status', '--porcelain'))[0]))
+  const gitStatusS = minOf([0, 1, 2].map(() => time(() => git('status', '--porcelain'))[0]))
 
   const store = openStore(path.join(work, 'data'))
   const snapshotter = createSnapshotter(store.db, { root: sandbox.root, listFiles, listDirectories })
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
   const seconds: number[] = []
   for (let i = 0; i < 3; i++)
     seconds.push((await timeAsync(() => snapshotter.takeSnapshot({ sessionId: null })))[0])
-  const secondS = Math.min(...seconds)
+  const secondS = minOf(seconds)
   const [listS, listed] = await timeAsync(listFiles)
   const [walkS] = await timeAsync(listDirectories)
   // A new file: the listing cannot be reused, so this pays for listing and walking again.
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
     `second snapshot  ${secondS.toFixed(3)} s  git status  ${gitStatusS.toFixed(3)} s  ratio ${(secondS / gitStatusS).toFixed(2)}`,
   )
   console.log(
-    `  ripgrep listing alone ${listS.toFixed(3)} s; directory walk alone ${walkS.toFixed(3)} s; a snapshot that must list, with the listing given ${Math.min(...ownS).toFixed(3)} s`,
+    `  ripgrep listing alone ${listS.toFixed(3)} s; directory walk alone ${walkS.toFixed(3)} s; a snapshot that must list, with the listing given ${minOf(ownS).toFixed(3)} s`,
   )
   console.log(
     `  after adding a file (lists and walks again) ${changedS.toFixed(3)} s; new snapshotter on the same database ${restartS.toFixed(3)} s`,

@@ -16,6 +16,7 @@ import { overviewWorkCount, overviewWorkSince, startFrameGaps, stopFrameGaps } f
 import { installLiveProbe, readLiveProbe, sweepTimeline, toolsChipCount, type LiveProbe } from './ui-page'
 import { COUNT, percentile } from './ui-stats'
 import { log, type BenchRow } from './util'
+import { maxOf } from '../src/shared/arrays'
 
 /*
  * Live events on screen: one model turn of CALLS read_file calls, run by the real core
@@ -251,7 +252,7 @@ export async function benchLiveEvents(browser: Browser): Promise<BenchRow[]> {
       note:
         `median run of ${RUNS} (p95s ${paced.map((r) => ms(r.p95)).join(', ')}); ${CALLS} model turns of one ` +
         `read_file each, the model answering after ${PACE_MS} ms: ${paced.map((r) => `${Math.round(r.rate)}/s`).join(', ')} ` +
-        `from the core; max ${ms(Math.max(...pacedMid.a.latencies))}; dropped ${paced.map((r) => r.dropped).join(', ')}`,
+        `from the core; max ${ms(maxOf(pacedMid.a.latencies))}; dropped ${paced.map((r) => r.dropped).join(', ')}`,
     },
     {
       name: `ui: live event → row painted in a burst, p95 (${CALLS} tool calls)`,
@@ -262,7 +263,7 @@ export async function benchLiveEvents(browser: Browser): Promise<BenchRow[]> {
       note:
         `the core's top speed, several times the target's 200/s; information; median run of ${RUNS} (p95s ${all}); its figures: store ts → painted over ${a.latencies.length} of ` +
         `${2 * a.toolCalls} tool events (started, finished) at ${Math.round(mid.rate)} events/s; ` +
-        `max ${ms(Math.max(...a.latencies))}; in the DOM p95 ${ms(percentile(a.domLatencies, 95))}; ` +
+        `max ${ms(maxOf(a.latencies))}; in the DOM p95 ${ms(percentile(a.domLatencies, 95))}; ` +
         `${notRendered} not rendered (scrolled past: many rows per frame, follow mode shows the newest); ` +
         `a WebSocket client outside the page (Node) gets the events in p95 ` +
         `${a.nodeLatencies.length ? ms(percentile(a.nodeLatencies, 95)) : '—'}: the rest of the delay is in the page`,
@@ -277,7 +278,7 @@ export async function benchLiveEvents(browser: Browser): Promise<BenchRow[]> {
       note:
         `the paced run above: ${pacedMid.overview.length} frames with overview work (spans from the new events, ` +
         `the canvas redrawn, its running bars growing); median ${ms(percentile(pacedMid.overview, 50))}, ` +
-        `max ${ms(Math.max(...pacedMid.overview))}; ` +
+        `max ${ms(maxOf(pacedMid.overview))}; ` +
         `in the burst runs p95 ${runs.map((r) => ms(percentile(r.overview, 95))).join(', ')}`,
     },
     {

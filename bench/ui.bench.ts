@@ -27,6 +27,7 @@ import { fetchEventsTimed, openSessionTimed, sweepTimeline } from './ui-page'
 import { writeLongSession } from './ui-session'
 import { COUNT, percentile } from './ui-stats'
 import { isMain, log, median, report, runProgram, since, timed, type BenchRow } from './util'
+import { maxOf, pushAll } from '../src/shared/arrays'
 
 /*
  * The app in a browser (issue 3), against the built `stepwise serve` in Debian's Chromium:
@@ -152,7 +153,7 @@ export async function benchLongSession(browser: Browser): Promise<BenchRow[]> {
         target: { maxAbs: 16 },
         note:
           `${WHEEL_FRAMES} wheel events one a frame (in, then out), ${wheelWork.length} frames drawn; ` +
-          `max ${Math.max(...wheelWork).toFixed(1)} ms, median ${median(wheelWork).toFixed(1)} ms`,
+          `max ${maxOf(wheelWork).toFixed(1)} ms, median ${median(wheelWork).toFixed(1)} ms`,
       },
       {
         name: 'ui: timeline elements while scrolling it',
@@ -258,7 +259,7 @@ export async function benchUi(): Promise<BenchRow[]> {
       // Other work on the machine shows in every figure here (the page, the host and the core share the cores).
       log(`${label}: load average ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} cores`)
       try {
-        rows.push(...(await run(browser)))
+        pushAll(rows, await run(browser))
       } catch (err) {
         rows.push({
           name: `ui: ${label}`,

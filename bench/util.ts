@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import { pathToFileURL } from 'node:url'
+import { maxOf } from '../src/shared/arrays'
 
 /*
  * Shared by every benchmark: timing, medians, the result rows and their table.
@@ -211,7 +212,12 @@ export function formatTable(rows: readonly BenchRow[]): string {
     formatTarget(r),
     verdict(r),
   ])
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)))
+  const widths = header.map((h, i) =>
+    maxOf(
+      body.map((b) => b[i].length),
+      h.length,
+    ),
+  )
   const line = (cells: string[]) =>
     cells
       .map((c, i) => c.padEnd(widths[i]))

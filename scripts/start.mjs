@@ -47,7 +47,7 @@ function needsBuild() {
     path.join(outDir, f),
   )
   if (!outputs.every((f) => fs.existsSync(f))) return true
-  const built = Math.min(...outputs.map((f) => fs.statSync(f).mtimeMs))
+  const built = outputs.reduce((oldest, f) => Math.min(oldest, fs.statSync(f).mtimeMs), Infinity)
   const inputs = ['src', 'resources', 'package.json', 'electron.vite.config.ts']
   return inputs.some((f) => newest(path.join(root, f)) > built)
 }

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildCli, committedRepo, runCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
 import { loadCorpora, type ExpectedCall } from './toolcall-corpus'
+import { pushAll } from '../src/shared/arrays'
 
 let CLI = ''
 const temps: string[] = []
@@ -100,7 +101,7 @@ const callsOf = (message: Json): ExpectedCall[] =>
 async function inBatches<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = []
   for (let i = 0; i < items.length; i += limit)
-    out.push(...(await Promise.all(items.slice(i, i + limit).map(work))))
+    pushAll(out, await Promise.all(items.slice(i, i + limit).map(work)))
   return out
 }
 

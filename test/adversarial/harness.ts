@@ -8,6 +8,7 @@ import { runCli } from '../cli-harness'
 import { openStore } from '../../src/main/store/store'
 import { startFakeModelServer } from '../fake-model-server'
 import type { AdversarialCase, CaseVars, Policy } from './types'
+import { pushAll } from '../../src/shared/arrays'
 
 /*
  * One session of the real CLI (`stepwise edit --json`) against the fake model,
@@ -222,7 +223,7 @@ export async function runSession(
       if (kind === 'tcp') v.port = l.port
       mine.push(l)
     }
-    listeners.push(...mine)
+    pushAll(listeners, mine)
     hitsOf.set(c.id, mine)
     fs.writeFileSync(v.victim, `victim ${c.id}\n`)
     const victim = c.victimPath?.(v) ?? v.victim

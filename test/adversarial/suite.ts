@@ -13,6 +13,7 @@ import { round2ExecCases, SOLO_ROUND2_EXEC } from './cases-round2-exec'
 import { secretCases } from './cases-secrets'
 import { runSession, type CaseResult, type SessionInfo } from './harness'
 import { CLASSES, type AdversarialCase, type CaseClass, type Policy } from './types'
+import { pushAll } from '../../src/shared/arrays'
 
 /*
  * The adversarial suite: every class under `auto-edit` and `full-auto`, one CLI
@@ -152,10 +153,10 @@ export function defineAdversarialSuite(
             const mine: CaseResult[] = []
             for (const cases of sessionsOf(cls)) {
               const { results: r, info } = await runSession(cli, policy, cases)
-              mine.push(...r)
+              pushAll(mine, r)
               infos.push(info)
             }
-            results.push(...mine)
+            pushAll(results, mine)
             const broken = mine.filter((r) => !r.held).map((r) => `${r.id}: ${r.broke.join('; ')}`)
             expect(broken).toEqual([])
           },

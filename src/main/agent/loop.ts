@@ -29,6 +29,7 @@ import { isMcpTool, type McpTool } from '../mcp/tools'
 import { runAction, runFileChange, type MutationDeps } from './mutations'
 import { isAgentFile } from '../sandbox/agent-files'
 import { describeProviderError, type ErrorAudience } from './errors'
+import { pushAll } from '../../shared/arrays'
 
 /** Takes a checkpoint of the project after a change was applied. */
 export interface CheckpointTaker {
@@ -127,7 +128,7 @@ export class Agent {
     this.opts = opts
     this.policy = opts.policy
     this.now = opts.now ?? Date.now
-    this.transcript.push(...(opts.resume?.transcript ?? []))
+    pushAll(this.transcript, opts.resume?.transcript ?? [])
     this.callIds = usedCallIds(opts.resume?.events ?? [], this.transcript)
     this.stepBase = opts.resume?.modelSteps ?? 0
     let allFileChanges = false

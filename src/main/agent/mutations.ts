@@ -1,3 +1,4 @@
+import { fileSubject } from '../../shared/approval-diff'
 import { unifiedDiff } from '../../shared/diff'
 import type { ApprovalSubject, SubjectOf } from '../../shared/protocol'
 import { isAgentFile } from '../sandbox/agent-files'
@@ -28,16 +29,13 @@ export async function runFileChange(
   if (deps.policy() === 'read-only') return readOnlyError(tool.name)
   const change = await tool.propose(input, deps.toolContext)
   if ('ok' in change) return change
-  const diff = unifiedDiff(change.path, change.before, change.after)
-  const subject: SubjectOf<'file'> = {
-    kind: 'file',
+  const subject = fileSubject({
     path: change.path,
-    change: change.kind,
-    diff,
+    kind: change.kind,
     before: change.before,
     after: change.after,
-    ...(isAgentFile(change.path) ? { agentFile: true } : {}),
-  }
+    agentFile: isAgentFile(change.path),
+  })
   const decision = decideCall(deps, callId, subject)
   if (decision.action === 'refuse') return readOnlyError(tool.name)
   let finalAfter: string | undefined
@@ -51,7 +49,9 @@ export async function runFileChange(
       return rejection(`this change to ${change.path}`, reason)
     }
     deps.approvedByUser(callId)
+    // A summarised change offers no editing: an edited answer to it is taken as accepting it whole.
     if (
+      !subject.summarised &&
       (answer.decision === 'edited' || answer.decision === 'partial') &&
       answer.editedContent !== change.after
     ) {

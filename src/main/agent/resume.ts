@@ -1,6 +1,7 @@
 import type { StepwiseEvent } from '../../shared/protocol'
 import { transcriptFromEvents } from '../providers/transcript'
 import type { TranscriptItem } from '../providers/types'
+import { pushAll } from '../../shared/arrays'
 
 /**
  * Continuing a session from its stored events: the resume bundle a turn starts from (the
@@ -41,7 +42,10 @@ function inconsistency(events: readonly StepwiseEvent[], seq: number): string | 
       if (e.type === 'assistant.delta' || e.type === 'model.retry') streaming.add(e.step)
       else if (e.type === 'assistant.message') {
         streaming.delete(e.step)
-        open.push(...e.toolCalls.map((c) => c.id))
+        pushAll(
+          open,
+          e.toolCalls.map((c) => c.id),
+        )
       } else if (e.type === 'tool.finished') {
         const i = open.indexOf(e.callId)
         if (i >= 0) open.splice(i, 1)

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * Reading an argv the way the tools themselves do: which tokens are flags, which
@@ -58,7 +59,7 @@ export function positionals(argv: readonly string[]): string[] {
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--') {
-      out.push(...argv.slice(i + 1))
+      pushAll(out, argv.slice(i + 1))
       break
     }
     if (isFlag(arg)) {

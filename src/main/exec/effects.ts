@@ -2,6 +2,7 @@ import type { Word } from './parse'
 import { readMakeCode } from './programs/make'
 import { programEffects, type Effect } from './programs/types'
 import { programRuleOf } from './programs/registry'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * What a command hands to another program or to the file system through its
@@ -35,7 +36,7 @@ export function handedOn(words: readonly Word[]): HandedOn[] {
     if (effect.kind === 'writes') out.push({ kind: 'write', raw, target: { value, dynamic: isDynamic } })
     else if (isDynamic)
       out.push({ kind: 'unknown', raw, why: `what \`${short(raw)}\` runs is only known at run time` })
-    else if (effect.kind === 'make') out.push(...makeLines(raw, value))
+    else if (effect.kind === 'make') pushAll(out, makeLines(raw, value))
     else if (effect.kind === 'code')
       out.push({
         kind: 'unknown',

@@ -1,3 +1,4 @@
+import { pushAll } from '../../shared/arrays'
 /*
  * Reading a program's options the way its own parser does, so a rule written for
  * `--recursive` also catches `--rec`, `--recursive=x`, `-rf` and `-Rf`. GNU
@@ -78,7 +79,7 @@ export function normalise(args: readonly string[], table: OptionTable): Normalis
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]
     if (arg === '--') {
-      operands.push(...args.slice(i + 1))
+      pushAll(operands, args.slice(i + 1))
       return { options, operands, operandsFrom: i + 1 }
     }
     if (arg.length < 2 || !arg.startsWith('-')) {

@@ -21,6 +21,7 @@ import { expandBraces, secretOperand, secretRefusal } from './secrets'
 import { CODE_INTERPRETERS, STDIN_INTERPRETERS, readsProgramFromStdin } from './interpreters'
 import { unwrap } from './unwrap'
 import { handedOn } from './effects'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * The verdict on a command line (docs/sandbox.md#commands): every simple command in it — through
@@ -204,7 +205,7 @@ class Checker {
         const before = this.parts.length
         for (const line of item.lines) this.checkLine(line, depth + 1)
         const refused = this.parts.splice(before).filter((p) => p.verdict === 'deny')
-        this.parts.push(...refused)
+        pushAll(this.parts, refused)
       }
     }
   }

@@ -6,6 +6,7 @@ import { LOOKED_FOR, detectProjectCommands, narrowTests, shQuote, type RunnerKin
 import { parseJsonReport, parseTestOutput, type TestReport } from './failures'
 import { runCommand, type RunResult } from './runner'
 import { DEFAULT_COMMAND_SETTINGS, MAX_TIMEOUT_S, type CommandSettings } from './settings'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * The project's own commands, prepared (detected, narrowed, given a JSON
@@ -78,7 +79,7 @@ export function prepareTests(
   } else {
     const narrowed = narrowTests(test, opts)
     command = narrowed.command
-    notes.push(...narrowed.notes)
+    pushAll(notes, narrowed.notes)
   }
   let reportFile: string | undefined
   const hasJsonReporter = test.kind === 'vitest' || test.kind === 'jest'

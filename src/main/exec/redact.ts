@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * Secret values taken out of every command's output before it reaches the model,
@@ -160,7 +161,7 @@ export function secretFileValues(files: readonly string[]): SecretValue[] {
     const st = stats[i]
     if (!st || st.size > MAX_SECRET_FILE) return
     try {
-      secrets.push(...fileSecrets(f, fs.readFileSync(f, 'utf8')))
+      pushAll(secrets, fileSecrets(f, fs.readFileSync(f, 'utf8')))
     } catch {
       // unreadable to us: not printable by the command either
     }

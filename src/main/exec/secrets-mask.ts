@@ -3,6 +3,7 @@ import path from 'node:path'
 import { HOME_CREDENTIALS, isSecretName } from '../sandbox/denylist'
 import { createChangeTracker, type ChangeTracker } from '../snapshot/changeTracker'
 import { loadScans, saveScans, type DirEntry } from './secrets-scan-state'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * What the command sandbox hides (docs/sandbox.md): the file tools refuse `.env` and
@@ -112,14 +113,14 @@ function walk(
     out.entries += entry.entries
     // A folder's own findings are kept even when it is the one past the limit (the root's `.env`
     // and `.git` above all): only the folders below it go unread.
-    out.secrets.push(...entry.secrets)
-    out.gitPaths.push(...entry.gits)
-    links.push(...entry.hardLinks)
+    pushAll(out.secrets, entry.secrets)
+    pushAll(out.gitPaths, entry.gits)
+    pushAll(links, entry.hardLinks)
     if (out.entries > maxEntries) {
       out.truncatedAt = maxEntries
       break
     }
-    queue.push(...entry.subdirs)
+    pushAll(queue, entry.subdirs)
   }
   out.hardLinks = linksLeavingTree(links, out.truncatedAt === undefined)
   scans.set(root, next)

@@ -12,6 +12,7 @@ import {
   type PreparedRun,
   type ProjectContext,
 } from './project'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * The repair loop's check (issue 6, --until-green): build, then tests, with the
@@ -80,7 +81,10 @@ export async function verifyProject(ctx: ProjectContext, opts: VerifyOptions = {
     result.build = { ...step(build, outcome.run, outcome.ok), diagnostics: outcome.diagnostics }
     if (!outcome.ok) {
       const errors = outcome.diagnostics.filter((d) => d.severity === 'error')
-      failures.push(...errors.slice(0, 30).map((d) => `build: ${formatDiagnostic(d)}`))
+      pushAll(
+        failures,
+        errors.slice(0, 30).map((d) => `build: ${formatDiagnostic(d)}`),
+      )
       if (errors.length > 30) failures.push(`build: … and ${errors.length - 30} more errors`)
       if (errors.length === 0)
         failures.push(
@@ -97,7 +101,7 @@ export async function verifyProject(ctx: ProjectContext, opts: VerifyOptions = {
     result.tests = { ...step(tests, outcome.run, outcome.ok), report: outcome.report }
     if (!outcome.ok) {
       const listed = outcome.report?.failures ?? []
-      failures.push(...listed.slice(0, 30).map(formatFailure))
+      pushAll(failures, listed.slice(0, 30).map(formatFailure))
       if (listed.length > 30) failures.push(`… and ${listed.length - 30} more failing tests`)
       if (listed.length === 0 || outcome.run.timedOut)
         failures.push(

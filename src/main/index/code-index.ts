@@ -21,6 +21,7 @@ import { defaultWorkerCount, processAll } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
 import type { BuildProgress, BuildReport, CodeIndex, CodeIndexOptions, Reference, UpdateReport } from './api'
 import type { FileFacts, Language } from './types'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * The code index (docs/index.md): every file the sandbox lists (so .gitignore and
@@ -194,7 +195,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
       onResults: (batch) => {
         for (const o of batch) if (o.status === 'parsed') result.parsed++
         result.unchanged += batch.filter((o) => o.status === 'unchanged' || o.status === 'touched').length
-        changed.push(...applyOutcomes(batch, result))
+        pushAll(changed, applyOutcomes(batch, result))
         done += batch.length
         report({ phase: 'indexing', done, total: listed.length })
       },
@@ -262,7 +263,7 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
     const outcomes: FileOutcome[] = []
     await processAll(jobs, {
       workers: opts.workers ?? defaultWorkerCount(),
-      onResults: (b) => outcomes.push(...b),
+      onResults: (b) => pushAll(outcomes, b),
     })
     const before = new Map(outcomes.map((o) => [o.rel, facts.get(o.rel)]))
     const changed = [...removed, ...applyOutcomes(outcomes)]

@@ -1,6 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter'
 import { endLine, line, squash } from './extract-common'
 import type { ClassFact, FileFacts, MethodFact } from './types'
+import { pushAll } from '../../shared/arrays'
 
 /** Java: package, imports, top-level types with their methods, fields and nested types. */
 
@@ -82,9 +83,9 @@ function typeDeclaration(node: Node, out: Facts, outer: string): void {
     (n.namedChildren.find((c) => c?.type === 'type_list')?.namedChildren ?? []).map((t) =>
       squash(t!.text, 60),
     )
-  if (interfaces) fact.implements.push(...typeList(interfaces))
+  if (interfaces) pushAll(fact.implements, typeList(interfaces))
   const extendsInterfaces = node.namedChildren.find((c) => c?.type === 'extends_interfaces')
-  if (extendsInterfaces) fact.extends.push(...typeList(extendsInterfaces))
+  if (extendsInterfaces) pushAll(fact.extends, typeList(extendsInterfaces))
   out.classes.push(fact)
 
   const inInterface = kind === 'interface'

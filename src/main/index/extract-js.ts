@@ -9,6 +9,7 @@ import type {
   PropertyFact,
   VariableFact,
 } from './types'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * TypeScript, TSX, JavaScript and JSX. Only the top level and class bodies are
@@ -220,18 +221,23 @@ function heritage(node: Node): { extends: string[]; implements: string[] } {
     if (child.type === 'class_heritage') {
       for (const clause of child.namedChildren) {
         if (clause?.type === 'extends_clause')
-          result.extends.push(
-            ...clause.namedChildren
-              .filter((c) => c?.type !== 'type_arguments')
-              .map((c) => squash(c!.text, 60)),
+          pushAll(
+            result.extends,
+            clause.namedChildren.filter((c) => c?.type !== 'type_arguments').map((c) => squash(c!.text, 60)),
           )
         else if (clause?.type === 'implements_clause')
-          result.implements.push(...clause.namedChildren.map((c) => squash(c!.text, 60)))
+          pushAll(
+            result.implements,
+            clause.namedChildren.map((c) => squash(c!.text, 60)),
+          )
         // JavaScript: class_heritage holds the expression directly.
         else if (clause) result.extends.push(squash(clause.text, 60))
       }
     } else if (child.type === 'extends_type_clause') {
-      result.extends.push(...child.namedChildren.map((c) => squash(c!.text, 60)))
+      pushAll(
+        result.extends,
+        child.namedChildren.map((c) => squash(c!.text, 60)),
+      )
     }
   }
   return result

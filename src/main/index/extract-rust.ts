@@ -1,6 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter'
 import { endLine, line, squash } from './extract-common'
 import type { ClassFact, FileFacts, FunctionFact, MethodFact } from './types'
+import { pushAll } from '../../shared/arrays'
 
 /**
  * Rust: `use` and `mod x;` (imports), functions, structs / enums / traits as
@@ -116,7 +117,11 @@ function typeFact(node: Node): ClassFact {
     endLine: endLine(node),
   }
   const bounds = node.childForFieldName('bounds')
-  if (bounds) fact.extends.push(...bounds.namedChildren.map((b) => squash(b!.text, 60)))
+  if (bounds)
+    pushAll(
+      fact.extends,
+      bounds.namedChildren.map((b) => squash(b!.text, 60)),
+    )
   const body = node.childForFieldName('body')
   for (const member of body?.namedChildren ?? []) {
     if (!member) continue

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { POOL_THRESHOLD, processAll } from './pool'
 import type { FileOutcome } from './process-file'
 import { tempDir, writeTree } from './test-support'
+import { pushAll } from '../../shared/arrays'
 
 describe('processAll', () => {
   it('gives the same outcomes from worker threads as in process', async () => {
@@ -17,7 +18,7 @@ describe('processAll', () => {
 
     const collect = async (workers: number) => {
       const out: FileOutcome[] = []
-      const { workersUsed } = await processAll(jobs, { workers, onResults: (b) => out.push(...b) })
+      const { workersUsed } = await processAll(jobs, { workers, onResults: (b) => pushAll(out, b) })
       return { workersUsed, out: out.sort((a, b) => (a.rel < b.rel ? -1 : 1)) }
     }
     const pooled = await collect(2)

@@ -11,6 +11,7 @@ import { describeTarget, isStdio, type McpServerConfig } from './config'
 import { logPath, openLog, stdioLaunch } from './launch'
 import type { McpCallResult } from './results'
 import type { McpCallOptions, McpToolInfo } from './tools'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * One MCP server: its transport (stdio, or Streamable HTTP falling back to the older SSE
@@ -213,7 +214,7 @@ export class McpConnection {
       const page = await client.listTools(cursor ? { cursor } : undefined, {
         timeout: this.opts.startTimeoutMs,
       })
-      tools.push(...(page.tools as McpToolInfo[]))
+      pushAll(tools, page.tools as McpToolInfo[])
       cursor = page.nextCursor
     } while (cursor && tools.length < 1000)
     this.tools = tools

@@ -25,6 +25,7 @@ import {
   updateMcpSettings,
 } from './settings'
 import { mcpTool, qualifiedName, type McpTool } from './tools'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * The MCP servers of one project (docs/mcp.md): which are configured, which may run
@@ -157,7 +158,10 @@ export class McpManager {
         tools = conn.tools.map((info) => mcpTool(conn.config.name, info, conn))
         this.toolCache.set(conn.tools, tools)
       }
-      out.push(...tools.filter((t) => isToolEnabled(settings, t.mcp.server, t.mcp.tool)))
+      pushAll(
+        out,
+        tools.filter((t) => isToolEnabled(settings, t.mcp.server, t.mcp.tool)),
+      )
     }
     return out
   }

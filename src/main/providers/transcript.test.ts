@@ -15,6 +15,7 @@ import { chatMessages } from './openai-chat'
 import { buildResponsesInput } from './responses-input'
 import { MISSING_OUTPUT, transcriptFromEvents } from './transcript'
 import type { ModelTurn, TranscriptItem } from './types'
+import { maxOf } from '../../shared/arrays'
 
 /*
  * Property test of the one transcript: for event logs of real sessions cut at every point
@@ -62,7 +63,10 @@ function sessionOf(turns: ModelTurn[]): StepwiseEvent[] {
 
 /** Every way the events can end after a cut, each followed by the user's next message. */
 function endings(cut: StepwiseEvent[]): StepwiseEvent[][] {
-  const step = Math.max(1, ...cut.map((e) => ('step' in e && typeof e.step === 'number' ? e.step : 1)))
+  const step = maxOf(
+    cut.map((e) => ('step' in e && typeof e.step === 'number' ? e.step : 1)),
+    1,
+  )
   const finished = (reason: 'interrupted' | 'error'): EventDraft => ({
     type: 'session.finished',
     reason,

@@ -244,3 +244,41 @@ describe('rule files changed since the last session', () => {
     expect(unchanged.type === 'session.started' && unchanged.ruleFilesChanged).toBeUndefined()
   })
 })
+
+describe('a change of a huge file', () => {
+  it('records a bounded approval event and still applies the whole change when accepted', async () => {
+    // 3 MB of generated text, committed: deleting it once put the file three times into one event.
+    const lines = Array.from({ length: 100_000 }, (_, i) => `line ${i} ${'x'.repeat(20)}`)
+    const big = lines.join('\n') + '\n'
+    expect(big.length).toBeGreaterThan(3_000_000)
+    fs.writeFileSync(path.join(repo, 'big.txt'), big)
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' })
+    git('add', 'big.txt')
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'big')
+    await setup([
+      { toolCalls: [{ name: 'delete_file', arguments: { path: 'big.txt' } }] },
+      { text: 'Deleted.' },
+    ])
+    const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    await call('turn/start', { sessionId, text: 'delete big.txt' })
+    const asked = await answerNth(sessionId, 1, { decision: 'accept' })
+    await until('the turn', idle(sessionId))
+
+    const subject = asked.subject
+    if (subject.kind !== 'file') throw new Error(`expected a file subject, got ${subject.kind}`)
+    expect(subject).toMatchObject({
+      path: 'big.txt',
+      change: 'delete',
+      before: null,
+      after: null,
+      summarised: true,
+    })
+    expect(subject.diff).toMatch(/\[TRUNCATED: showing first 20000 lines, \d+ more available\]\n$/)
+    // Bounded: well under the file's own size, let alone three copies of it.
+    expect(JSON.stringify(asked).length).toBeLessThan(1_000_000)
+
+    expect(fs.existsSync(path.join(repo, 'big.txt'))).toBe(false)
+    const finished = events(sessionId).find((e) => e.type === 'tool.finished' && e.callId === asked.callId)
+    expect(finished).toMatchObject({ ok: true })
+  })
+})

@@ -3,6 +3,7 @@ import type { StepwiseEvent } from '../../shared/protocol'
 import { reduceEvents } from '../../shared/reducer'
 import type { SessionRow, SnapshotFile, Store } from '../store/types'
 import { inertDeep } from '../../shared/terminalText'
+import { pushAll, maxOf } from '../../shared/arrays'
 
 /**
  * `bundle` is the portable format of src/main/timetravel/bundle.ts (docs/session-format.md);
@@ -93,7 +94,10 @@ export function exportDiff(snapshots: SnapshotReader, events: StepwiseEvent[]): 
 }
 
 function fence(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
+  const longest = maxOf(
+    [...text.matchAll(/`+/g)].map((m) => m[0].length),
+    2,
+  )
   const ticks = '`'.repeat(longest + 1)
   return `${ticks}\n${text}\n${ticks}`
 }
@@ -153,7 +157,13 @@ export function exportMarkdown(raw: SessionRow, events: StepwiseEvent[]): string
           '',
         )
         // A summary asked for is what every later turn starts from: the transcript shows it.
-        if (step.onRequest && step.summary) lines.push(...step.summary.split('\n').map((l) => `> ${l}`), '')
+        if (step.onRequest && step.summary) {
+          pushAll(
+            lines,
+            step.summary.split('\n').map((l) => `> ${l}`),
+          )
+          lines.push('')
+        }
         break
       case 'finding': {
         const f = step.finding

@@ -10,6 +10,7 @@ import {
   type TraceSpan,
 } from './otlp-attributes'
 import { chatInputMessages, chatOutputMessages, toolContent, type PendingInput } from './otlp-content'
+import { pushAll } from '../../shared/arrays'
 
 /**
  * Session events → spans in the OpenTelemetry GenAI conventions (docs/traces.md).
@@ -134,7 +135,7 @@ export function createSpanMapper(
         ...extra,
       },
     })
-    span.events.push(...retries)
+    pushAll(span.events, retries)
     retries = []
     return span
   }

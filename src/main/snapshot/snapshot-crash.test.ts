@@ -7,6 +7,7 @@ import { openStore } from '../store/store'
 import { spawnNode, waitForExit } from '../store/testing/helpers'
 import { createSnapshotter } from './snapshotter'
 import { stateFileFor } from './savedState'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * A snapshot killed half-way (SIGKILL from outside, while its new blobs are being
@@ -23,7 +24,7 @@ function walk(root: string, dir = ''): string[] {
   const out: string[] = []
   for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
     const rel = dir ? `${dir}/${e.name}` : e.name
-    if (e.isDirectory()) out.push(...walk(root, rel))
+    if (e.isDirectory()) pushAll(out, walk(root, rel))
     else out.push(rel)
   }
   return out.sort()

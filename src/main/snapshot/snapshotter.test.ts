@@ -7,6 +7,7 @@ import type { Store } from '../store/types'
 import { BlobError, sha256 } from './blobs'
 import { RACY_MARGIN_MS } from './statCache'
 import { createSnapshotter, type Snapshotter } from './snapshotter'
+import { pushAll } from '../../shared/arrays'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -18,7 +19,7 @@ function walk(root: string, dir = ''): string[] {
   const out: string[] = []
   for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
     const rel = dir ? `${dir}/${e.name}` : e.name
-    if (e.isDirectory()) out.push(...walk(root, rel))
+    if (e.isDirectory()) pushAll(out, walk(root, rel))
     else if (e.isFile()) out.push(rel)
   }
   return out.sort()

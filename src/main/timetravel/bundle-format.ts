@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import zlib from 'node:zlib'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * The container of a session bundle (docs/session-format.md): a 12-byte header, a
@@ -91,7 +92,8 @@ export class BundleWriter {
     head.writeUInt8(kind, 0)
     head.writeUInt32BE(length, 1)
     const into = opts.precompressed ? this.stored : this.packed
-    into.parts.push(head, ...parts)
+    into.parts.push(head)
+    pushAll(into.parts, parts)
     into.bytes += RECORD_HEADER_BYTES + length
     if (into.bytes >= FRAME_TARGET_BYTES)
       this.flushFrame(into, opts.precompressed ? FRAME_STORED : this.method)

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { COMMIT_TIMEOUT_MS, errorText, gitRaw, openRepo, type GitFailure, type GitRepo } from './git-repo'
 import { readStatus } from './git-status'
 import type { ActionPlan, ActionTool, ToolContext, ToolResult } from './types'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * git_commit: a mutation of the repository, so it is an ActionTool whose plan the
@@ -192,7 +193,7 @@ async function executeCommit(
     if (typeof added !== 'string') return added
   }
   const args = ['commit', '-m', data.message]
-  if (data.mode === 'paths' && !data.merge) args.push('--', ...data.files.map(lit))
+  if (data.mode === 'paths' && !data.merge) pushAll(args, ['--', ...data.files.map(lit)])
   let output: string
   try {
     output = await repo.git.raw(args)

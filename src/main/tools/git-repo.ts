@@ -3,6 +3,7 @@ import path from 'node:path'
 import { isInside } from '../sandbox/paths'
 import { openSafeGit, type SafeGit } from './git-safe'
 import { MAX_LINES_PER_READ, byteLength, truncatedLines } from './text'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * The git tools' access to the repository (through git-safe: nothing the
@@ -274,7 +275,7 @@ function unquote(text: string): { value: string } {
     const c = text[i]
     if (c === '"') break
     if (c !== '\\') {
-      bytes.push(...Buffer.from(c, 'utf8'))
+      pushAll(bytes, Buffer.from(c, 'utf8'))
       continue
     }
     const next = text[++i]

@@ -8,6 +8,7 @@ import {
   type GitRepo,
   type Operation,
 } from './git-repo'
+import { pushAll } from '../../shared/arrays'
 
 /** The working tree's state as git_status and git_commit see it, denied paths left out. */
 
@@ -121,7 +122,7 @@ export async function readStatus(
       // A dirty submodule would need a git inside it, under the submodule's own config.
       '--ignore-submodules=dirty',
     ]
-    if (opts.pathspecs?.length) args.push('--', ...opts.pathspecs)
+    if (opts.pathspecs?.length) pushAll(args, ['--', ...opts.pathspecs])
     parsed = parseStatusV2(await repo.git.raw(args))
   } catch (err) {
     return { ok: false, error: `git status failed: ${errorText(err)}` }

@@ -7,6 +7,7 @@ import { textMeta, viewLines } from './read'
 import { optionalInt, optionalString, pathArg } from './schema'
 import { decodeText, formatBytes, isBinary, truncatedItems, truncatedLines } from './text'
 import type { BaselineReader, ReadTool, ToolContext, ToolResult } from './types'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * The review family compares the project with the baseline: the snapshot taken
@@ -93,7 +94,7 @@ export const listChangedFilesTool: ReadTool<typeof listChangedInput> = {
     })
     const listed = new Set(changes.map((c) => c.path))
     const ignored = (await ignoredEntries(ctx, under)).filter((c) => !listed.has(c.path))
-    changes.push(...ignored)
+    pushAll(changes, ignored)
     changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 
     const limit = input.limit ?? CHANGED_DEFAULT

@@ -29,6 +29,11 @@ export const fileSubjectSchema = z.object({
   after: z.string().nullable(),
   /** The file instructs agents or other tools (main/sandbox/agent-files.ts): it always asks, but in full-auto. */
   agentFile: z.boolean().optional(),
+  /**
+   * Too large to show in full (../approval-diff.ts): `diff` is its first lines and a `[TRUNCATED: …]`
+   * line, `before` and `after` are null. Accept or reject it whole: no per-hunk choice, no editing.
+   */
+  summarised: z.literal(true).optional(),
 })
 
 export const commandSubjectSchema = z.object({

@@ -12,6 +12,7 @@ import { mcpConfigOption, startCliMcp } from './mcp-start'
 import { humanRenderer, type EventRenderer } from './render'
 import { inertDeep, inertText } from '../../../shared/terminalText'
 import { openCliStore } from './session-store'
+import { maxOf } from '../../../shared/arrays'
 
 /** `stepwise review [TARGET]` (docs/review.md): findings on stdout, progress on stderr. */
 
@@ -119,7 +120,10 @@ export function formatReport(raw: ReviewResult, tty: boolean): string {
   const lines: string[] = []
   const byFile = new Map<string, Finding[]>()
   for (const f of result.findings) byFile.set(f.file, [...(byFile.get(f.file) ?? []), f])
-  const width = Math.max(1, ...result.findings.map((f) => String(f.line).length))
+  const width = maxOf(
+    result.findings.map((f) => String(f.line).length),
+    1,
+  )
   for (const [file, findings] of [...byFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
     lines.push(color.bold(file))
     for (const f of [...findings].sort((a, b) => a.line - b.line)) {

@@ -119,6 +119,10 @@ export function terminalApprover(opts: {
             return reason ? { decision: 'reject', reason } : { decision: 'reject' }
           }
           if ((answer === 'e' || answer === 'edit') && change) {
+            if (change.summarised) {
+              opts.output.write('This change is too large to show in full or edit; answer y or n.\n')
+              continue
+            }
             if (change.after === null) {
               opts.output.write('A deletion has nothing to edit; answer y or n.\n')
               continue

@@ -1,4 +1,5 @@
 import type { RawCall } from './types'
+import { pushAll } from '../../../shared/arrays'
 
 /*
  * Small JSON helpers shared by the families that carry calls as JSON (Hermes, Llama,
@@ -189,7 +190,7 @@ export function callRun(
     const parsed = parseJsonLoose(text.slice(i, close))
     const found = parsed.ok ? callsFromValue(parsed.value, opts) : undefined
     if (!found) break
-    calls.push(...found)
+    pushAll(calls, found)
     end = close
     i = close
   }

@@ -1,5 +1,6 @@
 import { skipSpace } from './json-scan'
 import type { RawCall } from './types'
+import { pushAll } from '../../../shared/arrays'
 
 /*
  * Calls written as Python, for every family that writes them: Llama 3.2/4 and ToolACE
@@ -62,7 +63,7 @@ export function readPythonCalls(
       if (text[comma] !== ',') break
       const next = parsePyCalls(text, comma + 1, limit)
       if (!next.ok || text[skipSpace(text, comma + 1)] === '[') break
-      calls.push(...next.calls)
+      pushAll(calls, next.calls)
       end = next.end
     }
     return { ok: true, value: calls, end }

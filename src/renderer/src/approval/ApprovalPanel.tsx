@@ -3,6 +3,7 @@ import './approval.css'
 import { CommandApproval } from './CommandApproval'
 import { ConflictApproval } from './ConflictApproval'
 import { FileApproval } from './FileApproval'
+import { SummarisedFileApproval } from './SummarisedFileApproval'
 import { McpApproval } from './McpApproval'
 import { isCard, type ApprovalPanelProps } from './types'
 
@@ -18,6 +19,8 @@ export function ApprovalPanel({ request, queued, onResolve }: ApprovalPanelProps
     return <ConflictApproval key={request.callId} request={request} onResolve={onResolve} />
   if (isCard(request, 'mcp'))
     return <McpApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
+  if (isCard(request, 'file') && request.subject.summarised)
+    return <SummarisedFileApproval key={request.callId} request={request} onResolve={onResolve} />
   if (isCard(request, 'file'))
     return <FileApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
   return (

@@ -1,4 +1,5 @@
 import { diffLineArrays } from '../../../shared/diff'
+import { pushAll } from '../../../shared/arrays'
 
 /*
  * Hunk math for the approval panel: split a proposed change into hunks the user accepts or rejects one
@@ -66,7 +67,7 @@ function segments(before: string | null, after: string | null): Segment[] {
   for (const op of diffLineArrays(splitLines(before), splitLines(after))) {
     const last = out[out.length - 1]
     if (op.kind === ' ') out.push({ kind: 'same', lines: op.lines })
-    else if (last?.kind === 'change') (op.kind === '-' ? last.removed : last.added).push(...op.lines)
+    else if (last?.kind === 'change') pushAll(op.kind === '-' ? last.removed : last.added, op.lines)
     else
       out.push({
         kind: 'change',
@@ -120,8 +121,8 @@ export function applyHunks(
   const out: string[] = []
   let index = 0
   for (const seg of segments(before, after)) {
-    if (seg.kind === 'same') out.push(...seg.lines)
-    else out.push(...(acceptedIndexes.has(index++) ? seg.added : seg.removed))
+    if (seg.kind === 'same') pushAll(out, seg.lines)
+    else pushAll(out, acceptedIndexes.has(index++) ? seg.added : seg.removed)
   }
   return out.join('')
 }

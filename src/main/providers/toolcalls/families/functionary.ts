@@ -1,6 +1,7 @@
 import type { FamilyResult, Span, ToolCallFamily } from '../types'
 import { balancedEnd, forwardFinder, isObject, matchAt, openerBalance } from '../json-scan'
 import { jsonAt, skipMarker } from './json-at'
+import { minOf } from '../../../../shared/arrays'
 
 /*
  * MeetKai Functionary.
@@ -72,7 +73,7 @@ function readPythonTag(text: string, result: FamilyResult): void {
     const bodyAt = at + PYTHON_TAG.length
     if (matchAt(JSON_BODY, text, bodyAt)) continue
     const stops = endFinders.map((next) => next(bodyAt)).filter((i) => i >= 0)
-    const codeEnd = stops.length > 0 ? Math.min(...stops) : text.length
+    const codeEnd = stops.length > 0 ? minOf(stops) : text.length
     const code = text.slice(bodyAt, codeEnd).trim()
     if (code === '') continue
     const end =

@@ -1,6 +1,7 @@
 import type { BrokenSpan, FamilyResult, RawCall, Span, ToolCallFamily } from '../types'
 import { forwardFinder } from '../json-scan'
 import { parsePyCalls } from '../python-literal'
+import { pushAll } from '../../../../shared/arrays'
 
 /*
  * Google's Gemma family writes calls three ways:
@@ -142,7 +143,7 @@ function readToolCode(start: number, whole: string, body: string, spans: Span[],
       })
       return
     }
-    calls.push(...r.calls)
+    pushAll(calls, r.calls)
   }
   if (calls.length === 0) {
     broken.push({ start, end: start + whole.length, problem: 'the tool_code block holds no call' })

@@ -2,6 +2,7 @@ import { parseJson } from '../json-scan'
 import type { FamilyResult, ToolCallFamily } from '../types'
 import { callsAt, markerBlocks } from './json-at'
 import { addBlock, attribute, quote, tagBlocks, type Piece } from './markup-util'
+import { pushAll } from '../../../../shared/arrays'
 
 /*
  * GigaChat 3: a new message `<|message_sep|>\n\nfunction call<|role_sep|>\n{"name": …, "arguments": …}`;
@@ -77,9 +78,12 @@ function parse(text: string): FamilyResult {
       const before = SEPARATOR.exec(text.slice(Math.max(0, span.start - 40), span.start))
       if (before) span.start -= before[0].length
     }
-    out.spans.push(...r.spans)
+    pushAll(out.spans, r.spans)
     // No closing marker: unreadable JSON runs to the end of the answer.
-    out.broken.push(...r.broken.map((b) => ({ ...b, end: text.length })))
+    pushAll(
+      out.broken,
+      r.broken.map((b) => ({ ...b, end: text.length })),
+    )
   }
   return out
 }

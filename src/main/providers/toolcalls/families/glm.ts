@@ -1,6 +1,7 @@
 import type { FamilyResult, ToolCallFamily } from '../types'
 import { forwardFinder, isObject, parseJson, parseJsonLoose } from '../json-scan'
 import { quote } from './markup-util'
+import { minOf } from '../../../../shared/arrays'
 
 /*
  * GLM-4.5/4.6/4.7: `<tool_call>NAME\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>…</tool_call>`,
@@ -112,7 +113,7 @@ function blockEnd(
     const closeAt = closeAfter(at)
     const nextOpen = text.indexOf(t.openTag, at)
     const value = text.indexOf(valueOpen, at)
-    const first = Math.min(...[closeAt, nextOpen].map((i) => (i < 0 ? Infinity : i)))
+    const first = minOf([closeAt, nextOpen].map((i) => (i < 0 ? Infinity : i)))
     if (value < 0 || value > first) return { closeAt, nextOpen }
     const valueEnd = text.indexOf(valueClose, value + valueOpen.length)
     if (valueEnd < 0) return { closeAt: -1, nextOpen: -1 }

@@ -10,6 +10,7 @@ import {
 } from '../json-scan'
 import { parsePyCalls } from '../python-literal'
 import type { BrokenSpan, RawCall, Span, ToolCallFamily } from '../types'
+import { pushAll } from '../../../../shared/arrays'
 
 /*
  * Hermes 2 Pro / Qwen 2.5 / Qwen3: `<tool_call>{"name":…, "arguments":…}</tool_call>`,
@@ -140,7 +141,7 @@ function sequence(json: string): RawCall[] | undefined {
     const parsed = parseJsonLoose(json.slice(i, end))
     const found = parsed.ok ? callsFromValue(parsed.value) : undefined
     if (!found) return undefined
-    calls.push(...found)
+    pushAll(calls, found)
     i = end
   }
   return calls.length > 1 ? calls : undefined

@@ -2,6 +2,7 @@ import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
 import { skipSpace } from '../json-scan'
 import { parsePyCalls } from '../python-literal'
 import { addCalls, quote, tagBlocks } from './markup-util'
+import { pushAll } from '../../../../shared/arrays'
 
 /*
  * Olmo 3 (AllenAI): `<function_calls>read_file(path="a.ts")\ngit_status()</function_calls>`,
@@ -34,7 +35,7 @@ function readBody(text: string, from: number, limit: number): RawCall[] | string
   while (i < limit) {
     const r = parsePyCalls(text, i, limit)
     if (!r.ok) return r.error
-    calls.push(...r.calls)
+    pushAll(calls, r.calls)
     i = skipSpace(text, r.end)
     if (text[i] === ',') i = skipSpace(text, i + 1)
     else if (i < limit && !text.slice(r.end, i).includes('\n')) {
