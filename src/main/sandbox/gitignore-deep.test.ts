@@ -1,0 +1,49 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { createGitignoreMatcher } from './gitignore'
+
+/** A chain d/d/…/d `depth` folders deep under a fresh temp root; returns the root and the chain's path. */
+function makeChain(depth: number): { root: string; chain: string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-deep-'))
+  onTestFinished(() => fs.rmSync(root, { recursive: true, force: true }))
+  const chain = Array.from({ length: depth }, () => 'd').join('/')
+  fs.mkdirSync(path.join(root, chain), { recursive: true })
+  return { root, chain }
+}
+
+describe('gitignore matcher on a deep folder chain', () => {
+  it('judges files at the bottom of a 300-deep chain by the rules of every ancestor', () => {
+    const { root, chain } = makeChain(300)
+    const mid = chain.split('/').slice(0, 150).join('/')
+    fs.writeFileSync(path.join(root, '.gitignore'), '*.log\n')
+    fs.writeFileSync(path.join(root, mid, '.gitignore'), '!keep.log\ngen/\n')
+    fs.mkdirSync(path.join(root, chain, 'gen'))
+    const ignored = createGitignoreMatcher(root)
+    // Every folder of the chain, top down, as a walk asks: none is ignored.
+    const parts = chain.split('/')
+    for (let i = 1; i <= parts.length; i++) expect(ignored(parts.slice(0, i).join('/'))).toBe(false)
+    expect(ignored(`${chain}/a.log`)).toBe(true)
+    expect(ignored(`${chain}/keep.log`)).toBe(false) // re-included 150 levels up
+    expect(ignored(`${chain}/a.ts`)).toBe(false)
+    expect(ignored(`${chain}/gen`)).toBe(true)
+    expect(ignored(`${chain}/gen/x.ts`)).toBe(true)
+    expect(ignored(`${mid}/keep.log`)).toBe(false)
+    expect(ignored('d/keep.log')).toBe(true) // above the re-including .gitignore
+  })
+
+  it('sees a .gitignore added halfway down after the folders below were judged', () => {
+    const { root, chain } = makeChain(300)
+    const ignored = createGitignoreMatcher(root)
+    expect(ignored(`${chain}/x.tmp`)).toBe(false)
+    const mid = chain.split('/').slice(0, 100).join('/')
+    fs.writeFileSync(path.join(root, mid, '.gitignore'), 'd/\n')
+    // Every folder below the new rule is ignored now, though the verdicts above were kept.
+    expect(ignored(`${chain}/x.tmp`)).toBe(true)
+    expect(ignored(`${mid}/d`)).toBe(true)
+    expect(ignored(mid)).toBe(false)
+    fs.unlinkSync(path.join(root, mid, '.gitignore'))
+    expect(ignored(`${chain}/x.tmp`)).toBe(false)
+  })
+})
