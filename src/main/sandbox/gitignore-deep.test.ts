@@ -1,8 +1,11 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { listUnignoredDirectories } from '../snapshot/directories'
 import { createGitignoreMatcher } from './gitignore'
+import { createSandbox } from './sandbox'
 
 /** A chain d/d/…/d `depth` folders deep under a fresh temp root; returns the root and the chain's path. */
 function makeChain(depth: number): { root: string; chain: string } {
@@ -45,5 +48,28 @@ describe('gitignore matcher on a deep folder chain', () => {
     expect(ignored(mid)).toBe(false)
     fs.unlinkSync(path.join(root, mid, '.gitignore'))
     expect(ignored(`${chain}/x.tmp`)).toBe(false)
+  })
+
+  it('skips a path longer than PATH_MAX instead of failing, and the rest of the tree works', async () => {
+    // 24 folders of 200 characters: 4,824 bytes, past Linux's PATH_MAX of 4,096. Made with the
+    // shell's relative cd and removed with rm -rf, which both work one folder at a time.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-long-'))
+    onTestFinished(() => {
+      execFileSync('rm', ['-rf', root])
+    })
+    const name = 'x'.repeat(200)
+    const script = `for i in $(seq 1 24); do mkdir ${name} && cd ${name} || exit 1; done; echo hi > deep.txt`
+    execFileSync('bash', ['-c', script], { cwd: root })
+    fs.writeFileSync(path.join(root, 'top.txt'), 'hi\n')
+    const sandbox = await createSandbox(root)
+    const tooLong = Array.from({ length: 24 }, () => name).join('/')
+    expect(sandbox.isIgnored(tooLong)).toBe(true)
+    expect(sandbox.isIgnored(`${tooLong}/deep.txt`)).toBe(true)
+    expect(sandbox.isIgnored('top.txt')).toBe(false)
+    const dirs = await listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel))
+    // The folders that can be reached are listed; the ones past the limit are not.
+    expect(dirs.length).toBeGreaterThan(15)
+    expect(dirs.every((d) => path.join(sandbox.root, d).length < 4096)).toBe(true)
+    expect((await sandbox.listFiles()).files).toEqual(['top.txt'])
   })
 })

@@ -15,8 +15,8 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
   const rulesFor = (dirRel: string): Ignore | null => {
     const file = path.join(root, dirRel, '.gitignore')
     // Most directories have no .gitignore: a stat that throws would cost 5× more.
-    const stat = fs.statSync(file, { throwIfNoEntry: false })
-    if (!stat) {
+    const stat = reachableStat(file)
+    if (!stat || stat === 'unreachable') {
       cache.delete(file)
       return null
     }
@@ -91,7 +91,12 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
       folders.set(prefixOf(end), { signature: signatureAt(end), ignored: ignoredAbove })
     }
     if (ignoredAbove) return true
-    const stat = fs.statSync(path.join(root, ...parts), { throwIfNoEntry: false })
+    const full = path.join(root, ...parts)
+    // A path longer than PATH_MAX (or through a symlink loop) can be neither read nor
+    // listed, by us or by ripgrep: it counts as ignored, so walks skip it instead of failing.
+    if (full.length >= PATH_MAX) return true
+    const stat = reachableStat(full)
+    if (stat === 'unreachable') return true
     return verdict(parts.length, stat?.isDirectory() ?? false)
   }
 
@@ -99,6 +104,22 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
   function versionOf(dirRel: string): string {
     const hit = cache.get(path.join(root, dirRel, '.gitignore'))
     return hit ? `${hit.mtimeMs}:${hit.size}` : ''
+  }
+}
+
+/** Linux's limit on a path handed to the kernel, terminating NUL included (macOS: 1,024). */
+const PATH_MAX = process.platform === 'linux' ? 4096 : 1024
+
+/** A path's stat; undefined when it does not exist, 'unreachable' when its name cannot be resolved. */
+function reachableStat(file: string): fs.Stats | undefined | 'unreachable' {
+  try {
+    // Most paths checked do not exist: a stat that throws would cost 5× more.
+    return fs.statSync(file, { throwIfNoEntry: false })
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOTDIR') return undefined
+    if (code === 'ENAMETOOLONG' || code === 'ELOOP') return 'unreachable'
+    throw err
   }
 }
 
