@@ -12,8 +12,17 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
   // Re-read a .gitignore only when it changes, so a model editing it sees the effect.
   const cache = new Map<string, { mtimeMs: number; size: number; rules: Ignore | null }>()
 
-  const rulesFor = (dirRel: string): Ignore | null => {
-    const file = path.join(root, dirRel, '.gitignore')
+  // When each folder's .gitignore was last stat'd, to trust far ancestors for TRUST_MS.
+  const checked = new Map<string, number>()
+
+  /** A folder's rules; `trustSince` allows a stat made after it to stand for a fresh one. */
+  const rulesFor = (dirRel: string, trustSince?: number): Ignore | null => {
+    // Concatenated, not path.join: normalizing each ancestor's path cost more than the stats.
+    const file = dirRel === '' ? `${root}/.gitignore` : `${root}/${dirRel}/.gitignore`
+    const last = checked.get(file)
+    if (trustSince !== undefined && last !== undefined && last >= trustSince)
+      return cache.get(file)?.rules ?? null
+    checked.set(file, Date.now())
     // Most directories have no .gitignore: a stat that throws would cost 5× more.
     const stat = reachableStat(file)
     if (!stat || stat === 'unreachable') {
@@ -51,10 +60,15 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
 
     // The ancestors that hold a .gitignore (root first), each stat'd once per call so an
     // edit is seen at once; the signature names which files, at which versions, applied.
+    // Each stat walks the whole path in the kernel, so stat'ing every ancestor on every call
+    // made a chain 1,000 deep cost a billion path steps: only the root and the FRESH_LEVELS
+    // nearest folders are stat'd every time, farther ones at most once per TRUST_MS.
     const holders: { depth: number; rules: Ignore }[] = []
     const signatures: string[] = []
+    const trustSince = Date.now() - TRUST_MS
     for (let depth = 0; depth < parts.length; depth++) {
-      const rules = rulesFor(prefixOf(depth))
+      const far = depth > 0 && parts.length - depth > FRESH_LEVELS
+      const rules = rulesFor(prefixOf(depth), far ? trustSince : undefined)
       if (!rules) continue
       holders.push({ depth, rules })
       signatures.push(`${depth}:${versionOf(prefixOf(depth))}`)
@@ -91,7 +105,7 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
       folders.set(prefixOf(end), { signature: signatureAt(end), ignored: ignoredAbove })
     }
     if (ignoredAbove) return true
-    const full = path.join(root, ...parts)
+    const full = `${root}/${joined}`
     // A path longer than PATH_MAX (or through a symlink loop) can be neither read nor
     // listed, by us or by ripgrep: it counts as ignored, so walks skip it instead of failing.
     if (full.length >= PATH_MAX) return true
@@ -102,10 +116,16 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
 
   /** The version of a folder's .gitignore that rulesFor last read. */
   function versionOf(dirRel: string): string {
-    const hit = cache.get(path.join(root, dirRel, '.gitignore'))
+    const hit = cache.get(dirRel === '' ? `${root}/.gitignore` : `${root}/${dirRel}/.gitignore`)
     return hit ? `${hit.mtimeMs}:${hit.size}` : ''
   }
 }
+
+/** The folders above a path whose .gitignore is looked at on every check (the root always is). */
+const FRESH_LEVELS = 16
+
+/** How long a farther folder's .gitignore, once looked at, is trusted without a new look. */
+const TRUST_MS = 1000
 
 /** Linux's limit on a path handed to the kernel, terminating NUL included (macOS: 1,024). */
 const PATH_MAX = process.platform === 'linux' ? 4096 : 1024
