@@ -45,6 +45,8 @@ const BENCHES: Bench[] = [
   { name: 'index-scale', file: 'index-scale.bench.ts' },
   // Review's stat-only record of ignored folders, on this checkout's real node_modules.
   { name: 'ignored', file: 'ignored.bench.ts' },
+  // A folder chain 100 to 5,000 deep: the ignore rules' cost per level, against find.
+  { name: 'deep-tree', file: 'deep-tree.bench.ts' },
 ]
 
 /**

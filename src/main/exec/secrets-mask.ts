@@ -61,10 +61,21 @@ function readDir(root: string, dir: string, mtimeMs: number): DirEntry {
     if (entry.name === '.git') out.gits.push(full)
     else if (isSecretName(path.relative(root, full)) && !entry.isSymbolicLink()) out.secrets.push(full)
     else if (entry.isDirectory() && !SKIP_DIRS.has(entry.name)) out.subdirs.push(full)
-    else if (entry.isFile() && (fs.lstatSync(full, { throwIfNoEntry: false })?.nlink ?? 1) > 1)
-      out.hardLinks.push(full)
+    else if (entry.isFile() && linkCount(full) > 1) out.hardLinks.push(full)
   }
   return out
+}
+
+/**
+ * A file's number of names; 1 when it cannot be looked at: gone, or a path past PATH_MAX
+ * (ENAMETOOLONG), which no command can open either, so it needs no mount.
+ */
+function linkCount(file: string): number {
+  try {
+    return fs.lstatSync(file, { throwIfNoEntry: false })?.nlink ?? 1
+  } catch {
+    return 1
+  }
 }
 
 /**

@@ -8,8 +8,13 @@ import { rgPath } from '@vscode/ripgrep'
  * rules) so the answer does not depend on the machine. Denied patterns go last,
  * because a later glob wins in ripgrep, and as `--iglob`: `-g` is case-sensitive, and
  * `.ENV` or `Server.PEM` is as secret as `.env` (the gate filters the output again).
+ * `messages: true` keeps ripgrep's reasons for paths it could not read on stderr (a search
+ * reports them: see unreadablePaths); listing drops them.
  */
-export function ripgrepFilterArgs(denyPatterns: readonly string[]): string[] {
+export function ripgrepFilterArgs(
+  denyPatterns: readonly string[],
+  opts: { messages?: boolean } = {},
+): string[] {
   const args = [
     '--hidden',
     '--no-require-git',
@@ -18,8 +23,8 @@ export function ripgrepFilterArgs(denyPatterns: readonly string[]): string[] {
     '--no-ignore-dot',
     '--no-ignore-global',
     '--no-ignore-exclude',
-    '--no-messages',
   ]
+  if (!opts.messages) args.push('--no-messages')
   for (const pattern of denyPatterns) args.push('--iglob', '!' + pattern)
   return args
 }
@@ -30,6 +35,39 @@ export interface RipgrepRun {
   stderr: string
   /** True when `onLine` asked to stop (or the signal aborted) before ripgrep finished. */
   stopped: boolean
+}
+
+/** The most of ripgrep's stderr kept: enough for a few dozen reasons about paths of PATH_MAX bytes. */
+const MAX_STDERR_CHARS = 64 * 1024
+
+/** The most characters of one path shown in a reason; longer ones keep their start and end. */
+const SHOWN_PATH_CHARS = 240
+
+/** A path ripgrep could not read or list, and why, in ripgrep's (the OS's) words. */
+export interface UnreadablePath {
+  path: string
+  reason: string
+}
+
+/**
+ * The paths ripgrep could not read, from its messages on stderr: `rg: PATH: REASON (os error N)`,
+ * or `rg: PATH: IO error for operation on PATH: REASON (os error N)` for a folder it could not list.
+ * Other messages (a bad regex, "No files were searched") are not about a path and are left out.
+ */
+export function unreadablePaths(stderr: string): UnreadablePath[] {
+  const found: UnreadablePath[] = []
+  for (const line of stderr.split('\n')) {
+    const m = /^rg: (.+?): (?:IO error for operation on .+?: )?([^:]+ \(os error \d+\))$/.exec(line)
+    if (m) found.push({ path: shortPath(m[1].replace(/^\.\//, '')), reason: m[2] })
+  }
+  return found
+}
+
+/** A path cut in the middle when long (a path past PATH_MAX is over 4,000 characters). */
+function shortPath(p: string): string {
+  if (p.length <= SHOWN_PATH_CHARS) return p
+  const keep = SHOWN_PATH_CHARS / 2
+  return `${p.slice(0, keep)}…[${p.length} characters]…${p.slice(-keep)}`
 }
 
 /** The most of one output line kept (a 143 MB one-line match was held whole, three times over). */
@@ -93,7 +131,7 @@ export function runRipgrep(
     })
     child.stderr.setEncoding('utf8')
     child.stderr.on('data', (chunk: string) => {
-      if (stderr.length < 8192) stderr += chunk
+      if (stderr.length < MAX_STDERR_CHARS) stderr += chunk
     })
     child.on('error', (err) => {
       if (settled) return

@@ -17,14 +17,19 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
   const gate = createGate(realRoot, opts)
   const deny = gate.deny
   const gitignored = createGitignoreMatcher(realRoot)
-  const filterArgs = ripgrepFilterArgs(deny.patterns)
+  const listArgs = ripgrepFilterArgs(deny.patterns)
+  const searchArgs = ripgrepFilterArgs(deny.patterns, { messages: true })
 
   /**
    * Runs `fn` with ripgrep arguments that scope a run to `prefix` (a root-relative
    * directory or file) under the sandbox's rules, including the `.gitignore` files
    * above the prefix, which ripgrep would not read on its own.
    */
-  const withScope = async <T>(prefix: string | undefined, fn: (args: string[]) => Promise<T>): Promise<T> => {
+  const withScope = async <T>(
+    filterArgs: readonly string[],
+    prefix: string | undefined,
+    fn: (args: string[]) => Promise<T>,
+  ): Promise<T> => {
     if (!prefix) return fn([...filterArgs])
     const rules = ancestorGitignoreRules(realRoot, prefix)
     if (rules === null) return fn([...filterArgs, '--', prefix])
@@ -48,7 +53,7 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
     // process), by path component, which is nearly code-unit order: sorting that here
     // takes ~8 ms for 85,000 paths where ripgrep's parallel order took ~115 ms of this
     // thread, a stall every session on a big tree felt as a slow step.
-    return withScope(prefix, async (scope) => {
+    return withScope(listArgs, prefix, async (scope) => {
       const { lines } = await collectRipgrepLines(['--files', '--sort', 'path', ...scope], {
         cwd: realRoot,
         signal: listOpts.signal,
@@ -77,7 +82,7 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
       if (ok === undefined) admitted.set(file, (ok = gate.admits(file, { content: true })))
       return ok ? rgOpts.onLine(line) : true
     }
-    return withScope(prefix, async (scope) => {
+    return withScope(searchArgs, prefix, async (scope) => {
       return runRipgrep([...args, ...scope], { cwd: realRoot, signal: rgOpts.signal, onLine })
     })
   }

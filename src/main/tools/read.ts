@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises'
 import { z } from 'zod'
 import { createGlobFilter } from '../sandbox/globs'
+import { unreadablePaths, type UnreadablePath } from '../sandbox/ripgrep'
 import { fail, loadTextFile, resolvePath, statKind, type ToolError } from './files'
 import { optionalBool, optionalInt, optionalString, pathArg } from './schema'
 import {
@@ -277,21 +278,41 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
         return true
       },
     })
-    if (run.code === 2 && matches.length === 0) {
-      const reason = run.stderr.trim().split('\n').slice(0, 6).join('\n')
+    const unreadable = run.code === 2 ? unreadablePaths(run.stderr) : []
+    if (run.code === 2 && unreadable.length === 0 && matches.length === 0) {
+      const reason =
+        run.stderr.trim().split('\n').slice(0, 6).join('\n') || 'ripgrep gave no reason (exit code 2).'
       return fail(
         input.regex
           ? `The search failed; the regex is probably invalid:\n${reason}\nFix the pattern, or set regex to false to search for the literal text.`
           : `The search failed: ${reason}`,
       )
     }
+    if (unreadable.length > 0 && matches.length === 0 && NOTHING_SEARCHED.test(run.stderr))
+      return fail(`The search could read no file: ${describeUnreadable(unreadable)}`)
     matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line))
     const result: ToolResult = { ok: true, matches, count: matches.length }
     if (truncated)
       result.truncated = `${truncatedSearch(limit)} Narrow the query, prefix or glob to see the rest.`
-    if (matches.length === 0) result.note = 'No matches.'
+    if (unreadable.length > 0) {
+      result.unreadable = unreadable.slice(0, UNREADABLE_SHOWN)
+      result.note = `${matches.length === 0 ? 'No matches in the files that could be read. ' : ''}${describeUnreadable(unreadable)}`
+    } else if (matches.length === 0) result.note = 'No matches.'
     return result
   },
+}
+
+/** ripgrep's closing message when every path it was given failed or was filtered out. */
+const NOTHING_SEARCHED = /^rg: No files were searched/m
+
+/** The most unreadable paths listed in a result; the count says how many there were. */
+const UNREADABLE_SHOWN = 20
+
+/** How many paths could not be read, and the first one with its reason, for the model to act on. */
+function describeUnreadable(unreadable: readonly UnreadablePath[]): string {
+  const first = unreadable[0]
+  const more = unreadable.length > 1 ? ` (and ${unreadable.length - 1} more, listed in "unreadable")` : ''
+  return `${unreadable.length} path(s) could not be read, so their matches are missing: "${first.path}": ${first.reason}${more}. Fix the permissions or shorten the path, or read around it with a narrower prefix.`
 }
 
 /** The file of one line of ripgrep's `path NUL …` output; undefined for a line of no file. */
