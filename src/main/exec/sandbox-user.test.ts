@@ -25,6 +25,10 @@ function cannotSwitch(): string | undefined {
   const probe = spawnSync('runuser', ['-u', USER, '--', 'true'], { encoding: 'utf8' })
   if (probe.status !== 0)
     return `cannot switch to ${USER} with runuser: ${(probe.stderr || probe.error?.message || '').trim()}`
+  // A checkout in a folder only its owner may enter (mode 700, as CI clones it) is out of the
+  // user's reach; .ci/run runs the sandbox suites as an unprivileged user from a copy it owns.
+  if (spawnSync('runuser', ['-u', USER, '--', 'test', '-x', tsx]).status !== 0)
+    return `${USER} cannot reach this checkout (${tsx}); .ci/run's unprivileged pass covers it`
   return undefined
 }
 
