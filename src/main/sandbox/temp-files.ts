@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { pidAlive } from '../store/liveness'
 
 /*
  * The temp files Stepwise writes beside a project file before renaming them into place (a file
@@ -66,7 +67,7 @@ export function sweepTempWrites(dataDir: string): string[] {
   const removed: string[] = []
   for (const log of logs) {
     const pid = Number(log.replace(/\.log$/, ''))
-    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue
+    if (!Number.isInteger(pid) || pid === process.pid || pidAlive(pid)) continue
     const file = path.join(dir, log)
     for (const tmp of pendingIn(file)) {
       if (!isStepwiseTemp(tmp.split(path.sep).join('/'))) continue
@@ -97,13 +98,4 @@ function pendingIn(file: string): string[] {
     else if (line.startsWith('-')) pending.delete(line.slice(1))
   }
   return [...pending]
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }

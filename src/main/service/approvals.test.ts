@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ApprovalPolicy, EventOf, StepwiseEvent } from '../../shared/protocol'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../../../test/fake-model-server'
-import { answer, startService, type CoreService } from '../../../test/service-harness'
+import { answer, startService, type CoreService, until as waitUntil } from '../../../test/service-harness'
 import { openStore } from '../store/store'
 import type { Store } from '../store/types'
 
@@ -33,15 +33,9 @@ async function setup(turns: FakeTurn[], policy: ApprovalPolicy = 'ask'): Promise
 const call = <T = Record<string, unknown>>(command: string, input: unknown): Promise<T> =>
   answer<T>(service, command, input)
 
-async function until<T>(what: string, probe: () => T | undefined | false): Promise<T> {
-  const end = Date.now() + 15_000
-  for (;;) {
-    const value = probe()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+/** This file's turns do more: each wait gets 15 s. */
+const until = <T>(what: string, probe: () => T | undefined | false): Promise<T> =>
+  waitUntil(what, probe, 15_000)
 
 const events = (sessionId: string): StepwiseEvent[] => store.listEvents(sessionId)
 const requests = (sessionId: string) =>

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { HostMessage, StepwiseEvent } from '../../shared/protocol'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../../../test/fake-model-server'
-import { answer, startService, type CoreService } from '../../../test/service-harness'
+import { answer, startService, type CoreService, until } from '../../../test/service-harness'
 import { openStore } from '../store/store'
 import type { Store } from '../store/types'
 import { MessageQueue } from './queue'
@@ -32,16 +32,6 @@ async function setup(turns: FakeTurn[]): Promise<string> {
 
 const call = <T = Record<string, unknown>>(command: string, input: unknown): Promise<T> =>
   answer<T>(service, command, input)
-
-async function until<T>(what: string, probe: () => T | undefined | false): Promise<T> {
-  const end = Date.now() + 10_000
-  for (;;) {
-    const value = probe()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
 
 const events = (sessionId: string): StepwiseEvent[] => store.listEvents(sessionId)
 const turnsEnded = (sessionId: string) =>

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { HostMessage, StepwiseEvent } from '../../shared/protocol'
 import { reduceEvents } from '../../shared/reducer'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../../../test/fake-model-server'
-import { answer, startService, type CoreService } from '../../../test/service-harness'
+import { answer, startService, type CoreService, until as waitUntil } from '../../../test/service-harness'
 import { INTERRUPTED_MARK } from '../providers/transcript'
 import { openStore } from '../store/store'
 import type { Store } from '../store/types'
@@ -35,13 +35,9 @@ async function setup(turns: FakeTurn[]): Promise<string> {
 const call = <T = Record<string, unknown>>(command: string, input: unknown): Promise<T> =>
   answer<T>(service, command, input)
 
-async function until(what: string, probe: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
+/** This file's turns do more: each wait gets 15 s. */
+const until = (what: string, probe: () => boolean, timeoutMs = 15_000): Promise<true> =>
+  waitUntil(what, () => probe() || undefined, timeoutMs)
 
 const events = (sessionId: string): StepwiseEvent[] => store.listEvents(sessionId)
 const ended = (sessionId: string) => () => !service.sessions.isRunning(sessionId)

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { StoreFailure } from './failures'
 import type { SqliteDatabase } from './sqlite'
+import { pidAlive } from './liveness'
 
 /*
  * Whether a store file can be trusted. A process that opens the store leaves a mark
@@ -55,7 +56,7 @@ export function markOpen(file: string): { uncleanEnd: boolean; release: () => vo
   }
   for (const name of marks) {
     const pid = Number(name)
-    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) continue
+    if (Number.isInteger(pid) && pid !== process.pid && pidAlive(pid)) continue
     if (pid !== process.pid) uncleanEnd = true
     try {
       fs.rmSync(path.join(dir, name), { force: true })
@@ -79,15 +80,6 @@ export function markOpen(file: string): { uncleanEnd: boolean; release: () => vo
   }
   process.on('exit', release)
   return { uncleanEnd, release }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 /** SQLite's quick check (the b-trees and their pages, not the indexes' contents): 'ok' or why not. */

@@ -42,7 +42,8 @@ export function ownerGone(
   return age > REUSED_PID_MS || !pidAlive(row.owner_pid)
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether a process of this machine is running (EPERM: it is, under another user). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true
