@@ -24,7 +24,7 @@ const NODE_GLOBALS = Object.fromEntries(
   ].map((name) => [name, 'readonly']),
 )
 
-// Layering (see STYLE.md): the folder says where code may run. test/architecture.test.ts checks the
+// Layering (see docs/architecture.md): the folder says where code may run. test/architecture.test.ts checks the
 // same rules by scanning imports, so a disabled lint rule cannot hide a violation.
 const electronOnlyInHosts = {
   name: 'electron',

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
-// The layering rules of STYLE.md, checked by reading every import under src/. ESLint's
+// The layering rules of docs/architecture.md (the folder says where code may run), checked by reading every import under src/. ESLint's
 // no-restricted-imports says the same thing while editing; this test is the one a disabled lint rule
 // cannot silence, and it also covers dynamic import() and require().
 

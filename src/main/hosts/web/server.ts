@@ -10,7 +10,7 @@ import { attachWebSockets } from './sockets'
 import { createStaticFiles, sendText } from './static'
 
 // The web host of `stepwise serve`: the built renderer over HTTP and the core over a WebSocket
-// (protocol in messages.ts), on loopback by default. Every request and upgrade needs the access token,
+// (protocol in shared/protocol/wire.ts), on loopback by default. Every request and upgrade needs the access token,
 // given once in the printed URL (`?token=`) and then kept by the page in an HttpOnly cookie.
 
 export interface WebHostOptions {

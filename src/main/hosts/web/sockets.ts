@@ -13,7 +13,7 @@ import {
   type ServerMessage,
 } from '../../../shared/protocol/wire'
 
-// The WebSocket half of the web host (protocol in messages.ts). Upgrades are checked here (Host,
+// The WebSocket half of the web host (protocol in shared/protocol/wire.ts). Upgrades are checked here (Host,
 // Origin, token) before `ws` sees them; each socket gets its own subscription to the service.
 
 const HEARTBEAT_MS = 30_000

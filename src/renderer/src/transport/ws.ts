@@ -1,6 +1,5 @@
 // `window.stepwise` for the browser: the same StepwiseApi the Electron preload provides, over the web
-// host's WebSocket (`stepwise serve`). The wire format mirrors src/main/hosts/web/messages.ts, which the
-// renderer may not import (it lives under src/main):
+// host's WebSocket (`stepwise serve`). The wire format is the shared one (src/shared/protocol/wire.ts):
 //   client → { id, command, input }    server → { id, reply: InvokeReply } | { message: HostMessage }
 // The page is opened as `/?token=…`; the host answers with an HttpOnly cookie, so the token is taken out
 // of the address bar at once and kept in memory for reconnects only.
