@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { inertDeep, inertText } from './terminalText'
+import { inertDeep, inertText, strippedText } from './terminalText'
 import { expectInert } from './terminalText.test-support'
 
 // Cases from public write-ups; each is shown escaped, the visible text around it kept.
@@ -60,5 +60,14 @@ describe('inertDeep', () => {
       args: { path: 'a\\x1b[2J.ts', list: ['\\u{202e}', 1], nested: { '\\x1bk': null } },
     })
     expect(event.args.path).toBe('a\x1b[2J.ts')
+  })
+})
+
+describe('strippedText', () => {
+  it('drops what inertText escapes, so a view without escapes shows the visible text only', () => {
+    // ASCII smuggling (tag characters), Trojan Source (U+202E), OSC 52 and a lone CR.
+    const text = 'ok\u{e0041}\u202egnp.exe\x1b]52;c;ZWNobw==\x07 a\rb\r\nc'
+    expect(strippedText(text)).toBe('okgnp.exe]52;c;ZWNobw== a\nb\nc')
+    expectInert(strippedText(text))
   })
 })

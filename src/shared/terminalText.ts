@@ -44,6 +44,16 @@ export function inertText(text: string): string {
 }
 
 /**
+ * `text` with every character a terminal would act on removed, line ends made `\n`: for views that
+ * show untrusted text as plain text (React escapes markup but not these) where an escape would be
+ * noise, such as a server's name or a tool's description in the app.
+ */
+export function strippedText(text: string): string {
+  ACTIVE.lastIndex = 0
+  return text.replace(/\r\n?/g, '\n').replace(ACTIVE, '')
+}
+
+/**
  * A copy of a JSON-like value (an event, a session row, a finding) with every string, keys
  * included, passed through {@link inertText}. Printers apply it to what they print, so a field
  * added later is covered without a second rule.

@@ -1,4 +1,5 @@
 import type { McpList, McpProjectView, McpServerState, McpServerView } from './types'
+import { strippedText } from '../../../shared/terminalText'
 
 /** Pure helpers of the MCP view: what each state, source and prompt reads as. */
 
@@ -44,14 +45,8 @@ export function previewText(text: string, limit = DESCRIPTION_PREVIEW): { text: 
   return { text: `${cut.slice(0, end).trimEnd()}…`, more: true }
 }
 
-// C0/C1 controls except \t and \n, and the bidirectional overrides and isolates.
-// eslint-disable-next-line no-control-regex
-const UNSAFE_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g
-
-/** Untrusted text made safe to show as plain text (React escapes markup; this drops controls). */
-export function plainText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(UNSAFE_CHARS, '')
-}
+/** Untrusted text made safe to show as plain text: the terminal rule's characters dropped. */
+export const plainText = strippedText
 
 /** Whether the project's `.mcp.json` waits for the user's decision. */
 export function needsDecision(project: McpProjectView | null): project is McpProjectView {
