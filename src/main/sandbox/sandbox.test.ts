@@ -240,6 +240,7 @@ describe('listFiles', () => {
     expect(await sb.listFiles()).toEqual({
       files: ['.github/ci.yml', '.gitignore', 'README.md', 'src/a.ts', 'src/b.ts'],
       truncated: false,
+      total: 5,
     })
   })
 
@@ -290,7 +291,7 @@ describe('listFiles', () => {
       'packages/a/top.txt',
     ])
     expect((await sb.listFiles({ prefix: 'src' })).files).toEqual(['src/kept.ts'])
-    expect(await sb.listFiles({ prefix: 'build' })).toEqual({ files: [], truncated: false })
+    expect(await sb.listFiles({ prefix: 'build' })).toEqual({ files: [], truncated: false, total: 0 })
   })
 
   it('stops at the limit and says so', async () => {
@@ -300,10 +301,15 @@ describe('listFiles', () => {
     const limited = await sb.listFiles({ limit: 10 })
     expect(limited.truncated).toBe(true)
     expect(limited.files).toHaveLength(10)
+    expect(limited.total).toBe(50)
     expect([...limited.files].sort()).toEqual(limited.files)
-    expect(await sb.listFiles({ limit: 50 })).toEqual({ files: Object.keys(files), truncated: false })
+    expect(await sb.listFiles({ limit: 50 })).toEqual({
+      files: Object.keys(files),
+      truncated: false,
+      total: Object.keys(files).length,
+    })
     const globbed = await sb.listFiles({ limit: 5, glob: 'f1*' })
-    expect(globbed).toEqual({ files: expect.any(Array), truncated: true })
+    expect(globbed).toEqual({ files: expect.any(Array), truncated: true, total: 10 })
     expect(globbed.files).toHaveLength(5)
   })
 })

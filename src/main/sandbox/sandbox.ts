@@ -47,7 +47,8 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
     const matches = listOpts.glob ? createGlobFilter(listOpts.glob) : undefined
     const prefix = normalizePrefix(listOpts.prefix)
     // An ignored directory named explicitly is still skipped, as isIgnored says.
-    if (prefix && (!gate.admitsName(prefix) || gitignored(prefix))) return { files: [], truncated: false }
+    if (prefix && (!gate.admitsName(prefix) || gitignored(prefix)))
+      return { files: [], truncated: false, total: 0 }
     // List everything, sort, then cut, so that "first N items" means the first N paths
     // in sorted order. ripgrep sorts too (`--sort path`: one walking thread, in its own
     // process), by path component, which is nearly code-unit order: sorting that here
@@ -62,9 +63,10 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
       // (the project is $HOME, or holds the data folder).
       const files = lines.filter((f) => gate.admitsName(f) && (!matches || matches(f)))
       files.sort() // the default order is code-unit order, as comparePaths
-      if (files.length <= limit) return { files, truncated: false }
+      const total = files.length
+      if (total <= limit) return { files, truncated: false, total }
       files.length = limit
-      return { files, truncated: true }
+      return { files, truncated: true, total }
     })
   }
 
