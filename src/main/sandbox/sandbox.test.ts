@@ -294,6 +294,25 @@ describe('listFiles', () => {
     expect(await sb.listFiles({ prefix: 'build' })).toEqual({ files: [], truncated: false, total: 0 })
   })
 
+  it('skips build/ and *.min.js by default, as the original index did, and still resolves them', async () => {
+    const sb = await createSandbox(
+      project({
+        'src/a.ts': 'const a = 1\n',
+        'build/out.js': 'const a = 1\n',
+        'pkg/build/gen.js': 'const a = 1\n',
+        'web/vendor.min.js': 'const a = 1\n',
+        'web/app.js': 'const a = 1\n',
+      }),
+    )
+    expect((await sb.listFiles()).files).toEqual(['src/a.ts', 'web/app.js'])
+    expect(sb.isIgnored('build')).toBe(true)
+    expect(sb.isIgnored('pkg/build/gen.js')).toBe(true)
+    expect(sb.isIgnored('web/vendor.min.js')).toBe(true)
+    expect(sb.isIgnored('web/app.js')).toBe(false)
+    expect(await sb.listFiles({ prefix: 'build' })).toEqual({ files: [], truncated: false, total: 0 })
+    expect(sb.resolve('build/out.js')).toMatchObject({ rel: 'build/out.js' })
+  })
+
   it('stops at the limit and says so', async () => {
     const files: Record<string, string> = {}
     for (let i = 0; i < 50; i++) files[`f${String(i).padStart(2, '0')}.txt`] = ''

@@ -5,10 +5,18 @@ import path from 'node:path'
 import { createGate, type GateOptions } from './gate'
 import { ancestorGitignoreRules, createGitignoreMatcher } from './gitignore'
 import { createGlobFilter } from './globs'
+import ignore from 'ignore'
 import { collectRipgrepLines, ripgrepFilterArgs, runRipgrep } from './ripgrep'
 import type { Sandbox } from './types'
 
 export type SandboxOptions = GateOptions
+
+/**
+ * Ignored in every project, as by a .gitignore (listing, search, snapshots and the code index
+ * skip them; read_file still reads them by exact path), as the original index did: build
+ * output and minified bundles, which are large, generated, and no place for an edit.
+ */
+export const DEFAULT_IGNORED: readonly string[] = ['build/', '*.min.js']
 
 /** The project's sandbox (docs/sandbox.md). `root` is realpath'd here. */
 export async function createSandbox(root: string, opts: SandboxOptions = {}): Promise<Sandbox> {
@@ -16,9 +24,13 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
   if (!(await fs.stat(realRoot)).isDirectory()) throw new Error(`Sandbox root is not a directory: ${root}`)
   const gate = createGate(realRoot, opts)
   const deny = gate.deny
-  const gitignored = createGitignoreMatcher(realRoot)
-  const listArgs = ripgrepFilterArgs(deny.patterns)
-  const searchArgs = ripgrepFilterArgs(deny.patterns, { messages: true })
+  const projectIgnored = createGitignoreMatcher(realRoot)
+  const defaults = ignore().add([...DEFAULT_IGNORED])
+  const gitignored = (rel: string) =>
+    defaults.ignores(rel) || defaults.ignores(`${rel}/`) || projectIgnored(rel)
+  const skipped = [...deny.patterns, ...DEFAULT_IGNORED]
+  const listArgs = ripgrepFilterArgs(skipped)
+  const searchArgs = ripgrepFilterArgs(skipped, { messages: true })
 
   /**
    * Runs `fn` with ripgrep arguments that scope a run to `prefix` (a root-relative

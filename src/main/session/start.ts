@@ -32,7 +32,10 @@ export interface SessionSetup {
   repo: string
   provider: ProviderConfig
   policy: ApprovalPolicy
+  /** Most model turns in one task. */
   maxSteps?: number
+  /** Most tool calls in one task (the agent's default, 50, when absent). */
+  maxToolCalls?: number
   approver: Approver
   emit?: (event: StepwiseEvent) => void
   limits?: ToolLimits
@@ -231,6 +234,7 @@ export async function startSession(
         approver: setup.approver,
         policy,
         maxSteps,
+        maxToolCalls: setup.maxToolCalls,
         system: system.text,
         emit: setup.emit,
         retry: setup.retry,
