@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import { resolveContextWindow } from '../context/windows'
 import { buildRepoMap, repoMapBudget, type RepoMap } from '../context/repo-map'
@@ -35,6 +36,14 @@ export interface CodeContext {
 
 /** How long a session start waits for the index before it goes on with what is there. */
 export const INDEX_WAIT_MS = 150
+/**
+ * A tree of at most this many files (not ignored) is small: its first index is waited for
+ * up to SMALL_TREE_WAIT_MS, so the first request holds its symbols. Finding that out reads
+ * at most SMALL_TREE_ENTRIES directory entries, a few milliseconds on any tree.
+ */
+export const SMALL_TREE_FILES = 1_000
+export const SMALL_TREE_WAIT_MS = 3_000
+const SMALL_TREE_ENTRIES = 4 * SMALL_TREE_FILES
 /** Least time between two progress reports of one build (the first and the last always go). */
 const PROGRESS_EVERY_MS = 200
 
@@ -112,8 +121,11 @@ export async function prepareCodeContext(
       () => undefined, // a failed background build leaves the index as it was
     )
     // A finished index (an earlier process built it) is the whole project as last seen:
-    // the session starts at once while the build checks it against the disk.
-    const wait = index.complete() ? 0 : (opts.waitMs ?? INDEX_WAIT_MS)
+    // the session starts at once while the build checks it against the disk. A small
+    // tree's first build is waited for (bounded), a big one's for a moment only.
+    const wait = index.complete()
+      ? 0
+      : (opts.waitMs ?? (smallTree(sandbox) ? SMALL_TREE_WAIT_MS : INDEX_WAIT_MS))
     const waited = wait > 0 ? await Promise.race([indexing, delay(wait)]) : undefined
     if (waited) {
       if (waited.warning) notices.push(waited.warning)
@@ -149,6 +161,33 @@ export async function prepareCodeContext(
       }
     },
   }
+}
+
+/**
+ * True when the project has at most SMALL_TREE_FILES files outside ignored folders, found by a
+ * breadth-first walk that stops after SMALL_TREE_ENTRIES entries (then the tree is not small).
+ */
+export function smallTree(sandbox: Sandbox): boolean {
+  const queue = ['']
+  let files = 0
+  let entries = 0
+  while (queue.length > 0) {
+    const dir = queue.shift()!
+    let names: fs.Dirent[]
+    try {
+      names = fs.readdirSync(path.join(sandbox.root, dir), { withFileTypes: true })
+    } catch {
+      continue
+    }
+    for (const entry of names) {
+      if (++entries > SMALL_TREE_ENTRIES) return false
+      const rel = dir === '' ? entry.name : `${dir}/${entry.name}`
+      if (entry.isDirectory()) {
+        if (!sandbox.isIgnored(rel)) queue.push(rel)
+      } else if (entry.isFile() && ++files > SMALL_TREE_FILES) return false
+    }
+  }
+  return true
 }
 
 function delay(ms: number): Promise<undefined> {
