@@ -6,6 +6,8 @@ import type { StepwiseEvent, ToolCall } from '../../shared/protocol'
 import type { ModelProvider, ModelRequest, ModelTurn } from '../providers/types'
 import { openStore } from '../store/store'
 import type { Store } from '../store/types'
+import { createSandbox } from '../sandbox/sandbox'
+import { SMALL_TREE_FILES, smallTree } from './code-context'
 import { startSession } from './start'
 
 /*
@@ -123,5 +125,19 @@ describe('the first request on a fresh small project', () => {
     expect(result('c5')).toMatchObject({ count: 1, definitions: [{ path: 'cmd/sum.go' }] })
     expect(result('c8')).toMatchObject({ dependents: ['src/main.ts'] })
     expect(result('c10')).toMatchObject({ count: 1 })
+  })
+})
+
+describe('which trees are small enough to index before the first request', () => {
+  it('counts files outside denied folders, and gives up past the bound', async () => {
+    expect(await smallTree(await createSandbox(repo))).toBe(true)
+    // Dependencies do not make a project big: node_modules/ is denied, never walked.
+    fs.mkdirSync(path.join(repo, 'node_modules/dep'), { recursive: true })
+    for (let i = 0; i <= SMALL_TREE_FILES; i++)
+      fs.writeFileSync(path.join(repo, `node_modules/dep/${i}.js`), '')
+    expect(await smallTree(await createSandbox(repo))).toBe(true)
+    fs.mkdirSync(path.join(repo, 'gen'))
+    for (let i = 0; i <= SMALL_TREE_FILES; i++) fs.writeFileSync(path.join(repo, `gen/${i}.ts`), '')
+    expect(await smallTree(await createSandbox(repo))).toBe(false)
   })
 })
