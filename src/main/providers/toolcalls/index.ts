@@ -43,8 +43,9 @@ export interface TextToolCalls {
   /**
    * Well-formed calls to offered tools that did not run because the answer is more than the
    * calls (bare JSON inside prose): the model may have meant them, so it is asked once.
+   * Present only when there are such calls and nothing ran.
    */
-  inProse: InProseCall[]
+  inProse?: InProseCall[]
 }
 
 /** A well-formed call written inside prose, as the model wrote it. */
@@ -184,14 +185,14 @@ export function readToolCalls(
   }
   broken.sort((a, b) => a.start - b.start)
 
-  if (calls.length === 0) return { calls, text, broken, inProse }
+  if (calls.length === 0)
+    return inProse.length > 0 ? { calls, text, broken, inProse } : { calls, text, broken }
   const protocol = callless.filter((r) => !regions.some((c) => c.start <= r.start && r.start < c.end))
   const tail = eos < 0 ? [] : [{ start: eos, end: text.length }]
   return {
     calls,
     text: withoutRegions(text, masked, end, [...removed, ...protocol, ...tail]),
     broken,
-    inProse: [],
   }
 }
 
@@ -209,7 +210,7 @@ export function applyTextToolCalls(
   if (found.calls.length > 0)
     return { ...turn, text: found.text, toolCalls: found.calls, textToolCalls: true }
   if (found.broken.length > 0) return { ...turn, toolCallRepair: repairFor(found.broken, families) }
-  if (found.inProse.length > 0) return { ...turn, toolCallRepair: inProseRepair(found.inProse) }
+  if (found.inProse) return { ...turn, toolCallRepair: inProseRepair(found.inProse) }
   return turn
 }
 

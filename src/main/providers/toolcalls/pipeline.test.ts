@@ -117,7 +117,7 @@ describe('act, not example', () => {
   it('the text keeps the prose when calls run, and stays byte for byte when none does', () => {
     expect(read(`Reading.\n\n\n${hermes('git_status', {})}<|im_end|>`).text).toBe('Reading.')
     const example = `Example:\n\`\`\`json\n${call}\n\`\`\`\nThat reads a file.  \n`
-    expect(read(example)).toEqual({ calls: [], text: example, broken: [], inProse: [] })
+    expect(read(example)).toEqual({ calls: [], text: example, broken: [] })
   })
 })
 
