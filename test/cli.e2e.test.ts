@@ -200,6 +200,29 @@ describe('stepwise edit', () => {
     expect(res.stdout).toContain('stopped at the step limit')
   })
 
+  it('reads an unquoted task as one, and stops at the tool-call limit', async () => {
+    const s = await serve({
+      turns: () => ({
+        toolCalls: [
+          { name: 'list_files', arguments: {} },
+          { name: 'list_files', arguments: {} },
+        ],
+      }),
+    })
+    // `stepwise edit fix the failing test --repo DIR`: the words are the task, the flags still flags.
+    const [, , ...flags] = editArgs('-', s.v1Url, '--max-tool-calls', '3', '--json')
+    const res = await runCli(['edit', 'fix', 'the', 'failing', 'test', ...flags])
+    expect(res.code).toBe(3)
+    const events = parseJsonLines(res.stdout)
+    expect(events.find((e) => e.type === 'user.message')).toMatchObject({ text: 'fix the failing test' })
+    expect(events.filter((e) => e.type === 'tool.started')).toHaveLength(3)
+    expect(events.at(-1)).toMatchObject({
+      type: 'session.finished',
+      reason: 'step-limit',
+      message: expect.stringContaining('Stopped after 3 tool calls'),
+    })
+  })
+
   it('retries a 500, then finishes', async () => {
     const s = await serve({
       turns: [{ status: 500, body: '{"error":{"message":"boom","type":"server_error"}}' }, { text: 'fine' }],

@@ -85,6 +85,7 @@ async function run(
     policy?: 'ask' | 'auto-edit' | 'full-auto' | 'read-only'
     approver?: Approver
     maxSteps?: number
+    maxToolCalls?: number
     repair?: AgentOptions['repair']
   } = {},
 ) {
@@ -97,6 +98,7 @@ async function run(
     providerOverride: provider,
     policy: opts.policy ?? 'auto-edit',
     maxSteps: opts.maxSteps,
+    maxToolCalls: opts.maxToolCalls,
     repair: opts.repair,
     approver: opts.approver ?? answering([]),
     emit: (e) => emitted.push(e),
@@ -237,6 +239,20 @@ describe('Agent loop', () => {
     expect(outcome.reason).toBe('step-limit')
     expect(outcome.steps).toBe(3)
     expect(events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'step-limit', steps: 3 })
+  })
+
+  it('stops at the tool-call limit, answering the calls past it without running them', async () => {
+    const two: Step = () => ({
+      toolCalls: [call(`c${Math.random()}`, 'list_files', {}), call(`d${Math.random()}`, 'list_files', {})],
+    })
+    const { outcome, events, provider } = await run([two, two, two], { maxToolCalls: 3 })
+    expect(outcome.reason).toBe('step-limit')
+    expect(outcome.message).toBe(
+      'Stopped after 3 tool calls (the limit). Continue with a higher --max-tool-calls or a narrower task.',
+    )
+    expect(outcome.steps).toBe(2)
+    expect(events.filter((e) => e.type === 'tool.started')).toHaveLength(3)
+    expect(provider.requests).toHaveLength(2)
   })
 
   it('read-only offers no mutating tool and refuses one called anyway', async () => {

@@ -48,7 +48,10 @@ export interface AgentOptions {
   checkpoints: CheckpointTaker
   approver: Approver
   policy: ApprovalPolicy
+  /** Most model turns in one task (`--max-steps`). */
   maxSteps: number
+  /** Most tool calls run in one task (`--max-tool-calls`; the original limit, 50, by default). */
+  maxToolCalls?: number
   system: string
   /** --until-green: verify build and tests when the model says it is done, and repair up to maxRounds. */
   repair?: {
@@ -94,11 +97,22 @@ export interface TaskOutcome {
  * the step limit is hit, an unrecoverable error occurs or the signal aborts.
  * Every event is appended to the store before it is emitted.
  */
+/** Most tool calls in one task unless asked otherwise: the original agent's limit. */
+export const DEFAULT_MAX_TOOL_CALLS = 50
+
+const toolLimitOutput = (limit: number) =>
+  JSON.stringify({
+    ok: false,
+    error: `Not run: this task reached its limit of ${limit} tool calls. Say what is done and what is left.`,
+  })
+
 export class Agent {
   private readonly transcript: TranscriptItem[] = []
   private policy: ApprovalPolicy
   private usage: Usage = { inputTokens: 0, outputTokens: 0 }
   private steps = 0
+  /** Tool calls run in this task, against maxToolCalls. */
+  private toolCalls = 0
   /** Model turns before this run (a fork's history): event step numbers continue after them. */
   private readonly stepBase: number
   private readonly now: () => number
@@ -232,11 +246,17 @@ export class Agent {
         if (verdict) return { ...verdict, finalText }
         continue
       }
+      const maxToolCalls = this.opts.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS
+      let overLimit = false
       for (const call of turn.toolCalls) {
-        // A stop during a tool still answers every call, so the transcript stays valid.
+        overLimit ||= this.toolCalls >= maxToolCalls
+        if (!overLimit && !signal.aborted) this.toolCalls += 1
+        // A stop during a tool, or the tool-call limit, still answers every call, so the transcript stays valid.
         const output = signal.aborted
           ? INTERRUPTED_OUTPUT
-          : JSON.stringify(await this.runToolCall(call, signal))
+          : overLimit
+            ? toolLimitOutput(maxToolCalls)
+            : JSON.stringify(await this.runToolCall(call, signal))
         this.transcript.push({
           role: 'tool',
           callId: call.id,
@@ -245,6 +265,12 @@ export class Agent {
           output: await this.context.capToolOutput(call, output, signal),
         })
       }
+      if (overLimit)
+        return {
+          reason: 'step-limit',
+          finalText,
+          message: `Stopped after ${this.toolCalls} tool calls (the limit). Continue with a higher --max-tool-calls or a narrower task.`,
+        }
     }
   }
 

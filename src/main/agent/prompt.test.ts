@@ -17,6 +17,14 @@ describe('buildSystemPrompt', () => {
     expect(buildSystemPrompt(root)).toEqual({ text: base, ruleFiles: [] })
   })
 
+  it("carries the original agent's standing rules: security and public contracts stay, the user's language", () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-prompt-'))
+    const text = buildSystemPrompt(root).text.replace(/\s+/g, ' ')
+    expect(text).toContain('Never weaken security')
+    expect(text).toContain('never change a public API contract')
+    expect(text).toContain("Answer in the user's language")
+  })
+
   it("appends the project's AGENTS.md", () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-prompt-'))
     fs.writeFileSync(path.join(root, 'AGENTS.md'), 'Always use tabs.\n')

@@ -145,3 +145,42 @@ describe('unreadable tool calls', () => {
     expect(kinds(events)).toEqual(['user.message', 'assistant.message', 'session.finished'])
   })
 })
+
+describe('a well-formed call inside prose', () => {
+  // vLLM tests/tool_parsers/test_llama3_json_tool_parser.py::test_extract_tool_calls_simple: Llama 3
+  // JSON with prose before and after it is kept as text; the turn must not end on it unasked.
+  const PROSE = 'Let me look: {"name": "read_file", "parameters": {"path": "a.txt"}} and then I will answer.'
+  const ONLY = '{"name": "read_file", "parameters": {"path": "a.txt"}}'
+
+  it('is neither run nor dropped: the model is asked once, and the call runs when it replies with only the call', async () => {
+    const { outcome, provider, events } = await run([PROSE, ONLY, 'It says one.'])
+    expect(outcome).toMatchObject({ reason: 'done', finalText: 'It says one.' })
+    expect(kinds(events)).toEqual([
+      'user.message',
+      'assistant.message',
+      'toolcall.unparsed',
+      'assistant.message',
+      'tool.started',
+      'tool.finished',
+      'assistant.message',
+      'session.finished',
+    ])
+    expect(events.find((e) => e.type === 'toolcall.unparsed')).toMatchObject({
+      family: 'in-prose',
+      problem: 'a call to read_file inside other text was not run',
+      format: ONLY,
+    })
+    expect(provider.requests[1].transcript.at(-1)).toMatchObject({
+      role: 'user',
+      text: expect.stringContaining('To run read_file, reply with only the call'),
+    })
+    expect(reduceEvents(events).steps.filter((s) => s.kind === 'unparsed-call')).toHaveLength(1)
+  })
+
+  it('asked once only: the same prose again ends the turn with it, nothing run', async () => {
+    const { outcome, provider, events } = await run([PROSE, PROSE])
+    expect(outcome).toMatchObject({ reason: 'done', finalText: PROSE })
+    expect(provider.requests).toHaveLength(2)
+    expect(events.filter((e) => e.type === 'tool.started')).toEqual([])
+  })
+})

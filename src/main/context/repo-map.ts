@@ -44,6 +44,28 @@ function folderSummary(paths: readonly string[]): string {
   return `Folders (files indexed): ${parts.join(' · ')}${counts.size > 15 ? ' · …' : ''}`
 }
 
+/**
+ * The outline of the whole file tree (folders two deep, with their file counts) from a listing,
+ * for a partial map: cheap (one pass over the paths), and every file is in it, indexed or not.
+ */
+export function treeOutline(paths: readonly string[], maxFolders = 40): string {
+  const counts = new Map<string, number>()
+  for (const p of paths) {
+    const parts = p.split('/')
+    const key =
+      parts.length === 1 ? '(root)' : parts.length === 2 ? `${parts[0]}/` : `${parts[0]}/${parts[1]}/`
+    counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  const shown = [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)).slice(0, maxFolders)
+  const lines = [
+    `## File tree outline (${paths.length} files; the code index has not reached all of them yet)`,
+    ...shown.map(([dir, n]) => `${dir} ${n}`),
+  ]
+  if (counts.size > maxFolders)
+    lines.push(`(+${counts.size - maxFolders} more folders: list_files shows them)`)
+  return lines.join('\n')
+}
+
 /** Said when the index is still being built: the map covers only part of the project. */
 function partialNote(indexed: number, building: BuildProgress): string {
   const total = building.total > 0 ? ` of ${building.total}` : ''
@@ -117,7 +139,7 @@ function makeRepoMap(index: CodeIndex, opts: MapOptions): RepoMap {
   let files = 0
   let symbols = 0
   for (const path of ordered) {
-    const defs = (symbolsByFile.get(path) ?? []).slice(0, 8)
+    const defs = withOwnDefinitions(index, path, symbolsByFile.get(path) ?? []).slice(0, 8)
     const entry = defs.length ? `${path}\n  ${defs.map((d) => d.label).join(' · ')}` : path
     const cost = count(entry) + 1
     if (tokens + cost > opts.budgetTokens) break
@@ -132,6 +154,29 @@ function makeRepoMap(index: CodeIndex, opts: MapOptions): RepoMap {
     tokens += count(more)
   }
   return { text: lines.join('\n'), tokens, files, symbols }
+}
+
+/**
+ * A file's ranked definitions, then (room allowing) the rest of its top-level ones in line order:
+ * a definition no other file uses yet (a small or new project's) is still on the map.
+ */
+function withOwnDefinitions(
+  index: CodeIndex,
+  path: string,
+  ranked: Array<{ label: string; score: number }>,
+): Array<{ label: string; score: number }> {
+  if (ranked.length >= 8) return ranked
+  const facts = index.file(path)
+  if (!facts) return ranked
+  const seen = new Set(ranked.map((r) => r.label))
+  const own = [
+    ...facts.classes.map((c) => ({ line: c.line, label: `${c.kind} ${c.name} (${c.line})` })),
+    ...facts.functions.map((f) => ({ line: f.line, label: `function ${f.name} (${f.line})` })),
+  ]
+    .sort((a, b) => a.line - b.line)
+    .filter((d) => !seen.has(d.label))
+    .map((d) => ({ label: d.label, score: 0 }))
+  return [...ranked, ...own]
 }
 
 /** The map of a very big project: its folders, and where to look instead of a ranking. */

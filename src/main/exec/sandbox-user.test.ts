@@ -1,17 +1,23 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 
 /*
  * The same confinement when Stepwise runs as an ordinary user: a real user
- * (created when absent and this runs as root) runs the real runner through tsx.
+ * (created when absent and this runs as root) runs the real runner.
+ *
+ * The checkout may sit where that user cannot enter (a clone under root's home or a
+ * mode-700 `mktemp -d` folder, as CI clones it), so the user never runs anything from
+ * it: the runner is bundled, with tsx's own esbuild, into one plain JavaScript file in
+ * a fresh temp folder the user owns, and runs there on this same node binary.
  */
 
 const USER = 'stepwise-test'
 const here = path.dirname(new URL(import.meta.url).pathname)
-const tsx = path.resolve(here, '../../../node_modules/.bin/tsx')
+const root = path.resolve(here, '../../..')
 
 /** Why the test cannot switch to an ordinary user here, or undefined when it can. */
 function cannotSwitch(): string | undefined {
@@ -25,28 +31,51 @@ function cannotSwitch(): string | undefined {
   const probe = spawnSync('runuser', ['-u', USER, '--', 'true'], { encoding: 'utf8' })
   if (probe.status !== 0)
     return `cannot switch to ${USER} with runuser: ${(probe.stderr || probe.error?.message || '').trim()}`
-  // A checkout in a folder only its owner may enter (mode 700, as CI clones it) is out of the
-  // user's reach; .ci/run runs the sandbox suites as an unprivileged user from a copy it owns.
-  if (spawnSync('runuser', ['-u', USER, '--', 'test', '-x', tsx]).status !== 0)
-    return `${USER} cannot reach this checkout (${tsx}); .ci/run's unprivileged pass covers it`
+  // The bundle needs nothing from the checkout, but it needs a node the user may run and a
+  // temp folder the user may enter: only where neither exists is there no way to run it.
+  if (spawnSync('runuser', ['-u', USER, '--', 'test', '-x', process.execPath]).status !== 0)
+    return `${USER} cannot execute this node (${process.execPath}): install node where every user can run it`
+  if (spawnSync('runuser', ['-u', USER, '--', 'test', '-x', os.tmpdir()]).status !== 0)
+    return `${USER} cannot enter the temp folder ${os.tmpdir()}: set TMPDIR to a folder every user can enter`
   return undefined
+}
+
+/** The runner and the probe as one self-contained ES module, written to `file`. */
+async function bundleRunner(file: string): Promise<void> {
+  // tsx pins its esbuild: resolving it through tsx bundles with the compiler the suite already runs on.
+  const esbuild = createRequire(path.join(root, 'node_modules/tsx/package.json'))(
+    'esbuild',
+  ) as typeof import('esbuild')
+  await esbuild.build({
+    stdin: {
+      contents: "export { runCommand } from './runner'\nexport { sandboxStatus } from './sandbox-probe'\n",
+      resolveDir: here,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: file,
+    logLevel: 'error',
+  })
 }
 
 const why = cannotSwitch()
 if (why) console.warn(`unprivileged sandbox test skipped: ${why}`)
 
 describe.skipIf(why !== undefined)(`the sandbox as the ordinary user ${USER}`, () => {
-  it('holds the same: no capabilities, no mounts, secrets masked, .git read-only, the project writable', () => {
+  it('holds the same: no capabilities, no mounts, secrets masked, .git read-only, the project writable', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-user-'))
     onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }))
     const project = path.join(dir, 'project')
     fs.mkdirSync(path.join(project, '.git'), { recursive: true })
     fs.writeFileSync(path.join(project, '.env'), 'KEY=leak-user\n')
-    const script = path.join(dir, 'run.mts')
+    await bundleRunner(path.join(dir, 'runner.mjs'))
+    const script = path.join(dir, 'run.mjs')
     fs.writeFileSync(
       script,
-      `import { runCommand } from ${JSON.stringify(path.join(here, 'runner.ts'))}
-import { sandboxStatus } from ${JSON.stringify(path.join(here, 'sandbox-probe.ts'))}
+      `import { runCommand, sandboxStatus } from './runner.mjs'
 const status = sandboxStatus()
 const run = await runCommand({
   command: ${JSON.stringify(
@@ -70,7 +99,7 @@ console.log(JSON.stringify({ status, run }))
 `,
     )
     execFileSync('chown', ['-R', `${USER}:${USER}`, dir])
-    const out = execFileSync('runuser', ['-u', USER, '--', tsx, script], {
+    const out = execFileSync('runuser', ['-u', USER, '--', process.execPath, script], {
       cwd: dir,
       encoding: 'utf8',
       env: { PATH: process.env.PATH, HOME: `/home/${USER}` },

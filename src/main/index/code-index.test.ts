@@ -390,6 +390,7 @@ describe('createCodeIndex', () => {
       listFiles: async () => ({
         files: [...(await fixture.sandbox.listFiles()).files, 'vanished.ts'],
         truncated: false,
+        total: 3,
       }),
     }
     const index = createCodeIndex(fixture.store.db, { root: fixture.root, sandbox, workers: 1 })

@@ -40,6 +40,14 @@ export interface ModelTurn {
 
 /** What went wrong with calls written as text, and the format to use instead. */
 export interface ToolCallRepair {
+  /**
+   * `unreadable` (the default): call markup that could not be read. `in-prose`: a well-formed
+   * call to an offered tool inside other text, which is not run on its own (it may be an
+   * example); the model is asked once to reply with only the call if it meant it.
+   */
+  kind?: 'unreadable' | 'in-prose'
+  /** The tools an in-prose answer called. */
+  tools?: string[]
   problem: string
   /** One call written in the expected format. */
   format: string

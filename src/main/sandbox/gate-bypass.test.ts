@@ -45,6 +45,10 @@ const THROUGH_THE_GATE: Record<string, Why> = {
 }
 
 const NOT_A_PROJECT_FILE: Record<string, Why> = {
+  'config/dotenv.ts': {
+    reads: 2,
+    why: "Stepwise's own package.json and the .env beside it; never read when that folder is the project or inside it",
+  },
   'config/credentials.ts': { reads: 2, why: "Stepwise's own key file in the data folder" },
   'config/data-move.ts': { reads: 1, why: 'moving the data folder: its own files' },
   'hosts/electron/keys.ts': { reads: 1, why: "the app's encrypted key file in the data folder" },
@@ -86,6 +90,10 @@ const NOT_A_PROJECT_FILE: Record<string, Why> = {
 }
 
 const SHOWS_NOTHING: Record<string, Why> = {
+  'session/code-context.ts': {
+    reads: 1,
+    why: 'folder names, counted to tell a small tree (bounded walk, denied folders skipped); nothing read or shown',
+  },
   'sandbox/gitignore.ts': { reads: 2, why: '.gitignore files, used as ignore rules, never shown' },
   'sandbox/secret-links.ts': {
     reads: 1,

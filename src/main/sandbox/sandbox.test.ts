@@ -240,6 +240,7 @@ describe('listFiles', () => {
     expect(await sb.listFiles()).toEqual({
       files: ['.github/ci.yml', '.gitignore', 'README.md', 'src/a.ts', 'src/b.ts'],
       truncated: false,
+      total: 5,
     })
   })
 
@@ -290,7 +291,26 @@ describe('listFiles', () => {
       'packages/a/top.txt',
     ])
     expect((await sb.listFiles({ prefix: 'src' })).files).toEqual(['src/kept.ts'])
-    expect(await sb.listFiles({ prefix: 'build' })).toEqual({ files: [], truncated: false })
+    expect(await sb.listFiles({ prefix: 'build' })).toEqual({ files: [], truncated: false, total: 0 })
+  })
+
+  it('skips build/ and *.min.js by default, as the original index did, and still resolves them', async () => {
+    const sb = await createSandbox(
+      project({
+        'src/a.ts': 'const a = 1\n',
+        'build/out.js': 'const a = 1\n',
+        'pkg/build/gen.js': 'const a = 1\n',
+        'web/vendor.min.js': 'const a = 1\n',
+        'web/app.js': 'const a = 1\n',
+      }),
+    )
+    expect((await sb.listFiles()).files).toEqual(['src/a.ts', 'web/app.js'])
+    expect(sb.isIgnored('build')).toBe(true)
+    expect(sb.isIgnored('pkg/build/gen.js')).toBe(true)
+    expect(sb.isIgnored('web/vendor.min.js')).toBe(true)
+    expect(sb.isIgnored('web/app.js')).toBe(false)
+    expect(await sb.listFiles({ prefix: 'build' })).toEqual({ files: [], truncated: false, total: 0 })
+    expect(sb.resolve('build/out.js')).toMatchObject({ rel: 'build/out.js' })
   })
 
   it('stops at the limit and says so', async () => {
@@ -300,10 +320,15 @@ describe('listFiles', () => {
     const limited = await sb.listFiles({ limit: 10 })
     expect(limited.truncated).toBe(true)
     expect(limited.files).toHaveLength(10)
+    expect(limited.total).toBe(50)
     expect([...limited.files].sort()).toEqual(limited.files)
-    expect(await sb.listFiles({ limit: 50 })).toEqual({ files: Object.keys(files), truncated: false })
+    expect(await sb.listFiles({ limit: 50 })).toEqual({
+      files: Object.keys(files),
+      truncated: false,
+      total: Object.keys(files).length,
+    })
     const globbed = await sb.listFiles({ limit: 5, glob: 'f1*' })
-    expect(globbed).toEqual({ files: expect.any(Array), truncated: true })
+    expect(globbed).toEqual({ files: expect.any(Array), truncated: true, total: 10 })
     expect(globbed.files).toHaveLength(5)
   })
 })

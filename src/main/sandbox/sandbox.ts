@@ -5,10 +5,18 @@ import path from 'node:path'
 import { createGate, type GateOptions } from './gate'
 import { ancestorGitignoreRules, createGitignoreMatcher } from './gitignore'
 import { createGlobFilter } from './globs'
+import ignore from 'ignore'
 import { collectRipgrepLines, ripgrepFilterArgs, runRipgrep } from './ripgrep'
 import type { Sandbox } from './types'
 
 export type SandboxOptions = GateOptions
+
+/**
+ * Ignored in every project, as by a .gitignore (listing, search, snapshots and the code index
+ * skip them; read_file still reads them by exact path), as the original index did: build
+ * output and minified bundles, which are large, generated, and no place for an edit.
+ */
+export const DEFAULT_IGNORED: readonly string[] = ['build/', '*.min.js']
 
 /** The project's sandbox (docs/sandbox.md). `root` is realpath'd here. */
 export async function createSandbox(root: string, opts: SandboxOptions = {}): Promise<Sandbox> {
@@ -16,9 +24,13 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
   if (!(await fs.stat(realRoot)).isDirectory()) throw new Error(`Sandbox root is not a directory: ${root}`)
   const gate = createGate(realRoot, opts)
   const deny = gate.deny
-  const gitignored = createGitignoreMatcher(realRoot)
-  const listArgs = ripgrepFilterArgs(deny.patterns)
-  const searchArgs = ripgrepFilterArgs(deny.patterns, { messages: true })
+  const projectIgnored = createGitignoreMatcher(realRoot)
+  const defaults = ignore().add([...DEFAULT_IGNORED])
+  const gitignored = (rel: string) =>
+    defaults.ignores(rel) || defaults.ignores(`${rel}/`) || projectIgnored(rel)
+  const skipped = [...deny.patterns, ...DEFAULT_IGNORED]
+  const listArgs = ripgrepFilterArgs(skipped)
+  const searchArgs = ripgrepFilterArgs(skipped, { messages: true })
 
   /**
    * Runs `fn` with ripgrep arguments that scope a run to `prefix` (a root-relative
@@ -47,7 +59,8 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
     const matches = listOpts.glob ? createGlobFilter(listOpts.glob) : undefined
     const prefix = normalizePrefix(listOpts.prefix)
     // An ignored directory named explicitly is still skipped, as isIgnored says.
-    if (prefix && (!gate.admitsName(prefix) || gitignored(prefix))) return { files: [], truncated: false }
+    if (prefix && (!gate.admitsName(prefix) || gitignored(prefix)))
+      return { files: [], truncated: false, total: 0 }
     // List everything, sort, then cut, so that "first N items" means the first N paths
     // in sorted order. ripgrep sorts too (`--sort path`: one walking thread, in its own
     // process), by path component, which is nearly code-unit order: sorting that here
@@ -62,9 +75,10 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
       // (the project is $HOME, or holds the data folder).
       const files = lines.filter((f) => gate.admitsName(f) && (!matches || matches(f)))
       files.sort() // the default order is code-unit order, as comparePaths
-      if (files.length <= limit) return { files, truncated: false }
+      const total = files.length
+      if (total <= limit) return { files, truncated: false, total }
       files.length = limit
-      return { files, truncated: true }
+      return { files, truncated: true, total }
     })
   }
 

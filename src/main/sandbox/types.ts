@@ -38,6 +38,8 @@ export interface Sandbox {
   listFiles(opts?: { prefix?: string; glob?: string; limit?: number; signal?: AbortSignal }): Promise<{
     files: string[]
     truncated: boolean
+    /** How many files matched before the limit cut the list. */
+    total: number
   }>
   /**
    * Runs ripgrep (`args` are its search flags, e.g. `--json -F -e foo`) over the files

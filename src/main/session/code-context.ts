@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import { resolveContextWindow } from '../context/windows'
 import { buildRepoMap, repoMapBudget, type RepoMap } from '../context/repo-map'
@@ -35,6 +36,15 @@ export interface CodeContext {
 
 /** How long a session start waits for the index before it goes on with what is there. */
 export const INDEX_WAIT_MS = 150
+/**
+ * A tree of at most this many files (not ignored) is small: its first index is waited for
+ * up to SMALL_TREE_WAIT_MS, so the first request holds its symbols. Finding that out reads
+ * at most SMALL_TREE_DIRS folders (SMALL_TREE_ENTRIES entries), milliseconds on any tree.
+ */
+export const SMALL_TREE_FILES = 1_000
+export const SMALL_TREE_WAIT_MS = 3_000
+const SMALL_TREE_ENTRIES = 4 * SMALL_TREE_FILES
+const SMALL_TREE_DIRS = 100
 /** Least time between two progress reports of one build (the first and the last always go). */
 const PROGRESS_EVERY_MS = 200
 
@@ -112,8 +122,17 @@ export async function prepareCodeContext(
       () => undefined, // a failed background build leaves the index as it was
     )
     // A finished index (an earlier process built it) is the whole project as last seen:
-    // the session starts at once while the build checks it against the disk.
-    const wait = index.complete() ? 0 : (opts.waitMs ?? INDEX_WAIT_MS)
+    // the session starts at once while the build checks it against the disk. A small
+    // tree's first build is waited for (bounded), a big one's for a moment only.
+    // The walk that tells a small tree counts against the wait, so a big tree's is still 150 ms.
+    const since = performance.now()
+    const wait = index.complete()
+      ? 0
+      : (opts.waitMs ??
+        ((await Promise.race([smallTree(sandbox), indexing.then(() => false)]))
+          ? SMALL_TREE_WAIT_MS
+          : INDEX_WAIT_MS) -
+          (performance.now() - since))
     const waited = wait > 0 ? await Promise.race([indexing, delay(wait)]) : undefined
     if (waited) {
       if (waited.warning) notices.push(waited.warning)
@@ -149,6 +168,37 @@ export async function prepareCodeContext(
       }
     },
   }
+}
+
+/**
+ * True when the project has at most SMALL_TREE_FILES files outside denied folders, found by a
+ * breadth-first walk that gives up (the tree is not small) after SMALL_TREE_ENTRIES entries or
+ * SMALL_TREE_DIRS folders. Folders are judged by name only (the denylist: node_modules/, dist/,
+ * .git): reading each folder's .gitignore would cost more than the walk.
+ */
+export async function smallTree(sandbox: Sandbox): Promise<boolean> {
+  const queue = ['']
+  let files = 0
+  let entries = 0
+  for (let dirs = 0; queue.length > 0; dirs++) {
+    if (dirs >= SMALL_TREE_DIRS) return false
+    const dir = queue.shift()!
+    let names: fs.Dirent[]
+    try {
+      // Asynchronous: the session's baseline and the build go on meanwhile.
+      names = await fs.promises.readdir(path.join(sandbox.root, dir), { withFileTypes: true })
+    } catch {
+      continue
+    }
+    if ((entries += names.length) > SMALL_TREE_ENTRIES) return false
+    for (const entry of names) {
+      const rel = dir === '' ? entry.name : `${dir}/${entry.name}`
+      if (entry.isDirectory()) {
+        if (!sandbox.isDenied(rel)) queue.push(rel)
+      } else if (entry.isFile() && ++files > SMALL_TREE_FILES) return false
+    }
+  }
+  return true
 }
 
 function delay(ms: number): Promise<undefined> {

@@ -5,6 +5,7 @@ import type { Approver } from '../agent/approvals'
 import { buildSystemPrompt } from '../agent/prompt'
 import { ruleFilesChangedSince } from '../agent/rule-files'
 import { prepareCodeContext } from './code-context'
+import { treeOutline } from '../context/repo-map'
 import { bindDataFolder } from './data-folder'
 import { warmTokenizer } from '../context/tokens'
 import { createProvider } from '../providers'
@@ -32,7 +33,10 @@ export interface SessionSetup {
   repo: string
   provider: ProviderConfig
   policy: ApprovalPolicy
+  /** Most model turns in one task. */
   maxSteps?: number
+  /** Most tool calls in one task (the agent's default, 50, when absent). */
+  maxToolCalls?: number
   approver: Approver
   emit?: (event: StepwiseEvent) => void
   limits?: ToolLimits
@@ -183,8 +187,13 @@ export async function startSession(
     warmHttp()
   })
   const [code, { session, baselineId }] = await bothSettled(coded, opened)
+  // A partial map (a big tree's index still building) gets the outline of the whole tree, from
+  // the listing the baseline has just taken: the first request never goes without the project's shape.
+  const outline = code.index && !code.index.complete() ? snapshotter.lastListing()?.paths : undefined
   const system = buildSystemPrompt(sandbox.root, {
-    extra: [setup.systemExtra, code.repoMap?.text].filter(Boolean).join('\n\n') || undefined,
+    extra:
+      [setup.systemExtra, code.repoMap?.text, outline && treeOutline(outline)].filter(Boolean).join('\n\n') ||
+      undefined,
   })
   if (setup.resume) traces?.resume(session.id, [...setup.resume.events])
   const baseline = { info: { id: baselineId } }
@@ -231,6 +240,7 @@ export async function startSession(
         approver: setup.approver,
         policy,
         maxSteps,
+        maxToolCalls: setup.maxToolCalls,
         system: system.text,
         emit: setup.emit,
         retry: setup.retry,

@@ -66,7 +66,7 @@ export async function applyFileChange(
   if (content === null) {
     if (current !== null) await fs.unlink(file.abs)
     ctx.reads.forget(file.rel)
-    return { ok: true, path: file.rel, action: 'deleted', lines: 0, bytes: 0, diff }
+    return { ok: true, path: file.rel, action: 'deleted', deleted: true, lines: 0, bytes: 0, diff }
   }
 
   const mode = current ? (await fs.stat(file.abs)).mode & 0o7777 : undefined

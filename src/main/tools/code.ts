@@ -2,10 +2,21 @@ import { z } from 'zod'
 import type { CodeIndex } from '../index/code-index'
 import type { FileFacts, FunctionFact, MethodFact } from '../index/types'
 import { cap, classSummary, lines, outline, signature } from './code-outline'
-import { fail, loadTextFile, MAX_LOAD_BYTES, resolvePath, statKind, type ToolError } from './files'
+import {
+  coverage,
+  definitionsOutsideIndex,
+  factsOnDemand,
+  importsOf,
+  lineTexts,
+  listUnindexed,
+  mentionsOutsideIndex,
+  notePartial,
+} from './code-demand'
+import { fail, loadTextFile, resolvePath, statKind, type ToolError } from './files'
 import { optionalString, pathArg } from './schema'
-import { decodeText, numberedView, splitLines, truncatedItems, truncatedLines } from './text'
+import { numberedView, splitLines, truncatedItems, truncatedLines } from './text'
 import type { ReadTool, ToolContext, ToolResult } from './types'
+import { pushAll } from '../../shared/arrays'
 
 /*
  * The `code` family (docs/tools.md#the-families): answers from the code index (src/main/index)
@@ -25,9 +36,15 @@ const MAX_LINE_TEXT = 200
 const NO_INDEX =
   'The code index is not available in this session (it is still being built, or indexing is off). Use list_files, search_in_files and read_file instead.'
 
-type Scope = { index: CodeIndex; rel?: string; kind: 'all' | 'file' | 'directory' } | ToolError
+type Scope =
+  | { index: CodeIndex; rel?: string; kind: 'all' | 'directory' }
+  | { index: CodeIndex; rel: string; kind: 'file'; facts: FileFacts; onDemand?: true }
+  | ToolError
 
-/** The index and, when given, the path resolved through the sandbox and classified. */
+/**
+ * The index and, when given, the path resolved through the sandbox and classified. A file
+ * the index does not cover yet is parsed now (code-demand.ts) and answered as if indexed.
+ */
 async function scope(ctx: ToolContext, input: string | undefined): Promise<Scope> {
   const index = ctx.index
   if (!index) return fail(NO_INDEX)
@@ -35,24 +52,27 @@ async function scope(ctx: ToolContext, input: string | undefined): Promise<Scope
   const resolved = resolvePath(ctx, input)
   if ('error' in resolved) return resolved
   if (resolved.rel === '.') return { index, kind: 'all' }
-  if (index.file(resolved.rel)) return { index, rel: resolved.rel, kind: 'file' }
+  const indexed = index.file(resolved.rel)
+  if (indexed) return { index, rel: resolved.rel, kind: 'file', facts: indexed }
   const { kind } = await statKind(resolved.abs)
   if (kind === 'directory') return { index, rel: resolved.rel, kind: 'directory' }
   if (kind === 'missing')
     return fail(`"${input}" does not exist. Call get_structure without a path to see the project's layout.`)
+  const facts = kind === 'file' ? await factsOnDemand(ctx, resolved) : undefined
+  if (facts) return { index, rel: resolved.rel, kind: 'file', facts, onDemand: true }
   return fail(
-    `"${resolved.rel}" is not in the code index (ignored, new since the index was built, or outside the indexed folder). Use read_file to read it.`,
+    `"${resolved.rel}" is not in the code index (ignored, too large, or not a regular file). Use read_file to read it.`,
   )
 }
 
 function indexedFile(
   s: Scope,
   input: string,
-): { index: CodeIndex; rel: string; facts: FileFacts } | ToolError {
+): { index: CodeIndex; rel: string; facts: FileFacts; onDemand?: true } | ToolError {
   if ('ok' in s) return s
-  if (s.kind !== 'file' || !s.rel)
+  if (s.kind !== 'file')
     return fail(`"${input}" is a directory; give a file path (get_structure lists the files in it).`)
-  return { index: s.index, rel: s.rel, facts: s.index.file(s.rel)! }
+  return { index: s.index, rel: s.rel, facts: s.facts, onDemand: s.onDemand }
 }
 
 const structureInput = z.object({
@@ -71,9 +91,13 @@ export const getStructureTool: ReadTool<typeof structureInput> = {
   async run(input, ctx) {
     const s = await scope(ctx, input.path)
     if ('ok' in s) return s
-    if (s.kind === 'file') return { ok: true, path: s.rel, ...outline(s.index.file(s.rel!)!) }
+    if (s.kind === 'file') return { ok: true, path: s.rel, ...outline(s.facts) }
     const paths = s.index.paths(s.rel)
-    const result: ToolResult = { ok: true, path: s.rel ?? '.', file_count: paths.length }
+    const result: Record<string, unknown> & { ok: true } = {
+      ok: true,
+      path: s.rel ?? '.',
+      file_count: paths.length,
+    }
     if (s.kind === 'all') {
       const status = s.index.status()
       result.languages = status.languages
@@ -91,6 +115,8 @@ export const getStructureTool: ReadTool<typeof structureInput> = {
       return `${p} (${f.language}, ${f.lines} lines${symbols.length ? ': ' + symbols.slice(0, 8).join(', ') + (symbols.length > 8 ? ', …' : '') : ''})`
     })
     if (paths.length === 0) result.note = 'No indexed files here.'
+    const cover = coverage(s.index)
+    if (cover) await listUnindexed(ctx, s.index, s.rel, result, cover, MAX_FILES_LISTED)
     return result
   },
 }
@@ -218,7 +244,11 @@ export const findDefinitionTool: ReadTool<typeof symbolInput> = {
   input: symbolInput,
   async run(input, ctx) {
     if (!ctx.index) return fail(NO_INDEX)
-    const defs = ctx.index.definitions(input.symbol.trim())
+    const symbol = input.symbol.trim()
+    const defs = [...ctx.index.definitions(symbol)]
+    const cover = coverage(ctx.index)
+    // A partial index: the files it has not reached that mention the name are parsed now.
+    if (cover) pushAll(defs, await definitionsOutsideIndex(ctx, ctx.index, symbol))
     const result: ToolResult = { ok: true, symbol: input.symbol, count: defs.length }
     result.definitions = cap(defs, MAX_DEFINITIONS, result, 'Ask with "Class.method" to narrow it.').map(
       (d) => ({
@@ -231,23 +261,14 @@ export const findDefinitionTool: ReadTool<typeof symbolInput> = {
     )
     if (defs.length === 0)
       result.note = `No definition of "${input.symbol}" in the index. It may come from a dependency; search_in_files finds any text.`
+    if (cover)
+      notePartial(
+        result,
+        cover,
+        'Files not indexed yet that mention the name were parsed now and are included.',
+      )
     return result
   },
-}
-
-async function lineTexts(
-  ctx: ToolContext,
-  refs: Array<{ path: string; line: number }>,
-): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>()
-  for (const p of new Set(refs.map((r) => r.path))) {
-    // Through the gate now, not as indexed: a file swapped for a link out of the project (or
-    // to a secret) since the index read it shows nothing.
-    const file = ctx.sandbox.gate.resolve(p)
-    const read = 'error' in file ? file : ctx.sandbox.gate.read(file, { maxBytes: MAX_LOAD_BYTES })
-    out.set(p, 'error' in read ? [] : splitLines(decodeText(read.data).text))
-  }
-  return out
 }
 
 export const findReferencesTool: ReadTool<typeof symbolInput> = {
@@ -259,7 +280,16 @@ export const findReferencesTool: ReadTool<typeof symbolInput> = {
   input: symbolInput,
   async run(input, ctx) {
     if (!ctx.index) return fail(NO_INDEX)
-    const { references, truncated } = ctx.index.references(input.symbol.trim(), MAX_REFERENCES)
+    const found = ctx.index.references(input.symbol.trim(), MAX_REFERENCES)
+    const references = [...found.references]
+    let truncated = found.truncated
+    const cover = coverage(ctx.index)
+    if (cover && !truncated) {
+      // A partial index: lines of the files it has not reached that use the name, found by text.
+      const extra = await mentionsOutsideIndex(ctx, ctx.index, input.symbol.trim())
+      truncated = references.length + extra.length > MAX_REFERENCES
+      pushAll(references, extra.slice(0, MAX_REFERENCES - references.length))
+    }
     const texts = await lineTexts(ctx, references)
     const result: ToolResult = {
       ok: true,
@@ -274,6 +304,12 @@ export const findReferencesTool: ReadTool<typeof symbolInput> = {
     if (truncated)
       result.truncated = `${truncatedItems(MAX_REFERENCES)} Use search_in_files with a prefix to see more.`
     if (references.length === 0) result.note = `No references to "${input.symbol}" outside its definitions.`
+    if (cover)
+      notePartial(
+        result,
+        cover,
+        'Files not indexed yet were searched as text (whole word, exact case) and their lines are included; a definition there may show among them.',
+      )
     return result
   },
 }
@@ -290,7 +326,7 @@ export const getDependenciesTool: ReadTool<typeof fileInput> = {
   async run(input, ctx) {
     const file = indexedFile(await scope(ctx, input.path), input.path)
     if ('ok' in file) return file
-    const deps = file.index.dependencies(file.rel)
+    const deps = file.onDemand ? importsOf(file.facts) : file.index.dependencies(file.rel)
     return {
       ok: true,
       path: file.rel,
@@ -341,7 +377,7 @@ export const getComplexityTool: ReadTool<typeof optionalPathInput> = {
     const s = await scope(ctx, input.path)
     if ('ok' in s) return s
     if (s.kind === 'file') {
-      const f = s.index.file(s.rel!)!
+      const f = s.facts
       const fns = [
         ...f.functions,
         ...f.classes.flatMap((c) => c.methods.map((m) => ({ ...m, name: `${c.name}.${m.name}` }))),
@@ -372,9 +408,10 @@ export const getTodosTool: ReadTool<typeof optionalPathInput> = {
   async run(input, ctx) {
     const s = await scope(ctx, input.path)
     if ('ok' in s) return s
-    const paths = s.kind === 'file' ? [s.rel!] : s.index.paths(s.rel)
+    const facts = (p: string) => (s.kind === 'file' ? s.facts : s.index.file(p)!)
+    const paths = s.kind === 'file' ? [s.rel] : s.index.paths(s.rel)
     const todos = paths.flatMap((p) =>
-      s.index.file(p)!.todos.map((t) => ({ path: p, line: t.line, tag: t.tag, text: t.text })),
+      facts(p).todos.map((t) => ({ path: p, line: t.line, tag: t.tag, text: t.text })),
     )
     const result: ToolResult = { ok: true, path: s.rel ?? '.', count: todos.length }
     result.todos = cap(todos, MAX_TODOS, result, 'Ask about a subfolder for more.')

@@ -5,10 +5,10 @@ import { applyFileChange } from './apply'
 import { deleteFileTool, editFileTool, editLinesTool, replaceLines, writeFileTool } from './edit'
 import { readFileTool } from './read'
 import { makeContext, makeProject } from './test-support'
-import type { FileChange, ToolContext } from './types'
+import type { FileChange, ToolContext, ToolResult } from './types'
 
-function asChange(value: FileChange | { ok: false; error: string }): FileChange {
-  if ('ok' in value) throw new Error(`expected a change, got: ${value.error}`)
+function asChange(value: FileChange | ToolResult): FileChange {
+  if ('ok' in value) throw new Error(`expected a change, got: ${JSON.stringify(value)}`)
   return value
 }
 
@@ -332,14 +332,18 @@ describe('delete_file', () => {
       ok: true,
       path: 'old.ts',
       action: 'deleted',
+      deleted: true,
       lines: 0,
       bytes: 0,
       diff: '+0 -1',
     })
     expect(fs.existsSync(path.join(root, 'old.ts'))).toBe(false)
+    // A file already gone is an answer, not an error, and proposes nothing to approve.
     expect(await deleteFileTool.propose({ path: 'old.ts' }, ctx)).toEqual({
-      ok: false,
-      error: '"old.ts" does not exist. Use list_files to see which files exist.',
+      ok: true,
+      path: 'old.ts',
+      deleted: false,
+      reason: 'not_found',
     })
     expect(await deleteFileTool.propose({ path: 'bin.dat' }, ctx)).toEqual({
       ok: false,

@@ -218,6 +218,9 @@ export const deleteFileTool: MutatingTool<typeof deleteFileInput> = {
   async propose(input, ctx) {
     const file = resolvePath(ctx, input.path)
     if ('error' in file) return file
+    // Nothing to delete is an answer, not an error (the original contract): no change is proposed.
+    if ((await statKind(file.abs)).kind === 'missing')
+      return { ok: true, path: file.rel, deleted: false, reason: 'not_found' }
     const loaded = await loadTextFile(file, ctx.sandbox.gate)
     if ('error' in loaded) {
       return loaded.error.includes('binary')

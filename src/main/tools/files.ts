@@ -31,6 +31,8 @@ export async function statKind(abs: string): Promise<{ kind: StatKind; size: num
 export interface LoadedText {
   text: string
   invalidUtf8: boolean
+  /** The file's size on disk in bytes. */
+  bytes: number
   fingerprint: FileFingerprint
 }
 
@@ -68,5 +70,5 @@ export async function loadTextFile(file: ResolvedPath, gate: Gate): Promise<Load
     )
   }
   const { text, invalidUtf8 } = decodeText(loaded.data)
-  return { text, invalidUtf8, fingerprint: loaded.fingerprint }
+  return { text, invalidUtf8, bytes: loaded.data.length, fingerprint: loaded.fingerprint }
 }

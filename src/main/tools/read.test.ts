@@ -31,6 +31,7 @@ describe('list_files', () => {
       ok: true,
       files: ['.gitignore', 'README.md', 'src/a.ts', 'src/b.ts'],
       count: 4,
+      total: 4,
     })
   })
 
@@ -47,16 +48,19 @@ describe('list_files', () => {
       ok: true,
       files: ['src/a.ts', 'src/b.css'],
       count: 2,
+      total: 2,
     })
     expect(await listFilesTool.run({ glob: '*.ts' }, ctx)).toEqual({
       ok: true,
       files: ['lib/c.ts', 'src/a.ts'],
       count: 2,
+      total: 2,
     })
     expect(await listFilesTool.run({ prefix: 'src/a.ts' }, ctx)).toEqual({
       ok: true,
       files: ['src/a.ts'],
       count: 1,
+      total: 1,
       note: '"src/a.ts" is a file, not a directory.',
     })
     expect(await listFilesTool.run({ prefix: 'nope' }, ctx)).toEqual({
@@ -67,6 +71,7 @@ describe('list_files', () => {
       ok: true,
       files: [],
       count: 0,
+      total: 0,
       note: '"tmp" is ignored by .gitignore, so listings skip it; you can still read_file a file in it by its exact path.',
     })
     expect(await listFilesTool.run({ prefix: 'node_modules' }, ctx)).toMatchObject({
@@ -86,6 +91,7 @@ describe('list_files', () => {
       ok: true,
       files: firstTen,
       count: 10,
+      total: 30,
       truncated: '[TRUNCATED: first 10 items] Narrow it with prefix or glob, or raise limit (max 10000).',
     })
   })
@@ -98,6 +104,7 @@ describe('read_file', () => {
     expect(await readFileTool.run({ path: 'a.ts' }, ctx)).toEqual({
       ok: true,
       path: 'a.ts',
+      bytes: 14,
       total_lines: 3,
       start_line: 1,
       end_line: 3,
@@ -115,6 +122,7 @@ describe('read_file', () => {
     expect(await readFileTool.run({ path: 'a.txt', start_line: 2, end_line: 3 }, ctx)).toEqual({
       ok: true,
       path: 'a.txt',
+      bytes: 7,
       total_lines: 4,
       start_line: 2,
       end_line: 3,
@@ -139,6 +147,7 @@ describe('read_file', () => {
     expect(await readFileTool.run({ path: 'empty.txt' }, ctx)).toEqual({
       ok: true,
       path: 'empty.txt',
+      bytes: 0,
       total_lines: 0,
       content: 'empty file: 0 lines',
     })
@@ -192,6 +201,7 @@ describe('read_file', () => {
     expect(await readFileTool.run({ path: 'latin1.txt' }, ctx)).toEqual({
       ok: true,
       path: 'latin1.txt',
+      bytes: 5,
       total_lines: 1,
       start_line: 1,
       end_line: 1,
@@ -290,11 +300,15 @@ describe('search_in_files', () => {
     const ctx = await makeContext(root)
     expect(await searchInFilesTool.run({ query: 'needle' }, ctx)).toEqual({
       ok: true,
+      query: 'needle',
       matches: [
         { path: 'src/a.ts', line: 1, text: 'needle.*' },
         { path: 'src/b.ts', line: 2, text: 'return needle(a)' },
       ],
       count: 2,
+      matched_files: 2,
+      // ripgrep's own count: the two sources, the ignore file and the binary it skipped.
+      scanned_files: 4,
     })
     // Literal by default: ".*" is not a regex here.
     expect(await searchInFilesTool.run({ query: 'needle.*' }, ctx)).toMatchObject({
@@ -315,7 +329,8 @@ describe('search_in_files', () => {
       'lib/ignored.js': 'foo\n',
     })
     const ctx = await makeContext(root)
-    expect(await searchInFilesTool.run({ query: 'foo' }, ctx)).toMatchObject({ count: 3 })
+    // Case-sensitive by default, as the original contract: "foo" is not "Foo".
+    expect(await searchInFilesTool.run({ query: 'foo' }, ctx)).toMatchObject({ count: 2 })
     expect(await searchInFilesTool.run({ query: 'Foo' }, ctx)).toMatchObject({ count: 1 })
     expect(await searchInFilesTool.run({ query: 'FOO', case_sensitive: false }, ctx)).toMatchObject({
       count: 3,
@@ -325,18 +340,44 @@ describe('search_in_files', () => {
     })
     expect(await searchInFilesTool.run({ query: 'foo', prefix: 'lib' }, ctx)).toEqual({
       ok: true,
+      query: 'foo',
       matches: [{ path: 'lib/b.js', line: 1, text: 'foo' }],
       count: 1,
+      matched_files: 1,
+      scanned_files: 1,
     })
-    expect(await searchInFilesTool.run({ query: 'foo', glob: '*.ts' }, ctx)).toMatchObject({
+    expect(
+      await searchInFilesTool.run({ query: 'foo', glob: '*.ts', case_sensitive: false }, ctx),
+    ).toMatchObject({
       count: 2,
       matches: [{ path: 'src/a.ts' }, { path: 'src/a.ts' }],
     })
     expect(await searchInFilesTool.run({ query: 'absent' }, ctx)).toEqual({
       ok: true,
+      query: 'absent',
       matches: [],
       count: 0,
+      matched_files: 0,
+      scanned_files: 3,
       note: 'No matches.',
+    })
+  })
+
+  it('stops at limit_files, naming the limit', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 5; i++) files[`f${i}.txt`] = 'hit\nhit\n'
+    const ctx = await makeContext(makeProject(files))
+    const result = await searchInFilesTool.run({ query: 'hit', limit_files: 2 }, ctx)
+    expect(result).toMatchObject({ ok: true, query: 'hit', count: 4, matched_files: 2 })
+    expect((result as unknown as { truncated: string }).truncated).toMatch(
+      /^\[TRUNCATED: reached limit 2 before completing search\] \(limit_files/,
+    )
+    // Stopped early, ripgrep printed no counts: scanned_files is left out rather than guessed.
+    expect(result).not.toHaveProperty('scanned_files')
+    expect(await searchInFilesTool.run({ query: 'hit' }, ctx)).toMatchObject({
+      count: 10,
+      matched_files: 5,
+      scanned_files: 5,
     })
   })
 
@@ -396,8 +437,11 @@ describe('search_in_files', () => {
     // Colons in a name do not confuse the parse; a CRLF line loses its \r.
     expect(await searchInFilesTool.run({ query: 'needle' }, ctx)).toEqual({
       ok: true,
+      query: 'needle',
       matches: [{ path: 'a:1:b.txt', line: 1, text: 'a needle' }],
       count: 1,
+      matched_files: 1,
+      scanned_files: 2,
     })
   })
 

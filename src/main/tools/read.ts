@@ -23,6 +23,8 @@ const LIST_DEFAULT = 1000
 const LIST_MAX = 10_000
 const SEARCH_DEFAULT = 100
 const SEARCH_MAX = 1000
+const SEARCH_FILES_DEFAULT = 200
+const SEARCH_FILES_MAX = 10_000
 /** Longest matching line shown by search; longer lines are cut around the match. */
 const SEARCH_TEXT_WIDTH = 200
 /**
@@ -61,16 +63,23 @@ export const listFilesTool: ReadTool<typeof listFilesInput> = {
           `"${input.prefix}" does not exist. Call list_files without a prefix to see the project's layout.`,
         )
       if (kind !== 'directory')
-        return { ok: true, files: [dir.rel], count: 1, note: `"${dir.rel}" is a file, not a directory.` }
+        return {
+          ok: true,
+          files: [dir.rel],
+          count: 1,
+          total: 1,
+          note: `"${dir.rel}" is a file, not a directory.`,
+        }
       if (dir.rel !== '.') prefix = dir.rel
     }
-    const { files, truncated } = await ctx.sandbox.listFiles({
+    const { files, truncated, total } = await ctx.sandbox.listFiles({
       prefix,
       glob: input.glob || undefined,
       limit,
       signal: ctx.signal,
     })
-    const result: ToolResult = { ok: true, files, count: files.length }
+    // `total` counts every match, `count` the paths returned (fewer when the limit cut the list).
+    const result: ToolResult = { ok: true, files, count: files.length, total }
     if (truncated)
       result.truncated = `${truncatedItems(files.length)} Narrow it with prefix or glob${limit < LIST_MAX ? `, or raise limit (max ${LIST_MAX})` : ''}.`
     if (files.length === 0) {
@@ -106,7 +115,13 @@ export const readFileTool: ReadTool<typeof readFileInput> = {
     ctx.reads.recordRead(file.rel, loaded.fingerprint)
     const view = viewLines(loaded.text, input.start_line, input.end_line, ctx.limits.maxReadBytes)
     if ('error' in view) return view
-    return { ok: true, path: file.rel, ...view.fields, ...textMeta(loaded.text, loaded.invalidUtf8) }
+    return {
+      ok: true,
+      path: file.rel,
+      bytes: loaded.bytes,
+      ...view.fields,
+      ...textMeta(loaded.text, loaded.invalidUtf8),
+    }
   },
 }
 
@@ -207,12 +222,13 @@ export const fileInfoTool: ReadTool<typeof fileInfoInput> = {
 const searchInput = z.object({
   query: z.string().min(1).describe('Text to find. Literal text unless regex is true.'),
   regex: optionalBool('Treat query as a regular expression (Rust regex syntax). Default false.'),
-  case_sensitive: optionalBool(
-    'true: exact case; false: ignore case. Default: ignore case unless the query has an upper-case letter.',
-  ),
+  case_sensitive: optionalBool('true (the default): exact case; false: ignore case.'),
   prefix: optionalString('Only search under this directory (project-relative).'),
   glob: optionalString('Only search files matching this glob, e.g. "*.ts" or "src/**/*.{ts,tsx}".'),
   limit_matches: optionalInt(`Most matching lines to return (default ${SEARCH_DEFAULT}, max ${SEARCH_MAX}).`),
+  limit_files: optionalInt(
+    `Most files to return matches from (default ${SEARCH_FILES_DEFAULT}, max ${SEARCH_FILES_MAX}); the search stops at the next file.`,
+  ),
 })
 
 interface Match {
@@ -230,6 +246,7 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
   input: searchInput,
   async run(input, ctx) {
     const limit = Math.min(input.limit_matches ?? SEARCH_DEFAULT, SEARCH_MAX)
+    const limitFiles = Math.min(input.limit_files ?? SEARCH_FILES_DEFAULT, SEARCH_FILES_MAX)
     // Plain `path NUL line:column:text` output, not --json: no escaping of long
     // minified lines, and a line is cut to its window without being parsed or decoded whole.
     const args = [
@@ -242,15 +259,12 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
       'never',
       `--max-columns=${SEARCH_LINE_BYTES}`,
       '--max-columns-preview',
+      // The closing counts ("N files searched") give scanned_files.
+      '--stats',
     ]
     if (!input.regex) args.push('--fixed-strings')
-    args.push(
-      input.case_sensitive === undefined
-        ? '--smart-case'
-        : input.case_sensitive
-          ? '--case-sensitive'
-          : '--ignore-case',
-    )
+    // Case-sensitive unless asked otherwise, as the tool contract has always been.
+    args.push(input.case_sensitive === false ? '--ignore-case' : '--case-sensitive')
     args.push('--regexp', input.query)
     let prefix: string | undefined
     if (input.prefix !== undefined && input.prefix.trim() !== '' && input.prefix.trim() !== '.') {
@@ -262,18 +276,30 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
     }
     const matchesGlob = input.glob ? createGlobFilter(input.glob) : undefined
     const matches: Match[] = []
-    let truncated = false
+    const files = new Set<string>()
+    let truncated: 'matches' | 'files' | undefined
+    let scanned: number | undefined
     const run = await ctx.sandbox.ripgrep(args, {
       prefix,
       signal: ctx.signal,
       fileOf: pathOfLine,
       onLine: (line) => {
         const match = parseMatch(line)
-        if (!match || (matchesGlob && !matchesGlob(match.path))) return true
+        if (!match) {
+          const stat = SEARCHED_STAT.exec(line.toString('latin1'))
+          if (stat) scanned = Number(stat[1])
+          return true
+        }
+        if (matchesGlob && !matchesGlob(match.path)) return true
         if (matches.length >= limit) {
-          truncated = true
+          truncated = 'matches'
           return false
         }
+        if (!files.has(match.path) && files.size >= limitFiles) {
+          truncated = 'files'
+          return false
+        }
+        files.add(match.path)
         matches.push(match)
         return true
       },
@@ -291,9 +317,20 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
     if (unreadable.length > 0 && matches.length === 0 && NOTHING_SEARCHED.test(run.stderr))
       return fail(`The search could read no file: ${describeUnreadable(unreadable)}`)
     matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line))
-    const result: ToolResult = { ok: true, matches, count: matches.length }
+    const result: ToolResult = {
+      ok: true,
+      query: input.query,
+      matches,
+      count: matches.length,
+      matched_files: files.size,
+    }
+    // ripgrep prints its counts only when it searched to the end.
+    if (scanned !== undefined) result.scanned_files = scanned
     if (truncated)
-      result.truncated = `${truncatedSearch(limit)} Narrow the query, prefix or glob to see the rest.`
+      result.truncated =
+        truncated === 'files'
+          ? `${truncatedSearch(limitFiles)} (limit_files: matches from ${limitFiles} files). Narrow the query, prefix or glob, or raise limit_files, to see the rest.`
+          : `${truncatedSearch(limit)} Narrow the query, prefix or glob to see the rest.`
     if (unreadable.length > 0) {
       result.unreadable = unreadable.slice(0, UNREADABLE_SHOWN)
       result.note = `${matches.length === 0 ? 'No matches in the files that could be read. ' : ''}${describeUnreadable(unreadable)}`
@@ -301,6 +338,9 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
     return result
   },
 }
+
+/** ripgrep's `--stats` line counting the files it read. */
+const SEARCHED_STAT = /^(\d+) files? searched\s*$/
 
 /** ripgrep's closing message when every path it was given failed or was filtered out. */
 const NOTHING_SEARCHED = /^rg: No files were searched/m

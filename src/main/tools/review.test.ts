@@ -62,6 +62,7 @@ describe('review tools', () => {
       created_at: '2026-01-02T03:04:05.000Z',
       file_count: 6,
       total_bytes: 33,
+      maxReadBytes: 400 * 1024,
     })
   })
 
@@ -77,17 +78,23 @@ describe('review tools', () => {
         { path: 'src/same-size.ts', status: 'modified' },
       ],
       count: 5,
-      added: 1,
-      modified: 3,
-      deleted: 1,
+      counts: { added: 1, modified: 3, deleted: 1 },
+      added: ['src/added.ts'],
+      deleted: ['src/deleted.ts'],
+      modified: ['img.bin', 'src/modified.ts', 'src/same-size.ts'],
+      baseline_files: 6,
+      current_files: 6,
     })
     expect(await listChangedFilesTool.run({ prefix: 'lib' }, ctx)).toEqual({
       ok: true,
       changes: [],
       count: 0,
-      added: 0,
-      modified: 0,
-      deleted: 0,
+      counts: { added: 0, modified: 0, deleted: 0 },
+      added: [],
+      deleted: [],
+      modified: [],
+      baseline_files: 1,
+      current_files: 1,
       note: 'Nothing has changed since the baseline.',
     })
     expect(await listChangedFilesTool.run({ prefix: 'src', limit: 2 }, ctx)).toEqual({
@@ -97,9 +104,13 @@ describe('review tools', () => {
         { path: 'src/deleted.ts', status: 'deleted' },
       ],
       count: 4,
-      added: 1,
-      modified: 2,
-      deleted: 1,
+      // The counts are of every change; the path lists, like changes, stop at the limit.
+      counts: { added: 1, modified: 2, deleted: 1 },
+      added: ['src/added.ts'],
+      deleted: ['src/deleted.ts'],
+      modified: [],
+      baseline_files: 4,
+      current_files: 4,
       truncated: '[TRUNCATED: first 2 items] Narrow it with prefix, or raise limit.',
     })
   })
@@ -109,6 +120,8 @@ describe('review tools', () => {
     expect(await readFileOriginalTool.run({ path: 'src/modified.ts' }, ctx)).toEqual({
       ok: true,
       path: 'src/modified.ts',
+      existed: true,
+      bytes: 14,
       total_lines: 3,
       start_line: 1,
       end_line: 3,
@@ -119,9 +132,10 @@ describe('review tools', () => {
       content: '1\tbye',
     })
     expect(await readFileOriginalTool.run({ path: 'src/added.ts' }, ctx)).toEqual({
-      ok: false,
-      error:
-        '"src/added.ts" did not exist when the session started; it was added since. Use read_file for its current content.',
+      ok: true,
+      path: 'src/added.ts',
+      existed: false,
+      note: '"src/added.ts" did not exist when the session started; it was added since (or never existed). Use read_file for its current content.',
     })
     expect(await readFileOriginalTool.run({ path: '.env' }, ctx)).toMatchObject({
       ok: false,
@@ -135,12 +149,18 @@ describe('review tools', () => {
       ok: true,
       path: 'src/modified.ts',
       status: 'modified',
+      summary: 'src/modified.ts: modified, 2 line(s) added, 1 removed',
+      added_lines: 2,
+      removed_lines: 1,
       diff: '--- a/src/modified.ts\n+++ b/src/modified.ts\n@@ -1,3 +1,4 @@\n one\n-two\n+TWO\n three\n+four',
     })
     expect(await diffFileAgainstOriginalTool.run({ path: 'src/added.ts' }, ctx)).toEqual({
       ok: true,
       path: 'src/added.ts',
       status: 'added',
+      summary: 'src/added.ts: added, 1 line(s) added, 0 removed',
+      added_lines: 1,
+      removed_lines: 0,
       diff: '--- /dev/null\n+++ b/src/added.ts\n@@ -0,0 +1 @@\n+new',
     })
     expect(await diffFileAgainstOriginalTool.run({ path: 'src/deleted.ts' }, ctx)).toMatchObject({
@@ -151,6 +171,7 @@ describe('review tools', () => {
       ok: true,
       path: 'src/same.ts',
       status: 'unchanged',
+      summary: 'src/same.ts: unchanged',
       diff: '',
     })
     expect(await diffFileAgainstOriginalTool.run({ path: 'img.bin' }, ctx)).toEqual({
@@ -158,12 +179,16 @@ describe('review tools', () => {
       path: 'img.bin',
       status: 'modified',
       binary: true,
+      summary: 'img.bin: modified (binary, 3 bytes → 4 bytes)',
       diff: 'binary file: 3 bytes → 4 bytes',
     })
     expect(await diffFileAgainstOriginalTool.run({ path: 'src/modified.ts', max_lines: 4 }, ctx)).toEqual({
       ok: true,
       path: 'src/modified.ts',
       status: 'modified',
+      summary: 'src/modified.ts: modified, 2 line(s) added, 1 removed',
+      added_lines: 2,
+      removed_lines: 1,
       diff: '--- a/src/modified.ts\n+++ b/src/modified.ts\n@@ -1,3 +1,4 @@\n one',
       truncated: '[TRUNCATED: showing first 4 lines, 4 more available] Raise max_lines to see more.',
     })
@@ -205,7 +230,7 @@ describe('review tools', () => {
         },
       ],
       count: 1,
-      modified: 1,
+      modified: ['node_modules/left-pad/index.js'],
     })
     expect(result).toHaveProperty('ignored_note')
     expect(await listChangedFilesTool.run({ prefix: 'src' }, ctx)).toMatchObject({ count: 0 })

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises'
 import { z } from 'zod'
-import { unifiedDiff } from '../../shared/diff'
+import { diffStat, unifiedDiff } from '../../shared/diff'
 import { sha256Hex } from '../sandbox/fingerprint'
 import { fail, MAX_LOAD_BYTES, resolvePath, statKind } from './files'
 import { textMeta, viewLines } from './read'
@@ -47,6 +47,8 @@ export const getBaselineInfoTool: ReadTool<typeof noInput> = {
       created_at: new Date(info.createdAt).toISOString(),
       file_count: info.fileCount,
       total_bytes: info.totalBytes,
+      // The most of a file read_file and read_file_original show at once.
+      maxReadBytes: ctx.limits.maxReadBytes,
     }
   },
 }
@@ -98,13 +100,21 @@ export const listChangedFilesTool: ReadTool<typeof listChangedInput> = {
     changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
 
     const limit = input.limit ?? CHANGED_DEFAULT
+    const shown = changes.slice(0, limit)
     const counts = { added: 0, modified: 0, deleted: 0 }
     for (const c of changes) counts[c.status]++
+    const pathsOf = (status: ChangeStatus) => shown.filter((c) => c.status === status).map((c) => c.path)
     const result: ToolResult = {
       ok: true,
-      changes: changes.slice(0, limit),
+      changes: shown,
       count: changes.length,
-      ...counts,
+      counts,
+      // The original contract: the paths by status, and how many files each side holds.
+      added: pathsOf('added'),
+      deleted: pathsOf('deleted'),
+      modified: pathsOf('modified'),
+      baseline_files: [...original.keys()].filter(under).length,
+      current_files: current.length,
     }
     if (changes.length > limit)
       result.truncated = `${truncatedItems(limit)} Narrow it with prefix, or raise limit.`
@@ -183,9 +193,12 @@ export const readFileOriginalTool: ReadTool<typeof readOriginalInput> = {
     if ('error' in file) return file
     const data = baseline.readOriginal(file.rel)
     if (data === null)
-      return fail(
-        `"${file.rel}" did not exist when the session started; it was added since. Use read_file for its current content.`,
-      )
+      return {
+        ok: true,
+        path: file.rel,
+        existed: false,
+        note: `"${file.rel}" did not exist when the session started; it was added since (or never existed). Use read_file for its current content.`,
+      }
     if (isBinary(data))
       return fail(
         `"${file.rel}" was a binary file (${formatBytes(data.length)}) at the baseline; only text can be shown.`,
@@ -199,7 +212,14 @@ export const readFileOriginalTool: ReadTool<typeof readOriginalInput> = {
       () => 'Use diff_file_against_original to see what changed in the rest.',
     )
     if ('error' in view) return view
-    return { ok: true, path: file.rel, ...view.fields, ...textMeta(text, invalidUtf8) }
+    return {
+      ok: true,
+      path: file.rel,
+      existed: true,
+      bytes: data.length,
+      ...view.fields,
+      ...textMeta(text, invalidUtf8),
+    }
   },
 }
 
@@ -239,14 +259,17 @@ export const diffFileAgainstOriginalTool: ReadTool<typeof diffInput> = {
           : original.equals(current)
             ? 'unchanged'
             : 'modified'
-    if (status === 'unchanged') return { ok: true, path: file.rel, status, diff: '' }
+    if (status === 'unchanged')
+      return { ok: true, path: file.rel, status, summary: `${file.rel}: unchanged`, diff: '' }
     if ((original && isBinary(original)) || (current && isBinary(current))) {
+      const sizes = `${formatBytes(original?.length ?? 0)} → ${formatBytes(current?.length ?? 0)}`
       return {
         ok: true,
         path: file.rel,
         status,
         binary: true,
-        diff: `binary file: ${formatBytes(original?.length ?? 0)} → ${formatBytes(current?.length ?? 0)}`,
+        summary: `${file.rel}: ${status} (binary, ${sizes})`,
+        diff: `binary file: ${sizes}`,
       }
     }
     const before = original ? decodeText(original).text : null
@@ -254,7 +277,16 @@ export const diffFileAgainstOriginalTool: ReadTool<typeof diffInput> = {
     const lines = unifiedDiff(file.rel, before, after).split('\n')
     if (lines[lines.length - 1] === '') lines.pop()
     const max = input.max_lines ?? DIFF_LINES_DEFAULT
-    const result: ToolResult = { ok: true, path: file.rel, status, diff: lines.slice(0, max).join('\n') }
+    const stat = diffStat(before, after)
+    const result: ToolResult = {
+      ok: true,
+      path: file.rel,
+      status,
+      summary: `${file.rel}: ${status}, ${stat.added} line(s) added, ${stat.removed} removed`,
+      added_lines: stat.added,
+      removed_lines: stat.removed,
+      diff: lines.slice(0, max).join('\n'),
+    }
     if (lines.length > max)
       result.truncated = `${truncatedLines(max, lines.length - max)} Raise max_lines to see more.`
     return result

@@ -94,12 +94,13 @@ export interface ReadTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
 }
 
 /**
- * A mutating tool proposes a `FileChange` (or an error for the model); the agent
+ * A mutating tool proposes a `FileChange` (or a result for the model: an error, or an
+ * answer that needs no change, such as deleting a file that is already gone); the agent
  * loop asks for approval, then applies it. Treat a tool as mutating when in doubt.
  */
 export interface MutatingTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
   mutating: true
-  propose(input: z.infer<S>, ctx: ToolContext): Promise<FileChange | { ok: false; error: string }>
+  propose(input: z.infer<S>, ctx: ToolContext): Promise<FileChange | ToolResult>
 }
 
 /**

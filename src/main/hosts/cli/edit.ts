@@ -36,7 +36,10 @@ export interface EditOptions {
   idleTimeout?: number
   maxOutputTokens?: number
   approve: ApprovalPolicy
+  /** Most model turns. */
   maxSteps: number
+  /** Most tool calls (the original limit, 50, by default). */
+  maxToolCalls?: number
   untilGreen?: boolean
   maxRepairs?: number
   json?: boolean
@@ -251,6 +254,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
       provider,
       policy: opts.approve,
       maxSteps: opts.maxSteps,
+      maxToolCalls: opts.maxToolCalls,
       repair: opts.untilGreen ? { maxRounds: opts.maxRepairs ?? 15 } : undefined,
       commands,
       approver,

@@ -1,5 +1,6 @@
 // The `stepwise` CLI program, loaded by entry.ts (built to out/main/cli.js, run with plain Node).
 // The contract scripts depend on is documented in docs/cli.md.
+import path from 'node:path'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { APPROVAL_POLICIES, PROVIDER_IDS } from '../../../shared/protocol'
 import { shutdownLiveTraces } from '../../telemetry/live'
@@ -31,6 +32,8 @@ import { EXIT, UsageError } from './exit-codes'
 import { inertText } from '../../../shared/terminalText'
 import { explainStoreError } from '../../store/failures'
 import { addDoctorCommand } from './doctor'
+import { DEFAULT_MAX_TOOL_CALLS } from '../../agent/loop'
+import { loadProgramDotenv } from '../../config/dotenv'
 
 function positiveInt(value: string): number {
   const n = Number(value)
@@ -49,11 +52,16 @@ export function buildProgram(): Command {
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
+    // Model settings from the .env beside stepwise (never the project's own: config/dotenv.ts).
+    .hook('preAction', (_program, action) => {
+      const repo = (action.opts() as { repo?: unknown }).repo
+      loadProgramDotenv(process.env, path.resolve(typeof repo === 'string' ? repo : process.cwd()))
+    })
 
   program
     .command('edit')
     .description('Run the agent on a task in a project folder')
-    .argument('<task>', 'what the agent should do, in plain words')
+    .argument('<task...>', 'what the agent should do, in plain words (quotes optional)')
     .addOption(repoOption('the project folder (default: the current directory)'))
     .addOption(new Option('--provider <provider>', 'model provider').choices(PROVIDER_IDS))
     .option('--model <name>', 'model name (e.g. gpt-4.1-mini, qwen2.5-coder:7b)')
@@ -74,6 +82,11 @@ export function buildProgram(): Command {
     .addOption(
       new Option('--max-steps <n>', 'most model turns before stopping').argParser(positiveInt).default(50),
     )
+    .addOption(
+      new Option('--max-tool-calls <n>', 'most tool calls before stopping')
+        .argParser(positiveInt)
+        .default(DEFAULT_MAX_TOOL_CALLS),
+    )
     .option('--until-green', 'when the model says it is done, run build and tests and send failures back')
     .addOption(
       new Option('--max-repairs <n>', 'most repair rounds with --until-green')
@@ -91,7 +104,9 @@ export function buildProgram(): Command {
     )
     .addOption(mcpConfigOption())
     .addOption(dataDirOption())
-    .action(async (task: string, opts: EditOptions) => {
+    .action(async (words: string[], opts: EditOptions) => {
+      // `stepwise edit fix the failing test` reads as one task, like its quoted form.
+      const task = words.join(' ')
       // --resume: the chat's next message, through the app's turn path (continue.ts).
       process.exitCode = opts.resume ? await runContinue(opts.resume, task, opts) : await runEdit(task, opts)
     })

@@ -40,6 +40,21 @@ export interface TextToolCalls {
   /** The answer with the executed calls removed; exactly the model's text when no call runs. */
   text: string
   broken: UnparsedCall[]
+  /**
+   * Well-formed calls to offered tools that did not run because the answer is more than the
+   * calls (bare JSON inside prose): the model may have meant them, so it is asked once.
+   * Present only when there are such calls and nothing ran.
+   */
+  inProse?: InProseCall[]
+}
+
+/** A well-formed call written inside prose, as the model wrote it. */
+export interface InProseCall {
+  start: number
+  end: number
+  tools: string[]
+  /** The call's text as written, for the model to send again on its own. */
+  written: string
 }
 
 const MAX_BROKEN = 20
@@ -127,6 +142,18 @@ export function readToolCalls(
       masked,
       acting.map((a) => a.taken),
     )
+  // Well-formed calls held back only by the act rule (the answer is more than them), written
+  // in the prose itself: a fenced block inside an explanation is documentation, not asked about.
+  const inProse: InProseCall[] = whole
+    ? []
+    : strict
+        .filter((a) => a.span.valid && a.taken === a.span && !isFence(masked, a.span))
+        .map(({ span, taken }) => ({
+          start: taken.start,
+          end: taken.end,
+          tools: span.checked.flatMap((c) => (c.ok ? [c.name] : [])),
+          written: text.slice(taken.start, taken.end).trim(),
+        }))
   const { acts, end } = cutAtImaginedResult(
     masked,
     acting.filter((a) => !a.needsWholeAnswer || whole),
@@ -158,10 +185,15 @@ export function readToolCalls(
   }
   broken.sort((a, b) => a.start - b.start)
 
-  if (calls.length === 0) return { calls, text, broken }
+  if (calls.length === 0)
+    return inProse.length > 0 ? { calls, text, broken, inProse } : { calls, text, broken }
   const protocol = callless.filter((r) => !regions.some((c) => c.start <= r.start && r.start < c.end))
   const tail = eos < 0 ? [] : [{ start: eos, end: text.length }]
-  return { calls, text: withoutRegions(text, masked, end, [...removed, ...protocol, ...tail]), broken }
+  return {
+    calls,
+    text: withoutRegions(text, masked, end, [...removed, ...protocol, ...tail]),
+    broken,
+  }
 }
 
 /**
@@ -178,7 +210,20 @@ export function applyTextToolCalls(
   if (found.calls.length > 0)
     return { ...turn, text: found.text, toolCalls: found.calls, textToolCalls: true }
   if (found.broken.length > 0) return { ...turn, toolCallRepair: repairFor(found.broken, families) }
+  if (found.inProse) return { ...turn, toolCallRepair: inProseRepair(found.inProse) }
   return turn
+}
+
+/** Calls written inside prose: not run, not dropped — the model is asked whether it meant them. */
+export function inProseRepair(found: readonly InProseCall[]): ToolCallRepair {
+  const tools = [...new Set(found.flatMap((f) => f.tools))]
+  return {
+    kind: 'in-prose',
+    tools,
+    problem: `a call to ${tools.join(', ')} inside other text was not run`,
+    format: found[0].written,
+    family: 'in-prose',
+  }
 }
 
 /** Hermes is the format every text-tools prompt teaches (see ../text-fallback.ts). */
@@ -204,6 +249,17 @@ export function repairFor(
  * read, that nothing ran, and one call written exactly as the model should write it.
  */
 export function repairMessage(repair: ToolCallRepair, toolNames: readonly string[]): string {
+  if (repair.kind === 'in-prose') {
+    const tools = (repair.tools ?? []).join(', ')
+    return [
+      `Your last answer contains a call to ${tools} inside other text, so it was not run.`,
+      `To run ${tools}, reply with only the call, nothing before or after it:`,
+      '',
+      repair.format,
+      '',
+      'If you did not mean to call a tool (it was an example), answer again without the call.',
+    ].join('\n')
+  }
   return [
     `Your last answer contains a tool call that could not be read: ${repair.problem}. Nothing was run.`,
     `To call a tool, write the call again exactly in this format (valid JSON, one call per block, only these tools: ${toolNames.join(', ')}):`,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { CORPUS_TOOLS } from '../../../../test/toolcall-corpus'
 import { startFakeModelServer, type FakeModelServer } from '../../../../test/fake-model-server'
 import { createProvider } from '../index'
-import { readToolCalls, repairMessage } from '.'
+import { applyTextToolCalls, readToolCalls, repairMessage } from '.'
 import { maskReasoning } from './reasoning'
 import { normaliseName } from './schema-check'
 
@@ -118,6 +118,48 @@ describe('act, not example', () => {
     expect(read(`Reading.\n\n\n${hermes('git_status', {})}<|im_end|>`).text).toBe('Reading.')
     const example = `Example:\n\`\`\`json\n${call}\n\`\`\`\nThat reads a file.  \n`
     expect(read(example)).toEqual({ calls: [], text: example, broken: [] })
+  })
+})
+
+describe('a well-formed call inside prose', () => {
+  const usage = { inputTokens: 0, outputTokens: 0 }
+  const apply = (text: string) => applyTextToolCalls({ text, toolCalls: [], usage }, CORPUS_TOOLS)
+
+  // vLLM tests/tool_parsers/test_llama3_json_tool_parser.py::test_extract_tool_calls_simple and its
+  // `;`-separated multi-call case: Llama 3 JSON with prose around it stays text, and is asked about.
+  it('runs nothing, keeps the text, and asks once naming the call as written', () => {
+    const simple = 'Here is the result: {"name": "git_status", "parameters": {}} Would you like to know more?'
+    const turn = apply(simple)
+    expect(turn.toolCalls).toEqual([])
+    expect(turn.text).toBe(simple)
+    expect(turn.toolCallRepair).toEqual({
+      kind: 'in-prose',
+      tools: ['git_status'],
+      problem: 'a call to git_status inside other text was not run',
+      format: '{"name": "git_status", "parameters": {}}',
+      family: 'in-prose',
+    })
+    const message = repairMessage(turn.toolCallRepair!, ['git_status'])
+    expect(message).toContain('To run git_status, reply with only the call')
+    expect(message).toContain('{"name": "git_status", "parameters": {}}')
+    const many =
+      'Here are the results: {"name": "search_in_files", "parameters": {"query": "a"}}; {"name": "git_status", "parameters": {}} Would you like to know more?'
+    expect(apply(many).toolCallRepair).toMatchObject({
+      kind: 'in-prose',
+      tools: ['search_in_files', 'git_status'],
+    })
+  })
+
+  it('does not ask about a fenced example, an unoffered tool or a call that runs', () => {
+    expect(
+      apply(
+        `Example:\n\`\`\`json\n${JSON.stringify({ name: 'read_file', arguments: { path: 'a' } })}\n\`\`\`\nThat reads.`,
+      ).toolCallRepair,
+    ).toBeUndefined()
+    expect(
+      apply('Here: {"name": "launch_rockets", "parameters": {}} and more.').toolCallRepair,
+    ).toBeUndefined()
+    expect(apply('{"name": "git_status", "parameters": {}}').toolCalls).toHaveLength(1)
   })
 })
 

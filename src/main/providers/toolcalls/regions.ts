@@ -161,8 +161,15 @@ export function shownAsExample(text: string, span: Region, floor = 0, raw = text
   // quoted reasoning is blanked in `text`, its `>` with it).
   if (/^ {0,3}>/.test(raw.slice(lineStart, span.start))) return true
   if (/^\s*(?:[-*+]|\d+[.)])\s+$/.test(lead) || /^\s*\|/.test(lead)) return true
-  // An indented code block: four spaces in, after a blank line that follows prose.
-  if (/^(?: {4,}|\t+)$/.test(lead) && /\S[^\S\n]*\n[^\S\n]*\n$/.test(text.slice(0, lineStart))) return true
+  // An indented code block: four spaces in, after a blank line that follows prose (not a fence's
+  // opening line: indentation inside a fence is the fence's, as in llama.cpp's Hermes-2-Pro test
+  // "```json\n\n                    <function_call> {…}").
+  if (/^(?: {4,}|\t+)$/.test(lead)) {
+    const above = /(?:^|\n)([^\n]*\S)[^\S\n]*\n[^\S\n]*\n$/.exec(
+      text.slice(Math.max(0, lineStart - 4096), lineStart),
+    )
+    if (above && !/^ {0,3}(?:`{3,}|~{3,})/.test(above[1])) return true
+  }
   return narratedInSentence(text, span, lead)
 }
 

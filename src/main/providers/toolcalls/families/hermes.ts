@@ -21,20 +21,51 @@ import { pushAll } from '../../../../shared/arrays'
  * A block whose body is `<function=…>` is Qwen3-Coder's (see qwen3-coder.ts).
  */
 
-const OPEN = '<tool_call>'
-const CLOSE = '</tool_call>'
+/** A block's tags, and what may sit between its JSON and the closing tag. */
+interface Tags {
+  open: string
+  close: string
+  tail: RegExp
+}
+
+/**
+ * What may sit between the JSON and the closing tag (a stray `}` too: Ollama's
+ * TestFindArguments "extra closing").
+ */
+const tailBefore = (close: string) => new RegExp(`(?:\\s|\`\`\`|<\\|im_end\\|>|[}\\]])*${close}`)
+
+const TOOL_CALL: Tags = { open: '<tool_call>', close: '</tool_call>', tail: tailBefore('</tool_call>') }
+/**
+ * The same block under Hermes 2 Pro's older tag, as llama.cpp's Hermes-2-Pro parser reads it
+ * (tests/test-chat.cpp, COMMON_CHAT_FORMAT_HERMES_2_PRO: "```json\n<function_call> {…} </function_call>\n```").
+ */
+const FUNCTION_CALL: Tags = {
+  open: '<function_call>',
+  close: '</function_call>',
+  tail: tailBefore('</function_call>'),
+}
 /** What may sit between the tag and the JSON: whitespace, ChatML leftovers, a fence. */
 const LEAD = /(?:\s|<\|im_start\|>(?:assistant)?|```[\w-]*)*/
-/** What may sit between the JSON and the closing tag (a stray `}` too: Ollama's TestFindArguments "extra closing"). */
-const TAIL = /(?:\s|```|<\|im_end\|>|[}\]])*<\/tool_call>/
 /** How many `{` an unopened `</tool_call>` is read back from: the JSON starts near the boundary. */
 const MAX_UNOPENED_TRIES = 64
 
 function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   const spans: Span[] = []
   const broken: BrokenSpan[] = []
+  for (const tags of [TOOL_CALL, FUNCTION_CALL]) {
+    if (!text.includes(tags.open) && !text.includes(tags.close)) continue
+    const found = parseTags(text, tags)
+    pushAll(spans, found.spans)
+    pushAll(broken, found.broken)
+  }
+  return { spans, broken }
+}
+
+function parseTags(text: string, tags: Tags): { spans: Span[]; broken: BrokenSpan[] } {
+  const spans: Span[] = []
+  const broken: BrokenSpan[] = []
   const balance = budgetedBalance()
-  const find = { open: forwardFinder(text, OPEN), close: forwardFinder(text, CLOSE) }
+  const find = { open: forwardFinder(text, tags.open), close: forwardFinder(text, tags.close) }
   /** Where the last block ended: a closing tag with no opener is read back to here. */
   let boundary = 0
   let i = 0
@@ -44,13 +75,13 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
     if (open < 0 && close < 0) break
     if (close >= 0 && (open < 0 || close < open)) {
       // `{…}</tool_call>` with no opening tag.
-      const end = close + CLOSE.length
+      const end = close + tags.close.length
       const start = unopenedStart(text, boundary, close)
-      if (start >= 0) read(text.slice(start, close), start, end, spans, broken)
+      if (start >= 0) read(text.slice(start, close), start, end, spans, broken, tags)
       boundary = i = end
       continue
     }
-    boundary = i = block(text, open, { spans, broken, balance, find })
+    boundary = i = block(text, open, { spans, broken, balance, find, tags })
   }
   return { spans, broken }
 }
@@ -66,25 +97,26 @@ interface BlockState {
   broken: BrokenSpan[]
   balance: Balance
   find: { open: (from: number) => number; close: (from: number) => number }
+  tags: Tags
 }
 
 function block(text: string, open: number, state: BlockState): number {
-  const { spans, broken, balance, find } = state
-  const bodyStart = open + OPEN.length
+  const { spans, broken, balance, find, tags } = state
+  const bodyStart = open + tags.open.length
   const lead = matchAt(LEAD, text, bodyStart)![0]
   const jsonStart = bodyStart + lead.length
   const nextTag = (from: number) => {
     const c = find.close(from)
     const o = find.open(from)
     return c >= 0 && (o < 0 || c < o)
-      ? { at: c, end: c + CLOSE.length }
+      ? { at: c, end: c + tags.close.length }
       : { at: o < 0 ? text.length : o, end: o < 0 ? text.length : o }
   }
   if (text[jsonStart] !== '{' && text[jsonStart] !== '[') {
     // Not JSON: another family's body (`<function=…>`, GLM's `name<arg_key>`), or an empty block.
     const next = nextTag(bodyStart)
     if (text.slice(bodyStart, next.at).trim() === '' && next.end > next.at)
-      broken.push({ start: open, end: next.end, problem: 'an empty <tool_call> block' })
+      broken.push({ start: open, end: next.end, problem: `an empty ${tags.open} block` })
     return next.end
   }
   let pos = jsonStart
@@ -102,29 +134,35 @@ function block(text: string, open: number, state: BlockState): number {
     broken.push({
       start: open,
       end: next.end,
-      problem:
-        'the JSON inside <tool_call> does not parse (a closing brace or bracket is missing, or the answer was cut off)',
+      problem: `the JSON inside ${tags.open} does not parse (a closing brace or bracket is missing, or the answer was cut off)`,
     })
     return next.end
   }
-  const tail = matchAt(TAIL, text, lastEnd)
+  const tail = matchAt(tags.tail, text, lastEnd)
   const end = tail ? lastEnd + tail[0].length : lastEnd
-  read(text.slice(jsonStart, lastEnd), open, end, spans, broken)
+  read(text.slice(jsonStart, lastEnd), open, end, spans, broken, tags)
   return end
 }
 
-function read(body: string, start: number, end: number, spans: Span[], broken: BrokenSpan[]): void {
+function read(
+  body: string,
+  start: number,
+  end: number,
+  spans: Span[],
+  broken: BrokenSpan[],
+  tags: Tags,
+): void {
   const json = unwrap(body)
   const parsed = parseJsonLoose(json)
   if (!parsed.ok) {
     const many = sequence(json) ?? pythonDict(json)
     if (many) spans.push({ start, end, calls: many, kind: 'markup' })
-    else broken.push({ start, end, problem: `the JSON inside <tool_call> does not parse (${parsed.error})` })
+    else broken.push({ start, end, problem: `the JSON inside ${tags.open} does not parse (${parsed.error})` })
     return
   }
   const calls = callsFromValue(parsed.value)
   if (calls) spans.push({ start, end, calls, kind: 'markup' })
-  else broken.push({ start, end, problem: 'the JSON inside <tool_call> has no "name" and "arguments"' })
+  else broken.push({ start, end, problem: `the JSON inside ${tags.open} has no "name" and "arguments"` })
 }
 
 /** Several objects back to back in one block. */
@@ -183,7 +221,7 @@ function unopenedStart(text: string, from: number, close: number): number {
 export const hermes: ToolCallFamily = {
   id: 'hermes',
   models: 'Hermes 2 Pro, Qwen 2.5, Qwen3, QwQ and most models whose template teaches <tool_call>',
-  detect: (text) => text.includes(OPEN) || text.includes(CLOSE),
+  detect: (text) => [TOOL_CALL, FUNCTION_CALL].some((t) => text.includes(t.open) || text.includes(t.close)),
   parse,
   example: '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/index.ts"}}\n</tool_call>',
 }

@@ -1,4 +1,5 @@
 import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
+import { isObject, parseJsonLoose } from '../json-scan'
 import { quote } from './markup-util'
 
 /*
@@ -9,6 +10,7 @@ import { quote } from './markup-util'
  * whose `</function>` never came, a `<param>` without a name or a name given twice
  * runs nothing and is reported. Values are text; `../index.ts` converts them to the
  * schema's types (and refuses arguments the tool does not have, where upstream guesses).
+ * A body that is one JSON object is the arguments (Hermes 2 Pro's `<function name="…">{…}</function>`).
  */
 
 const SPACE = '(?:\\s+|\\u0120|)'
@@ -20,6 +22,13 @@ const PARAM = new RegExp(
 )
 
 function readBody(name: string, body: string): RawCall | string {
+  // The same wrapper around JSON arguments is Hermes 2 Pro's, as llama.cpp's parser reads it
+  // (tests/test-chat.cpp, COMMON_CHAT_FORMAT_HERMES_2_PRO: `<function name="special_function">\n{"arg1": 1}\n</function>`).
+  const json = body.trim()
+  if (json.startsWith('{')) {
+    const parsed = parseJsonLoose(json)
+    if (parsed.ok && isObject(parsed.value)) return { name, arguments: parsed.value }
+  }
   const args: Record<string, string> = {}
   let problem: string | undefined
   const rest = body.replace(
