@@ -5,7 +5,7 @@ import type { RulePattern } from '../../../shared/protocol'
 import { ApprovalActions } from './ApprovalActions'
 import type { ApprovalAnswer } from './types'
 import { useApprovalKeys, useTakeFocus } from './useApprovalKeys'
-import { RuleText } from './RuleText'
+import { BacktickText } from './BacktickText'
 import { useResolveOnce } from './useResolveOnce'
 
 interface ApprovalHeaderProps {
@@ -82,7 +82,7 @@ export function AcceptRejectApproval(props: AcceptRejectApprovalProps): React.JS
           <span>
             Always allow <code>{ruleLabel(rule)}</code>:
           </span>{' '}
-          <RuleText text={describeRule(rule)} />
+          <BacktickText text={describeRule(rule)} />
         </p>
       )}
       <ApprovalActions

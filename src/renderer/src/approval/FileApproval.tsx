@@ -45,7 +45,8 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
   const [resolved, resolve] = useResolveOnce(onResolve)
   const theme = useMonacoTheme()
   const titleId = useId()
-  const diff = useDiffEditor({ hunks, accepted, focused, editing })
+  const created = kind === 'create'
+  const diff = useDiffEditor({ hunks, accepted, focused, editing, created })
   useTakeFocus(panel)
 
   const added = hunks.reduce((n, h) => n + h.newLines, 0)
@@ -65,7 +66,12 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
       useInlineViewWhenSpaceIsLimited: false,
       // The change first: unchanged stretches fold away (click to unfold), so a change at line 61
       // is in view without scrolling. Off while editing, where the user moves through the whole text.
-      hideUnchangedRegions: { enabled: !editing, contextLineCount: 3, minimumLineCount: 5, revealLineCount: 20 },
+      hideUnchangedRegions: {
+        enabled: !editing && kind !== 'create',
+        contextLineCount: 3,
+        minimumLineCount: 5,
+        revealLineCount: 20,
+      },
       // A new file: no gutter of removed-line markers beside lines that were never there.
       renderIndicators: kind !== 'create',
       // Hunks count whitespace, so the editor must show whitespace-only changes too.
@@ -171,7 +177,9 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
       <div className="approval-body">
         <div className="approval-editor" data-testid="approval-diff" ref={editorBox}>
           <DiffEditor
-            original={before ?? ''}
+            // Monaco diffs an empty "before" as a removed line 1; a new file is compared with itself
+            // instead and its lines are marked as added (useDiffEditor), so it reads as added only.
+            original={created ? (after ?? '') : (before ?? '')}
             modified={after ?? ''}
             language={languageForPath(path)}
             theme={theme}

@@ -9,9 +9,7 @@ export interface AttentionSnapshot {
   pending: readonly string[]
 }
 
-export type AttentionCall =
-  | { kind: 'approval'; callId: string }
-  | { kind: 'turn-ended' }
+export type AttentionCall = { kind: 'approval'; callId: string } | { kind: 'turn-ended' }
 
 export function attentionCalls(prev: AttentionSnapshot, next: AttentionSnapshot): AttentionCall[] {
   // Opening another session replays its state: nothing new happened.

@@ -52,11 +52,8 @@ export function setAttentionPrefs(change: Partial<AttentionPrefs>): void {
 }
 
 export function useAttentionPrefs(): AttentionPrefs {
-  return useSyncExternalStore(
-    (l) => {
-      listeners.add(l)
-      return () => listeners.delete(l)
-    },
-    attentionPrefs,
-  )
+  return useSyncExternalStore((l) => {
+    listeners.add(l)
+    return () => listeners.delete(l)
+  }, attentionPrefs)
 }

@@ -1,10 +1,10 @@
 import type React from 'react'
 
 /**
- * A rule's description (shared/approval-rules.ts writes command words between backticks, as the CLI
- * prints them): the quoted parts become code instead of showing their backticks.
+ * Text from the core that quotes command words between backticks, as the CLI prints them (a rule's
+ * description, why a command asks): the quoted parts become code instead of showing their backticks.
  */
-export function RuleText({ text }: { text: string }): React.JSX.Element {
+export function BacktickText({ text }: { text: string }): React.JSX.Element {
   const parts = text.split('`')
   // An odd count of backticks leaves the last part unquoted: show it as written.
   return (
