@@ -195,7 +195,7 @@ test('no sideways scroll at 1024, 1280, 1440 and 1920 px with an approval open',
   }
 })
 
-test('a notification when an approval waits and when the turn ends, in the background only', async ({
+test('a notification when an approval waits and when the turn ends while the window is in the background', async ({
   page,
 }) => {
   // The browser in the background, with notifications allowed: a stand-in records what is shown.

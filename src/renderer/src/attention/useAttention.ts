@@ -4,7 +4,8 @@ import { attentionCalls, type AttentionSnapshot } from './events'
 import { callAttention } from './notify'
 
 function snapshot(s: AppState): AttentionSnapshot {
-  return { sessionId: s.sessionId, busy: isBusy(s), pending: s.view.pendingApprovals }
+  // The session's own turn, not "starting" (set while a new chat is made, before its turn begins).
+  return { sessionId: s.sessionId, busy: isBusy({ ...s, starting: false }), pending: s.view.pendingApprovals }
 }
 
 function approvalWords(s: AppState, callId: string): string {
