@@ -28,10 +28,9 @@ const run = (command: string) => ({ toolCalls: [{ name: 'run_command', arguments
 
 /** No sideways scroll: the page is no wider than the window. */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const { scroll, client } = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }))
+  const { scroll, client } = await page.evaluate<{ scroll: number; client: number }>(
+    '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+  )
   expect(scroll, 'the page scrolls sideways').toBeLessThanOrEqual(client)
 }
 
@@ -199,21 +198,17 @@ test('a notification when an approval waits and when the turn ends while the win
   page,
 }) => {
   // The browser in the background, with notifications allowed: a stand-in records what is shown.
-  await page.addInitScript(() => {
-    const shown: string[] = []
-    Object.assign(window, { __shown: shown })
-    class FakeNotification {
+  await page.addInitScript(`
+    const shown = []
+    window.__shown = shown
+    window.Notification = class {
       static permission = 'granted'
       static requestPermission = async () => 'granted'
-      onclick: (() => void) | null = null
-      constructor(title: string, opts?: { body?: string }) {
-        shown.push(`${title}: ${opts?.body ?? ''}`)
-      }
-      close(): void {}
+      constructor(title, opts) { shown.push(title + ': ' + ((opts && opts.body) || '')) }
+      close() {}
     }
-    Object.assign(window, { Notification: FakeNotification })
     document.hasFocus = () => false
-  })
+  `)
   await page.setViewportSize({ width: 1440, height: 900 })
   h = await startServe({
     files: { 'README.md': '# demo\n' },
@@ -241,7 +236,7 @@ test('a notification when an approval waits and when the turn ends while the win
   await expect(page.getByTestId('notify-sound')).toBeDisabled()
   await saveScreen(page, '86-settings-notifications')
   expect(await page.evaluate(UNNAMED_CONTROLS)).toEqual([])
-  expect(await page.evaluate(() => localStorage.getItem('stepwise.attention'))).toContain('"notify":false')
+  expect(await page.evaluate("localStorage.getItem('stepwise.attention')")).toContain('"notify":false')
 })
 
 test('a half-typed message stays with its chat; Until green says what it does; starters fill the box', async ({
