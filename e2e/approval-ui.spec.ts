@@ -263,3 +263,46 @@ test('a half-typed message stays with its chat; Until green says what it does; s
   await expect(page.getByTestId('chat-input')).toHaveValue('')
   await expect(page.getByTestId('until-green-says')).toHaveCount(0)
 })
+
+test('several changes of one step: where this one stands, what comes next, and one answer for all', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 700 })
+  h = await startServe({
+    files: { 'README.md': '# demo\n' },
+    model: {
+      turns: [
+        {
+          toolCalls: [
+            { name: 'write_file', arguments: { path: 'one.txt', content: '1\n' } },
+            { name: 'write_file', arguments: { path: 'two.txt', content: '2\n' } },
+            { name: 'write_file', arguments: { path: 'three.txt', content: '3\n' } },
+          ],
+        },
+        { text: 'Done.' },
+      ],
+    },
+  })
+  await page.goto(h.url)
+  await page.getByTestId('chat-input').fill('Three files')
+  await page.getByTestId('send-button').click()
+  const step = page.getByTestId('approval-step')
+  await expect(step.getByTestId('approval-step-position')).toHaveText('1 of 3', { timeout: 20_000 })
+  await expect(step.locator('li')).toHaveText([/one\.txt/, /two\.txt/, /three\.txt/])
+  await expect(step.locator('li[data-state="next"]')).toHaveCount(2)
+  await saveScreen(page, '88-step-of-three')
+  // This one alone, then the other two with one click.
+  await page.keyboard.press('y')
+  await expect(step.getByTestId('approval-step-position')).toHaveText('2 of 3', { timeout: 20_000 })
+  await expect(step.locator('li[data-state="done"]')).toHaveCount(1)
+  await step.getByTestId('accept-all').click()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Done.' })).toBeVisible({
+    timeout: 20_000,
+  })
+  for (const [name, text] of [
+    ['one.txt', '1\n'],
+    ['two.txt', '2\n'],
+    ['three.txt', '3\n'],
+  ])
+    expect(readFileSync(join(h.repo, name), 'utf8')).toBe(text)
+})
