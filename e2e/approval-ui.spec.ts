@@ -73,7 +73,7 @@ for (const size of SIZES) {
       await page.goto(h.url)
       // An empty chat offers ways to begin.
       await expect(page.getByTestId('starter-prompts')).toBeVisible()
-      await saveScreen(page, `80-empty-chat-${tag}`)
+      await saveScreen(page, `approval-0-empty-chat-${tag}`)
       expect(await page.evaluate(UNNAMED_CONTROLS)).toEqual([])
 
       await page.getByTestId('chat-input').fill('Change line 61, add b.txt, touch a file')
@@ -95,7 +95,7 @@ for (const size of SIZES) {
       await expect(card).toHaveAttribute('data-layout', 'inline')
       await expectNoSidewaysScroll(page)
       await expectInView(page, ['status-bar', 'approval-keys', 'approve-button', 'stop-button'])
-      await saveScreen(page, `81-file-approval-${tag}`)
+      await saveScreen(page, `approval-1-file-approval-${tag}`)
       expect(await page.evaluate(UNNAMED_CONTROLS)).toEqual([])
 
       // Esc in the card never stops the turn; Enter accepts.
@@ -110,7 +110,7 @@ for (const size of SIZES) {
       ).toBeVisible()
       await expect(card.locator('.line-delete, .char-delete')).toHaveCount(0)
       await expect(card.getByRole('group', { name: 'Diff layout' })).toHaveCount(0)
-      await saveScreen(page, `82-new-file-${tag}`)
+      await saveScreen(page, `approval-2-new-file-${tag}`)
       await page.keyboard.press('y')
 
       // A command: "always allow" with a preview whose command words are code, not backticks.
@@ -121,7 +121,7 @@ for (const size of SIZES) {
       expect(await card.getByTestId('approval-reason').textContent()).not.toContain('`')
       await expect(card.getByTestId('always-project-button')).toBeVisible()
       await expectNoSidewaysScroll(page)
-      await saveScreen(page, `83-command-approval-${tag}`)
+      await saveScreen(page, `approval-3-command-approval-${tag}`)
       // N opens the reason box; Esc closes it (and does not stop the turn); Y then approves.
       await page.keyboard.press('n')
       await expect(page.getByTestId('reject-reason')).toBeFocused()
@@ -135,7 +135,7 @@ for (const size of SIZES) {
       expect(readFileSync(join(h.repo, 'a.txt'), 'utf8')).toBe(AFTER)
       expect(readFileSync(join(h.repo, 'b.txt'), 'utf8')).toBe('new file\nsecond line\n')
       await expectNoSidewaysScroll(page)
-      await saveScreen(page, `84-turn-done-${tag}`)
+      await saveScreen(page, `approval-4-turn-done-${tag}`)
       expect(problems).toEqual([])
     })
   }
@@ -190,7 +190,7 @@ test('no sideways scroll at 1024, 1280, 1440 and 1920 px with an approval open',
     await expectInView(page, ['status-bar', 'approve-button', 'reject-button'])
     const palette = await page.getByRole('button', { name: 'Commands (Ctrl+K)' }).boundingBox()
     expect(palette!.x + palette!.width).toBeLessThanOrEqual(width)
-    await saveScreen(page, `85-width-${width}`)
+    await saveScreen(page, `approval-5-width-${width}`)
   }
 })
 
@@ -234,7 +234,7 @@ test('a notification when an approval waits and when the turn ends while the win
   await page.keyboard.press('Enter')
   await page.getByTestId('notify-toggle').uncheck()
   await expect(page.getByTestId('notify-sound')).toBeDisabled()
-  await saveScreen(page, '86-settings-notifications')
+  await saveScreen(page, 'approval-6-settings-notifications')
   expect(await page.evaluate(UNNAMED_CONTROLS)).toEqual([])
   expect(await page.evaluate("localStorage.getItem('stepwise.attention')")).toContain('"notify":false')
 })
@@ -257,7 +257,7 @@ test('a half-typed message stays with its chat; Until green says what it does; s
   await page.getByTestId('chat-input').fill('half a thought')
   await page.getByTestId('until-green').click()
   await expect(page.getByTestId('until-green-says')).toContainText('build and')
-  await saveScreen(page, '87-until-green')
+  await saveScreen(page, 'approval-7-until-green')
   await page.getByRole('button', { name: 'New chat' }).click()
   await expect(page.getByTestId('starter-prompts')).toBeVisible()
   await expect(page.getByTestId('chat-input')).toHaveValue('')
@@ -290,7 +290,7 @@ test('several changes of one step: where this one stands, what comes next, and o
   await expect(step.getByTestId('approval-step-position')).toHaveText('1 of 3', { timeout: 20_000 })
   await expect(step.locator('li')).toHaveText([/one\.txt/, /two\.txt/, /three\.txt/])
   await expect(step.locator('li[data-state="next"]')).toHaveCount(2)
-  await saveScreen(page, '88-step-of-three')
+  await saveScreen(page, 'approval-8-step-of-three')
   // This one alone, then the other two with one click.
   await page.keyboard.press('y')
   await expect(step.getByTestId('approval-step-position')).toHaveText('2 of 3', { timeout: 20_000 })
