@@ -12,21 +12,31 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   )
 }
 
-/** True when Enter already means something where focus is: a button, a link, a summary. */
-function enterActivates(target: EventTarget | null): boolean {
-  return target instanceof Element && target.closest('button, a[href], summary, [role="button"]') !== null
+/**
+ * Whether Enter answers "accept" where focus is: on the page itself or in the approval panel, not on
+ * one of its buttons or links (Enter presses those). Elsewhere Enter keeps its own meaning (a
+ * timeline row, an overview bar, a dialog).
+ */
+function enterAccepts(target: EventTarget | null): boolean {
+  if (target === document.body || target === document.documentElement || target === null) return true
+  if (!(target instanceof Element)) return false
+  return (
+    target.closest('.side-panel.approval') !== null &&
+    target.closest('button, a[href], summary, [role="button"]') === null
+  )
 }
 
 /**
  * Y / N / E shortcuts for the approval panel, on the whole window, except while the user types in a
- * field or an editor, or holds a modifier. Enter is Y too, unless focus is on a button or link (Enter
- * presses that). `enabled: false` turns them off (e.g. while the reason box is open).
+ * field or an editor, or holds a modifier. Enter is Y too while focus is on the page or in the
+ * approval panel but not on a button or link. `enabled: false` turns them off (e.g. while the reason
+ * box is open).
  */
 export function useApprovalKeys(handlers: Partial<Record<ApprovalKey, () => void>>, enabled: boolean): void {
   const onKey = useEffectEvent((event: KeyboardEvent) => {
     if (event.defaultPrevented || event.repeat || event.ctrlKey || event.metaKey || event.altKey) return
     if (event.isComposing || isTypingTarget(event.target)) return
-    const enter = event.key === 'Enter' && !event.shiftKey && !enterActivates(event.target)
+    const enter = event.key === 'Enter' && !event.shiftKey && enterAccepts(event.target)
     const key = enter ? 'y' : event.key.toLowerCase()
     if (key !== 'y' && key !== 'n' && key !== 'e' && key !== 'r') return
     const handler = handlers[key]
