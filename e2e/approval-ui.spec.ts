@@ -291,7 +291,8 @@ test('several changes of one step: where this one stands, what comes next, and o
   await expect(step.locator('li')).toHaveText([/one\.txt/, /two\.txt/, /three\.txt/])
   await expect(step.locator('li[data-state="next"]')).toHaveCount(2)
   await saveScreen(page, 'approval-8-step-of-three')
-  // This one alone, then the other two with one click.
+  // This one alone (once its card is there to take the key), then the other two with one click.
+  await expect(page.getByTestId('approval-panel')).toBeFocused()
   await page.keyboard.press('y')
   await expect(step.getByTestId('approval-step-position')).toHaveText('2 of 3', { timeout: 20_000 })
   await expect(step.locator('li[data-state="done"]')).toHaveCount(1)

@@ -3,6 +3,7 @@ import { useMemo } from 'react'
 import { useApp } from '../state/store'
 import { summarizeArgs } from '../timeline'
 import { answerLater } from './batch'
+import './step.css'
 import { stepCallsOf, upcoming, type CallState } from './stepCalls'
 import type { ApprovalAnswer } from './types'
 
