@@ -13,6 +13,7 @@ import {
   tempDir,
   type Serve,
 } from './ui-host'
+import { benchApprovalScrolls } from './ui-approval'
 import { benchLiveEvents } from './ui-live'
 import {
   overviewWorkCount,
@@ -42,6 +43,8 @@ import { maxOf, pushAll } from '../src/shared/arrays'
  *     later than with it hidden (the reference: today's first paint, same run, alternated);
  *     zooming it with the wheel, and a turn streaming at ~200 events/s (ui-live.ts), cost
  *     ≤ 16 ms of its own work per frame at p95. Reference: the page's frame interval.
+ *  5. an approval shows the change first (issue 24, ui-approval.ts): no scroll to see a change
+ *     at line 61 of a 100-line file, at 1440×900 and 1024×700.
  * The fake model server stands in for Ollama; everything else is the real app.
  */
 
@@ -253,6 +256,7 @@ export async function benchUi(): Promise<BenchRow[]> {
     ['open a stored 10,000-step session', benchLongSession],
     ['live events on screen', benchLiveEvents],
     ['web host cold start', benchColdStart],
+    ['the change first in an approval', benchApprovalScrolls],
   ]
   try {
     for (const [label, run] of parts) {

@@ -32,8 +32,11 @@ app.on('activate', () => {
 })
 
 void app.whenReady().then(() => {
-  // The renderer needs no device or notification access; refuse every permission request.
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  // The renderer needs no device access; notifications only (an approval waits, a turn ended:
+  // Settings › Notifications), which Electron shows as the OS's own.
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) =>
+    callback(permission === 'notifications'),
+  )
   serveRenderer(join(outDir, 'renderer'))
   // One data folder for every host; an old database in Electron's own folder moves there once.
   const { dataDir, notices: moved } = desktopDataDir(app.getPath('userData'))

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import type React from 'react'
+import { useAttention } from './attention/useAttention'
 import { MainPane } from './layout/MainPane'
 import { SidePanel } from './layout/SidePanel'
 import { Toasts } from './layout/Toasts'
@@ -33,6 +34,7 @@ export function App(): React.JSX.Element {
   const ready = useApp((s) => s.info !== null)
   const project = useApp((s) => s.project)
   const replaying = useReplayActive()
+  useAttention()
 
   useEffect(() => {
     connect(hostApi()).catch((err: unknown) => setFailed(err instanceof Error ? err.message : String(err)))

@@ -14,6 +14,23 @@ interface ApprovalActionsProps {
   onReject(reason: string | undefined): void
   /** More buttons between Accept and Reject (Edit, for file changes). */
   children?: ReactNode
+  /** Whether E (edit) is one of the keys to show. */
+  editKey?: boolean
+}
+
+/** The keys that answer, shown under the buttons while the question is open. */
+function KeyHint({ editKey }: { editKey: boolean }): React.JSX.Element {
+  return (
+    <p className="approval-keys" data-testid="approval-keys">
+      <kbd>Y</kbd> or <kbd>Enter</kbd> approve · <kbd>N</kbd> reject
+      {editKey && (
+        <>
+          {' '}
+          · <kbd>E</kbd> edit
+        </>
+      )}
+    </p>
+  )
 }
 
 /** Accept and Reject, with the optional reason box that Reject opens. */
@@ -68,6 +85,7 @@ export function ApprovalActions(props: ApprovalActionsProps): React.JSX.Element 
         )}
       </div>
       {rejecting && !resolved && <RejectBox onConfirm={props.onReject} onCancel={cancel} />}
+      {!rejecting && !resolved && <KeyHint editKey={props.editKey ?? false} />}
     </div>
   )
 }

@@ -1,10 +1,11 @@
 import type React from 'react'
-import { useId, useState, type ReactNode } from 'react'
+import { useId, useRef, useState, type ReactNode } from 'react'
 import { describeRule, ruleLabel } from '../../../shared/approval-rules'
 import type { RulePattern } from '../../../shared/protocol'
 import { ApprovalActions } from './ApprovalActions'
 import type { ApprovalAnswer } from './types'
-import { useApprovalKeys } from './useApprovalKeys'
+import { useApprovalKeys, useTakeFocus } from './useApprovalKeys'
+import { BacktickText } from './BacktickText'
 import { useResolveOnce } from './useResolveOnce'
 
 interface ApprovalHeaderProps {
@@ -57,6 +58,8 @@ export function AcceptRejectApproval(props: AcceptRejectApprovalProps): React.JS
   const [rejecting, setRejecting] = useState(false)
   const [resolved, resolve] = useResolveOnce(onResolve)
   const titleId = useId()
+  const panel = useRef<HTMLElement>(null)
+  useTakeFocus(panel)
 
   useApprovalKeys(
     { y: () => resolve({ decision: 'accept' }), n: () => setRejecting(true) },
@@ -65,6 +68,8 @@ export function AcceptRejectApproval(props: AcceptRejectApprovalProps): React.JS
 
   return (
     <section
+      ref={panel}
+      tabIndex={-1}
       className="approval-panel"
       aria-labelledby={titleId}
       data-testid="approval-panel"
@@ -77,7 +82,7 @@ export function AcceptRejectApproval(props: AcceptRejectApprovalProps): React.JS
           <span>
             Always allow <code>{ruleLabel(rule)}</code>:
           </span>{' '}
-          {describeRule(rule)}
+          <BacktickText text={describeRule(rule)} />
         </p>
       )}
       <ApprovalActions

@@ -1,5 +1,6 @@
 import type React from 'react'
 import { AcceptRejectApproval } from './ApprovalFrame'
+import { BacktickText } from './BacktickText'
 import type { ApprovalAnswer, ApprovalCard } from './types'
 
 interface CommandApprovalProps {
@@ -27,7 +28,11 @@ export function CommandApproval({ request, queued, onResolve }: CommandApprovalP
         <p className="approval-cwd">
           in <code data-testid="approval-cwd">{request.subject.cwd}</code>
         </p>
-        {request.subject.reason && <p className="approval-cwd">{request.subject.reason}</p>}
+        {request.subject.reason && (
+          <p className="approval-cwd" data-testid="approval-reason">
+            <BacktickText text={request.subject.reason} />
+          </p>
+        )}
       </div>
     </AcceptRejectApproval>
   )

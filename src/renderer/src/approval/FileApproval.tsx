@@ -1,6 +1,6 @@
 import { DiffEditor } from '@monaco-editor/react'
 import type React from 'react'
-import { useId, useMemo, useState, type CSSProperties } from 'react'
+import { useId, useMemo, useRef, useState, type CSSProperties } from 'react'
 import { ApprovalActions } from './ApprovalActions'
 import { fileAcceptAnswer, fileAcceptLabel } from './decision'
 import { HunkList } from './HunkList'
@@ -8,7 +8,8 @@ import { applyHunks, computeHunks, type Hunk } from './hunks'
 import { languageForPath, useMonacoTheme } from './monaco'
 import type { FileChangeKind } from '../../../shared/protocol'
 import type { ApprovalAnswer, ApprovalCard } from './types'
-import { useApprovalKeys } from './useApprovalKeys'
+import { useDiffLayout } from './diffLayout'
+import { useApprovalKeys, useTakeFocus } from './useApprovalKeys'
 import { useResolveOnce } from './useResolveOnce'
 import { useDiffEditor } from './useDiffEditor'
 
@@ -34,13 +35,19 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
   const hunks = useMemo(() => computeHunks(before, after), [before, after])
   const [accepted, setAccepted] = useState<ReadonlySet<number>>(() => new Set(hunks.map((h) => h.index)))
   const [focused, setFocused] = useState<number | null>(null)
-  const [sideBySide, setSideBySide] = useState(true)
+  const panel = useRef<HTMLElement>(null)
+  const editorBox = useRef<HTMLDivElement>(null)
+  const [layout, setLayout] = useDiffLayout(editorBox)
+  // A new file has nothing to put beside it: inline, so it reads as added lines only.
+  const sideBySide = kind !== 'create' && layout === 'side'
   const [editing, setEditing] = useState(false)
   const [rejecting, setRejecting] = useState(false)
   const [resolved, resolve] = useResolveOnce(onResolve)
   const theme = useMonacoTheme()
   const titleId = useId()
-  const diff = useDiffEditor({ hunks, accepted, focused, editing })
+  const created = kind === 'create'
+  const diff = useDiffEditor({ hunks, accepted, focused, editing, created })
+  useTakeFocus(panel)
 
   const added = hunks.reduce((n, h) => n + h.newLines, 0)
   const removed = hunks.reduce((n, h) => n + h.oldLines, 0)
@@ -57,6 +64,16 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
       originalEditable: false,
       renderSideBySide: sideBySide,
       useInlineViewWhenSpaceIsLimited: false,
+      // The change first: unchanged stretches fold away (click to unfold), so a change at line 61
+      // is in view without scrolling. Off while editing, where the user moves through the whole text.
+      hideUnchangedRegions: {
+        enabled: !editing && kind !== 'create',
+        contextLineCount: 3,
+        minimumLineCount: 5,
+        revealLineCount: 20,
+      },
+      // A new file: no gutter of removed-line markers beside lines that were never there.
+      renderIndicators: kind !== 'create',
       // Hunks count whitespace, so the editor must show whitespace-only changes too.
       ignoreTrimWhitespace: false,
       renderMarginRevertIcon: editing,
@@ -65,7 +82,7 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
       fontSize: 13,
       readOnlyMessage: { value: 'Press Edit (E) to change the proposed text.' },
     }),
-    [editing, sideBySide],
+    [editing, sideBySide, kind],
   )
 
   const accept = (): void => {
@@ -114,7 +131,14 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
   )
 
   return (
-    <section className="approval-panel" aria-labelledby={titleId} data-testid="approval-panel">
+    <section
+      ref={panel}
+      tabIndex={-1}
+      className="approval-panel"
+      aria-labelledby={titleId}
+      data-testid="approval-panel"
+      data-layout={sideBySide ? 'side' : 'inline'}
+    >
       <header className="approval-header">
         <div className="approval-title">
           <span className={`approval-badge approval-badge--${kind}`} data-testid="approval-kind">
@@ -131,14 +155,16 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
             via <code>{tool}</code>
           </span>
           {queued > 0 && <span data-testid="approval-queue">1 of {queued + 1}</span>}
-          <span className="approval-segmented" role="group" aria-label="Diff layout">
-            <button type="button" aria-pressed={sideBySide} onClick={() => setSideBySide(true)}>
-              Side by side
-            </button>
-            <button type="button" aria-pressed={!sideBySide} onClick={() => setSideBySide(false)}>
-              Inline
-            </button>
-          </span>
+          {kind !== 'create' && (
+            <span className="approval-segmented" role="group" aria-label="Diff layout">
+              <button type="button" aria-pressed={sideBySide} onClick={() => setLayout('side')}>
+                Side by side
+              </button>
+              <button type="button" aria-pressed={!sideBySide} onClick={() => setLayout('inline')}>
+                Inline
+              </button>
+            </span>
+          )}
         </div>
       </header>
       {agentFile && (
@@ -149,9 +175,11 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
       )}
 
       <div className="approval-body">
-        <div className="approval-editor" data-testid="approval-diff">
+        <div className="approval-editor" data-testid="approval-diff" ref={editorBox}>
           <DiffEditor
-            original={before ?? ''}
+            // Monaco diffs an empty "before" as a removed line 1; a new file is compared with itself
+            // instead and its lines are marked as added (useDiffEditor), so it reads as added only.
+            original={created ? (after ?? '') : (before ?? '')}
             modified={after ?? ''}
             language={languageForPath(path)}
             theme={theme}
@@ -179,6 +207,7 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
       <ApprovalActions
         acceptLabel={fileAcceptLabel(hunks, accepted, edited)}
         acceptBlockedReason={blocked}
+        editKey={canEdit}
         resolved={resolved}
         rejecting={rejecting}
         onRejectingChange={setRejecting}

@@ -51,8 +51,10 @@ export function useDiffEditor(opts: {
   accepted: ReadonlySet<number>
   focused: number | null
   editing: boolean
+  /** A new file: shown against itself, every line marked as added. */
+  created?: boolean
 }) {
-  const { hunks, accepted, focused, editing } = opts
+  const { hunks, accepted, focused, editing, created = false } = opts
   const [editor, setEditor] = useState<MonacoDiffEditor | null>(null)
   const track = useDiffModelRelease()
   /** The modified model's alternative version when editing began; null when not editing. */
@@ -82,14 +84,19 @@ export function useDiffEditor(opts: {
     const modified = editor.getModifiedEditor().createDecorationsCollection()
     // While editing, the modified text no longer matches the hunks' line numbers.
     if (!editing) {
+      const model = editor.getModifiedEditor().getModel()
+      let lines = model?.getLineCount() ?? 0
+      // The empty line after a final newline is not a line of the file.
+      if (model && lines > 1 && model.getLineContent(lines) === '') lines -= 1
+      const added = created && lines > 0 ? [lineDecoration(1, lines, 'approval-line-added')] : []
       original.set(hunkDecorations(hunks, accepted, focused, 'old'))
-      modified.set(hunkDecorations(hunks, accepted, focused, 'new'))
+      modified.set([...added, ...hunkDecorations(hunks, accepted, focused, 'new')])
     }
     return () => {
       original.clear()
       modified.clear()
     }
-  }, [editor, hunks, accepted, focused, editing])
+  }, [editor, hunks, accepted, focused, editing, created])
 
   const reveal = useCallback(
     (h: Hunk) => {

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import type React from 'react'
 import { findSlash, needsArg, runCommand, SLASH_COMMANDS, type PaletteCommand } from '../palette/commands'
 import { enqueue, invoke, isBusy, send, stop, toast, useApp } from '../state/store'
+import { onDraft } from './draft'
 import { loadHistory, saveHistory } from './history'
 import { insertMention, matchFiles, mentionAt } from './mentions'
 import { matchSlash, parseSlash, slashQuery } from './slash'
@@ -46,6 +47,8 @@ function slashLabel(command: PaletteCommand): React.JSX.Element {
 export function ChatInput(): React.JSX.Element {
   const busy = useApp(isBusy)
   const repo = useApp((s) => s.project?.repo)
+  const sessionId = useApp((s) => s.sessionId)
+  const approvalWaiting = useApp((s) => s.view.pendingApprovals.length > 0)
   const files = useProjectFiles(repo)
   const [text, setText] = useState('')
   const [untilGreen, setUntilGreen] = useState(false)
@@ -54,6 +57,29 @@ export function ChatInput(): React.JSX.Element {
   const [pickState, setPickState] = useState({ query: '', index: 0 })
   const history = useMemo(() => loadHistory(repo ?? ''), [repo])
   const box = useRef<HTMLTextAreaElement>(null)
+
+  // A half-typed message belongs to its chat: another chat (or a new one) starts empty. The first
+  // send of a new chat gives it its id; that change keeps the box as it is.
+  const [typedFor, setTypedFor] = useState(sessionId)
+  if (typedFor !== sessionId) {
+    setTypedFor(sessionId)
+    if (typedFor !== null) {
+      setText('')
+      setUntilGreen(false)
+    }
+  }
+
+  useEffect(
+    () =>
+      onDraft((draft) => {
+        setText(draft)
+        requestAnimationFrame(() => {
+          box.current?.focus()
+          box.current?.setSelectionRange(draft.length, draft.length)
+        })
+      }),
+    [],
+  )
 
   const mention = useMemo(() => mentionAt(text, caret), [text, caret])
   const matches = useMemo(() => (mention ? matchFiles(files, mention.query) : []), [mention, files])
@@ -149,7 +175,8 @@ export function ChatInput(): React.JSX.Element {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault()
       void submit()
-    } else if (e.key === 'Escape' && busy) {
+    } else if (e.key === 'Escape' && busy && !approvalWaiting) {
+      // While an approval waits, Esc is not "stop": the turn waits for an answer, not to be cut.
       e.preventDefault()
       void stop()
     } else if (e.key === 'ArrowUp' && !el.value.slice(0, el.selectionStart).includes('\n')) {
@@ -170,6 +197,12 @@ export function ChatInput(): React.JSX.Element {
   return (
     <>
       <QueuedMessages />
+      {untilGreen && (
+        <p id="until-green-says" className="chat-mode-hint" data-testid="until-green-says">
+          <strong>Until green</strong> is on: when the model says it is done, the project&apos;s build and
+          tests run, and failures go back to it (up to 15 rounds).
+        </p>
+      )}
       <div className="chat-input">
         {showSlash && (
           <Suggestions
@@ -221,6 +254,7 @@ export function ChatInput(): React.JSX.Element {
             className={`ui-button small until-green${untilGreen ? ' on' : ''}`}
             aria-pressed={untilGreen}
             data-testid="until-green"
+            aria-describedby={untilGreen ? 'until-green-says' : undefined}
             title="When the model says it is done, run the project's build and tests and send failures back (up to 15 rounds)"
             onClick={() => setUntilGreen((on) => !on)}
           >

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import type React from 'react'
 import { ChatInput } from '../chat/ChatInput'
+import { StarterPrompts } from '../chat/StarterPrompts'
 import { AgentFilesNotice } from './AgentFilesNotice'
 import { ErrorActions } from './ErrorActions'
 import { openSession, select, useApp } from '../state/store'
@@ -34,6 +35,7 @@ export function MainPane(): React.JSX.Element {
             Every step shows up here as it happens. Changes wait for you as diffs: accept them whole, per
             hunk, or after editing.
           </p>
+          {!replaying && <StarterPrompts />}
         </div>
       ) : (
         <Timeline steps={steps} selectedSeq={selectedSeq} onSelect={select} follow={!replaying} />

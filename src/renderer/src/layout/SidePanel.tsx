@@ -1,5 +1,7 @@
-import { lazy, Suspense } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import type React from 'react'
+import { takeAnswer } from '../approval/batch'
+import { StepCallList } from '../approval/StepCallList'
 import type { ApprovalAnswer, ApprovalPanelProps } from '../approval/types'
 import { invoke, select, useApp, type ApprovalRequest } from '../state/store'
 import { StepDetails } from '../timeline'
@@ -27,13 +29,22 @@ export function SidePanel(): React.JSX.Element | null {
   const sessionId = useApp((s) => s.sessionId)
   const selectedSeq = useApp((s) => s.selectedSeq)
   const waiting = replaying ? [] : view.pendingApprovals.filter((id) => approvals[id])
-  if (waiting.length > 0 && sessionId) {
-    const request = approvals[waiting[0]]
+  const first = waiting.length > 0 && sessionId ? waiting[0] : null
+  // A call answered ahead ("Accept all" on its step) is answered as it asks.
+  useEffect(() => {
+    if (!first || !sessionId) return
+    const answer = takeAnswer(first)
+    if (answer)
+      void invoke('approval/resolve', { sessionId, callId: first, ...answer }).catch(() => undefined)
+  }, [first, sessionId])
+  if (first && sessionId) {
+    const request = approvals[first]
     const onResolve = (answer: ApprovalAnswer): void => {
       void invoke('approval/resolve', { sessionId, callId: request.callId, ...answer }).catch(() => undefined)
     }
     return (
       <aside className="side-panel approval" aria-label="Waiting for your approval">
+        <StepCallList callId={request.callId} onResolve={onResolve} />
         <Suspense fallback={loading}>
           <ApprovalPanel
             key={request.callId}

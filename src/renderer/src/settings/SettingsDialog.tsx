@@ -1,6 +1,7 @@
 import type React from 'react'
 import { useId, useState, type FormEvent, type ReactNode } from 'react'
 import type { AppSettings } from '../../../shared/protocol'
+import { NotificationSettings } from '../attention/NotificationSettings'
 import { McpRoot } from '../mcp/McpDialog'
 import { ApprovalRules } from './ApprovalRules'
 import { McpSettingsRow } from '../mcp/McpSettingsRow'
@@ -206,6 +207,8 @@ function SettingsForm({ settings }: { settings: AppSettings }): React.JSX.Elemen
       <ApprovalRules />
 
       <McpSettingsRow />
+
+      <NotificationSettings />
 
       <div className="settings-theme">
         <label className="ui-label" htmlFor={`${ids}-theme`}>

@@ -112,7 +112,9 @@ function drawGaps(f: Frame, t0: number, t1: number): void {
     ctx.fillRect(a, 14, b - a, height - 14)
     ctx.fillStyle = p.muted
     ctx.textAlign = 'center'
-    if (b - a > 50) ctx.fillText(`idle ${formatDuration(gap.to - gap.from)}`, (a + b) / 2, 7)
+    // In the band, under the axis (the axis's own labels sit at the top).
+    if (b - a > 50)
+      ctx.fillText(`idle ${formatDuration(gap.to - gap.from)}`, (a + b) / 2, 14 + (height - 14) / 2)
     ctx.textAlign = 'left'
   }
 }
@@ -154,14 +156,17 @@ function drawLane(f: Frame, row: Row, t0: number, t1: number): void {
       // A wait the user answered with a rejection keeps the rejected colour, hatched as a wait.
       ctx.fillStyle = wait.decision === 'reject' ? p.rejected : p.wait
       ctx.fillRect(wa, row.y, wb - wa, row.h)
-      stripes(ctx, wa, row.y, wb - wa, row.h, p.bg, wait.end === null ? f.now : 0)
+      stripes(ctx, wa, row.y, wb - wa, row.h, p.bg, wait.end === null ? f.now : 0, 0.18)
     }
     if (s.status === 'rejected') {
       ctx.fillStyle = p.text
       ctx.fillRect(a, row.y + row.h / 2 - 0.5, w, 1.5)
     }
     // Names inside bars wide enough: on the dark fills in the card's colour, on the pale ones in the text's.
-    if (w > 48) label(ctx, s.name, a, row, w, s.kind === 'turn' || s.status === 'rejected' ? p.text : p.bg)
+    // A bar mostly spent waiting carries the wait's colour under its name: the text's colour reads on it.
+    const onWait = (s.waits?.length ?? 0) > 0
+    if (w > 48)
+      label(ctx, s.name, a, row, w, s.kind === 'turn' || s.status === 'rejected' || onWait ? p.text : p.bg)
   }
 }
 
@@ -192,6 +197,7 @@ function stripes(
   h: number,
   color: string,
   clock: number,
+  alpha = 0.35,
 ): void {
   if (w < 3) return
   ctx.save()
@@ -199,7 +205,7 @@ function stripes(
   ctx.rect(x, y, w, h)
   ctx.clip()
   ctx.strokeStyle = color
-  ctx.globalAlpha = 0.35
+  ctx.globalAlpha = alpha
   ctx.lineWidth = 2
   const shift = clock ? (clock / 60) % 8 : 0
   ctx.beginPath()
