@@ -52,7 +52,10 @@ export async function timeSession(
       delete env[name]
     return await new Promise<SessionTiming>((resolve, reject) => {
       spawnedAt = performance.now()
-      const child = spawn(process.execPath, [cli, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, [...profileArgs(), cli, ...args], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
       let lastEvent = 0
       let pending = ''
       let stderr = ''
@@ -78,6 +81,15 @@ export async function timeSession(
   } finally {
     await server.close()
   }
+}
+
+/**
+ * BENCH_SCALE_PROFILE=<folder>: each session writes a V8 CPU profile there (`--cpu-prof`; Node
+ * refuses it in NODE_OPTIONS), to open in Chrome's DevTools or read with bench/cpu-profile.ts.
+ */
+function profileArgs(): string[] {
+  const dir = process.env.BENCH_SCALE_PROFILE
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []
 }
 
 /** VmHWM (peak resident size) from /proc, in MB; 0 where there is no /proc or the process is gone. */
