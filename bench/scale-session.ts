@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { buildCli, editArgs } from '../test/cli-harness'
 import { startFakeModelServer, type FakeTurn } from '../test/fake-model-server'
@@ -26,9 +27,13 @@ export interface SessionTiming {
   peakRssMb: number
 }
 
-/** Built once per run, like the e2e tests build theirs (test/cli-harness.ts). */
+/**
+ * Built once per run, like the e2e tests build theirs (test/cli-harness.ts), into a folder of
+ * this checkout's own: checkouts that share one node_modules would build over each other's.
+ */
 export function buildBenchCli(): string {
-  return buildCli('bench-scale')
+  const checkout = createHash('sha256').update(process.cwd()).digest('hex').slice(0, 8)
+  return buildCli(`bench-scale-${checkout}`)
 }
 
 export async function timeSession(

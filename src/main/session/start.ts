@@ -163,7 +163,9 @@ export async function startSession(
   // (snapshot/ignoredFolders.ts). A session that runs no command never walks them.
   const ignoredFolders = setup.resume
     ? undefined
-    : createIgnoredFolders(sandbox.root, (rel) => sandbox.isIgnored(rel))
+    : createIgnoredFolders(sandbox.root, (rel) => sandbox.isIgnored(rel), {
+        listed: () => snapshotter.lastListing()?.paths,
+      })
   let ignoredRecorded: Promise<unknown> | undefined
   // The baseline and the code index both mostly wait on the file system (and on their
   // worker threads): taken side by side, a big tree pays for the longer of the two.

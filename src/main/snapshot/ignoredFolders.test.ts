@@ -30,14 +30,16 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(repo, { recursive: true, force: true }))
 
 // Each case twice: with the inotify tracker vouching (Linux), and with the stat look it falls back to.
+// And once with the listing's files given, which spares the rule's test for folders that hold one.
 describe.each([
-  { how: 'tracked', track: true },
-  { how: 'stat look', track: false },
-])('changes under ignored folders ($how)', ({ track }) => {
+  { how: 'tracked', track: true, listed: undefined },
+  { how: 'stat look', track: false, listed: undefined },
+  { how: 'tracked, listing known', track: true, listed: ['index.js', 'src/app.js'] },
+])('changes under ignored folders ($how)', ({ track, listed }) => {
   afterEach(() => opened.splice(0).forEach((f) => f.close()))
   const opened: IgnoredFolders[] = []
   const open = (isIgnored: (rel: string) => boolean) => {
-    const f = createIgnoredFolders(repo, isIgnored, { track })
+    const f = createIgnoredFolders(repo, isIgnored, { track, listed: listed && (() => listed) })
     opened.push(f)
     return f
   }
@@ -94,6 +96,7 @@ describe.each([
     fs.mkdirSync(path.join(repo, 'node_modules/evil/lib'), { recursive: true })
     fs.writeFileSync(path.join(repo, 'node_modules/evil/lib/run.js'), 'x')
     fs.mkdirSync(path.join(repo, 'src/build'), { recursive: true })
+    fs.writeFileSync(path.join(repo, 'src/app.js'), 'z')
     fs.writeFileSync(path.join(repo, 'src/build/gen.js'), 'y')
     fs.rmSync(path.join(repo, 'node_modules/left-pad'), { recursive: true })
     const expected = [

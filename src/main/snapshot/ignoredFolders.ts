@@ -57,12 +57,14 @@ interface Folder {
 /**
  * `isIgnored(rel)` is the listing's rule (the sandbox's): true for a path the listing leaves out.
  * Each top ignored folder (one inside an unignored folder) is walked whole; links are not followed.
- * `track: false` never watches (the look without a tracker, everywhere).
+ * `track: false` never watches (the look without a tracker, everywhere). `listed()`: the files the
+ * listing holds now (the snapshot's), when known: a folder holding one is not ignored, which spares
+ * the rule's test (~0.1 ms a folder: its `.gitignore` files looked up) for nearly every folder.
  */
 export function createIgnoredFolders(
   root: string,
   isIgnored: (rel: string) => boolean,
-  opts: { track?: boolean } = {},
+  opts: { track?: boolean; listed?: () => readonly string[] | undefined } = {},
 ): IgnoredFolders {
   const folders = new Map<string, Folder>()
   let recorded: Map<string, Float64Array> | undefined
@@ -75,6 +77,8 @@ export function createIgnoredFolders(
   /** Reads `dir` and everything new below it; returns the folders read. */
   async function walk(start: string, ignored: boolean): Promise<string[]> {
     const read: string[] = []
+    const listing = opts.listed?.()
+    const unignored = listing ? foldersOf(listing) : undefined
     for (
       let level = [{ dir: start, ignored }], below: typeof level = [];
       level.length > 0;
@@ -88,7 +92,7 @@ export function createIgnoredFolders(
             if (e.isDirectory()) {
               if (dir === '' && NEVER.has(e.name)) continue
               f.subdirs.push(rel)
-              const childIgnored = inside || isIgnored(rel)
+              const childIgnored = inside || (!unignored?.has(rel) && isIgnored(rel))
               if (childIgnored && !inside) tops++
               if (!folders.has(rel)) below.push({ dir: rel, ignored: childIgnored })
             } else if (inside && e.isFile()) f.files.push(rel)
@@ -230,6 +234,18 @@ export function createIgnoredFolders(
       tracker?.close()
     },
   }
+}
+
+/** Every folder above a listed file (none of them is ignored, or the file would not be listed). */
+function foldersOf(files: readonly string[]): Set<string> {
+  const out = new Set<string>()
+  for (const f of files)
+    for (let at = f.lastIndexOf('/'); at > 0; at = f.lastIndexOf('/', at - 1)) {
+      const dir = f.slice(0, at)
+      if (out.has(dir)) break
+      out.add(dir)
+    }
+  return out
 }
 
 /** Hashes a changed file once per stat: a later look reuses the hash while its stat holds. */
