@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { buildCli, editArgs } from '../test/cli-harness'
 import { startFakeModelServer, type FakeTurn } from '../test/fake-model-server'
@@ -26,9 +27,13 @@ export interface SessionTiming {
   peakRssMb: number
 }
 
-/** Built once per run, like the e2e tests build theirs (test/cli-harness.ts). */
+/**
+ * Built once per run, like the e2e tests build theirs (test/cli-harness.ts), into a folder of
+ * this checkout's own: checkouts that share one node_modules would build over each other's.
+ */
 export function buildBenchCli(): string {
-  return buildCli('bench-scale')
+  const checkout = createHash('sha256').update(process.cwd()).digest('hex').slice(0, 8)
+  return buildCli(`bench-scale-${checkout}`)
 }
 
 export async function timeSession(
@@ -52,7 +57,10 @@ export async function timeSession(
       delete env[name]
     return await new Promise<SessionTiming>((resolve, reject) => {
       spawnedAt = performance.now()
-      const child = spawn(process.execPath, [cli, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, [...profileArgs(), cli, ...args], {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
       let lastEvent = 0
       let pending = ''
       let stderr = ''
@@ -78,6 +86,15 @@ export async function timeSession(
   } finally {
     await server.close()
   }
+}
+
+/**
+ * BENCH_SCALE_PROFILE=<folder>: each session writes a V8 CPU profile there (`--cpu-prof`; Node
+ * refuses it in NODE_OPTIONS), to open in Chrome's DevTools or read with bench/cpu-profile.ts.
+ */
+function profileArgs(): string[] {
+  const dir = process.env.BENCH_SCALE_PROFILE
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []
 }
 
 /** VmHWM (peak resident size) from /proc, in MB; 0 where there is no /proc or the process is gone. */

@@ -9,6 +9,7 @@ import { committedRepo } from '../test/cli-harness'
 import type { FakeTurn } from '../test/fake-model-server'
 import { ensureScaleTree, trackedFiles } from './scale-tree'
 import { buildBenchCli, callTurn, stepGaps, timeSession, type SessionTiming } from './scale-session'
+import { firstSessions } from './scale-first'
 import { log, median, report, runProgram, since, timed, type BenchRow } from './util'
 import { maxOf } from '../src/shared/arrays'
 
@@ -102,6 +103,13 @@ async function main(): Promise<void> {
   })
   const file = smallFile(tree.root)
   log(`trivial read: ${file}`)
+
+  // The first minutes: a fresh data folder, the first sessions back to back (scale-first.ts).
+  const firstRows = await firstSessions(
+    cli,
+    { big: tree.root, tiny },
+    { big: readScript(file), tiny: readScript('notes.txt') },
+  )
 
   // Fixed cost: the same scripts on the tiny repo, first session (here) and again (below).
   const tinyData = newDataDir()
@@ -206,6 +214,7 @@ async function main(): Promise<void> {
     },
     ...commandRows,
     indexRow,
+    ...firstRows,
     {
       name: 'scale: exit after the last event',
       unit: 's',

@@ -433,6 +433,8 @@ export class Agent {
     else if (!parsed?.ok) result = { ok: false, error: parsed?.error ?? 'Invalid arguments.' }
     else {
       try {
+        // A command or a server may change ignored folders: their record is taken before the first.
+        if (isMcpTool(tool) || isActionTool(tool)) await this.opts.toolContext.beforeCommand?.()
         if (isMcpTool(tool)) {
           const ran = await runMcpCall(
             this.mutations,

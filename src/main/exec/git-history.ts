@@ -4,6 +4,7 @@ import { openSafeGit } from '../tools/git-safe'
 import { normalise, options } from './options'
 import { GIT_SUBCOMMANDS, type GitCall } from './programs/git'
 import { isSecretName } from '../sandbox/denylist'
+import { loadHistoryVerdict, saveHistoryVerdict } from './secrets-scan-state'
 
 /*
  * The sandbox masks secret files in the work tree, not the objects in `.git`:
@@ -236,11 +237,15 @@ export async function historiesWithSecrets(
     const fingerprint = refsFingerprint(dirs)
     const known = historyCache.get(gitPath)
     let hidden = known?.fingerprint === fingerprint ? known.hidden : undefined
+    // An earlier process's verdict under the same fingerprint (secrets-scan-state.ts).
+    if (hidden === undefined) hidden = savedVerdict(gitPath, fingerprint)
     if (hidden === undefined) {
       hidden = await checkHistory(path.dirname(gitPath), dirs, timeoutMs)
-      if (historyCache.size > 64) historyCache.clear()
-      historyCache.set(gitPath, { fingerprint, hidden })
+      // A history that could not be listed in time is checked again next time, not remembered.
+      if (!hidden || hidden.files.length > 0) saveHistoryVerdict(gitPath, fingerprint, hidden)
     }
+    if (historyCache.size > 64) historyCache.clear()
+    historyCache.set(gitPath, { fingerprint, hidden })
     if (hidden && !out.some((h) => h.objects === hidden.objects)) out.push(hidden)
   }
   return out
@@ -275,6 +280,18 @@ async function checkHistory(
   const names = [...files].slice(0, 3).map((f) => `\`${f}\``)
   const more = files.size > 3 ? ` and ${files.size - 3} more` : ''
   return { objects, files: [...files], why: `its history holds the secrets file ${names.join(', ')}${more}` }
+}
+
+function savedVerdict(gitPath: string, fingerprint: string): HiddenHistory | null | undefined {
+  const saved = loadHistoryVerdict<HiddenHistory | null>(gitPath, fingerprint)?.hidden
+  if (saved === null) return null
+  const ok =
+    saved &&
+    typeof saved.objects === 'string' &&
+    typeof saved.why === 'string' &&
+    Array.isArray(saved.files) &&
+    saved.files.every((f) => typeof f === 'string')
+  return ok ? saved : undefined
 }
 
 /** Stats of what changes when refs, reflogs, the stash or the index do: no git process needed. */

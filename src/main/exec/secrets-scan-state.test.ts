@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -55,5 +56,49 @@ describe("the secrets walk's saved state", () => {
       fs.writeFileSync(saved, broken)
       expect((await newProcess(dataDir)).findProjectSecrets(root)).toMatchObject(everything)
     }
+  })
+})
+
+describe("the history check's saved verdict", () => {
+  /** A new process whose git cannot run: only a saved verdict can answer. */
+  async function processWithoutGit(dataDir: string) {
+    vi.resetModules()
+    vi.doMock('../tools/git-safe', () => ({
+      openSafeGit: () => Promise.reject(new Error('git is not there')),
+    }))
+    onTestFinished(() => void vi.doUnmock('../tools/git-safe'))
+    const state = await import('./secrets-scan-state')
+    state.keepSecretsScansIn(dataDir)
+    return (await import('./git-history')).historiesWithSecrets
+  }
+
+  it('answers a new process while refs and the index are unchanged, and is asked again after a commit', async () => {
+    const repo = tempDir('stepwise-hist-')
+    const dataDir = tempDir('stepwise-hist-data-')
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=a@b.c', '-c', 'user.name=n', ...args], { cwd: repo })
+    git('init', '-q')
+    fs.writeFileSync(path.join(repo, '.env'), 'TOKEN=s3cret\n')
+    git('add', '.env')
+    git('commit', '-qm', 'oops')
+    git('rm', '-q', '--cached', '.env')
+    git('commit', '-qm', 'untrack')
+
+    vi.resetModules()
+    const state = await import('./secrets-scan-state')
+    state.keepSecretsScansIn(dataDir)
+    const first = await (await import('./git-history')).historiesWithSecrets([path.join(repo, '.git')])
+    expect(first.map((h) => h.files)).toEqual([['.env']])
+
+    const again = await (await processWithoutGit(dataDir))([path.join(repo, '.git')])
+    expect(again).toEqual(first)
+
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'a\n')
+    git('add', 'a.txt')
+    git('commit', '-qm', 'more')
+    // Refs moved: not trusted, checked again (here git fails, so the objects stay hidden unchecked).
+    const moved = await (await processWithoutGit(dataDir))([path.join(repo, '.git')])
+    expect(moved.map((h) => h.files)).toEqual([[]])
+    expect(moved[0].why).toMatch(/could not be checked/)
   })
 })

@@ -34,9 +34,35 @@ export function keepSecretsScansIn(dataDir: string | undefined): void {
   stateDir = dataDir && path.join(dataDir, 'secrets-scan')
 }
 
-function fileFor(root: string): string | undefined {
+function fileFor(root: string, kind = ''): string | undefined {
   if (!stateDir) return undefined
-  return path.join(stateDir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`)
+  return path.join(stateDir, `${kind}${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`)
+}
+
+/*
+ * The history check's verdict per repository (git-history.ts), kept beside the walk's results
+ * for the same reason: `git rev-list --objects --all` of a 70,000-file repository takes ~0.5 s,
+ * paid again by every process's first command while refs, reflogs and the index are unchanged.
+ * Trusted only under the same fingerprint of those files, as the process's own memory is.
+ */
+export function loadHistoryVerdict<T>(gitPath: string, fingerprint: string): { hidden: T } | undefined {
+  const file = fileFor(gitPath, 'history-')
+  const saved = file
+    ? readFlatFile<{ version: number; gitPath: string; fingerprint: string; hidden: T }>(file)
+    : undefined
+  const h = saved?.header
+  if (!h || h.version !== VERSION || h.gitPath !== gitPath || h.fingerprint !== fingerprint) return undefined
+  return { hidden: h.hidden }
+}
+
+export function saveHistoryVerdict(gitPath: string, fingerprint: string, hidden: unknown): void {
+  const file = fileFor(gitPath, 'history-')
+  if (!file) return
+  try {
+    writeFlatFile(file, { version: VERSION, gitPath, fingerprint, hidden }, [])
+  } catch {
+    // Only a cache: the next process checks the history again.
+  }
 }
 
 /** What an earlier process saved for `root`; undefined when there is nothing to trust. */

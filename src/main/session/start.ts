@@ -162,12 +162,15 @@ export async function startSession(
   const provider = setup.providerOverride ?? createProvider(setup.provider)
   const maxSteps = setup.maxSteps ?? DEFAULT_MAX_STEPS
   const snapshotter = snapshotterFor(store, sandbox)
-  // Ignored folders stay out of snapshots; a stat-only record of them beside the baseline lets
-  // review list what a command changed there (snapshot/ignoredFolders.ts).
+  // Ignored folders stay out of snapshots; a stat-only record of them, taken before the session's
+  // first command (file tools cannot write there), lets review list what a command changed there
+  // (snapshot/ignoredFolders.ts). A session that runs no command never walks them.
   const ignoredFolders = setup.resume
     ? undefined
-    : createIgnoredFolders(sandbox.root, (rel) => sandbox.isIgnored(rel))
-  const ignoredRecorded = ignoredFolders?.record().catch(() => undefined)
+    : createIgnoredFolders(sandbox.root, (rel) => sandbox.isIgnored(rel), {
+        listed: () => snapshotter.lastListing()?.paths,
+      })
+  let ignoredRecorded: Promise<unknown> | undefined
   // The baseline and the code index both mostly wait on the file system (and on their
   // worker threads): taken side by side, a big tree pays for the longer of the two.
   const opened = setup.resume
@@ -217,8 +220,14 @@ export async function startSession(
         ignoredChanges:
           ignoredFolders &&
           (async () => {
+            if (!ignoredRecorded) return []
             await ignoredRecorded
             return ignoredFolders.changes()
+          }),
+        beforeCommand:
+          ignoredFolders &&
+          (async () => {
+            await (ignoredRecorded ??= ignoredFolders.record().catch(() => undefined))
           }),
         commands: setup.commands,
         index: code.index,
@@ -260,6 +269,7 @@ export async function startSession(
         store.setSessionStatus(session.id, outcome.reason === 'done' ? 'done' : outcome.reason)
         return outcome
       } finally {
+        ignoredFolders?.close()
         await watcher?.close()
         // The turn's spans go out now, not at the next batch; a slow collector waits no longer.
         await traces?.flush(TRACE_FLUSH_MS)

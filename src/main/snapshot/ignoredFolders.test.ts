@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createSandbox } from '../sandbox/sandbox'
-import { createIgnoredFolders } from './ignoredFolders'
+import { createIgnoredFolders, type IgnoredFolders } from './ignoredFolders'
 
 /*
  * A command that changes files under an ignored folder must show in review. The case: code
@@ -29,10 +29,24 @@ beforeEach(() => {
 
 afterEach(() => fs.rmSync(repo, { recursive: true, force: true }))
 
-describe('changes under ignored folders', () => {
+// Each case twice: with the inotify tracker vouching (Linux), and with the stat look it falls back to.
+// And once with the listing's files given, which spares the rule's test for folders that hold one.
+describe.each([
+  { how: 'tracked', track: true, listed: undefined },
+  { how: 'stat look', track: false, listed: undefined },
+  { how: 'tracked, listing known', track: true, listed: ['index.js', 'src/app.js'] },
+])('changes under ignored folders ($how)', ({ track, listed }) => {
+  afterEach(() => opened.splice(0).forEach((f) => f.close()))
+  const opened: IgnoredFolders[] = []
+  const open = (isIgnored: (rel: string) => boolean) => {
+    const f = createIgnoredFolders(repo, isIgnored, { track, listed: listed && (() => listed) })
+    opened.push(f)
+    return f
+  }
+
   it('finds files a command appended to, created, deleted, or rewrote with its old size and mtime', async () => {
     const sandbox = await createSandbox(repo)
-    const folders = createIgnoredFolders(repo, (rel) => sandbox.isIgnored(rel))
+    const folders = open((rel) => sandbox.isIgnored(rel))
     expect(await folders.record()).toEqual({ folders: 2, files: 3 })
     expect(await folders.changes()).toEqual([])
 
@@ -68,9 +82,35 @@ describe('changes under ignored folders', () => {
   })
 
   it('never walks .git', async () => {
-    const folders = createIgnoredFolders(repo, () => true)
+    const folders = open(() => true)
     await folders.record()
     fs.writeFileSync(path.join(repo, '.git/hooks/pre-commit'), 'x')
     expect((await folders.changes()).map((c) => c.path)).not.toContain('.git/hooks/pre-commit')
+  })
+
+  it('follows folders created and removed after the record, and answers the same again when nothing moved', async () => {
+    const sandbox = await createSandbox(repo)
+    const folders = open((rel) => sandbox.isIgnored(rel))
+    await folders.record()
+    // `npm install` of a new package, a new ignored top folder, and a package removed whole.
+    fs.mkdirSync(path.join(repo, 'node_modules/evil/lib'), { recursive: true })
+    fs.writeFileSync(path.join(repo, 'node_modules/evil/lib/run.js'), 'x')
+    fs.mkdirSync(path.join(repo, 'src/build'), { recursive: true })
+    fs.writeFileSync(path.join(repo, 'src/app.js'), 'z')
+    fs.writeFileSync(path.join(repo, 'src/build/gen.js'), 'y')
+    fs.rmSync(path.join(repo, 'node_modules/left-pad'), { recursive: true })
+    const expected = [
+      'node_modules/evil/lib/run.js:added',
+      'node_modules/left-pad/index.js:deleted',
+      'node_modules/left-pad/package.json:deleted',
+      'src/build/gen.js:added',
+    ]
+    const names = (cs: { path: string; status: string }[]) => cs.map((c) => `${c.path}:${c.status}`)
+    expect(names(await folders.changes())).toEqual(expected)
+    expect(names(await folders.changes())).toEqual(expected)
+    // A file in the new folder changed afterwards is seen too.
+    fs.appendFileSync(path.join(repo, 'node_modules/evil/lib/run.js'), 'more')
+    const again = await folders.changes()
+    expect(again.find((c) => c.path === 'node_modules/evil/lib/run.js')?.size).toBe(5)
   })
 })

@@ -1,16 +1,23 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
+import { createChangeTracker, type ChangeTracker } from './changeTracker'
 import { CTIME_FIELDS, STAT_OK, statWithCtime } from './statFiles'
 
 /*
  * Files under ignored folders (node_modules/, dist/, build output) are left out of snapshots: a
  * big node_modules would cost every checkpoint. But a command may change them — code appended to
- * node_modules/left-pad/index.js runs at the next `npm test` — and review must see that. So, at
- * the baseline, one stat-only walk records every file of the ignored folders (size, mtime, inode,
- * ctime: no file is read), and a later walk compares. ctime is in the key because a command can
- * put size and mtime back (`touch -r`) but not ctime. Cost: a readdir per folder and a stat per
- * file on helper threads (statFiles.ts), measured in bench/ignored.bench.ts against `git status
- * --ignored` on the same tree.
+ * node_modules/left-pad/index.js runs at the next `npm test` — and review must see that. So,
+ * before a session's first command, one stat-only walk records every file of the ignored folders
+ * (size, mtime, inode, ctime: no file is read), and a later look compares. ctime is in the key
+ * because a command can put size and mtime back (`touch -r`) but not ctime.
+ *
+ * What a look after a command costs (docs/snapshots.md#ignored-folders): while an inotify
+ * tracker (changeTracker.ts) watches every folder the walk entered and vouches that it missed
+ * nothing, only the folders and files its events name are looked at again, and a command that
+ * touched nothing costs no system call at all. Where it cannot vouch (off Linux, more folders
+ * than the watch budget, a queue overflow), every folder is stat'ed and only those whose mtime
+ * or ctime moved are read again, and every ignored file is stat'ed, on helper threads
+ * (statFiles.ts). Measured in bench/ignored.bench.ts on a real node_modules.
  */
 
 export interface IgnoredChange {
@@ -26,60 +33,240 @@ export interface IgnoredChange {
 export const HASH_MAX_BYTES = 16 * 1024 * 1024
 
 export interface IgnoredFolders {
-  /** The stat-only walk at the baseline; resolves to how many folders and files it recorded. */
+  /** The stat-only walk; resolves to how many top ignored folders and files it recorded. */
   record(): Promise<{ folders: number; files: number }>
   /** Files added, changed or deleted under ignored folders since `record`, sorted by path. */
   changes(): Promise<IgnoredChange[]>
+  /** Stops the watches. */
+  close(): void
 }
 
 /** Folders never walked: git's own store (the git tools show it) — not the project's files. */
 const NEVER = new Set(['.git'])
 
+interface Folder {
+  /** Inside an ignored folder (or one itself): its files are recorded. */
+  ignored: boolean
+  subdirs: string[]
+  files: string[]
+  /** mtime and ctime when it was read, for the look without a tracker. */
+  mtime: number
+  ctime: number
+}
+
 /**
  * `isIgnored(rel)` is the listing's rule (the sandbox's): true for a path the listing leaves out.
  * Each top ignored folder (one inside an unignored folder) is walked whole; links are not followed.
+ * `track: false` never watches (the look without a tracker, everywhere). `listed()`: the files the
+ * listing holds now (the snapshot's), when known: a folder holding one is not ignored, which spares
+ * the rule's test (~0.1 ms a folder: its `.gitignore` files looked up) for nearly every folder.
  */
-export function createIgnoredFolders(root: string, isIgnored: (rel: string) => boolean): IgnoredFolders {
+export function createIgnoredFolders(
+  root: string,
+  isIgnored: (rel: string) => boolean,
+  opts: { track?: boolean; listed?: () => readonly string[] | undefined } = {},
+): IgnoredFolders {
+  const folders = new Map<string, Folder>()
   let recorded: Map<string, Float64Array> | undefined
+  const current = new Map<string, Float64Array>()
+  let last: IgnoredChange[] = []
+  const hashes = new Map<string, { key: string; sha256?: string }>()
+  const tracker: ChangeTracker | undefined = opts.track === false ? undefined : createChangeTracker(root)
+  let tops = 0
 
-  async function snapshot(): Promise<{ folders: number; stats: Map<string, Float64Array> }> {
-    const tops = await ignoredTops(root, isIgnored)
-    const files = (await Promise.all(tops.map((t) => filesUnder(root, t)))).flat()
-    const raw = await statWithCtime(root, files)
-    const stats = new Map<string, Float64Array>()
-    files.forEach((p, i) => stats.set(p, raw.subarray(i * CTIME_FIELDS, (i + 1) * CTIME_FIELDS)))
-    return { folders: tops.length, stats }
+  /** Reads `dir` and everything new below it; returns the folders read. */
+  async function walk(start: string, ignored: boolean): Promise<string[]> {
+    const read: string[] = []
+    const listing = opts.listed?.()
+    const unignored = listing ? foldersOf(listing) : undefined
+    for (
+      let level = [{ dir: start, ignored }], below: typeof level = [];
+      level.length > 0;
+      level = below, below = []
+    ) {
+      await Promise.all(
+        level.map(async ({ dir, ignored: inside }) => {
+          const f: Folder = { ignored: inside, subdirs: [], files: [], mtime: NaN, ctime: NaN }
+          for (const e of await entries(root, dir)) {
+            const rel = dir === '' ? e.name : `${dir}/${e.name}`
+            if (e.isDirectory()) {
+              if (dir === '' && NEVER.has(e.name)) continue
+              f.subdirs.push(rel)
+              const childIgnored = inside || (!unignored?.has(rel) && isIgnored(rel))
+              if (childIgnored && !inside) tops++
+              if (!folders.has(rel)) below.push({ dir: rel, ignored: childIgnored })
+            } else if (inside && e.isFile()) f.files.push(rel)
+          }
+          folders.set(dir, f)
+          read.push(dir)
+        }),
+      )
+    }
+    return read
+  }
+
+  /** Drops `dir` and every folder below it (gone, or to be read again whole). */
+  function forget(dir: string): void {
+    const f = folders.get(dir)
+    if (!f) return
+    folders.delete(dir)
+    for (const s of f.subdirs) forget(s)
+  }
+
+  /** Reads `dirs` again: folders no longer there go, new ones are walked. True when folders changed. */
+  async function reread(dirs: Iterable<string>): Promise<boolean> {
+    let moved = false
+    for (const dir of dirs) {
+      const was = folders.get(dir)
+      if (!was) continue
+      const gone = await entries(root, dir, true)
+      if (gone === undefined) {
+        forget(dir)
+        moved = true
+        continue
+      }
+      folders.delete(dir)
+      await walk(dir, was.ignored)
+      const now = folders.get(dir)!
+      const kept = new Set(now.subdirs)
+      for (const s of was.subdirs) if (!kept.has(s)) forget(s)
+      if (now.subdirs.length !== was.subdirs.length || now.subdirs.some((s) => !was.subdirs.includes(s)))
+        moved = true
+    }
+    return moved
+  }
+
+  /** mtime and ctime of every folder, on helper threads; records them, returns those that moved. */
+  async function statFolders(): Promise<string[]> {
+    const dirs = [...folders.keys()]
+    const raw = await statWithCtime(root, dirs)
+    const moved: string[] = []
+    dirs.forEach((d, i) => {
+      const f = folders.get(d)!
+      const ok = raw[i * CTIME_FIELDS] === STAT_OK
+      const mtime = ok ? raw[i * CTIME_FIELDS + 2] : -1
+      const ctime = ok ? raw[i * CTIME_FIELDS + 5] : -1
+      if (mtime !== f.mtime || ctime !== f.ctime) moved.push(d)
+      f.mtime = mtime
+      f.ctime = ctime
+    })
+    return moved
+  }
+
+  function ignoredFiles(): string[] {
+    const out: string[] = []
+    for (const f of folders.values()) if (f.ignored) for (const p of f.files) out.push(p)
+    return out
+  }
+
+  /** Stats `paths` into `current` (helper threads); a path no longer listed is dropped. */
+  async function statInto(paths: readonly string[]): Promise<void> {
+    const raw = await statWithCtime(root, paths)
+    paths.forEach((p, i) => current.set(p, raw.slice(i * CTIME_FIELDS, (i + 1) * CTIME_FIELDS)))
+  }
+
+  /** Stats every folder and every ignored file afresh, and watches the folders as they are now. */
+  async function rewatch(): Promise<void> {
+    await statFolders()
+    // Watch before the file stats: a change after them is an event for the next look.
+    tracker?.watch([...folders.keys()]) // past the watch budget it watches nothing (changeTracker.ts)
+    current.clear()
+    await statInto(ignoredFiles())
+  }
+
+  /** Brings `current` up to date; false when the tracker vouches that nothing changed at all. */
+  async function look(): Promise<boolean> {
+    const report = await tracker?.collect()
+    if (report?.trusted && tracker!.watching) {
+      if (report.paths.size === 0) return false
+      // An event names an entry of a watched folder: that folder is read again, the entry stat'ed.
+      const dirty = new Set<string>()
+      for (const p of report.paths) {
+        const slash = p.lastIndexOf('/')
+        const parent = slash < 0 ? '' : p.slice(0, slash)
+        if (folders.has(parent)) dirty.add(parent)
+      }
+      const before = new Set(ignoredFiles())
+      if (await reread(dirty)) return (await rewatch(), true)
+      const files = ignoredFiles()
+      const listed = new Set(files)
+      for (const p of before) if (!listed.has(p)) current.delete(p)
+      const named = [...report.paths].filter((p) => listed.has(p))
+      await statInto([...new Set([...named, ...files.filter((p) => !before.has(p))])])
+      return true
+    }
+    // Without the tracker's word: folders whose stat moved are read again, every file is stat'ed.
+    if (await reread(await statFolders())) return (await rewatch(), true)
+    if (tracker && !tracker.watching) tracker.watch([...folders.keys()])
+    current.clear()
+    await statInto(ignoredFiles())
+    return true
   }
 
   return {
     async record() {
-      const { folders, stats } = await snapshot()
-      recorded = stats
-      return { folders, files: stats.size }
+      folders.clear()
+      tops = 0
+      await walk('', false)
+      await rewatch()
+      recorded = new Map(current)
+      last = []
+      return { folders: tops, files: recorded.size }
     },
     async changes() {
       if (!recorded) return []
-      const { stats } = await snapshot()
+      if (!(await look())) return last.map((c) => ({ ...c }))
       const out: IgnoredChange[] = []
-      for (const [p, now] of stats) {
+      for (const [p, now] of current) {
         const was = recorded.get(p)
         if (now[0] !== STAT_OK) continue
         if (!was || was[0] !== STAT_OK) out.push({ path: p, status: 'added', size: now[1] })
         else if (!sameFile(was, now)) out.push({ path: p, status: 'modified', size: now[1] })
       }
-      for (const p of recorded.keys()) if (!stats.has(p)) out.push({ path: p, status: 'deleted' })
-      await Promise.all(out.map((c) => withHash(root, c)))
-      return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+      for (const [p, was] of recorded)
+        if (was[0] === STAT_OK && (current.get(p)?.[0] ?? 0) !== STAT_OK)
+          out.push({ path: p, status: 'deleted' })
+      await Promise.all(out.map((c) => withHash(root, c, current.get(c.path), hashes)))
+      last = out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+      return last.map((c) => ({ ...c }))
+    },
+    close() {
+      tracker?.close()
     },
   }
 }
 
-async function withHash(root: string, change: IgnoredChange): Promise<void> {
-  if (change.size === undefined || change.size > HASH_MAX_BYTES) return
+/** Every folder above a listed file (none of them is ignored, or the file would not be listed). */
+function foldersOf(files: readonly string[]): Set<string> {
+  const out = new Set<string>()
+  for (const f of files)
+    for (let at = f.lastIndexOf('/'); at > 0; at = f.lastIndexOf('/', at - 1)) {
+      const dir = f.slice(0, at)
+      if (out.has(dir)) break
+      out.add(dir)
+    }
+  return out
+}
+
+/** Hashes a changed file once per stat: a later look reuses the hash while its stat holds. */
+async function withHash(
+  root: string,
+  change: IgnoredChange,
+  st: Float64Array | undefined,
+  hashes: Map<string, { key: string; sha256?: string }>,
+): Promise<void> {
+  if (change.size === undefined || change.size > HASH_MAX_BYTES || !st) return
+  const key = Array.from(st).join(':')
+  const known = hashes.get(change.path)
+  if (known?.key === key) {
+    if (known.sha256) change.sha256 = known.sha256
+    return
+  }
   try {
     change.sha256 = createHash('sha256')
       .update(await fs.readFile(`${root}/${change.path}`))
       .digest('hex')
+    hashes.set(change.path, { key, sha256: change.sha256 })
   } catch {
     // Gone again since the walk: its size from the walk only.
   }
@@ -90,45 +277,16 @@ function sameFile(a: Float64Array, b: Float64Array): boolean {
   return a[1] === b[1] && a[2] === b[2] && a[3] === b[3] && a[4] === b[4] && a[5] === b[5]
 }
 
-/** Ignored folders whose parent is not ignored, root-relative. */
-async function ignoredTops(root: string, isIgnored: (rel: string) => boolean): Promise<string[]> {
-  const tops: string[] = []
-  for (let level = [''], below: string[] = []; level.length > 0; level = below, below = []) {
-    await Promise.all(
-      level.map(async (dir) => {
-        for (const e of await entries(root, dir)) {
-          if (!e.isDirectory() || (dir === '' && NEVER.has(e.name))) continue
-          const rel = dir === '' ? e.name : `${dir}/${e.name}`
-          if (isIgnored(rel)) tops.push(rel)
-          else below.push(rel)
-        }
-      }),
-    )
-  }
-  return tops
-}
-
-/** Every regular file under `top` (links and special files left out), root-relative. */
-async function filesUnder(root: string, top: string): Promise<string[]> {
-  const files: string[] = []
-  for (let level = [top], below: string[] = []; level.length > 0; level = below, below = []) {
-    await Promise.all(
-      level.map(async (dir) => {
-        for (const e of await entries(root, dir)) {
-          const rel = `${dir}/${e.name}`
-          if (e.isDirectory()) below.push(rel)
-          else if (e.isFile()) files.push(rel)
-        }
-      }),
-    )
-  }
-  return files
-}
-
-async function entries(root: string, dir: string) {
+async function entries(root: string, dir: string, strict?: false): Promise<import('node:fs').Dirent[]>
+async function entries(
+  root: string,
+  dir: string,
+  strict: true,
+): Promise<import('node:fs').Dirent[] | undefined>
+async function entries(root: string, dir: string, strict = false) {
   try {
     return await fs.readdir(dir === '' ? root : `${root}/${dir}`, { withFileTypes: true })
   } catch {
-    return [] // vanished or unreadable
+    return strict ? undefined : [] // vanished or unreadable
   }
 }

@@ -227,6 +227,18 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
       since.manifestHash === previous.manifest_hash &&
       tracker!.watching
     ) {
+      if (report.paths.size === 0 && paths === since.paths) {
+        // Nothing named and the same listing: the previous manifest as it is, without loading it
+        // (~0.3 s for 70,000 files the first time in a process).
+        tracked = since
+        const info = insertRow({
+          ...meta,
+          manifestHash: previous.manifest_hash,
+          fileCount: previous.file_count,
+          totalBytes: previous.total_bytes,
+        })
+        return { info, changed: { added: [], modified: [], deleted: [] }, skipped: [], how: 'events' }
+      }
       const base = reproducible?.manifestHash === previous.manifest_hash ? reproducible : undefined
       const { info, c } = storeChanged(report.paths, since.paths, paths, previous, base, meta)
       return { info, changed: c.changed, skipped: c.skipped, how: 'events' }

@@ -66,10 +66,15 @@ export interface ToolContext {
   limits: ToolLimits
   baseline?: BaselineReader
   /**
-   * Files changed under ignored folders (node_modules/, build output) since the session started,
-   * by a stat-only comparison (snapshot/ignoredFolders.ts); absent where nothing records them.
+   * Files changed under ignored folders (node_modules/, build output) since the session's first
+   * command, by a stat-only comparison (snapshot/ignoredFolders.ts); absent where nothing records them.
    */
   ignoredChanges?: () => Promise<import('../snapshot/ignoredFolders').IgnoredChange[]>
+  /**
+   * Called before a command or MCP tool runs: the first call records the ignored folders (only a
+   * command or a server can change them, so a session that runs none never walks them).
+   */
+  beforeCommand?: () => Promise<void>
   /** The user's command settings (allow/deny lists, network, timeouts, sandbox); defaults when absent. */
   commands?: import('../exec/settings').CommandSettings
   /** The project's code index (code tools); absent until it is built, or when indexing is off. */
