@@ -8,7 +8,8 @@ import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelc
 import type { McpServerState } from '../../shared/protocol'
 import { VERSION } from '../version'
 import { describeTarget, isStdio, type McpServerConfig } from './config'
-import { logPath, openLog, stdioLaunch } from './launch'
+import { httpTarget, logPath, openLog, stdioLaunch } from './launch'
+import { NeedsSignIn, isUnauthorized, needsSignInMessage } from './sign-in-errors'
 import type { McpCallResult } from './results'
 import type { McpCallOptions, McpToolInfo } from './tools'
 import { pushAll } from '../../shared/arrays'
@@ -35,6 +36,12 @@ export interface ConnectionOptions {
 }
 
 const STDERR_TAIL = 2000
+
+/** The longest silence during a call: the entry's `timeout` (seconds), else the manager's, else 10 minutes. */
+function callTimeout(config: McpServerConfig, fallbackMs: number | undefined): number {
+  const seconds = config.options?.timeout
+  return seconds !== undefined ? seconds * 1000 : (fallbackMs ?? 10 * 60_000)
+}
 
 export class McpConnection {
   state: McpServerState = 'stopped'
@@ -102,7 +109,9 @@ export class McpConnection {
       await client.close().catch(() => undefined)
       if (this.client === client) this.client = undefined
       if (this.stopping) return
-      this.setState('failed', this.startFailure(err as Error))
+      if (err instanceof NeedsSignIn || isUnauthorized(err))
+        this.setState('needs-sign-in', needsSignInMessage(this.config))
+      else this.setState('failed', this.startFailure(err as Error))
     } finally {
       if (this.connecting === client) this.connecting = undefined
     }
@@ -122,8 +131,8 @@ export class McpConnection {
       await client.connect(transport, { timeout })
       return
     }
-    const url = new URL(spec.url)
-    const requestInit = { headers: spec.headers }
+    const { url, headers } = httpTarget({ ...this.config, spec }, this.opts.env ?? process.env)
+    const requestInit = { headers }
     if (spec.type === 'sse') {
       await this.connectWith(client, new SSEClientTransport(url, { requestInit }), timeout)
       return
@@ -131,6 +140,8 @@ export class McpConnection {
     try {
       await this.connectWith(client, new StreamableHTTPClientTransport(url, { requestInit }), timeout)
     } catch (err) {
+      // A 401 asks for credentials: the SSE transport would only fail again, less clearly.
+      if (isUnauthorized(err)) throw new NeedsSignIn(this.config.name)
       if (spec.type === 'http' || spec.type === 'streamable-http' || spec.type === 'streamableHttp') throw err
       // Servers from before Streamable HTTP speak the older SSE transport at the same URL.
       this.log?.write(`Streamable HTTP failed (${(err as Error).message}); trying SSE\n`)
@@ -234,7 +245,7 @@ export class McpConnection {
         signal: opts.signal,
         onprogress: (p) => opts.onProgress(p),
         resetTimeoutOnProgress: true,
-        timeout: this.opts.callTimeoutMs ?? 10 * 60_000,
+        timeout: callTimeout(this.config, this.opts.callTimeoutMs),
       })
       return result as McpCallResult
     } catch (err) {

@@ -168,4 +168,39 @@ describe('McpManager', () => {
     await manager.stop()
     for (const t of transports.values()) await t.close()
   }, 30_000)
+
+  it('a 401 from Streamable HTTP says "needs sign-in" and the command, without trying SSE', async () => {
+    const seen: string[] = []
+    const httpServer = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? '-'}`)
+      res.writeHead(401, { 'WWW-Authenticate': 'Bearer realm="mcp"' }).end()
+    })
+    await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => new Promise<void>((resolve) => httpServer.close(() => resolve())))
+    const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`
+    const { manager, dataDir } = setup({ notion: { url, headers: { 'X-Team': '${TEAM:-core}' } } })
+    await manager.start()
+    const view = manager.view().servers[0]
+    expect(view.state).toBe('needs-sign-in')
+    expect(view.error).toBe(
+      `MCP server "notion" needs sign-in (URL: ${url}): it answered 401 Unauthorized. Sign in with \`stepwise mcp login notion\`, or "Sign in" on its row in the app's MCP view.`,
+    )
+    expect(manager.failures()).toEqual([view.error])
+    // POSTs only (initialize): no GET of an SSE stream at the same URL.
+    expect(seen.every((r) => r.startsWith('POST /mcp'))).toBe(true)
+    expect(fs.readFileSync(path.join(dataDir, 'mcp-logs', 'notion.log'), 'utf8')).not.toContain('trying SSE')
+  })
+
+  it('maps Cline’s disabled and autoApprove: off until turned on, listed tools allowed', async () => {
+    const { manager, store } = setup({ everything: { ...everything, disabled: true, autoApprove: ['echo'] } })
+    await manager.start()
+    expect(manager.view().servers[0]).toMatchObject({ state: 'disabled', enabled: false })
+    await manager.setEnabled('everything', undefined, true)
+    expect(manager.view().servers[0]).toMatchObject({ state: 'ready', enabled: true })
+    expect(JSON.parse(store.getSetting('mcp') ?? '{}').enabledServers).toEqual(['everything'])
+    expect(manager.isAllowed('everything', 'echo')).toBe(true)
+    expect(manager.isAllowed('everything', 'add')).toBe(false)
+    await manager.setEnabled('everything', undefined, false)
+    expect(manager.view().servers[0]).toMatchObject({ state: 'disabled' })
+  }, 30_000)
 })

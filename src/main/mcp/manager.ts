@@ -56,6 +56,8 @@ export const DEFAULT_START_TIMEOUT_MS = 30_000
 export class McpManager {
   /** Problems with configuration files, each naming the file and what is wrong. */
   configErrors: string[] = []
+  /** Keys ignored in configuration files (written for other clients), one message per server. */
+  configWarnings: string[] = []
   private configured: McpServerConfig[] = []
   private project: ProjectConfig | null = null
   private readonly connections = new Map<string, McpConnection>()
@@ -74,8 +76,9 @@ export class McpManager {
     const user = loadConfigFile(userConfigPath(this.opts.dataDir), 'user', { optional: true })
     const cli = (this.opts.cliConfigs ?? []).map((file) => loadConfigFile(file, 'cli'))
     this.project = this.opts.repo ? readProjectConfig(this.opts.repo) : null
-    const project = this.project?.loaded ?? { servers: [], errors: [] }
+    const project = this.project?.loaded ?? { servers: [], errors: [], warnings: [] }
     this.configErrors = [...user.errors, ...cli.flatMap((c) => c.errors), ...project.errors]
+    this.configWarnings = [...user.warnings, ...cli.flatMap((c) => c.warnings), ...project.warnings]
     this.configured = mergeServers(
       user.servers,
       cli.flatMap((c) => c.servers),
@@ -98,7 +101,7 @@ export class McpManager {
   }
 
   private mayRun(server: McpServerConfig, settings = this.settings()): boolean {
-    if (!isServerEnabled(settings, server.name)) return false
+    if (!isServerEnabled(settings, server.name, server.options?.disabled)) return false
     return server.source !== 'project' || this.projectApproved()
   }
 
@@ -140,9 +143,11 @@ export class McpManager {
     )
   }
 
-  /** Servers that failed to start, with the command they ran and their stderr. */
+  /** Servers that failed to start (with the command they ran and their stderr) or need sign-in (with the command that does it). */
   failures(): string[] {
-    return [...this.connections.values()].filter((c) => c.state === 'failed').map((c) => c.error ?? '')
+    return [...this.connections.values()]
+      .filter((c) => c.state === 'failed' || c.state === 'needs-sign-in')
+      .map((c) => c.error ?? '')
   }
 
   /** The tools offered to the model: the enabled tools of servers that are up (or coming back). */
@@ -168,7 +173,12 @@ export class McpManager {
 
   /** Whether `auto-edit` may run this tool without asking (the user's setting). */
   isAllowed(server: string, tool: string): boolean {
-    return isToolAllowed(this.settings(), server, tool)
+    return isToolAllowed(
+      this.settings(),
+      server,
+      tool,
+      this.configured.find((s) => s.name === server)?.options?.autoApprove,
+    )
   }
 
   view(): McpListOutput {
@@ -178,7 +188,7 @@ export class McpManager {
     const approved = this.projectApproved()
     const servers: McpServerView[] = this.configured.map((server) => {
       const conn = this.connections.get(server.name)
-      const enabled = isServerEnabled(settings, server.name)
+      const enabled = isServerEnabled(settings, server.name, server.options?.disabled)
       const state: McpServerState = !enabled
         ? 'disabled'
         : server.source === 'project' && !approved
@@ -190,10 +200,11 @@ export class McpManager {
         transport: isStdio(server.spec) ? 'stdio' : 'http',
         target: describeTarget(server.spec),
         state,
-        ...(conn?.error && state === 'failed' ? { error: conn.error } : {}),
+        ...(conn?.error && (state === 'failed' || state === 'needs-sign-in') ? { error: conn.error } : {}),
         enabled,
         sandbox: isStdio(server.spec) && server.spec.sandbox,
         allowed: settings.allowedServers.includes(server.name),
+        signedIn: false,
         tools: (conn?.tools ?? []).map((t) => {
           const tool = mcpTool(server.name, t, conn!)
           return {
@@ -202,7 +213,7 @@ export class McpManager {
             description: tool.mcp.description,
             readOnly: tool.mcp.readOnly,
             enabled: isToolEnabled(settings, server.name, t.name),
-            allowed: isToolAllowed(settings, server.name, t.name),
+            allowed: isToolAllowed(settings, server.name, t.name, server.options?.autoApprove),
           }
         }),
       }
@@ -230,7 +241,10 @@ export class McpManager {
     const config = this.known(server)
     updateMcpSettings(this.opts.store, (s) => {
       if (tool) s.disabledTools = toggle(s.disabledTools, toolKey(server, tool), !enabled)
-      else s.disabledServers = toggle(s.disabledServers, server, !enabled)
+      else {
+        s.disabledServers = toggle(s.disabledServers, server, !enabled)
+        s.enabledServers = toggle(s.enabledServers, server, enabled && config.options?.disabled === true)
+      }
     })
     if (tool) this.opts.onStatus?.(server, this.connections.get(server)?.state ?? 'stopped')
     else if (!enabled) await this.connections.get(server)?.stop()

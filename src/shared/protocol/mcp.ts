@@ -16,6 +16,8 @@ export const MCP_SERVER_STATES = [
   'stopped',
   'starting',
   'ready',
+  /** An HTTP server answered 401: it needs `stepwise mcp login NAME` (or "Sign in" in the app). */
+  'needs-sign-in',
   /** Could not start, or crashed more often than the restart budget allows: see `error`. */
   'failed',
 ] as const
@@ -57,6 +59,8 @@ export const mcpServerViewSchema = z.object({
   allowed: z.boolean(),
   /** Empty until the server has been ready once. */
   tools: z.array(mcpToolViewSchema),
+  /** An HTTP server with OAuth tokens stored (`mcp/signOut` forgets them). */
+  signedIn: z.boolean().default(false),
 })
 export type McpServerView = z.infer<typeof mcpServerViewSchema>
 
@@ -132,6 +136,8 @@ export type ToolAttachment = z.infer<typeof toolAttachmentSchema>
 /** The `mcp` settings key (project roots → sha256 of their approved `.mcp.json`). */
 export const mcpSettingsSchema = z.object({
   disabledServers: z.array(z.string()).default([]),
+  /** Servers the user turned on although their entry says `"disabled": true`. */
+  enabledServers: z.array(z.string()).default([]),
   /** `SERVER/TOOL` names. */
   disabledTools: z.array(z.string()).default([]),
   allowedServers: z.array(z.string()).default([]),

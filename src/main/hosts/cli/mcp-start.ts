@@ -41,6 +41,7 @@ export function cliMcpManager(opts: {
 /** What the user should know before a run: bad config files, a project file waiting, servers that failed. */
 export function mcpNotices(manager: McpManager, repo: string | undefined): string[] {
   const notices = manager.configErrors.map((e) => `MCP configuration problem: ${e}`)
+  for (const w of manager.configWarnings) notices.push(`MCP configuration: ${w}`)
   const project = manager.view().project
   if (project && (project.state === 'pending' || project.state === 'changed'))
     notices.push(

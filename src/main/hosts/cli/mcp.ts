@@ -30,10 +30,14 @@ async function listServers(opts: ListOptions): Promise<number> {
     await manager.start()
     const view = manager.view()
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify({ ...view, configErrors: manager.configErrors }, null, 2)}\n`)
+      process.stdout.write(
+        `${JSON.stringify({ ...view, configErrors: manager.configErrors, configWarnings: manager.configWarnings }, null, 2)}\n`,
+      )
     } else {
       for (const e of manager.configErrors)
         process.stderr.write(`stepwise: MCP configuration problem: ${inertText(e)}\n`)
+      for (const w of manager.configWarnings)
+        process.stderr.write(`stepwise: MCP configuration: ${inertText(w)}\n`)
       if (view.servers.length === 0) process.stdout.write('No MCP servers configured.\n')
       // Names, errors and tool descriptions come from the configuration and the servers.
       for (const s of inertDeep(view.servers)) {
