@@ -4,12 +4,18 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { CallToolResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js'
+import { toElicitation, type Elicit } from './elicitation'
 import type { McpServerState } from '../../shared/protocol'
 import { VERSION } from '../version'
 import { describeTarget, isStdio, type McpServerConfig } from './config'
 import { httpTarget, logPath, openLog, stdioLaunch } from './launch'
-import { NeedsSignIn, isUnauthorized, needsSignInMessage } from './sign-in-errors'
+import { ServerAuth, type McpAuthContext, type OpenUrl } from './oauth/flow'
+import { isUnauthorized, needsSignInMessage } from './sign-in-errors'
 import type { McpCallResult } from './results'
 import type { McpCallOptions, McpToolInfo } from './tools'
 import { pushAll } from '../../shared/arrays'
@@ -32,6 +38,12 @@ export interface ConnectionOptions {
   maxRestarts?: number
   /** Asked before each spawn of a stdio server: a reason not to start it now, or undefined. */
   launchRefusal?: () => string | undefined
+  /** Asks the user what a server wants to know (elicitation); without it, questions are declined. */
+  elicit?: Elicit
+  /** Where OAuth sign-ins are kept (./oauth/store.ts). */
+  auth: McpAuthContext
+  /** Asked at each start: how to show an authorization URL, when the user is signing in now. */
+  signIn?: () => OpenUrl | undefined
   onChange(): void
 }
 
@@ -59,6 +71,8 @@ export class McpConnection {
   /** The client of a start in progress, closed by stop(). */
   private connecting?: Client
   private exitInfo = ''
+  /** The OAuth side of an HTTP server's connection, for its life. */
+  private auth?: ServerAuth
   /** When it last became ready: a server up for a minute has its crash budget back. */
   private readyAt = 0
 
@@ -90,34 +104,70 @@ export class McpConnection {
     this.exitInfo = ''
     this.log ??= openLog(this.logFile)
     this.log.write(`--- ${new Date().toISOString()} starting: ${describeTarget(this.config.spec)}\n`)
-    const client = new Client({ name: 'stepwise', version: VERSION }, { capabilities: {} })
+    this.auth?.close()
+    this.auth = undefined
+    const open = this.opts.signIn?.()
+    // Each round that ends in a completed sign-in connects again with the new tokens; the
+    // provider stops after MAX_AUTHORIZATIONS sign-ins, so this ends.
+    for (;;) {
+      const client = this.newClient()
+      this.connecting = client
+      try {
+        await this.connectTransport(client, open)
+        // Stopped while it started (the session ended): close it rather than keep a child alive.
+        if (this.stopping) throw new Error('stopped while starting')
+        this.client = client
+        await this.refreshTools()
+        this.readyAt = Date.now()
+        this.setState('ready')
+        return
+      } catch (err) {
+        await client.close().catch(() => undefined)
+        if (this.client === client) this.client = undefined
+        if (this.stopping) return
+        let failure = err
+        try {
+          if (await this.completeSignIn(err)) continue
+        } catch (signInError) {
+          failure = new Error(`signing in failed: ${(signInError as Error).message}`)
+        }
+        if (isUnauthorized(failure)) this.setState('needs-sign-in', needsSignInMessage(this.config))
+        else this.setState('failed', this.startFailure(failure as Error))
+        return
+      } finally {
+        if (this.connecting === client) this.connecting = undefined
+      }
+    }
+  }
+
+  /** True when a sign-in was under way and is now done: try again with the new tokens. */
+  private completeSignIn(err: unknown): Promise<boolean> {
+    return this.auth?.complete(err) ?? Promise.resolve(false)
+  }
+
+  private newClient(): Client {
+    // Form answers get the schema's defaults for fields left empty (SEP-1034); URL mode opens a link.
+    const client = new Client(
+      { name: 'stepwise', version: VERSION },
+      { capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } } },
+    )
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const elicit = this.opts.elicit
+      if (!elicit) {
+        this.log?.write(`elicitation declined (nobody to ask): ${request.params.message}\n`)
+        return { action: 'decline' }
+      }
+      return elicit(toElicitation(this.config.name, request.params), extra.signal)
+    })
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (this.client !== client) return
       await this.refreshTools().catch((err: Error) => this.log?.write(`tools/list failed: ${err.message}\n`))
       this.opts.onChange()
     })
-    this.connecting = client
-    try {
-      await this.connectTransport(client)
-      // Stopped while it started (the session ended): close it rather than keep a child alive.
-      if (this.stopping) throw new Error('stopped while starting')
-      this.client = client
-      await this.refreshTools()
-      this.readyAt = Date.now()
-      this.setState('ready')
-    } catch (err) {
-      await client.close().catch(() => undefined)
-      if (this.client === client) this.client = undefined
-      if (this.stopping) return
-      if (err instanceof NeedsSignIn || isUnauthorized(err))
-        this.setState('needs-sign-in', needsSignInMessage(this.config))
-      else this.setState('failed', this.startFailure(err as Error))
-    } finally {
-      if (this.connecting === client) this.connecting = undefined
-    }
+    return client
   }
 
-  private async connectTransport(client: Client): Promise<void> {
+  private async connectTransport(client: Client, open: OpenUrl | undefined): Promise<void> {
     const { spec } = this.config
     const timeout = this.opts.startTimeoutMs
     if (isStdio(spec)) {
@@ -133,15 +183,25 @@ export class McpConnection {
     }
     const { url, headers } = httpTarget({ ...this.config, spec }, this.opts.env ?? process.env)
     const requestInit = { headers }
+    if (!this.auth) {
+      this.auth = new ServerAuth({ ...this.config, spec }, url, this.opts.auth)
+      await this.auth.prepare(open)
+    }
+    const authProvider = this.auth.provider
     if (spec.type === 'sse') {
-      await this.connectWith(client, new SSEClientTransport(url, { requestInit }), timeout)
+      await this.connectWith(client, new SSEClientTransport(url, { requestInit, authProvider }), timeout)
       return
     }
     try {
-      await this.connectWith(client, new StreamableHTTPClientTransport(url, { requestInit }), timeout)
+      await this.connectWith(
+        client,
+        new StreamableHTTPClientTransport(url, { requestInit, authProvider }),
+        timeout,
+      )
     } catch (err) {
-      // A 401 asks for credentials: the SSE transport would only fail again, less clearly.
-      if (isUnauthorized(err)) throw new NeedsSignIn(this.config.name)
+      // A 401 asks for credentials (and a sign-in under way is finished by connect()): the SSE
+      // transport would only fail again, less clearly.
+      if (isUnauthorized(err)) throw err
       if (spec.type === 'http' || spec.type === 'streamable-http' || spec.type === 'streamableHttp') throw err
       // Servers from before Streamable HTTP speak the older SSE transport at the same URL.
       this.log?.write(`Streamable HTTP failed (${(err as Error).message}); trying SSE\n`)
@@ -240,22 +300,28 @@ export class McpConnection {
       throw new Error(
         `MCP server "${this.config.name}" is not running (${this.state}${this.error ? `: ${this.error}` : ''}).`,
       )
-    try {
-      const result = await client.callTool({ name, arguments: args }, CallToolResultSchema, {
-        signal: opts.signal,
-        onprogress: (p) => opts.onProgress(p),
-        resetTimeoutOnProgress: true,
-        timeout: callTimeout(this.config, this.opts.callTimeoutMs),
-      })
-      return result as McpCallResult
-    } catch (err) {
-      if (opts.signal.aborted) throw err
-      if (this.client !== client)
-        throw new Error(
-          `MCP server "${this.config.name}" exited during the call (${this.exitInfo || (err as Error).message}); it is being restarted.${this.stderrSuffix()}`,
-          { cause: err },
-        )
-      throw err
+    // A server asking for more permissions (403 insufficient_scope) while the user can sign in
+    // is answered by signing in again and calling once more.
+    for (;;) {
+      try {
+        const result = await client.callTool({ name, arguments: args }, CallToolResultSchema, {
+          signal: opts.signal,
+          onprogress: (p) => opts.onProgress(p),
+          resetTimeoutOnProgress: true,
+          timeout: callTimeout(this.config, this.opts.callTimeoutMs),
+        })
+        return result as McpCallResult
+      } catch (err) {
+        if (opts.signal.aborted) throw err
+        if (await this.completeSignIn(err)) continue
+        if (isUnauthorized(err)) throw new Error(needsSignInMessage(this.config), { cause: err })
+        if (this.client !== client)
+          throw new Error(
+            `MCP server "${this.config.name}" exited during the call (${this.exitInfo || (err as Error).message}); it is being restarted.${this.stderrSuffix()}`,
+            { cause: err },
+          )
+        throw err
+      }
     }
   }
 
@@ -267,6 +333,7 @@ export class McpConnection {
     const clients = [this.client, this.connecting]
     this.client = undefined
     await Promise.all(clients.map((c) => c?.close().catch(() => undefined)))
+    this.auth?.close()
     this.log?.end()
     this.log = undefined
     if (this.state !== 'failed') this.setState('stopped')

@@ -11,7 +11,10 @@ import {
   type ProjectConfig,
 } from './config'
 import { McpConnection } from './connection'
-import { logPath, readLogTail } from './launch'
+import { httpTarget, logPath, readLogTail } from './launch'
+import type { Elicit } from './elicitation'
+import type { OpenUrl } from './oauth/flow'
+import { OAuthStore, type Sealer } from './oauth/store'
 import {
   decideProject,
   isServerEnabled,
@@ -49,6 +52,17 @@ export interface McpManagerOptions {
   maxRestarts?: number
   /** A server's state or tool list changed. */
   onStatus?(server: string, state: McpServerState): void
+  /** Encrypts stored OAuth sign-ins (the OS keychain on the desktop); without it a 0600 file. */
+  oauthSealer?: Sealer
+  /** An https URL serving Stepwise's OAuth client metadata document (Client ID Metadata Documents). */
+  clientMetadataUrl?: string
+  /**
+   * Lets servers run the browser sign-in whenever they ask (a 401, or 403 for more permissions),
+   * showing the URL this way. Without it a server that asks needs `signIn()` (or `mcp login`).
+   */
+  signIn?: OpenUrl
+  /** Asks the user a server's question (elicitation): the CLI's terminal prompt, the app's card. */
+  elicit?: Elicit
 }
 
 export const DEFAULT_START_TIMEOUT_MS = 30_000
@@ -62,8 +76,12 @@ export class McpManager {
   private project: ProjectConfig | null = null
   private readonly connections = new Map<string, McpConnection>()
   private readonly toolCache = new WeakMap<object, McpTool[]>()
+  readonly oauth: OAuthStore
+  /** Servers the user is signing in to right now, with how the URL is shown. */
+  private readonly signingIn = new Map<string, OpenUrl>()
 
   constructor(private readonly opts: McpManagerOptions) {
+    this.oauth = new OAuthStore(opts.dataDir, opts.oauthSealer)
     this.reload()
   }
 
@@ -120,6 +138,9 @@ export class McpManager {
         callTimeoutMs: this.opts.callTimeoutMs,
         maxRestarts: this.opts.maxRestarts,
         onChange: () => this.opts.onStatus?.(server.name, created.state),
+        elicit: this.opts.elicit,
+        auth: { store: this.oauth, clientMetadataUrl: this.opts.clientMetadataUrl },
+        signIn: () => this.signingIn.get(server.name) ?? this.opts.signIn,
         // Checked at every spawn, restarts after a crash included: the script may have changed.
         launchRefusal: server.source === 'project' ? () => this.projectLaunchRefusal() : undefined,
       })
@@ -204,7 +225,7 @@ export class McpManager {
         enabled,
         sandbox: isStdio(server.spec) && server.spec.sandbox,
         allowed: settings.allowedServers.includes(server.name),
-        signedIn: false,
+        signedIn: !isStdio(server.spec) && this.oauth.signedIn(server.name, this.oauthKey(server)),
         tools: (conn?.tools ?? []).map((t) => {
           const tool = mcpTool(server.name, t, conn!)
           return {
@@ -272,6 +293,43 @@ export class McpManager {
     await this.start()
     for (const name of this.project.loaded.servers.map((s) => s.name))
       this.opts.onStatus?.(name, this.connections.get(name)?.state ?? 'stopped')
+  }
+
+  /** The URL a server's sign-in is stored under (its `url` with the environment expanded). */
+  private oauthKey(server: McpServerConfig): string {
+    if (isStdio(server.spec)) return ''
+    try {
+      return httpTarget({ ...server, spec: server.spec }, this.opts.env ?? process.env).url.href
+    } catch {
+      return server.spec.url
+    }
+  }
+
+  /**
+   * Signs in to an HTTP server: restarts its connection with the browser flow allowed (`open`
+   * shows the authorization URL) and waits until it is ready, or says why not.
+   */
+  async signIn(server: string, open: OpenUrl): Promise<McpServerView> {
+    const config = this.known(server)
+    if (isStdio(config.spec))
+      throw new Error(`MCP server "${server}" runs a command (stdio); there is nothing to sign in to.`)
+    if (!this.mayRun(config)) throw new Error(`MCP server "${server}" is disabled or awaiting approval.`)
+    this.signingIn.set(server, open)
+    try {
+      await this.connectionFor(config).restart()
+    } finally {
+      this.signingIn.delete(server)
+    }
+    return this.view().servers.find((s) => s.name === server)!
+  }
+
+  /** Forgets a server's sign-in (tokens and registration); true when there was one. */
+  async signOut(server: string): Promise<boolean> {
+    this.known(server)
+    const had = this.oauth.remove(server)
+    await this.connections.get(server)?.stop()
+    this.opts.onStatus?.(server, 'stopped')
+    return had
   }
 
   async restart(server: string): Promise<void> {

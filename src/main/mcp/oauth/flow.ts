@@ -1,0 +1,98 @@
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { HttpServerConfig, McpServerConfig } from '../config'
+import { startLoopback, type Loopback } from './loopback'
+import { McpOAuthProvider } from './provider'
+import type { OAuthStore } from './store'
+
+/*
+ * Sign-in for one HTTP server's connection: which OAuth provider its transport gets, and what
+ * happens when the SDK's flow stops at "send the user to the authorization server" — while the
+ * user signs in (`stepwise mcp login`, "Sign in" in the app), wait for the loopback's code and
+ * exchange it; otherwise the server needs sign-in.
+ */
+
+export interface McpAuthContext {
+  store: OAuthStore
+  /** An https URL serving Stepwise's client metadata document, for servers that accept one (CIMD). */
+  clientMetadataUrl?: string
+}
+
+/** Shows the authorization URL to the user: the system browser, or a line to open by hand. */
+export type OpenUrl = (url: URL, server: string) => void | Promise<void>
+
+export class ServerAuth {
+  provider?: McpOAuthProvider
+  private loopback?: Loopback
+
+  constructor(
+    private readonly config: McpServerConfig & { spec: HttpServerConfig },
+    private readonly url: URL,
+    private readonly ctx: McpAuthContext,
+  ) {}
+
+  /**
+   * The provider for the transport. Without one a 401 is simply "needs sign-in": a server with no
+   * `oauth` entry and nothing stored is not signed in to behind the user's back; with stored tokens
+   * the SDK refreshes them quietly.
+   */
+  async prepare(open: OpenUrl | undefined): Promise<McpOAuthProvider | undefined> {
+    const { oauth } = this.config.spec
+    const key = this.url.href
+    const stored = this.ctx.store.get(this.config.name, key)
+    if (!open && !oauth && !stored?.tokens) return undefined
+    let interaction
+    if (open && oauth?.grantType !== 'client_credentials') {
+      this.loopback = await this.openLoopback(
+        (stored?.client as { redirect_uris?: string[] } | undefined)?.redirect_uris,
+      )
+      interaction = { loopback: this.loopback, open: (u: URL) => open(u, this.config.name) }
+    }
+    this.provider = new McpOAuthProvider(
+      this.config.name,
+      key,
+      this.ctx.store,
+      oauth,
+      interaction,
+      this.ctx.clientMetadataUrl,
+    )
+    return this.provider
+  }
+
+  private async openLoopback(registered: string[] | undefined): Promise<Loopback> {
+    const configured = this.config.spec.oauth?.callbackPort
+    if (configured) return startLoopback(configured)
+    // The port of an earlier registration, so the client registered then still matches.
+    const earlier = registered
+      ?.map((u) => URL.canParse(u) && new URL(u))
+      .find((u) => u && u.hostname === '127.0.0.1')
+    if (earlier && earlier.port) {
+      try {
+        return await startLoopback(Number(earlier.port))
+      } catch {
+        // Taken now: any port, and a new registration.
+      }
+    }
+    return startLoopback(0)
+  }
+
+  /**
+   * After the SDK stopped at the authorization step: waits for the user's answer on the loopback
+   * and exchanges the code for tokens. False when no sign-in is under way (the caller reports the
+   * error as it is).
+   */
+  async complete(err: unknown): Promise<boolean> {
+    const provider = this.provider
+    const pending = provider?.pendingCode
+    if (!provider || !pending || !(err instanceof UnauthorizedError)) return false
+    provider.pendingCode = undefined
+    const code = await pending
+    const result = await auth(provider, { serverUrl: this.url, authorizationCode: code })
+    return result === 'AUTHORIZED'
+  }
+
+  /** The sign-in is over: the callback stops listening. */
+  close(): void {
+    this.loopback?.close()
+    this.loopback = undefined
+  }
+}
