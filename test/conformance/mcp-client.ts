@@ -31,6 +31,19 @@ function entry(): Record<string, unknown> {
         clientSecret: context.client_secret,
       },
     }
+  if (scenario === 'auth/client-credentials-jwt') {
+    const keyFile = path.join(dataDir, 'client-key.pem')
+    fs.writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 })
+    return {
+      url,
+      oauth: {
+        grantType: 'client_credentials',
+        clientId: context.client_id,
+        privateKeyFile: keyFile,
+        signingAlgorithm: context.signing_algorithm ?? 'ES256',
+      },
+    }
+  }
   return { url }
 }
 

@@ -31,8 +31,12 @@ export const oauthConfig = z.object({
   callbackPort: z.number().int().min(1).max(65535).optional(),
   /** An https URL serving this client's metadata document (Client ID Metadata Documents). */
   clientMetadataUrl: z.string().url().optional(),
-  /** `client_credentials`: sign in unattended with clientId and clientSecret, no browser. */
+  /** `client_credentials`: sign in unattended with clientId and clientSecret (or a private key), no browser. */
   grantType: z.enum(['authorization_code', 'client_credentials']).optional(),
+  /** For `client_credentials` with `private_key_jwt`: a PEM file holding the client's private key. */
+  privateKeyFile: z.string().optional(),
+  /** The JWT signing algorithm for `privateKeyFile` (default RS256). */
+  signingAlgorithm: z.string().optional(),
 })
 export type OAuthConfig = z.infer<typeof oauthConfig>
 

@@ -2,7 +2,10 @@ import type fs from 'node:fs'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   CallToolResultSchema,
@@ -48,6 +51,11 @@ export interface ConnectionOptions {
 }
 
 const STDERR_TAIL = 2000
+
+function olderTransportMayAnswer(err: unknown): boolean {
+  if (!(err instanceof StreamableHTTPError) || err.code === undefined) return false
+  return err.code >= 400 && err.code < 500 && err.code !== 401 && err.code !== 403
+}
 
 /** The longest silence during a call: the entry's `timeout` (seconds), else the manager's, else 10 minutes. */
 function callTimeout(config: McpServerConfig, fallbackMs: number | undefined): number {
@@ -184,7 +192,7 @@ export class McpConnection {
     const { url, headers } = httpTarget({ ...this.config, spec }, this.opts.env ?? process.env)
     const requestInit = { headers }
     if (!this.auth) {
-      this.auth = new ServerAuth({ ...this.config, spec }, url, this.opts.auth)
+      this.auth = new ServerAuth({ ...this.config, spec }, url, this.opts.auth, this.opts.env ?? process.env)
       await this.auth.prepare(open)
     }
     const authProvider = this.auth.provider
@@ -199,9 +207,10 @@ export class McpConnection {
         timeout,
       )
     } catch (err) {
-      // A 401 asks for credentials (and a sign-in under way is finished by connect()): the SSE
-      // transport would only fail again, less clearly.
-      if (isUnauthorized(err)) throw err
+      // Only an HTTP 4xx at the POST means "maybe the older SSE transport" (the spec's backwards
+      // compatibility rule); a 401 asks for credentials (a sign-in under way is finished by
+      // connect()), and a failed sign-in or an unreachable host would only fail again, less clearly.
+      if (!olderTransportMayAnswer(err)) throw err
       if (spec.type === 'http' || spec.type === 'streamable-http' || spec.type === 'streamableHttp') throw err
       // Servers from before Streamable HTTP speak the older SSE transport at the same URL.
       this.log?.write(`Streamable HTTP failed (${(err as Error).message}); trying SSE\n`)

@@ -1,5 +1,7 @@
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { HttpServerConfig, McpServerConfig } from '../config'
+import type { OAuthConfig } from '../config-entry'
+import { expandEnv } from '../launch'
 import { startLoopback, type Loopback } from './loopback'
 import { McpOAuthProvider } from './provider'
 import type { OAuthStore } from './store'
@@ -28,6 +30,7 @@ export class ServerAuth {
     private readonly config: McpServerConfig & { spec: HttpServerConfig },
     private readonly url: URL,
     private readonly ctx: McpAuthContext,
+    private readonly env: NodeJS.ProcessEnv,
   ) {}
 
   /**
@@ -36,7 +39,7 @@ export class ServerAuth {
    * the SDK refreshes them quietly.
    */
   async prepare(open: OpenUrl | undefined): Promise<McpOAuthProvider | undefined> {
-    const { oauth } = this.config.spec
+    const oauth = this.oauthConfig()
     const key = this.url.href
     const stored = this.ctx.store.get(this.config.name, key)
     if (!open && !oauth && !stored?.tokens) return undefined
@@ -58,8 +61,21 @@ export class ServerAuth {
     return this.provider
   }
 
+  /** The entry's `oauth`, its secret and key file read from the environment like `headers` (not in a project's file). */
+  private oauthConfig(): OAuthConfig | undefined {
+    const oauth = this.config.spec.oauth
+    if (!oauth) return undefined
+    const expand = (v: string | undefined) =>
+      v === undefined ? v : expandEnv(v, this.config.source, this.env)
+    return {
+      ...oauth,
+      clientSecret: expand(oauth.clientSecret),
+      privateKeyFile: expand(oauth.privateKeyFile),
+    }
+  }
+
   private async openLoopback(registered: string[] | undefined): Promise<Loopback> {
-    const configured = this.config.spec.oauth?.callbackPort
+    const configured = this.oauthConfig()?.callbackPort
     if (configured) return startLoopback(configured)
     // The port of an earlier registration, so the client registered then still matches.
     const earlier = registered

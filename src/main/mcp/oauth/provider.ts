@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js'
+import fs from 'node:fs'
+import type {
+  AddClientAuthentication,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js'
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js'
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -39,6 +45,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
   pendingCode?: Promise<string>
   /** Only for the client credentials grant: the SDK then asks for a token directly. */
   prepareTokenRequest?: (scope?: string) => URLSearchParams
+  /** Only with a private key: the token request is signed (`private_key_jwt`, RFC 7523). */
+  addClientAuthentication?: AddClientAuthentication
+  private readonly privateKey?: string
 
   constructor(
     private readonly server: string,
@@ -58,6 +67,22 @@ export class McpOAuthProvider implements OAuthClientProvider {
       !registered.includes(interaction.loopback.redirectUrl)
     )
       delete this.draft.client
+    if (oauth?.privateKeyFile) {
+      if (!oauth.clientId) throw new Error('"oauth": "privateKeyFile" needs "clientId" beside it.')
+      try {
+        this.privateKey = fs.readFileSync(oauth.privateKeyFile, 'utf8')
+      } catch (err) {
+        throw new Error(`"oauth": "privateKeyFile" cannot be read (${(err as Error).message}).`, {
+          cause: err,
+        })
+      }
+      this.addClientAuthentication = createPrivateKeyJwtAuth({
+        issuer: oauth.clientId,
+        subject: oauth.clientId,
+        privateKey: this.privateKey,
+        alg: oauth.signingAlgorithm ?? 'RS256',
+      })
+    }
     if (oauth?.grantType === 'client_credentials')
       this.prepareTokenRequest = (scope) => {
         const params = new URLSearchParams({ grant_type: 'client_credentials' })
@@ -81,7 +106,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
       redirect_uris: credentials ? [] : [this.redirectUrl!],
       grant_types: credentials ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
       response_types: credentials ? [] : ['code'],
-      ...(credentials ? { token_endpoint_auth_method: 'client_secret_basic' } : {}),
+      ...(credentials
+        ? { token_endpoint_auth_method: this.privateKey ? 'private_key_jwt' : 'client_secret_basic' }
+        : {}),
       ...(this.oauth?.scopes?.length ? { scope: this.oauth.scopes.join(' ') } : {}),
     }
   }
