@@ -10,6 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   CallToolResultSchema,
   ElicitRequestSchema,
+  McpError,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import { toElicitation, type Elicit } from './elicitation'
@@ -51,6 +52,11 @@ export interface ConnectionOptions {
 }
 
 const STDERR_TAIL = 2000
+
+/** An error of the OAuth flow (metadata, registration, token), not of MCP or its transport. */
+function isSignInError(err: unknown): boolean {
+  return !(err instanceof McpError || err instanceof StreamableHTTPError || isUnauthorized(err))
+}
 
 function olderTransportMayAnswer(err: unknown): boolean {
   if (!(err instanceof StreamableHTTPError) || err.code === undefined) return false
@@ -133,11 +139,11 @@ export class McpConnection {
         await client.close().catch(() => undefined)
         if (this.client === client) this.client = undefined
         if (this.stopping) return
-        let failure = err
+        let failure = this.describeFailure(err, isSignInError(err))
         try {
           if (await this.completeSignIn(err)) continue
         } catch (signInError) {
-          failure = new Error(`signing in failed: ${(signInError as Error).message}`)
+          failure = this.describeFailure(signInError, true)
         }
         if (isUnauthorized(failure)) this.setState('needs-sign-in', needsSignInMessage(this.config))
         else this.setState('failed', this.startFailure(failure as Error))
@@ -146,6 +152,10 @@ export class McpConnection {
         if (this.connecting === client) this.connecting = undefined
       }
     }
+  }
+
+  private describeFailure(err: unknown, fromSignIn: boolean): unknown {
+    return this.auth && err instanceof Error ? this.auth.describe(err, fromSignIn) : err
   }
 
   /** True when a sign-in was under way and is now done: try again with the new tokens. */
@@ -197,13 +207,17 @@ export class McpConnection {
     }
     const authProvider = this.auth.provider
     if (spec.type === 'sse') {
-      await this.connectWith(client, new SSEClientTransport(url, { requestInit, authProvider }), timeout)
+      await this.connectWith(
+        client,
+        new SSEClientTransport(url, { requestInit, authProvider, fetch: this.auth.fetch }),
+        timeout,
+      )
       return
     }
     try {
       await this.connectWith(
         client,
-        new StreamableHTTPClientTransport(url, { requestInit, authProvider }),
+        new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: this.auth.fetch }),
         timeout,
       )
     } catch (err) {

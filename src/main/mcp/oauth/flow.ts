@@ -25,6 +25,14 @@ export type OpenUrl = (url: URL, server: string) => void | Promise<void>
 export class ServerAuth {
   provider?: McpOAuthProvider
   private loopback?: Loopback
+  /** The last request of the sign-in (metadata, registration, token), named when it fails. */
+  lastAuthRequest?: string
+  /** The transports' fetch: notes the sign-in's requests (any not to the server's own URL). */
+  readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const url = input instanceof Request ? input.url : String(input)
+    if (url !== this.url.href) this.lastAuthRequest = url
+    return fetch(input, init)
+  }
 
   constructor(
     private readonly config: McpServerConfig & { spec: HttpServerConfig },
@@ -102,8 +110,14 @@ export class ServerAuth {
     if (!provider || !pending || !(err instanceof UnauthorizedError)) return false
     provider.pendingCode = undefined
     const code = await pending
-    const result = await auth(provider, { serverUrl: this.url, authorizationCode: code })
+    const result = await auth(provider, { serverUrl: this.url, authorizationCode: code, fetchFn: this.fetch })
     return result === 'AUTHORIZED'
+  }
+
+  /** An error of the sign-in named with the request it failed at; other errors as they are. */
+  describe(err: Error, fromSignIn: boolean): Error {
+    if (!this.provider || !this.lastAuthRequest || !fromSignIn) return err
+    return new Error(`signing in failed at ${this.lastAuthRequest}: ${err.message}`, { cause: err })
   }
 
   /** The sign-in is over: the callback stops listening. */
