@@ -110,6 +110,17 @@ export const mcpCommandSchemas = {
     output: mcpListOutputSchema,
   },
   'mcp/restart': { input: z.object({ server: serverName }), output: mcpListOutputSchema },
+  /**
+   * Signs in to an HTTP server (OAuth): the browser opens at the authorization URL, which comes
+   * back here (to show as a link when no browser opened); the end of the sign-in arrives as a
+   * `host.mcp-status` notice. No URL: signed in (or failed) without the browser.
+   */
+  'mcp/signIn': {
+    input: z.object({ server: serverName }),
+    output: mcpListOutputSchema.extend({ signInUrl: z.string().optional() }),
+  },
+  /** Forgets a server's sign-in (tokens and registration). */
+  'mcp/signOut': { input: z.object({ server: serverName }), output: mcpListOutputSchema },
   /** The tail of the server's stderr log. */
   'mcp/log': { input: z.object({ server: serverName }), output: z.object({ text: z.string() }) },
 } as const

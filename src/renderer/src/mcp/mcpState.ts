@@ -21,9 +21,17 @@ export interface McpUiState {
   error: string | null
   /** Keys of actions under way (`enable:srv`, `restart:srv`…): their controls wait. */
   busy: Record<string, true>
+  /** Servers whose sign-in waits for the browser: the authorization URL, to open by hand. */
+  signInUrls: Record<string, string>
 }
 
-export const useMcpUi = create<McpUiState>(() => ({ open: false, list: null, error: null, busy: {} }))
+export const useMcpUi = create<McpUiState>(() => ({
+  open: false,
+  list: null,
+  error: null,
+  busy: {},
+  signInUrls: {},
+}))
 
 // The core's commands: through the store's invoke (which toasts a refusal), or quietly.
 const coreCall: McpCall = (command, input) => invoke(command, input)
@@ -73,7 +81,7 @@ export function refreshMcp(quiet = false): Promise<void> {
 }
 
 /** Runs one change; its key marks the controls that wait for it. The reply is the new list. */
-async function change<C extends Exclude<McpCommand, 'mcp/log' | 'mcp/list'>>(
+async function change<C extends Exclude<McpCommand, 'mcp/log' | 'mcp/list' | 'mcp/signIn'>>(
   key: string,
   command: C,
   input: McpCommands[C]['input'],
@@ -106,6 +114,31 @@ export function restartMcp(server: string): Promise<void> {
   return change(`restart:${server}`, 'mcp/restart', { server })
 }
 
+/** Signs in (OAuth): the browser opens at the server's sign-in page; the end comes as a notice. */
+export async function signInMcp(server: string): Promise<void> {
+  const key = `signin:${server}`
+  useMcpUi.setState((s) => ({ busy: { ...s.busy, [key]: true } }))
+  try {
+    const { signInUrl, ...list } = await call('mcp/signIn', { server })
+    useMcpUi.setState((s) => ({
+      list,
+      error: null,
+      signInUrls: signInUrl ? { ...s.signInUrls, [server]: signInUrl } : s.signInUrls,
+    }))
+  } catch {
+    // Toasted by invoke.
+  } finally {
+    useMcpUi.setState((s) => {
+      const { [key]: _done, ...busy } = s.busy
+      return { busy }
+    })
+  }
+}
+
+export function signOutMcp(server: string): Promise<void> {
+  return change(`signout:${server}`, 'mcp/signOut', { server })
+}
+
 export function decideProject(hash: string, approve: boolean): Promise<void> {
   return change('project', 'mcp/approveProject', { hash, approve })
 }
@@ -117,6 +150,13 @@ export async function readMcpLog(server: string): Promise<string> {
 /** A notice from the host; true when it was an MCP one. */
 export function onMcpNotice(message: { type: string }): boolean {
   if (message.type !== 'host.mcp-status') return false
+  // A sign-in that ended (ready, or refused) no longer waits for the browser.
+  const { server, state } = message as { server?: string; state?: string }
+  if (server && state !== 'starting' && useMcpUi.getState().signInUrls[server])
+    useMcpUi.setState((s) => {
+      const { [server]: _ended, ...signInUrls } = s.signInUrls
+      return { signInUrls }
+    })
   if (useMcpUi.getState().open) void refreshMcp()
   return true
 }

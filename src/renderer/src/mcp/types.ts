@@ -8,7 +8,14 @@ export type McpList = McpListOutput
 export type McpProjectView = NonNullable<McpList['project']>
 
 export type McpCommand =
-  'mcp/list' | 'mcp/setEnabled' | 'mcp/setAllowed' | 'mcp/approveProject' | 'mcp/restart' | 'mcp/log'
+  | 'mcp/list'
+  | 'mcp/setEnabled'
+  | 'mcp/setAllowed'
+  | 'mcp/approveProject'
+  | 'mcp/restart'
+  | 'mcp/log'
+  | 'mcp/signIn'
+  | 'mcp/signOut'
 
 /** Each command's input and output. */
 export type McpCommands = { [C in McpCommand]: { input: CommandInput<C>; output: CommandOutput<C> } }
