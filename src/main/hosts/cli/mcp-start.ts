@@ -1,6 +1,8 @@
 import path from 'node:path'
 import { Option } from 'commander'
 import { McpManager } from '../../mcp/manager'
+import { systemOpener } from '../../mcp/oauth/opener'
+import { terminalElicit } from './elicit-prompt'
 import type { Store } from '../../store/types'
 import { inertText } from '../../../shared/terminalText'
 
@@ -35,6 +37,8 @@ export function cliMcpManager(opts: {
     store: opts.store,
     cliConfigs: opts.mcpConfig ?? [],
     startTimeoutMs: startTimeoutMs(process.env),
+    // A server's questions are asked on the terminal (declined, and said, without one).
+    elicit: terminalElicit({ openUrl: systemOpener((line) => process.stderr.write(`${inertText(line)}\n`)) }),
   })
 }
 
