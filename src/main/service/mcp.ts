@@ -3,6 +3,7 @@ import { McpManager } from '../mcp/manager'
 import type { OpenUrl } from '../mcp/oauth/flow'
 import { systemOpener } from '../mcp/oauth/opener'
 import type { ServiceContext } from './context'
+import { ElicitationDesk } from './mcp-elicitations'
 
 type ListOutput = CommandOutput<'mcp/list'>
 
@@ -23,12 +24,14 @@ export interface McpHubOptions {
 export class McpHub {
   private readonly managers = new Map<string, McpManager>()
   private current: string | undefined
+  private readonly questions: ElicitationDesk
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly opts: McpHubOptions = {},
   ) {
     this.current = ctx.startProject
+    this.questions = new ElicitationDesk((m) => ctx.broadcast(m))
   }
 
   private manager(repo: string | undefined): McpManager {
@@ -43,6 +46,7 @@ export class McpHub {
         startTimeoutMs: this.opts.startTimeoutMs,
         onStatus: (server, state) => this.ctx.broadcast({ type: 'host.mcp-status', server, state }),
         oauthSealer: this.ctx.keys.sealer,
+        elicit: this.questions.elicit,
       })
       this.managers.set(key, manager)
     }
@@ -119,10 +123,15 @@ export class McpHub {
         return this.list()
       },
       'mcp/log': (input: CommandInput<'mcp/log'>) => ({ text: current().log(input.server) }),
+      'mcp/elicitations': () => ({ pending: this.questions.list() }),
+      'mcp/answerElicitation': (input: CommandInput<'mcp/answerElicitation'>) => ({
+        pending: this.questions.answer(input),
+      }),
     }
   }
 
   async close(): Promise<void> {
+    this.questions.cancelAll()
     await Promise.all([...this.managers.values()].map((m) => m.stop()))
   }
 }

@@ -93,6 +93,37 @@ export type McpListOutput = z.infer<typeof mcpListOutputSchema>
 
 const serverName = z.string().min(1).max(200)
 
+/**
+ * A server's question to the user (elicitation, docs/mcp.md#elicitation), waiting for an answer:
+ * a form (`requestedSchema`, a flat JSON Schema) or a URL to open. Asked in every approval policy.
+ */
+export const mcpElicitationSchema = z.object({
+  id: z.string(),
+  server: z.string(),
+  mode: z.enum(['form', 'url']),
+  /** The server's text: untrusted, shown as plain text. */
+  message: z.string(),
+  requestedSchema: z.record(z.string(), z.unknown()).optional(),
+  url: z.string().optional(),
+})
+export type McpElicitationView = z.infer<typeof mcpElicitationSchema>
+
+const elicitationsOutput = z.object({ pending: z.array(mcpElicitationSchema) })
+
+export const mcpElicitationCommandSchemas = {
+  /** The questions waiting for an answer (for a window opened after they were asked). */
+  'mcp/elicitations': { input: z.object({}), output: elicitationsOutput },
+  'mcp/answerElicitation': {
+    input: z.object({
+      id: z.string(),
+      action: z.enum(['accept', 'decline', 'cancel']),
+      /** For an accepted form: the fields answered (left out: the schema's default applies). */
+      content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+    }),
+    output: elicitationsOutput,
+  },
+} as const
+
 export const mcpCommandSchemas = {
   'mcp/list': { input: z.object({}), output: mcpListOutputSchema },
   'mcp/setEnabled': {
@@ -123,7 +154,14 @@ export const mcpCommandSchemas = {
   'mcp/signOut': { input: z.object({ server: serverName }), output: mcpListOutputSchema },
   /** The tail of the server's stderr log. */
   'mcp/log': { input: z.object({ server: serverName }), output: z.object({ text: z.string() }) },
+  ...mcpElicitationCommandSchemas,
 } as const
+
+/** The questions waiting changed (one asked, answered, or called off). A host notice (never stored). */
+export const mcpElicitationsNotice = z.object({
+  type: z.literal('host.mcp-elicitations'),
+  pending: z.array(mcpElicitationSchema),
+})
 
 /** A server's state or tool list changed: the app refreshes with `mcp/list`. A host notice (never stored). */
 export const mcpStatusNotice = z.object({

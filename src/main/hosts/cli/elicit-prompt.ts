@@ -2,7 +2,7 @@ import readline from 'node:readline/promises'
 import type { Readable, Writable } from 'node:stream'
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js'
 import type { Elicit, McpElicitation } from '../../mcp/elicitation'
-import { formFields, readAnswer } from '../../mcp/elicitation-form'
+import { formFields, readAnswer } from '../../../shared/mcp-elicitation-form'
 import type { OpenUrl } from '../../mcp/oauth/flow'
 import { inertText } from '../../../shared/terminalText'
 

@@ -1,7 +1,7 @@
 /*
  * The form of an elicitation (a flat JSON Schema: strings, numbers, integers, booleans, enums)
  * as fields to ask one by one, and a typed answer read back from text. Shared by the CLI's
- * prompt; the app's card builds its inputs from the same fields.
+ * prompt and the app's card (src/renderer/src/mcp/ElicitationCard.tsx).
  */
 
 export interface FormField {
