@@ -1,4 +1,6 @@
 import type fs from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -10,7 +12,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   CallToolResultSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   McpError,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import { toElicitation, type Elicit } from './elicitation'
@@ -20,6 +24,7 @@ import { describeTarget, isStdio, type McpServerConfig } from './config'
 import { httpTarget, logPath, openLog, stdioLaunch } from './launch'
 import { ServerAuth, type McpAuthContext, type OpenUrl } from './oauth/flow'
 import { isUnauthorized, needsSignInMessage } from './sign-in-errors'
+import { listResources, readResource, type ResourceInfo, type TemplateInfo } from './resources'
 import type { McpCallResult } from './results'
 import type { McpCallOptions, McpToolInfo } from './tools'
 import { pushAll } from '../../shared/arrays'
@@ -73,6 +78,10 @@ export class McpConnection {
   state: McpServerState = 'stopped'
   error?: string
   tools: McpToolInfo[] = []
+  resources: ResourceInfo[] = []
+  templates: TemplateInfo[] = []
+  /** What the server said in `initialize` about using it (untrusted; bounded where used). */
+  instructions?: string
   private client?: Client
   private log?: fs.WriteStream
   private stderrTail = ''
@@ -132,6 +141,10 @@ export class McpConnection {
         if (this.stopping) throw new Error('stopped while starting')
         this.client = client
         await this.refreshTools()
+        await this.refreshResources().catch((err: Error) =>
+          this.log?.write(`resources/list failed: ${err.message}\n`),
+        )
+        this.instructions = client.getInstructions()
         this.readyAt = Date.now()
         this.setState('ready')
         return
@@ -167,8 +180,21 @@ export class McpConnection {
     // Form answers get the schema's defaults for fields left empty (SEP-1034); URL mode opens a link.
     const client = new Client(
       { name: 'stepwise', version: VERSION },
-      { capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } } },
+      { capabilities: { elicitation: { form: { applyDefaults: true }, url: {} }, roots: {} } },
     )
+    // Roots: the project folder is what the server may work on.
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: this.opts.repo
+        ? [{ uri: pathToFileURL(this.opts.repo).href, name: path.basename(this.opts.repo) }]
+        : [],
+    }))
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+      if (this.client !== client) return
+      await this.refreshResources().catch((err: Error) =>
+        this.log?.write(`resources/list failed: ${err.message}\n`),
+      )
+      this.opts.onChange()
+    })
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       const elicit = this.opts.elicit
       if (!elicit) {
@@ -312,6 +338,28 @@ export class McpConnection {
       cursor = page.nextCursor
     } while (cursor && tools.length < 1000)
     this.tools = tools
+  }
+
+  private async refreshResources(): Promise<void> {
+    const client = this.client
+    if (!client) return
+    const { resources, templates } = await listResources(client, this.opts.startTimeoutMs)
+    this.resources = resources
+    this.templates = templates
+  }
+
+  /** The server offers resources: the model gets its read_resource tool. */
+  get hasResources(): boolean {
+    return this.client?.getServerCapabilities()?.resources !== undefined
+  }
+
+  /** `resources/read` for the model's read_resource tool. */
+  async readResource(uri: unknown, opts: McpCallOptions): Promise<McpCallResult> {
+    if (this.starting) await this.starting
+    const client = this.client
+    if (!client || this.state !== 'ready')
+      throw new Error(`MCP server "${this.config.name}" is not running (${this.state}).`)
+    return readResource(client, uri, opts, callTimeout(this.config, this.opts.callTimeoutMs))
   }
 
   async callTool(name: string, args: Record<string, unknown>, opts: McpCallOptions): Promise<McpCallResult> {

@@ -203,4 +203,23 @@ describe('McpManager', () => {
     await manager.setEnabled('everything', undefined, false)
     expect(manager.view().servers[0]).toMatchObject({ state: 'disabled' })
   }, 30_000)
+
+  it('offers a read_resource tool listing the server’s resources, and its instructions marked as its own', async () => {
+    const { manager } = setup({ everything })
+    await manager.start()
+    const reader = manager.tools().find((t) => t.name === 'mcp__everything__read_resource')!
+    expect(reader.mcp.readOnly).toBe(true)
+    const uri = /Resources: - (\S+)/.exec(reader.description)?.[1]
+    expect(uri).toBeTruthy()
+    const read = await reader.call({ uri }, { signal: AbortSignal.timeout(10_000), onProgress: () => {} })
+    expect(read.result).toMatchObject({ ok: true, content: [{ type: 'resource', uri }] })
+    const missing = await reader.call({}, { signal: AbortSignal.timeout(10_000), onProgress: () => {} })
+    expect(missing.result).toEqual({
+      ok: false,
+      error: 'everything/read_resource failed: Give "uri": the resource to read.',
+    })
+    const instructions = manager.instructions() ?? ''
+    expect(instructions).toMatch(/^# MCP server instructions\n.*not the user's/)
+    expect(instructions).toContain('## From MCP server "everything"')
+  }, 30_000)
 })

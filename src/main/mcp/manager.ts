@@ -27,6 +27,7 @@ import {
   toolKey,
   updateMcpSettings,
 } from './settings'
+import { instructionsSection, READ_RESOURCE, readResourceInfo } from './resources'
 import { mcpTool, qualifiedName, type McpTool } from './tools'
 import { pushAll } from '../../shared/arrays'
 
@@ -188,8 +189,31 @@ export class McpManager {
         out,
         tools.filter((t) => isToolEnabled(settings, t.mcp.server, t.mcp.tool)),
       )
+      const reader = this.resourceTool(conn)
+      if (reader && isToolEnabled(settings, conn.config.name, READ_RESOURCE)) out.push(reader)
     }
     return out
+  }
+
+  /** A server's resources for the model (./resources.ts), unless it has a tool of that name itself. */
+  private resourceTool(conn: McpConnection): McpTool | undefined {
+    if (!conn.hasResources || conn.tools.some((t) => t.name === READ_RESOURCE)) return undefined
+    let cached = this.toolCache.get(conn.resources)?.[0]
+    if (!cached) {
+      cached = mcpTool(conn.config.name, readResourceInfo(conn.resources, conn.templates), {
+        callTool: (_name, args, opts) => conn.readResource(args.uri, opts),
+      })
+      this.toolCache.set(conn.resources, [cached])
+    }
+    return cached
+  }
+
+  /** The running servers' instructions, for the system prompt (bounded and marked as theirs). */
+  instructions(): string | undefined {
+    const servers = [...this.connections.values()]
+      .filter((c) => c.state === 'ready' && c.instructions && this.mayRun(c.config))
+      .map((c) => ({ name: c.config.name, text: c.instructions! }))
+    return instructionsSection(servers)
   }
 
   /** Whether `auto-edit` may run this tool without asking (the user's setting). */
