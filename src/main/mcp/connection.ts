@@ -14,6 +14,7 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
   McpError,
+  PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js'
@@ -24,6 +25,7 @@ import { describeTarget, isStdio, type McpServerConfig } from './config'
 import { httpTarget, logPath, openLog, stdioLaunch } from './launch'
 import { ServerAuth, type McpAuthContext, type OpenUrl } from './oauth/flow'
 import { isUnauthorized, needsSignInMessage } from './sign-in-errors'
+import { listPrompts, promptText, type PromptInfo } from './prompts'
 import { listResources, readResource, type ResourceInfo, type TemplateInfo } from './resources'
 import type { McpCallResult } from './results'
 import type { McpCallOptions, McpToolInfo } from './tools'
@@ -79,6 +81,7 @@ export class McpConnection {
   error?: string
   tools: McpToolInfo[] = []
   resources: ResourceInfo[] = []
+  prompts: PromptInfo[] = []
   templates: TemplateInfo[] = []
   /** What the server said in `initialize` about using it (untrusted; bounded where used). */
   instructions?: string
@@ -188,6 +191,11 @@ export class McpConnection {
         ? [{ uri: pathToFileURL(this.opts.repo).href, name: path.basename(this.opts.repo) }]
         : [],
     }))
+    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
+      if (this.client !== client) return
+      this.prompts = await listPrompts(client, this.opts.startTimeoutMs).catch(() => this.prompts)
+      this.opts.onChange()
+    })
     client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
       if (this.client !== client) return
       await this.refreshResources().catch((err: Error) =>
@@ -346,6 +354,14 @@ export class McpConnection {
     const { resources, templates } = await listResources(client, this.opts.startTimeoutMs)
     this.resources = resources
     this.templates = templates
+    this.prompts = await listPrompts(client, this.opts.startTimeoutMs)
+  }
+
+  /** `prompts/get`, as the text of a message. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<string> {
+    if (!this.client || this.state !== 'ready')
+      throw new Error(`MCP server "${this.config.name}" is not running (${this.state}).`)
+    return promptText(this.client, name, args, this.opts.startTimeoutMs)
   }
 
   /** The server offers resources: the model gets its read_resource tool. */

@@ -222,4 +222,23 @@ describe('McpManager', () => {
     expect(instructions).toMatch(/^# MCP server instructions\n.*not the user's/)
     expect(instructions).toContain('## From MCP server "everything"')
   }, 30_000)
+
+  it('runs a server prompt as /mcp__SERVER__PROMPT with its arguments, and says what a bad one lacks', async () => {
+    const { manager } = setup({ everything })
+    await manager.start()
+    const commands = manager.prompts().map((p) => p.command)
+    expect(commands).toEqual(
+      expect.arrayContaining(['mcp__everything__simple-prompt', 'mcp__everything__args-prompt']),
+    )
+    expect(await manager.expandPrompt('plain task')).toBe('plain task')
+    expect(await manager.expandPrompt('/mcp__everything__simple-prompt')).toMatch(/\S/)
+    const withArgs = await manager.expandPrompt('/mcp__everything__args-prompt city=Paris state=Texas')
+    expect(withArgs).toContain('Paris')
+    await expect(manager.expandPrompt('/mcp__everything__args-prompt')).rejects.toThrow(
+      /^\/mcp__everything__args-prompt needs city: write city=…/,
+    )
+    await expect(manager.expandPrompt('/mcp__everything__nope')).rejects.toThrow(
+      /is not a prompt of a running MCP server \(there are: .*\/mcp__everything__simple-prompt/,
+    )
+  }, 30_000)
 })
