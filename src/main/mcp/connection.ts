@@ -4,16 +4,12 @@ import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
   CallToolResultSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
-  McpError,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -24,6 +20,7 @@ import { VERSION } from '../version'
 import { describeTarget, isStdio, type McpServerConfig } from './config'
 import { httpTarget, logPath, openLog, stdioLaunch } from './launch'
 import { ServerAuth, type McpAuthContext, type OpenUrl } from './oauth/flow'
+import { callTimeout, isSignInError, olderTransportMayAnswer, startFailureMessage } from './connection-errors'
 import { isUnauthorized, needsSignInMessage } from './sign-in-errors'
 import { listPrompts, promptText, type PromptInfo } from './prompts'
 import { listResources, readResource, type ResourceInfo, type TemplateInfo } from './resources'
@@ -59,22 +56,6 @@ export interface ConnectionOptions {
 }
 
 const STDERR_TAIL = 2000
-
-/** An error of the OAuth flow (metadata, registration, token), not of MCP or its transport. */
-function isSignInError(err: unknown): boolean {
-  return !(err instanceof McpError || err instanceof StreamableHTTPError || isUnauthorized(err))
-}
-
-function olderTransportMayAnswer(err: unknown): boolean {
-  if (!(err instanceof StreamableHTTPError) || err.code === undefined) return false
-  return err.code >= 400 && err.code < 500 && err.code !== 401 && err.code !== 403
-}
-
-/** The longest silence during a call: the entry's `timeout` (seconds), else the manager's, else 10 minutes. */
-function callTimeout(config: McpServerConfig, fallbackMs: number | undefined): number {
-  const seconds = config.options?.timeout
-  return seconds !== undefined ? seconds * 1000 : (fallbackMs ?? 10 * 60_000)
-}
 
 export class McpConnection {
   state: McpServerState = 'stopped'
@@ -317,16 +298,7 @@ export class McpConnection {
   }
 
   private startFailure(err: Error): string {
-    const target = describeTarget(this.config.spec)
-    const what = isStdio(this.config.spec) ? `command: ${target}` : `URL: ${target}`
-    const code = (err as NodeJS.ErrnoException).code
-    const reason =
-      code === 'ENOENT'
-        ? `the program was not found (${err.message}); is it installed and on PATH?`
-        : /timed out|timeout/i.test(err.message)
-          ? `it did not answer "initialize" within ${Math.round(this.opts.startTimeoutMs / 1000)} s`
-          : err.message
-    return `MCP server "${this.config.name}" did not start (${what}): ${reason}.${this.stderrSuffix()}`
+    return startFailureMessage(this.config, err, this.opts.startTimeoutMs) + this.stderrSuffix()
   }
 
   private async refreshTools(): Promise<void> {
