@@ -14,8 +14,14 @@ function openerCommand(url: string): [string, string[]] {
   return ['xdg-open', [url]]
 }
 
-/** Opens the URL in the browser unless `browser` is false, and says so through `say`. */
-export function systemOpener(say: (line: string) => void, browser = true): OpenUrl {
+/**
+ * Opens the URL in the browser unless `browser` is false (or `STEPWISE_BROWSER=none`, for machines
+ * where the system opener would start the wrong thing), and says so through `say`.
+ */
+export function systemOpener(
+  say: (line: string) => void,
+  browser = process.env.STEPWISE_BROWSER !== 'none',
+): OpenUrl {
   return (url, server) => {
     say(
       `Sign in to MCP server "${server}" in your browser${browser ? '' : ' (open this URL)'}:\n  ${url.href}`,
