@@ -251,11 +251,13 @@ export class McpManager {
 
   /** Whether `auto-edit` may run this tool without asking (the user's setting). */
   isAllowed(server: string, tool: string): boolean {
+    const info = this.connections.get(server)?.tools.find((t) => t.name === tool)
     return isToolAllowed(
       this.settings(),
       server,
       tool,
       this.configured.find((s) => s.name === server)?.options?.autoApprove,
+      info?.annotations?.destructiveHint === true,
     )
   }
 
@@ -291,7 +293,13 @@ export class McpManager {
             description: tool.mcp.description,
             readOnly: tool.mcp.readOnly,
             enabled: isToolEnabled(settings, server.name, t.name),
-            allowed: isToolAllowed(settings, server.name, t.name, server.options?.autoApprove),
+            allowed: isToolAllowed(
+              settings,
+              server.name,
+              t.name,
+              server.options?.autoApprove,
+              t.annotations?.destructiveHint === true,
+            ),
           }
         }),
       }

@@ -58,12 +58,11 @@ export function isToolAllowed(
   server: string,
   tool: string,
   autoApprove: readonly string[] = [],
+  destructive = false,
 ): boolean {
-  return (
-    s.allowedServers.includes(server) ||
-    s.allowedTools.includes(toolKey(server, tool)) ||
-    autoApprove.includes(tool)
-  )
+  // A tool the server marks destructive is not covered by allowing the whole server: only by name.
+  if (s.allowedTools.includes(toolKey(server, tool)) || autoApprove.includes(tool)) return true
+  return s.allowedServers.includes(server) && !destructive
 }
 
 /**
