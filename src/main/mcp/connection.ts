@@ -215,26 +215,25 @@ export class McpConnection {
       return
     }
     const { url, headers } = httpTarget({ ...this.config, spec }, this.opts.env ?? process.env)
-    const requestInit = { headers }
     if (!this.auth) {
-      this.auth = new ServerAuth({ ...this.config, spec }, url, this.opts.auth, this.opts.env ?? process.env)
+      this.auth = new ServerAuth(
+        { ...this.config, spec },
+        url,
+        this.opts.auth,
+        this.opts.env ?? process.env,
+        headers,
+      )
       await this.auth.prepare(open)
     }
-    const authProvider = this.auth.provider
+    // The configured headers go through the auth's fetch, to the server's origin only: never to
+    // an authorization server elsewhere (the SDK would send `requestInit` headers there too).
+    const { provider: authProvider, fetch } = this.auth
     if (spec.type === 'sse') {
-      await this.connectWith(
-        client,
-        new SSEClientTransport(url, { requestInit, authProvider, fetch: this.auth.fetch }),
-        timeout,
-      )
+      await this.connectWith(client, new SSEClientTransport(url, { authProvider, fetch }), timeout)
       return
     }
     try {
-      await this.connectWith(
-        client,
-        new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch: this.auth.fetch }),
-        timeout,
-      )
+      await this.connectWith(client, new StreamableHTTPClientTransport(url, { authProvider, fetch }), timeout)
     } catch (err) {
       // Only an HTTP 4xx at the POST means "maybe the older SSE transport" (the spec's backwards
       // compatibility rule); a 401 asks for credentials (a sign-in under way is finished by
@@ -243,7 +242,7 @@ export class McpConnection {
       if (spec.type === 'http' || spec.type === 'streamable-http' || spec.type === 'streamableHttp') throw err
       // Servers from before Streamable HTTP speak the older SSE transport at the same URL.
       this.log?.write(`Streamable HTTP failed (${(err as Error).message}); trying SSE\n`)
-      await this.connectWith(client, new SSEClientTransport(url, { requestInit }), timeout)
+      await this.connectWith(client, new SSEClientTransport(url, { authProvider, fetch }), timeout)
     }
   }
 

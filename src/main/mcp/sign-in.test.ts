@@ -22,7 +22,7 @@ async function setup() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-mcp-oauth-'))
   fs.writeFileSync(
     path.join(dataDir, 'mcp.json'),
-    JSON.stringify({ mcpServers: { notes: { url: server.url } } }),
+    JSON.stringify({ mcpServers: { notes: { url: server.url, headers: { 'X-Team-Secret': 's3cret' } } } }),
   )
   const settings = new Map<string, string>()
   const store = {
@@ -95,6 +95,9 @@ describe('MCP sign-in (OAuth)', () => {
       .call({}, { signal: AbortSignal.timeout(5000), onProgress: () => {} })
     expect(result.result).toEqual({ ok: true, text: 'signed in' })
     expect(server.authorizations).toHaveLength(1)
+    // The configured header reached the MCP server, and nothing at the authorization server's origin.
+    // (The resource's own metadata is at its origin too.)
+    expect([...server.sawSecret].sort()).toEqual(['/.well-known/oauth-protected-resource/mcp', '/mcp'])
 
     expect(await second.signOut('notes')).toBe(true)
     expect(stored()!.servers).toEqual({})

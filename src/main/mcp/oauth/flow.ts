@@ -27,11 +27,19 @@ export class ServerAuth {
   private loopback?: Loopback
   /** The last request of the sign-in (metadata, registration, token), named when it fails. */
   lastAuthRequest?: string
-  /** The transports' fetch: notes the sign-in's requests (any not to the server's own URL). */
+  /**
+   * The transports' fetch: adds the entry's `headers` to requests to the server's own origin (and
+   * to no other: an authorization server elsewhere never sees them), and notes the sign-in's
+   * requests (any not to the server's own URL) to name one that fails.
+   */
   readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = input instanceof Request ? input.url : String(input)
     if (url !== this.url.href) this.lastAuthRequest = url
-    return fetch(input, init)
+    if (Object.keys(this.headers).length === 0 || new URL(url).origin !== this.url.origin)
+      return fetch(input, init)
+    const headers = new Headers(init?.headers)
+    for (const [k, v] of Object.entries(this.headers)) headers.set(k, v)
+    return fetch(input, { ...init, headers })
   }
 
   constructor(
@@ -39,6 +47,7 @@ export class ServerAuth {
     private readonly url: URL,
     private readonly ctx: McpAuthContext,
     private readonly env: NodeJS.ProcessEnv,
+    private readonly headers: Record<string, string> = {},
   ) {}
 
   /**
