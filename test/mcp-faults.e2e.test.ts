@@ -200,7 +200,10 @@ describe('where servers come from', () => {
       )
       expect(s.code, s.stderr).toBe(0)
       expect(ofType(s.events, 'tool.finished')[0]).toMatchObject({ ok: true, result: { text: 'OVER HTTP' } })
-      expect(s.stderr).toContain(`MCP server "locked" did not start (URL: ${url})`)
+      // Without the header it answers 401: needs sign-in, with the command that does it.
+      expect(s.stderr).toContain(
+        `MCP server "locked" needs sign-in (URL: ${url}): it answered 401 Unauthorized. Sign in with \`stepwise mcp login locked\``,
+      )
     } finally {
       child.kill()
     }

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { describeTarget, loadConfigFile, mergeServers, parseConfigText } from './config'
-import { expandEnv } from './launch'
+import { expandEnv, httpTarget } from './launch'
 import { convertResult } from './results'
 import { capDescription, qualifiedName } from './tools'
 
@@ -21,6 +21,7 @@ describe('MCP configuration files', () => {
     })
     const loaded = parseConfigText(text, '/u/mcp.json', 'user')
     expect(loaded.errors).toEqual([])
+    expect(loaded.warnings).toEqual([])
     expect(loaded.servers).toEqual([
       {
         name: 'fs',
@@ -46,8 +47,8 @@ describe('MCP configuration files', () => {
 
   it('names the file and the problem, and a bad entry spoils only itself', () => {
     expect(parseConfigText('{', 'a.json', 'cli').errors[0]).toMatch(/^a\.json: not valid JSON/)
-    expect(parseConfigText('{"servers": {}}', 'b.json', 'cli').errors).toEqual([
-      'b.json: expected {"mcpServers": {"NAME": {"command": …} or {"url": …}}}.',
+    expect(parseConfigText('{"servers": []}', 'b.json', 'cli').errors).toEqual([
+      'b.json: expected {"mcpServers": {"NAME": {"command": …} or {"url": …}}} (or VS Code\'s "servers").',
     ])
     const loaded = parseConfigText(
       JSON.stringify({
@@ -56,12 +57,13 @@ describe('MCP configuration files', () => {
       'c.json',
       'cli',
     )
-    expect(loaded.servers.map((s) => s.name)).toEqual(['ok'])
+    // An unknown key (here a typo) is ignored with a warning naming it; the entry is kept.
+    expect(loaded.servers.map((s) => s.name)).toEqual(['ok', 'typo'])
     expect(loaded.errors).toEqual([
       'c.json: server "none": needs "command" (stdio) or "url" (HTTP).',
-      expect.stringMatching(/^c\.json: server "typo": entry: Unrecognized key: "arg"/),
       expect.stringMatching(/^c\.json: server "url": "url": Invalid URL/),
     ])
+    expect(loaded.warnings).toEqual(['c.json: server "typo": ignored "arg" (not used by Stepwise).'])
   })
 
   it('a missing user file is no error; a missing --mcp-config file is', () => {
@@ -70,6 +72,7 @@ describe('MCP configuration files', () => {
     expect(loadConfigFile(path.join(dir, 'mcp.json'), 'user', { optional: true })).toEqual({
       servers: [],
       errors: [],
+      warnings: [],
     })
     expect(loadConfigFile(path.join(dir, 'gone.json'), 'cli').errors[0]).toContain(
       'gone.json: cannot be read',
@@ -96,9 +99,104 @@ describe('MCP configuration files', () => {
   })
 
   it('${VAR} reads the environment in the user’s files only', () => {
-    const env = { TOKEN: 'secret' }
+    const env = { TOKEN: 'secret', EMPTY: '' }
     expect(expandEnv('Bearer ${TOKEN}', 'user', env)).toBe('Bearer secret')
     expect(expandEnv('${TOKEN}', 'project', env)).toBe('${TOKEN}')
+    expect(expandEnv('${NOPE:-fallback}/${TOKEN:-x}', 'cli', env)).toBe('fallback/secret')
+    expect(expandEnv('${EMPTY:-d}|${EMPTY}', 'user', env)).toBe('d|')
+    expect(expandEnv('${NOPE:-d}', 'project', env)).toBe('${NOPE:-d}')
+  })
+
+  it('expands url and headers of the user’s and CLI files, never of a project’s, and names a missing variable', () => {
+    const text = JSON.stringify({
+      mcpServers: {
+        gh: {
+          url: 'https://${HOST:-api.example.com}/mcp',
+          headers: { Authorization: 'Bearer ${GITHUB_TOKEN}' },
+        },
+      },
+    })
+    const env = { GITHUB_TOKEN: 'ghp_1' }
+    const [user] = parseConfigText(text, 'u.json', 'user').servers
+    const [project] = parseConfigText(text, '.mcp.json', 'project').servers
+    const target = httpTarget(user as never, env)
+    expect(target.url.href).toBe('https://api.example.com/mcp')
+    expect(target.headers).toEqual({ Authorization: 'Bearer ghp_1' })
+    // A project's file cannot ask for a variable by name: its text stays literal (here not even a valid URL).
+    expect(() => httpTarget(project as never, env)).toThrow(/is not a valid URL/)
+    expect(() => httpTarget(user as never, {})).toThrow(
+      'its url or headers in u.json name ${GITHUB_TOKEN}, not set in your environment',
+    )
+  })
+
+  it('reads other clients’ entries: VS Code servers/type, Cline disabled/autoApprove/timeout, Claude Code oauth', () => {
+    const vscode = parseConfigText(
+      JSON.stringify({
+        servers: {
+          gh: { type: 'http', url: 'https://api.githubcopilot.com/mcp/', envFile: '.env', gallery: true },
+          local: { type: 'stdio', command: 'node', args: ['s.js'] },
+        },
+      }),
+      'vscode.json',
+      'user',
+    )
+    expect(vscode.errors).toEqual([])
+    expect(vscode.servers.map((s) => [s.name, s.spec])).toEqual([
+      ['gh', { type: 'http', url: 'https://api.githubcopilot.com/mcp/', headers: {} }],
+      ['local', { type: 'stdio', command: 'node', args: ['s.js'], env: {}, sandbox: false }],
+    ])
+    expect(vscode.warnings).toEqual([
+      'vscode.json: server "gh": ignored "envFile", "gallery" (not used by Stepwise).',
+    ])
+    const cline = parseConfigText(
+      JSON.stringify({
+        mcpServers: {
+          fetch: {
+            command: 'uvx',
+            args: ['mcp-server-fetch'],
+            disabled: true,
+            autoApprove: ['fetch'],
+            timeout: 120,
+          },
+          remote: { serverUrl: 'https://x.example/sse', transportType: 'sse', alwaysAllow: ['a'] },
+          claude: {
+            type: 'http',
+            url: 'https://mcp.notion.com/mcp',
+            oauth: { clientId: 'abc', callbackPort: 8080 },
+          },
+        },
+      }),
+      'cline.json',
+      'user',
+    )
+    expect(cline.errors).toEqual([])
+    expect(cline.warnings).toEqual([])
+    expect(cline.servers.map((s) => [s.name, s.spec, s.options])).toEqual([
+      [
+        'fetch',
+        { command: 'uvx', args: ['mcp-server-fetch'], env: {}, sandbox: false },
+        { disabled: true, autoApprove: ['fetch'], timeout: 120 },
+      ],
+      ['remote', { type: 'sse', url: 'https://x.example/sse', headers: {} }, { autoApprove: ['a'] }],
+      [
+        'claude',
+        {
+          type: 'http',
+          url: 'https://mcp.notion.com/mcp',
+          headers: {},
+          oauth: { clientId: 'abc', callbackPort: 8080 },
+        },
+        undefined,
+      ],
+    ])
+    // A wrong value for a key that is read still spoils the entry, naming the key.
+    expect(
+      parseConfigText(
+        JSON.stringify({ mcpServers: { x: { command: 'a', disabled: 'yes' } } }),
+        'd.json',
+        'user',
+      ).errors,
+    ).toEqual([expect.stringMatching(/^d\.json: server "x": "disabled": /)])
   })
 })
 

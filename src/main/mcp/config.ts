@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import type { McpSource } from '../../shared/protocol'
+import { parseEntry, type EntryOptions, type HttpServerConfig, type StdioServerConfig } from './config-entry'
 import { digestOf, projectServerFiles, type FileDigests } from './project-files'
 
 /*
@@ -12,34 +13,13 @@ import { digestOf, projectServerFiles, type FileDigests } from './project-files'
  * and a project's `.mcp.json` once the user approved that exact file (config/approval.ts).
  */
 
-const stdioServer = z
-  .object({
-    type: z.literal('stdio').optional(),
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).default({}),
-    cwd: z.string().optional(),
-    /** Run inside the command sandbox (bwrap): project writable, the rest read-only, no network. */
-    sandbox: z.boolean().default(false),
-    /** Also let it reach the network inside the sandbox. */
-    network: z.boolean().optional(),
-  })
-  .strict()
+/** `mcpServers` (Claude Code, Cursor, Cline, Claude Desktop) or `servers` (VS Code's `mcp.json`). */
+const configFile = z.union([
+  z.object({ mcpServers: z.record(z.string(), z.unknown()) }),
+  z.object({ servers: z.record(z.string(), z.unknown()) }),
+])
 
-const httpServer = z
-  .object({
-    type: z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
-    url: z.string().url(),
-    headers: z.record(z.string(), z.string()).default({}),
-  })
-  .strict()
-
-const serverEntry = z.union([stdioServer, httpServer])
-
-const configFile = z.object({ mcpServers: z.record(z.string(), z.unknown()) })
-
-export type StdioServerConfig = z.infer<typeof stdioServer>
-export type HttpServerConfig = z.infer<typeof httpServer>
+export type { StdioServerConfig, HttpServerConfig } from './config-entry'
 
 export interface McpServerConfig {
   name: string
@@ -47,6 +27,8 @@ export interface McpServerConfig {
   /** The file it came from, for messages. */
   file: string
   spec: StdioServerConfig | HttpServerConfig
+  /** What the entry's other keys mean here: off by default, tools allowed, the call timeout. */
+  options?: EntryOptions
 }
 
 export function isStdio(spec: McpServerConfig['spec']): spec is StdioServerConfig {
@@ -60,6 +42,8 @@ export interface LoadedConfig {
   servers: McpServerConfig[]
   /** One message per problem, each naming the file (and the server) and what is wrong. */
   errors: string[]
+  /** Keys ignored (written for another client), one message per server naming them. */
+  warnings: string[]
 }
 
 /** The user's own configuration file. */
@@ -84,41 +68,42 @@ export function parseConfigText(text: string, file: string, source: McpSource): 
   try {
     json = JSON.parse(text)
   } catch (err) {
-    return { servers: [], errors: [`${file}: not valid JSON (${(err as Error).message}).`] }
+    return { servers: [], errors: [`${file}: not valid JSON (${(err as Error).message}).`], warnings: [] }
   }
   const top = configFile.safeParse(json)
   if (!top.success)
     return {
       servers: [],
-      errors: [`${file}: expected {"mcpServers": {"NAME": {"command": …} or {"url": …}}}.`],
+      errors: [
+        `${file}: expected {"mcpServers": {"NAME": {"command": …} or {"url": …}}} (or VS Code's "servers").`,
+      ],
+      warnings: [],
     }
+  const entries = 'mcpServers' in top.data ? top.data.mcpServers : top.data.servers
   const servers: McpServerConfig[] = []
   const errors: string[] = []
-  for (const [name, raw] of Object.entries(top.data.mcpServers)) {
+  const warnings: string[] = []
+  for (const [name, raw] of Object.entries(entries)) {
     if (!NAME.test(name)) {
       errors.push(
         `${file}: server name "${name}" may only hold letters, digits, "_" and "-" (up to 64 characters).`,
       )
       continue
     }
-    const parsed = serverEntry.safeParse(raw)
-    if (!parsed.success) {
-      errors.push(`${file}: server "${name}": ${describeEntryProblem(raw, parsed.error)}`)
+    const parsed = parseEntry(raw)
+    if (!parsed.ok) {
+      errors.push(`${file}: server "${name}": ${parsed.error}`)
       continue
     }
-    servers.push({ name, source, file, spec: parsed.data })
+    if (parsed.ignored.length > 0)
+      warnings.push(
+        `${file}: server "${name}": ignored ${parsed.ignored.map((k) => `"${k}"`).join(', ')} (not used by Stepwise).`,
+      )
+    const server: McpServerConfig = { name, source, file, spec: parsed.spec }
+    if (Object.keys(parsed.options).length > 0) server.options = parsed.options
+    servers.push(server)
   }
-  return { servers, errors }
-}
-
-function describeEntryProblem(raw: unknown, error: z.ZodError): string {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return 'expected an object.'
-  const entry = raw as Record<string, unknown>
-  if (!('command' in entry) && !('url' in entry)) return 'needs "command" (stdio) or "url" (HTTP).'
-  const schema = 'command' in entry ? stdioServer : httpServer
-  const again = schema.safeParse(raw)
-  const issues = again.success ? error.issues : again.error.issues
-  return issues.map((i) => `${i.path.length ? `"${i.path.join('.')}"` : 'entry'}: ${i.message}`).join('; ')
+  return { servers, errors, warnings }
 }
 
 export function loadConfigFile(
@@ -130,8 +115,9 @@ export function loadConfigFile(
   try {
     text = fs.readFileSync(file, 'utf8')
   } catch (err) {
-    if (opts.optional && (err as NodeJS.ErrnoException).code === 'ENOENT') return { servers: [], errors: [] }
-    return { servers: [], errors: [`${file}: cannot be read (${(err as Error).message}).`] }
+    if (opts.optional && (err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { servers: [], errors: [], warnings: [] }
+    return { servers: [], errors: [`${file}: cannot be read (${(err as Error).message}).`], warnings: [] }
   }
   return parseConfigText(text, file, source)
 }

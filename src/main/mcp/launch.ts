@@ -4,7 +4,7 @@ import { SandboxRefusal, bwrapArgs } from '../exec/bwrap'
 import { childEnv } from '../exec/env'
 import { sandboxStatus } from '../exec/sandbox-probe'
 import { serverFileBinds } from './server-files'
-import type { McpServerConfig, StdioServerConfig } from './config'
+import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from './config'
 
 /*
  * How a stdio server is started: its environment is the commands' allowlist (exec/env.ts)
@@ -22,14 +22,58 @@ export interface StdioLaunch {
   refused?: string
 }
 
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g
+
 /**
- * `${VAR}` in a user's or the CLI's config reads the user's environment (how users pass
- * a token on); in a project's `.mcp.json` it stays literal, so a cloned repository cannot
- * name a key it would like to receive.
+ * `${VAR}` and `${VAR:-default}` in a user's or the CLI's config read the user's environment (how
+ * users pass a token on); in a project's `.mcp.json` they stay literal, so a cloned repository
+ * cannot name a key it would like to receive. `missing` collects the variables that were unset
+ * and had no default (they expand to "").
  */
-export function expandEnv(value: string, source: McpServerConfig['source'], env: NodeJS.ProcessEnv): string {
+export function expandEnv(
+  value: string,
+  source: McpServerConfig['source'],
+  env: NodeJS.ProcessEnv,
+  missing?: Set<string>,
+): string {
   if (source === 'project') return value
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? '')
+  return value.replace(VAR, (_, name: string, fallback: string | undefined) => {
+    const set = env[name]
+    if (set !== undefined && (set !== '' || fallback === undefined)) return set
+    if (fallback !== undefined) return fallback
+    missing?.add(name)
+    return ''
+  })
+}
+
+export interface HttpTarget {
+  url: URL
+  headers: Record<string, string>
+}
+
+/**
+ * The URL and headers of an HTTP server with the environment expanded (user's and CLI files
+ * only). A variable that is unset and has no default is refused with its name: sending
+ * `Authorization: Bearer ` with an empty token would only earn a puzzling 401.
+ */
+export function httpTarget(
+  server: McpServerConfig & { spec: HttpServerConfig },
+  env: NodeJS.ProcessEnv,
+): HttpTarget {
+  const missing = new Set<string>()
+  const url = expandEnv(server.spec.url, server.source, env, missing)
+  const headers = Object.fromEntries(
+    Object.entries(server.spec.headers).map(([k, v]) => [k, expandEnv(v, server.source, env, missing)]),
+  )
+  if (missing.size > 0)
+    throw new Error(
+      `its url or headers in ${server.file} name ${[...missing].map((n) => `\${${n}}`).join(', ')}, not set in your environment; set ${missing.size > 1 ? 'them' : 'it'} or write \${NAME:-default}`,
+    )
+  try {
+    return { url: new URL(url), headers }
+  } catch {
+    throw new Error(`its url "${url}" (after \${VAR} expansion) is not a valid URL`)
+  }
 }
 
 export function stdioLaunch(

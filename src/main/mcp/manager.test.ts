@@ -168,4 +168,77 @@ describe('McpManager', () => {
     await manager.stop()
     for (const t of transports.values()) await t.close()
   }, 30_000)
+
+  it('a 401 from Streamable HTTP says "needs sign-in" and the command, without trying SSE', async () => {
+    const seen: string[] = []
+    const httpServer = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? '-'}`)
+      res.writeHead(401, { 'WWW-Authenticate': 'Bearer realm="mcp"' }).end()
+    })
+    await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => new Promise<void>((resolve) => httpServer.close(() => resolve())))
+    const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`
+    const { manager, dataDir } = setup({ notion: { url, headers: { 'X-Team': '${TEAM:-core}' } } })
+    await manager.start()
+    const view = manager.view().servers[0]
+    expect(view.state).toBe('needs-sign-in')
+    expect(view.error).toBe(
+      `MCP server "notion" needs sign-in (URL: ${url}): it answered 401 Unauthorized. Sign in with \`stepwise mcp login notion\`, or "Sign in" on its row in the app's MCP view.`,
+    )
+    expect(manager.failures()).toEqual([view.error])
+    // POSTs only (initialize): no GET of an SSE stream at the same URL.
+    expect(seen.every((r) => r.startsWith('POST /mcp'))).toBe(true)
+    expect(fs.readFileSync(path.join(dataDir, 'mcp-logs', 'notion.log'), 'utf8')).not.toContain('trying SSE')
+  })
+
+  it('maps Cline’s disabled and autoApprove: off until turned on, listed tools allowed', async () => {
+    const { manager, store } = setup({ everything: { ...everything, disabled: true, autoApprove: ['echo'] } })
+    await manager.start()
+    expect(manager.view().servers[0]).toMatchObject({ state: 'disabled', enabled: false })
+    await manager.setEnabled('everything', undefined, true)
+    expect(manager.view().servers[0]).toMatchObject({ state: 'ready', enabled: true })
+    expect(JSON.parse(store.getSetting('mcp') ?? '{}').enabledServers).toEqual(['everything'])
+    expect(manager.isAllowed('everything', 'echo')).toBe(true)
+    expect(manager.isAllowed('everything', 'add')).toBe(false)
+    await manager.setEnabled('everything', undefined, false)
+    expect(manager.view().servers[0]).toMatchObject({ state: 'disabled' })
+  }, 30_000)
+
+  it('offers a read_resource tool listing the server’s resources, and its instructions marked as its own', async () => {
+    const { manager } = setup({ everything })
+    await manager.start()
+    const reader = manager.tools().find((t) => t.name === 'mcp__everything__read_resource')!
+    expect(reader.mcp.readOnly).toBe(true)
+    const uri = /Resources: - (\S+)/.exec(reader.description)?.[1]
+    expect(uri).toBeTruthy()
+    const read = await reader.call({ uri }, { signal: AbortSignal.timeout(10_000), onProgress: () => {} })
+    expect(read.result).toMatchObject({ ok: true, content: [{ type: 'resource', uri }] })
+    const missing = await reader.call({}, { signal: AbortSignal.timeout(10_000), onProgress: () => {} })
+    expect(missing.result).toEqual({
+      ok: false,
+      error: 'everything/read_resource failed: Give "uri": the resource to read.',
+    })
+    const instructions = manager.instructions() ?? ''
+    expect(instructions).toMatch(/^# MCP server instructions\n.*not the user's/)
+    expect(instructions).toContain('## From MCP server "everything"')
+  }, 30_000)
+
+  it('runs a server prompt as /mcp__SERVER__PROMPT with its arguments, and says what a bad one lacks', async () => {
+    const { manager } = setup({ everything })
+    await manager.start()
+    const commands = manager.prompts().map((p) => p.command)
+    expect(commands).toEqual(
+      expect.arrayContaining(['mcp__everything__simple-prompt', 'mcp__everything__args-prompt']),
+    )
+    expect(await manager.expandPrompt('plain task')).toBe('plain task')
+    expect(await manager.expandPrompt('/mcp__everything__simple-prompt')).toMatch(/\S/)
+    const withArgs = await manager.expandPrompt('/mcp__everything__args-prompt city=Paris state=Texas')
+    expect(withArgs).toContain('Paris')
+    await expect(manager.expandPrompt('/mcp__everything__args-prompt')).rejects.toThrow(
+      /^\/mcp__everything__args-prompt needs city: write city=…/,
+    )
+    await expect(manager.expandPrompt('/mcp__everything__nope')).rejects.toThrow(
+      /is not a prompt of a running MCP server \(there are: .*\/mcp__everything__simple-prompt/,
+    )
+  }, 30_000)
 })

@@ -11,7 +11,10 @@ import {
   type ProjectConfig,
 } from './config'
 import { McpConnection } from './connection'
-import { logPath, readLogTail } from './launch'
+import { httpTarget, logPath, readLogTail } from './launch'
+import type { Elicit } from './elicitation'
+import type { OpenUrl } from './oauth/flow'
+import { OAuthStore, type Sealer } from './oauth/store'
 import {
   decideProject,
   isServerEnabled,
@@ -24,6 +27,8 @@ import {
   toolKey,
   updateMcpSettings,
 } from './settings'
+import { parsePromptCommand, promptArguments, promptCommand, type PromptInfo } from './prompts'
+import { instructionsSection, READ_RESOURCE, readResourceInfo } from './resources'
 import { mcpTool, qualifiedName, type McpTool } from './tools'
 import { pushAll } from '../../shared/arrays'
 
@@ -49,6 +54,17 @@ export interface McpManagerOptions {
   maxRestarts?: number
   /** A server's state or tool list changed. */
   onStatus?(server: string, state: McpServerState): void
+  /** Encrypts stored OAuth sign-ins (the OS keychain on the desktop); without it a 0600 file. */
+  oauthSealer?: Sealer
+  /** An https URL serving Stepwise's OAuth client metadata document (Client ID Metadata Documents). */
+  clientMetadataUrl?: string
+  /**
+   * Lets servers run the browser sign-in whenever they ask (a 401, or 403 for more permissions),
+   * showing the URL this way. Without it a server that asks needs `signIn()` (or `mcp login`).
+   */
+  signIn?: OpenUrl
+  /** Asks the user a server's question (elicitation): the CLI's terminal prompt, the app's card. */
+  elicit?: Elicit
 }
 
 export const DEFAULT_START_TIMEOUT_MS = 30_000
@@ -56,12 +72,18 @@ export const DEFAULT_START_TIMEOUT_MS = 30_000
 export class McpManager {
   /** Problems with configuration files, each naming the file and what is wrong. */
   configErrors: string[] = []
+  /** Keys ignored in configuration files (written for other clients), one message per server. */
+  configWarnings: string[] = []
   private configured: McpServerConfig[] = []
   private project: ProjectConfig | null = null
   private readonly connections = new Map<string, McpConnection>()
   private readonly toolCache = new WeakMap<object, McpTool[]>()
+  readonly oauth: OAuthStore
+  /** Servers the user is signing in to right now, with how the URL is shown. */
+  private readonly signingIn = new Map<string, OpenUrl>()
 
   constructor(private readonly opts: McpManagerOptions) {
+    this.oauth = new OAuthStore(opts.dataDir, opts.oauthSealer)
     this.reload()
   }
 
@@ -74,8 +96,9 @@ export class McpManager {
     const user = loadConfigFile(userConfigPath(this.opts.dataDir), 'user', { optional: true })
     const cli = (this.opts.cliConfigs ?? []).map((file) => loadConfigFile(file, 'cli'))
     this.project = this.opts.repo ? readProjectConfig(this.opts.repo) : null
-    const project = this.project?.loaded ?? { servers: [], errors: [] }
+    const project = this.project?.loaded ?? { servers: [], errors: [], warnings: [] }
     this.configErrors = [...user.errors, ...cli.flatMap((c) => c.errors), ...project.errors]
+    this.configWarnings = [...user.warnings, ...cli.flatMap((c) => c.warnings), ...project.warnings]
     this.configured = mergeServers(
       user.servers,
       cli.flatMap((c) => c.servers),
@@ -98,7 +121,7 @@ export class McpManager {
   }
 
   private mayRun(server: McpServerConfig, settings = this.settings()): boolean {
-    if (!isServerEnabled(settings, server.name)) return false
+    if (!isServerEnabled(settings, server.name, server.options?.disabled)) return false
     return server.source !== 'project' || this.projectApproved()
   }
 
@@ -117,6 +140,9 @@ export class McpManager {
         callTimeoutMs: this.opts.callTimeoutMs,
         maxRestarts: this.opts.maxRestarts,
         onChange: () => this.opts.onStatus?.(server.name, created.state),
+        elicit: this.opts.elicit,
+        auth: { store: this.oauth, clientMetadataUrl: this.opts.clientMetadataUrl },
+        signIn: () => this.signingIn.get(server.name) ?? this.opts.signIn,
         // Checked at every spawn, restarts after a crash included: the script may have changed.
         launchRefusal: server.source === 'project' ? () => this.projectLaunchRefusal() : undefined,
       })
@@ -140,9 +166,11 @@ export class McpManager {
     )
   }
 
-  /** Servers that failed to start, with the command they ran and their stderr. */
+  /** Servers that failed to start (with the command they ran and their stderr) or need sign-in (with the command that does it). */
   failures(): string[] {
-    return [...this.connections.values()].filter((c) => c.state === 'failed').map((c) => c.error ?? '')
+    return [...this.connections.values()]
+      .filter((c) => c.state === 'failed' || c.state === 'needs-sign-in')
+      .map((c) => c.error ?? '')
   }
 
   /** The tools offered to the model: the enabled tools of servers that are up (or coming back). */
@@ -162,13 +190,75 @@ export class McpManager {
         out,
         tools.filter((t) => isToolEnabled(settings, t.mcp.server, t.mcp.tool)),
       )
+      const reader = this.resourceTool(conn)
+      if (reader && isToolEnabled(settings, conn.config.name, READ_RESOURCE)) out.push(reader)
     }
     return out
   }
 
+  /** A server's resources for the model (./resources.ts), unless it has a tool of that name itself. */
+  private resourceTool(conn: McpConnection): McpTool | undefined {
+    if (!conn.hasResources || conn.tools.some((t) => t.name === READ_RESOURCE)) return undefined
+    let cached = this.toolCache.get(conn.resources)?.[0]
+    if (!cached) {
+      cached = mcpTool(conn.config.name, readResourceInfo(conn.resources, conn.templates), {
+        callTool: (_name, args, opts) => conn.readResource(args.uri, opts),
+      })
+      this.toolCache.set(conn.resources, [cached])
+    }
+    return cached
+  }
+
+  /** The running servers' prompts, as the slash commands that run them. */
+  prompts(): { server: string; command: string; prompt: PromptInfo }[] {
+    return [...this.connections.values()]
+      .filter((c) => c.state === 'ready' && this.mayRun(c.config))
+      .flatMap((c) =>
+        c.prompts.map((prompt) => ({
+          server: c.config.name,
+          command: promptCommand(c.config.name, prompt.name),
+          prompt,
+        })),
+      )
+  }
+
+  /**
+   * `/mcp__SERVER__PROMPT args` → the prompt's text from its server; any other text as it is. An
+   * unknown prompt or a missing argument is an error saying what to write.
+   */
+  async expandPrompt(text: string): Promise<string> {
+    const parsed = parsePromptCommand(text)
+    if (!parsed) return text
+    const found = this.prompts().find((p) => p.command === parsed.command)
+    if (!found) {
+      const known = this.prompts().map((p) => `/${p.command}`)
+      throw new Error(
+        `/${parsed.command} is not a prompt of a running MCP server${known.length ? ` (there are: ${known.join(', ')})` : ''}.`,
+      )
+    }
+    const { args, error } = promptArguments(found.prompt, parsed.rest)
+    if (error) throw new Error(`/${found.command} ${error}.`)
+    return this.connections.get(found.server)!.getPrompt(found.prompt.name, args)
+  }
+
+  /** The running servers' instructions, for the system prompt (bounded and marked as theirs). */
+  instructions(): string | undefined {
+    const servers = [...this.connections.values()]
+      .filter((c) => c.state === 'ready' && c.instructions && this.mayRun(c.config))
+      .map((c) => ({ name: c.config.name, text: c.instructions! }))
+    return instructionsSection(servers)
+  }
+
   /** Whether `auto-edit` may run this tool without asking (the user's setting). */
   isAllowed(server: string, tool: string): boolean {
-    return isToolAllowed(this.settings(), server, tool)
+    const info = this.connections.get(server)?.tools.find((t) => t.name === tool)
+    return isToolAllowed(
+      this.settings(),
+      server,
+      tool,
+      this.configured.find((s) => s.name === server)?.options?.autoApprove,
+      info?.annotations?.destructiveHint === true,
+    )
   }
 
   view(): McpListOutput {
@@ -178,7 +268,7 @@ export class McpManager {
     const approved = this.projectApproved()
     const servers: McpServerView[] = this.configured.map((server) => {
       const conn = this.connections.get(server.name)
-      const enabled = isServerEnabled(settings, server.name)
+      const enabled = isServerEnabled(settings, server.name, server.options?.disabled)
       const state: McpServerState = !enabled
         ? 'disabled'
         : server.source === 'project' && !approved
@@ -190,10 +280,11 @@ export class McpManager {
         transport: isStdio(server.spec) ? 'stdio' : 'http',
         target: describeTarget(server.spec),
         state,
-        ...(conn?.error && state === 'failed' ? { error: conn.error } : {}),
+        ...(conn?.error && (state === 'failed' || state === 'needs-sign-in') ? { error: conn.error } : {}),
         enabled,
         sandbox: isStdio(server.spec) && server.spec.sandbox,
         allowed: settings.allowedServers.includes(server.name),
+        signedIn: !isStdio(server.spec) && this.oauth.signedIn(server.name, this.oauthKey(server)),
         tools: (conn?.tools ?? []).map((t) => {
           const tool = mcpTool(server.name, t, conn!)
           return {
@@ -202,7 +293,13 @@ export class McpManager {
             description: tool.mcp.description,
             readOnly: tool.mcp.readOnly,
             enabled: isToolEnabled(settings, server.name, t.name),
-            allowed: isToolAllowed(settings, server.name, t.name),
+            allowed: isToolAllowed(
+              settings,
+              server.name,
+              t.name,
+              server.options?.autoApprove,
+              t.annotations?.destructiveHint === true,
+            ),
           }
         }),
       }
@@ -230,7 +327,10 @@ export class McpManager {
     const config = this.known(server)
     updateMcpSettings(this.opts.store, (s) => {
       if (tool) s.disabledTools = toggle(s.disabledTools, toolKey(server, tool), !enabled)
-      else s.disabledServers = toggle(s.disabledServers, server, !enabled)
+      else {
+        s.disabledServers = toggle(s.disabledServers, server, !enabled)
+        s.enabledServers = toggle(s.enabledServers, server, enabled && config.options?.disabled === true)
+      }
     })
     if (tool) this.opts.onStatus?.(server, this.connections.get(server)?.state ?? 'stopped')
     else if (!enabled) await this.connections.get(server)?.stop()
@@ -258,6 +358,43 @@ export class McpManager {
     await this.start()
     for (const name of this.project.loaded.servers.map((s) => s.name))
       this.opts.onStatus?.(name, this.connections.get(name)?.state ?? 'stopped')
+  }
+
+  /** The URL a server's sign-in is stored under (its `url` with the environment expanded). */
+  private oauthKey(server: McpServerConfig): string {
+    if (isStdio(server.spec)) return ''
+    try {
+      return httpTarget({ ...server, spec: server.spec }, this.opts.env ?? process.env).url.href
+    } catch {
+      return server.spec.url
+    }
+  }
+
+  /**
+   * Signs in to an HTTP server: restarts its connection with the browser flow allowed (`open`
+   * shows the authorization URL) and waits until it is ready, or says why not.
+   */
+  async signIn(server: string, open: OpenUrl): Promise<McpServerView> {
+    const config = this.known(server)
+    if (isStdio(config.spec))
+      throw new Error(`MCP server "${server}" runs a command (stdio); there is nothing to sign in to.`)
+    if (!this.mayRun(config)) throw new Error(`MCP server "${server}" is disabled or awaiting approval.`)
+    this.signingIn.set(server, open)
+    try {
+      await this.connectionFor(config).restart()
+    } finally {
+      this.signingIn.delete(server)
+    }
+    return this.view().servers.find((s) => s.name === server)!
+  }
+
+  /** Forgets a server's sign-in (tokens and registration); true when there was one. */
+  async signOut(server: string): Promise<boolean> {
+    this.known(server)
+    const had = this.oauth.remove(server)
+    await this.connections.get(server)?.stop()
+    this.opts.onStatus?.(server, 'stopped')
+    return had
   }
 
   async restart(server: string): Promise<void> {

@@ -27,7 +27,7 @@ export async function runMcpCall(
   input: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<McpRunOutcome> {
-  const { server, tool: name, readOnly, description } = tool.mcp
+  const { server, tool: name, readOnly, description, hints } = tool.mcp
   const subject: SubjectOf<'mcp'> = {
     kind: 'mcp',
     server,
@@ -35,6 +35,7 @@ export async function runMcpCall(
     args: input,
     ...(description ? { description } : {}),
     ...(readOnly ? { readOnly } : {}),
+    ...(hints ? { hints } : {}),
   }
   const decision = decideCall(deps, callId, subject)
   if (decision.action === 'refuse')

@@ -42,17 +42,27 @@ export function toggle(list: string[], value: string, on: boolean): string[] {
 
 export const toolKey = (server: string, tool: string): string => `${server}/${tool}`
 
-export function isServerEnabled(s: McpSettings, server: string): boolean {
-  return !s.disabledServers.includes(server)
+/** Off when the user turned it off, or when its entry says `"disabled": true` and the user has not turned it on. */
+export function isServerEnabled(s: McpSettings, server: string, offInConfig = false): boolean {
+  if (s.disabledServers.includes(server)) return false
+  return !offInConfig || s.enabledServers.includes(server)
 }
 
 export function isToolEnabled(s: McpSettings, server: string, tool: string): boolean {
   return !s.disabledTools.includes(toolKey(server, tool))
 }
 
-/** What `auto-edit` may run without asking: the whole server, or this tool. */
-export function isToolAllowed(s: McpSettings, server: string, tool: string): boolean {
-  return s.allowedServers.includes(server) || s.allowedTools.includes(toolKey(server, tool))
+/** What `auto-edit` may run without asking: the whole server, or this tool (settings, or the entry's `autoApprove`). */
+export function isToolAllowed(
+  s: McpSettings,
+  server: string,
+  tool: string,
+  autoApprove: readonly string[] = [],
+  destructive = false,
+): boolean {
+  // A tool the server marks destructive is not covered by allowing the whole server: only by name.
+  if (s.allowedTools.includes(toolKey(server, tool)) || autoApprove.includes(tool)) return true
+  return s.allowedServers.includes(server) && !destructive
 }
 
 /**

@@ -18,7 +18,29 @@ export interface McpToolInfo {
   name: string
   description?: string
   inputSchema?: Record<string, unknown>
-  annotations?: { readOnlyHint?: boolean; title?: string }
+  annotations?: {
+    readOnlyHint?: boolean
+    destructiveHint?: boolean
+    idempotentHint?: boolean
+    openWorldHint?: boolean
+    title?: string
+  }
+}
+
+/** The annotations beyond `readOnlyHint`, where the server set them. */
+export interface McpToolHints {
+  destructive?: boolean
+  idempotent?: boolean
+  openWorld?: boolean
+}
+
+export function hintsOf(info: McpToolInfo): McpToolHints | undefined {
+  const a = info.annotations ?? {}
+  const hints: McpToolHints = {}
+  if (typeof a.destructiveHint === 'boolean') hints.destructive = a.destructiveHint
+  if (typeof a.idempotentHint === 'boolean') hints.idempotent = a.idempotentHint
+  if (typeof a.openWorldHint === 'boolean') hints.openWorld = a.openWorldHint
+  return Object.keys(hints).length > 0 ? hints : undefined
 }
 
 export interface McpCallOptions {
@@ -33,7 +55,7 @@ export interface McpCaller {
 
 export interface McpTool extends ActionTool<z.ZodType<Record<string, unknown>>> {
   family: 'mcp'
-  mcp: { server: string; tool: string; readOnly: boolean; description: string }
+  mcp: { server: string; tool: string; readOnly: boolean; description: string; hints?: McpToolHints }
   /** The server's JSON Schema, sent to the model as the parameters. */
   parameters: Record<string, unknown>
   call(args: Record<string, unknown>, opts: McpCallOptions): Promise<ConvertedResult>
@@ -75,7 +97,13 @@ export function mcpTool(server: string, info: McpToolInfo, caller: McpCaller): M
     input: anyObject,
     parameters: parametersOf(info),
     mutating: true,
-    mcp: { server, tool: info.name, readOnly, description },
+    mcp: {
+      server,
+      tool: info.name,
+      readOnly,
+      description,
+      ...(hintsOf(info) ? { hints: hintsOf(info) } : {}),
+    },
     call,
     // The plan/execute pair serves hosts that run actions generically; the loop uses mcp/run.ts.
     async plan(input) {

@@ -5,6 +5,8 @@ import type { Store } from '../store/types'
 export interface KeyStore {
   get(provider: ProviderId): string | undefined
   set(provider: ProviderId, key: string): void
+  /** Encrypts other secrets kept beside the keys (MCP sign-ins) the same way; absent: 0600 files only. */
+  sealer?: { seal(text: string): string; open(sealed: string): string }
 }
 
 /** The model a new session starts on, unless the user picks another. */

@@ -1,6 +1,9 @@
 import type { CommandInput, CommandOutput } from '../../shared/protocol'
 import { McpManager } from '../mcp/manager'
+import type { OpenUrl } from '../mcp/oauth/flow'
+import { systemOpener } from '../mcp/oauth/opener'
 import type { ServiceContext } from './context'
+import { ElicitationDesk } from './mcp-elicitations'
 
 type ListOutput = CommandOutput<'mcp/list'>
 
@@ -14,17 +17,21 @@ export interface McpHubOptions {
   /** `stepwise serve --mcp-config FILE` (repeatable). */
   cliConfigs?: readonly string[]
   startTimeoutMs?: number
+  /** How a sign-in's authorization URL is opened (default: the system's browser). */
+  openUrl?: OpenUrl
 }
 
 export class McpHub {
   private readonly managers = new Map<string, McpManager>()
   private current: string | undefined
+  private readonly questions: ElicitationDesk
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly opts: McpHubOptions = {},
   ) {
     this.current = ctx.startProject
+    this.questions = new ElicitationDesk((m) => ctx.broadcast(m))
   }
 
   private manager(repo: string | undefined): McpManager {
@@ -38,6 +45,8 @@ export class McpHub {
         cliConfigs: this.opts.cliConfigs,
         startTimeoutMs: this.opts.startTimeoutMs,
         onStatus: (server, state) => this.ctx.broadcast({ type: 'host.mcp-status', server, state }),
+        oauthSealer: this.ctx.keys.sealer,
+        elicit: this.questions.elicit,
       })
       this.managers.set(key, manager)
     }
@@ -66,6 +75,27 @@ export class McpHub {
     return manager.view()
   }
 
+  /**
+   * Starts a sign-in and answers once the authorization URL is known (the browser opens at it), or
+   * once it ended without one; its end reaches the app as a `host.mcp-status` notice.
+   */
+  private async signIn(manager: McpManager, server: string): Promise<CommandOutput<'mcp/signIn'>> {
+    let urlKnown: (url: string | undefined) => void = () => {}
+    const known = new Promise<string | undefined>((resolve) => (urlKnown = resolve))
+    const open = this.opts.openUrl ?? systemOpener(() => {})
+    const done = manager.signIn(server, async (url, name) => {
+      urlKnown(url.href)
+      await open(url, name)
+    })
+    // Errors before the browser step (disabled, a stdio server) are the command's; later ones show on the server.
+    let failure: unknown
+    done.catch((err: unknown) => (failure = err)).finally(() => urlKnown(undefined))
+    const signInUrl = await known
+    if (!signInUrl) await done.catch(() => undefined)
+    if (failure) throw failure
+    return { ...this.list(), ...(signInUrl ? { signInUrl } : {}) }
+  }
+
   handlers() {
     const current = () => this.manager(this.current)
     return {
@@ -87,11 +117,21 @@ export class McpHub {
         await current().restart(input.server)
         return this.list()
       },
+      'mcp/signIn': (input: CommandInput<'mcp/signIn'>) => this.signIn(current(), input.server),
+      'mcp/signOut': async (input: CommandInput<'mcp/signOut'>): Promise<ListOutput> => {
+        await current().signOut(input.server)
+        return this.list()
+      },
       'mcp/log': (input: CommandInput<'mcp/log'>) => ({ text: current().log(input.server) }),
+      'mcp/elicitations': () => ({ pending: this.questions.list() }),
+      'mcp/answerElicitation': (input: CommandInput<'mcp/answerElicitation'>) => ({
+        pending: this.questions.answer(input),
+      }),
     }
   }
 
   async close(): Promise<void> {
+    this.questions.cancelAll()
     await Promise.all([...this.managers.values()].map((m) => m.stop()))
   }
 }

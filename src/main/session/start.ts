@@ -61,8 +61,8 @@ export interface SessionSetup {
    * `message` is set: the user's next message in a chat that continues the session.
    */
   resume?: { sessionId: string; message?: string } & NonNullable<AgentOptions['resume']>
-  /** MCP servers' tools (mcp/manager.ts), started by the host before the run. */
-  mcp?: AgentOptions['mcp']
+  /** MCP servers' tools (mcp/manager.ts), started by the host before the run; their instructions join the system prompt. */
+  mcp?: AgentOptions['mcp'] & { instructions?(): string | undefined }
   /** Messages the user queued while the turn runs (the app's queue; AgentOptions.inbox). */
   inbox?: AgentOptions['inbox']
   /** Who reads a model error's advice (default: the CLI's user). */
@@ -195,8 +195,9 @@ export async function startSession(
   const outline = code.index && !code.index.complete() ? snapshotter.lastListing()?.paths : undefined
   const system = buildSystemPrompt(sandbox.root, {
     extra:
-      [setup.systemExtra, code.repoMap?.text, outline && treeOutline(outline)].filter(Boolean).join('\n\n') ||
-      undefined,
+      [setup.systemExtra, setup.mcp?.instructions?.(), code.repoMap?.text, outline && treeOutline(outline)]
+        .filter(Boolean)
+        .join('\n\n') || undefined,
   })
   if (setup.resume) traces?.resume(session.id, [...setup.resume.events])
   const baseline = { info: { id: baselineId } }

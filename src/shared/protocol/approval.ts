@@ -70,6 +70,17 @@ export const mcpSubjectSchema = z.object({
   description: z.string().optional(),
   /** The server marks the tool read-only (a hint: it only decides what `read-only` offers). */
   readOnly: z.boolean().optional(),
+  /**
+   * The server's other annotations, as it set them (hints, never permissions): `destructive` (a
+   * server-wide "allow" does not cover such a tool), `idempotent`, `openWorld` (reaches outside).
+   */
+  hints: z
+    .object({
+      destructive: z.boolean().optional(),
+      idempotent: z.boolean().optional(),
+      openWorld: z.boolean().optional(),
+    })
+    .optional(),
 })
 
 export const approvalSubjectSchema = z.discriminatedUnion('kind', [

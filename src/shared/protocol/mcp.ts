@@ -16,6 +16,8 @@ export const MCP_SERVER_STATES = [
   'stopped',
   'starting',
   'ready',
+  /** An HTTP server answered 401: it needs `stepwise mcp login NAME` (or "Sign in" in the app). */
+  'needs-sign-in',
   /** Could not start, or crashed more often than the restart budget allows: see `error`. */
   'failed',
 ] as const
@@ -57,6 +59,8 @@ export const mcpServerViewSchema = z.object({
   allowed: z.boolean(),
   /** Empty until the server has been ready once. */
   tools: z.array(mcpToolViewSchema),
+  /** An HTTP server with OAuth tokens stored (`mcp/signOut` forgets them). */
+  signedIn: z.boolean().default(false),
 })
 export type McpServerView = z.infer<typeof mcpServerViewSchema>
 
@@ -89,6 +93,37 @@ export type McpListOutput = z.infer<typeof mcpListOutputSchema>
 
 const serverName = z.string().min(1).max(200)
 
+/**
+ * A server's question to the user (elicitation, docs/mcp.md#elicitation), waiting for an answer:
+ * a form (`requestedSchema`, a flat JSON Schema) or a URL to open. Asked in every approval policy.
+ */
+export const mcpElicitationSchema = z.object({
+  id: z.string(),
+  server: z.string(),
+  mode: z.enum(['form', 'url']),
+  /** The server's text: untrusted, shown as plain text. */
+  message: z.string(),
+  requestedSchema: z.record(z.string(), z.unknown()).optional(),
+  url: z.string().optional(),
+})
+export type McpElicitationView = z.infer<typeof mcpElicitationSchema>
+
+const elicitationsOutput = z.object({ pending: z.array(mcpElicitationSchema) })
+
+export const mcpElicitationCommandSchemas = {
+  /** The questions waiting for an answer (for a window opened after they were asked). */
+  'mcp/elicitations': { input: z.object({}), output: elicitationsOutput },
+  'mcp/answerElicitation': {
+    input: z.object({
+      id: z.string(),
+      action: z.enum(['accept', 'decline', 'cancel']),
+      /** For an accepted form: the fields answered (left out: the schema's default applies). */
+      content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+    }),
+    output: elicitationsOutput,
+  },
+} as const
+
 export const mcpCommandSchemas = {
   'mcp/list': { input: z.object({}), output: mcpListOutputSchema },
   'mcp/setEnabled': {
@@ -106,9 +141,27 @@ export const mcpCommandSchemas = {
     output: mcpListOutputSchema,
   },
   'mcp/restart': { input: z.object({ server: serverName }), output: mcpListOutputSchema },
+  /**
+   * Signs in to an HTTP server (OAuth): the browser opens at the authorization URL, which comes
+   * back here (to show as a link when no browser opened); the end of the sign-in arrives as a
+   * `host.mcp-status` notice. No URL: signed in (or failed) without the browser.
+   */
+  'mcp/signIn': {
+    input: z.object({ server: serverName }),
+    output: mcpListOutputSchema.extend({ signInUrl: z.string().optional() }),
+  },
+  /** Forgets a server's sign-in (tokens and registration). */
+  'mcp/signOut': { input: z.object({ server: serverName }), output: mcpListOutputSchema },
   /** The tail of the server's stderr log. */
   'mcp/log': { input: z.object({ server: serverName }), output: z.object({ text: z.string() }) },
+  ...mcpElicitationCommandSchemas,
 } as const
+
+/** The questions waiting changed (one asked, answered, or called off). A host notice (never stored). */
+export const mcpElicitationsNotice = z.object({
+  type: z.literal('host.mcp-elicitations'),
+  pending: z.array(mcpElicitationSchema),
+})
 
 /** A server's state or tool list changed: the app refreshes with `mcp/list`. A host notice (never stored). */
 export const mcpStatusNotice = z.object({
@@ -132,6 +185,8 @@ export type ToolAttachment = z.infer<typeof toolAttachmentSchema>
 /** The `mcp` settings key (project roots → sha256 of their approved `.mcp.json`). */
 export const mcpSettingsSchema = z.object({
   disabledServers: z.array(z.string()).default([]),
+  /** Servers the user turned on although their entry says `"disabled": true`. */
+  enabledServers: z.array(z.string()).default([]),
   /** `SERVER/TOOL` names. */
   disabledTools: z.array(z.string()).default([]),
   allowedServers: z.array(z.string()).default([]),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { StepwiseEvent } from './events'
-import { mcpStatusNotice } from './mcp'
+import { mcpElicitationsNotice, mcpStatusNotice } from './mcp'
 
 /**
  * Host notices: what a host tells the renderer that is not part of a session's
@@ -53,6 +53,7 @@ export const hostNoticeSchema = z.discriminatedUnion('type', [
   queueChangedNotice,
   indexProgressNotice,
   mcpStatusNotice,
+  mcpElicitationsNotice,
 ])
 export type HostNotice = z.infer<typeof hostNoticeSchema>
 

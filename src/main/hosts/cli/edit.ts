@@ -244,6 +244,8 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     }
     // Started before the session: the first request must list their tools.
     mcp = await startCliMcp({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
+    // `/mcp__SERVER__PROMPT args`: the server's prompt is the task.
+    task = await mcp.expandPrompt(task)
     // The code index builds in the background; a terminal sees its progress.
     const indexLine = indexProgressLine(process.stderr)
     stopIndexProgress = onIndexProgress((_root, p) => indexLine.update(p))

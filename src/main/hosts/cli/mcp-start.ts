@@ -1,6 +1,8 @@
 import path from 'node:path'
 import { Option } from 'commander'
 import { McpManager } from '../../mcp/manager'
+import { systemOpener } from '../../mcp/oauth/opener'
+import { terminalElicit } from './elicit-prompt'
 import type { Store } from '../../store/types'
 import { inertText } from '../../../shared/terminalText'
 
@@ -35,12 +37,15 @@ export function cliMcpManager(opts: {
     store: opts.store,
     cliConfigs: opts.mcpConfig ?? [],
     startTimeoutMs: startTimeoutMs(process.env),
+    // A server's questions are asked on the terminal (declined, and said, without one).
+    elicit: terminalElicit({ openUrl: systemOpener((line) => process.stderr.write(`${inertText(line)}\n`)) }),
   })
 }
 
 /** What the user should know before a run: bad config files, a project file waiting, servers that failed. */
 export function mcpNotices(manager: McpManager, repo: string | undefined): string[] {
   const notices = manager.configErrors.map((e) => `MCP configuration problem: ${e}`)
+  for (const w of manager.configWarnings) notices.push(`MCP configuration: ${w}`)
   const project = manager.view().project
   if (project && (project.state === 'pending' || project.state === 'changed'))
     notices.push(

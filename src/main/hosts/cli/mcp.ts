@@ -5,6 +5,7 @@ import { readProjectConfig } from '../../mcp/config'
 import { decideProject, projectState, readMcpSettings } from '../../mcp/settings'
 import { resolveRepo } from './edit'
 import { EXIT } from './exit-codes'
+import { systemOpener } from '../../mcp/oauth/opener'
 import { cliMcpManager, mcpConfigOption } from './mcp-start'
 import { dataDirOption, openCliStore } from './session-store'
 import { inertDeep, inertText } from '../../../shared/terminalText'
@@ -30,10 +31,14 @@ async function listServers(opts: ListOptions): Promise<number> {
     await manager.start()
     const view = manager.view()
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify({ ...view, configErrors: manager.configErrors }, null, 2)}\n`)
+      process.stdout.write(
+        `${JSON.stringify({ ...view, configErrors: manager.configErrors, configWarnings: manager.configWarnings }, null, 2)}\n`,
+      )
     } else {
       for (const e of manager.configErrors)
         process.stderr.write(`stepwise: MCP configuration problem: ${inertText(e)}\n`)
+      for (const w of manager.configWarnings)
+        process.stderr.write(`stepwise: MCP configuration: ${inertText(w)}\n`)
       if (view.servers.length === 0) process.stdout.write('No MCP servers configured.\n')
       // Names, errors and tool descriptions come from the configuration and the servers.
       for (const s of inertDeep(view.servers)) {
@@ -80,8 +85,67 @@ function decide(opts: { repo?: string; dataDir?: string }, approve: boolean): nu
   }
 }
 
+interface SignInOptions {
+  repo?: string
+  dataDir?: string
+  mcpConfig?: string[]
+  browser?: boolean
+}
+
+/** `stepwise mcp login NAME`: the browser sign-in (or client credentials), then the server's tools. */
+async function login(name: string, opts: SignInOptions): Promise<number> {
+  const repo = resolveRepo(opts.repo)
+  const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
+  const store = openCliStore(dataDir)
+  const manager = cliMcpManager({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
+  const say = (line: string) => process.stderr.write(`${inertText(line)}\n`)
+  try {
+    const server = await manager.signIn(name, systemOpener(say, opts.browser !== false && process.env.STEPWISE_BROWSER !== 'none'))
+    if (server.state !== 'ready') {
+      process.stderr.write(
+        `stepwise: ${inertText(server.error ?? `MCP server "${name}" is ${server.state}.`)}\n`,
+      )
+      return EXIT.failed
+    }
+    process.stdout.write(
+      inertText(
+        `Signed in to MCP server "${name}": ${server.tools.length} tools (${server.tools.map((t) => t.name).join(', ')}).\n`,
+      ),
+    )
+    return EXIT.ok
+  } catch (err) {
+    process.stderr.write(`stepwise: ${inertText((err as Error).message)}\n`)
+    return EXIT.failed
+  } finally {
+    await manager.stop()
+    store.close()
+  }
+}
+
+async function logout(name: string, opts: SignInOptions): Promise<number> {
+  const repo = resolveRepo(opts.repo)
+  const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
+  const store = openCliStore(dataDir)
+  const manager = cliMcpManager({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
+  try {
+    const had = await manager.signOut(name)
+    process.stdout.write(
+      had ? `Signed out of MCP server "${name}".\n` : `MCP server "${name}" was not signed in.\n`,
+    )
+    return EXIT.ok
+  } catch (err) {
+    process.stderr.write(`stepwise: ${inertText((err as Error).message)}\n`)
+    return EXIT.failed
+  } finally {
+    await manager.stop()
+    store.close()
+  }
+}
+
 export function addMcpCommand(program: Command): void {
-  const mcp = program.command('mcp').description("MCP servers: list them, approve a project's .mcp.json")
+  const mcp = program
+    .command('mcp')
+    .description("MCP servers: list them, sign in to them, approve a project's .mcp.json")
   mcp
     .command('list')
     .description('Start the configured MCP servers, show their status and tools, and stop them')
@@ -91,6 +155,25 @@ export function addMcpCommand(program: Command): void {
     .addOption(dataDirOption())
     .action(async (opts: ListOptions) => {
       process.exitCode = await listServers(opts)
+    })
+  mcp
+    .command('login <name>')
+    .description('Sign in to an MCP server (OAuth): opens the browser and waits for the answer on 127.0.0.1')
+    .option('--no-browser', 'print the URL instead of opening the browser')
+    .option('--repo <dir>', 'the project folder, for its .mcp.json (default: the current directory)')
+    .addOption(mcpConfigOption())
+    .addOption(dataDirOption())
+    .action(async (name: string, opts: SignInOptions) => {
+      process.exitCode = await login(name, opts)
+    })
+  mcp
+    .command('logout <name>')
+    .description("Forget an MCP server's sign-in (its tokens and registration)")
+    .option('--repo <dir>', 'the project folder, for its .mcp.json (default: the current directory)')
+    .addOption(mcpConfigOption())
+    .addOption(dataDirOption())
+    .action(async (name: string, opts: SignInOptions) => {
+      process.exitCode = await logout(name, opts)
     })
   for (const [name, approve] of [
     ['approve', true],

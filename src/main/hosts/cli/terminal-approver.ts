@@ -55,8 +55,15 @@ function describeRequest(request: ApprovalRequest, color: Colors): string {
       const why = request.why ? `\n  ${color.dim(request.why)}` : ''
       return `\n${color.bold(`${tool}:`)} ${color.cyan(subject.command)}\n  in ${subject.cwd}${why}\n`
     }
-    case 'mcp':
-      return `\n${color.bold(`${tool}:`)} ${describeCall(subject.server, subject.tool, subject.args)}\n`
+    case 'mcp': {
+      const h = subject.hints
+      const notes = [
+        h?.destructive ? color.yellow('the server says it may destroy data') : '',
+        h?.openWorld ? 'reaches outside (open world)' : '',
+        h?.idempotent ? 'safe to repeat' : '',
+      ].filter(Boolean)
+      return `\n${color.bold(`${tool}:`)} ${describeCall(subject.server, subject.tool, subject.args)}${notes.length ? `\n  ${notes.join('; ')}` : ''}\n`
+    }
     case 'conflict':
       return ''
   }

@@ -19,6 +19,13 @@ export function safeStorageKeys(dataDir: string, env: NodeJS.ProcessEnv = proces
     }
   }
   return {
+    // MCP sign-ins (mcp/oauth/store.ts) are sealed with the same keychain when it is there.
+    sealer: safeStorage.isEncryptionAvailable()
+      ? {
+          seal: (text: string) => safeStorage.encryptString(text).toString('base64'),
+          open: (sealed: string) => safeStorage.decryptString(Buffer.from(sealed, 'base64')),
+        }
+      : undefined,
     get(provider: ProviderId) {
       if (provider !== 'ollama' && env.OPENAI_API_KEY) return env.OPENAI_API_KEY
       const sealed = read()[provider]

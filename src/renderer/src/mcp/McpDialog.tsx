@@ -4,13 +4,14 @@ import { Dialog } from '../palette/Dialog'
 import { useApp } from '../state/store'
 import { closeMcp, checkProjectFile, listenForMcpStatus, refreshMcp, useMcpUi } from './mcpState'
 import { summaryLine } from './model'
+import { ElicitationCards } from './ElicitationCard'
 import { ProjectApproval } from './ProjectApproval'
 import { ServerCard } from './ServerCard'
 import type { McpList } from './types'
 import './mcp.css'
 
 /**
- * Mount once at the root: listens for `host.mcp-status`, asks about a project's `.mcp.json` when a
+ * Mount once at the root: listens for `host.mcp-status`, shows servers' questions, asks about a project's `.mcp.json` when a
  * project opens, and shows the MCP dialog while `openMcp()` has it open.
  */
 export function McpRoot(): React.JSX.Element | null {
@@ -20,7 +21,12 @@ export function McpRoot(): React.JSX.Element | null {
   useEffect(() => {
     if (repo) void checkProjectFile()
   }, [repo])
-  return open ? <McpDialog /> : null
+  return (
+    <>
+      <ElicitationCards />
+      {open ? <McpDialog /> : null}
+    </>
+  )
 }
 
 export function McpDialog(): React.JSX.Element {

@@ -3,6 +3,7 @@ import { useId } from 'react'
 import { LogBlock } from './LogBlock'
 import { plainText, sourceLabel, stateBadge, toolCount } from './model'
 import { restartMcp, setMcpAllowed, setMcpEnabled, useMcpUi } from './mcpState'
+import { SignInButton, SignInNotice } from './SignIn'
 import { Switch } from './Switch'
 import { ToolList } from './ToolList'
 import type { McpServerView } from './types'
@@ -48,6 +49,7 @@ export function ServerCard({ server }: { server: McpServerView }): React.JSX.Ele
           onChange={(on) => void setMcpEnabled(server.name, on)}
           testId="mcp-server-enabled"
         />
+        <SignInButton server={server} />
         <button
           type="button"
           className="ui-button small"
@@ -73,6 +75,7 @@ export function ServerCard({ server }: { server: McpServerView }): React.JSX.Ele
           {plainText(server.error)}
         </p>
       )}
+      <SignInNotice server={server} />
       <div className="mcp-server-row">
         {server.tools.length === 0 && <span className="ui-note">{toolCount(server)}</span>}
         <span className="mcp-spacer" />

@@ -12,6 +12,7 @@ export function server(over: Partial<McpServerView> = {}): McpServerView {
     enabled: true,
     sandbox: false,
     allowed: false,
+    signedIn: false,
     tools: [
       {
         name: 'echo',

@@ -1,7 +1,7 @@
 import { create } from 'zustand'
 import { getApi, invoke, toast } from '../state/store'
 import { pendingToastText } from './model'
-import type { McpCommand, McpCommands, McpList } from './types'
+import type { McpCommand, McpCommands, McpElicitationView, McpList } from './types'
 
 /**
  * The MCP view's state: whether its dialog is open, the last `mcp/list`, and which actions are
@@ -21,9 +21,20 @@ export interface McpUiState {
   error: string | null
   /** Keys of actions under way (`enable:srv`, `restart:srv`…): their controls wait. */
   busy: Record<string, true>
+  /** Servers whose sign-in waits for the browser: the authorization URL, to open by hand. */
+  signInUrls: Record<string, string>
+  /** Servers' questions waiting for the user (elicitation), oldest first. */
+  elicitations: McpElicitationView[]
 }
 
-export const useMcpUi = create<McpUiState>(() => ({ open: false, list: null, error: null, busy: {} }))
+export const useMcpUi = create<McpUiState>(() => ({
+  open: false,
+  list: null,
+  error: null,
+  busy: {},
+  signInUrls: {},
+  elicitations: [],
+}))
 
 // The core's commands: through the store's invoke (which toasts a refusal), or quietly.
 const coreCall: McpCall = (command, input) => invoke(command, input)
@@ -73,11 +84,9 @@ export function refreshMcp(quiet = false): Promise<void> {
 }
 
 /** Runs one change; its key marks the controls that wait for it. The reply is the new list. */
-async function change<C extends Exclude<McpCommand, 'mcp/log' | 'mcp/list'>>(
-  key: string,
-  command: C,
-  input: McpCommands[C]['input'],
-): Promise<void> {
+async function change<
+  C extends 'mcp/setEnabled' | 'mcp/setAllowed' | 'mcp/approveProject' | 'mcp/restart' | 'mcp/signOut',
+>(key: string, command: C, input: McpCommands[C]['input']): Promise<void> {
   useMcpUi.setState((s) => ({ busy: { ...s.busy, [key]: true } }))
   try {
     const list = (await call(command, input)) as McpList
@@ -106,6 +115,55 @@ export function restartMcp(server: string): Promise<void> {
   return change(`restart:${server}`, 'mcp/restart', { server })
 }
 
+/** Signs in (OAuth): the browser opens at the server's sign-in page; the end comes as a notice. */
+export async function signInMcp(server: string): Promise<void> {
+  const key = `signin:${server}`
+  useMcpUi.setState((s) => ({ busy: { ...s.busy, [key]: true } }))
+  try {
+    const { signInUrl, ...list } = await call('mcp/signIn', { server })
+    useMcpUi.setState((s) => ({
+      list,
+      error: null,
+      signInUrls: signInUrl ? { ...s.signInUrls, [server]: signInUrl } : s.signInUrls,
+    }))
+  } catch {
+    // Toasted by invoke.
+  } finally {
+    useMcpUi.setState((s) => {
+      const { [key]: _done, ...busy } = s.busy
+      return { busy }
+    })
+  }
+}
+
+export function signOutMcp(server: string): Promise<void> {
+  return change(`signout:${server}`, 'mcp/signOut', { server })
+}
+
+/** Questions asked before this window listened (quiet: a host without MCP has none). */
+export async function loadElicitations(): Promise<void> {
+  try {
+    const { pending } = await quietCall('mcp/elicitations', {})
+    useMcpUi.setState({ elicitations: pending })
+  } catch {
+    // No MCP on this host.
+  }
+}
+
+/** Answers a server's question; the list comes back without it. */
+export async function answerElicitation(
+  id: string,
+  action: 'accept' | 'decline' | 'cancel',
+  content?: Record<string, string | number | boolean>,
+): Promise<void> {
+  try {
+    const { pending } = await call('mcp/answerElicitation', { id, action, ...(content ? { content } : {}) })
+    useMcpUi.setState({ elicitations: pending })
+  } catch {
+    // Toasted by invoke (answered elsewhere, or its call stopped): the next notice has the list.
+  }
+}
+
 export function decideProject(hash: string, approve: boolean): Promise<void> {
   return change('project', 'mcp/approveProject', { hash, approve })
 }
@@ -116,7 +174,18 @@ export async function readMcpLog(server: string): Promise<string> {
 
 /** A notice from the host; true when it was an MCP one. */
 export function onMcpNotice(message: { type: string }): boolean {
+  if (message.type === 'host.mcp-elicitations') {
+    useMcpUi.setState({ elicitations: (message as unknown as { pending: McpElicitationView[] }).pending })
+    return true
+  }
   if (message.type !== 'host.mcp-status') return false
+  // A sign-in that ended (ready, or refused) no longer waits for the browser.
+  const { server, state } = message as { server?: string; state?: string }
+  if (server && state !== 'starting' && useMcpUi.getState().signInUrls[server])
+    useMcpUi.setState((s) => {
+      const { [server]: _ended, ...signInUrls } = s.signInUrls
+      return { signInUrls }
+    })
   if (useMcpUi.getState().open) void refreshMcp()
   return true
 }

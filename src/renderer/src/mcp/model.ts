@@ -9,6 +9,7 @@ const STATE_BADGES: Record<McpServerState, { label: string; tone: BadgeTone }> =
   ready: { label: 'ready', tone: 'ok' },
   starting: { label: 'starting', tone: 'busy' },
   failed: { label: 'failed', tone: 'error' },
+  'needs-sign-in': { label: 'needs sign-in', tone: 'warn' },
   'awaiting-approval': { label: 'awaiting approval', tone: 'warn' },
   disabled: { label: 'disabled', tone: 'muted' },
   stopped: { label: 'stopped', tone: 'muted' },

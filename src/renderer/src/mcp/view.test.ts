@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { useApp } from '../state/store'
 import { pendingProject, server } from './fixtures'
 import { McpView } from './McpDialog'
+import { SignInNoticeView } from './SignIn'
 import {
   checkProjectFile,
   closeMcp,
@@ -14,6 +15,7 @@ import {
   setMcpAllowed,
   setMcpEnabled,
   setMcpService,
+  signInMcp,
   useMcpUi,
   type McpCall,
 } from './mcpState'
@@ -59,6 +61,12 @@ function fakeService(initial: McpList): { call: McpCall; calls: [McpCommand, unk
       }
       case 'mcp/log':
         return { text: 'started\n' }
+      case 'mcp/signIn':
+        find(input.server as string).state = 'starting'
+        return { ...structuredClone(state.list), signInUrl: 'http://127.0.0.1:9/authorize?client_id=c' }
+      case 'mcp/signOut':
+        find(input.server as string).signedIn = false
+        break
     }
     return structuredClone(state.list)
   }) as McpCall
@@ -72,7 +80,7 @@ function fakeService(initial: McpList): { call: McpCall; calls: [McpCommand, unk
 }
 
 beforeEach(() => {
-  useMcpUi.setState({ open: false, list: null, error: null, busy: {} })
+  useMcpUi.setState({ open: false, list: null, error: null, busy: {}, signInUrls: {} })
   useApp.setState({ toasts: [] })
 })
 afterEach(() => setMcpService(null))
@@ -153,6 +161,59 @@ describe('MCP view state', () => {
     setMcpService(fakeService(list).call)
     await checkProjectFile()
     expect(useApp.getState().toasts).toEqual([])
+  })
+})
+
+describe('MCP sign-in', () => {
+  const remote = () =>
+    server({
+      name: 'notion',
+      transport: 'http',
+      target: 'https://mcp.notion.com/mcp',
+      state: 'needs-sign-in',
+      error:
+        'MCP server "notion" needs sign-in (URL: https://mcp.notion.com/mcp): it answered 401 Unauthorized.',
+      tools: [],
+    })
+
+  it('shows the 401 with a Sign in button, then the sign-in page link until the sign-in ends', async () => {
+    const list = { servers: [remote()], project: null }
+    const html = renderToStaticMarkup(createElement(McpView, { list, error: null }))
+    expect(html).toContain('needs sign-in (URL: https://mcp.notion.com/mcp)')
+    expect(html.match(/data-testid="mcp-sign-in"/g)).toHaveLength(2)
+    const fake = fakeService(list)
+    setMcpService(fake.call)
+    await signInMcp('notion')
+    expect(fake.calls).toEqual([['mcp/signIn', { server: 'notion' }]])
+    expect(useMcpUi.getState().signInUrls).toEqual({ notion: 'http://127.0.0.1:9/authorize?client_id=c' })
+    // (Static markup reads the store's first state, so the notice is rendered with what it reads.)
+    const waiting = renderToStaticMarkup(
+      createElement(SignInNoticeView, {
+        server: useMcpUi.getState().list!.servers[0],
+        url: useMcpUi.getState().signInUrls.notion,
+      }),
+    )
+    expect(waiting).toContain('data-testid="mcp-signin-link"')
+    onMcpNotice({ type: 'host.mcp-status', server: 'notion', state: 'ready' } as { type: string })
+    expect(useMcpUi.getState().signInUrls).toEqual({})
+  })
+
+  it('offers Sign out once signed in, and nothing for a stdio server', () => {
+    const signedIn = renderToStaticMarkup(
+      createElement(McpView, {
+        list: {
+          servers: [remote()].map((s) => ({ ...s, state: 'ready' as const, signedIn: true })),
+          project: null,
+        },
+        error: null,
+      }),
+    )
+    expect(signedIn).toContain('data-testid="mcp-sign-out"')
+    expect(signedIn).not.toContain('data-testid="mcp-sign-in"')
+    const stdio = renderToStaticMarkup(
+      createElement(McpView, { list: { servers: [server()], project: null }, error: null }),
+    )
+    expect(stdio).not.toContain('mcp-sign-')
   })
 })
 
