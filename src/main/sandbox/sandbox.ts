@@ -5,7 +5,7 @@ import path from 'node:path'
 import { createGate, type GateOptions } from './gate'
 import { ancestorGitignoreRules, createGitignoreMatcher } from './gitignore'
 import { createGlobFilter } from './globs'
-import { collectRipgrepLines, ripgrepFilterArgs, runRipgrep } from './ripgrep'
+import { collectRipgrepLines, ripgrepFilterArgs, runRipgrep, unreadablePaths } from './ripgrep'
 import type { Sandbox } from './types'
 
 export type SandboxOptions = GateOptions
@@ -17,7 +17,8 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
   const gate = createGate(realRoot, opts)
   const deny = gate.deny
   const gitignored = createGitignoreMatcher(realRoot)
-  const listArgs = ripgrepFilterArgs(deny.patterns)
+  // With ripgrep's messages: a listing says which paths it could not reach (sandbox/types.ts#listFiles).
+  const listArgs = ripgrepFilterArgs(deny.patterns, { messages: true })
   const searchArgs = ripgrepFilterArgs(deny.patterns, { messages: true })
 
   /**
@@ -54,17 +55,19 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
     // takes ~8 ms for 85,000 paths where ripgrep's parallel order took ~115 ms of this
     // thread, a stall every session on a big tree felt as a slow step.
     return withScope(listArgs, prefix, async (scope) => {
-      const { lines } = await collectRipgrepLines(['--files', '--sort', 'path', ...scope], {
+      const { lines, stderr } = await collectRipgrepLines(['--files', '--sort', 'path', ...scope], {
         cwd: realRoot,
         signal: listOpts.signal,
       })
+      const unreached = unreadablePaths(stderr)
+      const skipped = unreached.length > 0 ? { skipped: unreached } : {}
       // ripgrep's globs skip the denied names already; the gate also skips denied locations
       // (the project is $HOME, or holds the data folder).
       const files = lines.filter((f) => gate.admitsName(f) && (!matches || matches(f)))
       files.sort() // the default order is code-unit order, as comparePaths
-      if (files.length <= limit) return { files, truncated: false }
+      if (files.length <= limit) return { files, truncated: false, ...skipped }
       files.length = limit
-      return { files, truncated: true }
+      return { files, truncated: true, ...skipped }
     })
   }
 
