@@ -4,7 +4,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, STORE_FILE_NAME } from '../src/main/store/store'
-import { buildCli, runCli } from './cli-harness'
+import { buildCli, committedRepo, editArgs, runCli } from './cli-harness'
+import { startFakeModelServer } from './fake-model-server'
 
 /*
  * A store that fails, met through the real CLI the way a user meets it: a damaged file after a
@@ -118,4 +119,39 @@ describe('a full disk', () => {
     },
     60_000,
   )
+})
+
+describe('the daily backup for a user of the CLI alone', () => {
+  it('is made after an `edit` session when none is a day old, and not again the same day', async () => {
+    const repo = committedRepo('stepwise-backup-cli-', { 'greet.ts': 'export const greeting = "hello"\n' })
+    const server = await startFakeModelServer({
+      turns: [{ text: 'Nothing to do.' }, { text: 'Still nothing.' }],
+    })
+    try {
+      const args = editArgs({ repo, dataDir, baseUrl: server.v1Url }, 'Say hi', '--approve', 'auto-edit')
+      const first = await runCli(CLI, args)
+      expect(first.stderr).toBe('')
+      expect(first.code).toBe(0)
+      const backups = path.join(dataDir, 'backups')
+      const made = fs.readdirSync(backups)
+      expect(made).toEqual([`stepwise-${new Date().toISOString().slice(0, 10)}.db`])
+      // The copy is a store that opens and holds the session just run.
+      const restored = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-backup-open-'))
+      try {
+        fs.copyFileSync(path.join(backups, made[0]), path.join(restored, STORE_FILE_NAME))
+        const copy = openStore(restored)
+        expect(copy.listSessions().map((row) => row.title)).toEqual(['Say hi'])
+        copy.close()
+      } finally {
+        fs.rmSync(restored, { recursive: true, force: true })
+      }
+      const stamp = fs.statSync(path.join(backups, made[0])).mtimeMs
+      expect((await runCli(CLI, args)).code).toBe(0)
+      expect(fs.readdirSync(backups)).toEqual(made)
+      expect(fs.statSync(path.join(backups, made[0])).mtimeMs).toBe(stamp)
+    } finally {
+      await server.close()
+      fs.rmSync(repo, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

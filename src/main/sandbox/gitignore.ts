@@ -2,130 +2,194 @@ import fs from 'node:fs'
 import path from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 
+/** One folder's .gitignore as last read, and when it was last looked at. */
+interface RulesFile {
+  rules: Ignore | null
+  version: string
+  checkedAt: number
+}
+
+/** A .gitignore that applies below its folder; `skip` is its folder's length plus the slash. */
+interface Holder {
+  skip: number
+  rules: Ignore
+}
+
+/**
+ * A folder's verdict and the rules that apply to what it holds, built once from its parent's:
+ * a path is judged from its parent folder's record alone, never by walking its ancestors' names.
+ */
+interface Folder {
+  rel: string
+  parent: Folder | null
+  own: RulesFile
+  /** Ignored as a directory, itself or through an ancestor. */
+  ignored: boolean
+  /** Every .gitignore at or above this folder, root first. */
+  holders: readonly Holder[]
+  /** The .gitignore generation it was built in: any change seen anywhere starts a new one. */
+  generation: number
+  /** Until when the looks at the .gitignore files of this folder and above are trusted (trustFor). */
+  trustedUntil: number
+}
+
 /**
  * `.gitignore` rules (root and nested) evaluated the way git and ripgrep do: a
  * deeper file overrides a shallower one, and nothing under an ignored directory
  * can be re-included. Listing and search use ripgrep directly; this answers
  * `isIgnored` for single paths with the same rules.
+ *
+ * Cost: a check hashes its path a fixed number of times and stats a bounded number of paths,
+ * each folder's record is built once, so a walk down a chain n deep does O(n) work per folder
+ * (before: per ancestor per path, a chain 2,000 deep took over a minute).
  */
 export function createGitignoreMatcher(root: string): (rel: string) => boolean {
-  // Re-read a .gitignore only when it changes, so a model editing it sees the effect.
-  const cache = new Map<string, { mtimeMs: number; size: number; rules: Ignore | null }>()
+  const folders = new Map<string, Folder>() // by folder ('' for the root)
+  let generation = 0
 
-  // When each folder's .gitignore was last stat'd, to trust far ancestors for TRUST_MS.
-  const checked = new Map<string, number>()
-
-  /** A folder's rules; `trustSince` allows a stat made after it to stand for a fresh one. */
-  const rulesFor = (dirRel: string, trustSince?: number): Ignore | null => {
-    // Concatenated, not path.join: normalizing each ancestor's path cost more than the stats.
+  /** Looks at a folder's .gitignore now (a stat; a read when it changed). A change starts a new generation. */
+  const look = (dirRel: string, prev: RulesFile | undefined, now: number): RulesFile => {
     const file = dirRel === '' ? `${root}/.gitignore` : `${root}/${dirRel}/.gitignore`
-    const last = checked.get(file)
-    if (trustSince !== undefined && last !== undefined && last >= trustSince)
-      return cache.get(file)?.rules ?? null
-    checked.set(file, Date.now())
     // Most directories have no .gitignore: a stat that throws would cost 5× more.
     const stat = reachableStat(file)
-    if (!stat || stat === 'unreachable') {
-      cache.delete(file)
-      return null
+    const version = stat && stat !== 'unreachable' ? `${stat.mtimeMs}:${stat.size}` : ''
+    if (prev && prev.version === version) {
+      prev.checkedAt = now
+      return prev
     }
-    const hit = cache.get(file)
-    if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.rules
-    let rules: Ignore | null
-    try {
-      rules = ignore().add(fs.readFileSync(file, 'utf8'))
-    } catch {
-      rules = null
+    let rules: Ignore | null = null
+    if (version !== '') {
+      try {
+        rules = ignore().add(fs.readFileSync(file, 'utf8'))
+      } catch {
+        rules = null
+      }
     }
-    cache.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, rules })
-    return rules
+    if (prev) generation++
+    return { rules, version, checkedAt: now }
+  }
+
+  const current = (folder: Folder | undefined, now: number): folder is Folder =>
+    folder !== undefined && folder.generation === generation && folder.trustedUntil >= now
+
+  /** A folder's record: the nearest current one above it, then one record per folder down to it. */
+  const folderOf = (rel: string, now: number): Folder => {
+    const missing: string[] = []
+    let above: Folder | undefined
+    for (let at = rel; ;) {
+      const hit = folders.get(at)
+      if (current(hit, now)) {
+        above = hit
+        break
+      }
+      missing.push(at)
+      if (at === '') break
+      const cut = at.lastIndexOf('/')
+      at = cut < 0 ? '' : at.slice(0, cut)
+    }
+    for (let i = missing.length - 1; i >= 0; i--) above = build(missing[i], above ?? null, now)
+    return above as Folder
+  }
+
+  const build = (rel: string, parent: Folder | null, now: number): Folder => {
+    const old = folders.get(rel)?.own
+    // Nothing under an ignored directory can be re-included: its own rules do not matter.
+    const ignored = parent !== null && (parent.ignored || verdict(parent.holders, rel, true))
+    // A look younger than half its trust keeps the rebuilt chain current for at least that long.
+    const trust = trustFor(root.length + rel.length)
+    const own = old && (ignored || old.checkedAt >= now - trust / 2) ? old : look(rel, old, now)
+    const holders = parent?.holders ?? []
+    const folder: Folder = {
+      rel,
+      parent,
+      own,
+      ignored,
+      holders:
+        own.rules && !ignored
+          ? [...holders, { skip: rel === '' ? 0 : rel.length + 1, rules: own.rules }]
+          : holders,
+      generation,
+      trustedUntil: Math.min(parent?.trustedUntil ?? Infinity, own.checkedAt + trust),
+    }
+    folders.set(rel, folder)
+    return folder
   }
 
   /**
-   * Each folder's verdict (ignored as a directory, itself or through an ancestor), kept with the
-   * signature of the .gitignore files above it that it was judged with: a path's verdict then
-   * reuses its parent folder's instead of judging every ancestor again. Before this, a path
-   * d/d/…/d 1,000 deep cost a million rule tests, and a listing of the chain took 22 s.
+   * Looks again at the root's .gitignore and those of the nearest folders above a path, so an
+   * edit there is seen at once: up to FRESH_LEVELS of them, fewer on a long path (each stat walks
+   * the whole path in the kernel). False when one changed.
    */
-  const folders = new Map<string, { signature: string; ignored: boolean }>()
+  const lookNear = (folder: Folder, now: number): boolean => {
+    const before = generation
+    let budget = FRESH_PATH_BYTES
+    for (
+      let at: Folder | null = folder, level = 0;
+      at && at.rel !== '' && level < FRESH_LEVELS;
+      at = at.parent, level++
+    ) {
+      budget -= root.length + at.rel.length
+      if (budget < 0) break
+      at.own = look(at.rel, at.own, now)
+    }
+    const top = folders.get('')
+    if (top) top.own = look('', top.own, now)
+    return generation === before
+  }
 
   return (rel: string) => {
     if (rel === '' || rel === '.') return false
-    const parts = rel.split('/').filter((p) => p !== '')
-    const joined = parts.join('/')
-    // starts[i]: where parts[i] begins in `joined`, so a sub-path is one slice, not a join.
-    const starts: number[] = []
-    for (let i = 0, at = 0; i < parts.length; at += parts[i].length + 1, i++) starts.push(at)
-    const prefixOf = (end: number) => (end === 0 ? '' : joined.slice(0, starts[end] - 1))
-
-    // The ancestors that hold a .gitignore (root first), each stat'd once per call so an
-    // edit is seen at once; the signature names which files, at which versions, applied.
-    // Each stat walks the whole path in the kernel, so stat'ing every ancestor on every call
-    // made a chain 1,000 deep cost a billion path steps: only the root and the FRESH_LEVELS
-    // nearest folders are stat'd every time, farther ones at most once per TRUST_MS.
-    const holders: { depth: number; rules: Ignore }[] = []
-    const signatures: string[] = []
-    const trustSince = Date.now() - TRUST_MS
-    for (let depth = 0; depth < parts.length; depth++) {
-      const far = depth > 0 && parts.length - depth > FRESH_LEVELS
-      const rules = rulesFor(prefixOf(depth), far ? trustSince : undefined)
-      if (!rules) continue
-      holders.push({ depth, rules })
-      signatures.push(`${depth}:${versionOf(prefixOf(depth))}`)
-    }
-
-    /** The verdict of the deepest .gitignore with an opinion on parts[0..end) (a directory when isDir). */
-    const verdict = (end: number, isDir: boolean): boolean => {
-      let ignored = false
-      const endChar = end < parts.length ? starts[end] - 1 : joined.length
-      for (const { depth, rules } of holders) {
-        if (depth >= end) break
-        const result = rules.test(joined.slice(starts[depth], endChar) + (isDir ? '/' : ''))
-        if (result.ignored) ignored = true
-        else if (result.unignored) ignored = false
-      }
-      return ignored
-    }
-
-    // Nothing under an ignored directory can be re-included. Folders are judged from the
-    // deepest one still known under the same .gitignore files, downwards.
-    let known = parts.length - 1
-    const signatureAt = (end: number) =>
-      signatures.filter((s) => Number(s.slice(0, s.indexOf(':'))) < end).join('|')
-    let ignoredAbove = false
-    for (; known > 0; known--) {
-      const hit = folders.get(prefixOf(known))
-      if (hit && hit.signature === signatureAt(known)) {
-        ignoredAbove = hit.ignored
-        break
-      }
-    }
-    for (let end = known + 1; end < parts.length && !ignoredAbove; end++) {
-      ignoredAbove = verdict(end, true)
-      folders.set(prefixOf(end), { signature: signatureAt(end), ignored: ignoredAbove })
-    }
-    if (ignoredAbove) return true
+    const joined = /^\/|\/\/|\/$/.test(rel)
+      ? rel
+          .split('/')
+          .filter((p) => p !== '')
+          .join('/')
+      : rel
     const full = `${root}/${joined}`
     // A path longer than PATH_MAX (or through a symlink loop) can be neither read nor
     // listed, by us or by ripgrep: it counts as ignored, so walks skip it instead of failing.
     if (full.length >= PATH_MAX) return true
+    const now = Date.now()
+    const cut = joined.lastIndexOf('/')
+    const parentRel = cut < 0 ? '' : joined.slice(0, cut)
+    let parent = folderOf(parentRel, now)
+    if (!lookNear(parent, now)) parent = folderOf(parentRel, now)
+    if (parent.ignored) return true
     const stat = reachableStat(full)
     if (stat === 'unreachable') return true
-    return verdict(parts.length, stat?.isDirectory() ?? false)
+    return verdict(parent.holders, joined, stat?.isDirectory() ?? false)
   }
+}
 
-  /** The version of a folder's .gitignore that rulesFor last read. */
-  function versionOf(dirRel: string): string {
-    const hit = cache.get(dirRel === '' ? `${root}/.gitignore` : `${root}/${dirRel}/.gitignore`)
-    return hit ? `${hit.mtimeMs}:${hit.size}` : ''
+/** The verdict of the deepest .gitignore with an opinion on `rel` (a directory when isDir). */
+function verdict(holders: readonly Holder[], rel: string, isDir: boolean): boolean {
+  let ignored = false
+  for (const { skip, rules } of holders) {
+    const result = rules.test(rel.slice(skip) + (isDir ? '/' : ''))
+    if (result.ignored) ignored = true
+    else if (result.unignored) ignored = false
   }
+  return ignored
 }
 
 /** The folders above a path whose .gitignore is looked at on every check (the root always is). */
 const FRESH_LEVELS = 16
 
+/** …as long as the paths stat'd for them add up to no more than this (16 paths of 512 bytes). */
+const FRESH_PATH_BYTES = 8192
+
 /** How long a farther folder's .gitignore, once looked at, is trusted without a new look. */
 const TRUST_MS = 1000
+
+/**
+ * How long a look at the .gitignore of a folder whose path is `bytes` long is trusted: a second,
+ * and a second more per 256 bytes past the first 256. Each look walks the whole path in the
+ * kernel, so looking at every folder of a chain n deep every second cost O(n²) a second (a
+ * 2,000-deep chain spent 3 of its 19 s starting on it); this keeps it O(n).
+ */
+function trustFor(bytes: number): number {
+  return TRUST_MS * Math.max(1, Math.ceil(bytes / 256))
+}
 
 /** Linux's limit on a path handed to the kernel, terminating NUL included (macOS: 1,024). */
 const PATH_MAX = process.platform === 'linux' ? 4096 : 1024

@@ -156,12 +156,17 @@ export function runRipgrep(
 export function collectRipgrepLines(
   args: readonly string[],
   opts: { cwd: string; signal?: AbortSignal; maxLines?: number },
-): Promise<{ lines: string[]; truncated: boolean }> {
+): Promise<{ lines: string[]; truncated: boolean; stderr: string }> {
   const maxLines = opts.maxLines ?? Number.POSITIVE_INFINITY
   return new Promise((resolve, reject) => {
-    if (opts.signal?.aborted) return resolve({ lines: [], truncated: true })
-    const child = spawn(rgPath, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'ignore'] })
+    if (opts.signal?.aborted) return resolve({ lines: [], truncated: true, stderr: '' })
+    const child = spawn(rgPath, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
     const chunks: Buffer[] = []
+    // ripgrep's reasons for paths it could not list (none without `--no-messages` left out), bounded.
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < MAX_STDERR_CHARS) stderr += chunk.toString('utf8')
+    })
     let newlines = 0
     let settled = false
 
@@ -176,7 +181,7 @@ export function collectRipgrepLines(
         lines.length = maxLines
         truncated = true
       }
-      resolve({ lines, truncated })
+      resolve({ lines, truncated, stderr })
     }
     const stop = (truncated: boolean) => {
       child.stdout.removeAllListeners('data')

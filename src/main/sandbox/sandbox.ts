@@ -6,7 +6,7 @@ import { createGate, type GateOptions } from './gate'
 import { ancestorGitignoreRules, createGitignoreMatcher } from './gitignore'
 import { createGlobFilter } from './globs'
 import ignore from 'ignore'
-import { collectRipgrepLines, ripgrepFilterArgs, runRipgrep } from './ripgrep'
+import { collectRipgrepLines, ripgrepFilterArgs, runRipgrep, unreadablePaths } from './ripgrep'
 import type { Sandbox } from './types'
 
 export type SandboxOptions = GateOptions
@@ -28,9 +28,10 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
   const defaults = ignore().add([...DEFAULT_IGNORED])
   const gitignored = (rel: string) =>
     defaults.ignores(rel) || defaults.ignores(`${rel}/`) || projectIgnored(rel)
-  const skipped = [...deny.patterns, ...DEFAULT_IGNORED]
-  const listArgs = ripgrepFilterArgs(skipped)
-  const searchArgs = ripgrepFilterArgs(skipped, { messages: true })
+  const filtered = [...deny.patterns, ...DEFAULT_IGNORED]
+  // With ripgrep's messages: a listing says which paths it could not reach (sandbox/types.ts#listFiles).
+  const listArgs = ripgrepFilterArgs(filtered, { messages: true })
+  const searchArgs = ripgrepFilterArgs(filtered, { messages: true })
 
   /**
    * Runs `fn` with ripgrep arguments that scope a run to `prefix` (a root-relative
@@ -67,18 +68,20 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
     // takes ~8 ms for 85,000 paths where ripgrep's parallel order took ~115 ms of this
     // thread, a stall every session on a big tree felt as a slow step.
     return withScope(listArgs, prefix, async (scope) => {
-      const { lines } = await collectRipgrepLines(['--files', '--sort', 'path', ...scope], {
+      const { lines, stderr } = await collectRipgrepLines(['--files', '--sort', 'path', ...scope], {
         cwd: realRoot,
         signal: listOpts.signal,
       })
+      const unreached = unreadablePaths(stderr)
+      const skipped = unreached.length > 0 ? { skipped: unreached } : {}
       // ripgrep's globs skip the denied names already; the gate also skips denied locations
       // (the project is $HOME, or holds the data folder).
       const files = lines.filter((f) => gate.admitsName(f) && (!matches || matches(f)))
       files.sort() // the default order is code-unit order, as comparePaths
       const total = files.length
-      if (total <= limit) return { files, truncated: false, total }
+      if (total <= limit) return { files, truncated: false, total, ...skipped }
       files.length = limit
-      return { files, truncated: true, total }
+      return { files, truncated: true, total, ...skipped }
     })
   }
 

@@ -1,5 +1,6 @@
 import type fs from 'node:fs'
 import type { DenyList } from './denylist'
+import type { UnreadablePath } from './ripgrep'
 
 /**
  * The sandbox (docs/sandbox.md) as the tools see it. Every path a model names goes
@@ -40,6 +41,11 @@ export interface Sandbox {
     truncated: boolean
     /** How many files matched before the limit cut the list. */
     total: number
+    /**
+     * The paths the walk could not reach (a folder it may not read, a path past PATH_MAX), with
+     * the OS's reason: the one place that knows what a listing left out, for the readers to say so.
+     */
+    skipped?: UnreadablePath[]
   }>
   /**
    * Runs ripgrep (`args` are its search flags, e.g. `--json -F -e foo`) over the files

@@ -41,9 +41,22 @@ export function openDataFolder(
     )
   for (const r of recoverInterruptedRestores(store))
     notices.push(r.error ? `${r.message} ${r.error}` : r.message)
-  if (opts.backup)
-    void backupStore(store.db, dataDir).catch((err: unknown) => {
-      console.error(`[stepwise] the daily backup of ${store.path} failed: ${(err as Error).message}`)
-    })
+  if (opts.backup) void dailyBackup(store, dataDir)
   return { store, notices }
+}
+
+/**
+ * The daily backup of the store (store/doctor.ts#backupStore), when one is due: the app and `serve`
+ * start it in the background when they open the data folder; the CLI's session commands run it
+ * after the session, before the store closes, so a user of the CLI alone gets it too without it
+ * delaying a session's start. Not due, it costs a readdir and a stat. Never throws: a failed
+ * backup is said on stderr.
+ */
+export async function dailyBackup(store: Store, dataDir: string): Promise<void> {
+  if (!store.writable) return
+  try {
+    await backupStore(store.db, dataDir)
+  } catch (err) {
+    console.error(`[stepwise] the daily backup of ${store.path} failed: ${(err as Error).message}`)
+  }
 }

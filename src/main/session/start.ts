@@ -13,6 +13,7 @@ import { warmHttp } from '../providers/http'
 import type { RetryOptions } from '../providers/retry'
 import type { ModelProvider, ProviderConfig } from '../providers/types'
 import { createSandbox } from '../sandbox/sandbox'
+import type { UnreadablePath } from '../sandbox/ripgrep'
 import type { Sandbox } from '../sandbox/types'
 import { listUnignoredDirectories } from '../snapshot/directories'
 import { createIgnoredFolders } from '../snapshot/ignoredFolders'
@@ -89,6 +90,20 @@ export interface StartedSession {
  */
 const snapshotters = new WeakMap<Store, Map<string, Snapshotter>>()
 
+/** What the last snapshot listing of each project could not reach (Sandbox.listFiles#skipped). */
+const skippedByRoot = new Map<string, UnreadablePath[]>()
+
+/** Said once, at a session's start: the paths its snapshots and listings leave out, and why. */
+function skippedNotice(root: string): string[] {
+  const skipped = skippedByRoot.get(root) ?? []
+  if (skipped.length === 0) return []
+  const first = skipped[0]
+  const more = skipped.length > 1 ? ` and ${skipped.length - 1} more` : ''
+  return [
+    `${skipped.length} path(s) skipped: listings, snapshots and checkpoints leave out "${first.path}"${more}: ${first.reason}.`,
+  ]
+}
+
 export function snapshotterFor(
   store: Store,
   sandbox: Sandbox,
@@ -99,7 +114,11 @@ export function snapshotterFor(
   const key = `${sandbox.root}\0${sandbox.denyPatterns.join('\0')}\0${opts.oneShot ? 'once' : 'kept'}`
   let snapshotter = byRoot.get(key)
   if (!snapshotter) {
-    const listFiles = async () => (await sandbox.listFiles()).files
+    const listFiles = async () => {
+      const listed = await sandbox.listFiles()
+      skippedByRoot.set(sandbox.root, listed.skipped ?? [])
+      return listed.files
+    }
     snapshotter = opts.oneShot
       ? createSnapshotter(store.db, { root: sandbox.root, listFiles })
       : createSnapshotter(store.db, {
@@ -206,7 +225,11 @@ export async function startSession(
   return {
     sessionId: session.id,
     // A project that is $HOME, `/` or holds the data folder: said first, in every host.
-    notices: [...(sandbox.gate.rootWarning ? [sandbox.gate.rootWarning] : []), ...code.notices],
+    notices: [
+      ...(sandbox.gate.rootWarning ? [sandbox.gate.rootWarning] : []),
+      ...skippedNotice(sandbox.root),
+      ...code.notices,
+    ],
     setPolicy(next) {
       policy = next
       agent?.setPolicy(next)

@@ -72,7 +72,12 @@ export const listFilesTool: ReadTool<typeof listFilesInput> = {
         }
       if (dir.rel !== '.') prefix = dir.rel
     }
-    const { files, truncated, total } = await ctx.sandbox.listFiles({
+    const {
+      files,
+      truncated,
+      total,
+      skipped = [],
+    } = await ctx.sandbox.listFiles({
       prefix,
       glob: input.glob || undefined,
       limit,
@@ -80,9 +85,13 @@ export const listFilesTool: ReadTool<typeof listFilesInput> = {
     })
     // `total` counts every match, `count` the paths returned (fewer when the limit cut the list).
     const result: ToolResult = { ok: true, files, count: files.length, total }
+    if (skipped.length > 0) {
+      result.skipped = skipped.slice(0, UNREADABLE_SHOWN)
+      result.note = describeSkipped(skipped)
+    }
     if (truncated)
       result.truncated = `${truncatedItems(files.length)} Narrow it with prefix or glob${limit < LIST_MAX ? `, or raise limit (max ${LIST_MAX})` : ''}.`
-    if (files.length === 0) {
+    if (files.length === 0 && skipped.length === 0) {
       result.note =
         prefix && ctx.sandbox.isIgnored(prefix)
           ? `"${prefix}" is ignored by .gitignore, so listings skip it; you can still read_file a file in it by its exact path.`
@@ -344,6 +353,13 @@ const SEARCHED_STAT = /^(\d+) files? searched\s*$/
 
 /** ripgrep's closing message when every path it was given failed or was filtered out. */
 const NOTHING_SEARCHED = /^rg: No files were searched/m
+
+/** What a listing left out because it could not reach it (sandbox.listFiles#skipped). */
+function describeSkipped(skipped: readonly UnreadablePath[]): string {
+  const first = skipped[0]
+  const more = skipped.length > 1 ? ` (and ${skipped.length - 1} more, listed in "skipped")` : ''
+  return `${skipped.length} path(s) skipped, they could not be listed: "${first.path}": ${first.reason}${more}. A path past the system's length limit (PATH_MAX) or in a folder without read permission cannot be read by any tool.`
+}
 
 /** The most unreadable paths listed in a result; the count says how many there were. */
 const UNREADABLE_SHOWN = 20

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { searchInFilesTool } from './read'
+import { listFilesTool, searchInFilesTool } from './read'
 import { makeContext, makeProject } from './test-support'
 
 /**
@@ -76,5 +76,35 @@ describe('search_in_files over paths it cannot read', () => {
     const result = (await searchInFilesTool.run({ query: 'needle' }, ctx)) as SearchResult
     expect(result.matches).toEqual([{ path: 'ok.txt', line: 1, text: 'needle' }])
     expect(result.unreadable).toEqual([{ path: 'locked.txt', reason: 'Permission denied (os error 13)' }])
+  })
+})
+
+describe('list_files over paths it cannot reach', () => {
+  it('lists what it can and says which path it skipped and why', async () => {
+    const root = makeProject({ 'ok.txt': 'hi\n' })
+    makeUnreachableFile(root, 'deep', 'hi\n')
+    const ctx = await makeContext(root)
+    const result = (await listFilesTool.run({}, ctx)) as unknown as SearchResult & {
+      files: string[]
+      skipped?: SearchResult['unreadable']
+    }
+    expect(result.ok).toBe(true)
+    expect(result.files).toContain('ok.txt')
+    expect(result.skipped).toHaveLength(1)
+    expect(result.skipped![0].path).toMatch(/^deep\/x{115}…\[\d+ characters\]…/)
+    expect(result.skipped![0].reason).toMatch(/name too long \(os error 36\)$/i)
+    expect(result.note).toMatch(/^1 path\(s\) skipped, they could not be listed: "deep\//)
+  })
+
+  it('says nothing of skipped paths when everything was reached', async () => {
+    const ctx = await makeContext(makeProject({ 'ok.txt': 'hi\n' }))
+    const result = (await listFilesTool.run({}, ctx)) as unknown as {
+      files: string[]
+      skipped?: unknown
+      note?: string
+    }
+    expect(result.files).toEqual(['ok.txt'])
+    expect(result.skipped).toBeUndefined()
+    expect(result.note).toBeUndefined()
   })
 })

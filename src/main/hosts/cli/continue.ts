@@ -11,6 +11,7 @@ import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import { createCoreService } from '../../service/service'
 import { ServiceError } from '../../service/sessions'
+import { dailyBackup } from '../../session/open-data-folder'
 import { closeSnapshotters } from '../../session/start'
 import {
   approverFor,
@@ -135,6 +136,7 @@ export async function runContinue(id: string, message: string, opts: ContinueOpt
     await service?.close()
     // Nothing this run opened may outlive it: the snapshotter's watches close before the database.
     closeSnapshotters(store)
+    await dailyBackup(store, dataDir)
     store.close()
   }
 }

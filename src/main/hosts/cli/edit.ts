@@ -22,6 +22,7 @@ import { onStopSignals } from './signals'
 import { terminalApprover } from './terminal-approver'
 import { inertText } from '../../../shared/terminalText'
 import { openCliStore } from './session-store'
+import { dailyBackup } from '../../session/open-data-folder'
 
 export interface EditOptions {
   repo?: string
@@ -278,6 +279,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     await mcp?.stop()
     // Nothing this run opened may outlive it: the snapshotter's watches close before the database.
     closeSnapshotters(store)
+    await dailyBackup(store, dataDir)
     store.close()
   }
 }
