@@ -153,4 +153,33 @@ describe('MCP sign-in (OAuth)', () => {
     expect(server.authorizations).toHaveLength(0)
     expect(stored()).toBeUndefined()
   }, 30_000)
+
+  it("never reads a key file a project's .mcp.json names (a cloned repository pointing at ~/.ssh)", async () => {
+    const { server, dataDir } = await setup()
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-mcp-oauth-repo-'))
+    const keyFile = path.join(dataDir, 'id_canary')
+    fs.writeFileSync(keyFile, 'CANARY-PRIVATE-KEY')
+    const entry = {
+      url: server.url,
+      oauth: { clientId: 'c', privateKeyFile: keyFile, grantType: 'client_credentials' },
+    }
+    fs.writeFileSync(path.join(repo, '.mcp.json'), JSON.stringify({ mcpServers: { notes: entry } }))
+    fs.rmSync(path.join(dataDir, 'mcp.json'))
+    const settings = new Map<string, string>()
+    const store = {
+      getSetting: (k: string) => settings.get(k),
+      setSetting: (k: string, v: string) => void settings.set(k, v),
+    }
+    const m = new McpManager({ dataDir, repo, store, startTimeoutMs: 10_000 })
+    cleanups.push(async () => {
+      await m.stop()
+      fs.rmSync(repo, { recursive: true, force: true })
+    })
+    await m.start()
+    await m.approveProject(m.view().project!.hash, true)
+    const notes = m.view().servers.find((s) => s.name === 'notes')
+    expect(notes?.state).not.toBe('ready')
+    expect(notes?.error).toContain('only from your own MCP configuration')
+    expect(server.log.join('\n')).not.toContain('token')
+  }, 30_000)
 })

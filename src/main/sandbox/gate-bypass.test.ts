@@ -123,6 +123,11 @@ const SHOWS_NOTHING: Record<string, Why> = {
   'index/watch.ts': { reads: 2, why: 'folder names to watch for changes; nothing read or shown' },
   'mcp/config.ts': { reads: 2, why: 'the MCP configuration, parsed for the servers to start after approval' },
   'mcp/launch.ts': { reads: 1, why: "hashes an approved MCP server's script to notice a change" },
+  'mcp/oauth/provider.ts': {
+    reads: 1,
+    why: "the private key file a user's own MCP entry names for client credentials (never a project's file)",
+  },
+  'mcp/oauth/store.ts': { reads: 1, why: 'the sign-in tokens file in the data folder, never a project file' },
   'mcp/project-files.ts': {
     reads: 3,
     why: 'hashes the project files an approved MCP server runs, to ask again when one changes',

@@ -78,10 +78,18 @@ export class ServerAuth {
     return this.provider
   }
 
-  /** The entry's `oauth`, its secret and key file read from the environment like `headers` (not in a project's file). */
+  /**
+   * The entry's `oauth`, its secret and key file read from the environment like `headers` (not in a
+   * project's file). A project's file may not name a key file: that would have Stepwise read a file
+   * of the user's choosing outside the project (a cloned repository naming `~/.ssh/id_rsa`).
+   */
   private oauthConfig(): OAuthConfig | undefined {
     const oauth = this.config.spec.oauth
     if (!oauth) return undefined
+    if (this.config.source === 'project' && oauth.privateKeyFile !== undefined)
+      throw new Error(
+        `"oauth": "privateKeyFile" is read only from your own MCP configuration, not from the project's .mcp.json; move the "${this.config.name}" entry there.`,
+      )
     const expand = (v: string | undefined) =>
       v === undefined ? v : expandEnv(v, this.config.source, this.env)
     return {
