@@ -5,6 +5,8 @@ import type { Store } from '../store/types'
 export interface KeyStore {
   get(provider: ProviderId): string | undefined
   set(provider: ProviderId, key: string): void
+  /** How and where saved keys are kept, in words the user is shown beside the key field. */
+  readonly storage: string
 }
 
 /** The model a new session starts on, unless the user picks another. */

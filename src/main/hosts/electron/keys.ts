@@ -19,6 +19,7 @@ export function safeStorageKeys(dataDir: string, env: NodeJS.ProcessEnv = proces
     }
   }
   return {
+    storage: 'Encrypted with your system keychain and kept on this machine; it is never shown again.',
     get(provider: ProviderId) {
       if (provider !== 'ollama' && env.OPENAI_API_KEY) return env.OPENAI_API_KEY
       const sealed = read()[provider]
