@@ -93,8 +93,12 @@ function TimelineRowImpl({ step, index, selected, tabbable, measure }: TimelineR
         </div>
         {text.meta && <div className="tl-meta">{text.meta}</div>}
         {text.markdown ? (
-          // Clamped by height; the virtualizer measures the row as rendered.
-          <Markdown className="tl-md" text={text.markdown} highlight={false} />
+          // Clamped by height unless it is the answer; the virtualizer measures the row as rendered.
+          <Markdown
+            className={text.whole ? 'tl-md tl-answer' : 'tl-md'}
+            text={text.markdown}
+            highlight={false}
+          />
         ) : (
           text.preview && <div className="tl-preview">{text.preview}</div>
         )}
