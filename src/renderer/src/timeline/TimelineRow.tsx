@@ -70,7 +70,7 @@ function TimelineRowImpl({ step, index, selected, tabbable, measure }: TimelineR
     <div
       ref={measure}
       role="listitem"
-      className={rowClass(step, selected)}
+      className={text.inline ? `${rowClass(step, selected)} tl-inline` : rowClass(step, selected)}
       tabIndex={tabbable ? 0 : -1}
       aria-current={selected ? 'true' : undefined}
       data-index={index}

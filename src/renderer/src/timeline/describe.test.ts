@@ -25,7 +25,8 @@ describe('describeStep', () => {
       title: 'Model · step 1',
       meta: 'm · 12.3k in / 678 out · 1.2 s · 2 tool calls',
       preview: 'Reading the form',
-      markdown: 'Reading the form',
+      // A one-line note before a tool call: on the row's one line, no markdown block.
+      inline: true,
     })
   })
 
@@ -151,7 +152,10 @@ describe('an MCP tool row', () => {
         attachments: [{ kind: 'image', mimeType: 'image/png', data: 'AAAA' }],
       },
     ])
-    expect(describeStep(step)).toMatchObject({ title: 'everything · get-tiny-image', meta: '1 image · ran 5 ms' })
+    expect(describeStep(step)).toMatchObject({
+      title: 'everything · get-tiny-image',
+      meta: '1 image · ran 5 ms',
+    })
   })
 
   it('takes server and tool from the approval when it has them (a server name may hold "__")', () => {

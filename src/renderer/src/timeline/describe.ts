@@ -23,6 +23,8 @@ export interface RowText {
   markdown?: string
   /** The markdown is the model's answer, shown whole (never clipped). */
   whole?: boolean
+  /** Title, preview and meta fit on one line (a tool call, a short note before one). */
+  inline?: boolean
 }
 
 /** What `data-status` says about a row. */
@@ -165,6 +167,10 @@ export function describeStep(step: TimelineStep): RowText {
     case 'model': {
       // A step that calls no tool is the model's answer to the user: shown whole, never clipped.
       const answer = step.toolCalls.length === 0 && step.status !== 'streaming'
+      // A short note before a tool call ("Reading the form") sits on the row's one line.
+      const note = step.text.trim()
+      if (!answer && note !== '' && !note.includes('\n') && note.length <= 160 && !/[`*_[#]/.test(note))
+        return { title: `Model · step ${step.step}`, meta: modelMeta(step), preview: note, inline: true }
       return {
         title: `Model · step ${step.step}`,
         meta: modelMeta(step),
