@@ -96,3 +96,17 @@ for (const [width, height] of [
     })
   }
 }
+
+test('the browser host says truthfully how it keeps an API key: a 0600 file at its path', async ({
+  page,
+}) => {
+  h = await startServe({ files: { 'a.txt': 'hello\n' } })
+  await page.goto(h.url)
+  await page.getByTestId('model-picker').click()
+  await page.getByRole('tab', { name: 'OpenAI', exact: true }).click()
+  const note = page.locator('form[aria-label="API key"] .ui-note')
+  await expect(note).toContainText('credentials.json')
+  await expect(note).toContainText('0600')
+  await expect(note).not.toContainText(/encrypt/i)
+  await saveScreen(page, '90-key-storage-note')
+})
