@@ -90,7 +90,10 @@ export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
             requestedSeq: t.approval?.requestedSeq ?? event.seq,
             // Policy answers at once; only a user's answer is a wait worth showing.
             ...(t.approval?.requestedTs !== undefined
-              ? { requestedTs: t.approval.requestedTs, waitMs: Math.max(0, event.ts - t.approval.requestedTs) }
+              ? {
+                  requestedTs: t.approval.requestedTs,
+                  waitMs: Math.max(0, event.ts - t.approval.requestedTs),
+                }
               : {}),
             ...(event.rule ? { rule: event.rule } : {}),
             ...(t.approval?.agentFile ? { agentFile: true } : {}),
