@@ -225,3 +225,21 @@ describe('an MCP tool step', () => {
     }
   })
 })
+
+describe('an event kind this build does not know', () => {
+  it('is passed over: the view keeps its steps and status, only the seq moves on', () => {
+    const known = stamp([{ type: 'user.message', text: 'hi' }])
+    const before = reduceEvents(known)
+    const unknown = {
+      type: 'turn.started',
+      sessionId: 's1',
+      seq: 2,
+      ts: 2000,
+      turn: 1,
+    } as unknown as StepwiseEvent
+    const after = reduceEvents([unknown], before)
+    expect(after.steps).toEqual(before.steps)
+    expect(after.status).toBe(before.status)
+    expect(after.lastSeq).toBe(2)
+  })
+})

@@ -68,6 +68,7 @@ export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
             by: 'user',
             diff: event.subject.kind === 'file' ? event.subject.diff : undefined,
             requestedSeq: event.seq,
+            requestedTs: event.ts,
             ...(event.subject.kind === 'file' && event.subject.agentFile ? { agentFile: true } : {}),
           },
           ...(event.subject.kind === 'mcp' ? { mcp: mcpCallOf(event.subject) } : {}),
@@ -87,6 +88,13 @@ export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
             reason: event.reason,
             diff: event.appliedDiff ?? t.approval?.diff,
             requestedSeq: t.approval?.requestedSeq ?? event.seq,
+            // Policy answers at once; only a user's answer is a wait worth showing.
+            ...(t.approval?.requestedTs !== undefined
+              ? {
+                  requestedTs: t.approval.requestedTs,
+                  waitMs: Math.max(0, event.ts - t.approval.requestedTs),
+                }
+              : {}),
             ...(event.rule ? { rule: event.rule } : {}),
             ...(t.approval?.agentFile ? { agentFile: true } : {}),
           },

@@ -169,6 +169,9 @@ export interface ToolStep {
     reason?: string
     diff?: string
     requestedSeq: number
+    /** When the user was asked (ms since epoch), and how long the answer took once given. */
+    requestedTs?: number
+    waitMs?: number
     /** The "always allow" rule the user saved here, or the one that let the call run unasked. */
     rule?: ApprovalRule
     /** The change is to a file that instructs agents or other tools. */

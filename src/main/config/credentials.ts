@@ -10,13 +10,14 @@ const FILE = 'credentials.json'
 
 type Credentials = Record<string, string>
 
-function credentialsPath(dataDir: string): string {
+/** The file keys are saved in (said to the user, so they know where their key is). */
+export function credentialsFile(dataDir: string): string {
   return path.join(dataDir, FILE)
 }
 
 export function readApiKey(dataDir: string, provider: string): string | undefined {
   try {
-    const parsed = JSON.parse(fs.readFileSync(credentialsPath(dataDir), 'utf8')) as Credentials
+    const parsed = JSON.parse(fs.readFileSync(credentialsFile(dataDir), 'utf8')) as Credentials
     const key = parsed[provider]
     return typeof key === 'string' && key ? key : undefined
   } catch {
@@ -26,7 +27,7 @@ export function readApiKey(dataDir: string, provider: string): string | undefine
 
 export function writeApiKey(dataDir: string, provider: string, key: string): void {
   fs.mkdirSync(dataDir, { recursive: true })
-  const file = credentialsPath(dataDir)
+  const file = credentialsFile(dataDir)
   let current: Credentials = {}
   try {
     current = JSON.parse(fs.readFileSync(file, 'utf8')) as Credentials

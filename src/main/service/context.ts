@@ -5,6 +5,8 @@ import type { Store } from '../store/types'
 export interface KeyStore {
   get(provider: ProviderId): string | undefined
   set(provider: ProviderId, key: string): void
+  /** How and where saved keys are kept, in words the user is shown beside the key field. */
+  readonly storage: string
   /** Encrypts other secrets kept beside the keys (MCP sign-ins) the same way; absent: 0600 files only. */
   sealer?: { seal(text: string): string; open(sealed: string): string }
 }

@@ -44,6 +44,7 @@ export function appInfo(ctx: ServiceContext, canPickFolder: boolean): CommandOut
     startProject: ctx.startProject ?? null,
     notices: ctx.startupNotices,
     canPickFolder,
+    keyStorage: ctx.keys.storage,
   }
 }
 

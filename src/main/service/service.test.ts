@@ -222,6 +222,14 @@ describe('core service', () => {
     expect(opened).toEqual({ repo, name: path.basename(repo), branch: null })
     expect((await call<{ recentProjects: string[] }>('app/info', {})).recentProjects).toEqual([repo])
   })
+
+  it('says truthfully where the browser host keeps API keys: a 0600 file at its path, not "encrypted"', async () => {
+    await setup([])
+    const info = await call<{ keyStorage: string }>('app/info', {})
+    expect(info.keyStorage).toContain(path.join(dataDir, 'credentials.json'))
+    expect(info.keyStorage).toMatch(/plain text.*0600/)
+    expect(info.keyStorage).not.toMatch(/encrypt/i)
+  })
 })
 
 describe('core service after a stop', () => {

@@ -7,7 +7,7 @@ import {
   type CommandOutput,
   type HostMessage,
 } from '../../shared/protocol'
-import { readApiKey, resolveApiKey, writeApiKey } from '../config/credentials'
+import { readApiKey, resolveApiKey, writeApiKey, credentialsFile } from '../config/credentials'
 import type { Store } from '../store/types'
 import { shutdownLiveTraces } from '../telemetry/live'
 import { explainStoreError } from '../store/failures'
@@ -52,6 +52,7 @@ export function fileKeyStore(dataDir: string, env: NodeJS.ProcessEnv = process.e
   return {
     get: (provider) => resolveApiKey(env, dataDir, provider) ?? readApiKey(dataDir, provider),
     set: (provider, key) => writeApiKey(dataDir, provider, key),
+    storage: `Kept in plain text in ${credentialsFile(dataDir)}, a file only your user can read (0600); it is never shown again.`,
   }
 }
 

@@ -95,6 +95,8 @@ export const appCommandSchemas = {
       /** The project the host was started on (`stepwise serve --repo`), to open at once. */
       startProject: z.string().nullable(),
       canPickFolder: z.boolean(),
+      /** How and where a saved API key is kept, as the user is told beside the key field. */
+      keyStorage: z.string(),
       /** What the user should know from the host's start (a restore a crash cut short, finished now). */
       notices: z.array(z.string()),
     }),

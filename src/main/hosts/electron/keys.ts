@@ -19,6 +19,7 @@ export function safeStorageKeys(dataDir: string, env: NodeJS.ProcessEnv = proces
     }
   }
   return {
+    storage: 'Encrypted with your system keychain and kept on this machine; it is never shown again.',
     // MCP sign-ins (mcp/oauth/store.ts) are sealed with the same keychain when it is there.
     sealer: safeStorage.isEncryptionAvailable()
       ? {

@@ -1,7 +1,7 @@
 import type React from 'react'
 import { useId, useState, type FormEvent } from 'react'
 import type { ProviderId } from '../../../shared/protocol'
-import { invoke, toast } from '../state/store'
+import { invoke, toast, useApp } from '../state/store'
 import { loadModels, requestRecheck } from './catalog'
 
 interface ApiKeyFormProps {
@@ -16,6 +16,8 @@ export function ApiKeyForm({ provider, baseUrl, optional }: ApiKeyFormProps): Re
   const noteId = useId()
   const [key, setKey] = useState('')
   const [saving, setSaving] = useState(false)
+  // The host says how it keeps keys (the OS keychain, or a 0600 file): no claim made here.
+  const storage = useApp((s) => s.info?.keyStorage)
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault()
@@ -63,7 +65,7 @@ export function ApiKeyForm({ provider, baseUrl, optional }: ApiKeyFormProps): Re
         </button>
       </div>
       <p id={noteId} className="ui-note">
-        Stored encrypted on this machine; it is never shown again.
+        {storage ?? 'Kept on this machine; it is never shown again.'}
       </p>
     </form>
   )

@@ -1,9 +1,10 @@
 import type React from 'react'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useEffectiveChoice } from '../models/choice'
 import { providerLabel } from '../models/format'
 import { useEffectivePolicy } from '../settings/policy'
-import { contextLabel, contextUse } from '../statusbar/derive'
+import { meterLabel } from '../statusbar/derive'
+import { useContextReading } from '../statusbar/useContextReading'
 import { invoke, useApp } from '../state/store'
 import { Dialog } from './Dialog'
 import { indexSummary } from './indexSummary'
@@ -13,11 +14,10 @@ export function StatusDialog({ onClose }: { onClose(): void }): React.JSX.Elemen
   const info = useApp((s) => s.info)
   const project = useApp((s) => s.project)
   const view = useApp((s) => s.view)
-  const events = useApp((s) => s.events)
   const sessionId = useApp((s) => s.sessionId)
   const choice = useEffectiveChoice()
   const policy = useEffectivePolicy()
-  const context = useMemo(() => contextUse(events), [events])
+  const context = useContextReading()
   const [index, setIndex] = useState<{ repo: string; text: string } | null>(null)
 
   useEffect(() => {
@@ -43,7 +43,7 @@ export function StatusDialog({ onClose }: { onClose(): void }): React.JSX.Elemen
       'Context',
       sessionId
         ? context
-          ? contextLabel(context).replace(/^Context window /, '')
+          ? meterLabel(context).replace(/^Context window:? /, '')
           : 'Not measured yet'
         : '—',
     ],

@@ -1,9 +1,7 @@
 import type React from 'react'
-import { useMemo } from 'react'
 import { openModelPicker } from '../models/pickerState'
-import { useApp } from '../state/store'
-import { contextLevel, contextUse, meterLabel, meterPercent, meterReading, meterShort } from './derive'
-import { useBaseline } from './useBaseline'
+import { contextLevel, meterLabel, meterPercent, meterShort } from './derive'
+import { useContextReading } from './useContextReading'
 
 /**
  * How full the model's context window is, from the last answer's `context` count; the window is
@@ -12,10 +10,7 @@ import { useBaseline } from './useBaseline'
  * estimate; an unknown window is said, with how to set it, rather than shown as a percentage.
  */
 export function ContextMeter(): React.JSX.Element {
-  const events = useApp((s) => s.events)
-  const baseline = useBaseline()
-  const use = useMemo(() => contextUse(events), [events])
-  const reading = meterReading(use, baseline)
+  const reading = useContextReading()
   const percent = reading ? meterPercent(reading) : null
   const label = meterLabel(reading)
   const unknown = reading !== null && reading.windowTokens === null

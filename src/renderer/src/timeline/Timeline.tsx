@@ -22,17 +22,17 @@ const BOTTOM_SLACK = 32
 const FOCUS_WINDOW_MS = 1000
 
 const ESTIMATES: Partial<Record<TimelineStep['kind'], number>> = {
-  user: 66,
-  model: 90,
-  tool: 62,
-  error: 62,
-  finding: 44,
-  fork: 44,
-  verify: 44,
+  user: 48,
+  model: 48,
+  tool: 28,
+  error: 46,
+  finding: 28,
+  fork: 28,
+  verify: 46,
 }
 
 function estimate(step: TimelineStep | undefined): number {
-  return (step && ESTIMATES[step.kind]) ?? 36
+  return (step && ESTIMATES[step.kind]) ?? 28
 }
 
 function rowIndexOf(target: EventTarget | null): number | null {

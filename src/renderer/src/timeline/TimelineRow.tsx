@@ -70,7 +70,7 @@ function TimelineRowImpl({ step, index, selected, tabbable, measure }: TimelineR
     <div
       ref={measure}
       role="listitem"
-      className={rowClass(step, selected)}
+      className={text.inline ? `${rowClass(step, selected)} tl-inline` : rowClass(step, selected)}
       tabIndex={tabbable ? 0 : -1}
       aria-current={selected ? 'true' : undefined}
       data-index={index}
@@ -93,8 +93,12 @@ function TimelineRowImpl({ step, index, selected, tabbable, measure }: TimelineR
         </div>
         {text.meta && <div className="tl-meta">{text.meta}</div>}
         {text.markdown ? (
-          // Clamped by height; the virtualizer measures the row as rendered.
-          <Markdown className="tl-md" text={text.markdown} highlight={false} />
+          // Clamped by height unless it is the answer; the virtualizer measures the row as rendered.
+          <Markdown
+            className={text.whole ? 'tl-md tl-answer' : 'tl-md'}
+            text={text.markdown}
+            highlight={false}
+          />
         ) : (
           text.preview && <div className="tl-preview">{text.preview}</div>
         )}

@@ -6,6 +6,7 @@ import { formatBytes, shownImage } from './attachments'
 import { CodeBlock, DiffBlock, Fields, OutputBlock, Section } from './blocks'
 import { approvalText, mcpToolOf, toolTitle } from './describe'
 import { formatDuration, prettyJson } from './format'
+import { toolOutcome, toolTimes } from './outcome'
 
 const STATUS_TEXT: Record<ToolStep['status'], string> = {
   running: 'running',
@@ -64,6 +65,7 @@ export function ToolDetails({ step }: { step: ToolStep }): React.JSX.Element {
   const mcp = mcpToolOf(step)
   // The server's words, untrusted: plain text, capped.
   const description = mcpDescriptionText(step.mcp?.description)
+  const times = toolTimes(step)
   return (
     <>
       <Fields
@@ -77,8 +79,9 @@ export function ToolDetails({ step }: { step: ToolStep }): React.JSX.Element {
               {STATUS_TEXT[step.status]}
             </span>,
           ],
-          ['Changes files', step.mutating ? 'yes' : 'no'],
-          ['Duration', step.durationMs === undefined ? undefined : formatDuration(step.durationMs)],
+          ['Outcome', toolOutcome(step)],
+          ['Ran for', times.runMs === undefined ? undefined : formatDuration(times.runMs)],
+          ['Waited for you', times.waitMs === undefined ? undefined : formatDuration(times.waitMs)],
           ['Call id', <code>{step.callId}</code>],
         ]}
       />

@@ -25,18 +25,19 @@ describe('describeStep', () => {
       title: 'Model · step 1',
       meta: 'm · 12.3k in / 678 out · 1.2 s · 2 tool calls',
       preview: 'Reading the form',
-      markdown: 'Reading the form',
+      // A one-line note before a tool call: on the row's one line, no markdown block.
+      inline: true,
     })
   })
 
   it('names a tool, summarises its arguments and says how the approval went', () => {
     expect(describeStep(step('tool', 0))).toEqual({
       title: 'read_file',
-      meta: '12 ms',
+      meta: 'ran 12 ms',
       preview: 'src/login.ts',
     })
-    expect(describeStep(step('tool', 1))).toMatchObject({ meta: 'approved · 3 ms' })
-    expect(describeStep(step('tool', 2))).toMatchObject({ preview: 'npm test', meta: '2.1 s' })
+    expect(describeStep(step('tool', 1))).toMatchObject({ meta: 'approved · ran 2 ms' })
+    expect(describeStep(step('tool', 2))).toMatchObject({ preview: 'npm test', meta: 'ran 2.1 s' })
   })
 
   it('says "waiting for you" while an approval is pending', () => {
@@ -151,7 +152,10 @@ describe('an MCP tool row', () => {
         attachments: [{ kind: 'image', mimeType: 'image/png', data: 'AAAA' }],
       },
     ])
-    expect(describeStep(step)).toMatchObject({ title: 'everything · get-tiny-image', meta: '1 image · 5 ms' })
+    expect(describeStep(step)).toMatchObject({
+      title: 'everything · get-tiny-image',
+      meta: '1 image · ran 5 ms',
+    })
   })
 
   it('takes server and tool from the approval when it has them (a server name may hold "__")', () => {

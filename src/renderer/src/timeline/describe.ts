@@ -1,5 +1,6 @@
 import type { TimelineStep, ToolStep } from '../../../shared/reducer'
 import { formatDuration, formatTokens, truncate } from './format'
+import { timesText, toolOutcome } from './outcome'
 import { summarizeArgs } from './summary'
 
 /*
@@ -20,6 +21,10 @@ export interface RowText {
   preview?: string
   /** For messages: the head of the text, shown as markdown instead of `preview`. */
   markdown?: string
+  /** The markdown is the model's answer, shown whole (never clipped). */
+  whole?: boolean
+  /** Title, preview and meta fit on one line (a tool call, a short note before one). */
+  inline?: boolean
 }
 
 /** What `data-status` says about a row. */
@@ -121,8 +126,12 @@ function toolMeta(step: ToolStep): string | undefined {
   const parts: string[] = []
   const images = step.attachments?.length ?? 0
   if (images > 0) parts.push(plural(images, 'image'))
-  if (step.approval) parts.push(approvalText(step.approval))
-  if (step.durationMs !== undefined) parts.push(formatDuration(step.durationMs))
+  const outcome = toolOutcome(step)
+  if (outcome) parts.push(outcome)
+  // A rejection or denial says so in its outcome; an approval is worth saying when asked for.
+  if (step.approval && step.status !== 'rejected') parts.push(approvalText(step.approval))
+  const times = timesText(step)
+  if (times) parts.push(times)
   return parts.length > 0 ? parts.join(' · ') : undefined
 }
 
@@ -155,13 +164,21 @@ export function describeStep(step: TimelineStep): RowText {
         preview: previewLines(step.text, 2),
         markdown: markdownHead(step.text),
       }
-    case 'model':
+    case 'model': {
+      // A step that calls no tool is the model's answer to the user: shown whole, never clipped.
+      const answer = step.toolCalls.length === 0 && step.status !== 'streaming'
+      // A short note before a tool call ("Reading the form") sits on the row's one line.
+      const note = step.text.trim()
+      if (!answer && note !== '' && !note.includes('\n') && note.length <= 160 && !/[`*_[#]/.test(note))
+        return { title: `Model · step ${step.step}`, meta: modelMeta(step), preview: note, inline: true }
       return {
         title: `Model · step ${step.step}`,
         meta: modelMeta(step),
         preview: previewLines(step.text, 2) || undefined,
-        markdown: markdownHead(step.text) || undefined,
+        markdown: (answer ? step.text.trim() : markdownHead(step.text)) || undefined,
+        ...(answer ? { whole: true } : {}),
       }
+    }
     case 'tool':
       return {
         title: toolTitle(step),
