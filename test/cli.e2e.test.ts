@@ -276,7 +276,8 @@ describe('stepwise edit', () => {
     const res = await pending
     expect(res.code).toBe(130)
     const events = parseJsonLines(res.stdout)
-    expect(events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'interrupted' })
     const list = await runCli(['sessions', 'list', '--json', '--data-dir', dataDir])
     expect(JSON.parse(list.stdout)[0]).toMatchObject({ status: 'interrupted' })
   })

@@ -133,6 +133,7 @@ describe('Agent loop', () => {
     expect(emitted).toEqual(events)
     expect(types(events)).toEqual([
       'session.started',
+      'turn.started',
       'user.message',
       'assistant.message',
       'tool.started',
@@ -146,6 +147,7 @@ describe('Agent loop', () => {
       'assistant.delta',
       'assistant.message',
       'session.finished',
+      'turn.finished',
     ])
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => events[0].seq + i))
     const checkpoint = events.find((e) => e.type === 'checkpoint.created')
@@ -236,7 +238,8 @@ describe('Agent loop', () => {
     const { outcome, events } = await run([loop, loop, loop, loop], { maxSteps: 3 })
     expect(outcome.reason).toBe('step-limit')
     expect(outcome.steps).toBe(3)
-    expect(events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'step-limit', steps: 3 })
+    expect(events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'step-limit', steps: 3 })
+    expect(events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'step-limit' })
   })
 
   it('read-only offers no mutating tool and refuses one called anyway', async () => {
@@ -261,7 +264,8 @@ describe('Agent loop', () => {
     expect(outcome.reason).toBe('error')
     expect(outcome.errorKind).toBe('auth')
     expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'auth' })
-    expect(events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'error' })
+    expect(events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'error' })
+    expect(events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'error' })
   })
 
   it('ends as interrupted when the signal aborts, keeping every event', async () => {
@@ -283,7 +287,8 @@ describe('Agent loop', () => {
     const outcome = await session.run(controller.signal)
     expect(outcome.reason).toBe('interrupted')
     const events = store.listEvents(session.sessionId)
-    expect(events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'interrupted' })
     expect(store.getSession(session.sessionId)?.status).toBe('interrupted')
   })
 

@@ -18,6 +18,7 @@ import type { KeyStore, ModelDefaults, ServiceContext } from './context'
 import { createMcpHub } from './mcp'
 import { checkModel, listModels, pullModel, setCredential } from './models'
 import { appInfo, completeFolder, indexStatus, openProject, projectFiles, rebuildIndex } from './projects'
+import { enqueue, flushQueue, removeQueued, updateQueued } from './queue-commands'
 import { SessionRuntime } from './sessions'
 import { listRules, removeRule } from './rules'
 import { startReview } from './review'
@@ -121,10 +122,10 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
       sessions.startTurn(input.sessionId, input.text, { untilGreen: input.untilGreen }),
     'turn/retry': (input) => sessions.startTurn(input.sessionId, undefined),
     'turn/interrupt': (input) => sessions.interrupt(input),
-    'queue/add': (input) => sessions.enqueue(input),
-    'queue/update': (input) => sessions.updateQueued(input),
-    'queue/remove': (input) => sessions.removeQueued(input),
-    'queue/flush': (input) => sessions.flushQueue(input),
+    'queue/add': (input) => enqueue(sessions, input),
+    'queue/update': (input) => updateQueued(sessions, input),
+    'queue/remove': (input) => removeQueued(sessions, input),
+    'queue/flush': (input) => flushQueue(sessions, input),
     'approval/resolve': (input) => sessions.resolveApproval(input),
     'rules/list': (input) => listRules(ctx, input),
     'rules/remove': (input) => removeRule(ctx, input),

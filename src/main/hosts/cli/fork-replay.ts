@@ -281,6 +281,10 @@ export function describeFrame({ event: e }: ReplayFrame): string | undefined {
       return `error: ${e.message}`
     case 'session.finished':
       return `finished: ${e.reason}${e.message ? ` — ${e.message}` : ''}`
+    case 'turn.started':
+      return `turn ${e.turn} (${e.kind})`
+    case 'turn.finished':
+      return `turn ${e.turn} ended: ${e.reason}`
     default: {
       const unreachable: never = e
       return unreachable
