@@ -119,6 +119,7 @@ describe('stepwise edit', () => {
       const types = events.map((e) => e.type).filter((t) => t !== 'assistant.delta')
       expect(types).toEqual([
         'session.started',
+        'turn.started',
         'user.message',
         'assistant.message',
         'tool.started',
@@ -129,8 +130,10 @@ describe('stepwise edit', () => {
         'checkpoint.created',
         'assistant.message',
         'session.finished',
+        'turn.finished',
       ])
-      expect(events.at(-1)).toMatchObject({
+      expect(events.at(-1)).toMatchObject({ type: 'turn.finished', turn: 1, reason: 'done' })
+      expect(events.at(-2)).toMatchObject({
         reason: 'done',
         steps: 3,
         usage: { inputTokens: 30, outputTokens: 15 },

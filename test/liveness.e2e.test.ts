@@ -227,7 +227,8 @@ describe('sessions continue', () => {
       ...editArgs({ repo, dataDir, baseUrl: model.url }, 'Try again', '--json', '--resume', id),
     ])
     expect(resumed.code).toBe(0)
-    expect(jsonLines(resumed.stdout).at(-1)).toMatchObject({ sessionId: id, type: 'session.finished' })
+    expect(jsonLines(resumed.stdout).at(-2)).toMatchObject({ sessionId: id, type: 'session.finished' })
+    expect(jsonLines(resumed.stdout).at(-1)).toMatchObject({ sessionId: id, type: 'turn.finished', turn: 2 })
     expect(model.bodies).toHaveLength(before + 1)
     expect((await runCli(['sessions', 'list', '--json', '--data-dir', dataDir])).stdout).not.toContain(
       '"status": "running"',

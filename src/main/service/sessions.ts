@@ -182,7 +182,8 @@ export class SessionRuntime {
     try {
       session = await this.sessionOf(sessionId, live)
       notices = await session.prepare()
-      mcp = live.host?.mcp ?? (await mcpHubOf(this.ctx)?.forSession(live.repo))
+      // A host that fixed its own MCP servers (the CLI's) keeps them; the app's hub otherwise.
+      mcp = live.host ? live.host.mcp : await mcpHubOf(this.ctx)?.forSession(live.repo)
     } catch (err) {
       live.turn = undefined
       throw err
@@ -230,6 +231,11 @@ export class SessionRuntime {
       })
     })
     return { outcome: ended.then(() => outcome), notices }
+  }
+
+  /** Prepares a session's first turn ahead of it; returns what the user should know first. */
+  async prepare(sessionId: string): Promise<string[]> {
+    return (await this.sessionOf(sessionId, this.liveSession(sessionId))).prepare()
   }
 
   /** A run started elsewhere (a review) on a stored session: Stop and the running state apply to it. */
