@@ -4,6 +4,7 @@ import type { AgentOptions, TaskOutcome } from '../agent/loop'
 import type { ErrorAudience } from '../agent/errors'
 import type { CommandSettings } from '../exec'
 import { Session } from '../session/session'
+import type { TurnKind } from '../session/turn'
 import type { SessionRow } from '../store/types'
 import { HostApprover } from './approver'
 import type { ServiceContext } from './context'
@@ -167,12 +168,22 @@ export class SessionRuntime {
   async beginTurn(
     sessionId: string,
     message: string | undefined,
-    opts: { untilGreen?: boolean; approver?: Approver; audience?: ErrorAudience; signal?: AbortSignal } = {},
+    opts: {
+      untilGreen?: boolean
+      approver?: Approver
+      audience?: ErrorAudience
+      signal?: AbortSignal
+      /** `continue`: no message and no retry (a fork's re-run). */
+      kind?: TurnKind
+      /** Settings the host fixes for this process's turns of the session (the CLI's flags). */
+      host?: HostTurnSettings
+    } = {},
   ): Promise<{ outcome: Promise<TaskOutcome | undefined>; notices: string[] }> {
     const { store } = this.ctx
     const live = this.liveSession(sessionId)
     if (live.turn)
       throw new ServiceError('A turn is already running in this session. Wait for it, or press Stop.')
+    if (opts.host) live.host = opts.host
     const controller = new AbortController()
     const turn: NonNullable<LiveSession['turn']> = { controller, done: Promise.resolve() }
     live.turn = turn
@@ -197,6 +208,7 @@ export class SessionRuntime {
     const outcome = session
       .runTurn({
         message,
+        kind: opts.kind,
         repair: opts.untilGreen ? { maxRounds: live.host?.repairRounds ?? UNTIL_GREEN_ROUNDS } : undefined,
         approver: opts.approver,
         audience: opts.audience ?? 'app',
