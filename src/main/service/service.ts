@@ -21,7 +21,7 @@ import { appInfo, completeFolder, indexStatus, openProject, projectFiles, rebuil
 import { enqueue, flushQueue, removeQueued, updateQueued } from './queue-commands'
 import { SessionRuntime } from './sessions'
 import { listRules, removeRule } from './rules'
-import { startReview } from './review'
+import { reviewInService, startReview } from './review'
 import { readSettings, writeSettings } from './settings'
 import { TimeTravel } from './timetravel'
 import type { CoreService, InvokeReply } from './types'
@@ -61,7 +61,11 @@ export function fileKeyStore(dataDir: string, env: NodeJS.ProcessEnv = process.e
  * schemas (the renderer is untrusted), runs it, and fans events and notices out
  * to every subscriber. Hosts only carry messages.
  */
-export function createCoreService(opts: CoreServiceOptions): CoreService & { sessions: SessionRuntime } {
+export function createCoreService(opts: CoreServiceOptions): CoreService & {
+  sessions: SessionRuntime
+  /** A review in its own session, in process (`stepwise review`); the app's is `review/start`. */
+  review(options: Parameters<typeof reviewInService>[2]): ReturnType<typeof reviewInService>
+} {
   const listeners = new Set<(message: HostMessage) => void>()
   const broadcast = (message: HostMessage): void => {
     for (const listener of listeners) {
@@ -148,6 +152,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
 
   return {
     sessions,
+    review: (options) => reviewInService(ctx, sessions, options),
     async answer(command: unknown, input: unknown): Promise<InvokeReply> {
       if (typeof command !== 'string' || !isCommandName(command))
         return { ok: false, error: `Unknown command ${JSON.stringify(command)}.` }
