@@ -158,7 +158,8 @@ describe.each(MODES.map((mode, i) => [mode, i] as const))(
           s.events.some((e) => e.type === 'tool.started'),
           n.name,
         ).toBe(false)
-        expect(s.events.at(-1), n.name).toMatchObject({ type: 'session.finished', reason: 'done' })
+        expect(s.events.at(-2), n.name).toMatchObject({ type: 'session.finished', reason: 'done' })
+        expect(s.events.at(-1), n.name).toMatchObject({ type: 'turn.finished', reason: 'done' })
       }
     }, 120_000)
 
