@@ -17,7 +17,7 @@ import {
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 // `STEPWISE_OUT_DIR`: a build of one's own (as for scripts/start.mjs), so a run never swaps out/ under others.
-const cli = join(repoRoot, process.env.STEPWISE_OUT_DIR ?? 'out', 'main', 'cli.js')
+export const cli = join(repoRoot, process.env.STEPWISE_OUT_DIR ?? 'out', 'main', 'cli.js')
 
 export interface ServeHarness {
   url: string
@@ -50,6 +50,8 @@ export async function startServe(opts: {
   repoFlag?: boolean
   /** An OpenAI-compatible server (the fake's /v1) instead of Ollama; `model` names the model. */
   compatible?: { model: string }
+  /** More flags for `stepwise serve` (`--first-token-timeout 2`). */
+  args?: string[]
 }): Promise<ServeHarness> {
   if (!existsSync(cli))
     throw new Error('out/main/cli.js is missing: run `npm run build` first (npm test does).')
@@ -68,6 +70,7 @@ export async function startServe(opts: {
       args.push('--approve', opts.approve ?? 'ask')
       if (opts.repoFlag !== false) args.push('--repo', repo)
       if (url) args.push('--port', new URL(url).port)
+      for (const arg of opts.args ?? []) args.push(arg)
       child = spawn(process.execPath, args, { env: { ...process.env, OPENAI_API_KEY: '' } })
       let out = ''
       const timer = setTimeout(

@@ -291,7 +291,8 @@ describe('the app and the CLI on one database', () => {
       // Both keep working: another app turn, and the CLI lists both sessions.
       expect((await service.answer('turn/start', { sessionId, text: 'What does it do?' })).ok).toBe(true)
       while (service.sessions.isRunning(sessionId)) await new Promise((r) => setTimeout(r, 10))
-      expect(store.listEvents(sessionId).at(-1)).toMatchObject({ type: 'session.finished', reason: 'done' })
+      expect(store.listEvents(sessionId).at(-2)).toMatchObject({ type: 'session.finished', reason: 'done' })
+      expect(store.listEvents(sessionId).at(-1)).toMatchObject({ type: 'turn.finished', reason: 'done' })
       const listed = await service.answer('session/list', {})
       expect(listed.ok && (listed.output as { sessions: unknown[] }).sessions).toHaveLength(2)
       const fromCli = await runCli(['sessions', 'list', '--json', '--data-dir', dataDir])

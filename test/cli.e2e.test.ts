@@ -119,6 +119,7 @@ describe('stepwise edit', () => {
       const types = events.map((e) => e.type).filter((t) => t !== 'assistant.delta')
       expect(types).toEqual([
         'session.started',
+        'turn.started',
         'user.message',
         'assistant.message',
         'tool.started',
@@ -129,8 +130,10 @@ describe('stepwise edit', () => {
         'checkpoint.created',
         'assistant.message',
         'session.finished',
+        'turn.finished',
       ])
-      expect(events.at(-1)).toMatchObject({
+      expect(events.at(-1)).toMatchObject({ type: 'turn.finished', turn: 1, reason: 'done' })
+      expect(events.at(-2)).toMatchObject({
         reason: 'done',
         steps: 3,
         usage: { inputTokens: 30, outputTokens: 15 },
@@ -299,7 +302,8 @@ describe('stepwise edit', () => {
     const res = await pending
     expect(res.code).toBe(130)
     const events = parseJsonLines(res.stdout)
-    expect(events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'interrupted' })
     const list = await runCli(['sessions', 'list', '--json', '--data-dir', dataDir])
     expect(JSON.parse(list.stdout)[0]).toMatchObject({ status: 'interrupted' })
   })

@@ -96,6 +96,8 @@ export interface FakeModelServerOptions {
   /** Models /api/pull can fetch (added to `models` when done), and the pause between progress lines. */
   pullable?: string[]
   pullStepMs?: number
+  /** Listen on this port (a server started again where a killed one listened); default: any free port. */
+  port?: number
 }
 
 export interface FakeModelServer {
@@ -275,7 +277,7 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     sockets.add(s)
     s.on('close', () => sockets.delete(s))
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     url,

@@ -147,7 +147,8 @@ async function expectEnded(
   } else {
     // Stopped as Ctrl+C stops it: its end recorded, the interrupted exit code.
     expect(exit.code).toBe(130)
-    expect(printed.at(-1)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(printed.at(-2)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(printed.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'interrupted' })
   }
 }
 
@@ -192,7 +193,8 @@ describe.each<NodeJS.Signals>(['SIGKILL', 'SIGTERM', 'SIGHUP'])('edit killed (%s
     expect(cont.code).toBe(0)
     const events = jsonLines(cont.stdout)
     expect(events.find((e) => e.type === 'user.message')).toMatchObject({ sessionId: id, text: 'Go on' })
-    expect(events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'done' })
+    expect(events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'done' })
+    expect(events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'done' })
     expect(model!.bodies).toHaveLength(2)
     const sent = model!.bodies[1].messages
     expect(sent.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['Say hello', 'Go on'])
@@ -225,7 +227,8 @@ describe('sessions continue', () => {
       ...editArgs({ repo, dataDir, baseUrl: model.url }, 'Try again', '--json', '--resume', id),
     ])
     expect(resumed.code).toBe(0)
-    expect(jsonLines(resumed.stdout).at(-1)).toMatchObject({ sessionId: id, type: 'session.finished' })
+    expect(jsonLines(resumed.stdout).at(-2)).toMatchObject({ sessionId: id, type: 'session.finished' })
+    expect(jsonLines(resumed.stdout).at(-1)).toMatchObject({ sessionId: id, type: 'turn.finished', turn: 2 })
     expect(model.bodies).toHaveLength(before + 1)
     expect((await runCli(['sessions', 'list', '--json', '--data-dir', dataDir])).stdout).not.toContain(
       '"status": "running"',

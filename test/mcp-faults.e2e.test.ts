@@ -54,7 +54,8 @@ describe('MCP servers that fail', () => {
     expect(error).toContain('crasher: about to fail')
     const pid = (r: unknown) => String((r as { text: string }).text).replace(/\D/g, '')
     expect(pid(finished[2].result)).not.toBe(pid(finished[0].result))
-    expect(s.events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'done' })
+    expect(s.events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'done' })
+    expect(s.events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'done' })
     // Its stderr is in its own log in the data folder.
     const log = fs.readFileSync(path.join(dataDir, 'mcp-logs', 'crasher.log'), 'utf8')
     expect(log).toContain('crasher: about to fail')

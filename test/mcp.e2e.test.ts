@@ -142,7 +142,8 @@ describe('MCP tools from the reference servers', () => {
     expect(long).toMatchObject({ ok: false })
     expect(String((long.result as { error: string }).error)).toContain('Cancelled')
     expect(Number(long.durationMs)).toBeLessThan(30_000)
-    expect(s.events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(s.events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(s.events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'interrupted' })
   }, 90_000)
 
   it('never hands the server the user’s API keys', async () => {

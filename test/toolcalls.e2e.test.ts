@@ -138,7 +138,8 @@ describe.each(MODES.map((mode, i) => [mode, i] as const))(
         // The last answer ran nothing, kept its text byte for byte, and ended the session.
         expect(turns.at(-1)).toMatchObject({ text: final.text, toolCalls: [] })
         expect(s.events.filter((e) => e.type === 'toolcall.unparsed')).toEqual([])
-        expect(s.events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'done' })
+        expect(s.events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'done' })
+        expect(s.events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'done' })
       }
     }, 240_000)
 
@@ -157,7 +158,8 @@ describe.each(MODES.map((mode, i) => [mode, i] as const))(
           s.events.some((e) => e.type === 'tool.started'),
           n.name,
         ).toBe(false)
-        expect(s.events.at(-1), n.name).toMatchObject({ type: 'session.finished', reason: 'done' })
+        expect(s.events.at(-2), n.name).toMatchObject({ type: 'session.finished', reason: 'done' })
+        expect(s.events.at(-1), n.name).toMatchObject({ type: 'turn.finished', reason: 'done' })
       }
     }, 120_000)
 

@@ -310,6 +310,21 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
           },
         ],
       }
+    case 'turn.started':
+      // The user.message (or the model's next step) that follows shows the turn.
+      return s
+    case 'turn.finished':
+      // Closes a turn that ended without its session.finished (an internal error): nothing
+      // stays streaming or waiting for an answer. After a session.finished it changes nothing.
+      if (s.status === 'finished') return s
+      return {
+        ...s,
+        status: 'finished',
+        finishReason: event.reason,
+        finishedAt: event.ts,
+        pendingApprovals: [],
+        steps: endStreaming(s.steps),
+      }
     default: {
       // Every known kind is handled (checked here at compile time). A kind this build does not
       // know yet (a newer core's event) changes nothing but the seq: the view must not break.

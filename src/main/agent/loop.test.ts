@@ -135,6 +135,7 @@ describe('Agent loop', () => {
     expect(emitted).toEqual(events)
     expect(types(events)).toEqual([
       'session.started',
+      'turn.started',
       'user.message',
       'assistant.message',
       'tool.started',
@@ -148,6 +149,7 @@ describe('Agent loop', () => {
       'assistant.delta',
       'assistant.message',
       'session.finished',
+      'turn.finished',
     ])
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => events[0].seq + i))
     const checkpoint = events.find((e) => e.type === 'checkpoint.created')
@@ -238,7 +240,8 @@ describe('Agent loop', () => {
     const { outcome, events } = await run([loop, loop, loop, loop], { maxSteps: 3 })
     expect(outcome.reason).toBe('step-limit')
     expect(outcome.steps).toBe(3)
-    expect(events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'step-limit', steps: 3 })
+    expect(events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'step-limit', steps: 3 })
+    expect(events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'step-limit' })
   })
 
   it('stops at the tool-call limit, answering the calls past it without running them', async () => {
@@ -277,7 +280,8 @@ describe('Agent loop', () => {
     expect(outcome.reason).toBe('error')
     expect(outcome.errorKind).toBe('auth')
     expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'auth' })
-    expect(events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'error' })
+    expect(events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'error' })
+    expect(events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'error' })
   })
 
   it('ends as interrupted when the signal aborts, keeping every event', async () => {
@@ -299,7 +303,8 @@ describe('Agent loop', () => {
     const outcome = await session.run(controller.signal)
     expect(outcome.reason).toBe('interrupted')
     const events = store.listEvents(session.sessionId)
-    expect(events.at(-1)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(events.at(-2)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'interrupted' })
     expect(store.getSession(session.sessionId)?.status).toBe('interrupted')
   })
 

@@ -1,12 +1,4 @@
-import type {
-  ApprovalPolicy,
-  EventDraft,
-  FinishReason,
-  StepwiseEvent,
-  ToolAttachment,
-  ToolCall,
-  Usage,
-} from '../../shared/protocol'
+import type { ApprovalPolicy, EventDraft, FinishReason, StepwiseEvent, Usage } from '../../shared/protocol'
 import type { ModelProvider, ModelRequest, ModelTurn, TrafficEntry, TranscriptItem } from '../providers/types'
 import { ContextManager } from '../context/manager'
 import { ProviderError } from '../providers/types'
@@ -14,30 +6,15 @@ import { withRetry, type RetryOptions } from '../providers/retry'
 import { repairMessage } from '../providers/toolcalls'
 import { INTERRUPTED_OUTPUT, usedCallIds, withUniqueCallIds } from '../providers/transcript'
 import type { Store } from '../store/types'
-import { findTool, parseToolCall, unknownToolError } from '../tools/registry'
 import { journaledReadTracker, replayReads, type JournaledReadTracker } from '../tools/read-tracker'
-import {
-  isActionTool,
-  isFileChangeTool,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolResult,
-} from '../tools/types'
+import type { ToolContext, ToolDefinition } from '../tools/types'
 import type { Approver } from './approvals'
-import { runMcpCall } from '../mcp/run'
 import { isMcpTool, type McpTool } from '../mcp/tools'
-import { runAction, runFileChange, type MutationDeps } from './mutations'
-import { isAgentFile } from '../sandbox/agent-files'
+import { ToolRunner, type CheckpointTaker } from './tool-runner'
 import { describeProviderError, type ErrorAudience } from './errors'
 import { pushAll } from '../../shared/arrays'
 
-/** Takes a checkpoint of the project after a change was applied. */
-export interface CheckpointTaker {
-  takeSnapshot(opts: { sessionId: string; label?: string }): Promise<{
-    info: { id: number }
-    changed: { added: string[]; modified: string[]; deleted: string[] }
-  }>
-}
+export type { CheckpointTaker } from './tool-runner'
 
 export interface AgentOptions {
   store: Store
@@ -117,9 +94,8 @@ export class Agent {
   private readonly stepBase: number
   private readonly now: () => number
 
-  private readonly mutations: MutationDeps
-  /** Calls whose file change the user approved themselves: their agent files are not marked. */
-  private readonly approvedCalls = new Set<string>()
+  /** Runs each tool call: approvals, the call, its checkpoint (tool-runner.ts). */
+  private readonly tools: ToolRunner
   /** The last turn's unreadable tool call was sent back for a rewrite (asked once in a row). */
   private askedToRewriteCalls = false
   /** Repair rounds used so far (round 0 is the first check). */
@@ -145,30 +121,15 @@ export class Agent {
     pushAll(this.transcript, opts.resume?.transcript ?? [])
     this.callIds = usedCallIds(opts.resume?.events ?? [], this.transcript)
     this.stepBase = opts.resume?.modelSteps ?? 0
-    let allFileChanges = false
-    this.mutations = {
-      sessionId: opts.sessionId,
-      toolContext: opts.toolContext,
-      approver: opts.approver,
+    this.tools = new ToolRunner({
+      opts,
+      reads: this.reads,
       record: (draft) => this.record(draft),
       policy: () => this.policy,
-      grants: () => ({
-        fileChanges: allFileChanges,
-        rules: opts.store.approvals.listRules(opts.toolContext.root, opts.sessionId),
-        mcpAutoEdit: (server, tool) => opts.mcp?.isAllowed(server, tool) ?? false,
-      }),
-      allowAllFileChanges: () => {
-        allFileChanges = true
-      },
-      saveRule: (scope, pattern) =>
-        opts.store.approvals.addRule({
-          scope,
-          pattern,
-          project: opts.toolContext.root,
-          sessionId: opts.sessionId,
-        }),
-      approvedByUser: (callId) => this.approvedCalls.add(callId),
-    }
+      allTools: () => this.allTools(),
+      offeredTools: () => this.offeredTools(),
+      now: this.now,
+    })
     this.context = new ContextManager(opts.provider, (draft) => this.record(draft), this.onTraffic)
   }
 
@@ -256,7 +217,7 @@ export class Agent {
           ? INTERRUPTED_OUTPUT
           : overLimit
             ? toolLimitOutput(maxToolCalls)
-            : JSON.stringify(await this.runToolCall(call, signal))
+            : JSON.stringify(await this.tools.run(call, signal))
         this.transcript.push({
           role: 'tool',
           callId: call.id,
@@ -413,101 +374,6 @@ export class Agent {
       responseId: turn.responseId,
     })
     return turn
-  }
-
-  private async runToolCall(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
-    const started = this.now()
-    const tool = findTool(call.name, this.allTools())
-    const parsed = tool ? parseToolCall(tool, call.arguments) : undefined
-    this.record({
-      type: 'tool.started',
-      callId: call.id,
-      name: tool?.name ?? call.name,
-      args: parsed?.ok ? parsed.input : call.arguments,
-      mutating: tool?.mutating ?? false,
-    })
-    let result: ToolResult
-    let applied = false
-    let attachments: ToolAttachment[] | undefined
-    if (!tool) result = { ok: false, error: unknownToolError(call.name, this.offeredTools()) }
-    else if (!parsed?.ok) result = { ok: false, error: parsed?.error ?? 'Invalid arguments.' }
-    else {
-      try {
-        // A command or a server may change ignored folders: their record is taken before the first.
-        if (isMcpTool(tool) || isActionTool(tool)) await this.opts.toolContext.beforeCommand?.()
-        if (isMcpTool(tool)) {
-          const ran = await runMcpCall(
-            this.mutations,
-            tool,
-            call.id,
-            parsed.input as Record<string, unknown>,
-            signal,
-          )
-          ;({ result, attachments } = ran)
-          // A server's tool may change files; one that says it only reads is taken at its word here.
-          applied = ran.executed && !tool.mcp.readOnly
-        } else if (isActionTool(tool)) {
-          const ran = { executed: false }
-          result = await runAction(this.mutations, tool, call.id, parsed.input, signal, ran)
-          // A command that ran may change any file, whatever it returned: re-snapshot. One the
-          // policy or the user refused changed nothing: no checkpoint.
-          applied = ran.executed
-        } else if (isFileChangeTool(tool)) {
-          result = await runFileChange(this.mutations, tool, call.id, parsed.input, signal)
-          applied = result.ok
-        } else {
-          result = await tool.run(parsed.input, this.opts.toolContext)
-        }
-      } catch (err) {
-        // A tool that throws broke an invariant; the model still gets an answer.
-        result = { ok: false, error: `Internal error in ${tool.name}: ${(err as Error).message}` }
-      }
-    }
-    const reads = this.reads.take()
-    this.record({
-      type: 'tool.finished',
-      callId: call.id,
-      name: tool?.name ?? call.name,
-      ok: result.ok,
-      result,
-      durationMs: this.now() - started,
-      ...(attachments ? { attachments } : {}),
-      ...(reads.length > 0 ? { reads } : {}),
-    })
-    if (applied) await this.checkpoint(call.id, tool !== undefined && !isFileChangeTool(tool))
-    return result
-  }
-
-  /** `ranCommand`: a command or MCP tool ran, which may also have changed ignored folders. */
-  private async checkpoint(callId: string, ranCommand: boolean): Promise<void> {
-    try {
-      const { info, changed } = await this.opts.checkpoints.takeSnapshot({
-        sessionId: this.opts.sessionId,
-        label: callId,
-      })
-      const paths = [...changed.added, ...changed.modified, ...changed.deleted].sort()
-      // File tools cannot write ignored folders (the sandbox denies them): only commands are looked after.
-      const ignored = ranCommand ? await this.opts.toolContext.ignoredChanges?.() : undefined
-      const agentFiles = this.approvedCalls.has(callId) ? [] : paths.filter(isAgentFile)
-      this.record({
-        type: 'checkpoint.created',
-        snapshotId: info.id,
-        callId,
-        paths,
-        // Present after every command where a record is kept (empty: nothing differs), so the
-        // newest one is the net state.
-        ...(ignored ? { ignored } : {}),
-        ...(agentFiles.length > 0 ? { agentFiles } : {}),
-      })
-    } catch (err) {
-      // The change is on disk; only its checkpoint failed. Say so and carry on.
-      this.record({
-        type: 'error',
-        code: 'checkpoint-failed',
-        message: `The change was applied but its checkpoint could not be saved: ${(err as Error).message}`,
-        hint: 'Undo for this step will not be available. Check free disk space and the data folder.',
-      })
-    }
   }
 
   private failure(err: unknown, signal: AbortSignal): Omit<TaskOutcome, 'steps' | 'usage'> {

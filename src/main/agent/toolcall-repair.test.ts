@@ -75,7 +75,9 @@ async function run(answers: string[]) {
 const BROKEN = 'Reading it.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}\n</tool_call>'
 const FIXED = '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_call>'
 const kinds = (events: StepwiseEvent[]) =>
-  events.filter((e) => e.type !== 'assistant.delta' && e.type !== 'session.started').map((e) => e.type)
+  events
+    .filter((e) => !['assistant.delta', 'session.started', 'turn.started', 'turn.finished'].includes(e.type))
+    .map((e) => e.type)
 
 describe('unreadable tool calls', () => {
   it('asks the model once to rewrite the call, in its format, and goes on when it does', async () => {

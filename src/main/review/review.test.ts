@@ -116,6 +116,7 @@ describe('runReview', () => {
     const types = stored.map((e) => e.type).filter((t) => t !== 'assistant.delta')
     expect(types).toEqual([
       'session.started',
+      'turn.started',
       'user.message',
       'assistant.message',
       'tool.started',
@@ -129,13 +130,14 @@ describe('runReview', () => {
       'tool.finished',
       'assistant.message',
       'session.finished',
+      'turn.finished',
     ])
     const started = stored.filter((e) => e.type === 'tool.started').map((e) => e.callId)
     const findingCalls = stored.flatMap((e) => (e.type === 'review.finding' ? [e.callId] : []))
     expect(findingCalls).toEqual(started.slice(1))
     expect(stored[0]).toMatchObject({ type: 'session.started', approvalPolicy: 'read-only' })
-    expect(stored[1]).toMatchObject({ type: 'user.message' })
-    const task = (stored[1] as { text: string }).text
+    expect(stored[2]).toMatchObject({ type: 'user.message' })
+    const task = (stored[2] as { text: string }).text
     expect(task.split('\n')[0]).toBe(
       'Review the uncommitted changes (working tree against HEAD, plus untracked files).',
     )

@@ -125,7 +125,8 @@ describe('messages sent while the agent works', () => {
     expect(await call('queue/flush', { sessionId })).toEqual({ accepted: true })
     await until('the second turn to end', () => turnsEnded(sessionId) >= 2)
     expect(userTexts(1).at(-1)).toBe('use tabs')
-    expect(events(sessionId).at(-1)).toMatchObject({ type: 'session.finished', reason: 'done' })
+    expect(events(sessionId).at(-2)).toMatchObject({ type: 'session.finished', reason: 'done' })
+    expect(events(sessionId).at(-1)).toMatchObject({ type: 'turn.finished', reason: 'done' })
   })
 
   it('start a turn when none runs', async () => {

@@ -130,7 +130,8 @@ describe('core service', () => {
     expect(await call('turn/interrupt', { sessionId })).toEqual({ interrupted: true })
     await until('the turn to end', turnEnded(sessionId, 1))
     expect(fs.existsSync(path.join(repo, 'b.txt'))).toBe(false)
-    expect(events(sessionId).at(-1)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(events(sessionId).at(-2)).toMatchObject({ type: 'session.finished', reason: 'interrupted' })
+    expect(events(sessionId).at(-1)).toMatchObject({ type: 'turn.finished', reason: 'interrupted' })
     const late = await service.answer('approval/resolve', {
       sessionId,
       callId: 'call_fake_0_0',

@@ -18,9 +18,10 @@ import type { KeyStore, ModelDefaults, ServiceContext } from './context'
 import { createMcpHub } from './mcp'
 import { checkModel, listModels, pullModel, setCredential } from './models'
 import { appInfo, completeFolder, indexStatus, openProject, projectFiles, rebuildIndex } from './projects'
+import { enqueue, flushQueue, removeQueued, updateQueued } from './queue-commands'
 import { SessionRuntime } from './sessions'
 import { listRules, removeRule } from './rules'
-import { startReview } from './review'
+import { reviewInService, startReview } from './review'
 import { readSettings, writeSettings } from './settings'
 import { TimeTravel } from './timetravel'
 import type { CoreService, InvokeReply } from './types'
@@ -61,7 +62,11 @@ export function fileKeyStore(dataDir: string, env: NodeJS.ProcessEnv = process.e
  * schemas (the renderer is untrusted), runs it, and fans events and notices out
  * to every subscriber. Hosts only carry messages.
  */
-export function createCoreService(opts: CoreServiceOptions): CoreService & { sessions: SessionRuntime } {
+export function createCoreService(opts: CoreServiceOptions): CoreService & {
+  sessions: SessionRuntime
+  /** A review in its own session, in process (`stepwise review`); the app's is `review/start`. */
+  review(options: Parameters<typeof reviewInService>[2]): ReturnType<typeof reviewInService>
+} {
   const listeners = new Set<(message: HostMessage) => void>()
   const broadcast = (message: HostMessage): void => {
     for (const listener of listeners) {
@@ -122,10 +127,10 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
       sessions.startTurn(input.sessionId, input.text, { untilGreen: input.untilGreen }),
     'turn/retry': (input) => sessions.startTurn(input.sessionId, undefined),
     'turn/interrupt': (input) => sessions.interrupt(input),
-    'queue/add': (input) => sessions.enqueue(input),
-    'queue/update': (input) => sessions.updateQueued(input),
-    'queue/remove': (input) => sessions.removeQueued(input),
-    'queue/flush': (input) => sessions.flushQueue(input),
+    'queue/add': (input) => enqueue(sessions, input),
+    'queue/update': (input) => updateQueued(sessions, input),
+    'queue/remove': (input) => removeQueued(sessions, input),
+    'queue/flush': (input) => flushQueue(sessions, input),
     'approval/resolve': (input) => sessions.resolveApproval(input),
     'rules/list': (input) => listRules(ctx, input),
     'rules/remove': (input) => removeRule(ctx, input),
@@ -148,6 +153,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & { ses
 
   return {
     sessions,
+    review: (options) => reviewInService(ctx, sessions, options),
     async answer(command: unknown, input: unknown): Promise<InvokeReply> {
       if (typeof command !== 'string' || !isCommandName(command))
         return { ok: false, error: `Unknown command ${JSON.stringify(command)}.` }

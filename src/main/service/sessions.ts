@@ -1,40 +1,38 @@
-import fs from 'node:fs'
-import path from 'node:path'
-import type {
-  ApprovalPolicy,
-  CommandInput,
-  CommandOutput,
-  ProviderId,
-  StepwiseEvent,
-} from '../../shared/protocol'
+import type { CommandInput, CommandOutput, StepwiseEvent } from '../../shared/protocol'
 import type { Approver } from '../agent/approvals'
+import type { AgentOptions, TaskOutcome } from '../agent/loop'
 import type { ErrorAudience } from '../agent/errors'
-import type { TaskOutcome } from '../agent/loop'
-import { resumeBundle } from '../agent/resume'
-import type { ProviderConfig } from '../providers/types'
-import { openSession, startSession, type StartedSession } from '../session/start'
-import { purgeSessions } from '../store/purge'
+import type { CommandSettings } from '../exec'
+import { Session } from '../session/session'
+import type { TurnKind } from '../session/turn'
 import type { SessionRow } from '../store/types'
 import { HostApprover } from './approver'
-import { MessageQueue } from './queue'
-import { mcpHubOf } from './mcp'
 import type { ServiceContext } from './context'
-import { commandSettings, flagModelOptions, readSettings, storedModelOptions } from './settings'
+import { mcpHubOf } from './mcp'
+import { MessageQueue } from './queue'
+import {
+  applyConfigured,
+  configFromEvents,
+  providerConfigOf,
+  sameProviderConfig,
+  type SessionConfig,
+} from './session-config'
+import { resolveProjectDir, ServiceError } from './service-error'
+import { flushQueue, reportQueueFailure } from './queue-commands'
+import { SessionTrash } from './session-trash'
+import { commandSettings, readSettings } from './settings'
+
+export { DELETE_GRACE_MS } from './session-trash'
+export { resolveProjectDir, ServiceError } from './service-error'
+export type { SessionConfig } from './session-config'
 
 /**
- * The app's sessions as chats: a session is opened empty (`session/create`) and
- * every message is a turn that continues it from its stored events — the same
- * mechanism as a fork (agent/resume.ts), so a chat survives a restart and can
- * switch model between turns. One turn runs at a time per session; its approvals
- * wait in a HostApprover until the renderer answers them.
+ * The sessions of every host (docs/sessions.md): the app's chats, `serve`, and the CLI's `edit`
+ * and `sessions continue` in process. Each stored session gets a live side on first use: its
+ * config, its approver and message queue, and its Session object (session/session.ts), which
+ * keeps the sandbox, provider, code context and system prompt across turns. One turn runs at a
+ * time per session; the app's approvals wait in a HostApprover until the renderer answers them.
  */
-
-interface SessionConfig {
-  provider: ProviderId
-  model: string
-  baseUrl?: string
-  policy: ApprovalPolicy
-}
 
 interface LiveSession {
   repo: string
@@ -42,39 +40,36 @@ interface LiveSession {
   approver: HostApprover
   /** Messages sent while a turn runs, delivered at its next step boundary. */
   queue: MessageQueue
-  turn?: { controller: AbortController; started?: StartedSession; done: Promise<void> }
+  /** Loaded on the first turn (or opened here); dropped when the session is deleted. */
+  session?: Session
+  /** What the host that opened the session set for its turns (the CLI's `edit` flags). */
+  host?: HostTurnSettings
+  /** A turn, or another run (a compaction, a review) that makes the session busy. */
+  turn?: { controller: AbortController; done: Promise<void> }
 }
 
-/** How long a deleted session can be restored (the app's Undo) before it is purged. */
-export const DELETE_GRACE_MS = 30_000
+/** Settings a host fixes for a session's turns in this process, instead of the stored settings. */
+export interface HostTurnSettings {
+  maxSteps?: number
+  maxToolCalls?: number
+  commands?: CommandSettings
+  mcp?: AgentOptions['mcp']
+  /** Repair rounds of "until green". */
+  repairRounds?: number
+}
 
 /** Repair rounds of "until green" in the app (the CLI's --max-repairs default). */
 const UNTIL_GREEN_ROUNDS = 15
 
-export class ServiceError extends Error {
-  override name = 'ServiceError'
-}
-
-export function resolveProjectDir(repo: string): string {
-  const dir = path.resolve(repo)
-  let stat: fs.Stats
-  try {
-    stat = fs.statSync(dir)
-  } catch {
-    throw new ServiceError(`Folder not found: ${dir}. Check the path and try again.`)
-  }
-  if (!stat.isDirectory()) throw new ServiceError(`Not a folder: ${dir}. Open the project's folder instead.`)
-  return fs.realpathSync(dir)
-}
-
 export class SessionRuntime {
   private readonly live = new Map<string, LiveSession>()
-  private purgeTimer: NodeJS.Timeout | undefined
+  private readonly trash: SessionTrash
 
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(private readonly ctx: ServiceContext) {
+    this.trash = new SessionTrash(ctx)
+  }
 
   async create(input: CommandInput<'session/create'>): Promise<CommandOutput<'session/create'>> {
-    const repo = resolveProjectDir(input.repo)
     const settings = readSettings(this.ctx.store)
     const config: SessionConfig = {
       provider: input.provider ?? this.ctx.defaults.provider,
@@ -83,17 +78,44 @@ export class SessionRuntime {
       policy: input.approvalPolicy ?? this.ctx.defaults.approvalPolicy ?? settings.approvalPolicy,
     }
     if (!config.model) throw new ServiceError(`Pick a model for ${config.provider} first.`)
-    const sessionId = await openSession(this.ctx.store, {
-      repo,
-      provider: this.providerConfig(config),
-      policy: config.policy,
+    const sessionId = await this.open({
+      repo: input.repo,
+      config,
       maxSteps: input.maxSteps ?? settings.maxSteps,
       title: 'New chat',
-      emit: this.ctx.broadcast,
     })
-    this.live.set(sessionId, { repo, config, approver: new HostApprover(), queue: this.newQueue(sessionId) })
-    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId })
     return { sessionId }
+  }
+
+  /**
+   * Opens a session (the app's new chat; the CLI's `edit`, with `eager` preparation and the
+   * settings its flags fix in `host`). Nothing runs until a turn starts.
+   */
+  async open(input: {
+    repo: string
+    config: SessionConfig
+    maxSteps?: number
+    title: string
+    eager?: boolean
+    host?: HostTurnSettings
+  }): Promise<string> {
+    const repo = resolveProjectDir(input.repo)
+    const approver = new HostApprover()
+    const queue = new MessageQueue((items) =>
+      this.ctx.broadcast({ type: 'host.queue-changed', sessionId: session.id, items: [...items] }),
+    )
+    const session = await Session.open(
+      this.ctx.store,
+      {
+        ...this.sessionSetup(repo, input.config, approver, queue),
+        maxSteps: input.maxSteps,
+        title: input.title,
+      },
+      { eager: input.eager },
+    )
+    this.live.set(session.id, { repo, config: input.config, approver, queue, session, host: input.host })
+    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: session.id })
+    return session.id
   }
 
   list(input: CommandInput<'session/list'>): CommandOutput<'session/list'> {
@@ -138,142 +160,96 @@ export class SessionRuntime {
   }
 
   /**
-   * The turn itself, for every host: the app's `turn/start` and the CLI's `sessions continue`.
-   * `approver` answers this turn's approvals instead of the app's (the CLI's terminal);
-   * `outcome` settles when the turn has ended and recorded its end (undefined when it stopped
-   * on an internal error, which is recorded as an error event).
+   * The turn itself, for every host: the app's `turn/start`, the CLI's `edit` and
+   * `sessions continue`. `approver` answers this turn's approvals instead of the app's (the
+   * CLI's terminal); `signal` stops it as `turn/interrupt` does. Resolves once the turn runs,
+   * with what the user should know first (`notices`) and its `outcome`, which settles when
+   * the turn has ended and recorded its end.
    */
   async beginTurn(
     sessionId: string,
     message: string | undefined,
-    opts: { untilGreen?: boolean; approver?: Approver; audience?: ErrorAudience } = {},
-  ): Promise<{ outcome: Promise<TaskOutcome | undefined> }> {
+    opts: {
+      untilGreen?: boolean
+      approver?: Approver
+      audience?: ErrorAudience
+      signal?: AbortSignal
+      /** `continue`: no message and no retry (a fork's re-run). */
+      kind?: TurnKind
+      /** Settings the host fixes for this process's turns of the session (the CLI's flags). */
+      host?: HostTurnSettings
+    } = {},
+  ): Promise<{ outcome: Promise<TaskOutcome | undefined>; notices: string[] }> {
     const { store } = this.ctx
-    // Loaded once for the whole turn: the config, the transcript and the session's reads.
-    const events = store.listEvents(sessionId)
-    const live = this.liveSession(sessionId, events)
+    const live = this.liveSession(sessionId)
     if (live.turn)
       throw new ServiceError('A turn is already running in this session. Wait for it, or press Stop.')
-    const firstMessage = !events.some((e) => e.type === 'user.message')
+    if (opts.host) live.host = opts.host
     const controller = new AbortController()
     const turn: NonNullable<LiveSession['turn']> = { controller, done: Promise.resolve() }
     live.turn = turn
+    let session: Session
+    let notices: string[]
+    let mcp: AgentOptions['mcp']
     try {
-      const settings = readSettings(store)
-      turn.started = await startSession(store, {
-        // Only read when opening a session; this one exists, so the message (if any) is the task.
-        task: message ?? '',
-        repo: live.repo,
-        provider: this.providerConfig(live.config),
-        policy: live.config.policy,
-        maxSteps: settings.maxSteps,
-        limits: settings.limits,
-        commands: commandSettings(store),
-        repair: opts.untilGreen ? { maxRounds: UNTIL_GREEN_ROUNDS } : undefined,
-        approver: opts.approver ?? live.approver,
-        emit: this.ctx.broadcast,
-        audience: opts.audience ?? 'app',
-        mcp: await mcpHubOf(this.ctx)?.forSession(live.repo),
-        inbox: () => live.queue.take(),
-        // Any end is a place to continue from (stopped, failed, killed): see providers/transcript.ts.
-        resume: { sessionId, message, ...resumeBundle(events, { retry: message === undefined }) },
-      })
+      session = await this.sessionOf(sessionId, live)
+      notices = await session.prepare()
+      // A host that fixed its own MCP servers (the CLI's) keeps them; the app's hub otherwise.
+      mcp = live.host ? live.host.mcp : await mcpHubOf(this.ctx)?.forSession(live.repo)
     } catch (err) {
       live.turn = undefined
       throw err
     }
+    const firstMessage = !store.listEvents(sessionId).some((e) => e.type === 'user.message')
     if (firstMessage && message !== undefined) store.setSessionTitle(sessionId, titleOf(message))
-    store.setSessionStatus(sessionId, 'running')
-    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
-    const started = turn.started
-    const outcome = started.run(controller.signal).then(
-      (ended): TaskOutcome => ended,
-      (err: unknown) => {
-        const detail = err instanceof Error ? err.message : String(err)
-        this.ctx.broadcast(
-          store.appendEvent(sessionId, {
-            type: 'error',
-            code: 'internal',
-            message: `The turn stopped on an internal error: ${detail}`,
-            hint: 'Everything up to here is saved. Send your message again, or report the error.',
-          }),
-        )
-        store.setSessionStatus(sessionId, 'error')
-        return undefined
-      },
-    )
-    turn.done = outcome.then(
-      () => undefined,
-      () => undefined,
-    )
+    const settings = readSettings(store)
+    const stop = (): void => controller.abort()
+    opts.signal?.addEventListener('abort', stop)
+    if (opts.signal?.aborted) stop()
+    const outcome = session
+      .runTurn({
+        message,
+        kind: opts.kind,
+        repair: opts.untilGreen ? { maxRounds: live.host?.repairRounds ?? UNTIL_GREEN_ROUNDS } : undefined,
+        approver: opts.approver,
+        audience: opts.audience ?? 'app',
+        maxSteps: live.host?.maxSteps ?? settings.maxSteps,
+        maxToolCalls: live.host?.maxToolCalls,
+        limits: settings.limits,
+        commands: live.host?.commands ?? commandSettings(store),
+        mcp,
+        signal: controller.signal,
+      })
+      .then(
+        (ended): TaskOutcome | undefined => (ended.errorKind === 'internal' ? undefined : ended),
+        (err: unknown) => {
+          // The store could not record the turn's end (a full disk): liveness reads it as interrupted.
+          console.error('[stepwise] a turn could not record its end', err)
+          return undefined
+        },
+      )
+    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId })
+    turn.done = outcome.then(() => undefined)
     const ended = turn.done.finally(() => {
+      opts.signal?.removeEventListener('abort', stop)
       live.turn = undefined
-      this.ctx.broadcast({ type: 'host.turn-ended', sessionId: sessionId })
-      this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: sessionId })
+      this.ctx.broadcast({ type: 'host.turn-ended', sessionId })
+      this.ctx.broadcast({ type: 'host.sessions-changed', sessionId })
       // A message that came after the agent's last step boundary starts the next turn; after a
       // stop or an error the queue waits for the user (queue/flush), who may want to change it.
       void outcome.then((result) => {
         if (live.queue.size > 0 && (result?.reason === 'done' || result?.reason === 'step-limit'))
-          void this.flushQueue({ sessionId }).catch((err: unknown) => this.reportQueueFailure(sessionId, err))
+          void flushQueue(this, { sessionId }).catch((err: unknown) =>
+            reportQueueFailure(this.ctx, sessionId, err),
+          )
       })
     })
-    return { outcome: ended.then(() => outcome) }
+    return { outcome: ended.then(() => outcome), notices }
   }
 
-  /** `queue/add`: waits for the running turn's next step, or starts a turn when none runs. */
-  async enqueue(input: CommandInput<'queue/add'>): Promise<CommandOutput<'queue/add'>> {
-    const live = this.liveSession(input.sessionId)
-    if (!live.turn) {
-      await this.startTurn(input.sessionId, input.text)
-      return { id: '', started: true }
-    }
-    return { id: live.queue.add(input.text), started: false }
-  }
-
-  updateQueued(input: CommandInput<'queue/update'>): CommandOutput<'queue/update'> {
-    if (!this.liveSession(input.sessionId).queue.update(input.id, input.text))
-      throw new ServiceError('That message was already delivered to the model, or taken back.')
-    return { ok: true }
-  }
-
-  removeQueued(input: CommandInput<'queue/remove'>): CommandOutput<'queue/remove'> {
-    if (!this.liveSession(input.sessionId).queue.remove(input.id))
-      throw new ServiceError('That message was already delivered to the model, or taken back.')
-    return { ok: true }
-  }
-
-  /** `queue/flush`: the queued messages, joined, become the next turn's message. */
-  async flushQueue(input: CommandInput<'queue/flush'>): Promise<CommandOutput<'queue/flush'>> {
-    const live = this.liveSession(input.sessionId)
-    if (live.turn)
-      throw new ServiceError('A turn is running: the queued messages reach the model at its next step.')
-    const texts = live.queue.take()
-    if (texts.length === 0) return { accepted: false }
-    try {
-      return await this.startTurn(input.sessionId, texts.join('\n\n'))
-    } catch (err) {
-      // Not delivered: the messages go back to the queue, so the user can send them again.
-      for (const text of texts) live.queue.add(text)
-      throw err
-    }
-  }
-
-  private newQueue(sessionId: string): MessageQueue {
-    return new MessageQueue((items) =>
-      this.ctx.broadcast({ type: 'host.queue-changed', sessionId, items: [...items] }),
-    )
-  }
-
-  private reportQueueFailure(sessionId: string, err: unknown): void {
-    const detail = err instanceof Error ? err.message : String(err)
-    this.ctx.broadcast(
-      this.ctx.store.appendEvent(sessionId, {
-        type: 'error',
-        code: 'internal',
-        message: `The queued messages could not start a turn: ${detail}`,
-        hint: 'They are still queued: fix what the error says, then send them.',
-      }),
-    )
+  /** Prepares a session's first turn ahead of it; returns what the user should know first. */
+  async prepare(sessionId: string): Promise<string[]> {
+    return (await this.sessionOf(sessionId, this.liveSession(sessionId))).prepare()
   }
 
   /** A run started elsewhere (a review) on a stored session: Stop and the running state apply to it. */
@@ -313,7 +289,8 @@ export class SessionRuntime {
     if (provider && provider !== live.config.provider && !model)
       throw new ServiceError('Switching provider needs a model too.')
     live.config = applyConfigured(live.config, input)
-    if (approvalPolicy) live.turn?.started?.setPolicy(approvalPolicy)
+    if (approvalPolicy) live.session?.setPolicy(approvalPolicy)
+    if (provider || model || baseUrl) live.session?.setModel(providerConfigOf(this.ctx, live.config))
     // Recorded, so the session shows its model and policy — live, after a restart and in replay.
     this.ctx.broadcast(
       this.ctx.store.appendEvent(input.sessionId, {
@@ -338,12 +315,10 @@ export class SessionRuntime {
       if (this.isRunning(row.id))
         throw new ServiceError(`Session ${row.id} is running a turn: stop it before deleting it.`)
     }
-    const now = Date.now()
-    const deleted = this.ctx.store.markSessionsDeleted(input.sessionIds, now)
-    for (const id of deleted) this.live.delete(id)
-    this.schedulePurge(DELETE_GRACE_MS)
-    for (const id of deleted) this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: id })
-    return { deleted, restorableUntil: now + DELETE_GRACE_MS }
+    const result = this.trash.delete(input.sessionIds)
+    for (const id of result.deleted) this.live.delete(id)
+    for (const id of result.deleted) this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: id })
+    return result
   }
 
   restore(input: CommandInput<'session/restore'>): CommandOutput<'session/restore'> {
@@ -362,26 +337,7 @@ export class SessionRuntime {
 
   /** Purges the sessions whose grace period is over (at start, and after each delete). */
   purgeExpired(now = Date.now()): void {
-    const due = this.ctx.store
-      .listDeletedSessions()
-      .filter((d) => d.deletedAt + DELETE_GRACE_MS <= now)
-      .map((d) => d.id)
-    if (due.length === 0) return
-    try {
-      purgeSessions(this.ctx.store, due)
-    } catch (err) {
-      console.error('[stepwise] purging deleted sessions failed; retried on the next start', err)
-    }
-  }
-
-  private schedulePurge(delayMs: number): void {
-    if (this.purgeTimer) return
-    this.purgeTimer = setTimeout(() => {
-      this.purgeTimer = undefined
-      this.purgeExpired()
-      if (this.ctx.store.listDeletedSessions().length > 0) this.schedulePurge(DELETE_GRACE_MS)
-    }, delayMs + 100)
-    this.purgeTimer.unref()
+    this.trash.purgeExpired(now)
   }
 
   /** Stops every running turn and waits for them to record their end. */
@@ -389,8 +345,7 @@ export class SessionRuntime {
     const turns = [...this.live.values()].flatMap((l) => (l.turn ? [l.turn] : []))
     for (const t of turns) t.controller.abort()
     await Promise.all(turns.map((t) => t.done))
-    if (this.purgeTimer) clearTimeout(this.purgeTimer)
-    this.purgeTimer = undefined
+    this.trash.close()
   }
 
   private row(sessionId: string): SessionRow {
@@ -407,54 +362,60 @@ export class SessionRuntime {
     const existing = this.live.get(sessionId)
     if (existing) return existing
     const row = this.row(sessionId)
-    let config: SessionConfig = {
-      provider: row.provider as ProviderId,
-      model: row.model,
-      policy: readSettings(this.ctx.store).approvalPolicy,
-    }
-    // The model and policy it started with, then every switch since.
-    for (const e of events ?? this.ctx.store.listEvents(sessionId)) {
-      if (e.type === 'session.started')
-        config = { provider: e.provider, model: e.model, baseUrl: e.baseUrl, policy: e.approvalPolicy }
-      else if (e.type === 'session.configured') config = applyConfigured(config, e)
-    }
+    const queue = new MessageQueue((items) =>
+      this.ctx.broadcast({ type: 'host.queue-changed', sessionId, items: [...items] }),
+    )
     const live: LiveSession = {
       repo: row.repo,
-      config,
+      config: configFromEvents(this.ctx, row, events ?? this.ctx.store.listEvents(sessionId)),
       approver: new HostApprover(),
-      queue: this.newQueue(sessionId),
+      queue,
     }
     this.live.set(sessionId, live)
     return live
   }
 
-  providerConfig(config: SessionConfig): ProviderConfig {
-    return {
-      provider: config.provider,
-      model: config.model,
-      baseUrl: config.baseUrl,
-      apiKey: this.ctx.keys.get(config.provider),
-      // The window, temperature and stream limits: the host's flags, else the stored settings.
-      ...storedModelOptions(this.ctx.store, flagModelOptions(this.ctx.defaults)),
-    }
+  providerConfig(config: SessionConfig): ReturnType<typeof providerConfigOf> {
+    return providerConfigOf(this.ctx, config)
   }
-}
 
-/**
- * A switch of model or policy applied to a session's config: live (`session/configure`)
- * and when a session is read back from its `session.configured` events, the same way.
- * A new provider drops the old server address unless the switch names one.
- */
-function applyConfigured(
-  config: SessionConfig,
-  change: { provider?: ProviderId; model?: string; baseUrl?: string; approvalPolicy?: ApprovalPolicy },
-): SessionConfig {
-  const newProvider = change.provider !== undefined && change.provider !== config.provider
-  return {
-    provider: change.provider ?? config.provider,
-    model: change.model ?? config.model,
-    baseUrl: change.baseUrl ?? (newProvider ? undefined : config.baseUrl),
-    policy: change.approvalPolicy ?? config.policy,
+  /**
+   * The session object of a live session, loaded on its first turn. The provider is built
+   * again when what it is built from changed since (a key saved, a window setting changed).
+   */
+  private async sessionOf(sessionId: string, live: LiveSession): Promise<Session> {
+    const provider = providerConfigOf(this.ctx, live.config)
+    if (!live.session) {
+      live.session = await Session.load(
+        this.ctx.store,
+        sessionId,
+        this.sessionSetup(live.repo, live.config, live.approver, live.queue),
+      )
+      this.loadedWith.set(live.session, provider)
+    } else if (!sameProviderConfig(this.loadedWith.get(live.session) ?? provider, provider)) {
+      live.session.setModel(provider)
+    }
+    this.loadedWith.set(live.session, provider)
+    return live.session
+  }
+
+  /** The provider config each session object was last built with. */
+  private readonly loadedWith = new WeakMap<Session, ReturnType<typeof providerConfigOf>>()
+
+  private sessionSetup(
+    repo: string,
+    config: SessionConfig,
+    approver: HostApprover,
+    queue: MessageQueue,
+  ): Parameters<typeof Session.load>[2] {
+    return {
+      repo,
+      provider: providerConfigOf(this.ctx, config),
+      policy: config.policy,
+      approver,
+      emit: this.ctx.broadcast,
+      inbox: () => queue.take(),
+    }
   }
 }
 

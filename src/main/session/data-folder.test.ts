@@ -4,7 +4,8 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { hiddenByHost } from '../exec/secrets-mask'
 import { openStore } from '../store/store'
-import { openSession } from './start'
+import { refusingApprover } from '../agent/approvals'
+import { Session } from './session'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -24,10 +25,11 @@ describe('the data folder is hidden by the session, not by each host', () => {
     expect(hiddenByHost()).not.toContain(dataDir)
     const store = openStore(dataDir)
     try {
-      await openSession(store, {
+      await Session.open(store, {
         repo,
         provider: { provider: 'ollama', model: 'm', baseUrl: 'http://127.0.0.1:9' },
         policy: 'ask',
+        approver: refusingApprover,
         title: 'New chat',
       })
       expect(hiddenByHost()).toContain(dataDir)

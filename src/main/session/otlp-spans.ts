@@ -354,6 +354,10 @@ export function createSpanMapper(
         case 'session.finished':
           onFinished(e)
           break
+        case 'turn.started':
+        case 'turn.finished':
+          // The turn span opens at the user message and closes at session.finished (above).
+          break
         default: {
           const unmapped: never = e
           throw new Error(`otlp: unmapped event ${JSON.stringify(unmapped)}`)

@@ -89,6 +89,7 @@ export function createLiveTraces(opts: {
   const seen = new Map<string, number>()
   let replaying = false
   let stopped = false
+  let shutdown: Promise<boolean> | undefined
 
   const mapperFor = (sessionId: string): SpanMapper => {
     let mapper = mappers.get(sessionId)
@@ -124,12 +125,15 @@ export function createLiveTraces(opts: {
     flush(timeoutMs) {
       return within(processor.forceFlush(), timeoutMs)
     },
-    async shutdown(timeoutMs) {
-      if (stopped) return true
+    shutdown(timeoutMs) {
+      // A second call (the service closing, then the CLI's exit) answers as the first did: a
+      // collector that never answered must still make the CLI drop its request and exit.
+      if (shutdown) return shutdown
       for (const mapper of mappers.values()) mapper.finish(Date.now())
       mappers.clear()
       stopped = true
-      return within(processor.shutdown(), timeoutMs)
+      shutdown = within(processor.shutdown(), timeoutMs)
+      return shutdown
     },
   }
 }

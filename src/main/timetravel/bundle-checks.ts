@@ -98,6 +98,8 @@ function snapshotFields(e: StepwiseEvent): string[] {
     case 'verify.finished':
     case 'error':
     case 'session.finished':
+    case 'turn.started':
+    case 'turn.finished':
       return []
     default: {
       const never: never = e

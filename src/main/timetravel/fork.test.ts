@@ -225,9 +225,10 @@ describe('re-run from N on another model', () => {
     expect(other.requests[0].transcript).toEqual(transcriptFromEvents(parent.events, parent.afterFirst))
     expect(other.requests[0].transcript.map((i) => i.role)).toEqual(['user', 'assistant', 'tool'])
     const child = store.listEvents(fork.sessionId)
-    expect(child.slice(-2)).toMatchObject([
+    expect(child.slice(-3)).toMatchObject([
       { type: 'assistant.message', step: 2, model: 'other', text: 'Stopping at two.' },
       { type: 'session.finished', reason: 'done', steps: 1 },
+      { type: 'turn.finished', reason: 'done' },
     ])
     expect(store.getSession(fork.sessionId)?.status).toBe('done')
   })

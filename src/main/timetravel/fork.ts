@@ -223,18 +223,21 @@ export async function continueFork(
   fork: Pick<ForkResult, 'sessionId' | 'repo' | 'task'>,
   setup: Omit<SessionSetup, 'repo' | 'resume'>,
 ): Promise<StartedSession> {
-  const events = store.listEvents(fork.sessionId)
-  const nudge = continuationMessage(resumeBundle(events).transcript, fork.task)
-  if (nudge !== undefined) {
-    const said = store.appendEvent(fork.sessionId, { type: 'user.message', text: nudge })
-    setup.emit?.(said)
-    events.push(said)
-  }
-  store.setSessionStatus(fork.sessionId, 'running')
   return startSession(store, {
     ...setup,
     repo: fork.repo,
     task: fork.task,
-    resume: { sessionId: fork.sessionId, ...resumeBundle(events) },
+    resume: { sessionId: fork.sessionId, message: forkContinuation(store, fork) },
   })
+}
+
+/**
+ * The message a fork's re-run starts its turn with, if the model would otherwise have nothing
+ * to answer (continuationMessage); undefined: the run goes on from the stored history as it is.
+ */
+export function forkContinuation(
+  store: Store,
+  fork: Pick<ForkResult, 'sessionId' | 'task'>,
+): string | undefined {
+  return continuationMessage(resumeBundle(store.listEvents(fork.sessionId)).transcript, fork.task)
 }

@@ -340,6 +340,32 @@ export const sessionFinishedEvent = z.object({
   message: z.string().optional(),
 })
 
+export const TURN_KINDS = ['message', 'retry', 'continue'] as const
+
+/**
+ * A turn began (session/session.ts): the user's message (`message`, the user.message follows),
+ * the model asked again from where the session stands (`retry`), or a run that continues without a
+ * new message (`continue`: a fork re-run). A turn.started with no turn.finished after it is a turn
+ * whose process died: the next turn continues from what was stored.
+ */
+export const turnStartedEvent = z.object({
+  ...base,
+  type: z.literal('turn.started'),
+  /** 1 for the session's first turn, counted over its stored turn.started events. */
+  turn: z.number().int().positive(),
+  kind: z.enum(TURN_KINDS),
+  untilGreen: z.boolean().optional(),
+})
+
+/** A turn ended, however it ended: after its session.finished, or after an internal error. */
+export const turnFinishedEvent = z.object({
+  ...base,
+  type: z.literal('turn.finished'),
+  turn: z.number().int().positive(),
+  reason: finishReasonSchema,
+  durationMs: z.number().nonnegative(),
+})
+
 export const stepwiseEventSchema = z.discriminatedUnion('type', [
   sessionStartedEvent,
   userMessageEvent,
@@ -361,6 +387,8 @@ export const stepwiseEventSchema = z.discriminatedUnion('type', [
   verifyFinishedEvent,
   errorEvent,
   sessionFinishedEvent,
+  turnStartedEvent,
+  turnFinishedEvent,
 ])
 
 export type StepwiseEvent = z.infer<typeof stepwiseEventSchema>

@@ -10,8 +10,11 @@ import { chooseModel } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { onIndexProgress } from '../../session/code-context'
-import { closeSnapshotters, prepareBaseline, startSession } from '../../session/start'
-import { commandSettingsFrom, sandboxStatus } from '../../exec'
+import { closeSnapshotters, prepareBaseline } from '../../session/start'
+import { commandSettingsFrom, sandboxStatus, type CommandSettings } from '../../exec'
+import { createCoreService } from '../../service/service'
+import { ServiceError } from '../../service/service-error'
+import { isHostNotice } from '../../../shared/protocol'
 import { flagModelOptions, storedModelOptions } from '../../service/settings'
 import type { Store } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
@@ -214,6 +217,11 @@ export function followUp(sessionId: string, dataDir: string | undefined): string
   ].join('\n')
 }
 
+/**
+ * `stepwise edit "task"`: a new session and its first turn, through the same service the app
+ * drives (service/sessions.ts), in this process. The flags fix this run's settings (steps,
+ * repair rounds, the command sandbox, MCP servers) for the session's turns here.
+ */
 export async function runEdit(task: string, opts: EditOptions): Promise<number> {
   if (!task.trim()) throw new UsageError('the task is empty: say what the agent should do.')
   const repo = resolveRepo(opts.repo)
@@ -224,25 +232,15 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   const controller = new AbortController()
   const stopListening = onStopSignals(() => controller.abort(), { beforeNotice: () => renderer.pause() })
   let mcp: Awaited<ReturnType<typeof startCliMcp>> | undefined
+  let service: ReturnType<typeof createCoreService> | undefined
   let stopIndexProgress: (() => void) | undefined
   let stopIndexLine: (() => void) | undefined
   try {
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
     const approver = approverFor(opts.approve, interactive, renderer)
     // Before the sandbox probe and MCP servers: their time then hides the baseline's stats.
-    await prepareBaseline(store, repo).catch(() => undefined) // startSession says what is wrong
-    const sandbox = sandboxStatus()
-    const stored = commandSettingsFrom(parseJsonSetting(store.getSetting('commands')))
-    const commands = opts.allowUnsandboxed ? { ...stored, allowUnsandboxed: true } : stored
-    if (!sandbox.available && commands.sandbox !== 'off') {
-      // Said once: what is missing, how to fix it, and what happens to commands meanwhile.
-      const meanwhile = commands.allowUnsandboxed
-        ? 'commands run unconfined ("allowUnsandboxed": true)'
-        : opts.approve === 'ask'
-          ? 'each command is asked for, with this warning'
-          : `commands are refused under ${opts.approve}`
-      process.stderr.write(`stepwise: ${sandbox.summary}. ${sandbox.reason} Meanwhile ${meanwhile}.\n`)
-    }
+    await prepareBaseline(store, repo).catch(() => undefined) // opening the session says what is wrong
+    const commands = commandsFor(store, opts)
     // Started before the session: the first request must list their tools.
     mcp = await startCliMcp({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
     // `/mcp__SERVER__PROMPT args`: the server's prompt is the task.
@@ -251,35 +249,86 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     const indexLine = indexProgressLine(process.stderr)
     stopIndexProgress = onIndexProgress((_root, p) => indexLine.update(p))
     stopIndexLine = indexLine.close
-    const session = await startSession(store, {
-      task,
-      repo,
-      provider,
-      policy: opts.approve,
-      maxSteps: opts.maxSteps,
-      maxToolCalls: opts.maxToolCalls,
-      repair: opts.untilGreen ? { maxRounds: opts.maxRepairs ?? 15 } : undefined,
-      commands,
-      approver,
-      emit: (event) => renderer.onEvent(event),
-      mcp,
+    service = createCoreService({
+      store,
+      dataDir,
+      host: 'cli',
+      defaults: {
+        provider: provider.provider,
+        model: provider.model,
+        baseUrl: provider.baseUrl,
+        ...modelOptionsFromFlags(opts),
+      },
     })
-    for (const notice of session.notices) process.stderr.write(`stepwise: ${inertText(notice)}\n`)
-    const outcome = await session.run(controller.signal)
-    if (!opts.json) process.stdout.write(followUp(session.sessionId, opts.dataDir))
+    // Every event of this process's session, as it is stored.
+    service.subscribe((m) => {
+      if (!isHostNotice(m)) renderer.onEvent(m)
+    })
+    const sessions = service.sessions
+    const sessionId = await sessions.open({
+      repo,
+      config: {
+        provider: provider.provider,
+        model: provider.model,
+        baseUrl: provider.baseUrl,
+        policy: opts.approve,
+      },
+      maxSteps: opts.maxSteps,
+      title: task,
+      eager: true,
+      host: {
+        maxSteps: opts.maxSteps,
+        maxToolCalls: opts.maxToolCalls,
+        commands,
+        mcp,
+        repairRounds: opts.maxRepairs ?? 15,
+      },
+    })
+    for (const notice of await sessions.prepare(sessionId))
+      process.stderr.write(`stepwise: ${inertText(notice)}\n`)
+    const { outcome } = await sessions.beginTurn(sessionId, task, {
+      untilGreen: opts.untilGreen,
+      approver,
+      audience: 'cli',
+      signal: controller.signal,
+    })
+    const ended = await outcome
+    if (!opts.json) process.stdout.write(followUp(sessionId, opts.dataDir))
+    if (!ended) return EXIT.failed
     // In JSON mode stdout is for events only; the reason still reaches a human on stderr.
-    if (opts.json && outcome.reason === 'error' && outcome.message)
-      process.stderr.write(`stepwise: ${inertText(outcome.message)}\n`)
-    return exitCodeFor(outcome)
+    if (opts.json && ended.reason === 'error' && ended.message)
+      process.stderr.write(`stepwise: ${inertText(ended.message)}\n`)
+    return exitCodeFor(ended)
+  } catch (err) {
+    if (err instanceof ServiceError) throw new UsageError(err.message)
+    throw err
   } finally {
     stopIndexProgress?.()
     stopIndexLine?.()
     renderer.close()
     stopListening()
+    await service?.close()
     await mcp?.stop()
     // Nothing this run opened may outlive it: the snapshotter's watches close before the database.
     closeSnapshotters(store)
     await dailyBackup(store, dataDir)
     store.close()
   }
+}
+
+/** The stored command settings, with this run's flag; says once what happens where the sandbox cannot run. */
+function commandsFor(store: Store, opts: EditOptions): CommandSettings {
+  const sandbox = sandboxStatus()
+  const stored = commandSettingsFrom(parseJsonSetting(store.getSetting('commands')))
+  const commands = opts.allowUnsandboxed ? { ...stored, allowUnsandboxed: true } : stored
+  if (!sandbox.available && commands.sandbox !== 'off') {
+    // Said once: what is missing, how to fix it, and what happens to commands meanwhile.
+    const meanwhile = commands.allowUnsandboxed
+      ? 'commands run unconfined ("allowUnsandboxed": true)'
+      : opts.approve === 'ask'
+        ? 'each command is asked for, with this warning'
+        : `commands are refused under ${opts.approve}`
+    process.stderr.write(`stepwise: ${sandbox.summary}. ${sandbox.reason} Meanwhile ${meanwhile}.\n`)
+  }
+  return commands
 }

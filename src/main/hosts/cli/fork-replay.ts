@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import pc from 'picocolors'
 import {
   APPROVAL_POLICIES,
+  isHostNotice,
   PROVIDER_IDS,
   type ApprovalPolicy,
   type ProviderId,
@@ -10,7 +11,9 @@ import {
 import { checkForkPoint, InvalidStepError } from '../../agent/resume'
 import { defaultDataDir } from '../../config/paths'
 import { commandSettingsFrom } from '../../exec'
-import { continueFork, ForkError, forkSession, type ForkResult } from '../../timetravel/fork'
+import { ForkError, forkContinuation, forkSession, type ForkResult } from '../../timetravel/fork'
+import { createCoreService } from '../../service/service'
+import { closeSnapshotters } from '../../session/start'
 import { WorktreeError } from '../../timetravel/fork-worktree'
 import { replaySession, type ReplayFrame } from '../../timetravel/replay'
 import { approverFor, exitCodeFor, resolveProviderConfig } from './edit'
@@ -156,22 +159,38 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
     const approver = approverFor(opts.approve, interactive, renderer)
     const controller = new AbortController()
     const stopListening = onStopSignals(() => controller.abort(), { beforeNotice: () => renderer.pause() })
+    // The re-run is the fork's next turn, through the service the app drives (service/sessions.ts).
+    const service = createCoreService({
+      store,
+      dataDir,
+      host: 'cli',
+      defaults: { provider: provider.provider, model: provider.model, baseUrl: provider.baseUrl },
+    })
+    service.subscribe((m) => {
+      if (!isHostNotice(m)) renderer.onEvent(m)
+    })
     try {
-      const session = await continueFork(store, fork, {
-        provider,
-        policy: opts.approve,
-        maxSteps: opts.maxSteps,
+      const message = forkContinuation(store, fork)
+      const { outcome } = await service.sessions.beginTurn(fork.sessionId, message, {
+        kind: message === undefined ? 'continue' : 'message',
         approver,
-        commands: commandSettingsFrom(parseJson(store.getSetting('commands'))),
-        emit: (e) => renderer.onEvent(e),
+        audience: 'cli',
+        signal: controller.signal,
+        host: {
+          maxSteps: opts.maxSteps,
+          commands: commandSettingsFrom(parseJson(store.getSetting('commands'))),
+        },
       })
-      const outcome = await session.run(controller.signal)
-      if (opts.json && outcome.reason === 'error' && outcome.message)
-        process.stderr.write(`stepwise: ${inertText(outcome.message)}\n`)
-      return exitCodeFor(outcome)
+      const ended = await outcome
+      if (!ended) return EXIT.failed
+      if (opts.json && ended.reason === 'error' && ended.message)
+        process.stderr.write(`stepwise: ${inertText(ended.message)}\n`)
+      return exitCodeFor(ended)
     } finally {
       renderer.close()
       stopListening()
+      await service.close()
+      closeSnapshotters(store)
     }
   } finally {
     store.close()
@@ -281,6 +300,10 @@ export function describeFrame({ event: e }: ReplayFrame): string | undefined {
       return `error: ${e.message}`
     case 'session.finished':
       return `finished: ${e.reason}${e.message ? ` — ${e.message}` : ''}`
+    case 'turn.started':
+      return `turn ${e.turn} (${e.kind})`
+    case 'turn.finished':
+      return `turn ${e.turn} ended: ${e.reason}`
     default: {
       const unreachable: never = e
       return unreachable

@@ -267,6 +267,10 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
             )
           break
         }
+        case 'turn.started':
+        case 'turn.finished':
+          // The user's message and the session.finished line already show where a turn starts and ends.
+          break
         default: {
           const unreachable: never = event
           return unreachable

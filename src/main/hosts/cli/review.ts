@@ -1,10 +1,17 @@
 import path from 'node:path'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import pc from 'picocolors'
-import { PROVIDER_IDS, type Finding, type FinishReason, type ProviderId } from '../../../shared/protocol'
+import {
+  isHostNotice,
+  PROVIDER_IDS,
+  type Finding,
+  type FinishReason,
+  type ProviderId,
+} from '../../../shared/protocol'
 import { defaultDataDir } from '../../config/paths'
-import { runReview, type ReviewResult } from '../../review/review'
-import { DEFAULT_MAX_STEPS } from '../../session/start'
+import type { ReviewResult } from '../../review/review'
+import { createCoreService } from '../../service/service'
+import { closeSnapshotters, DEFAULT_MAX_STEPS } from '../../session/start'
 import { exitCodeFor, resolveProviderConfig, resolveRepo } from './edit'
 import { onStopSignals } from './signals'
 import { EXIT, UsageError } from './exit-codes'
@@ -50,25 +57,31 @@ export async function runReviewCommand(target: string | undefined, opts: ReviewC
   const controller = new AbortController()
   const stopListening = onStopSignals(() => controller.abort(), { beforeNotice: () => renderer?.pause() })
   let mcp: Awaited<ReturnType<typeof startCliMcp>> | undefined
+  let service: ReturnType<typeof createCoreService> | undefined
   try {
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
     mcp = await startCliMcp({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
-    const result = await runReview(store, {
+    service = createCoreService({
+      store,
+      dataDir,
+      host: 'cli',
+      defaults: { provider: provider.provider, model: provider.model, baseUrl: provider.baseUrl },
+    })
+    // The task holds the whole diff; the progress view shows its first line only.
+    if (renderer)
+      service.subscribe((m) => {
+        if (!isHostNotice(m))
+          renderer.onEvent(m.type === 'user.message' ? { ...m, text: m.text.split('\n')[0] } : m)
+      })
+    const result = await service.review({
       mcp,
       repo,
       target,
       focus: opts.focus,
       provider,
       maxSteps: opts.maxSteps,
-      // The task holds the whole diff; the progress view shows its first line only.
-      emit: renderer
-        ? (event) =>
-            renderer.onEvent(
-              event.type === 'user.message' ? { ...event, text: event.text.split('\n')[0] } : event,
-            )
-        : undefined,
       signal: controller.signal,
-    })
+    }).result
     renderer?.close()
     if (!result.ok) throw new UsageError(result.error)
     if (opts.json) process.stdout.write(`${JSON.stringify(toJson(result), null, 2)}\n`)
@@ -79,7 +92,9 @@ export async function runReviewCommand(target: string | undefined, opts: ReviewC
   } finally {
     renderer?.close()
     stopListening()
+    await service?.close()
     await mcp?.stop()
+    closeSnapshotters(store)
     store.close()
   }
 }

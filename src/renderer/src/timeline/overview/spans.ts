@@ -299,6 +299,10 @@ export class SpanModel {
         this.mark(e.seq, 'finish', e.ts, `turn ended: ${e.reason}`, e.reason === 'error')
         return
       }
+      case 'turn.started':
+      case 'turn.finished':
+        // The turn lane opens at the user message and closes at session.finished.
+        return
       default: {
         const unreachable: never = e
         return unreachable

@@ -1,0 +1,369 @@
+import { PROTOCOL_VERSION, type ApprovalPolicy, type StepwiseEvent } from '../../shared/protocol'
+import type { Agent, AgentOptions, TaskOutcome } from '../agent/loop'
+import type { Approver } from '../agent/approvals'
+import { buildSystemPrompt } from '../agent/prompt'
+import { ruleFilesChangedSince } from '../agent/rule-files'
+import { treeOutline } from '../context/repo-map'
+import { warmTokenizer } from '../context/tokens'
+import { createProvider } from '../providers'
+import { warmHttp } from '../providers/http'
+import type { RetryOptions } from '../providers/retry'
+import type { ModelProvider, ProviderConfig } from '../providers/types'
+import { createSandbox } from '../sandbox/sandbox'
+import type { Sandbox } from '../sandbox/types'
+import { createIgnoredFolders } from '../snapshot/ignoredFolders'
+import type { Snapshotter } from '../snapshot/snapshotter'
+import type { Store } from '../store/types'
+import { liveTraces } from '../telemetry/live'
+import { allTools, toolSpecs } from '../tools/registry'
+import type { ToolContext, ToolDefinition } from '../tools/types'
+import { prepareCodeContext, type CodeContext } from './code-context'
+import { bindDataFolder } from './data-folder'
+import { skippedNotice, snapshotterFor } from './snapshotters'
+import { DEFAULT_MAX_STEPS, playTurn, type TurnOptions } from './turn'
+
+/**
+ * A session, opened (new) or loaded (stored), and the turns run on it: the seam every host drives
+ * (the service's chats, `edit`, `sessions continue`, a fork's re-run, a review). It keeps what
+ * outlives a turn — the sandbox, the provider, the snapshotter and baseline, the code index, repo
+ * map and system prompt — and runs one turn at a time (turn.ts), each recorded between
+ * `turn.started` and `turn.finished`, each continuing from the stored events however the last one
+ * ended. `setModel` and `setPolicy` apply from the next turn (the policy at once, to the running
+ * turn's next tool call too); `interrupt` stops the running turn, which still records its end.
+ */
+
+export interface SessionSetup {
+  /** The project folder, already resolved. */
+  repo: string
+  provider: ProviderConfig
+  policy: ApprovalPolicy
+  /** Answers approvals unless a turn brings its own approver. */
+  approver: Approver
+  /** Called with each event after it is durably stored. */
+  emit?: (event: StepwiseEvent) => void
+  retry?: Partial<Omit<RetryOptions, 'signal' | 'onRetry'>>
+  /** For tests: a provider built elsewhere. */
+  providerOverride?: ModelProvider
+  /** The tools offered instead of `allTools` (review offers read-only tools and its own). */
+  tools?: readonly ToolDefinition[]
+  /** Instructions appended to the system prompt (review's instructions). */
+  systemExtra?: string
+  /** Messages the user queued while a turn runs (the app's queue; AgentOptions.inbox). */
+  inbox?: AgentOptions['inbox']
+  /** Recorded in `session.started` (a new session); each turn's limit is its TurnOptions.maxSteps. */
+  maxSteps?: number
+}
+
+export class SessionBusyError extends Error {
+  override name = 'SessionBusyError'
+}
+
+interface Prepared {
+  code: CodeContext
+  system: string
+}
+
+interface Parts {
+  sandbox: Sandbox
+  snapshotter: Snapshotter
+  baselineId: number
+  ignoredChanges?: ToolContext['ignoredChanges']
+  beforeCommand?: ToolContext['beforeCommand']
+}
+
+export class Session {
+  private provider: ModelProvider
+  private policy: ApprovalPolicy
+  private prepared: Promise<Prepared> | undefined
+  private current: { controller: AbortController; agent?: Agent } | undefined
+  private readonly emit: (event: StepwiseEvent) => void
+
+  private constructor(
+    private readonly store: Store,
+    readonly id: string,
+    private readonly setup: SessionSetup,
+    private readonly parts: Parts,
+    provider: ModelProvider,
+  ) {
+    this.provider = provider
+    this.policy = setup.policy
+    this.emit = tracedEmit(setup.emit)
+  }
+
+  /**
+   * Opens a new session on a project: its row, baseline snapshot and `session.started`.
+   * `eager`: the code index and repo map are prepared beside the baseline (a run about to
+   * start: `edit`, a review), and what commands change in ignored folders is recorded from
+   * now; otherwise the first turn prepares them (the app's "new chat" answers at once).
+   */
+  static async open(
+    store: Store,
+    setup: SessionSetup & { title: string },
+    opts: { eager?: boolean } = {},
+  ): Promise<Session> {
+    bindDataFolder(store)
+    const sandbox = await createSandbox(setup.repo)
+    const provider = setup.providerOverride ?? createProvider(setup.provider)
+    const snapshotter = snapshotterFor(store, sandbox)
+    // Ignored folders stay out of snapshots; a stat-only record of them, taken before the session's
+    // first command (file tools cannot write there), lets review list what a command changed there
+    // (snapshot/ignoredFolders.ts). A session that runs no command never walks them.
+    const ignored = opts.eager
+      ? createIgnoredFolders(sandbox.root, (rel) => sandbox.isIgnored(rel), {
+          listed: () => snapshotter.lastListing()?.paths,
+        })
+      : undefined
+    let ignoredRecorded: Promise<unknown> | undefined
+    const opened = openNewSession(store, setup, {
+      sandbox,
+      snapshotter,
+      provider,
+      emit: tracedEmit(setup.emit),
+    })
+    let prepared: Promise<Prepared> | undefined
+    if (opts.eager) {
+      // The baseline and the code index both mostly wait on the file system (and on their worker
+      // threads): taken side by side, a big tree pays for the longer of the two. The new
+      // baseline's listing serves the index's check (no second listing of 70,000 files).
+      prepared = prepareContext(store, sandbox, provider, setup, () =>
+        opened.then(() => snapshotter.lastListing()),
+      )
+      warmFirstRequest(provider, setup)
+    }
+    const [, { id, baselineId }] = await bothSettled(prepared ?? Promise.resolve(undefined), opened)
+    const session = new Session(
+      store,
+      id,
+      setup,
+      {
+        sandbox,
+        snapshotter,
+        baselineId,
+        ignoredChanges:
+          ignored &&
+          (async () => {
+            if (!ignoredRecorded) return []
+            await ignoredRecorded
+            return ignored.changes()
+          }),
+        beforeCommand:
+          ignored &&
+          (async () => {
+            await (ignoredRecorded ??= ignored.record().catch(() => undefined))
+          }),
+      },
+      provider,
+    )
+    session.prepared = prepared
+    return session
+  }
+
+  /** A stored session (a chat after a restart, a fork): its baseline is the one its `session.started` names. */
+  static async load(
+    store: Store,
+    sessionId: string,
+    setup: SessionSetup,
+    events: readonly StepwiseEvent[] = store.listEvents(sessionId),
+  ): Promise<Session> {
+    const started = events[0]
+    if (started?.type !== 'session.started' || started.baselineSnapshotId === undefined)
+      throw new Error(`session ${sessionId} has no session.started with a baseline: it cannot continue.`)
+    bindDataFolder(store)
+    const sandbox = await createSandbox(setup.repo)
+    const provider = setup.providerOverride ?? createProvider(setup.provider)
+    const snapshotter = snapshotterFor(store, sandbox)
+    return new Session(
+      store,
+      sessionId,
+      setup,
+      { sandbox, snapshotter, baselineId: started.baselineSnapshotId },
+      provider,
+    )
+  }
+
+  get running(): boolean {
+    return this.current !== undefined
+  }
+
+  get model(): { provider: string; model: string } {
+    return { provider: this.provider.id, model: this.provider.model }
+  }
+
+  /**
+   * Prepares what every turn's request needs (code index, repo map, system prompt), once per
+   * session and model; returns what the user should know first (a project too big to index
+   * whole, a project that is $HOME, …). A failure is thrown, and tried again next time.
+   */
+  async prepare(): Promise<string[]> {
+    const { sandbox } = this.parts
+    if (!this.prepared) {
+      this.prepared = prepareContext(this.store, sandbox, this.provider, this.setup)
+      warmFirstRequest(this.provider, this.setup)
+    }
+    const pending = this.prepared
+    try {
+      const { code } = await pending
+      return [
+        ...(sandbox.gate.rootWarning ? [sandbox.gate.rootWarning] : []),
+        ...skippedNotice(sandbox.root),
+        ...code.notices,
+      ]
+    } catch (err) {
+      if (this.prepared === pending) this.prepared = undefined
+      throw err
+    }
+  }
+
+  /** Runs one turn to its end (turn.ts); refuses while another turn runs. */
+  async runTurn(opts: TurnOptions = {}): Promise<TaskOutcome> {
+    if (this.current)
+      throw new SessionBusyError('A turn is already running in this session. Wait for it, or press Stop.')
+    const current: NonNullable<Session['current']> = { controller: new AbortController() }
+    this.current = current
+    const stop = (): void => current.controller.abort()
+    opts.signal?.addEventListener('abort', stop)
+    if (opts.signal?.aborted) stop()
+    const traces = liveTraces()
+    try {
+      await this.prepare()
+      const { code, system } = await this.prepared!
+      // Events stored by others since (a switch, a compaction) reach the live traces first.
+      traces?.resume(this.id, this.store.listEvents(this.id))
+      return await playTurn(
+        {
+          store: this.store,
+          sessionId: this.id,
+          emit: this.emit,
+          ...this.parts,
+          provider: this.provider,
+          policy: this.policy,
+          system,
+          code,
+          tools: this.setup.tools ?? allTools,
+          approver: this.setup.approver,
+          retry: this.setup.retry,
+          inbox: this.setup.inbox,
+          onAgent: (agent) => (current.agent = agent),
+        },
+        opts,
+        current.controller.signal,
+      )
+    } finally {
+      opts.signal?.removeEventListener('abort', stop)
+      this.current = undefined
+      // The turn's spans go out now, not at the next batch; a slow collector waits no longer.
+      await traces?.flush(TRACE_FLUSH_MS)
+    }
+  }
+
+  /** Stops the running turn (it records its end); false when none runs. */
+  interrupt(): boolean {
+    if (!this.current) return false
+    this.current.controller.abort()
+    return true
+  }
+
+  /** The model for the next turn; the repo map is sized again for its window. */
+  setModel(config: ProviderConfig): void {
+    this.provider = createProvider(config)
+    this.prepared = undefined
+  }
+
+  /** The approval policy, for the running turn's next tool call too. */
+  setPolicy(policy: ApprovalPolicy): void {
+    this.policy = policy
+    this.current?.agent?.setPolicy(policy)
+  }
+}
+
+/** How long a finished turn waits for the trace collector (live traces, telemetry/live.ts). */
+const TRACE_FLUSH_MS = 1000
+
+function prepareContext(
+  store: Store,
+  sandbox: Sandbox,
+  provider: ModelProvider,
+  setup: SessionSetup,
+  listing?: () => Promise<ReturnType<Snapshotter['lastListing']>>,
+): Promise<Prepared> {
+  return prepareCodeContext(store, sandbox, provider, undefined, { listing }).then((code) => {
+    // A partial map (a big tree's index still building) gets the outline of the whole tree, from
+    // the listing the baseline took: the first request never goes without the project's shape.
+    const snapshotter = snapshotterFor(store, sandbox)
+    const outline = code.index && !code.index.complete() ? snapshotter.lastListing()?.paths : undefined
+    return {
+      code,
+      system: buildSystemPrompt(sandbox.root, {
+        extra:
+          [setup.systemExtra, code.repoMap?.text, outline && treeOutline(outline)]
+            .filter(Boolean)
+            .join('\n\n') || undefined,
+      }).text,
+    }
+  })
+}
+
+/**
+ * What the first request needs — token tables (~0.2 s of this thread), the tools' JSON schemas,
+ * Node's HTTP client — loads while a big tree's baseline waits on its stat threads.
+ */
+function warmFirstRequest(provider: ModelProvider, setup: SessionSetup): void {
+  setImmediate(() => {
+    warmTokenizer(provider.model)
+    toolSpecs(setup.tools ?? allTools)
+    warmHttp()
+  })
+}
+
+/** The host's listener, and the live trace export beside it (on only when OTEL_* says so). */
+function tracedEmit(emit: SessionSetup['emit']): (event: StepwiseEvent) => void {
+  const traces = liveTraces()
+  if (!traces) return (event) => emit?.(event)
+  return (event) => {
+    traces.observe(event)
+    emit?.(event)
+  }
+}
+
+/** Both results once both are done, so a failure never leaves the other still writing to the store. */
+async function bothSettled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [ra, rb] = await Promise.allSettled([a, b])
+  if (ra.status === 'rejected') throw ra.reason
+  if (rb.status === 'rejected') throw rb.reason
+  return [ra.value, rb.value]
+}
+
+async function openNewSession(
+  store: Store,
+  setup: SessionSetup & { title: string },
+  deps: {
+    sandbox: Sandbox
+    snapshotter: Snapshotter
+    provider: ModelProvider
+    emit: (event: StepwiseEvent) => void
+  },
+): Promise<{ id: string; baselineId: number }> {
+  const { sandbox, snapshotter, provider } = deps
+  const session = store.createSession({
+    repo: sandbox.root,
+    title: setup.title.trim().split('\n')[0].slice(0, 120),
+    provider: provider.id,
+    model: provider.model,
+  })
+  const baseline = await snapshotter.takeSnapshot({ sessionId: session.id, label: 'baseline' })
+  const ruleFilesChanged = ruleFilesChangedSince(store, session.id, sandbox.root)
+  const started = store.appendEvent(session.id, {
+    type: 'session.started',
+    protocolVersion: PROTOCOL_VERSION,
+    repo: sandbox.root,
+    provider: provider.id,
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    approvalPolicy: setup.policy,
+    maxSteps: setup.maxSteps ?? DEFAULT_MAX_STEPS,
+    baselineSnapshotId: baseline.info.id,
+    ...(ruleFilesChanged.length > 0 ? { ruleFilesChanged } : {}),
+  })
+  deps.emit(started)
+  return { id: session.id, baselineId: baseline.info.id }
+}
