@@ -100,7 +100,10 @@ async function login(name: string, opts: SignInOptions): Promise<number> {
   const manager = cliMcpManager({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
   const say = (line: string) => process.stderr.write(`${inertText(line)}\n`)
   try {
-    const server = await manager.signIn(name, systemOpener(say, opts.browser !== false && process.env.STEPWISE_BROWSER !== 'none'))
+    const server = await manager.signIn(
+      name,
+      systemOpener(say, opts.browser !== false && process.env.STEPWISE_BROWSER !== 'none'),
+    )
     if (server.state !== 'ready') {
       process.stderr.write(
         `stepwise: ${inertText(server.error ?? `MCP server "${name}" is ${server.state}.`)}\n`,
