@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { callTurn, stepGaps, timeSession } from './scale-session'
+import { ensureScaleTree } from './scale-tree'
 import type { FakeTurn } from '../test/fake-model-server'
 
 /*
@@ -8,7 +9,8 @@ import type { FakeTurn } from '../test/fake-model-server'
  * `npx tsx bench/scale-profile.ts <cli.js> <dataDir> <read|command> [profileDir]`.
  */
 const [cli, dataDir, kind, profDir] = process.argv.slice(2)
-const root = process.env.BENCH_SCALE_TREE ?? '/tmp/stepwise-bench-scale-v1/tree'
+// The scale bench's tree (BENCH_SCALE_TREE, or the cached one, built on first use).
+const { root } = ensureScaleTree()
 const file = process.env.BENCH_FILE ?? 'packages/ramda/es/add.js'
 const turns: FakeTurn[] =
   kind === 'command'
