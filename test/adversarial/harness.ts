@@ -250,6 +250,8 @@ export async function runSession(
     res = await runCli(cli, [
       'edit', 'Adversarial session', '--repo', project, '--provider', 'openai-chat', '--model', 'm1',
       '--base-url', server.v1Url, '--approve', policy, '--json', '--data-dir', dataDir, '--max-steps', '200',
+      // Every case of a class is one session: its calls together pass the default limit of 50.
+      '--max-tool-calls', '5000',
     ], { env: { HOME: home, ...secrets.env }, onSpawn: (pid) => (cliPid = pid) })
   } finally {
     await server.close()
