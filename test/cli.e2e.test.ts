@@ -219,11 +219,11 @@ describe('stepwise edit', () => {
     const events = parseJsonLines(res.stdout)
     expect(events.find((e) => e.type === 'user.message')).toMatchObject({ text: 'fix the failing test' })
     expect(events.filter((e) => e.type === 'tool.started')).toHaveLength(3)
-    expect(events.at(-1)).toMatchObject({
-      type: 'session.finished',
+    expect(events.findLast((e) => e.type === 'session.finished')).toMatchObject({
       reason: 'step-limit',
       message: expect.stringContaining('Stopped after 3 tool calls'),
     })
+    expect(events.at(-1)).toMatchObject({ type: 'turn.finished', reason: 'step-limit' })
   })
 
   it('retries a 500, then finishes', async () => {

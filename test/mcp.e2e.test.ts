@@ -197,6 +197,7 @@ describe('MCP tools under the approval policies', () => {
           description: 'Echoes back the input string',
           // The server marks echo read-only (readOnlyHint); under ask it asks all the same.
           readOnly: true,
+          hints: { destructive: false, idempotent: true, openWorld: false },
         },
         rule: { kind: 'mcp', server: 'everything', tool: 'echo' },
       }),

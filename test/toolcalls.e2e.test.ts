@@ -73,6 +73,9 @@ async function session(mode: Mode, texts: string[]): Promise<Session> {
       'full-auto',
       '--max-steps',
       '1000',
+      // Every corpus case runs in one session: more calls than the default limit of 50.
+      '--max-tool-calls',
+      '5000',
       '--json',
       '--data-dir',
       dataDir,

@@ -3,7 +3,7 @@ import type { Approver } from '../agent/approvals'
 import type { AgentOptions, TaskOutcome } from '../agent/loop'
 import type { ErrorAudience } from '../agent/errors'
 import type { CommandSettings } from '../exec'
-import { Session } from '../session/session'
+import { eventsSince, Session } from '../session/session'
 import type { TurnKind } from '../session/turn'
 import type { SessionRow } from '../store/types'
 import { HostApprover } from './approver'
@@ -46,6 +46,11 @@ interface LiveSession {
   host?: HostTurnSettings
   /** A turn, or another run (a compaction, a review) that makes the session busy. */
   turn?: { controller: AbortController; done: Promise<void> }
+  /**
+   * The events read to make this live side, kept until the first turn: its load and its
+   * transcript take them (with any stored since), so a turn after a restart reads the log once.
+   */
+  loadedEvents?: readonly StepwiseEvent[]
 }
 
 /** Settings a host fixes for a session's turns in this process, instead of the stored settings. */
@@ -200,8 +205,6 @@ export class SessionRuntime {
       live.turn = undefined
       throw err
     }
-    const firstMessage = !store.listEvents(sessionId).some((e) => e.type === 'user.message')
-    if (firstMessage && message !== undefined) store.setSessionTitle(sessionId, titleOf(message))
     const settings = readSettings(store)
     const stop = (): void => controller.abort()
     opts.signal?.addEventListener('abort', stop)
@@ -215,6 +218,8 @@ export class SessionRuntime {
         audience: opts.audience ?? 'app',
         maxSteps: live.host?.maxSteps ?? settings.maxSteps,
         maxToolCalls: live.host?.maxToolCalls,
+        // The turn reads the session's events once; it says when this message is the first.
+        onFirstMessage: (first) => store.setSessionTitle(sessionId, titleOf(first)),
         limits: settings.limits,
         commands: live.host?.commands ?? commandSettings(store),
         mcp,
@@ -365,11 +370,13 @@ export class SessionRuntime {
     const queue = new MessageQueue((items) =>
       this.ctx.broadcast({ type: 'host.queue-changed', sessionId, items: [...items] }),
     )
+    const loadedEvents = events ?? this.ctx.store.listEvents(sessionId)
     const live: LiveSession = {
       repo: row.repo,
-      config: configFromEvents(this.ctx, row, events ?? this.ctx.store.listEvents(sessionId)),
+      config: configFromEvents(this.ctx, row, loadedEvents),
       approver: new HostApprover(),
       queue,
+      loadedEvents,
     }
     this.live.set(sessionId, live)
     return live
@@ -390,6 +397,7 @@ export class SessionRuntime {
         this.ctx.store,
         sessionId,
         this.sessionSetup(live.repo, live.config, live.approver, live.queue),
+        this.takeLoadedEvents(sessionId, live),
       )
       this.loadedWith.set(live.session, provider)
     } else if (!sameProviderConfig(this.loadedWith.get(live.session) ?? provider, provider)) {
@@ -397,6 +405,13 @@ export class SessionRuntime {
     }
     this.loadedWith.set(live.session, provider)
     return live.session
+  }
+
+  /** The events read when the live side was made, with those stored since; once, then dropped. */
+  private takeLoadedEvents(sessionId: string, live: LiveSession): readonly StepwiseEvent[] | undefined {
+    const loaded = live.loadedEvents
+    live.loadedEvents = undefined
+    return loaded && eventsSince(this.ctx.store, sessionId, loaded)
   }
 
   /** The provider config each session object was last built with. */

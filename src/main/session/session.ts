@@ -76,6 +76,8 @@ export class Session {
   private policy: ApprovalPolicy
   private prepared: Promise<Prepared> | undefined
   private current: { controller: AbortController; agent?: Agent } | undefined
+  /** The events `load` read, handed to the first turn (with any stored since) instead of a second read. */
+  private loaded: readonly StepwiseEvent[] | undefined
   private readonly emit: (event: StepwiseEvent) => void
 
   private constructor(
@@ -172,13 +174,15 @@ export class Session {
     const sandbox = await createSandbox(setup.repo)
     const provider = setup.providerOverride ?? createProvider(setup.provider)
     const snapshotter = snapshotterFor(store, sandbox)
-    return new Session(
+    const session = new Session(
       store,
       sessionId,
       setup,
       { sandbox, snapshotter, baselineId: started.baselineSnapshotId },
       provider,
     )
+    session.loaded = events
+    return session
   }
 
   get running(): boolean {
@@ -229,9 +233,12 @@ export class Session {
       const { code, system } = await this.prepared!
       // Events stored by others since (a switch, a compaction) reach the live traces first.
       traces?.resume(this.id, this.store.listEvents(this.id))
+      const events = this.loaded && eventsSince(this.store, this.id, this.loaded)
+      this.loaded = undefined
       return await playTurn(
         {
           store: this.store,
+          events,
           sessionId: this.id,
           emit: this.emit,
           ...this.parts,
@@ -274,6 +281,16 @@ export class Session {
     this.policy = policy
     this.current?.agent?.setPolicy(policy)
   }
+}
+
+/** `loaded` (a session's events read earlier) with the events stored since: the whole log, one read less. */
+export function eventsSince(
+  store: Store,
+  sessionId: string,
+  loaded: readonly StepwiseEvent[],
+): readonly StepwiseEvent[] {
+  const since = store.listEvents(sessionId, { afterSeq: loaded.at(-1)?.seq ?? 0 })
+  return since.length > 0 ? loaded.concat(since) : loaded
 }
 
 /** How long a finished turn waits for the trace collector (live traces, telemetry/live.ts). */

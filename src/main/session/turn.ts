@@ -38,6 +38,8 @@ export interface TurnOptions {
   audience?: AgentOptions['audience']
   /** Settings read when the turn starts (the app's settings can change between turns). */
   maxSteps?: number
+  /** Called before the turn runs when its message is the session's first (the app names the chat after it). */
+  onFirstMessage?: (message: string) => void
   /** Most tool calls in the turn (`--max-tool-calls`); the agent's default otherwise. */
   maxToolCalls?: number
   limits?: ToolLimits
@@ -52,6 +54,8 @@ export interface TurnOptions {
 export interface TurnDeps {
   store: Store
   sessionId: string
+  /** The session's events when the caller has just read them (a session loaded for this turn). */
+  events?: readonly StepwiseEvent[]
   emit: (event: StepwiseEvent) => void
   sandbox: Sandbox
   snapshotter: Snapshotter
@@ -75,7 +79,9 @@ export interface TurnDeps {
 export async function playTurn(deps: TurnDeps, opts: TurnOptions, signal: AbortSignal): Promise<TaskOutcome> {
   const { store, sessionId } = deps
   const record = (draft: EventDraft): void => deps.emit(store.appendEvent(sessionId, draft))
-  const events = store.listEvents(sessionId)
+  const events = deps.events ?? store.listEvents(sessionId)
+  if (opts.message !== undefined && !events.some((e) => e.type === 'user.message'))
+    opts.onFirstMessage?.(opts.message)
   const turn = events.filter((e) => e.type === 'turn.started').length + 1
   const kind = opts.kind ?? (opts.message === undefined ? 'retry' : 'message')
   const started = Date.now()
