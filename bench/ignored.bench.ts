@@ -28,8 +28,8 @@ function defaultRoot(): string {
 export async function benchIgnored(): Promise<BenchRow[]> {
   const root = fs.realpathSync(process.env.BENCH_IGNORED_ROOT ?? defaultRoot())
   const sandbox = await createSandbox(root)
-  const folders = createIgnoredFolders(root, (rel) => sandbox.isIgnored(rel))
-  const untracked = createIgnoredFolders(root, (rel) => sandbox.isIgnored(rel), { track: false })
+  const folders = createIgnoredFolders(sandbox)
+  const untracked = createIgnoredFolders(sandbox, { track: false })
   const recorded = await folders.record()
   await untracked.record()
   const tops = fs

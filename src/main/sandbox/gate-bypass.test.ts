@@ -137,8 +137,8 @@ const SHOWS_NOTHING: Record<string, Why> = {
     why: 'fingerprints the rule files (O_NOFOLLOW; a link by its target name) to name one changed since; the bytes are dropped',
   },
   'snapshot/ignoredFolders.ts': {
-    reads: 2,
-    why: 'stats the files of ignored folders and hashes changed ones, to list them as changed (path, size, hash; never their text)',
+    reads: 1,
+    why: 'lists the folders of ignored folders to stat their files; a changed one is read through gate.read (hashed, and kept when small)',
   },
 }
 

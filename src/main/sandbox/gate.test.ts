@@ -65,6 +65,30 @@ describe('the gate: names in any letter case', () => {
   })
 })
 
+// A command changed a file under node_modules/ (the event-stream case, 2018): review reads it there,
+// where the file tools may not go; the secrets, links and locations rules hold all the same.
+describe('the gate: a file under an ignored folder, read for review', () => {
+  it('admits node_modules/ and dist/ files but no secret among them, nor a link out', () => {
+    write('node_modules/left-pad/index.js', 'module.exports = pad\n')
+    write('node_modules/left-pad/.env', 'API_KEY=x\n')
+    write('dist/Server.PEM', PEM)
+    fs.symlinkSync(path.join(home), path.join(root, 'node_modules/home'))
+    const g = gateOf()
+    const review = { inIgnoredFolder: true }
+    expect(g.resolve('node_modules/left-pad/index.js')).toHaveProperty('error')
+    expect(g.resolve('node_modules/left-pad/index.js', review)).toMatchObject({
+      rel: 'node_modules/left-pad/index.js',
+    })
+    expect(g.admitsName('node_modules/left-pad/index.js')).toBe(false)
+    expect(g.admitsName('node_modules/left-pad/index.js', review)).toBe(true)
+    for (const secret of ['node_modules/left-pad/.env', 'dist/Server.PEM']) {
+      expect(g.resolve(secret, review)).toHaveProperty('error')
+      expect(g.admitsName(secret, review)).toBe(false)
+    }
+    expect(g.resolve('node_modules/home/x', review)).toHaveProperty('error')
+  })
+})
+
 describe('the gate: links', () => {
   it('reads a link that stays inside and is not a secret', () => {
     write('src/a.ts', 'export const a = 1\n')

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { defaultDataDir } from '../config/paths'
 import { findProjectSecrets, hiddenByHost, SYSTEM_SECRETS } from '../exec/secrets-mask'
-import { createDenyList, HOME_CREDENTIALS } from './denylist'
+import { createDenyList, HOME_CREDENTIALS, NOT_SECRET_DENY, type DenyList } from './denylist'
 import { isStepwiseTemp } from './temp-files'
 import { isInside, resolveInside } from './paths'
 import { secretContentKind, SECRET_HEAD_BYTES } from './secret-content'
@@ -104,8 +104,18 @@ export function createGate(realRoot: string, opts: GateOptions = {}): Gate {
     return undefined
   }
   // A temp file of an interrupted write is not a project file (temp-files.ts sweeps it).
-  const nameDenied = (rel: string) =>
-    deny.isDenied(rel) ||
+  // The list without the folders that are denied for being dependencies or build output, not
+  // secrets: for a file under node_modules/ or dist/ that a command changed, read for review.
+  let secretsOnly: DenyList | undefined
+  const listFor = (inIgnoredFolder: boolean | undefined): DenyList =>
+    inIgnoredFolder
+      ? (secretsOnly ??= createDenyList({
+          ...opts,
+          allowDeny: [...(opts.allowDeny ?? []), ...NOT_SECRET_DENY],
+        }))
+      : deny
+  const nameDenied = (rel: string, list = deny) =>
+    list.isDenied(rel) ||
     isStepwiseTemp(rel) ||
     insideRoot.some((p) => p === '' || rel === p || rel.startsWith(p + '/'))
 
@@ -126,11 +136,13 @@ export function createGate(realRoot: string, opts: GateOptions = {}): Gate {
     if ('error' in resolved || resolveOpts.allowDenied) return resolved
     const where = deniedLocation(resolved.abs)
     if (where) return { error: locationMessage(input, where) }
+    const list = listFor(resolveOpts.inIgnoredFolder)
+
     // What the model asked for and what it resolves to: a link named `notes` pointing at `.env` is `.env`.
     const requested = input.replace(/^\.\/+/, '')
     const why =
-      deny.reason(resolved.rel) ??
-      (requested !== resolved.rel && !requested.startsWith('/') ? deny.reason(requested) : undefined)
+      list.reason(resolved.rel) ??
+      (requested !== resolved.rel && !requested.startsWith('/') ? list.reason(requested) : undefined)
     if (why !== undefined) return { error: deniedMessage(input, why) }
     // A second name of a credential (`notes.txt` hard-linked to ~/.aws/credentials) is the credential.
     if (hasOtherNames(resolved.abs) && sharesSecretInode(resolved.abs, inodesNow()))
@@ -192,7 +204,7 @@ export function createGate(realRoot: string, opts: GateOptions = {}): Gate {
     rootWarning: projectRootWarning(realRoot, home, dataDirs),
     resolve,
     admits,
-    admitsName: (rel) => !nameDenied(rel),
+    admitsName: (rel, nameOpts = {}) => !nameDenied(rel, listFor(nameOpts.inIgnoredFolder)),
     read,
     checkContent,
     deniedLocation,

@@ -81,15 +81,22 @@ export interface Gate {
   readonly deny: DenyList
   /** A warning for the user when the root holds their home, the whole disk or the data folder. */
   readonly rootWarning: string | undefined
-  /** A model-supplied path, resolved and judged (by name and location; the content at read time). */
-  resolve(input: string, opts?: { allowDenied?: boolean }): ResolvedPath | GateRefusal
+  /**
+   * A model-supplied path, resolved and judged (by name and location; the content at read time).
+   * `inIgnoredFolder`: a file under node_modules/ or dist/ read for review (a command changed it):
+   * those folders do not refuse it; secrets, locations and links still do.
+   */
+  resolve(
+    input: string,
+    opts?: { allowDenied?: boolean; inIgnoredFolder?: boolean },
+  ): ResolvedPath | GateRefusal
   /**
    * A root-relative path met in a listing, ripgrep's output or the index, judged again now:
    * links followed, names, locations, hard links and, with `content`, the file's head.
    */
   admits(rel: string, opts?: { content?: boolean }): boolean
   /** The cheap check for listings (no stat): the name, and the location when the root holds one. */
-  admitsName(rel: string): boolean
+  admitsName(rel: string, opts?: { inIgnoredFolder?: boolean }): boolean
   /**
    * Reads a resolved file: opened without following a link swapped in since it was resolved,
    * never blocking (a FIFO is refused), a regular file no larger than `maxBytes`, whose head

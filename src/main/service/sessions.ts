@@ -321,7 +321,10 @@ export class SessionRuntime {
         throw new ServiceError(`Session ${row.id} is running a turn: stop it before deleting it.`)
     }
     const result = this.trash.delete(input.sessionIds)
-    for (const id of result.deleted) this.live.delete(id)
+    for (const id of result.deleted) {
+      this.live.get(id)?.session?.close()
+      this.live.delete(id)
+    }
     for (const id of result.deleted) this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: id })
     return result
   }
@@ -350,6 +353,7 @@ export class SessionRuntime {
     const turns = [...this.live.values()].flatMap((l) => (l.turn ? [l.turn] : []))
     for (const t of turns) t.controller.abort()
     await Promise.all(turns.map((t) => t.done))
+    for (const l of this.live.values()) l.session?.close()
     this.trash.close()
   }
 

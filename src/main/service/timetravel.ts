@@ -10,6 +10,7 @@ import {
 } from '../timetravel/restore'
 import type { ServiceContext } from './context'
 import { ServiceError, type SessionRuntime } from './sessions'
+import { keptHashAt } from '../timetravel/ignored-at'
 
 /**
  * Time travel from the app (issue 4): undo, rewind, fork in place, and the files
@@ -117,10 +118,15 @@ export class TimeTravel {
 
   fileAt(input: CommandInput<'session/file-at'>): CommandOutput<'session/file-at'> {
     const { snapshots, events } = this.reader(input.sessionId)
-    const read = (snapshotId: number | undefined) =>
-      snapshotId === undefined ? null : snapshots.readFileAt(snapshotId, input.path)
-    const after = read(snapshotAtStep(events, input.seq))
-    const before = read(readTimeline(events, input.seq - 1).headSnapshotId)
+    // A file under an ignored folder is in no snapshot: what a command wrote there is kept by hash.
+    const kept = (seq: number) => {
+      const hash = keptHashAt(events, seq, input.path)
+      return hash ? snapshots.readKept(input.path, hash) : null
+    }
+    const read = (snapshotId: number | undefined, seq: number) =>
+      (snapshotId === undefined ? null : snapshots.readFileAt(snapshotId, input.path)) ?? kept(seq)
+    const after = read(snapshotAtStep(events, input.seq), input.seq)
+    const before = read(readTimeline(events, input.seq - 1).headSnapshotId, input.seq - 1)
     const binary = [after, before].some((b) => b?.subarray(0, 8192).includes(0))
     if (binary) return { content: null, before: null, binary: true }
     return {

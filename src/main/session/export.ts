@@ -60,10 +60,11 @@ function ignoredPreamble(events: StepwiseEvent[]): string {
   if (!ignored?.length) return ''
   const lines = ignored.map(
     (c) =>
-      `#   ${c.status} ${c.path}${c.size !== undefined ? ` (${c.size} bytes${c.sha256 ? `, sha256 ${c.sha256}` : ''})` : ''}`,
+      `#   ${c.status} ${c.path}${c.size !== undefined ? ` (${c.size} bytes${c.sha256 ? `, sha256 ${c.sha256}` : ''}${c.stored ? ', kept' : ''})` : ''}`,
   )
   const head =
-    '# Changed under ignored folders since the session started (not in the snapshots, so not below):'
+    '# Changed under ignored folders since the session started (not in the snapshots, so not below;\n' +
+    '# "kept": its bytes are stored with the session, shown by the app\'s preview of the step):'
   return `${head}\n${lines.join('\n')}\n\n`
 }
 

@@ -11,14 +11,14 @@ import type { RetryOptions } from '../providers/retry'
 import type { ModelProvider, ProviderConfig } from '../providers/types'
 import { createSandbox } from '../sandbox/sandbox'
 import type { Sandbox } from '../sandbox/types'
-import { createIgnoredFolders } from '../snapshot/ignoredFolders'
 import type { Snapshotter } from '../snapshot/snapshotter'
 import type { Store } from '../store/types'
 import { liveTraces } from '../telemetry/live'
 import { allTools, toolSpecs } from '../tools/registry'
-import type { ToolContext, ToolDefinition } from '../tools/types'
+import type { ToolDefinition } from '../tools/types'
 import { prepareCodeContext, type CodeContext } from './code-context'
 import { bindDataFolder } from './data-folder'
+import { trackIgnored, type IgnoredTracking } from './ignored-tracking'
 import { skippedNotice, snapshotterFor } from './snapshotters'
 import { DEFAULT_MAX_STEPS, playTurn, type TurnOptions } from './turn'
 
@@ -67,8 +67,8 @@ interface Parts {
   sandbox: Sandbox
   snapshotter: Snapshotter
   baselineId: number
-  ignoredChanges?: ToolContext['ignoredChanges']
-  beforeCommand?: ToolContext['beforeCommand']
+  /** What commands change under ignored folders, which snapshots leave out. */
+  ignored: IgnoredTracking
 }
 
 export class Session {
@@ -95,8 +95,8 @@ export class Session {
   /**
    * Opens a new session on a project: its row, baseline snapshot and `session.started`.
    * `eager`: the code index and repo map are prepared beside the baseline (a run about to
-   * start: `edit`, a review), and what commands change in ignored folders is recorded from
-   * now; otherwise the first turn prepares them (the app's "new chat" answers at once).
+   * start: `edit`, a review); otherwise the first turn prepares them (the app's "new chat"
+   * answers at once).
    */
   static async open(
     store: Store,
@@ -107,15 +107,6 @@ export class Session {
     const sandbox = await createSandbox(setup.repo)
     const provider = setup.providerOverride ?? createProvider(setup.provider)
     const snapshotter = snapshotterFor(store, sandbox)
-    // Ignored folders stay out of snapshots; a stat-only record of them, taken before the session's
-    // first command (file tools cannot write there), lets review list what a command changed there
-    // (snapshot/ignoredFolders.ts). A session that runs no command never walks them.
-    const ignored = opts.eager
-      ? createIgnoredFolders(sandbox.root, (rel) => sandbox.isIgnored(rel), {
-          listed: () => snapshotter.lastListing()?.paths,
-        })
-      : undefined
-    let ignoredRecorded: Promise<unknown> | undefined
     const opened = openNewSession(store, setup, {
       sandbox,
       snapshotter,
@@ -141,18 +132,7 @@ export class Session {
         sandbox,
         snapshotter,
         baselineId,
-        ignoredChanges:
-          ignored &&
-          (async () => {
-            if (!ignoredRecorded) return []
-            await ignoredRecorded
-            return ignored.changes()
-          }),
-        beforeCommand:
-          ignored &&
-          (async () => {
-            await (ignoredRecorded ??= ignored.record().catch(() => undefined))
-          }),
+        ignored: trackIgnored(sandbox, snapshotter),
       },
       provider,
     )
@@ -178,7 +158,12 @@ export class Session {
       store,
       sessionId,
       setup,
-      { sandbox, snapshotter, baselineId: started.baselineSnapshotId },
+      {
+        sandbox,
+        snapshotter,
+        baselineId: started.baselineSnapshotId,
+        ignored: trackIgnored(sandbox, snapshotter, events),
+      },
       provider,
     )
     session.loaded = events
@@ -242,6 +227,8 @@ export class Session {
           sessionId: this.id,
           emit: this.emit,
           ...this.parts,
+          ignoredChanges: this.parts.ignored.ignoredChanges,
+          beforeCommand: this.parts.ignored.beforeCommand,
           provider: this.provider,
           policy: this.policy,
           system,
@@ -261,6 +248,12 @@ export class Session {
       // The turn's spans go out now, not at the next batch; a slow collector waits no longer.
       await traces?.flush(TRACE_FLUSH_MS)
     }
+  }
+
+  /** Lets go of what the session watches (the ignored folders); a running turn is stopped first. */
+  close(): void {
+    this.interrupt()
+    this.parts.ignored.close()
   }
 
   /** Stops the running turn (it records its end); false when none runs. */

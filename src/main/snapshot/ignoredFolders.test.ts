@@ -5,7 +5,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createSandbox } from '../sandbox/sandbox'
-import { createIgnoredFolders, type IgnoredFolders } from './ignoredFolders'
+import type { Sandbox } from '../sandbox/types'
+import { CONTENT_MAX_BYTES, createIgnoredFolders, type IgnoredFolders } from './ignoredFolders'
 
 /*
  * A command that changes files under an ignored folder must show in review. The case: code
@@ -38,15 +39,18 @@ describe.each([
 ])('changes under ignored folders ($how)', ({ track, listed }) => {
   afterEach(() => opened.splice(0).forEach((f) => f.close()))
   const opened: IgnoredFolders[] = []
-  const open = (isIgnored: (rel: string) => boolean) => {
-    const f = createIgnoredFolders(repo, isIgnored, { track, listed: listed && (() => listed) })
+  const open = (sandbox: Sandbox, isIgnored = (rel: string) => sandbox.isIgnored(rel)) => {
+    const f = createIgnoredFolders(
+      { root: repo, gate: sandbox.gate, isIgnored },
+      { track, listed: listed && (() => listed) },
+    )
     opened.push(f)
     return f
   }
 
   it('finds files a command appended to, created, deleted, or rewrote with its old size and mtime', async () => {
     const sandbox = await createSandbox(repo)
-    const folders = open((rel) => sandbox.isIgnored(rel))
+    const folders = open(sandbox)
     expect(await folders.record()).toEqual({ folders: 2, files: 3 })
     expect(await folders.changes()).toEqual([])
 
@@ -82,7 +86,7 @@ describe.each([
   })
 
   it('never walks .git', async () => {
-    const folders = open(() => true)
+    const folders = open(await createSandbox(repo), () => true)
     await folders.record()
     fs.writeFileSync(path.join(repo, '.git/hooks/pre-commit'), 'x')
     expect((await folders.changes()).map((c) => c.path)).not.toContain('.git/hooks/pre-commit')
@@ -90,7 +94,7 @@ describe.each([
 
   it('follows folders created and removed after the record, and answers the same again when nothing moved', async () => {
     const sandbox = await createSandbox(repo)
-    const folders = open((rel) => sandbox.isIgnored(rel))
+    const folders = open(sandbox)
     await folders.record()
     // `npm install` of a new package, a new ignored top folder, and a package removed whole.
     fs.mkdirSync(path.join(repo, 'node_modules/evil/lib'), { recursive: true })
@@ -112,5 +116,75 @@ describe.each([
     fs.appendFileSync(path.join(repo, 'node_modules/evil/lib/run.js'), 'more')
     const again = await folders.changes()
     expect(again.find((c) => c.path === 'node_modules/evil/lib/run.js')?.size).toBe(5)
+  })
+})
+
+describe('what a changed file under an ignored folder keeps', () => {
+  const opened: IgnoredFolders[] = []
+  afterEach(() => opened.splice(0).forEach((f) => f.close()))
+
+  async function recorded() {
+    const sandbox = await createSandbox(repo)
+    const kept = new Map<string, Buffer>()
+    const folders = createIgnoredFolders(sandbox, { keep: (hash, raw) => kept.set(hash, raw) })
+    opened.push(folders)
+    await folders.record()
+    return { folders, kept }
+  }
+
+  it('keeps the bytes of a small file, hashes a large one, and keeps each once', async () => {
+    const { folders, kept } = await recorded()
+    const small = path.join(repo, 'node_modules/left-pad/index.js')
+    fs.appendFileSync(small, 'evil()\n')
+    const large = path.join(repo, 'node_modules/left-pad/big.bin')
+    fs.writeFileSync(large, Buffer.alloc(CONTENT_MAX_BYTES + 1, 7))
+    const changes = await folders.changes()
+    const bySha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex')
+    expect(changes).toEqual([
+      {
+        path: 'node_modules/left-pad/big.bin',
+        status: 'added',
+        size: CONTENT_MAX_BYTES + 1,
+        sha256: bySha(large),
+      },
+      {
+        path: 'node_modules/left-pad/index.js',
+        status: 'modified',
+        size: fs.statSync(small).size,
+        sha256: bySha(small),
+        stored: true,
+      },
+    ])
+    expect([...kept.keys()]).toEqual([bySha(small)])
+    expect(kept.get(bySha(small))?.equals(fs.readFileSync(small))).toBe(true)
+    // Asked again with nothing changed: the same answer, nothing read or kept again.
+    kept.clear()
+    expect(await folders.changes()).toEqual(changes)
+    expect(kept.size).toBe(0)
+  })
+
+  // The gate decides what may be read: a key by content, a secret by name, or a file swapped for a
+  // link out of the project since the walk is listed by path and status, never hashed or kept.
+  it('neither hashes nor keeps a secret, by content or by name, nor what a link points to', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-ignored-outside-'))
+    try {
+      fs.writeFileSync(path.join(outside, 'token'), 'ghp_canary\n')
+      const { folders, kept } = await recorded()
+      fs.writeFileSync(path.join(repo, 'node_modules/left-pad/key.txt'), '-----BEGIN PRIVATE KEY-----\nabc\n')
+      fs.writeFileSync(path.join(repo, 'node_modules/left-pad/.npmrc'), '//registry/:_authToken=abc\n')
+      const pkg = path.join(repo, 'node_modules/left-pad/package.json')
+      fs.rmSync(pkg)
+      fs.symlinkSync(path.join(outside, 'token'), pkg)
+      const changes = await folders.changes()
+      expect(changes.map((c) => `${c.path}:${c.status}`)).toEqual([
+        'node_modules/left-pad/.npmrc:added',
+        'node_modules/left-pad/key.txt:added',
+        'node_modules/left-pad/package.json:deleted',
+      ])
+      expect(changes.filter((c) => c.sha256 !== undefined || c.stored)).toEqual([])
+      expect(kept.size).toBe(0)
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true })
+    }
   })
 })

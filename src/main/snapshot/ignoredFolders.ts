@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
+import type { Sandbox } from '../sandbox/types'
 import { createChangeTracker, type ChangeTracker } from './changeTracker'
 import { CTIME_FIELDS, STAT_OK, statWithCtime } from './statFiles'
 
@@ -18,6 +19,12 @@ import { CTIME_FIELDS, STAT_OK, statWithCtime } from './statFiles'
  * than the watch budget, a queue overflow), every folder is stat'ed and only those whose mtime
  * or ctime moved are read again, and every ignored file is stat'ed, on helper threads
  * (statFiles.ts). Measured in bench/ignored.bench.ts on a real node_modules.
+ *
+ * A changed file is read through the gate (a secret by name, location or content is listed by path
+ * and status only: no size's worth of it, no hash, no bytes) and hashed; one of at most
+ * CONTENT_MAX_BYTES is kept in the blob store too (`keep`), within CONTENT_BUDGET_BYTES of new
+ * content per look, so a checkpoint can show what a command wrote there. An `npm install` that
+ * adds thousands of files keeps the first budget's worth, in path order, and hashes the rest.
  */
 
 export interface IgnoredChange {
@@ -25,12 +32,18 @@ export interface IgnoredChange {
   status: 'added' | 'modified' | 'deleted'
   /** Bytes now (absent for a deleted file). */
   size?: number
-  /** sha256 (hex) of the bytes now, for a present file of at most HASH_MAX_BYTES. */
+  /** sha256 (hex) of the bytes now, for a present file of at most HASH_MAX_BYTES the gate admits. */
   sha256?: string
+  /** The bytes are in the blob store under `sha256` (at most CONTENT_MAX_BYTES, within the budget). */
+  stored?: true
 }
 
 /** A changed file up to this size is hashed (the walk itself reads nothing). */
 export const HASH_MAX_BYTES = 16 * 1024 * 1024
+/** A changed file up to this size has its bytes kept (`stored`). */
+export const CONTENT_MAX_BYTES = 1024 * 1024
+/** New bytes kept per look at most: past it, changed files are hashed but not kept. */
+export const CONTENT_BUDGET_BYTES = 32 * 1024 * 1024
 
 export interface IgnoredFolders {
   /** The stat-only walk; resolves to how many top ignored folders and files it recorded. */
@@ -55,22 +68,28 @@ interface Folder {
 }
 
 /**
- * `isIgnored(rel)` is the listing's rule (the sandbox's): true for a path the listing leaves out.
- * Each top ignored folder (one inside an unignored folder) is walked whole; links are not followed.
+ * `project.isIgnored(rel)` is the listing's rule (the sandbox's): true for a path the listing
+ * leaves out; `project.gate` reads changed files. `keep(sha256, bytes)` stores a changed file's
+ * bytes (the blob store); without it nothing is kept. Each top ignored folder (one inside an unignored folder) is walked whole; links are not followed.
  * `track: false` never watches (the look without a tracker, everywhere). `listed()`: the files the
  * listing holds now (the snapshot's), when known: a folder holding one is not ignored, which spares
  * the rule's test (~0.1 ms a folder: its `.gitignore` files looked up) for nearly every folder.
  */
 export function createIgnoredFolders(
-  root: string,
-  isIgnored: (rel: string) => boolean,
-  opts: { track?: boolean; listed?: () => readonly string[] | undefined } = {},
+  project: Pick<Sandbox, 'root' | 'gate' | 'isIgnored'>,
+  opts: {
+    track?: boolean
+    listed?: () => readonly string[] | undefined
+    keep?: (sha256: string, data: Buffer) => void
+  } = {},
 ): IgnoredFolders {
+  const { root } = project
+  const isIgnored = (rel: string) => project.isIgnored(rel)
   const folders = new Map<string, Folder>()
   let recorded: Map<string, Float64Array> | undefined
   const current = new Map<string, Float64Array>()
   let last: IgnoredChange[] = []
-  const hashes = new Map<string, { key: string; sha256?: string }>()
+  const hashes = new Map<string, Hashed>()
   const tracker: ChangeTracker | undefined = opts.track === false ? undefined : createChangeTracker(root)
   let tops = 0
 
@@ -226,7 +245,8 @@ export function createIgnoredFolders(
       for (const [p, was] of recorded)
         if (was[0] === STAT_OK && (current.get(p)?.[0] ?? 0) !== STAT_OK)
           out.push({ path: p, status: 'deleted' })
-      await Promise.all(out.map((c) => withHash(root, c, current.get(c.path), hashes)))
+      const budget = { bytes: CONTENT_BUDGET_BYTES }
+      for (const c of out) await withHash(project, c, current.get(c.path), hashes, budget, opts.keep)
       last = out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
       return last.map((c) => ({ ...c }))
     },
@@ -248,28 +268,53 @@ function foldersOf(files: readonly string[]): Set<string> {
   return out
 }
 
-/** Hashes a changed file once per stat: a later look reuses the hash while its stat holds. */
+interface Hashed {
+  /** The stat the answer holds for. */
+  key: string
+  sha256?: string
+  stored?: true
+}
+
+/**
+ * Reads a changed file through the gate and hashes it, keeping its bytes when small enough and
+ * the look's `budget` allows; once per stat: a later look reuses the answer while its stat holds.
+ */
 async function withHash(
-  root: string,
+  project: Pick<Sandbox, 'gate'>,
   change: IgnoredChange,
   st: Float64Array | undefined,
-  hashes: Map<string, { key: string; sha256?: string }>,
+  hashes: Map<string, Hashed>,
+  budget: { bytes: number },
+  keep: ((sha256: string, data: Buffer) => void) | undefined,
 ): Promise<void> {
   if (change.size === undefined || change.size > HASH_MAX_BYTES || !st) return
   const key = Array.from(st).join(':')
-  const known = hashes.get(change.path)
-  if (known?.key === key) {
-    if (known.sha256) change.sha256 = known.sha256
-    return
+  let known = hashes.get(change.path)
+  if (known?.key !== key) {
+    known = { key }
+    const data = readGated(project, change.path)
+    if (data) {
+      known.sha256 = createHash('sha256').update(data).digest('hex')
+      if (keep && data.length <= CONTENT_MAX_BYTES && data.length <= budget.bytes) {
+        keep(known.sha256, data)
+        known.stored = true
+        budget.bytes -= data.length
+      }
+      // Hashing many files (an `npm install`) lets other work in between.
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    hashes.set(change.path, known)
   }
-  try {
-    change.sha256 = createHash('sha256')
-      .update(await fs.readFile(`${root}/${change.path}`))
-      .digest('hex')
-    hashes.set(change.path, { key, sha256: change.sha256 })
-  } catch {
-    // Gone again since the walk: its size from the walk only.
-  }
+  if (known.sha256) change.sha256 = known.sha256
+  if (known.stored) change.stored = true
+}
+
+/** The bytes the gate lets through now (not a secret, not swapped for a link), else undefined. */
+function readGated(project: Pick<Sandbox, 'gate'>, rel: string): Buffer | undefined {
+  const file = project.gate.resolve(rel, { inIgnoredFolder: true })
+  if ('error' in file) return undefined
+  const read = project.gate.read(file, { maxBytes: HASH_MAX_BYTES })
+  return 'error' in read ? undefined : read.data
 }
 
 /** Size, mtime, inode, mode and ctime (statWithCtime fields 1–5). */

@@ -93,6 +93,11 @@ export interface Snapshotter {
   readManifest(snapshotId: number): LoadedManifest
   /** Raw bytes of a blob, verified against its hash; throws a clear error when missing or corrupt. */
   readBlob(hash: string): Buffer
+  /**
+   * Stores bytes that are in no snapshot under their sha256 (a file a command changed under an
+   * ignored folder: snapshot/ignoredFolders.ts). The events that name the hash keep it.
+   */
+  keepBlob(hash: string, raw: Buffer): void
   /** The file's bytes in that snapshot, or null when it was not in it. */
   readFileAt(snapshotId: number, path: string): Buffer | null
   /** What changed from one snapshot to another (paths sorted). */

@@ -390,6 +390,10 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
 
     ...rows.reads,
 
+    keepBlob(hash, raw) {
+      blobs.put(hash, raw)
+    },
+
     lastListing: () => (listing ? lastTaken : undefined),
 
     prepare: restore,

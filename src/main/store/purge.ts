@@ -9,7 +9,8 @@ import type { Store } from './types'
  *   parent's snapshots: a fork stays valid after its parent is deleted);
  * - the newest snapshot of each project folder: the next snapshot of that folder, in this
  *   process or another one, is stored as a delta on it and reuses its unchanged blobs;
- * - blobs the stat cache or a pending restore still names.
+ * - blobs the stat cache or a pending restore still names, and files kept outside the snapshots
+ *   (changed under ignored folders) that another session's events name.
  * Blobs are swept only among those the purged snapshots reached, so a blob written a moment
  * ago by another process for a snapshot it has not recorded yet is not touched (unless it has
  * the same content as a purged file and lands in the few milliseconds of the purge).
@@ -82,6 +83,16 @@ export function purgeSessions(store: Store, ids: readonly string[]): PurgeResult
     const doomed = owned.filter((s) => !named.has(s.id))
     const candidates = new Set<string>()
     for (const s of doomed) reach(s.manifest_hash, candidates)
+    // Files kept outside the snapshots (changed by a command under an ignored folder), by hash.
+    const keptBy = (which: 'IN' | 'NOT IN') =>
+      db
+        .prepare<string[], string>(
+          `SELECT payload FROM events WHERE session_id ${which} (${marks}) AND payload LIKE '%"stored":true%'`,
+        )
+        .pluck()
+        .all(...present)
+        .flatMap(keptHashes)
+    for (const hash of keptBy('IN')) candidates.add(hash)
 
     const dropSnapshot = db.prepare<[number]>('DELETE FROM snapshots WHERE id = ?')
     for (const s of doomed) dropSnapshot.run(s.id)
@@ -90,6 +101,7 @@ export function purgeSessions(store: Store, ids: readonly string[]): PurgeResult
     // What the remaining snapshots, the stat cache and pending restores still use.
     const live = new Set<string>()
     if (candidates.size > 0) {
+      for (const hash of keptBy('NOT IN')) live.add(hash)
       for (const hash of db.prepare<[], string>('SELECT DISTINCT manifest_hash FROM snapshots').pluck().all())
         reach(hash, live)
       for (const hash of db.prepare<[], string>('SELECT DISTINCT hash FROM stat_cache').pluck().all())
@@ -117,6 +129,12 @@ export function purgeSessions(store: Store, ids: readonly string[]): PurgeResult
     return { sessions: sessions.changes, snapshots: doomed.length, blobs: blobCount, blobBytes }
   })
   return run.immediate()
+}
+
+/** The hashes a `checkpoint.created` payload names as kept files (`ignored[].stored`). */
+function keptHashes(payload: string): string[] {
+  const ignored = (JSON.parse(payload) as { ignored?: Array<{ sha256?: string; stored?: boolean }> }).ignored
+  return (ignored ?? []).flatMap((c) => (c.stored && c.sha256 ? [c.sha256] : []))
 }
 
 /**

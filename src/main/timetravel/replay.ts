@@ -29,7 +29,10 @@ export interface ReplayFrame {
  * a snapshot stored before a file was known to be a secret (a project that was $HOME, a key by
  * content) never shows it.
  */
-export function snapshotReader(store: Store, root: string): Snapshotter {
+export function snapshotReader(
+  store: Store,
+  root: string,
+): Snapshotter & { readKept(path: string, hash: string): Buffer | null } {
   const snapshots = createSnapshotter(store.db, { root, listFiles: async () => [] })
   const gate = createGate(realpathOr(root))
   const shown = (p: string) => gate.admitsName(p)
@@ -41,6 +44,17 @@ export function snapshotReader(store: Store, root: string): Snapshotter {
       if (!shown(p)) return null
       const data = snapshots.readFileAt(id, p)
       return data && gate.checkContent(p, data) ? null : data
+    },
+    /** A file kept outside the snapshots (changed by a command under an ignored folder), by its hash. */
+    readKept(p, hash) {
+      if (!gate.admitsName(p, { inIgnoredFolder: true })) return null
+      let data: Buffer
+      try {
+        data = snapshots.readBlob(hash)
+      } catch {
+        return null // not carried over (a session imported from a bundle keeps the record, not the bytes)
+      }
+      return gate.checkContent(p, data) ? null : data
     },
     diffSnapshots(fromId, toId) {
       const c = snapshots.diffSnapshots(fromId, toId)

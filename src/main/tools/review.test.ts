@@ -211,7 +211,7 @@ describe('review tools', () => {
       'node_modules/left-pad/index.js': 'module.exports = pad\n',
     })
     const ctx = await makeContext(root, { baseline: captureBaseline(root, ['index.js']) })
-    const folders = createIgnoredFolders(ctx.root, (rel) => ctx.sandbox.isIgnored(rel))
+    const folders = createIgnoredFolders(ctx.sandbox)
     await folders.record()
     ctx.ignoredChanges = () => folders.changes()
     const pad = path.join(root, 'node_modules/left-pad/index.js')

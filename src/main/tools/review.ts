@@ -137,7 +137,13 @@ async function ignoredEntries(ctx: ToolContext, under: (p: string) => boolean): 
   if (!ctx.ignoredChanges) return []
   return (await ctx.ignoredChanges())
     .filter((c) => under(c.path))
-    .map((c) => ({ ...c, ignored: true as const }))
+    .map(({ path, status, size, sha256 }) => ({
+      path,
+      status,
+      ignored: true as const,
+      ...(size !== undefined ? { size } : {}),
+      ...(sha256 ? { sha256 } : {}),
+    }))
 }
 
 async function changeStatus(

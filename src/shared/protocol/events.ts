@@ -219,7 +219,8 @@ export const checkpointCreatedEvent = z.object({
   paths: z.array(z.string()),
   /**
    * After a command: files under ignored folders (node_modules/, build output), which snapshots
-   * leave out, that differ from the session's start — by path, with size and sha256 now.
+   * leave out, that differ from the session's start — by path, with size and sha256 now, and
+   * `stored` when the bytes are in the blob store under that sha256 (small files, within a budget).
    */
   ignored: z
     .array(
@@ -228,6 +229,7 @@ export const checkpointCreatedEvent = z.object({
         status: z.enum(['added', 'modified', 'deleted']),
         size: z.number().optional(),
         sha256: z.string().optional(),
+        stored: z.literal(true).optional(),
       }),
     )
     .optional(),

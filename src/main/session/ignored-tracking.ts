@@ -1,0 +1,70 @@
+import type { StepwiseEvent } from '../../shared/protocol'
+import type { Sandbox } from '../sandbox/types'
+import { createIgnoredFolders, type IgnoredChange } from '../snapshot/ignoredFolders'
+import type { Snapshotter } from '../snapshot/snapshotter'
+import type { ToolContext } from '../tools/types'
+
+/**
+ * What a session's commands change under ignored folders (snapshot/ignoredFolders.ts), for review,
+ * checkpoints and the diff export. Nothing is walked until the session's first command (file tools
+ * cannot write there): a chat that runs none never pays for a big node_modules. A loaded session
+ * (a chat after a restart) starts a new record at its first command and folds it into what its
+ * events already say changed since the session started.
+ */
+export interface IgnoredTracking {
+  ignoredChanges: NonNullable<ToolContext['ignoredChanges']>
+  beforeCommand: NonNullable<ToolContext['beforeCommand']>
+  /** Stops the watches (a session dropped from memory). */
+  close(): void
+}
+
+export function trackIgnored(
+  sandbox: Sandbox,
+  snapshotter: Snapshotter,
+  events: readonly StepwiseEvent[] = [],
+): IgnoredTracking {
+  const prior = lastRecorded(events)
+  const folders = createIgnoredFolders(sandbox, {
+    listed: () => snapshotter.lastListing()?.paths,
+    keep: (hash, raw) => snapshotter.keepBlob(hash, raw),
+  })
+  let recorded: Promise<unknown> | undefined
+  return {
+    async ignoredChanges() {
+      if (!recorded) return prior.map((c) => ({ ...c }))
+      await recorded
+      return foldChanges(prior, await folders.changes())
+    },
+    async beforeCommand() {
+      await (recorded ??= folders.record().catch(() => undefined))
+    },
+    close: () => folders.close(),
+  }
+}
+
+/** The newest record in the events: each one is the net state since the session started. */
+function lastRecorded(events: readonly StepwiseEvent[]): IgnoredChange[] {
+  let last: IgnoredChange[] = []
+  for (const e of events) if (e.type === 'checkpoint.created' && e.ignored) last = e.ignored
+  return last
+}
+
+/**
+ * `now` (since a later record) folded onto `before` (since the session started): a file added
+ * before and changed since is still added; added before and deleted since is no change at all;
+ * deleted before and there again is modified.
+ */
+export function foldChanges(
+  before: readonly IgnoredChange[],
+  now: readonly IgnoredChange[],
+): IgnoredChange[] {
+  const out = new Map(before.map((c) => [c.path, { ...c }]))
+  for (const c of now) {
+    const was = out.get(c.path)?.status
+    if (was === 'added' && c.status === 'deleted') out.delete(c.path)
+    else if (was === 'added') out.set(c.path, { ...c, status: 'added' })
+    else if (was === 'deleted' && c.status === 'added') out.set(c.path, { ...c, status: 'modified' })
+    else out.set(c.path, { ...c })
+  }
+  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+}
