@@ -20,12 +20,12 @@ import { isMain, log, median, report, type BenchRow } from './util'
 const SESSIONS = Number(process.env.BENCH_FIRST_REQUEST_SESSIONS ?? 3)
 
 const FIVE_FILES = {
-  'src/math.ts': 'export function add(a: number, b: number): number {\n  return a + b\n}\n',
-  'src/shapes.ts':
+  'math.ts': 'export function add(a: number, b: number): number {\n  return a + b\n}\n',
+  'shapes.ts':
     'export class Circle {\n  constructor(readonly r: number) {}\n  area() { return 3.14 * this.r ** 2 }\n}\n',
-  'tool/cli.py': 'def main(argv):\n    return len(argv)\n',
-  'tool/util.py': 'class Cache:\n    def get(self, key):\n        return None\n',
-  'cmd/main.go': 'package main\n\nfunc Run() int { return 1 }\n\nfunc main() { Run() }\n',
+  'cli.py': 'def main(argv):\n    return len(argv)\n',
+  'util.py': 'class Cache:\n    def get(self, key):\n        return None\n',
+  'main.go': 'package main\n\nfunc Run() int { return 1 }\n\nfunc main() { Run() }\n',
 }
 
 async function main(): Promise<void> {

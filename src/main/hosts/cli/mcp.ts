@@ -22,12 +22,32 @@ interface ListOptions {
   mcpConfig?: string[]
 }
 
-async function listServers(opts: ListOptions): Promise<number> {
+/**
+ * The frame of a command that talks to the configured servers: the store and the manager for the
+ * project, a failure said in one line, and both closed whatever happens.
+ */
+async function withCliMcp(
+  opts: { repo?: string; dataDir?: string; mcpConfig?: string[] },
+  run: (manager: ReturnType<typeof cliMcpManager>) => Promise<number>,
+): Promise<number> {
   const repo = resolveRepo(opts.repo)
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
   const store = openCliStore(dataDir)
   const manager = cliMcpManager({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
   try {
+    return await run(manager)
+  } catch (err) {
+    process.stderr.write(`stepwise: ${inertText((err as Error).message)}
+`)
+    return EXIT.failed
+  } finally {
+    await manager.stop()
+    store.close()
+  }
+}
+
+function listServers(opts: ListOptions): Promise<number> {
+  return withCliMcp(opts, async (manager) => {
     await manager.start()
     const view = manager.view()
     if (opts.json) {
@@ -53,10 +73,7 @@ async function listServers(opts: ListOptions): Promise<number> {
         process.stdout.write(inertText(`Project file ${view.project.path}: ${view.project.state}\n`))
     }
     return manager.configErrors.length > 0 ? EXIT.failed : EXIT.ok
-  } finally {
-    await manager.stop()
-    store.close()
-  }
+  })
 }
 
 function decide(opts: { repo?: string; dataDir?: string }, approve: boolean): number {
@@ -93,13 +110,9 @@ interface SignInOptions {
 }
 
 /** `stepwise mcp login NAME`: the browser sign-in (or client credentials), then the server's tools. */
-async function login(name: string, opts: SignInOptions): Promise<number> {
-  const repo = resolveRepo(opts.repo)
-  const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
-  const store = openCliStore(dataDir)
-  const manager = cliMcpManager({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
+function login(name: string, opts: SignInOptions): Promise<number> {
   const say = (line: string) => process.stderr.write(`${inertText(line)}\n`)
-  try {
+  return withCliMcp(opts, async (manager) => {
     const server = await manager.signIn(
       name,
       systemOpener(say, opts.browser !== false && process.env.STEPWISE_BROWSER !== 'none'),
@@ -116,33 +129,17 @@ async function login(name: string, opts: SignInOptions): Promise<number> {
       ),
     )
     return EXIT.ok
-  } catch (err) {
-    process.stderr.write(`stepwise: ${inertText((err as Error).message)}\n`)
-    return EXIT.failed
-  } finally {
-    await manager.stop()
-    store.close()
-  }
+  })
 }
 
-async function logout(name: string, opts: SignInOptions): Promise<number> {
-  const repo = resolveRepo(opts.repo)
-  const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
-  const store = openCliStore(dataDir)
-  const manager = cliMcpManager({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
-  try {
+function logout(name: string, opts: SignInOptions): Promise<number> {
+  return withCliMcp(opts, async (manager) => {
     const had = await manager.signOut(name)
     process.stdout.write(
       had ? `Signed out of MCP server "${name}".\n` : `MCP server "${name}" was not signed in.\n`,
     )
     return EXIT.ok
-  } catch (err) {
-    process.stderr.write(`stepwise: ${inertText((err as Error).message)}\n`)
-    return EXIT.failed
-  } finally {
-    await manager.stop()
-    store.close()
-  }
+  })
 }
 
 export function addMcpCommand(program: Command): void {
