@@ -136,6 +136,20 @@ describe('the message box and MCP', () => {
         args: { uri: 'note://guide' },
         readOnly: true,
       })
+      // While the turn runs, a prompt or a mention waits for a turn of its own: refused, not queued.
+      expect(
+        await a.service.answer('queue/add', { sessionId: a.sessionId, text: '/mcp__lib__review x' }),
+      ).toEqual({
+        ok: false,
+        error: 'A server prompt runs as its own turn: send it once this turn ends, or press Stop first.',
+      })
+      expect(
+        await a.service.answer('queue/add', { sessionId: a.sessionId, text: 'and @lib:note://guide' }),
+      ).toEqual({
+        ok: false,
+        error:
+          'A message that attaches MCP resources (@server:uri) starts its own turn: send it once this turn ends, or press Stop first.',
+      })
       await answer(a.service, 'approval/resolve', {
         sessionId: a.sessionId,
         callId: asked.callId,

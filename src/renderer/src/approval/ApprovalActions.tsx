@@ -1,6 +1,8 @@
 import type React from 'react'
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 import { RejectBox } from './RejectBox'
+// Its styles come with it: the elicitation card uses it outside the (lazily loaded) approval panel.
+import './approval.css'
 
 interface ApprovalActionsProps {
   acceptLabel: string

@@ -143,8 +143,8 @@ export function ElicitationCard({ question }: { question: McpElicitationView }):
         titleId={titleId}
         kind="mcp"
         badge="Question"
-        heading={`${plainText(question.server)} asks`}
-        preposition="from the MCP server"
+        heading="The server asks"
+        preposition="MCP server"
         tool={plainText(question.server)}
       />
       <p className="mcp-elicit-message">{plainText(question.message)}</p>
