@@ -34,7 +34,7 @@ import {
   toolKey,
   updateMcpSettings,
 } from './settings'
-import { parsePromptCommand, promptArguments, promptCommand, type PromptInfo } from './prompts'
+import { expandPromptCommand, promptsOf, type ServerPrompt } from './prompts'
 import { instructionsSection, READ_RESOURCE, readResourceInfo } from './resources'
 import { mcpTool, qualifiedName, type McpTool } from './tools'
 import { pushAll } from '../../shared/arrays'
@@ -274,33 +274,13 @@ export class McpManager {
   }
 
   /** The running servers' prompts, as the slash commands that run them. */
-  prompts(): { server: string; command: string; prompt: PromptInfo }[] {
-    return this.ready().flatMap((c) =>
-      c.prompts.map((prompt) => ({
-        server: c.config.name,
-        command: promptCommand(c.config.name, prompt.name),
-        prompt,
-      })),
-    )
+  prompts(): ServerPrompt[] {
+    return promptsOf(this.ready())
   }
 
-  /**
-   * `/mcp__SERVER__PROMPT args` → the prompt's text from its server; any other text as it is. An
-   * unknown prompt or a missing argument is an error saying what to write.
-   */
-  async expandPrompt(text: string): Promise<string> {
-    const parsed = parsePromptCommand(text)
-    if (!parsed) return text
-    const found = this.prompts().find((p) => p.command === parsed.command)
-    if (!found) {
-      const known = this.prompts().map((p) => `/${p.command}`)
-      throw new Error(
-        `/${parsed.command} is not a prompt of a running MCP server${known.length ? ` (there are: ${known.join(', ')})` : ''}.`,
-      )
-    }
-    const { args, error } = promptArguments(found.prompt, parsed.rest)
-    if (error) throw new Error(`/${found.command} ${error}.`)
-    return this.connections.get(found.server)!.getPrompt(found.prompt.name, args)
+  /** `/mcp__SERVER__PROMPT args` → the prompt's text (./prompts.ts); any other text as it is. */
+  expandPrompt(text: string): Promise<string> {
+    return expandPromptCommand(this.ready(), text)
   }
 
   /** The running servers' instructions, for the system prompt (bounded and marked as theirs). */
