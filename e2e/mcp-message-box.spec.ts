@@ -132,7 +132,7 @@ for (const size of sizes) {
 }
 
 // The elicitation card in the approvals' own header and buttons (Submit, Cancel, Decline), with
-// no Y/N hint (the keys answer approvals, not a server's question): declined here.
+// no Y/N hint (the keys answer approvals, not a server's question); Enter in a field submits.
 test('a server question on its card, with the approvals’ buttons (1024x700)', async ({ page }) => {
   test.setTimeout(90_000)
   h = await startServe({
@@ -141,7 +141,7 @@ test('a server question on its card, with the approvals’ buttons (1024x700)', 
     model: {
       turns: [
         { text: 'Asking.', toolCalls: [{ name: 'mcp__asker__ask_name', arguments: {} }] },
-        { text: 'Declined, fine.' },
+        { text: 'Thanks, Ada.' },
       ],
     },
   })
@@ -165,10 +165,14 @@ test('a server question on its card, with the approvals’ buttons (1024x700)', 
   await expect(card.getByTestId('mcp-elicit-accept')).toHaveText('Submit')
   await expect(card.getByTestId('approval-keys')).toHaveCount(0)
   await saveScreen(page, '96-mcp-elicitation-card-1024x700')
-  await card.getByTestId('mcp-elicit-decline').click()
+  // Enter in a field submits the form, as the card's Submit does.
+  await card.locator('[data-field="name"]').fill('Ada')
+  await card.locator('[data-field="name"]').press('Enter')
   await expect(card).toHaveCount(0)
-  await expect(page.getByText('Declined, fine.')).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByText('Thanks, Ada.')).toBeVisible({ timeout: 20_000 })
   const chats = h.model.requests.filter((r) => r.path === '/api/chat')
-  expect(JSON.parse(chats.at(-1)?.body.messages.at(-1).content).text).toBe('answer: {"action":"decline"}')
+  expect(JSON.parse(chats.at(-1)?.body.messages.at(-1).content).text).toBe(
+    'answer: {"action":"accept","content":{"name":"Ada","team":4}}',
+  )
   expect(problems).toEqual([])
 })

@@ -135,6 +135,13 @@ export function ElicitationCard({ question }: { question: McpElicitationView }):
         e.preventDefault()
         submit()
       }}
+      // Enter in a field submits, as it did with a submit button (the frame's buttons are plain).
+      onKeyDown={(e) => {
+        const field = e.target
+        if (e.key !== 'Enter' || !(field instanceof HTMLInputElement) || field.type === 'checkbox') return
+        e.preventDefault()
+        submit()
+      }}
       data-testid="mcp-elicitation"
       data-server={question.server}
       aria-labelledby={titleId}
