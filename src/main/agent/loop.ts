@@ -1,4 +1,11 @@
-import type { ApprovalPolicy, EventDraft, FinishReason, StepwiseEvent, Usage } from '../../shared/protocol'
+import type {
+  ApprovalPolicy,
+  EventDraft,
+  FinishReason,
+  StepwiseEvent,
+  ToolCall,
+  Usage,
+} from '../../shared/protocol'
 import type { ModelProvider, ModelRequest, ModelTurn, TrafficEntry, TranscriptItem } from '../providers/types'
 import { ContextManager } from '../context/manager'
 import { ProviderError } from '../providers/types'
@@ -11,6 +18,7 @@ import type { ToolContext, ToolDefinition } from '../tools/types'
 import type { Approver } from './approvals'
 import { isMcpTool, type McpTool } from '../mcp/tools'
 import { ToolRunner, type CheckpointTaker } from './tool-runner'
+import { userMessageWithResources, type MentionedResource } from './mentions'
 import { describeProviderError, type ErrorAudience } from './errors'
 import { pushAll } from '../../shared/arrays'
 
@@ -156,9 +164,24 @@ export class Agent {
     return tools.filter((t) => !t.mutating || (isMcpTool(t) && t.mcp.readOnly))
   }
 
-  async runTask(task: string, signal: AbortSignal): Promise<TaskOutcome> {
-    this.record({ type: 'user.message', text: task })
-    this.transcript.push({ role: 'user', text: task })
+  /** `resources`: MCP resources the message names, read and attached to it first (agent/mentions.ts). */
+  async runTask(
+    task: string,
+    signal: AbortSignal,
+    resources: readonly MentionedResource[] = [],
+  ): Promise<TaskOutcome> {
+    if (resources.length === 0) {
+      this.record({ type: 'user.message', text: task })
+      this.transcript.push({ role: 'user', text: task })
+    } else {
+      const deps = {
+        record: (d: EventDraft) => this.record(d),
+        runTool: (call: ToolCall, s: AbortSignal) => this.tools.run(call, s),
+        callIds: this.callIds,
+      }
+      const text = await userMessageWithResources(deps, task, resources, signal)
+      this.transcript.push({ role: 'user', text })
+    }
     return this.continueTask(signal)
   }
 

@@ -52,6 +52,8 @@ function inconsistency(events: readonly StepwiseEvent[], seq: number): string | 
       } else if (e.type === 'session.finished' || e.type === 'user.message') {
         streaming.clear()
         open.length = 0
+        // The resources a message names are read right after it: a fork between misses them.
+        if (e.type === 'user.message') pushAll(open, e.resources?.map((r) => r.callId) ?? [])
       }
       continue
     }

@@ -1,4 +1,11 @@
-import type { McpListOutput, McpServerState, McpServerView, McpSettings } from '../../shared/protocol'
+import type {
+  McpCatalog,
+  McpListOutput,
+  McpServerState,
+  McpServerView,
+  McpSettings,
+} from '../../shared/protocol'
+import { catalogOf, findMentions, MAX_MENTIONS, mentionProblems, type ResourceMention } from './catalog'
 import type { Store } from '../store/types'
 import {
   describeTarget,
@@ -27,7 +34,7 @@ import {
   toolKey,
   updateMcpSettings,
 } from './settings'
-import { parsePromptCommand, promptArguments, promptCommand, type PromptInfo } from './prompts'
+import { expandPromptCommand, promptsOf, type ServerPrompt } from './prompts'
 import { instructionsSection, READ_RESOURCE, readResourceInfo } from './resources'
 import { mcpTool, qualifiedName, type McpTool } from './tools'
 import { pushAll } from '../../shared/arrays'
@@ -209,36 +216,71 @@ export class McpManager {
     return cached
   }
 
-  /** The running servers' prompts, as the slash commands that run them. */
-  prompts(): { server: string; command: string; prompt: PromptInfo }[] {
-    return [...this.connections.values()]
-      .filter((c) => c.state === 'ready' && this.mayRun(c.config))
-      .flatMap((c) =>
-        c.prompts.map((prompt) => ({
-          server: c.config.name,
-          command: promptCommand(c.config.name, prompt.name),
-          prompt,
-        })),
-      )
+  /** Ready servers that may run: what prompts, the catalog and mentions read. */
+  private ready(): McpConnection[] {
+    return [...this.connections.values()].filter((c) => c.state === 'ready' && this.mayRun(c.config))
+  }
+
+  /** A ready server's read_resource tool, when the model has it (it offers resources, the tool is on). */
+  private reader(server: string): McpTool | undefined {
+    const conn = this.ready().find((c) => c.config.name === server)
+    if (!conn || !isToolEnabled(this.settings(), server, READ_RESOURCE)) return undefined
+    return this.resourceTool(conn)
+  }
+
+  private whyNoReader(server: string): string {
+    const conn = this.connections.get(server)
+    const state = this.view().servers.find((s) => s.name === server)?.state ?? 'stopped'
+    if (state !== 'ready') return `MCP server "${server}" is ${state}; start it in the MCP view first.`
+    if (!conn?.hasResources) return `MCP server "${server}" offers no resources.`
+    return `the read_resource tool of MCP server "${server}" is turned off in the MCP view.`
+  }
+
+  /** What the app's message box offers: the ready servers' prompts, and resources the model may read. */
+  catalog(): McpCatalog {
+    return catalogOf(
+      this.ready().map((c) => {
+        const readable = this.reader(c.config.name) !== undefined
+        return {
+          name: c.config.name,
+          prompts: c.prompts,
+          resources: readable ? c.resources : [],
+          templates: readable ? c.templates : [],
+        }
+      }),
+    )
   }
 
   /**
-   * `/mcp__SERVER__PROMPT args` → the prompt's text from its server; any other text as it is. An
-   * unknown prompt or a missing argument is an error saying what to write.
+   * The `@SERVER:URI` mentions of a message (of configured servers; other `@…` is text), each with
+   * the tool that reads it, and why any cannot be read now (the service refuses such a message).
    */
-  async expandPrompt(text: string): Promise<string> {
-    const parsed = parsePromptCommand(text)
-    if (!parsed) return text
-    const found = this.prompts().find((p) => p.command === parsed.command)
-    if (!found) {
-      const known = this.prompts().map((p) => `/${p.command}`)
-      throw new Error(
-        `/${parsed.command} is not a prompt of a running MCP server${known.length ? ` (there are: ${known.join(', ')})` : ''}.`,
-      )
-    }
-    const { args, error } = promptArguments(found.prompt, parsed.rest)
-    if (error) throw new Error(`/${found.command} ${error}.`)
-    return this.connections.get(found.server)!.getPrompt(found.prompt.name, args)
+  resourceMentions(text: string): { mentions: (ResourceMention & { tool: string })[]; problems: string[] } {
+    const found = findMentions(
+      text,
+      this.configured.map((s) => s.name),
+    )
+    if (found.length === 0) return { mentions: [], problems: [] }
+    const problems = mentionProblems(
+      found,
+      (server) => this.reader(server)?.name,
+      (server) => this.whyNoReader(server),
+    )
+    const mentions = found.flatMap((m) => {
+      const tool = this.reader(m.server)
+      return tool ? [{ ...m, tool: tool.name }] : []
+    })
+    return { mentions: mentions.slice(0, MAX_MENTIONS), problems }
+  }
+
+  /** The running servers' prompts, as the slash commands that run them. */
+  prompts(): ServerPrompt[] {
+    return promptsOf(this.ready())
+  }
+
+  /** `/mcp__SERVER__PROMPT args` → the prompt's text (./prompts.ts); any other text as it is. */
+  expandPrompt(text: string): Promise<string> {
+    return expandPromptCommand(this.ready(), text)
   }
 
   /** The running servers' instructions, for the system prompt (bounded and marked as theirs). */

@@ -86,3 +86,48 @@ export async function promptText(
     })
     .join('\n\n')
 }
+
+/** A running server's prompt, with the slash command that runs it. */
+export interface ServerPrompt {
+  server: string
+  command: string
+  prompt: PromptInfo
+}
+
+/** What the prompts need of a running server (mcp/connection.ts). */
+interface PromptServer {
+  config: { name: string }
+  prompts: readonly PromptInfo[]
+  getPrompt(name: string, args: Record<string, string>): Promise<string>
+}
+
+export function promptsOf(servers: readonly PromptServer[]): ServerPrompt[] {
+  return servers.flatMap((c) =>
+    c.prompts.map((prompt) => ({
+      server: c.config.name,
+      command: promptCommand(c.config.name, prompt.name),
+      prompt,
+    })),
+  )
+}
+
+/**
+ * `/mcp__SERVER__PROMPT args` → the prompt's text from its server; any other text as it is. An
+ * unknown prompt or a missing argument is an error saying what to write. The CLI's task and the
+ * app's message (service/mcp.ts) both go through here.
+ */
+export async function expandPromptCommand(servers: readonly PromptServer[], text: string): Promise<string> {
+  const parsed = parsePromptCommand(text)
+  if (!parsed) return text
+  const prompts = promptsOf(servers)
+  const found = prompts.find((p) => p.command === parsed.command)
+  if (!found) {
+    const known = prompts.map((p) => `/${p.command}`)
+    throw new Error(
+      `/${parsed.command} is not a prompt of a running MCP server${known.length ? ` (there are: ${known.join(', ')})` : ''}.`,
+    )
+  }
+  const { args, error } = promptArguments(found.prompt, parsed.rest)
+  if (error) throw new Error(`/${found.command} ${error}.`)
+  return servers.find((c) => c.config.name === found.server)!.getPrompt(found.prompt.name, args)
+}

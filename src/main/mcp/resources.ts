@@ -23,6 +23,7 @@ const MAX_ALL_INSTRUCTIONS = 8_000
 export interface ResourceInfo {
   uri: string
   name?: string
+  title?: string
   description?: string
   mimeType?: string
 }
@@ -30,6 +31,7 @@ export interface ResourceInfo {
 export interface TemplateInfo {
   uriTemplate: string
   name?: string
+  title?: string
   description?: string
 }
 

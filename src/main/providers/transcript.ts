@@ -2,6 +2,7 @@ import type { StepwiseEvent, ToolCall } from '../../shared/protocol'
 import { NO_PARTIAL_TEXT, withDelta, withRetry, type PartialText } from '../../shared/partial-text'
 import { summaryItem } from '../context/compaction'
 import type { ModelTurn, TranscriptItem } from './types'
+import { withAttachedResources, type AttachedRead } from './attached-resources'
 
 /**
  * The one transcript (docs/model-protocols.md#the-transcript): what the model is sent,
@@ -57,7 +58,10 @@ export function usedCallIds(
   transcript: readonly TranscriptItem[],
 ): Set<string> {
   const used = new Set<string>()
-  for (const e of events) if (e.type === 'assistant.message') for (const c of e.toolCalls) used.add(c.id)
+  for (const e of events) {
+    if (e.type === 'assistant.message') for (const c of e.toolCalls) used.add(c.id)
+    else if (e.type === 'user.message') for (const r of e.resources ?? []) used.add(r.callId)
+  }
   for (const item of transcript) if (item.role === 'assistant') for (const c of item.toolCalls) used.add(c.id)
   return used
 }
@@ -129,6 +133,9 @@ export function transcriptFromEvents(events: readonly StepwiseEvent[], uptoSeq =
   const items: TranscriptItem[] = []
   let open: OpenCall[] = []
   let partial: PartialText = NO_PARTIAL_TEXT
+  /** The last user message that named MCP resources: its reads are attached to it, not results. */
+  let attaching:
+    { item: { role: 'user'; text: string }; text: string; reads: AttachedRead[]; ids: string[] } | undefined
   /** A turn that streamed but has no assistant.message: its text is kept, marked interrupted. */
   const endPartial = () => {
     const text = partial.text.trim()
@@ -173,17 +180,29 @@ export function transcriptFromEvents(events: readonly StepwiseEvent[], uptoSeq =
         break
       }
       case 'tool.finished': {
+        const read = attaching?.ids.indexOf(e.callId) ?? -1
+        if (attaching && read >= 0) {
+          attaching.reads[read] = { ...attaching.reads[read], result: e.result }
+          attaching.item.text = withAttachedResources(attaching.text, attaching.reads)
+          break
+        }
         // Paired by order: the first open call with this id.
         const i = open.findIndex((c) => c.id === e.callId)
         if (i >= 0) open.splice(i, 1)
         items.push({ role: 'tool', callId: e.callId, name: e.name, output: JSON.stringify(e.result) })
         break
       }
-      case 'user.message':
+      case 'user.message': {
         endPartial()
         endCalls()
-        items.push({ role: 'user', text: e.text })
+        const reads = (e.resources ?? []).map((r) => ({ server: r.server, uri: r.uri }))
+        const item = { role: 'user' as const, text: withAttachedResources(e.text, reads) }
+        items.push(item)
+        attaching = reads.length
+          ? { item, text: e.text, reads, ids: (e.resources ?? []).map((r) => r.callId) }
+          : undefined
         break
+      }
       case 'toolcall.unparsed':
         // The loop asked the model to rewrite an unreadable call: the model saw it as a user turn.
         if (e.repair) items.push({ role: 'user', text: e.repair })

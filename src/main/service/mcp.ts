@@ -4,6 +4,9 @@ import type { OpenUrl } from '../mcp/oauth/flow'
 import { systemOpener } from '../mcp/oauth/opener'
 import type { ServiceContext } from './context'
 import { ElicitationDesk } from './mcp-elicitations'
+import type { MentionedResource } from '../agent/mentions'
+import { parsePromptCommand } from '../mcp/prompts'
+import { ServiceError } from './service-error'
 
 type ListOutput = CommandOutput<'mcp/list'>
 
@@ -53,6 +56,11 @@ export class McpHub {
     return manager
   }
 
+  /** A project's manager as it stands, servers not started (the message box's view of them). */
+  managerOf(repo: string): McpManager {
+    return this.manager(repo)
+  }
+
   /** The project the MCP view shows (the last one opened); its servers start in the background. */
   setProject(repo: string): void {
     this.current = repo
@@ -100,6 +108,7 @@ export class McpHub {
     const current = () => this.manager(this.current)
     return {
       'mcp/list': (): ListOutput => this.list(),
+      'mcp/catalog': () => current().catalog(),
       'mcp/setEnabled': async (input: CommandInput<'mcp/setEnabled'>): Promise<ListOutput> => {
         await current().setEnabled(input.server, input.tool, input.enabled)
         return this.list()
@@ -134,6 +143,43 @@ export class McpHub {
     this.questions.cancelAll()
     await Promise.all([...this.managers.values()].map((m) => m.stop()))
   }
+}
+
+/**
+ * The app's message as its turn starts it (docs/mcp.md#in-the-app): `/mcp__SERVER__PROMPT args`
+ * becomes the prompt's messages (the CLI's `edit` does the same, McpManager.expandPrompt); any
+ * other message keeps its words, with the `@SERVER:URI` resources it names to read and attach.
+ * A prompt that cannot run or a resource that cannot be read refuses the message, saying why.
+ */
+export async function turnMessage(
+  manager: McpManager,
+  text: string,
+): Promise<{ message: string; resources: MentionedResource[] }> {
+  if (parsePromptCommand(text)) {
+    try {
+      return { message: await manager.expandPrompt(text), resources: [] }
+    } catch (err) {
+      throw new ServiceError(err instanceof Error ? err.message : String(err))
+    }
+  }
+  const { mentions, problems } = manager.resourceMentions(text)
+  if (problems.length > 0) throw new ServiceError(problems.join(' '))
+  return { message: text, resources: mentions }
+}
+
+/**
+ * A message for the running turn's next step: a prompt or a resource mention is what starts a
+ * turn (it is read or expanded first), so such a message waits for the turn to end.
+ */
+export function refuseQueued(manager: McpManager | undefined, text: string): void {
+  if (parsePromptCommand(text))
+    throw new ServiceError(
+      'A server prompt runs as its own turn: send it once this turn ends, or press Stop first.',
+    )
+  if (manager && manager.resourceMentions(text).mentions.length > 0)
+    throw new ServiceError(
+      'A message that attaches MCP resources (@server:uri) starts its own turn: send it once this turn ends, or press Stop first.',
+    )
 }
 
 const hubs = new WeakMap<ServiceContext, McpHub>()

@@ -13,6 +13,8 @@ import type { MessageQueue } from './queue'
 export interface QueueHost {
   liveSession(sessionId: string): { turn?: unknown; queue: MessageQueue }
   startTurn(sessionId: string, message: string): Promise<CommandOutput<'turn/start'>>
+  /** Throws when the message must start a turn of its own (a server prompt, MCP resources). */
+  checkQueued(sessionId: string, text: string): void
 }
 
 /** `queue/add`: waits for the running turn's next step, or starts a turn when none runs. */
@@ -25,6 +27,7 @@ export async function enqueue(
     await sessions.startTurn(input.sessionId, input.text)
     return { id: '', started: true }
   }
+  sessions.checkQueued(input.sessionId, input.text)
   return { id: live.queue.add(input.text), started: false }
 }
 

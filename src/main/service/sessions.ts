@@ -8,7 +8,8 @@ import type { TurnKind } from '../session/turn'
 import type { SessionRow } from '../store/types'
 import { HostApprover } from './approver'
 import type { ServiceContext } from './context'
-import { mcpHubOf } from './mcp'
+import type { MentionedResource } from '../agent/mentions'
+import { mcpHubOf, refuseQueued, turnMessage } from './mcp'
 import { MessageQueue } from './queue'
 import {
   applyConfigured,
@@ -196,11 +197,15 @@ export class SessionRuntime {
     let session: Session
     let notices: string[]
     let mcp: AgentOptions['mcp']
+    let resources: MentionedResource[] = []
     try {
       session = await this.sessionOf(sessionId, live)
       notices = await session.prepare()
       // A host that fixed its own MCP servers (the CLI's) keeps them; the app's hub otherwise.
-      mcp = live.host ? live.host.mcp : await mcpHubOf(this.ctx)?.forSession(live.repo)
+      const hub = live.host ? undefined : await mcpHubOf(this.ctx)?.forSession(live.repo)
+      mcp = live.host ? live.host.mcp : hub
+      // The app's message: a server prompt's text, or its words with the resources it names.
+      if (hub && message !== undefined) ({ message, resources } = await turnMessage(hub, message))
     } catch (err) {
       live.turn = undefined
       throw err
@@ -212,6 +217,7 @@ export class SessionRuntime {
     const outcome = session
       .runTurn({
         message,
+        resources,
         kind: opts.kind,
         repair: opts.untilGreen ? { maxRounds: live.host?.repairRounds ?? UNTIL_GREEN_ROUNDS } : undefined,
         approver: opts.approver,
@@ -250,6 +256,12 @@ export class SessionRuntime {
       })
     })
     return { outcome: ended.then(() => outcome), notices }
+  }
+
+  /** A message for a running turn's queue that must start a turn of its own is refused (service/mcp.ts). */
+  checkQueued(sessionId: string, text: string): void {
+    const live = this.liveSession(sessionId)
+    refuseQueued(live.host ? undefined : mcpHubOf(this.ctx)?.managerOf(live.repo), text)
   }
 
   /** Prepares a session's first turn ahead of it; returns what the user should know first. */

@@ -1,6 +1,7 @@
 import type { ApprovalPolicy, EventDraft, StepwiseEvent } from '../../shared/protocol'
 import { Agent, type AgentOptions, type TaskOutcome } from '../agent/loop'
 import type { Approver } from '../agent/approvals'
+import type { MentionedResource } from '../agent/mentions'
 import { resumeBundle } from '../agent/resume'
 import { verifyProject, type CommandSettings } from '../exec'
 import type { ModelProvider } from '../providers/types'
@@ -29,6 +30,8 @@ export type TurnKind = 'message' | 'retry' | 'continue'
 export interface TurnOptions {
   /** The user's message; without one the model is asked again from where the session stands. */
   message?: string
+  /** MCP resources the message names (`@SERVER:URI`): read and attached to it (agent/mentions.ts). */
+  resources?: readonly MentionedResource[]
   /** `continue`: no message and no retry (a fork's re-run). Default: `message`, or `retry` without one. */
   kind?: TurnKind
   /** Until green: verify build and tests when the model says it is done, and repair. */
@@ -137,7 +140,7 @@ export async function playTurn(deps: TurnDeps, opts: TurnOptions, signal: AbortS
     outcome =
       opts.message === undefined
         ? await agent.continueTask(signal)
-        : await agent.runTask(opts.message, signal)
+        : await agent.runTask(opts.message, signal, opts.resources)
     store.setSessionStatus(sessionId, outcome.reason === 'done' ? 'done' : outcome.reason)
   } catch (err) {
     outcome = internalFailure(err, record)

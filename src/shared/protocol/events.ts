@@ -67,6 +67,12 @@ export const userMessageEvent = z.object({
   text: z.string(),
   /** Sent while the agent worked: held in the queue, delivered at the next step boundary. */
   queued: z.boolean().optional(),
+  /**
+   * MCP resources the message names (`@SERVER:URI`, docs/mcp.md#resources): each read right
+   * after it as the server's read_resource call `callId` (tool.started … tool.finished, through
+   * the policy), and its contents attached to this message for the model.
+   */
+  resources: z.array(z.object({ server: z.string(), uri: z.string(), callId: z.string() })).optional(),
 })
 
 export const assistantDeltaEvent = z.object({

@@ -124,8 +124,51 @@ export const mcpElicitationCommandSchemas = {
   },
 } as const
 
+/**
+ * A running server's prompt, offered in the message box as the slash command that runs it
+ * (`/mcp__SERVER__PROMPT args`, sent as the turn's text: the core puts the prompt's messages there).
+ */
+export const mcpPromptViewSchema = z.object({
+  server: z.string(),
+  /** The command without its slash: `mcp__SERVER__PROMPT`. */
+  command: z.string(),
+  /** The server's own name for the prompt. */
+  name: z.string(),
+  /** The server's text: untrusted, whitespace collapsed, capped. */
+  description: z.string().optional(),
+  arguments: z.array(
+    z.object({ name: z.string(), description: z.string().optional(), required: z.boolean() }),
+  ),
+})
+export type McpPromptView = z.infer<typeof mcpPromptViewSchema>
+
+/**
+ * A running server's resource (or resource template), offered after `@` in the message box as
+ * `@SERVER:URI`; a message naming one has it read (through the policy, as the server's
+ * read_resource tool) and attached for the model.
+ */
+export const mcpResourceViewSchema = z.object({
+  server: z.string(),
+  /** The URI, or for a template its RFC 6570 pattern (`file:///{path}`) to fill in. */
+  uri: z.string(),
+  template: z.boolean(),
+  /** The server's texts: untrusted, whitespace collapsed, capped. */
+  name: z.string().optional(),
+  description: z.string().optional(),
+  mimeType: z.string().optional(),
+})
+export type McpResourceView = z.infer<typeof mcpResourceViewSchema>
+
+export const mcpCatalogOutputSchema = z.object({
+  prompts: z.array(mcpPromptViewSchema),
+  resources: z.array(mcpResourceViewSchema),
+})
+export type McpCatalog = z.infer<typeof mcpCatalogOutputSchema>
+
 export const mcpCommandSchemas = {
   'mcp/list': { input: z.object({}), output: mcpListOutputSchema },
+  /** The open project's running servers' prompts and resources, for the message box (`/` and `@`). */
+  'mcp/catalog': { input: z.object({}), output: mcpCatalogOutputSchema },
   'mcp/setEnabled': {
     input: z.object({ server: serverName, tool: z.string().min(1).optional(), enabled: z.boolean() }),
     output: mcpListOutputSchema,

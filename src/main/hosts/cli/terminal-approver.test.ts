@@ -54,6 +54,27 @@ afterEach(() => {
 })
 
 describe('terminalApprover', () => {
+  it('says an MCP tool’s annotations in the card’s words (src/shared/mcp-hints.ts)', async () => {
+    const mcp: ApprovalRequest = {
+      ...request,
+      tool: 'mcp__lib__wipe',
+      why: 'MCP tools ask unless allowed',
+      rule: { kind: 'mcp', server: 'lib', tool: 'wipe' },
+      subject: {
+        kind: 'mcp',
+        server: 'lib',
+        tool: 'wipe',
+        args: { shelf: 'top' },
+        hints: { destructive: true, idempotent: true, openWorld: false },
+      },
+    }
+    const { answer, shown } = await ask(['y'], undefined, mcp)
+    expect(answer).toEqual({ decision: 'accept' })
+    expect(shown).toContain(
+      '\n  the server says: may delete or overwrite data (allowing the whole server does not cover it); safe to repeat: the same call again changes nothing more; stays within its own data\n',
+    )
+  })
+
   it('shows the diff and accepts on y', async () => {
     const { answer, shown } = await ask(['y'])
     expect(answer).toEqual({ decision: 'accept' })

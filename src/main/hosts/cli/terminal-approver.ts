@@ -8,6 +8,7 @@ import { describeRule, ruleLabel } from '../../../shared/approval-rules'
 import type { SubjectOf } from '../../../shared/protocol'
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../agent/approvals'
 import { inertDeep, inertText } from '../../../shared/terminalText'
+import { mcpHintPhrases } from '../../../shared/mcp-hints'
 import { describeCall } from '../../mcp/tools'
 
 type Colors = ReturnType<typeof pc.createColors>
@@ -56,13 +57,9 @@ function describeRequest(request: ApprovalRequest, color: Colors): string {
       return `\n${color.bold(`${tool}:`)} ${color.cyan(subject.command)}\n  in ${subject.cwd}${why}\n`
     }
     case 'mcp': {
-      const h = subject.hints
-      const notes = [
-        h?.destructive ? color.yellow('the server says it may destroy data') : '',
-        h?.openWorld ? 'reaches outside (open world)' : '',
-        h?.idempotent ? 'safe to repeat' : '',
-      ].filter(Boolean)
-      return `\n${color.bold(`${tool}:`)} ${describeCall(subject.server, subject.tool, subject.args)}${notes.length ? `\n  ${notes.join('; ')}` : ''}\n`
+      const notes = mcpHintPhrases(subject).map((p) => (p.warn ? color.yellow(p.text) : p.text))
+      const said = notes.length ? `\n  the server says: ${notes.join('; ')}` : ''
+      return `\n${color.bold(`${tool}:`)} ${describeCall(subject.server, subject.tool, subject.args)}${said}\n`
     }
     case 'conflict':
       return ''

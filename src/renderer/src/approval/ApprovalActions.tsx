@@ -1,6 +1,8 @@
 import type React from 'react'
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 import { RejectBox } from './RejectBox'
+// Its styles come with it: the elicitation card uses it outside the (lazily loaded) approval panel.
+import './approval.css'
 
 interface ApprovalActionsProps {
   acceptLabel: string
@@ -16,6 +18,14 @@ interface ApprovalActionsProps {
   children?: ReactNode
   /** Whether E (edit) is one of the keys to show. */
   editKey?: boolean
+  /** A question that is not an approval (a server's elicitation): its own words and hooks. */
+  answer?: {
+    rejectLabel: string
+    acceptTestId: string
+    rejectTestId: string
+    /** Y/N do not answer it: no key hint under the buttons, and Reject asks no reason. */
+    noKeys: true
+  }
 }
 
 /** The keys that answer, shown under the buttons while the question is open. */
@@ -35,7 +45,7 @@ function KeyHint({ editKey }: { editKey: boolean }): React.JSX.Element {
 
 /** Accept and Reject, with the optional reason box that Reject opens. */
 export function ApprovalActions(props: ApprovalActionsProps): React.JSX.Element {
-  const { acceptLabel, acceptBlockedReason, resolved, rejecting, onRejectingChange } = props
+  const { acceptLabel, acceptBlockedReason, resolved, rejecting, onRejectingChange, answer } = props
   const rejectButton = useRef<HTMLButtonElement>(null)
   const hintId = useId()
 
@@ -59,7 +69,7 @@ export function ApprovalActions(props: ApprovalActionsProps): React.JSX.Element 
         <button
           type="button"
           className="approval-button approval-button--primary"
-          data-testid="approve-button"
+          data-testid={answer?.acceptTestId ?? 'approve-button'}
           disabled={resolved || rejecting || acceptBlockedReason !== undefined}
           aria-describedby={acceptBlockedReason ? hintId : undefined}
           onClick={props.onAccept}
@@ -71,12 +81,12 @@ export function ApprovalActions(props: ApprovalActionsProps): React.JSX.Element 
           ref={rejectButton}
           type="button"
           className="approval-button approval-button--danger"
-          data-testid="reject-button"
-          aria-expanded={rejecting}
+          data-testid={answer?.rejectTestId ?? 'reject-button'}
+          aria-expanded={answer ? undefined : rejecting}
           disabled={resolved}
-          onClick={() => onRejectingChange(!rejecting)}
+          onClick={() => (answer ? props.onReject(undefined) : onRejectingChange(!rejecting))}
         >
-          Reject (N)
+          {answer?.rejectLabel ?? 'Reject (N)'}
         </button>
         {acceptBlockedReason && (
           <span id={hintId} className="approval-hint">
@@ -85,7 +95,7 @@ export function ApprovalActions(props: ApprovalActionsProps): React.JSX.Element 
         )}
       </div>
       {rejecting && !resolved && <RejectBox onConfirm={props.onReject} onCancel={cancel} />}
-      {!rejecting && !resolved && <KeyHint editKey={props.editKey ?? false} />}
+      {!rejecting && !resolved && !answer && <KeyHint editKey={props.editKey ?? false} />}
     </div>
   )
 }

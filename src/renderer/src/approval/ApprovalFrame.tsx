@@ -7,6 +7,7 @@ import type { ApprovalAnswer } from './types'
 import { useApprovalKeys, useTakeFocus } from './useApprovalKeys'
 import { BacktickText } from './BacktickText'
 import { useResolveOnce } from './useResolveOnce'
+import './approval.css'
 
 interface ApprovalHeaderProps {
   titleId: string

@@ -1,4 +1,5 @@
 import type React from 'react'
+import { mcpHintPhrases } from '../../../shared/mcp-hints'
 import { AcceptRejectApproval } from './ApprovalFrame'
 import { mcpArgsText, mcpDescriptionText } from './mcpCall'
 import type { ApprovalAnswer, ApprovalCard } from './types'
@@ -21,6 +22,7 @@ export function McpApproval({ request, queued, onResolve }: McpApprovalProps): R
   const { server, tool } = request.subject
   const args = mcpArgsText(request.subject.args)
   const description = mcpDescriptionText(request.subject.description)
+  const hints = mcpHintPhrases(request.subject)
 
   return (
     <AcceptRejectApproval
@@ -54,6 +56,25 @@ export function McpApproval({ request, queued, onResolve }: McpApprovalProps): R
           <code data-testid="approval-mcp-args">{args.text}</code>
           {args.hidden > 0 && <span className="approval-mcp-cut">{`\n${hiddenNote(args.hidden)}`}</span>}
         </pre>
+        {hints.length > 0 && (
+          <>
+            <h3 className="approval-mcp-label">
+              What the server says about this tool (hints, not guarantees)
+            </h3>
+            <ul className="approval-mcp-hints" data-testid="approval-mcp-hints">
+              {hints.map((h) => (
+                <li
+                  key={h.hint}
+                  className={h.warn ? 'warn' : undefined}
+                  data-hint={h.hint}
+                  data-value={String(h.value)}
+                >
+                  {h.text}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
         {description && (
           <>
             <h3 className="approval-mcp-label">What the server says this tool does</h3>

@@ -6,6 +6,17 @@ import { onDraft } from './draft'
 import { loadHistory, saveHistory } from './history'
 import { insertMention, matchFiles, mentionAt } from './mentions'
 import { matchSlash, parseSlash, slashQuery } from './slash'
+import {
+  matchPrompts,
+  matchResources,
+  needsPromptArgs,
+  placeholderIn,
+  promptBeingRun,
+  resourceMention,
+  useMcpCatalog,
+} from './mcpOffers'
+import { PromptArgsHint, PromptLabel, ResourceLabel } from './McpSuggestionLabels'
+import type { McpPromptView, McpResourceView } from '../../../shared/protocol'
 import { QueuedMessages } from './QueuedMessages'
 import { Suggestions, type Suggestion } from './Suggestions'
 import './chat.css'
@@ -39,8 +50,9 @@ function slashLabel(command: PaletteCommand): React.JSX.Element {
 
 /**
  * The message box: Enter sends, Shift+Enter breaks the line, ↑/↓ walk the history
- * (at the first or last line; kept per project across restarts), `@` completes project files,
- * `/` completes the app's commands (run here, never sent to the model), Esc or Stop interrupts
+ * (at the first or last line; kept per project across restarts), `@` completes project files
+ * and the MCP servers' resources, `/` completes the app's commands (run here, never sent to the
+ * model) and the servers' prompts (sent: the core puts the prompt's text in), Esc or Stop interrupts
  * the running turn. While the agent works, Enter queues the message for its next step
  * (QueuedMessages shows, edits and takes back what waits). A refused send keeps the text.
  */
@@ -50,6 +62,7 @@ export function ChatInput(): React.JSX.Element {
   const sessionId = useApp((s) => s.sessionId)
   const approvalWaiting = useApp((s) => s.view.pendingApprovals.length > 0)
   const files = useProjectFiles(repo)
+  const mcp = useMcpCatalog(repo)
   const [text, setText] = useState('')
   const [untilGreen, setUntilGreen] = useState(false)
   const [caret, setCaret] = useState(0)
@@ -83,12 +96,25 @@ export function ChatInput(): React.JSX.Element {
 
   const mention = useMemo(() => mentionAt(text, caret), [text, caret])
   const matches = useMemo(() => (mention ? matchFiles(files, mention.query) : []), [mention, files])
+  const resources = useMemo(
+    () => (mention ? matchResources(mcp.resources, mention.query) : []),
+    [mention, mcp.resources],
+  )
   const slashQ = useMemo(() => slashQuery(text, caret), [text, caret])
   const commands = useMemo(() => (slashQ === null ? [] : matchSlash(SLASH_COMMANDS, slashQ)), [slashQ])
-  const showSlash = commands.length > 0
-  const showMentions = !showSlash && mention !== null && matches.length > 0
+  const prompts = useMemo(
+    () => (slashQ === null ? [] : matchPrompts(mcp.prompts, slashQ)),
+    [slashQ, mcp.prompts],
+  )
+  const showSlash = commands.length + prompts.length > 0
+  const showMentions = !showSlash && mention !== null && matches.length + resources.length > 0
+  const runningPrompt = showSlash ? undefined : promptBeingRun(mcp.prompts, text)
   const query = showSlash ? `/${slashQ}` : (mention?.query ?? '')
-  const count = showSlash ? commands.length : showMentions ? matches.length : 0
+  const count = showSlash
+    ? commands.length + prompts.length
+    : showMentions
+      ? matches.length + resources.length
+      : 0
   const listId = showSlash ? 'slash-list' : 'mention-list'
 
   const active = pickState.query === query ? Math.min(pickState.index, Math.max(count - 1, 0)) : 0
@@ -99,10 +125,11 @@ export function ChatInput(): React.JSX.Element {
     if (repo) saveHistory(repo, history)
   }
 
-  const setTextAndCaret = (next: string, at = next.length): void => {
+  /** `end`: select up to there (a template's placeholder, to type over). */
+  const setTextAndCaret = (next: string, at = next.length, end = at): void => {
     setText(next)
     requestAnimationFrame(() => {
-      box.current?.setSelectionRange(at, at)
+      box.current?.setSelectionRange(at, end)
       setCaret(at)
     })
   }
@@ -122,10 +149,10 @@ export function ChatInput(): React.JSX.Element {
     await runCommand(command, arg)
   }
 
-  const submit = async (): Promise<void> => {
-    const message = text.trim()
+  const submit = async (typed = text): Promise<void> => {
+    const message = typed.trim()
     if (!message) return
-    const call = parseSlash(text)
+    const call = parseSlash(typed)
     if (call) return runSlash(call.name, call.arg, message)
     try {
       if (busy) await enqueue(message)
@@ -141,6 +168,34 @@ export function ChatInput(): React.JSX.Element {
     if (!mention) return
     const next = insertMention(text, mention, path)
     setTextAndCaret(next.text, next.caret)
+  }
+
+  /** A resource: `@server:uri `; a template's first `{…}` is selected, to type its value over it. */
+  const pickResource = (resource: McpResourceView): void => {
+    if (!mention) return
+    const next = insertMention(text, mention, resourceMention(resource))
+    const hole = resource.template ? placeholderIn(resourceMention(resource)) : undefined
+    const at = mention.start + 1
+    if (hole) setTextAndCaret(next.text, at + hole.start, at + hole.end)
+    else setTextAndCaret(next.text, next.caret)
+  }
+
+  /** A server prompt: Tab completes it; Enter sends it, unless a required argument is still to type. */
+  const pickPrompt = (prompt: McpPromptView, how: 'complete' | 'run'): void => {
+    const rest = text.replace(/^\/\S*/, '').trim()
+    if (how === 'run' && (!needsPromptArgs(prompt) || rest))
+      void submit(`/${prompt.command}${rest ? ` ${rest}` : ''}`)
+    else setTextAndCaret(`/${prompt.command} ${rest}`)
+  }
+
+  const pickSlash = (index: number, how: 'complete' | 'run'): void => {
+    if (index < commands.length) pickCommand(commands[index], how)
+    else pickPrompt(prompts[index - commands.length], how)
+  }
+
+  const pickMention = (index: number): void => {
+    if (index < matches.length) pick(matches[index])
+    else pickResource(resources[index - matches.length])
   }
 
   /** Tab completes the name; Enter runs it, unless it still needs its argument (then completes it). */
@@ -161,8 +216,8 @@ export function ChatInput(): React.JSX.Element {
       }
       if (e.key === 'Enter' || e.key === 'Tab') {
         e.preventDefault()
-        if (showSlash) pickCommand(commands[active], e.key === 'Tab' ? 'complete' : 'run')
-        else pick(matches[active])
+        if (showSlash) pickSlash(active, e.key === 'Tab' ? 'complete' : 'run')
+        else pickMention(active)
         return
       }
       if (e.key === 'Escape') {
@@ -197,6 +252,7 @@ export function ChatInput(): React.JSX.Element {
   return (
     <>
       <QueuedMessages />
+      {runningPrompt && <PromptArgsHint prompt={runningPrompt} />}
       {untilGreen && (
         <p id="until-green-says" className="chat-mode-hint" data-testid="until-green-says">
           <strong>Until green</strong> is on: when the model says it is done, the project&apos;s build and
@@ -209,19 +265,31 @@ export function ChatInput(): React.JSX.Element {
             id="slash-list"
             label="Commands"
             testId="slash-list"
-            items={commands.map((c): Suggestion => ({ key: c.id, label: slashLabel(c) }))}
+            items={[
+              ...commands.map((c): Suggestion => ({ key: c.id, label: slashLabel(c) })),
+              ...prompts.map((p): Suggestion => ({
+                key: `mcp:${p.command}`,
+                label: <PromptLabel prompt={p} />,
+              })),
+            ]}
             active={active}
-            onPick={(i) => pickCommand(commands[i], 'run')}
+            onPick={(i) => pickSlash(i, 'run')}
           />
         )}
         {showMentions && (
           <Suggestions
             id="mention-list"
-            label="Files to mention"
+            label="Files and resources to mention"
             testId="mention-list"
-            items={matches.map((file): Suggestion => ({ key: file, label: file }))}
+            items={[
+              ...matches.map((file): Suggestion => ({ key: file, label: file })),
+              ...resources.map((r): Suggestion => ({
+                key: `mcp:${resourceMention(r)}`,
+                label: <ResourceLabel resource={r} />,
+              })),
+            ]}
             active={active}
-            onPick={(i) => pick(matches[i])}
+            onPick={pickMention}
           />
         )}
         <textarea

@@ -26,6 +26,8 @@ describe('slashQuery', () => {
     expect(slashQuery('/', 1)).toBe('')
     expect(slashQuery('/re', 3)).toBe('re')
     expect(slashQuery('/rewind 3', 2)).toBe('rewind')
+    // MCP prompts are named mcp__SERVER__PROMPT.
+    expect(slashQuery('/mcp__lib__rev', 14)).toBe('mcp__lib__rev')
   })
 
   it('stops once an argument is typed, for plain text, and when closed', () => {

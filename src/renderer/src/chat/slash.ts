@@ -23,7 +23,7 @@ export function parseSlash(text: string): SlashCall | null {
  * an argument is being typed, or for a message that is not a command).
  */
 export function slashQuery(text: string, caret: number): string | null {
-  const word = /^\/([a-z0-9-]*)(?=\s|$)/i.exec(text)
+  const word = /^\/([a-z0-9_-]*)(?=\s|$)/i.exec(text)
   if (!word) return null
   // A negative caret: the list was closed (Esc).
   return caret >= 0 && caret <= word[0].length ? word[1].toLowerCase() : null

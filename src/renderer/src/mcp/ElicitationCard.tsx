@@ -1,13 +1,15 @@
 import type React from 'react'
 import { useEffect, useId, useState } from 'react'
 import { formFields, readAnswer, type FormField } from '../../../shared/mcp-elicitation-form'
+import { ApprovalActions } from '../approval/ApprovalActions'
+import { ApprovalHeader } from '../approval/ApprovalFrame'
 import { plainText } from './model'
 import { answerElicitation, loadElicitations, useMcpUi } from './mcpState'
 import type { McpElicitationView } from './types'
 
 /*
- * A server's question (elicitation), shown like an approval and answered here whatever the
- * approval policy: a form built from the server's schema (defaults filled in), or a URL to open.
+ * A server's question (elicitation), shown like an approval — the approvals' header and buttons
+ * (approval/ApprovalFrame.tsx, ApprovalActions.tsx) — and answered here whatever the approval policy: a form built from the server's schema (defaults filled in), or a URL to open.
  * The server's text is untrusted: shown as plain text, and a URL only as an http(s) link.
  */
 
@@ -109,25 +111,49 @@ export function ElicitationCard({ question }: { question: McpElicitationView }):
   const fields = formFields(question.requestedSchema)
   const [values, setValues] = useState<Values>(() => initialValues(fields))
   const [error, setError] = useState<string | null>(null)
+  // Answered: the buttons stay disabled until the card goes, so nothing is sent twice.
+  const [sent, setSent] = useState(false)
+  const titleId = useId()
   const link = safeLink(question.url)
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault()
-    if (question.mode === 'url') return void answerElicitation(question.id, 'accept')
+  const answer = (
+    action: 'accept' | 'decline' | 'cancel',
+    content?: Record<string, string | number | boolean>,
+  ) => {
+    setSent(true)
+    void answerElicitation(question.id, action, content).finally(() => setSent(false))
+  }
+  const submit = () => {
+    if (question.mode === 'url') return answer('accept')
     const { content, error: problem } = formContent(fields, values)
     if (problem) return setError(problem)
-    void answerElicitation(question.id, 'accept', content)
+    answer('accept', content)
   }
   return (
     <form
       className="mcp-elicit"
-      onSubmit={submit}
+      onSubmit={(e) => {
+        e.preventDefault()
+        submit()
+      }}
+      // Enter in a field submits, as it did with a submit button (the frame's buttons are plain).
+      onKeyDown={(e) => {
+        const field = e.target
+        if (e.key !== 'Enter' || !(field instanceof HTMLInputElement) || field.type === 'checkbox') return
+        e.preventDefault()
+        submit()
+      }}
       data-testid="mcp-elicitation"
       data-server={question.server}
-      aria-label={`Question from ${question.server}`}
+      aria-labelledby={titleId}
     >
-      <p className="mcp-elicit-head">
-        <strong>{plainText(question.server)}</strong> asks
-      </p>
+      <ApprovalHeader
+        titleId={titleId}
+        kind="mcp"
+        badge="Question"
+        heading="The server asks"
+        preposition="MCP server"
+        tool={plainText(question.server)}
+      />
       <p className="mcp-elicit-message">{plainText(question.message)}</p>
       {question.mode === 'url' ? (
         <p className="mcp-elicit-url">
@@ -153,27 +179,30 @@ export function ElicitationCard({ question }: { question: McpElicitationView }):
           {error}
         </p>
       )}
-      <div className="mcp-elicit-actions">
-        <button type="submit" className="ui-button small primary" data-testid="mcp-elicit-accept">
-          {question.mode === 'url' ? 'Done' : 'Submit'}
-        </button>
+      <ApprovalActions
+        acceptLabel={question.mode === 'url' ? 'Done' : 'Submit'}
+        resolved={sent}
+        rejecting={false}
+        onRejectingChange={() => {}}
+        onAccept={submit}
+        onReject={() => answer('decline')}
+        answer={{
+          rejectLabel: 'Decline',
+          acceptTestId: 'mcp-elicit-accept',
+          rejectTestId: 'mcp-elicit-decline',
+          noKeys: true,
+        }}
+      >
         <button
           type="button"
-          className="ui-button small"
-          data-testid="mcp-elicit-decline"
-          onClick={() => void answerElicitation(question.id, 'decline')}
-        >
-          Decline
-        </button>
-        <button
-          type="button"
-          className="ui-button small"
+          className="approval-button"
           data-testid="mcp-elicit-cancel"
-          onClick={() => void answerElicitation(question.id, 'cancel')}
+          disabled={sent}
+          onClick={() => answer('cancel')}
         >
           Cancel
         </button>
-      </div>
+      </ApprovalActions>
     </form>
   )
 }

@@ -39,6 +39,14 @@ describe('elicitation card', () => {
     expect(html).toContain('<option value="pro">Pro</option>')
     expect(html).toContain('checked=""')
     expect(html).toContain('<span>age *</span>')
+    // The approvals' own header and buttons (one owner), in the question's words and without Y/N.
+    expect(html).toContain('class="approval-header"')
+    expect(html).toMatch(
+      /class="approval-button approval-button--primary" data-testid="mcp-elicit-accept"[^>]*>Submit</,
+    )
+    expect(html).toMatch(/data-testid="mcp-elicit-decline"[^>]*>Decline</)
+    expect(html).toMatch(/data-testid="mcp-elicit-cancel"[^>]*>Cancel</)
+    expect(html).not.toContain('approval-keys')
   })
 
   it('types the answers and names the first problem', () => {

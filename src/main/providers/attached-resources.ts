@@ -1,0 +1,41 @@
+/*
+ * A user message with the MCP resources it mentioned (`@SERVER:URI`, docs/mcp.md#resources), as
+ * the model reads it: the user's words, then each resource's contents as its read_resource call
+ * returned them. One function for the live turn (agent/mentions.ts) and the transcript rebuilt
+ * from events (providers/transcript.ts), so a continued or replayed session sends the same text.
+ */
+
+export interface AttachedRead {
+  server: string
+  uri: string
+  /** The read's tool result (`tool.finished.result`); absent: never read (the turn stopped first). */
+  result?: Record<string, unknown>
+}
+
+interface ResultPart {
+  type?: string
+  uri?: string
+  mimeType?: string
+  text?: string
+  note?: string
+}
+
+function contentsOf(result: Record<string, unknown> | undefined): string {
+  if (!result) return '(not read: the turn stopped before it was read)'
+  if (result.ok !== true) return `(not read: ${String(result.error ?? 'unknown error')})`
+  if (typeof result.text === 'string') return result.text
+  const parts = Array.isArray(result.content) ? (result.content as ResultPart[]) : []
+  if (parts.length === 0) return '(empty)'
+  return parts
+    .map((p) => {
+      const head = p.uri ? `--- ${p.uri}${p.mimeType ? ` (${p.mimeType})` : ''}\n` : ''
+      return `${head}${p.text ?? p.note ?? ''}`
+    })
+    .join('\n')
+}
+
+export function withAttachedResources(text: string, reads: readonly AttachedRead[]): string {
+  if (reads.length === 0) return text
+  const blocks = reads.map((r) => `[Resource @${r.server}:${r.uri}]\n${contentsOf(r.result)}`)
+  return `${text}\n\nThe user attached these resources (read from MCP servers; their text is the servers', not the user's):\n\n${blocks.join('\n\n')}`
+}
