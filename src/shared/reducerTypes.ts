@@ -177,6 +177,11 @@ export interface ToolStep {
     /** The change is to a file that instructs agents or other tools. */
     agentFile?: boolean
   }
+  /**
+   * Announced with the other changes of its model step (`changes.proposed`) and not started yet:
+   * `approval.diff` is its preview. Gone once the call starts.
+   */
+  proposed?: true
   /** An MCP call the user was asked about: server, tool, arguments, the server's description. */
   mcp?: McpCall
   /** Images an MCP tool returned (the model got a description of them). */

@@ -329,6 +329,7 @@ export function createSpanMapper(
           onToolStarted(e)
           break
         case 'tool.output':
+        case 'changes.proposed':
           break
         case 'approval.requested':
         case 'approval.resolved':

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { approvalRuleSchema, approvalSubjectSchema } from './approval'
+import { approvalRuleSchema, approvalSubjectSchema, proposedChangeSchema } from './approval'
 import { toolAttachmentSchema } from './mcp'
 
 /**
@@ -159,6 +159,18 @@ export const approvalRequestedEvent = z.object({
    * Absent: the card offers no "always allow".
    */
   rule: approvalRuleSchema.shape.pattern.optional(),
+})
+
+/**
+ * The file changes of one model step that will wait for the user, in call order, recorded before the
+ * first of them is asked. Each is still asked, answered and recorded on its own (`approval.requested`).
+ */
+export const changesProposedEvent = z.object({
+  ...base,
+  type: z.literal('changes.proposed'),
+  /** The model step that made the calls. */
+  step: z.number().int(),
+  changes: z.array(proposedChangeSchema).min(2),
 })
 
 export const approvalDecisionSchema = z.enum([
@@ -375,6 +387,7 @@ export const stepwiseEventSchema = z.discriminatedUnion('type', [
   toolcallUnparsedEvent,
   toolStartedEvent,
   toolOutputEvent,
+  changesProposedEvent,
   approvalRequestedEvent,
   approvalResolvedEvent,
   toolFinishedEvent,
