@@ -129,7 +129,9 @@ function toolMeta(step: ToolStep): string | undefined {
   const outcome = toolOutcome(step)
   if (outcome) parts.push(outcome)
   // A rejection or denial says so in its outcome; an approval is worth saying when asked for.
-  if (step.approval && step.status !== 'rejected') parts.push(approvalText(step.approval))
+  // Announced with the other changes of its step: asked once the ones before it are answered.
+  if (step.proposed) parts.push('proposed · asked in turn')
+  else if (step.approval && step.status !== 'rejected') parts.push(approvalText(step.approval))
   const times = timesText(step)
   if (times) parts.push(times)
   return parts.length > 0 ? parts.join(' · ') : undefined
