@@ -4,7 +4,7 @@ import { endProposals, reduceToolEvent } from './reducerTools'
 import { emptySessionView, type SessionView, type TimelineStep } from './reducerTypes'
 
 export { emptySessionView } from './reducerTypes'
-export type { McpCall, SessionView, StepStatus, TimelineStep, ToolStep } from './reducerTypes'
+export type { CheckpointStep, McpCall, SessionView, StepStatus, TimelineStep, ToolStep } from './reducerTypes'
 
 /**
  * The one reducer from events to what a session looks like, used by the live UI,
@@ -167,7 +167,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
           },
         ],
       }
-    case 'changes.proposed':
+    case 'change.proposed':
     case 'tool.started':
     case 'tool.output':
     case 'approval.requested':

@@ -11,7 +11,7 @@ export type ToolEvent = Extract<
   StepwiseEvent,
   {
     type:
-      | 'changes.proposed'
+      | 'change.proposed'
       | 'tool.started'
       | 'tool.output'
       | 'approval.requested'
@@ -39,31 +39,9 @@ function updateTool(
 /** `s` already carries the event's `lastSeq`. */
 export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
   switch (event.type) {
-    case 'changes.proposed':
+    case 'change.proposed':
       // Each change is on the timeline from now, waiting its turn; its call fills the row when it starts.
-      return {
-        ...s,
-        steps: [
-          ...s.steps,
-          ...event.changes.map(
-            (c): ToolStep => ({
-              kind: 'tool',
-              seq: event.seq,
-              ts: event.ts,
-              callId: c.callId,
-              name: c.tool,
-              args: { path: c.path },
-              mutating: true,
-              status: 'waiting',
-              output: '',
-              proposed: true,
-              ...(c.diff !== undefined
-                ? { approval: { decision: 'pending', by: 'user', diff: c.diff, requestedSeq: event.seq } }
-                : {}),
-            }),
-          ),
-        ],
-      }
+      return { ...s, steps: [...s.steps, proposedStep(event)] }
     case 'tool.started': {
       const proposed = s.steps.findLastIndex(
         (t) => t.kind === 'tool' && t.callId === event.callId && t.proposed === true,
@@ -179,4 +157,23 @@ export function endProposals(steps: TimelineStep[]): TimelineStep[] {
       result: { ok: false, error: 'Not run: the turn ended before this change was asked.' },
     }
   })
+}
+
+function proposedStep(event: Extract<ToolEvent, { type: 'change.proposed' }>): ToolStep {
+  const c = event.change
+  return {
+    kind: 'tool',
+    seq: event.seq,
+    ts: event.ts,
+    callId: c.callId,
+    name: c.tool,
+    args: { path: c.path },
+    mutating: true,
+    status: 'waiting',
+    output: '',
+    proposed: true,
+    ...(c.diff !== undefined
+      ? { approval: { decision: 'pending', by: 'user', diff: c.diff, requestedSeq: event.seq } }
+      : {}),
+  }
 }

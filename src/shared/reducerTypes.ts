@@ -178,7 +178,7 @@ export interface ToolStep {
     agentFile?: boolean
   }
   /**
-   * Announced with the other changes of its model step (`changes.proposed`) and not started yet:
+   * Announced with the other changes of its model step (`change.proposed`) and not started yet:
    * `approval.diff` is its preview. Gone once the call starts.
    */
   proposed?: true
@@ -186,4 +186,11 @@ export interface ToolStep {
   mcp?: McpCall
   /** Images an MCP tool returned (the model got a description of them). */
   attachments?: ToolAttachment[]
+  /**
+   * The checkpoint taken after the call, when the app's timeline folds it into the call's row
+   * (renderer timeline/fold.ts); the reducer itself keeps checkpoints as steps of their own.
+   */
+  checkpoint?: CheckpointStep
 }
+
+export type CheckpointStep = Extract<TimelineStep, { kind: 'checkpoint' }>

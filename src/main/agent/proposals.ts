@@ -8,7 +8,7 @@ import { decide } from './decide'
 
 /*
  * A model step that makes several file changes the user will be asked about announces them all
- * before the first is asked (`changes.proposed`): the app shows one review of the step — its file
+ * before the first is asked (`change.proposed`): the app shows one review of the step — its file
  * list, "1 of N", accept or reject all, each file — and the timeline shows every change from the
  * start. Each call is still asked, answered and applied on its own, in order (mutations.ts), so
  * what the model is told per call, per hunk, is unchanged. Proposing writes nothing.
@@ -66,7 +66,7 @@ export async function proposedChanges(
   return changes.length >= 2 ? changes : []
 }
 
-/** Records `changes.proposed` for the step when it has two or more changes that will ask. */
+/** Records a `change.proposed` for each of the step's changes when it has two or more changes that will ask. */
 export async function announceChanges(
   deps: Pick<MutationDeps, 'policy' | 'grants' | 'toolContext' | 'record'>,
   tools: readonly ToolDefinition[],
@@ -74,5 +74,7 @@ export async function announceChanges(
   step: number,
 ): Promise<void> {
   const changes = await proposedChanges(deps, tools, calls)
-  if (changes.length > 0) deps.record({ type: 'changes.proposed', step, changes } satisfies EventDraft)
+  changes.forEach((change, index) =>
+    deps.record({ type: 'change.proposed', step, index, count: changes.length, change } satisfies EventDraft),
+  )
 }

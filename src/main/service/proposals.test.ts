@@ -74,18 +74,23 @@ describe('the file changes of one step', () => {
       { text: 'Done.' },
     ])
     const first = await until('the first request', () => ofType(sessionId, 'approval.requested')[0])
-    const [proposed] = ofType(sessionId, 'changes.proposed')
-    expect(proposed.seq).toBeLessThan(first.seq)
-    expect(proposed.changes.map(({ diff: _d, callId: _c, ...c }) => c)).toEqual([
+    const proposed = ofType(sessionId, 'change.proposed')
+    expect(proposed.map((p) => [p.index, p.count, p.seq < first.seq])).toEqual([
+      [0, 3, true],
+      [1, 3, true],
+      [2, 3, true],
+    ])
+    const changes = proposed.map((p) => p.change)
+    expect(changes.map(({ diff: _d, callId: _c, ...c }) => c)).toEqual([
       { tool: 'write_file', path: 'b.txt', change: 'create' },
       { tool: 'edit_file', path: 'a.txt', change: 'modify' },
       // The second change of a.txt depends on how the first is answered: no diff yet.
       { tool: 'edit_file', path: 'a.txt', change: 'modify', follows: true },
     ])
-    expect(proposed.changes[0].diff).toContain('+bee')
-    expect(proposed.changes[1].diff).toContain('+TWO')
-    expect(proposed.changes[2].diff).toBeUndefined()
-    expect(first.callId).toBe(proposed.changes[0].callId)
+    expect(changes[0].diff).toContain('+bee')
+    expect(changes[1].diff).toContain('+TWO')
+    expect(changes[2].diff).toBeUndefined()
+    expect(first.callId).toBe(changes[0].callId)
 
     // The timeline shows all three before the first is answered; none has run.
     const waiting = reduceEvents(events(sessionId)).steps.filter((s) => s.kind === 'tool' && s.mutating)
@@ -108,15 +113,17 @@ describe('the file changes of one step', () => {
     expect(results.map((r) => r.ok)).toEqual([true, false, true])
     expect(String(results[1].result.error)).toContain('keep two')
     // Announced once: the calls' own requests are not announced again.
-    expect(ofType(sessionId, 'changes.proposed')).toHaveLength(1)
+    expect(ofType(sessionId, 'change.proposed')).toHaveLength(3)
+    // Each row stays where its proposal put it, under the proposal's own seq.
     const steps = reduceEvents(events(sessionId)).steps.filter((s) => s.kind === 'tool' && s.mutating)
     expect(steps.map((s) => s.kind === 'tool' && s.status)).toEqual(['ok', 'rejected', 'ok'])
+    expect(steps.map((s) => s.seq)).toEqual(proposed.map((p) => p.seq))
   })
 
   it('are not announced when they will not ask, nor for a single change', async () => {
     const autoEdit = await start([threeChanges, { text: 'Done.' }], 'auto-edit')
     await until('the turn', () => ofType(autoEdit, 'session.finished')[0])
-    expect(ofType(autoEdit, 'changes.proposed')).toEqual([])
+    expect(ofType(autoEdit, 'change.proposed')).toEqual([])
     await service.close()
     await server.close()
 
@@ -125,7 +132,7 @@ describe('the file changes of one step', () => {
       { text: 'Done.' },
     ])
     const asked = await until('the request', () => ofType(single, 'approval.requested')[0])
-    expect(ofType(single, 'changes.proposed')).toEqual([])
+    expect(ofType(single, 'change.proposed')).toEqual([])
     await resolve(single, asked.callId, { decision: 'accept' })
     await until('the turn', () => ofType(single, 'session.finished')[0])
   })

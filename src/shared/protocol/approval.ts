@@ -94,7 +94,7 @@ export type SubjectOf<K extends ApprovalSubject['kind']> = Extract<ApprovalSubje
 
 /**
  * One file change of a model step that will wait for the user, announced with the others of that
- * step before the first is asked (`changes.proposed`), so the app reviews them together.
+ * step before the first is asked (one `change.proposed` each), so the app reviews them together.
  */
 export const proposedChangeSchema = z.object({
   callId: z.string(),

@@ -162,15 +162,19 @@ export const approvalRequestedEvent = z.object({
 })
 
 /**
- * The file changes of one model step that will wait for the user, in call order, recorded before the
- * first of them is asked. Each is still asked, answered and recorded on its own (`approval.requested`).
+ * One of the file changes of a model step that will wait for the user: all of them are recorded,
+ * one event each in call order, before the first is asked. Each is still asked, answered and
+ * recorded on its own (`approval.requested`).
  */
-export const changesProposedEvent = z.object({
+export const changeProposedEvent = z.object({
   ...base,
-  type: z.literal('changes.proposed'),
+  type: z.literal('change.proposed'),
   /** The model step that made the calls. */
   step: z.number().int(),
-  changes: z.array(proposedChangeSchema).min(2),
+  /** 0-based position among the step's proposed changes, and how many there are (two or more). */
+  index: z.number().int().nonnegative(),
+  count: z.number().int().min(2),
+  change: proposedChangeSchema,
 })
 
 export const approvalDecisionSchema = z.enum([
@@ -387,7 +391,7 @@ export const stepwiseEventSchema = z.discriminatedUnion('type', [
   toolcallUnparsedEvent,
   toolStartedEvent,
   toolOutputEvent,
-  changesProposedEvent,
+  changeProposedEvent,
   approvalRequestedEvent,
   approvalResolvedEvent,
   toolFinishedEvent,

@@ -267,7 +267,7 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
             )
           break
         }
-        case 'changes.proposed':
+        case 'change.proposed':
           // Each change is asked on its own as it comes (approval.requested).
           break
         case 'turn.started':

@@ -1,7 +1,7 @@
 import type { FileChangeKind, StepwiseEvent } from '../../../shared/protocol'
 
 /*
- * One review of a model step's file changes (`changes.proposed`): every file with where it stands,
+ * One review of a model step's file changes (its `change.proposed` events): every file with where it stands,
  * and which is being asked now. The core asks for each change in call order; this says, from the
  * events alone, what the review shows. Pure, so it is tested without a DOM.
  */
@@ -50,35 +50,44 @@ const ANSWERED: Record<string, ChangeState> = {
 
 /** The review the waiting `callId` belongs to, or null when its step announced no changes. */
 export function reviewOf(events: readonly StepwiseEvent[], callId: string): ChangeReview | null {
-  let proposed: Extract<StepwiseEvent, { type: 'changes.proposed' }> | undefined
-  for (let i = events.length - 1; i >= 0 && !proposed; i--) {
+  // The step's announcements are recorded together, one per change, before the first is asked.
+  let at = -1
+  for (let i = events.length - 1; i >= 0 && at < 0; i--) {
     const e = events[i]
-    if (e.type === 'changes.proposed' && e.changes.some((c) => c.callId === callId)) proposed = e
+    if (e.type === 'change.proposed' && e.change.callId === callId) at = i - e.index
   }
-  if (!proposed) return null
-  const ids = new Set(proposed.changes.map((c) => c.callId))
+  if (at < 0) return null
+  const proposed: Proposed[] = []
+  for (let i = at; i < events.length; i++) {
+    const e = events[i]
+    if (e.type !== 'change.proposed' || e.index !== proposed.length) break
+    proposed.push(e)
+  }
+  const first = proposed[0]
+  if (!first || proposed.length !== first.count) return null
+  const ids = new Set(proposed.map((p) => p.change.callId))
   const answered = new Map<string, ChangeState>()
-  for (const e of events) {
-    if (e.seq < proposed.seq || (e.type !== 'approval.resolved' && e.type !== 'tool.finished')) continue
+  for (let i = at + proposed.length; i < events.length; i++) {
+    const e = events[i]
+    if (e.type !== 'approval.resolved' && e.type !== 'tool.finished') continue
     if (!ids.has(e.callId)) continue
     if (e.type === 'approval.resolved') answered.set(e.callId, ANSWERED[e.decision] ?? 'accepted')
     // A change that ran unasked ("always" on an earlier one) was applied; one that failed was not.
     else if (!answered.has(e.callId)) answered.set(e.callId, e.ok ? 'accepted' : 'not-run')
   }
-  const files = proposed.changes.map((c): ReviewFile => {
-    const state: ChangeState = c.callId === callId ? 'asking' : (answered.get(c.callId) ?? 'next')
-    return {
-      callId: c.callId,
-      path: c.path,
-      change: c.change,
-      ...(c.diff !== undefined ? { diff: c.diff } : {}),
-      follows: c.follows === true,
-      ...diffCounts(c.diff),
-      state,
-    }
-  })
+  const files = proposed.map(({ change: c }): ReviewFile => ({
+    callId: c.callId,
+    path: c.path,
+    change: c.change,
+    ...(c.diff !== undefined ? { diff: c.diff } : {}),
+    follows: c.follows === true,
+    ...diffCounts(c.diff),
+    state: c.callId === callId ? 'asking' : (answered.get(c.callId) ?? 'next'),
+  }))
   return { files, index: files.findIndex((f) => f.callId === callId) }
 }
+
+type Proposed = Extract<StepwiseEvent, { type: 'change.proposed' }>
 
 /** The changes not asked yet: the ones "accept all" and "reject all" answer ahead. */
 export function notAskedYet(review: ChangeReview): string[] {

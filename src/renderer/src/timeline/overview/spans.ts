@@ -299,7 +299,7 @@ export class SpanModel {
         this.mark(e.seq, 'finish', e.ts, `turn ended: ${e.reason}`, e.reason === 'error')
         return
       }
-      case 'changes.proposed':
+      case 'change.proposed':
         // A proposed change becomes a span when its call starts.
         return
       case 'turn.started':
