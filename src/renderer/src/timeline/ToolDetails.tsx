@@ -95,8 +95,8 @@ export function ToolDetails({ step }: { step: ToolStep }): React.JSX.Element {
   const steps = useDisplayedView().steps
   const checkpoint = step.checkpoint ?? checkpointOf(steps, step.callId)
   const result = resultView(step)
-  // The applied diff shows the change; the proposal beside it only when the user changed it.
-  const showProposal = !(result?.kind === 'diff' && step.approval?.decision === 'accept')
+  // The change applied is shown as the result: the approval does not repeat it.
+  const showProposal = result?.kind !== 'diff'
   const mcp = mcpToolOf(step)
   // The server's words, untrusted: plain text, capped.
   const description = mcpDescriptionText(step.mcp?.description)

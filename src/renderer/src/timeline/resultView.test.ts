@@ -48,7 +48,16 @@ describe('resultView', () => {
         args: {},
         result: { ok: true, path: 'a.py', action: 'modified', lines: 1, diff },
       }),
-    ).toEqual({ kind: 'diff', path: 'a.py', summary: 'modified · 1 lines', diff })
+    ).toEqual({ kind: 'diff', path: 'a.py', summary: 'modified · 1 line', diff })
+    // An edit's result says "+1 -1": the diff shown is the one the user approved.
+    expect(
+      resultView({
+        status: 'ok',
+        args: {},
+        result: { ok: true, path: 'a.py', action: 'modified', lines: 1, diff: '+1 -1' },
+        approval: { decision: 'accept', by: 'user', diff, requestedSeq: 3 },
+      }),
+    ).toEqual({ kind: 'diff', path: 'a.py', summary: 'modified · +1 -1 · 1 line', diff })
     expect(resultView({ status: 'error', args: {}, result: { ok: false, error: 'No such file' } })).toEqual({
       kind: 'error',
       message: 'No such file',

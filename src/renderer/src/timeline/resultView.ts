@@ -25,7 +25,9 @@ function commandOf(args: unknown): string | undefined {
 }
 
 /** The view of a finished call's result; undefined while it has none. */
-export function resultView(step: Pick<ToolStep, 'result' | 'args' | 'status'>): ResultView | undefined {
+export function resultView(
+  step: Pick<ToolStep, 'result' | 'args' | 'status' | 'approval'>,
+): ResultView | undefined {
   const r = step.result
   if (!r) return undefined
   const output = str(r.output)
@@ -45,12 +47,19 @@ export function resultView(step: Pick<ToolStep, 'result' | 'args' | 'status'>): 
     const note = str(r.truncated)
     return { kind: 'read', path, range: readLines(r) ?? '', content, ...(note ? { note } : {}) }
   }
-  const diff = str(r.diff)
-  if (diff !== undefined && diff !== '') {
-    const action = str(r.action)
-    const lines = typeof r.lines === 'number' ? `${r.lines} lines` : undefined
-    const summary = [action, lines].filter(Boolean).join(' · ')
+  // An edit tells the model its change in numbers ("+1 -1"); the diff itself is the approval's
+  // (the applied one when the user edited it or took some hunks).
+  const stat = str(r.diff)
+  const diff = stat !== undefined && isUnified(stat) ? stat : r.ok === true ? step.approval?.diff : undefined
+  if (diff) {
+    const lines = typeof r.lines === 'number' ? `${r.lines} ${r.lines === 1 ? 'line' : 'lines'}` : undefined
+    const counts = stat !== undefined && !isUnified(stat) ? stat : undefined
+    const summary = [str(r.action), counts, lines].filter(Boolean).join(' · ')
     return { kind: 'diff', diff, ...(path ? { path } : {}), ...(summary ? { summary } : {}) }
   }
   return { kind: 'json', text: prettyJson(r) }
+}
+
+function isUnified(text: string): boolean {
+  return /^(---|@@)/m.test(text)
 }
