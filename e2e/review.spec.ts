@@ -148,7 +148,7 @@ for (const [width, height] of [
       await expect(details).toContainText('Checkpoint')
       await saveScreen(page, `review-6-diff-result-${tag}`)
 
-      await toolRow(page, /^run_command/).click()
+      await toolRow(page, 'run_command').click()
       const terminal = details.getByTestId('result-terminal')
       await expect(terminal).toContainText('$ ls')
       await expect(terminal).toContainText('new.py')
