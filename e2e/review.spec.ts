@@ -158,3 +158,37 @@ for (const [width, height] of [
     })
   }
 }
+
+test('a change too large to show uses the frame: Accept (Y), and N asks for a reason', async ({ page }) => {
+  const problems = watchProblems(page)
+  await page.setViewportSize({ width: 1024, height: 700 })
+  // Past the 400 KB a subject carries in full (src/shared/approval-diff.ts): summarised.
+  const big = Array.from({ length: 9000 }, (_, i) => `row ${i} ${'x'.repeat(40)}`).join('\n') + '\n'
+  h = await startServe({
+    files: { 'README.md': '# demo\n' },
+    model: {
+      turns: [
+        { toolCalls: [{ name: 'write_file', arguments: { path: 'big.txt', content: big } }] },
+        { text: 'SUMMARISED-DONE' },
+      ],
+    },
+  })
+  await page.goto(h.url)
+  await page.getByTestId('chat-input').fill('Write a big file')
+  await page.getByTestId('send-button').click()
+  const card = page.getByTestId('approval-panel')
+  await expect(card.getByTestId('approval-summarised')).toBeVisible({ timeout: 30_000 })
+  await expect(card).toHaveAttribute('data-kind', 'file-summarised')
+  // One set of buttons, the frame's.
+  await expect(card.getByTestId('approve-button')).toHaveText('Accept (Y)')
+  await expect(card.getByRole('button', { name: /Accept/ })).toHaveCount(1)
+  await page.keyboard.press('n')
+  await expect(page.getByTestId('reject-reason')).toBeFocused()
+  await saveScreen(page, 'review-8-summarised-reject-1024-light')
+  await page.keyboard.press('Escape')
+  await page.keyboard.press('y')
+  // Applied whole (what the model does next with 400 KB in its context is another matter).
+  await expect(toolRow(page, 'big.txt')).toHaveAttribute('data-status', 'ok', { timeout: 30_000 })
+  expect(readFileSync(join(h.repo, 'big.txt'), 'utf8')).toBe(big)
+  expect(problems).toEqual([])
+})
