@@ -286,17 +286,18 @@ test('several changes of one step: where this one stands, what comes next, and o
   await page.goto(h.url)
   await page.getByTestId('chat-input').fill('Three files')
   await page.getByTestId('send-button').click()
-  const step = page.getByTestId('approval-step')
-  await expect(step.getByTestId('approval-step-position')).toHaveText('1 of 3', { timeout: 20_000 })
-  await expect(step.locator('li')).toHaveText([/one\.txt/, /two\.txt/, /three\.txt/])
-  await expect(step.locator('li[data-state="next"]')).toHaveCount(2)
+  // One review of the step's changes (review.spec.ts covers it in full).
+  const step = page.getByTestId('change-review')
+  await expect(step.getByTestId('review-position')).toHaveText('File 1 of 3', { timeout: 20_000 })
+  await expect(step.getByTestId('review-file')).toHaveText([/one\.txt/, /two\.txt/, /three\.txt/])
+  await expect(step.locator('[data-testid="review-file"][data-state="next"]')).toHaveCount(2)
   await saveScreen(page, 'approval-8-step-of-three')
   // This one alone (once its card is there to take the key), then the other two with one click.
   await expect(page.getByTestId('approval-panel')).toBeFocused()
   await page.keyboard.press('y')
-  await expect(step.getByTestId('approval-step-position')).toHaveText('2 of 3', { timeout: 20_000 })
-  await expect(step.locator('li[data-state="done"]')).toHaveCount(1)
-  await step.getByTestId('accept-all').click()
+  await expect(step.getByTestId('review-position')).toHaveText('File 2 of 3', { timeout: 20_000 })
+  await expect(step.locator('[data-testid="review-file"][data-state="accepted"]')).toHaveCount(1)
+  await step.getByTestId('review-accept-all').click()
   await expect(page.getByTestId('timeline-step').filter({ hasText: 'Done.' })).toBeVisible({
     timeout: 20_000,
   })

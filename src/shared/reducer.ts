@@ -1,10 +1,10 @@
 import { withDelta, withRetry } from './partial-text'
 import type { StepwiseEvent } from './protocol'
-import { reduceToolEvent } from './reducerTools'
+import { endProposals, reduceToolEvent } from './reducerTools'
 import { emptySessionView, type SessionView, type TimelineStep } from './reducerTypes'
 
 export { emptySessionView } from './reducerTypes'
-export type { McpCall, SessionView, StepStatus, TimelineStep, ToolStep } from './reducerTypes'
+export type { CheckpointStep, McpCall, SessionView, StepStatus, TimelineStep, ToolStep } from './reducerTypes'
 
 /**
  * The one reducer from events to what a session looks like, used by the live UI,
@@ -77,7 +77,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         ...s,
         status: 'thinking',
         steps: [
-          ...endStreaming(s.steps),
+          ...endProposals(endStreaming(s.steps)),
           {
             kind: 'user',
             seq: event.seq,
@@ -167,6 +167,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
           },
         ],
       }
+    case 'change.proposed':
     case 'tool.started':
     case 'tool.output':
     case 'approval.requested':
@@ -297,7 +298,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         finishedAt: event.ts,
         pendingApprovals: [],
         steps: [
-          ...endStreaming(s.steps),
+          ...endProposals(endStreaming(s.steps)),
           {
             kind: 'finish',
             seq: event.seq,
@@ -323,7 +324,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         finishReason: event.reason,
         finishedAt: event.ts,
         pendingApprovals: [],
-        steps: endStreaming(s.steps),
+        steps: endProposals(endStreaming(s.steps)),
       }
     default: {
       // Every known kind is handled (checked here at compile time). A kind this build does not

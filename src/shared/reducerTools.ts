@@ -9,7 +9,15 @@ import type { McpCall, SessionView, TimelineStep, ToolStep } from './reducerType
 
 export type ToolEvent = Extract<
   StepwiseEvent,
-  { type: 'tool.started' | 'tool.output' | 'approval.requested' | 'approval.resolved' | 'tool.finished' }
+  {
+    type:
+      | 'change.proposed'
+      | 'tool.started'
+      | 'tool.output'
+      | 'approval.requested'
+      | 'approval.resolved'
+      | 'tool.finished'
+  }
 >
 
 function updateTool(
@@ -31,7 +39,20 @@ function updateTool(
 /** `s` already carries the event's `lastSeq`. */
 export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
   switch (event.type) {
-    case 'tool.started':
+    case 'change.proposed':
+      // Each change is on the timeline from now, waiting its turn; its call fills the row when it starts.
+      return { ...s, steps: [...s.steps, proposedStep(event)] }
+    case 'tool.started': {
+      const proposed = s.steps.findLastIndex(
+        (t) => t.kind === 'tool' && t.callId === event.callId && t.proposed === true,
+      )
+      if (proposed >= 0) {
+        // The row stays where the proposal put it (and keeps its seq): the call now runs in it.
+        const steps = s.steps.slice()
+        const { proposed: _was, approval: _preview, ...rest } = steps[proposed] as ToolStep
+        steps[proposed] = { ...rest, name: event.name, args: event.args, status: 'running' }
+        return { ...s, status: 'running-tool', steps }
+      }
       return {
         ...s,
         status: 'running-tool',
@@ -50,6 +71,7 @@ export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
           },
         ],
       }
+    }
     case 'tool.output':
       return {
         ...s,
@@ -118,4 +140,40 @@ export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
 function mcpCallOf(subject: SubjectOf<'mcp'>): McpCall {
   const { kind: _kind, ...call } = subject
   return call
+}
+
+/**
+ * Proposed changes whose call never started (the turn was stopped, or the tool-call limit reached):
+ * they read as not run, not as waiting for ever.
+ */
+export function endProposals(steps: TimelineStep[]): TimelineStep[] {
+  if (!steps.some((t) => t.kind === 'tool' && t.proposed)) return steps
+  return steps.map((t) => {
+    if (t.kind !== 'tool' || !t.proposed) return t
+    const { proposed: _was, approval: _preview, ...rest } = t
+    return {
+      ...rest,
+      status: 'error',
+      result: { ok: false, error: 'Not run: the turn ended before this change was asked.' },
+    }
+  })
+}
+
+function proposedStep(event: Extract<ToolEvent, { type: 'change.proposed' }>): ToolStep {
+  const c = event.change
+  return {
+    kind: 'tool',
+    seq: event.seq,
+    ts: event.ts,
+    callId: c.callId,
+    name: c.tool,
+    args: { path: c.path },
+    mutating: true,
+    status: 'waiting',
+    output: '',
+    proposed: true,
+    ...(c.diff !== undefined
+      ? { approval: { decision: 'pending', by: 'user', diff: c.diff, requestedSeq: event.seq } }
+      : {}),
+  }
 }

@@ -177,8 +177,20 @@ export interface ToolStep {
     /** The change is to a file that instructs agents or other tools. */
     agentFile?: boolean
   }
+  /**
+   * Announced with the other changes of its model step (`change.proposed`) and not started yet:
+   * `approval.diff` is its preview. Gone once the call starts.
+   */
+  proposed?: true
   /** An MCP call the user was asked about: server, tool, arguments, the server's description. */
   mcp?: McpCall
   /** Images an MCP tool returned (the model got a description of them). */
   attachments?: ToolAttachment[]
+  /**
+   * The checkpoint taken after the call, when the app's timeline folds it into the call's row
+   * (renderer timeline/fold.ts); the reducer itself keeps checkpoints as steps of their own.
+   */
+  checkpoint?: CheckpointStep
 }
+
+export type CheckpointStep = Extract<TimelineStep, { kind: 'checkpoint' }>

@@ -232,6 +232,7 @@ export class Agent {
       }
       const maxToolCalls = this.opts.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS
       let overLimit = false
+      await this.tools.announce(turn.toolCalls, this.stepBase + this.steps)
       for (const call of turn.toolCalls) {
         overLimit ||= this.toolCalls >= maxToolCalls
         if (!overLimit && !signal.aborted) this.toolCalls += 1

@@ -15,6 +15,7 @@ import type { Store } from '../store/types'
 import type { ToolContext } from '../tools/types'
 import type { Approver } from './approvals'
 import { runAction, runFileChange, type MutationDeps } from './mutations'
+import { announceChanges } from './proposals'
 
 /**
  * One tool call of the agent loop (loop.ts), start to end: `tool.started`, the call — through
@@ -80,6 +81,15 @@ export class ToolRunner {
           sessionId: sessionId,
         }),
       approvedByUser: (callId) => this.approvedCalls.add(callId),
+    }
+  }
+
+  /** Before a step's calls run: its file changes that will ask, announced together (proposals.ts). */
+  async announce(calls: readonly ToolCall[], step: number): Promise<void> {
+    try {
+      await announceChanges(this.mutations, this.deps.allTools(), calls, step)
+    } catch {
+      // Only the preview failed; each change is still asked when its call runs.
     }
   }
 

@@ -329,6 +329,7 @@ export function createSpanMapper(
           onToolStarted(e)
           break
         case 'tool.output':
+        case 'change.proposed':
           break
         case 'approval.requested':
         case 'approval.resolved':

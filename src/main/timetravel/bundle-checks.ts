@@ -88,6 +88,7 @@ function snapshotFields(e: StepwiseEvent): string[] {
     case 'toolcall.unparsed':
     case 'tool.started':
     case 'tool.output':
+    case 'change.proposed':
     case 'approval.requested':
     case 'approval.resolved':
     case 'tool.finished':

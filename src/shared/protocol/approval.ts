@@ -92,6 +92,27 @@ export const approvalSubjectSchema = z.discriminatedUnion('kind', [
 export type ApprovalSubject = z.infer<typeof approvalSubjectSchema>
 export type SubjectOf<K extends ApprovalSubject['kind']> = Extract<ApprovalSubject, { kind: K }>
 
+/**
+ * One file change of a model step that will wait for the user, announced with the others of that
+ * step before the first is asked (one `change.proposed` each), so the app reviews them together.
+ */
+export const proposedChangeSchema = z.object({
+  callId: z.string(),
+  /** The name the model used (`edit_file`, `write_file`, …). */
+  tool: z.string(),
+  path: z.string(),
+  change: fileChangeKindSchema,
+  /**
+   * The change against the file as it is now, bounded (a `[TRUNCATED: …]` line past the bound).
+   * Absent when an earlier change of the same step touches the same file: its diff depends on how
+   * that one is answered, and is shown when it is asked.
+   */
+  diff: z.string().optional(),
+  /** Another change of this step comes first on the same file. */
+  follows: z.literal(true).optional(),
+})
+export type ProposedChange = z.infer<typeof proposedChangeSchema>
+
 export const ruleScopeSchema = z.enum(['session', 'project'])
 export type RuleScope = z.infer<typeof ruleScopeSchema>
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { approvalRuleSchema, approvalSubjectSchema } from './approval'
+import { approvalRuleSchema, approvalSubjectSchema, proposedChangeSchema } from './approval'
 import { toolAttachmentSchema } from './mcp'
 
 /**
@@ -165,6 +165,22 @@ export const approvalRequestedEvent = z.object({
    * Absent: the card offers no "always allow".
    */
   rule: approvalRuleSchema.shape.pattern.optional(),
+})
+
+/**
+ * One of the file changes of a model step that will wait for the user: all of them are recorded,
+ * one event each in call order, before the first is asked. Each is still asked, answered and
+ * recorded on its own (`approval.requested`).
+ */
+export const changeProposedEvent = z.object({
+  ...base,
+  type: z.literal('change.proposed'),
+  /** The model step that made the calls. */
+  step: z.number().int(),
+  /** 0-based position among the step's proposed changes, and how many there are (two or more). */
+  index: z.number().int().nonnegative(),
+  count: z.number().int().min(2),
+  change: proposedChangeSchema,
 })
 
 export const approvalDecisionSchema = z.enum([
@@ -383,6 +399,7 @@ export const stepwiseEventSchema = z.discriminatedUnion('type', [
   toolcallUnparsedEvent,
   toolStartedEvent,
   toolOutputEvent,
+  changeProposedEvent,
   approvalRequestedEvent,
   approvalResolvedEvent,
   toolFinishedEvent,

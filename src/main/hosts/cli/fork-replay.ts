@@ -282,6 +282,8 @@ export function describeFrame({ event: e }: ReplayFrame): string | undefined {
       return `${e.ok ? '✓' : '✗'} ${e.name}${e.ok ? '' : ` — ${String(e.result.error)}`}`
     case 'checkpoint.created':
       return `◆ checkpoint ${e.snapshotId}: ${e.paths.join(', ') || 'no change'}`
+    case 'change.proposed':
+      return `change ${e.index + 1} of ${e.count} proposed: ${e.change.path}`
     case 'checkpoint.restored':
       return `↺ ${e.kind} to checkpoint ${e.snapshotId}: ${e.paths.join(', ') || 'no change'}`
     case 'session.forked':

@@ -267,6 +267,9 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
             )
           break
         }
+        case 'change.proposed':
+          // Each change is asked on its own as it comes (approval.requested).
+          break
         case 'turn.started':
         case 'turn.finished':
           // The user's message and the session.finished line already show where a turn starts and ends.

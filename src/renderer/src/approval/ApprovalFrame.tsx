@@ -48,14 +48,19 @@ interface AcceptRejectApprovalProps extends Omit<ApprovalHeaderProps, 'titleId'>
   dataKind?: string
   /** The rule "Always allow" saves; absent: the buttons are not offered. */
   rule?: RulePattern
+  /** The accept button's words; "Approve (Y)" unless told. */
+  acceptLabel?: string
   onResolve(answer: ApprovalAnswer): void
   /** What is asked about, between the header and the buttons. */
   children: ReactNode
 }
 
-/** An approval answered by Approve (Y) or Reject (N) with an optional reason: a command, an MCP call. */
+/**
+ * An approval answered by Approve (Y) or Reject (N) with an optional reason: a command, an MCP
+ * call, a file change too large to show in full.
+ */
 export function AcceptRejectApproval(props: AcceptRejectApprovalProps): React.JSX.Element {
-  const { dataKind, onResolve, children, rule, ...header } = props
+  const { dataKind, onResolve, children, rule, acceptLabel = 'Approve (Y)', ...header } = props
   const [rejecting, setRejecting] = useState(false)
   const [resolved, resolve] = useResolveOnce(onResolve)
   const titleId = useId()
@@ -87,7 +92,7 @@ export function AcceptRejectApproval(props: AcceptRejectApprovalProps): React.JS
         </p>
       )}
       <ApprovalActions
-        acceptLabel="Approve (Y)"
+        acceptLabel={acceptLabel}
         resolved={resolved}
         rejecting={rejecting}
         onRejectingChange={setRejecting}

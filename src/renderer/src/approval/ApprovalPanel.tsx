@@ -20,7 +20,9 @@ export function ApprovalPanel({ request, queued, onResolve }: ApprovalPanelProps
   if (isCard(request, 'mcp'))
     return <McpApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
   if (isCard(request, 'file') && request.subject.summarised)
-    return <SummarisedFileApproval key={request.callId} request={request} onResolve={onResolve} />
+    return (
+      <SummarisedFileApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
+    )
   if (isCard(request, 'file'))
     return <FileApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
   return (

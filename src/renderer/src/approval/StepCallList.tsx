@@ -3,6 +3,8 @@ import { useMemo } from 'react'
 import { useApp } from '../state/store'
 import { summarizeArgs } from '../timeline'
 import { answerLater } from './batch'
+import { ChangeReview } from './ChangeReview'
+import { reviewOf } from './changeReview'
 import './step.css'
 import { stepCallsOf, upcoming, type CallState } from './stepCalls'
 import type { ApprovalAnswer } from './types'
@@ -19,7 +21,8 @@ function argsOf(name: string, raw: string): string {
 }
 
 /**
- * Above a waiting approval whose model step made several calls: "2 of 3", every call of the step with
+ * Above a waiting approval whose model step made several calls (or, when it announced its file
+ * changes, the review of them: ChangeReview.tsx): "2 of 3", every call of the step with
  * where it stands, and one answer for this call and the ones still to come.
  */
 export function StepCallList({
@@ -31,6 +34,9 @@ export function StepCallList({
 }): React.JSX.Element | null {
   const events = useApp((s) => s.events)
   const step = useMemo(() => stepCallsOf(events, callId), [events, callId])
+  const review = useMemo(() => reviewOf(events, callId) !== null, [events, callId])
+  // A step whose file changes were announced together gets one review of them.
+  if (review) return <ChangeReview callId={callId} onResolve={onResolve} />
   if (!step) return null
   const rest = upcoming(step)
   const all = (answer: ApprovalAnswer): void => {

@@ -18,3 +18,13 @@ export function takeAnswer(callId: string): ApprovalAnswer | undefined {
   intents.delete(callId)
   return answer
 }
+
+/** The answer chosen ahead for this call, if any, without taking it. */
+export function answerChosen(callId: string): ApprovalAnswer | undefined {
+  return intents.get(callId)
+}
+
+/** Forgets the answer chosen ahead for this call: it will be asked again. */
+export function forgetAnswer(callId: string): void {
+  intents.delete(callId)
+}

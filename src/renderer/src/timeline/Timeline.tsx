@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type React from 'react'
 import type { TimelineStep } from '../../../shared/reducer'
+import { foldCheckpoints } from './fold'
 import { Overview, useBrushedSteps } from './overview'
 import { indexOfSeq } from './seq'
 import { TimelineRow } from './TimelineRow'
@@ -70,8 +71,9 @@ export function Timeline({
   onSelect,
   follow,
 }: TimelineProps): React.JSX.Element {
-  // A range brushed on the overview narrows the rows to it.
-  const steps = useBrushedSteps(allSteps)
+  // A range brushed on the overview narrows the rows to it; a checkpoint sits in its call's row.
+  const brushed = useBrushedSteps(allSteps)
+  const steps = useMemo(() => foldCheckpoints(brushed), [brushed])
   const scrollRef = useRef<HTMLDivElement>(null)
   const [atBottom, setAtBottom] = useState(true)
   const count = steps.length

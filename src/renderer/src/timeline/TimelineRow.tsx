@@ -89,6 +89,20 @@ function TimelineRowImpl({ step, index, selected, tabbable, measure }: TimelineR
       <div className="tl-body">
         <div className="tl-title">
           {text.title}
+          {step.kind === 'tool' && step.checkpoint && (
+            // The checkpoint taken after this call, folded into its row (fold.ts).
+            <span
+              className="tl-cp"
+              data-kind="checkpoint"
+              data-testid="timeline-checkpoint"
+              data-seq={step.checkpoint.seq}
+              role="img"
+              aria-label={`checkpoint #${step.checkpoint.snapshotId}`}
+              title={`Checkpoint #${step.checkpoint.snapshotId}: undo and rewind return here`}
+            >
+              ⚑
+            </span>
+          )}
           {status === 'streaming' && <span className="tl-pulse" aria-label="streaming" role="img" />}
         </div>
         {text.meta && <div className="tl-meta">{text.meta}</div>}

@@ -1,9 +1,13 @@
 import type React from 'react'
-import type { ToolStep } from '../../../shared/reducer'
+import type { CheckpointStep, ToolStep } from '../../../shared/reducer'
+import { useDisplayedView } from '../replay/useReplay'
 import { ruleLabel } from '../../../shared/approval-rules'
 import { mcpDescriptionText } from '../approval/mcpCall'
 import { formatBytes, shownImage } from './attachments'
 import { CodeBlock, DiffBlock, Fields, OutputBlock, Section } from './blocks'
+import { checkpointOf } from './fold'
+import { ResultBlock } from './ResultBlock'
+import { resultView } from './resultView'
 import { approvalText, mcpToolOf, toolTitle } from './describe'
 import { formatDuration, prettyJson } from './format'
 import { toolOutcome, toolTimes } from './outcome'
@@ -16,7 +20,13 @@ const STATUS_TEXT: Record<ToolStep['status'], string> = {
   rejected: 'rejected',
 }
 
-function Approval({ approval }: { approval: NonNullable<ToolStep['approval']> }): React.JSX.Element {
+function Approval({
+  approval,
+  showDiff,
+}: {
+  approval: NonNullable<ToolStep['approval']>
+  showDiff: boolean
+}): React.JSX.Element {
   const pending = approval.decision === 'pending'
   return (
     <Section title="Approval">
@@ -29,7 +39,7 @@ function Approval({ approval }: { approval: NonNullable<ToolStep['approval']> })
           ['Requested at', `#${approval.requestedSeq}`],
         ]}
       />
-      {approval.diff && <DiffBlock diff={approval.diff} label="Proposed change" />}
+      {showDiff && approval.diff && <DiffBlock diff={approval.diff} label="Proposed change" />}
     </Section>
   )
 }
@@ -60,8 +70,33 @@ function Images({ step }: { step: ToolStep }): React.JSX.Element | null {
   )
 }
 
-/** Everything about one tool call: arguments, approval, streamed output, result. */
+/** The checkpoint taken after the call: what it saved, and the files that instruct agents. */
+function Checkpoint({ checkpoint }: { checkpoint: CheckpointStep }): React.JSX.Element {
+  return (
+    <Section title="Checkpoint">
+      <Fields
+        fields={[
+          ['Snapshot', `#${checkpoint.snapshotId}`],
+          ['Files', checkpoint.paths.length === 0 ? 'none changed' : checkpoint.paths.join(', ')],
+          [
+            'Instructs agents',
+            checkpoint.agentFiles && (
+              <span className="sd-warn">changed without asking: {checkpoint.agentFiles.join(', ')}</span>
+            ),
+          ],
+        ]}
+      />
+    </Section>
+  )
+}
+
+/** Everything about one tool call: arguments, approval, streamed output, result, checkpoint. */
 export function ToolDetails({ step }: { step: ToolStep }): React.JSX.Element {
+  const steps = useDisplayedView().steps
+  const checkpoint = step.checkpoint ?? checkpointOf(steps, step.callId)
+  const result = resultView(step)
+  // The change applied is shown as the result: the approval does not repeat it.
+  const showProposal = result?.kind !== 'diff'
   const mcp = mcpToolOf(step)
   // The server's words, untrusted: plain text, capped.
   const description = mcpDescriptionText(step.mcp?.description)
@@ -93,18 +128,15 @@ export function ToolDetails({ step }: { step: ToolStep }): React.JSX.Element {
           <p className="sd-note">{description.text}</p>
         </Section>
       )}
-      {step.approval && <Approval approval={step.approval} />}
-      {step.output !== '' && (
+      {step.approval && <Approval approval={step.approval} showDiff={showProposal} />}
+      {step.output !== '' && result?.kind !== 'terminal' && (
         <Section title="Output">
           <OutputBlock output={step.output} />
         </Section>
       )}
       <Images step={step} />
-      {step.result !== undefined && (
-        <Section title="Result">
-          <CodeBlock text={prettyJson(step.result)} label="Result" />
-        </Section>
-      )}
+      {result && step.result && <ResultBlock view={result} raw={step.result} />}
+      {checkpoint && <Checkpoint checkpoint={checkpoint} />}
     </>
   )
 }

@@ -122,14 +122,30 @@ export function toolTitle(step: ToolStep): string {
   return mcp ? `${mcp.server} · ${mcp.tool}` : step.name
 }
 
+/** What the call's folded checkpoint adds: files a command changed, agent files changed unasked. */
+function checkpointText(step: ToolStep): string | undefined {
+  const cp = step.checkpoint
+  if (!cp) return undefined
+  // Changed unasked (full-auto, or by a command): what the next agent or tool will obey.
+  if (cp.agentFiles) return `⚠ instructs agents, changed without asking: ${cp.agentFiles.join(', ')}`
+  const path = (step.args as { path?: unknown } | null)?.path
+  // A file tool's checkpoint holds the file its row already names.
+  if (cp.paths.length === 0 || (cp.paths.length === 1 && cp.paths[0] === path)) return undefined
+  return `${plural(cp.paths.length, 'file')} changed`
+}
+
 function toolMeta(step: ToolStep): string | undefined {
   const parts: string[] = []
   const images = step.attachments?.length ?? 0
   if (images > 0) parts.push(plural(images, 'image'))
   const outcome = toolOutcome(step)
   if (outcome) parts.push(outcome)
+  const changed = checkpointText(step)
+  if (changed) parts.push(changed)
   // A rejection or denial says so in its outcome; an approval is worth saying when asked for.
-  if (step.approval && step.status !== 'rejected') parts.push(approvalText(step.approval))
+  // Announced with the other changes of its step: asked once the ones before it are answered.
+  if (step.proposed) parts.push('proposed · asked in turn')
+  else if (step.approval && step.status !== 'rejected') parts.push(approvalText(step.approval))
   const times = timesText(step)
   if (times) parts.push(times)
   return parts.length > 0 ? parts.join(' · ') : undefined

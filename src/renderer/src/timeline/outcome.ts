@@ -30,7 +30,7 @@ function testCounts(result: Record<string, unknown>): string | undefined {
 }
 
 /** How a command ended: "exit 0", "timed out", "stopped by you", "killed by SIGTERM". */
-function commandEnd(result: Record<string, unknown>): string | undefined {
+export function commandEnd(result: Record<string, unknown>): string | undefined {
   if (result.timed_out === true) return 'timed out'
   if (result.stopped_by_user === true) return 'stopped by you'
   if (typeof result.signal === 'string') return `killed by ${result.signal}`
@@ -39,7 +39,7 @@ function commandEnd(result: Record<string, unknown>): string | undefined {
 }
 
 /** A read: "lines 1–40 of 120". */
-function readLines(result: Record<string, unknown>): string | undefined {
+export function readLines(result: Record<string, unknown>): string | undefined {
   const total = num(result.total_lines)
   if (total === undefined) return undefined
   const [from, to] = [num(result.start_line), num(result.end_line)]

@@ -299,6 +299,9 @@ export class SpanModel {
         this.mark(e.seq, 'finish', e.ts, `turn ended: ${e.reason}`, e.reason === 'error')
         return
       }
+      case 'change.proposed':
+        // A proposed change becomes a span when its call starts.
+        return
       case 'turn.started':
       case 'turn.finished':
         // The turn lane opens at the user message and closes at session.finished.
