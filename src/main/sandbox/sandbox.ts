@@ -5,7 +5,7 @@ import path from 'node:path'
 import { createGate, type GateOptions } from './gate'
 import { ancestorGitignoreRules, createGitignoreMatcher } from './gitignore'
 import { createGlobFilter } from './globs'
-import ignore from 'ignore'
+import { boundedIgnore } from './bounded-ignore'
 import { collectRipgrepLines, ripgrepFilterArgs, runRipgrep, unreadablePaths } from './ripgrep'
 import type { Sandbox } from './types'
 
@@ -25,7 +25,7 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
   const gate = createGate(realRoot, opts)
   const deny = gate.deny
   const projectIgnored = createGitignoreMatcher(realRoot)
-  const defaults = ignore().add([...DEFAULT_IGNORED])
+  const defaults = boundedIgnore([...DEFAULT_IGNORED])
   const gitignored = (rel: string) =>
     defaults.ignores(rel) || defaults.ignores(`${rel}/`) || projectIgnored(rel)
   const filtered = [...deny.patterns, ...DEFAULT_IGNORED]
