@@ -18,6 +18,15 @@ export type SandboxOptions = GateOptions
  */
 export const DEFAULT_IGNORED: readonly string[] = ['build/', '*.min.js']
 
+/**
+ * ripgrep's filters for a sandbox's listing and search: the deny list's globs and the default
+ * ignores, with ripgrep's messages (a listing says which paths it could not reach,
+ * sandbox/types.ts#listFiles). The benchmarks run their `rg` reference with these too.
+ */
+export function sandboxRipgrepArgs(denyPatterns: readonly string[]): string[] {
+  return ripgrepFilterArgs([...denyPatterns, ...DEFAULT_IGNORED], { messages: true })
+}
+
 /** The project's sandbox (docs/sandbox.md). `root` is realpath'd here. */
 export async function createSandbox(root: string, opts: SandboxOptions = {}): Promise<Sandbox> {
   const realRoot = await fs.realpath(root)
@@ -28,10 +37,8 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
   const defaults = boundedIgnore([...DEFAULT_IGNORED])
   const gitignored = (rel: string) =>
     defaults.ignores(rel) || defaults.ignores(`${rel}/`) || projectIgnored(rel)
-  const filtered = [...deny.patterns, ...DEFAULT_IGNORED]
-  // With ripgrep's messages: a listing says which paths it could not reach (sandbox/types.ts#listFiles).
-  const listArgs = ripgrepFilterArgs(filtered, { messages: true })
-  const searchArgs = ripgrepFilterArgs(filtered, { messages: true })
+  const listArgs = sandboxRipgrepArgs(deny.patterns)
+  const searchArgs = sandboxRipgrepArgs(deny.patterns)
 
   /**
    * Runs `fn` with ripgrep arguments that scope a run to `prefix` (a root-relative
