@@ -41,7 +41,8 @@ export async function benchSearchScale(): Promise<BenchRow[]> {
   ] as const) {
     const result = await compare({
       runs: RUNS,
-      ours: () => callTool(ctx, 'search_in_files', { query, limit_matches: limit }),
+      // limit_files at its maximum: the default (200 files) would stop before rg does.
+      ours: () => callTool(ctx, 'search_in_files', { query, limit_matches: limit, limit_files: 10_000 }),
       reference: () => rg(query),
     })
     const fields = okFields(result.oursValue)
