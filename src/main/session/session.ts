@@ -117,7 +117,7 @@ export class Session {
       : undefined
     let ignoredRecorded: Promise<unknown> | undefined
     // The project's first baseline reads the whole tree (the costly one): the index waits for it.
-    const firstBaseline = opts.eager === true && snapshotter.listSnapshots().length === 0
+    const firstBaseline = opts.eager === true && !snapshotter.hasSnapshots()
     const opened = openNewSession(store, setup, {
       sandbox,
       snapshotter,
