@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { rgPath } from '@vscode/ripgrep'
 import { createDenyList } from '../src/main/sandbox/denylist'
-import { ripgrepFilterArgs } from '../src/main/sandbox/ripgrep'
+import { sandboxRipgrepArgs } from '../src/main/sandbox/sandbox'
 import { committedRepo } from '../test/cli-harness'
 import type { FakeTurn } from '../test/fake-model-server'
 import { ensureScaleTree, trackedFiles } from './scale-tree'
@@ -275,14 +275,17 @@ async function commandFigures(
 
 /** One search_in_files, limit 50, against rg over the whole tree with the tool's own filters. */
 async function searchFigure(cli: string, root: string, dataDir: string): Promise<BenchRow> {
-  const filter = ripgrepFilterArgs(createDenyList().patterns)
+  const filter = sandboxRipgrepArgs(createDenyList().patterns)
   const searches: number[] = []
   const rg: number[] = []
   for (let i = 0; i < RUNS; i++) {
     const t = checked(await timeSession(cli, { repo: root, dataDir }, searchScript), 'search')
     searches.push(stepGaps(t)[0])
     const rgRun = () =>
-      runProgram(rgPath, ['-n', '--fixed-strings', SEARCH_QUERY, ...filter], { cwd: root, okCodes: [0, 1] })
+      runProgram(rgPath, ['-n', '--fixed-strings', '--case-sensitive', SEARCH_QUERY, ...filter], {
+        cwd: root,
+        okCodes: [0, 1],
+      })
     rg.push((await timed(rgRun)).seconds)
   }
   return {

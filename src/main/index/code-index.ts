@@ -34,6 +34,9 @@ import { pushAll } from '../../shared/arrays'
 
 export * from './api'
 
+/** Parsed facts a build keeps in memory beyond those already there (applyOutcomes). */
+const FACTS_KEPT_BY_A_BUILD = 5000
+
 export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): CodeIndex {
   const root = opts.root
   const prefix = opts.prefix?.replace(/^\.\/|\/+$/g, '') || undefined
@@ -109,14 +112,19 @@ export function createCodeIndex(db: SqliteDatabase, opts: CodeIndexOptions): Cod
   const rankOf = () => (ranks ??= pageRank(allFacts(), graph().dependencies))
   const inScope = (rel: string) => !prefix || rel === prefix || rel.startsWith(prefix + '/')
 
-  /** Applies outcomes to SQLite and memory; returns the paths whose facts changed. */
+  /**
+   * Applies outcomes to SQLite and memory; returns the paths whose facts changed. A build
+   * (`problems` given) keeps a parsed file's facts in memory only while few are: a cold build
+   * of a 72,000-file tree held them all (~150 MB of the session's heap) for queries that
+   * read them again from SQLite anyway in any later process (factsOf, allFacts).
+   */
   const applyOutcomes = (outcomes: readonly FileOutcome[], problems?: BuildReport): string[] => {
     const parsed = store.apply(outcomes, EXTRACTOR_VERSION)
     const changed: string[] = []
     for (const o of outcomes) {
       if (o.status === 'parsed') {
         const f = parsed.get(o.rel)!
-        facts.set(o.rel, f)
+        if (!problems || facts.size < FACTS_KEPT_BY_A_BUILD || facts.has(o.rel)) facts.set(o.rel, f)
         indexed.add(o.rel)
         changed.push(o.rel)
         const grammarError = /^not parsed: (the \w+ grammar failed to load.*)$/.exec(f.note ?? '')?.[1]

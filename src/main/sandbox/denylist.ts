@@ -1,4 +1,4 @@
-import ignore, { type Ignore } from 'ignore'
+import { boundedIgnore } from './bounded-ignore'
 
 /*
  * The one list of secrets (docs/sandbox.md#the-denylist): the file tools refuse these names, the
@@ -149,7 +149,7 @@ export function createDenyList(
     .filter((p, i, all) => p !== '' && !p.startsWith('#') && !allowed.has(p) && all.indexOf(p) === i)
   // Letter case never matters (the `ignore` default, stated so no one turns it off): `.ENV` is the
   // file dotenv loads on macOS's case-insensitive disk, and `Server.PEM` is a key all the same.
-  const matcher: Ignore = ignore({ ignorecase: true }).add(patterns)
+  const matcher = boundedIgnore(patterns, { ignorecase: true })
 
   const test = (rel: string) => {
     if (rel === '' || rel === '.') return undefined

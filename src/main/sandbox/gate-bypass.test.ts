@@ -30,8 +30,8 @@ const THROUGH_THE_GATE: Record<string, Why> = {
     why: 'paths from sandbox.listFiles (gate.admitsName); O_NOFOLLOW; a secret by content is skipped',
   },
   'snapshot/readThreads.ts': {
-    reads: 2,
-    why: 'the same reads on helper threads: O_NOFOLLOW and the gate content check (secretContentSource)',
+    reads: 3,
+    why: 'the same reads on helper threads (of one fd opened O_NOFOLLOW, into a reused buffer or whole): the gate content check (secretContentSource)',
   },
   'index/process-file.ts': {
     reads: 1,

@@ -1,10 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import ignore, { type Ignore } from 'ignore'
+import { boundedIgnore, type BoundedIgnore } from './bounded-ignore'
 
 /** One folder's .gitignore as last read, and when it was last looked at. */
 interface RulesFile {
-  rules: Ignore | null
+  rules: BoundedIgnore | null
   version: string
   checkedAt: number
 }
@@ -12,7 +12,7 @@ interface RulesFile {
 /** A .gitignore that applies below its folder; `skip` is its folder's length plus the slash. */
 interface Holder {
   skip: number
-  rules: Ignore
+  rules: BoundedIgnore
 }
 
 /**
@@ -57,10 +57,10 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
       prev.checkedAt = now
       return prev
     }
-    let rules: Ignore | null = null
+    let rules: BoundedIgnore | null = null
     if (version !== '') {
       try {
-        rules = ignore().add(fs.readFileSync(file, 'utf8'))
+        rules = boundedIgnore(fs.readFileSync(file, 'utf8'))
       } catch {
         rules = null
       }

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { createGate, type GateOptions } from './gate'
 import { ancestorGitignoreRules, createGitignoreMatcher } from './gitignore'
 import { createGlobFilter } from './globs'
-import ignore from 'ignore'
+import { boundedIgnore } from './bounded-ignore'
 import { collectRipgrepLines, ripgrepFilterArgs, runRipgrep, unreadablePaths } from './ripgrep'
 import type { Sandbox } from './types'
 
@@ -18,6 +18,15 @@ export type SandboxOptions = GateOptions
  */
 export const DEFAULT_IGNORED: readonly string[] = ['build/', '*.min.js']
 
+/**
+ * ripgrep's filters for a sandbox's listing and search: the deny list's globs and the default
+ * ignores, with ripgrep's messages (a listing says which paths it could not reach,
+ * sandbox/types.ts#listFiles). The benchmarks run their `rg` reference with these too.
+ */
+export function sandboxRipgrepArgs(denyPatterns: readonly string[]): string[] {
+  return ripgrepFilterArgs([...denyPatterns, ...DEFAULT_IGNORED], { messages: true })
+}
+
 /** The project's sandbox (docs/sandbox.md). `root` is realpath'd here. */
 export async function createSandbox(root: string, opts: SandboxOptions = {}): Promise<Sandbox> {
   const realRoot = await fs.realpath(root)
@@ -25,13 +34,11 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
   const gate = createGate(realRoot, opts)
   const deny = gate.deny
   const projectIgnored = createGitignoreMatcher(realRoot)
-  const defaults = ignore().add([...DEFAULT_IGNORED])
+  const defaults = boundedIgnore([...DEFAULT_IGNORED])
   const gitignored = (rel: string) =>
     defaults.ignores(rel) || defaults.ignores(`${rel}/`) || projectIgnored(rel)
-  const filtered = [...deny.patterns, ...DEFAULT_IGNORED]
-  // With ripgrep's messages: a listing says which paths it could not reach (sandbox/types.ts#listFiles).
-  const listArgs = ripgrepFilterArgs(filtered, { messages: true })
-  const searchArgs = ripgrepFilterArgs(filtered, { messages: true })
+  const listArgs = sandboxRipgrepArgs(deny.patterns)
+  const searchArgs = sandboxRipgrepArgs(deny.patterns)
 
   /**
    * Runs `fn` with ripgrep arguments that scope a run to `prefix` (a root-relative

@@ -104,6 +104,8 @@ export async function prepareCodeContext(
     waitMs?: number
     /** The project's files, vouched for (see CodeIndex.build): a finished index's check uses them. */
     listing?: () => Promise<VouchedListing | undefined>
+    /** `listing` comes from the project's first baseline (see below). */
+    firstBaseline?: boolean
   } = {},
 ): Promise<CodeContext> {
   const notices: string[] = []
@@ -115,8 +117,12 @@ export async function prepareCodeContext(
   let indexing: Promise<BuildReport | undefined> = Promise.resolve(undefined)
   try {
     index = indexFor(store, sandbox)
-    // A new or partial index lists at once: its session may wait for it (below).
-    const listing = index.complete() ? opts.listing : undefined
+    // A new or partial index lists at once: its session may wait for it (below). Beside the
+    // project's first baseline, though, it starts from that baseline's listing and stats: on a
+    // big tree its parse threads then start once the baseline's read threads are done, not beside
+    // them (the first session peaked at ~700 MB with both at work, and each slowed the other on
+    // 2 cores); a small tree's first baseline takes milliseconds, so its wait is hardly longer.
+    const listing = index.complete() || opts.firstBaseline ? opts.listing : undefined
     indexing = index.build({ signal: stop.signal, onProgress: progressReporter(sandbox.root), listing }).then(
       (report) => report,
       () => undefined, // a failed background build leaves the index as it was

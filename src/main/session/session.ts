@@ -107,6 +107,8 @@ export class Session {
     const sandbox = await createSandbox(setup.repo)
     const provider = setup.providerOverride ?? createProvider(setup.provider)
     const snapshotter = snapshotterFor(store, sandbox)
+    // The project's first baseline reads the whole tree (the costly one): the index waits for it.
+    const firstBaseline = opts.eager === true && !snapshotter.hasSnapshots()
     const opened = openNewSession(store, setup, {
       sandbox,
       snapshotter,
@@ -118,8 +120,13 @@ export class Session {
       // The baseline and the code index both mostly wait on the file system (and on their worker
       // threads): taken side by side, a big tree pays for the longer of the two. The new
       // baseline's listing serves the index's check (no second listing of 70,000 files).
-      prepared = prepareContext(store, sandbox, provider, setup, () =>
-        opened.then(() => snapshotter.lastListing()),
+      prepared = prepareContext(
+        store,
+        sandbox,
+        provider,
+        setup,
+        () => opened.then(() => snapshotter.lastListing()),
+        firstBaseline,
       )
       warmFirstRequest(provider, setup)
     }
@@ -295,8 +302,9 @@ function prepareContext(
   provider: ModelProvider,
   setup: SessionSetup,
   listing?: () => Promise<ReturnType<Snapshotter['lastListing']>>,
+  firstBaseline = false,
 ): Promise<Prepared> {
-  return prepareCodeContext(store, sandbox, provider, undefined, { listing }).then((code) => {
+  return prepareCodeContext(store, sandbox, provider, undefined, { listing, firstBaseline }).then((code) => {
     // A partial map (a big tree's index still building) gets the outline of the whole tree, from
     // the listing the baseline took: the first request never goes without the project's shape.
     const snapshotter = snapshotterFor(store, sandbox)

@@ -38,11 +38,31 @@ const WORKER_SOURCE = `
 ${secretContentSource()}
 const SECRET_SKIP = ${JSON.stringify(SECRET_SKIP)}
 const { parentPort } = require('node:worker_threads')
-const { closeSync, constants, fstatSync, openSync, readFileSync } = require('node:fs')
+const { closeSync, constants, fstatSync, openSync, readFileSync, readSync } = require('node:fs')
 const { createHash } = require('node:crypto')
 const zlib = require('node:zlib')
 let capture
 let seen = new Set()
+// Files up to SCRATCH_MAX are read into one buffer kept for the next: a fresh buffer per
+// file left up to ~60 MB of read garbage outside this thread's heap before its collector ran.
+const SCRATCH_MAX = 8 * 1024 * 1024
+let scratch = Buffer.allocUnsafeSlow(256 * 1024)
+const readWhole = (fd, size) => {
+  if (size > SCRATCH_MAX) return readFileSync(fd)
+  let n = 0
+  for (;;) {
+    if (n === scratch.length) {
+      // A file still growing as it is read: the rest as node reads it.
+      if (n >= 2 * SCRATCH_MAX) return Buffer.concat([scratch.subarray(0, n), readFileSync(fd)])
+      const bigger = Buffer.allocUnsafeSlow(scratch.length * 2)
+      scratch.copy(bigger, 0, 0, n)
+      scratch = bigger
+    }
+    const got = readSync(fd, scratch, n, scratch.length - n, null)
+    if (got === 0) return scratch.subarray(0, n)
+    n += got
+  }
+}
 parentPort.on('message', ({ id, root, paths, token, quality, rawBelow }) => {
   if (token !== capture) {
     capture = token
@@ -57,8 +77,9 @@ parentPort.on('message', ({ id, root, paths, token, quality, rawBelow }) => {
       // Never blocks: a file swapped for a FIFO since its stat is refused, not waited on;
       // never follows a link swapped in since the listing (the gate's rule: ELOOP).
       fd = openSync(root + '/' + p, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)
-      if (!fstatSync(fd).isFile()) throw Object.assign(new Error(), { code: 'not a regular file' })
-      raw = readFileSync(fd)
+      const st = fstatSync(fd)
+      if (!st.isFile()) throw Object.assign(new Error(), { code: 'not a regular file' })
+      raw = readWhole(fd, st.size)
       // A secret by content (the gate's check) is never stored.
       if (secretContentKind(raw)) throw Object.assign(new Error(), { code: SECRET_SKIP })
     } catch (err) {
@@ -89,6 +110,8 @@ parentPort.on('message', ({ id, root, paths, token, quality, rawBelow }) => {
     transfer.push(bytes.buffer)
     out.push({ hash, size: raw.length, encoding, data: bytes })
   }
+  // Only small files' buffer stays between messages; a big one is left to the collector.
+  if (scratch.length > 1024 * 1024) scratch = Buffer.allocUnsafeSlow(256 * 1024)
   parentPort.postMessage({ id, out }, transfer)
 })
 `

@@ -26,6 +26,7 @@ export type SnapshotReads = Pick<
   Snapshotter,
   | 'getSnapshot'
   | 'listSnapshots'
+  | 'hasSnapshots'
   | 'getManifest'
   | 'readManifest'
   | 'readBlob'
@@ -65,6 +66,9 @@ export function createSnapshotRows(
     'SELECT * FROM snapshots WHERE root = ? ORDER BY id DESC LIMIT 1',
   )
   const selectByRoot = db.prepare<[string], SnapshotRow>('SELECT * FROM snapshots WHERE root = ? ORDER BY id')
+  const selectAnyOfRoot = db
+    .prepare<[string], number>('SELECT 1 FROM snapshots WHERE root = ? LIMIT 1')
+    .pluck()
   const selectBySession = db.prepare<[string, string], SnapshotRow>(
     'SELECT * FROM snapshots WHERE root = ? AND session_id = ? ORDER BY id',
   )
@@ -90,6 +94,8 @@ export function createSnapshotRows(
       const rows = o.sessionId === undefined ? selectByRoot.all(root) : selectBySession.all(root, o.sessionId)
       return rows.map(toInfo)
     },
+
+    hasSnapshots: () => selectAnyOfRoot.get(root) !== undefined,
 
     getManifest(snapshotId) {
       return loadManifest(snapshotRow(snapshotId).manifest_hash).files.slice()

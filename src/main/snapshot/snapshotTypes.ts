@@ -88,6 +88,8 @@ export interface Snapshotter {
   getSnapshot(snapshotId: number): SnapshotInfo | undefined
   /** Snapshots of this root, oldest first; optionally only one session's. */
   listSnapshots(opts?: { sessionId?: string }): SnapshotInfo[]
+  /** Whether this root has any snapshot yet (its next one is its first, a read of the whole tree). */
+  hasSnapshots(): boolean
   getManifest(snapshotId: number): SnapshotFile[]
   /** The same, shared with the snapshotter's cache (no copy): never modify it. */
   readManifest(snapshotId: number): LoadedManifest

@@ -110,7 +110,9 @@ describe('takeSnapshot', () => {
       'two.txt': big,
       'three.txt': 'other',
     })
+    expect(snapshotter.hasSnapshots()).toBe(false)
     const first = await snapshotter.takeSnapshot({ sessionId: session.id })
+    expect(snapshotter.hasSnapshots()).toBe(true)
     expect(count(store, 'SELECT count(*) FROM blobs WHERE hash = ?', sha256(big))).toBe(1)
     // Two contents plus the manifest.
     expect(count(store, 'SELECT count(*) FROM blobs')).toBe(3)
