@@ -236,6 +236,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         provider: event.provider ?? s.provider,
         model: event.model ?? s.model,
         approvalPolicy: event.approvalPolicy ?? s.approvalPolicy,
+        steps: modelSwitched(s, event) ? [...s.steps, switchStep(s, event)] : s.steps,
       }
     case 'session.forked':
       return {
@@ -331,5 +332,25 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
       const _known: never = event
       return s
     }
+  }
+}
+
+type ConfiguredEvent = Extract<StepwiseEvent, { type: 'session.configured' }>
+
+/** A switch names another model or provider than the session ran on (a policy switch is none). */
+function modelSwitched(s: SessionView, event: ConfiguredEvent): boolean {
+  if (!event.provider && !event.model) return false
+  return (event.provider ?? s.provider) !== s.provider || (event.model ?? s.model) !== s.model
+}
+
+function switchStep(s: SessionView, event: ConfiguredEvent): TimelineStep {
+  return {
+    kind: 'switch',
+    seq: event.seq,
+    ts: event.ts,
+    provider: event.provider ?? s.provider ?? '',
+    model: event.model ?? s.model ?? '',
+    ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}),
+    ...(s.provider && s.model ? { from: { provider: s.provider, model: s.model } } : {}),
   }
 }
