@@ -17,7 +17,7 @@ test('the banner goes as soon as the model has answered', async ({ page }) => {
   h = await startServe({ files: { 'a.txt': 'x\n' }, model: { models: undefined, turns: [{ text: 'Hi.' }] } })
   const problems = watchProblems(page)
   await page.goto(h.url)
-  await expect(page.getByTestId('onboarding')).toContainText('The model is not ready')
+  await expect(page.getByTestId('onboarding')).toContainText('coder:1b cannot run yet')
   await page.getByTestId('chat-input').fill('Hello')
   await page.getByTestId('chat-input').press('Enter')
   await expect(page.getByTestId('timeline-step').filter({ hasText: 'Hi.' })).toBeVisible()

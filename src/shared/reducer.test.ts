@@ -287,6 +287,10 @@ describe('model switches', () => {
         from: { provider: 'openai-chat', model: 'gpt-local' },
       },
     ])
-    expect([view.provider, view.model, view.approvalPolicy]).toEqual(['openai-chat', 'gpt-other', 'auto-edit'])
+    expect([view.provider, view.model, view.approvalPolicy]).toEqual([
+      'openai-chat',
+      'gpt-other',
+      'auto-edit',
+    ])
   })
 })

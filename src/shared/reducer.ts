@@ -66,6 +66,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         repo: event.repo,
         provider: event.provider,
         model: event.model,
+        baseUrl: event.baseUrl ?? null,
         approvalPolicy: event.approvalPolicy,
         parent: event.parent ?? null,
         ruleFilesChanged: event.ruleFilesChanged ?? [],
@@ -235,6 +236,8 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         ...s,
         provider: event.provider ?? s.provider,
         model: event.model ?? s.model,
+        // As the core applies a switch (service/session-config.ts): a new provider drops the old server.
+        baseUrl: event.baseUrl ?? (event.provider && event.provider !== s.provider ? null : s.baseUrl),
         approvalPolicy: event.approvalPolicy ?? s.approvalPolicy,
         steps: modelSwitched(s, event) ? [...s.steps, switchStep(s, event)] : s.steps,
       }

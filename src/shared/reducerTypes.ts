@@ -118,6 +118,8 @@ export interface SessionView {
   repo: string | null
   provider: string | null
   model: string | null
+  /** The server the session's next turn asks (a switch to another provider without one drops it). */
+  baseUrl: string | null
   approvalPolicy: string | null
   status: 'idle' | 'thinking' | 'running-tool' | 'waiting' | 'finished'
   finishReason: FinishReason | null
@@ -143,6 +145,7 @@ export const emptySessionView: SessionView = {
   repo: null,
   provider: null,
   model: null,
+  baseUrl: null,
   approvalPolicy: null,
   status: 'idle',
   finishReason: null,
