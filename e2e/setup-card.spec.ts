@@ -62,6 +62,8 @@ for (const size of SIZES) {
       await page.getByTestId('model-picker').click()
       const dialog = page.getByTestId('model-picker-dialog')
       await expect(dialog.getByTestId('model-group-ollama')).toContainText(`Not running at ${down}.`)
+      // The picker asks again as it opens: Ollama starts only once that answer is in.
+      await expect(dialog.getByTestId('model-picker-panel')).toHaveAttribute('aria-busy', 'false')
       extra.push(await startFakeModelServer({ port, models: ['coder:1b'] }))
       await dialog.getByTestId('retry-ollama').click()
       await expect(dialog.locator('[data-provider="ollama"][data-model="coder:1b"]')).toBeVisible()

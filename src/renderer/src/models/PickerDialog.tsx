@@ -28,6 +28,7 @@ export function PickerDialog(): React.JSX.Element {
   const requestedTab = usePickerUi((s) => s.tab)
   const sessionOpen = useApp((s) => s.sessionId !== null)
   const providers = useAllModels((s) => s.providers)
+  const asking = useAllModels((s) => s.loading)
   const loaded = useAllModels((s) => s.setupKey !== null || s.providers.length > 0)
   const [tab, setTab] = useState<PickerTab>(requestedTab ?? 'all')
   const [filter, setFilter] = useState('')
@@ -70,7 +71,8 @@ export function PickerDialog(): React.JSX.Element {
         role="tabpanel"
         id={`${idBase}-panel`}
         aria-labelledby={`${idBase}-tab-${tab}`}
-        aria-busy={busy}
+        aria-busy={busy || asking}
+        data-testid="model-picker-panel"
       >
         {!loaded && <p className="ui-note">Asking the providers for their models…</p>}
         {tab === 'all' && loaded && (
