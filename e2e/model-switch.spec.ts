@@ -46,8 +46,11 @@ for (const size of SIZES) {
       const problems = watchProblems(page)
       const name = `${size.width}-${theme}`
       await page.goto(h.url)
+      // The first turn starts the session (snapshot, index): slow when the machine is busy.
       await send(page, 'First question')
-      await expect(page.getByTestId('timeline-step').filter({ hasText: 'From Ollama.' })).toBeVisible()
+      await expect(page.getByTestId('timeline-step').filter({ hasText: 'From Ollama.' })).toBeVisible({
+        timeout: 20_000,
+      })
 
       // Set the compatible server up once, in its tab.
       await page.getByTestId('model-picker').click()
@@ -62,6 +65,8 @@ for (const size of SIZES) {
       await expect(dialog.getByTestId('model-group-ollama').getByTestId('model-option')).toHaveCount(2)
       await expect(dialog.getByTestId('model-group-openai')).toContainText('No API key yet.')
       await expect(dialog.getByTestId('model-group-openai-chat')).toContainText(compat.v1Url)
+      // The window and temperature of the model in use stay one scroll away (the meter's "set it").
+      await expect(dialog.getByTestId('model-options')).toBeAttached()
       await saveScreen(page, `60-model-list-all-providers-${name}`)
       await dialog.locator('[data-provider="openai-chat"][data-model="gpt-local"]').click()
       await expect(dialog).toHaveCount(0)

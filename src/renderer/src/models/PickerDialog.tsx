@@ -122,7 +122,10 @@ export function PickerDialog(): React.JSX.Element {
         {tab !== 'all' && group && (
           <ProviderSetup group={group} current={currentFor(group.provider)} onChoose={chooseOn(group)} />
         )}
-        {tab !== 'all' && <ModelOptionsForm key={tab} provider={tab} />}
+        {/* The window and temperature: of the tab's provider, or on All models of the one in use. */}
+        {(tab !== 'all' || effective) && (
+          <ModelOptionsForm key={tab} provider={tab === 'all' ? effective!.provider : tab} />
+        )}
       </div>
       {sessionOpen && (
         <p className="ui-note" data-testid="model-switch-note">
