@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { expect, test, type Page } from '@playwright/test'
+import { UNNAMED_CONTROLS } from './a11y'
 import { startFakeModelServer, type FakeModelServer } from '../test/fake-model-server'
 import { saveScreen, watchProblems } from './screens'
 import { startServe, type ServeHarness } from './serve-harness'
@@ -29,6 +32,24 @@ const SIZES = [
   { width: 1024, height: 700 },
 ] as const
 
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/**
+ * axe-core's WCAG 2 A/AA violations inside `selector` (rule id and the first offending node); a
+ * run that checked nothing fails, so the check cannot pass by looking at an empty page.
+ */
+async function axeViolations(page: Page, selector: string): Promise<string[]> {
+  await page.evaluate(AXE)
+  const result = (await page.evaluate(`axe
+    .run(document.querySelector(${JSON.stringify(selector)}), { runOnly: ['wcag2a', 'wcag2aa'] })
+    .then((r) => ({
+      passes: r.passes.length,
+      violations: r.violations.map((v) => v.id + ': ' + v.nodes[0].html.slice(0, 100)),
+    }))`)) as { passes: number; violations: string[] }
+  expect(result.passes).toBeGreaterThan(3)
+  return result.violations
+}
+
 async function expectNotReady(page: Page): Promise<void> {
   await expect(page.getByTestId('session-state')).toHaveText('model not ready')
 }
@@ -57,11 +78,14 @@ for (const size of SIZES) {
       await expect(card.getByTestId('base-url')).toBeVisible()
       await expectNotReady(page)
       await saveScreen(page, `62-setup-card-ollama-down-${name}`)
+      expect(await axeViolations(page, '[data-testid="onboarding"]')).toEqual([])
+      expect(await page.evaluate(UNNAMED_CONTROLS)).toEqual([])
 
       // Ollama starts; the picker's Retry finds it, and the card goes with no other action.
       await page.getByTestId('model-picker').click()
       const dialog = page.getByTestId('model-picker-dialog')
       await expect(dialog.getByTestId('model-group-ollama')).toContainText(`Not running at ${down}.`)
+      expect(await axeViolations(page, '[data-testid="model-picker-dialog"]')).toEqual([])
       // The picker asks again as it opens: Ollama starts only once that answer is in.
       await expect(dialog.getByTestId('model-picker-panel')).toHaveAttribute('aria-busy', 'false')
       extra.push(await startFakeModelServer({ port, models: ['coder:1b'] }))
