@@ -17,10 +17,10 @@ test('the banner goes as soon as the model has answered', async ({ page }) => {
   h = await startServe({ files: { 'a.txt': 'x\n' }, model: { models: undefined, turns: [{ text: 'Hi.' }] } })
   const problems = watchProblems(page)
   await page.goto(h.url)
-  await expect(page.getByTestId('onboarding')).toContainText('The model is not ready')
+  await expect(page.getByTestId('onboarding')).toContainText('coder:1b cannot run yet')
   await page.getByTestId('chat-input').fill('Hello')
   await page.getByTestId('chat-input').press('Enter')
-  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Hi.' })).toBeVisible()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Hi.' })).toBeVisible({ timeout: 20_000 })
   await expect(page.getByTestId('onboarding')).toHaveCount(0)
   // A new chat on the same model does not bring it back.
   await page.getByRole('button', { name: 'New chat' }).click()
@@ -41,7 +41,9 @@ test('a compatible server that does not list the model gets a soft note, not an 
   await expect(page.getByTestId('onboarding')).toHaveCount(0)
   await page.getByTestId('chat-input').fill('Hello')
   await page.getByTestId('chat-input').press('Enter')
-  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Answering as my-alias.' })).toBeVisible()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Answering as my-alias.' })).toBeVisible({
+    timeout: 20_000,
+  })
   await expect(note).toHaveText('my-alias is not listed by the server; it answered, so it works.')
   await saveScreen(page, '43-compatible-note-after-answer')
   expect(h.model.requests.some((r) => r.path === '/v1/chat/completions')).toBe(true)

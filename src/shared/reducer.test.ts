@@ -243,3 +243,54 @@ describe('an event kind this build does not know', () => {
     expect(after.lastSeq).toBe(2)
   })
 })
+
+describe('model switches', () => {
+  it('mark the timeline when the model or provider changes, not for a policy or the same model', () => {
+    const view = reduceEvents(
+      stamp([
+        {
+          type: 'session.started',
+          protocolVersion: 1,
+          repo: '/p',
+          provider: 'ollama',
+          model: 'coder:1b',
+          approvalPolicy: 'ask',
+          maxSteps: 50,
+        },
+        { type: 'session.configured', approvalPolicy: 'auto-edit' },
+        { type: 'session.configured', provider: 'ollama', model: 'coder:1b' },
+        {
+          type: 'session.configured',
+          provider: 'openai-chat',
+          model: 'gpt-local',
+          baseUrl: 'http://127.0.0.1:1234/v1',
+        },
+        { type: 'session.configured', model: 'gpt-other' },
+      ]),
+    )
+    expect(view.steps).toEqual([
+      {
+        kind: 'switch',
+        seq: 4,
+        ts: 1003,
+        provider: 'openai-chat',
+        model: 'gpt-local',
+        baseUrl: 'http://127.0.0.1:1234/v1',
+        from: { provider: 'ollama', model: 'coder:1b' },
+      },
+      {
+        kind: 'switch',
+        seq: 5,
+        ts: 1004,
+        provider: 'openai-chat',
+        model: 'gpt-other',
+        from: { provider: 'openai-chat', model: 'gpt-local' },
+      },
+    ])
+    expect([view.provider, view.model, view.approvalPolicy]).toEqual([
+      'openai-chat',
+      'gpt-other',
+      'auto-edit',
+    ])
+  })
+})

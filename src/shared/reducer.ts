@@ -66,6 +66,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         repo: event.repo,
         provider: event.provider,
         model: event.model,
+        baseUrl: event.baseUrl ?? null,
         approvalPolicy: event.approvalPolicy,
         parent: event.parent ?? null,
         ruleFilesChanged: event.ruleFilesChanged ?? [],
@@ -236,7 +237,10 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         ...s,
         provider: event.provider ?? s.provider,
         model: event.model ?? s.model,
+        // As the core applies a switch (service/session-config.ts): a new provider drops the old server.
+        baseUrl: event.baseUrl ?? (event.provider && event.provider !== s.provider ? null : s.baseUrl),
         approvalPolicy: event.approvalPolicy ?? s.approvalPolicy,
+        steps: modelSwitched(s, event) ? [...s.steps, switchStep(s, event)] : s.steps,
       }
     case 'session.forked':
       return {
@@ -332,5 +336,25 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
       const _known: never = event
       return s
     }
+  }
+}
+
+type ConfiguredEvent = Extract<StepwiseEvent, { type: 'session.configured' }>
+
+/** A switch names another model or provider than the session ran on (a policy switch is none). */
+function modelSwitched(s: SessionView, event: ConfiguredEvent): boolean {
+  if (!event.provider && !event.model) return false
+  return (event.provider ?? s.provider) !== s.provider || (event.model ?? s.model) !== s.model
+}
+
+function switchStep(s: SessionView, event: ConfiguredEvent): TimelineStep {
+  return {
+    kind: 'switch',
+    seq: event.seq,
+    ts: event.ts,
+    provider: event.provider ?? s.provider ?? '',
+    model: event.model ?? s.model ?? '',
+    ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}),
+    ...(s.provider && s.model ? { from: { provider: s.provider, model: s.model } } : {}),
   }
 }

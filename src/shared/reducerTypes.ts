@@ -70,6 +70,17 @@ export type TimelineStep =
       paths: string[]
     }
   | { kind: 'fork'; seq: number; ts: number; childSessionId: string; atSeq: number }
+  /** The user switched the model (from the next turn): the mark the timeline shows between turns. */
+  | {
+      kind: 'switch'
+      seq: number
+      ts: number
+      provider: string
+      model: string
+      baseUrl?: string
+      /** What ran before, when the session had said (a fork of an older session may not). */
+      from?: { provider: string; model: string }
+    }
   /** A run (a task, or one chat turn) ended: done, stopped by the user, the step limit, an error. */
   | {
       kind: 'finish'
@@ -107,6 +118,8 @@ export interface SessionView {
   repo: string | null
   provider: string | null
   model: string | null
+  /** The server the session's next turn asks (a switch to another provider without one drops it). */
+  baseUrl: string | null
   approvalPolicy: string | null
   status: 'idle' | 'thinking' | 'running-tool' | 'waiting' | 'finished'
   finishReason: FinishReason | null
@@ -132,6 +145,7 @@ export const emptySessionView: SessionView = {
   repo: null,
   provider: null,
   model: null,
+  baseUrl: null,
   approvalPolicy: null,
   status: 'idle',
   finishReason: null,

@@ -1,21 +1,15 @@
-import type { CommandInput, CommandOutput, ModelInfo, ProviderId, SetupProblem } from '../../shared/protocol'
+import type { CommandInput, CommandOutput, ModelInfo, ProviderId } from '../../shared/protocol'
 import { lookupModel } from '../context/windows'
-import { OPENAI_DEFAULT_BASE_URL, ollamaBaseUrl } from '../providers'
 import { joinUrl, requestJson } from '../providers/http'
 import { NdjsonParser, parseJsonObject } from '../providers/ndjson'
 import type { ServiceContext } from './context'
+import { effectiveBaseUrl } from './provider-settings'
 import { ServiceError } from './sessions'
 
 /**
- * The model picker's side of the core: which models a server has, pulling an
- * Ollama model with progress, and the onboarding check that names what is
- * missing (server down, model not pulled, key absent) and how to fix it.
+ * The model picker's side of the core: which models a server has and pulling an Ollama model
+ * with progress. Every provider's list at once and the setup check are in model-catalog.ts.
  */
-
-function baseUrlOf(provider: ProviderId, baseUrl: string | undefined): string {
-  if (provider === 'ollama') return ollamaBaseUrl(baseUrl ?? process.env.OLLAMA_HOST)
-  return baseUrl ?? process.env.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL
-}
 
 const TIMEOUT_MS = 5000
 
@@ -57,18 +51,26 @@ async function openaiModels(ctx: ServiceContext, provider: ProviderId, base: str
     .map((name) => ({ name, ...lookupModel(name) }))
 }
 
-export async function listModels(
+/** One server's models; `base` is the whole address (effectiveBaseUrl). */
+export async function listServer(
   ctx: ServiceContext,
-  input: CommandInput<'models/list'>,
+  provider: ProviderId,
+  base: string,
 ): Promise<CommandOutput<'models/list'>> {
-  const base = baseUrlOf(input.provider, input.baseUrl)
+  if (!base) return { reachable: false, error: 'no server address is set', models: [] }
   try {
-    const models =
-      input.provider === 'ollama' ? await ollamaModels(base) : await openaiModels(ctx, input.provider, base)
+    const models = provider === 'ollama' ? await ollamaModels(base) : await openaiModels(ctx, provider, base)
     return { reachable: true, models }
   } catch (err) {
     return { reachable: false, error: (err as Error).message, models: [] }
   }
+}
+
+export function listModels(
+  ctx: ServiceContext,
+  input: CommandInput<'models/list'>,
+): Promise<CommandOutput<'models/list'>> {
+  return listServer(ctx, input.provider, effectiveBaseUrl(ctx, input.provider, input.baseUrl))
 }
 
 const pulling = new Set<string>()
@@ -78,7 +80,7 @@ export function pullModel(
   ctx: ServiceContext,
   input: CommandInput<'models/pull'>,
 ): CommandOutput<'models/pull'> {
-  const base = baseUrlOf('ollama', input.baseUrl)
+  const base = effectiveBaseUrl(ctx, 'ollama', input.baseUrl)
   const key = `${base}\0${input.model}`
   if (pulling.has(key)) return { started: false }
   pulling.add(key)
@@ -126,53 +128,6 @@ export function pullModel(
     }
   })()
   return { started: true }
-}
-
-export async function checkModel(
-  ctx: ServiceContext,
-  input: CommandInput<'models/check'>,
-): Promise<CommandOutput<'models/check'>> {
-  const problems: SetupProblem[] = []
-  const base = baseUrlOf(input.provider, input.baseUrl)
-  if (input.provider !== 'ollama' && !ctx.keys.get(input.provider) && base === OPENAI_DEFAULT_BASE_URL) {
-    problems.push({
-      code: 'key-missing',
-      message: 'No OpenAI API key is set.',
-      fix: 'Enter your key in Models → API key (it is stored encrypted on this machine), or set OPENAI_API_KEY.',
-    })
-    return { ok: false, problems }
-  }
-  const listed = await listModels(ctx, { provider: input.provider, baseUrl: input.baseUrl })
-  if (!listed.reachable) {
-    problems.push(
-      input.provider === 'ollama'
-        ? {
-            code: 'server-down',
-            message: `Ollama is not running at ${base}.`,
-            fix: 'Start it with `ollama serve` (or open the Ollama app), or set its address under Models.',
-          }
-        : {
-            code: 'server-down',
-            message: `The model server at ${base} did not answer: ${listed.error ?? 'no reply'}.`,
-            fix: 'Check the base URL and your network, and that the API key is valid.',
-          },
-    )
-  } else if (!listed.models.some((m) => m.name === input.model || m.name === `${input.model}:latest`)) {
-    problems.push(
-      input.provider === 'ollama'
-        ? {
-            code: 'model-missing',
-            message: `The model ${input.model} is not pulled.`,
-            fix: `Pull it from the model picker, or run \`ollama pull ${input.model}\`.`,
-          }
-        : {
-            code: 'model-missing',
-            message: `The server does not list a model named ${input.model}.`,
-            fix: 'Pick one of the listed models.',
-          },
-    )
-  }
-  return { ok: problems.length === 0, problems }
 }
 
 export function setCredential(

@@ -16,7 +16,10 @@ import { contextBaseline } from './baseline'
 import { compactOnRequest } from './compact'
 import type { KeyStore, ModelDefaults, ServiceContext } from './context'
 import { createMcpHub } from './mcp'
-import { checkModel, listModels, pullModel, setCredential } from './models'
+import { checkModel, modelCatalog } from './model-catalog'
+import { resolveModel } from './model-resolve'
+import { listModels, pullModel, setCredential } from './models'
+import { setProviderBaseUrl } from './provider-settings'
 import { appInfo, completeFolder, indexStatus, openProject, projectFiles, rebuildIndex } from './projects'
 import { enqueue, flushQueue, removeQueued, updateQueued } from './queue-commands'
 import { SessionRuntime } from './sessions'
@@ -143,6 +146,9 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & {
     'models/pull': (input) => pullModel(ctx, input),
     'models/check': (input) => checkModel(ctx, input),
     'credentials/set': (input) => setCredential(ctx, input),
+    'models/catalog': (input) => modelCatalog(ctx, input),
+    'models/resolve': (input) => resolveModel(ctx, input),
+    'providers/set': (input) => setProviderBaseUrl(ctx, input.provider, input.baseUrl),
     'settings/get': () => readSettings(opts.store),
     'settings/set': (input) => writeSettings(opts.store, input),
     'review/start': (input) => startReview(ctx, sessions, input),

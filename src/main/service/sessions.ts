@@ -18,6 +18,7 @@ import {
   sameProviderConfig,
   type SessionConfig,
 } from './session-config'
+import { rememberedBaseUrl } from './provider-settings'
 import { resolveProjectDir, ServiceError } from './service-error'
 import { flushQueue, reportQueueFailure } from './queue-commands'
 import { SessionTrash } from './session-trash'
@@ -80,7 +81,9 @@ export class SessionRuntime {
     const config: SessionConfig = {
       provider: input.provider ?? this.ctx.defaults.provider,
       model: input.model ?? (input.provider ? '' : this.ctx.defaults.model),
-      baseUrl: input.baseUrl ?? (input.provider ? undefined : this.ctx.defaults.baseUrl),
+      baseUrl:
+        input.baseUrl ??
+        (input.provider ? rememberedBaseUrl(this.ctx, input.provider) : this.ctx.defaults.baseUrl),
       policy: input.approvalPolicy ?? this.ctx.defaults.approvalPolicy ?? settings.approvalPolicy,
     }
     if (!config.model) throw new ServiceError(`Pick a model for ${config.provider} first.`)
@@ -302,10 +305,14 @@ export class SessionRuntime {
 
   configure(input: CommandInput<'session/configure'>): CommandOutput<'session/configure'> {
     const live = this.liveSession(input.sessionId)
-    const { provider, model, baseUrl, approvalPolicy } = input
+    const { provider, model, approvalPolicy } = input
     if (provider && provider !== live.config.provider && !model)
       throw new ServiceError('Switching provider needs a model too.')
-    live.config = applyConfigured(live.config, input)
+    // A provider switched to without an address runs on the one remembered for that provider.
+    const baseUrl =
+      input.baseUrl ??
+      (provider && provider !== live.config.provider ? rememberedBaseUrl(this.ctx, provider) : undefined)
+    live.config = applyConfigured(live.config, { ...input, baseUrl })
     if (approvalPolicy) live.session?.setPolicy(approvalPolicy)
     if (provider || model || baseUrl) live.session?.setModel(providerConfigOf(this.ctx, live.config))
     // Recorded, so the session shows its model and policy — live, after a restart and in replay.

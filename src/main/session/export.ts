@@ -180,6 +180,12 @@ export function exportMarkdown(raw: SessionRow, events: StepwiseEvent[]): string
           '',
         )
         break
+      case 'switch':
+        lines.push(
+          `*Model switched to ${step.model} (${step.provider})${step.from ? ` from ${step.from.model} (${step.from.provider})` : ''} [${step.seq}]*`,
+          '',
+        )
+        break
       case 'fork':
         lines.push(`*Forked at step ${step.atSeq} into session \`${step.childSessionId}\` [${step.seq}]*`, '')
         break

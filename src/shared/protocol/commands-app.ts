@@ -54,7 +54,7 @@ export const appSettingsSchema = z.object({
 })
 export type AppSettings = z.infer<typeof appSettingsSchema>
 
-const modelInfo = z.object({
+export const modelInfoSchema = z.object({
   name: z.string(),
   size: z.number().optional(),
   parameters: z.string().optional(),
@@ -63,10 +63,12 @@ const modelInfo = z.object({
   inputPerMTok: z.number().optional(),
   outputPerMTok: z.number().optional(),
 })
-export type ModelInfo = z.infer<typeof modelInfo>
+export type ModelInfo = z.infer<typeof modelInfoSchema>
+const modelInfo = modelInfoSchema
 
-const problem = z.object({ code: z.string(), message: z.string(), fix: z.string() })
-export type SetupProblem = z.infer<typeof problem>
+export const setupProblemSchema = z.object({ code: z.string(), message: z.string(), fix: z.string() })
+export type SetupProblem = z.infer<typeof setupProblemSchema>
+const problem = setupProblemSchema
 
 const restoreOutput = z.object({
   status: z.enum(['restored', 'conflict', 'nothing', 'refused']),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { appCommandSchemas } from './commands-app'
 import { contextCommandSchemas } from './commands-context'
+import { modelCommandSchemas } from './commands-models'
 import { mcpCommandSchemas } from './mcp'
 import { approvalAnswerSchema, approvalCommandSchemas } from './approval'
 import { approvalPolicySchema, providerIdSchema } from './events'
@@ -93,6 +94,7 @@ export const commandSchemas = {
   ...approvalCommandSchemas,
   ...appCommandSchemas,
   ...contextCommandSchemas,
+  ...modelCommandSchemas,
   ...mcpCommandSchemas,
 } as const
 

@@ -7,7 +7,7 @@ import {
   type ApprovalPolicy,
   type ProviderId,
 } from '../../../shared/protocol'
-import { defaultModels } from '../../config/defaults'
+import { defaultModels, withModelRef } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import { createCoreService } from '../../service/service'
 import { ServiceError } from '../../service/sessions'
@@ -97,6 +97,8 @@ export async function runContinue(id: string, message: string, opts: ContinueOpt
     const sessions = service.sessions
     // A switch the flags ask for is recorded as the app's switch is; the same value is no switch.
     const current = sessions.liveSession(row.id).config
+    // `--model openai-chat:NAME` switches provider too, as `/model` does in the app.
+    opts = withModelRef(opts)
     const change = {
       provider: opts.provider !== current.provider ? opts.provider : undefined,
       model: opts.model !== current.model ? opts.model : undefined,

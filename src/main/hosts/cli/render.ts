@@ -205,11 +205,13 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
           print(color.dim(`  ⑂ forked at step ${event.atSeq} into session ${event.childSessionId}`))
           break
         case 'session.configured':
-          print(
-            color.dim(
-              `  switched to ${[event.provider, event.model].filter(Boolean).join(' ') || 'the same model'}`,
-            ),
-          )
+          if (event.provider || event.model)
+            print(
+              color.dim(
+                `  ⇄ model ${[event.provider, event.model].filter(Boolean).join(':')} from the next turn`,
+              ),
+            )
+          if (event.approvalPolicy) print(color.dim(`  approval policy: ${event.approvalPolicy}`))
           break
         case 'review.finding': {
           const f = event.finding

@@ -98,6 +98,11 @@ export function showSession(id: string, opts: StoreOptions): number {
             `${seq} ↺ ${step.restore} to checkpoint ${step.snapshotId}${step.toSeq !== undefined ? ` (step ${step.toSeq})` : ''}: ${step.paths.join(', ') || 'no change'}; the present saved as checkpoint ${step.savedSnapshotId}`,
           )
           break
+        case 'switch':
+          out.push(
+            `${seq} ⇄ model ${step.provider}:${step.model}${step.from ? ` (was ${step.from.provider}:${step.from.model})` : ''}`,
+          )
+          break
         case 'fork':
           out.push(`${seq} ⑂ forked at step ${step.atSeq} into ${step.childSessionId}`)
           break

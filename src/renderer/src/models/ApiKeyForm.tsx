@@ -2,16 +2,17 @@ import type React from 'react'
 import { useId, useState, type FormEvent } from 'react'
 import type { ProviderId } from '../../../shared/protocol'
 import { invoke, toast, useApp } from '../state/store'
-import { loadModels, requestRecheck } from './catalog'
+import { refreshCatalog } from './allModels'
 
 interface ApiKeyFormProps {
   provider: Exclude<ProviderId, 'ollama'>
-  baseUrl?: string
   optional?: boolean
+  /** A key is already kept for this provider (said, never shown). */
+  keySet?: boolean
 }
 
 /** An API key, sent once with `credentials/set` and never shown again (the field is cleared). */
-export function ApiKeyForm({ provider, baseUrl, optional }: ApiKeyFormProps): React.JSX.Element {
+export function ApiKeyForm({ provider, optional, keySet }: ApiKeyFormProps): React.JSX.Element {
   const id = useId()
   const noteId = useId()
   const [key, setKey] = useState('')
@@ -28,8 +29,7 @@ export function ApiKeyForm({ provider, baseUrl, optional }: ApiKeyFormProps): Re
       await invoke('credentials/set', { provider, key: value })
       setKey('')
       toast('info', 'API key saved.')
-      requestRecheck()
-      void loadModels(provider, baseUrl, true)
+      await refreshCatalog()
     } catch {
       // Toasted by invoke; the key stays in the field to fix.
     } finally {
@@ -41,6 +41,7 @@ export function ApiKeyForm({ provider, baseUrl, optional }: ApiKeyFormProps): Re
     <form className="model-picker-section" onSubmit={(e) => void submit(e)} aria-label="API key">
       <label className="ui-label" htmlFor={id}>
         API key{optional ? ' (if the server needs one)' : ''}
+        {keySet ? ' · one is saved' : ''}
       </label>
       <div className="ui-row">
         <input
@@ -51,7 +52,7 @@ export function ApiKeyForm({ provider, baseUrl, optional }: ApiKeyFormProps): Re
           value={key}
           autoComplete="off"
           spellCheck={false}
-          placeholder={provider === 'openai' ? 'sk-…' : ''}
+          placeholder={keySet ? 'Enter a new key to replace it' : provider === 'openai' ? 'sk-…' : ''}
           aria-describedby={noteId}
           onChange={(e) => setKey(e.target.value)}
         />

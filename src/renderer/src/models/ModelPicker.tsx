@@ -1,6 +1,7 @@
 import type React from 'react'
 import { useEffectiveChoice } from './choice'
 import { choiceLabel } from './format'
+import { useCatalogSync } from './Onboarding'
 import { PickerDialog } from './PickerDialog'
 import { openModelPicker, usePickerUi } from './pickerState'
 import './models.css'
@@ -11,6 +12,7 @@ import './models.css'
  */
 export function ModelPicker(): React.JSX.Element {
   const choice = useEffectiveChoice()
+  useCatalogSync(choice)
   const open = usePickerUi((s) => s.open)
   const label = choiceLabel(choice?.provider, choice?.model)
   return (

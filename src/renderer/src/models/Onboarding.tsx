@@ -1,28 +1,20 @@
 import type React from 'react'
-import { useEffect, useState } from 'react'
+import { useEffect } from 'react'
 import { create } from 'zustand'
-import type { SetupProblem } from '../../../shared/protocol'
-import { invoke, useApp } from '../state/store'
-import { useCatalog } from './catalog'
-import { sessionBaseUrl, useEffectiveChoice, type ModelChoice } from './choice'
-import { isPulling, splitBackticks } from './format'
-import { openModelPicker } from './pickerState'
+import type { ProviderGroup, SetupProblem } from '../../../shared/protocol'
+import { useApp } from '../state/store'
+import { AddressForm } from './AddressForm'
+import { choiceKey, groupOf, refreshCatalog, useAllModels } from './allModels'
+import { ApiKeyForm } from './ApiKeyForm'
+import { chooseModel, useEffectiveChoice, type ModelChoice } from './choice'
+import { isPulling, providerLabel, splitBackticks } from './format'
 import { startPull, usePullProgress } from './pull'
 import { PullProgressBar } from './PullProgressBar'
 import './models.css'
 
-interface CheckResult {
-  choiceKey: string
-  problems: SetupProblem[]
-}
-
-function keyOf(choice: ModelChoice): string {
-  return `${choice.provider}\n${choice.model}\n${choice.baseUrl ?? ''}`
-}
-
 /**
- * The models that answered in this app run, by `keyOf`: an answer is proof the model works, so
- * the banner goes away at once (and stays away in the next chat on the same model).
+ * The models that answered in this app run, by `choiceKey`: an answer is proof the model works,
+ * so the card goes away at once (and stays away in the next chat on the same model).
  */
 const useAnswered = create<Record<string, true>>(() => ({}))
 
@@ -31,53 +23,43 @@ useApp.subscribe((s, prev) => {
   const answered = s.view.steps.some((step) => step.kind === 'model' && step.status === 'ok')
   if (!answered) return
   const provider = s.view.provider as ModelChoice['provider']
-  const baseUrl = sessionBaseUrl(s.events)
-  const key = keyOf({ provider, model: s.view.model, ...(baseUrl ? { baseUrl } : {}) })
+  const baseUrl = s.view.baseUrl ?? undefined
+  const key = choiceKey({ provider, model: s.view.model, ...(baseUrl ? { baseUrl } : {}) })!
   if (!useAnswered.getState()[key]) useAnswered.setState({ [key]: true })
 })
 
-/**
- * An OpenAI-compatible server that does not list the model is no error: many serve names they do
- * not list (aliases, a single loaded model). Only a failed request proves it wrong.
- */
-function isSoft(choice: ModelChoice, problems: readonly SetupProblem[]): boolean {
-  return choice.provider !== 'ollama' && problems.every((p) => p.code === 'model-missing')
+let syncedKey: string | null = null
+
+/** Keeps the catalog's setup check on the model in use: asks again whenever it changes. */
+export function useCatalogSync(choice: ModelChoice | null): void {
+  const connected = useApp((s) => s.info !== null)
+  const key = choiceKey(choice)
+  useEffect(() => {
+    if (!connected || key === syncedKey) return
+    syncedKey = key
+    void refreshCatalog(choice)
+    // `key` stands for `choice`.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [connected, key])
 }
 
 /**
- * What stands between the user and a working model (`models/check` for the current choice),
- * each problem with its fix and an action: pull the model, enter a key, or retry. Nothing when
- * all is well. Checks again when the choice changes, a key is saved or a pull finishes.
+ * The setup card: what stands between the user and a working model (the core's check from
+ * `models/catalog`), with what fixes it right here — Ollama's address, Retry and a pull, an
+ * OpenAI key or a compatible server's URL, or a switch to a model that does answer. It reads the
+ * same store as the picker, so it goes as soon as anything fixed the problem.
  */
 export function Onboarding(): React.JSX.Element | null {
   const choice = useEffectiveChoice()
-  const connected = useApp((s) => s.info !== null)
-  const nonce = useCatalog((s) => s.checkNonce)
-  const [retries, setRetries] = useState(0)
-  const [result, setResult] = useState<CheckResult | null>(null)
-  const choiceKey = choice ? keyOf(choice) : null
-  const attempt = nonce + retries
-  const answered = useAnswered((s) => (choiceKey ? s[choiceKey] === true : false))
+  useCatalogSync(choice)
+  const key = choiceKey(choice)
+  const setup = useAllModels((s) => (s.setupKey === key ? s.setup : null))
+  const providers = useAllModels((s) => s.providers)
+  const answered = useAnswered((s) => (key ? s[key] === true : false))
 
-  useEffect(() => {
-    if (!choice || !connected || !choiceKey) return
-    let live = true
-    invoke('models/check', {
-      provider: choice.provider,
-      model: choice.model,
-      ...(choice.baseUrl ? { baseUrl: choice.baseUrl } : {}),
-    })
-      .then((reply) => live && setResult({ choiceKey, problems: reply.problems }))
-      .catch(() => undefined) // toasted by invoke
-    return () => {
-      live = false
-    }
-    // `attempt` re-runs the check (Retry, a key saved, a model pulled).
-  }, [choice, connected, choiceKey, attempt])
-
-  // Only an answer for the current choice counts; a re-check keeps the last one up until it answers.
-  if (!choice || !result || result.choiceKey !== choiceKey || result.problems.length === 0) return null
-  if (isSoft(choice, result.problems)) {
+  if (!choice || !setup) return null
+  if (setup.ready) {
+    if (setup.problems.length === 0) return null
     return (
       <p className="onboarding-note" data-testid="onboarding-note" role="note">
         {answered
@@ -87,72 +69,105 @@ export function Onboarding(): React.JSX.Element | null {
     )
   }
   if (answered) return null
+  return <SetupCard choice={choice} problems={setup.problems} providers={providers} />
+}
+
+interface SetupCardProps {
+  choice: ModelChoice
+  problems: SetupProblem[]
+  providers: ProviderGroup[]
+}
+
+function SetupCard({ choice, problems, providers }: SetupCardProps): React.JSX.Element {
+  const ollama = groupOf(providers, 'ollama')
+  const openai = groupOf(providers, 'openai')
+  const compatible = groupOf(providers, 'openai-chat')
+  const noneAnswers = providers.length > 0 && providers.every((g) => !g.reachable)
+  const others = alternatives(providers, choice)
   return (
-    <section className="onboarding" data-testid="onboarding" aria-label="Model setup">
-      <h2 className="onboarding-title">The model is not ready</h2>
-      {result.problems.map((problem) => (
-        <ProblemRow
-          key={problem.code + problem.message}
-          problem={problem}
-          choice={choice}
-          onRetry={() => setRetries((n) => n + 1)}
-        />
+    <section className="onboarding" data-testid="onboarding" aria-labelledby="setup-card-title">
+      <h2 className="onboarding-title" id="setup-card-title">
+        {noneAnswers ? 'No model server is reachable yet' : `Set up a model: ${choice.model} cannot run yet`}
+      </h2>
+      {problems.map((problem) => (
+        <div className="onboarding-text" key={problem.code} data-code={problem.code}>
+          <p data-testid="setup-problem">{problem.message}</p>
+          <p className="onboarding-fix">
+            {splitBackticks(problem.fix).map((part, i) =>
+              part.code ? <code key={i}>{part.text}</code> : part.text,
+            )}
+          </p>
+        </div>
       ))}
+      {others.length > 0 && (
+        <div className="setup-alternatives" data-testid="setup-alternatives">
+          <span>Or use a model that answers:</span>
+          {others.map((c) => (
+            <button
+              key={`${c.provider}:${c.model}`}
+              type="button"
+              className="ui-button small"
+              onClick={() => void chooseModel(c).catch(() => undefined)}
+            >
+              {c.model} <span className="setup-provider">· {providerLabel(c.provider)}</span>
+            </button>
+          ))}
+        </div>
+      )}
+      <div className="setup-options">
+        <div className="setup-option" data-testid="setup-local">
+          <h3>Local · Ollama</h3>
+          {choice.provider === 'ollama' && problems.some((p) => p.code === 'model-missing') && (
+            <PullButton choice={choice} />
+          )}
+          {ollama && (
+            <AddressForm
+              key={ollama.baseUrl}
+              provider="ollama"
+              value={ollama.baseUrl}
+              onRetry={() => void refreshCatalog()}
+            />
+          )}
+        </div>
+        <div className="setup-option" data-testid="setup-cloud">
+          <h3>Cloud</h3>
+          {openai && !openai.configured && <ApiKeyForm provider="openai" />}
+          {compatible && (
+            <AddressForm key={compatible.baseUrl} provider="openai-chat" value={compatible.baseUrl} />
+          )}
+        </div>
+      </div>
     </section>
   )
 }
 
-interface ProblemRowProps {
-  problem: SetupProblem
-  choice: ModelChoice
-  onRetry(): void
+/** Models that answered the last check on other providers (or other names): up to three per provider. */
+function alternatives(providers: readonly ProviderGroup[], choice: ModelChoice): ModelChoice[] {
+  return providers
+    .filter((g) => g.reachable)
+    .flatMap((g) =>
+      g.models
+        .filter((m) => !(g.provider === choice.provider && m.name === choice.model))
+        .slice(0, 3)
+        .map((m) => ({ provider: g.provider, model: m.name, ...(g.baseUrl ? { baseUrl: g.baseUrl } : {}) })),
+    )
+    .slice(0, 6)
 }
 
-function ProblemRow({ problem, choice, onRetry }: ProblemRowProps): React.JSX.Element {
+function PullButton({ choice }: { choice: ModelChoice }): React.JSX.Element {
   const pull = usePullProgress(choice.model)
-  const canPull = problem.code === 'model-missing' && choice.provider === 'ollama'
   return (
-    <div className="onboarding-problem" data-code={problem.code}>
-      <div className="onboarding-text">
-        <p>{problem.message}</p>
-        <p className="onboarding-fix">
-          {splitBackticks(problem.fix).map((part, i) =>
-            part.code ? <code key={i}>{part.text}</code> : part.text,
-          )}
-        </p>
-      </div>
-      {canPull ? (
-        <button
-          type="button"
-          className="ui-button small primary"
-          data-testid="onboarding-pull"
-          disabled={isPulling(pull)}
-          onClick={() => startPull(choice.model, choice.baseUrl).catch(() => undefined)}
-        >
-          {isPulling(pull) ? 'Pulling…' : `Pull ${choice.model}`}
-        </button>
-      ) : problem.code === 'key-missing' ? (
-        <button
-          type="button"
-          className="ui-button small primary"
-          onClick={() => openModelPicker(choice.provider)}
-        >
-          Enter API key
-        </button>
-      ) : problem.code === 'model-missing' ? (
-        <button type="button" className="ui-button small" onClick={() => openModelPicker(choice.provider)}>
-          Choose a model
-        </button>
-      ) : (
-        <button type="button" className="ui-button small" onClick={onRetry}>
-          Retry
-        </button>
-      )}
-      {canPull && pull && (
-        <div className="onboarding-progress">
-          <PullProgressBar model={choice.model} />
-        </div>
-      )}
+    <div className="setup-pull">
+      <button
+        type="button"
+        className="ui-button small primary"
+        data-testid="onboarding-pull"
+        disabled={isPulling(pull)}
+        onClick={() => startPull(choice.model, choice.baseUrl).catch(() => undefined)}
+      >
+        {isPulling(pull) ? 'Pulling…' : `Pull ${choice.model}`}
+      </button>
+      {pull && <PullProgressBar model={choice.model} />}
     </div>
   )
 }

@@ -1,27 +1,43 @@
 import type React from 'react'
-import { useId, useState } from 'react'
-import type { ProviderId } from '../../../shared/protocol'
+import { useEffect, useId, useState } from 'react'
+import type { ProviderGroup, ProviderId } from '../../../shared/protocol'
 import { Dialog } from '../palette/Dialog'
 import { useApp } from '../state/store'
+import { AddressForm } from './AddressForm'
+import { groupOf, refreshCatalog, useAllModels } from './allModels'
 import { ApiKeyForm } from './ApiKeyForm'
 import { chooseModel, useEffectiveChoice, type ModelChoice } from './choice'
-import { CompatibleServer } from './CompatibleServer'
+import { providerLabel } from './format'
+import { groupStatus, ModelList } from './ModelList'
 import { ModelIdForm } from './ModelIdForm'
-import { ModelList } from './ModelList'
 import { ModelOptionsForm } from './ModelOptionsForm'
-import { closeModelPicker, usePickerUi } from './pickerState'
+import { closeModelPicker, usePickerUi, type PickerTab } from './pickerState'
 import { ProviderTabs } from './ProviderTabs'
 import { PullForm } from './PullForm'
 import './models.css'
 
-/** The model picker's dialog: a tab per provider, its models, and what it takes to add one. */
+/**
+ * The model picker: every configured provider's models in one list, grouped by provider
+ * (choosing one switches provider and model together), and a tab per provider with what it
+ * takes to set it up (Ollama's address and pulls, OpenAI's key, a compatible server's URL).
+ */
 export function PickerDialog(): React.JSX.Element {
   const idBase = useId()
+  const filterId = useId()
   const effective = useEffectiveChoice()
   const requestedTab = usePickerUi((s) => s.tab)
   const sessionOpen = useApp((s) => s.sessionId !== null)
-  const [tab, setTab] = useState<ProviderId>(requestedTab ?? effective?.provider ?? 'ollama')
+  const providers = useAllModels((s) => s.providers)
+  const asking = useAllModels((s) => s.loading)
+  const loaded = useAllModels((s) => s.setupKey !== null || s.providers.length > 0)
+  const [tab, setTab] = useState<PickerTab>(requestedTab ?? 'all')
+  const [filter, setFilter] = useState('')
   const [busy, setBusy] = useState(false)
+
+  // Opening the picker asks every provider again (a server started since, a model pulled outside).
+  useEffect(() => {
+    void refreshCatalog()
+  }, [])
 
   const choose = async (next: ModelChoice): Promise<void> => {
     if (busy) return
@@ -35,18 +51,12 @@ export function PickerDialog(): React.JSX.Element {
       setBusy(false)
     }
   }
+  const chooseOn = (group: ProviderGroup) => (model: string) =>
+    void choose({ provider: group.provider, model, ...(group.baseUrl ? { baseUrl: group.baseUrl } : {}) })
   const currentFor = (provider: ProviderId): string | null =>
     effective?.provider === provider ? effective.model : null
-  // The server a provider's models come from: the one in use, else the host's default for it.
-  const defaults = useApp((s) => s.info?.defaults)
-  const baseUrlFor = (provider: ProviderId): string | undefined =>
-    effective?.provider === provider
-      ? effective.baseUrl
-      : defaults?.provider === provider
-        ? defaults.baseUrl
-        : undefined
-  const ollamaUrl = baseUrlFor('ollama')
-  const openaiUrl = baseUrlFor('openai')
+  const needle = filter.trim().toLowerCase()
+  const group = tab === 'all' ? undefined : groupOf(providers, tab)
 
   return (
     <Dialog
@@ -61,42 +71,61 @@ export function PickerDialog(): React.JSX.Element {
         role="tabpanel"
         id={`${idBase}-panel`}
         aria-labelledby={`${idBase}-tab-${tab}`}
-        aria-busy={busy}
+        aria-busy={busy || asking}
+        data-testid="model-picker-panel"
       >
-        {tab === 'ollama' && (
+        {!loaded && <p className="ui-note">Asking the providers for their models…</p>}
+        {tab === 'all' && loaded && (
           <>
-            <ModelList
-              provider="ollama"
-              baseUrl={ollamaUrl}
-              current={currentFor('ollama')}
-              onChoose={(model) => void choose({ provider: 'ollama', model, baseUrl: ollamaUrl })}
-            />
-            <PullForm
-              baseUrl={ollamaUrl}
-              onUse={(model) => void choose({ provider: 'ollama', model, baseUrl: ollamaUrl })}
-            />
+            <div>
+              <label className="ui-label" htmlFor={filterId}>
+                Filter models
+              </label>
+              <input
+                id={filterId}
+                className="ui-input"
+                type="search"
+                data-testid="model-filter"
+                value={filter}
+                placeholder="e.g. coder, mini"
+                onChange={(e) => setFilter(e.target.value)}
+              />
+            </div>
+            {providers.map((g) => (
+              <section
+                key={g.provider}
+                className="model-picker-group"
+                data-testid={`model-group-${g.provider}`}
+                aria-label={providerLabel(g.provider)}
+              >
+                <header className="model-picker-group-head">
+                  <h3>{providerLabel(g.provider)}</h3>
+                  <span className="model-picker-group-status">{groupStatus(g)}</span>
+                  {!g.configured && (
+                    <button type="button" className="ui-button small" onClick={() => setTab(g.provider)}>
+                      {g.provider === 'openai' ? 'Enter API key' : 'Set up'}
+                    </button>
+                  )}
+                </header>
+                {g.configured && (
+                  <ModelList
+                    group={g}
+                    needle={needle}
+                    current={currentFor(g.provider)}
+                    onChoose={chooseOn(g)}
+                  />
+                )}
+              </section>
+            ))}
           </>
         )}
-        {tab === 'openai' && (
-          <>
-            <ApiKeyForm provider="openai" baseUrl={openaiUrl} />
-            <ModelList
-              provider="openai"
-              baseUrl={openaiUrl}
-              current={currentFor('openai')}
-              onChoose={(model) => void choose({ provider: 'openai', model, baseUrl: openaiUrl })}
-            />
-            <ModelIdForm onUse={(model) => void choose({ provider: 'openai', model, baseUrl: openaiUrl })} />
-          </>
+        {tab !== 'all' && group && (
+          <ProviderSetup group={group} current={currentFor(group.provider)} onChoose={chooseOn(group)} />
         )}
-        {tab === 'openai-chat' && (
-          <CompatibleServer
-            initialBaseUrl={effective?.provider === 'openai-chat' ? (effective.baseUrl ?? '') : ''}
-            current={currentFor('openai-chat')}
-            onChoose={(model, baseUrl) => void choose({ provider: 'openai-chat', model, baseUrl })}
-          />
+        {/* The window and temperature: of the tab's provider, or on All models of the one in use. */}
+        {(tab !== 'all' || effective) && (
+          <ModelOptionsForm key={tab} provider={tab === 'all' ? effective!.provider : tab} />
         )}
-        <ModelOptionsForm key={tab} provider={tab} />
       </div>
       {sessionOpen && (
         <p className="ui-note" data-testid="model-switch-note">
@@ -104,5 +133,35 @@ export function PickerDialog(): React.JSX.Element {
         </p>
       )}
     </Dialog>
+  )
+}
+
+interface ProviderSetupProps {
+  group: ProviderGroup
+  current: string | null
+  onChoose(model: string): void
+}
+
+/** One provider's tab: its server or key, its models, and a model by name. */
+function ProviderSetup({ group, current, onChoose }: ProviderSetupProps): React.JSX.Element {
+  const { provider } = group
+  return (
+    <>
+      {provider === 'ollama' && <AddressForm key={group.baseUrl} provider="ollama" value={group.baseUrl} />}
+      {provider === 'openai-chat' && (
+        <AddressForm key={group.baseUrl} provider="openai-chat" value={group.baseUrl} />
+      )}
+      {provider !== 'ollama' && (provider === 'openai' || group.configured) && (
+        <ApiKeyForm provider={provider} optional={provider === 'openai-chat'} keySet={group.keySet} />
+      )}
+      {group.configured && <ModelList group={group} current={current} onChoose={onChoose} />}
+      {provider === 'ollama' && group.reachable && <PullForm baseUrl={group.baseUrl} onUse={onChoose} />}
+      {provider !== 'ollama' && group.configured && <ModelIdForm onUse={onChoose} />}
+      {provider === 'openai-chat' && !group.configured && (
+        <p className="ui-note">
+          Any server that speaks the OpenAI chat completions API: LM Studio, vLLM, llama.cpp, OpenRouter.
+        </p>
+      )}
+    </>
   )
 }

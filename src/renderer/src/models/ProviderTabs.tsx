@@ -1,21 +1,23 @@
 import type React from 'react'
 import { useRef, type KeyboardEvent } from 'react'
-import type { ProviderId } from '../../../shared/protocol'
 import { PROVIDER_LABELS } from './format'
+import type { PickerTab } from './pickerState'
 
 interface ProviderTabsProps {
-  value: ProviderId
-  onChange(provider: ProviderId): void
+  value: PickerTab
+  onChange(tab: PickerTab): void
   /** Id prefix: tab `${idBase}-tab-${provider}` controls panel `${idBase}-panel`. */
   idBase: string
 }
 
-/** Local first: the order the tabs show in. */
-const ORDER: readonly ProviderId[] = ['ollama', 'openai', 'openai-chat']
+/** Every model first, then each provider (local first) with its setup. */
+const ORDER: readonly PickerTab[] = ['all', 'ollama', 'openai', 'openai-chat']
 
-/** The provider tabs: arrow keys, Home and End move between them (a roving tab stop). */
+const LABELS: Record<PickerTab, string> = { all: 'All models', ...PROVIDER_LABELS }
+
+/** The picker's tabs: arrow keys, Home and End move between them (a roving tab stop). */
 export function ProviderTabs({ value, onChange, idBase }: ProviderTabsProps): React.JSX.Element {
-  const refs = useRef<Partial<Record<ProviderId, HTMLButtonElement | null>>>({})
+  const refs = useRef<Partial<Record<PickerTab, HTMLButtonElement | null>>>({})
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     const i = ORDER.indexOf(value)
@@ -55,7 +57,7 @@ export function ProviderTabs({ value, onChange, idBase }: ProviderTabsProps): Re
           className="model-picker-tab"
           onClick={() => onChange(provider)}
         >
-          {PROVIDER_LABELS[provider]}
+          {LABELS[provider]}
         </button>
       ))}
     </div>

@@ -1,11 +1,12 @@
 import { create } from 'zustand'
 import type { ModelInfo, ProviderId } from '../../../shared/protocol'
 import { invoke, useApp } from '../state/store'
+import { refreshCatalog } from './allModels'
 
 /**
- * The models each server offers (`models/list`), cached by provider and base URL and shared by
- * the picker (lists), the onboarding check and the status bar (prices). `checkNonce` goes up when
- * something may have fixed a setup problem (a key saved, a model pulled), so the check runs again.
+ * The models one server offers (`models/list`), cached by provider and base URL, for the prices
+ * the status bar and the overview show. The picker and the setup card read every provider at
+ * once from allModels.ts.
  */
 
 export interface CatalogEntry {
@@ -17,10 +18,9 @@ export interface CatalogEntry {
 
 interface CatalogState {
   entries: Record<string, CatalogEntry>
-  checkNonce: number
 }
 
-export const useCatalog = create<CatalogState>(() => ({ entries: {}, checkNonce: 0 }))
+export const useCatalog = create<CatalogState>(() => ({ entries: {} }))
 
 export function catalogKey(provider: ProviderId, baseUrl?: string): string {
   return `${provider} ${baseUrl ?? ''}`
@@ -61,7 +61,7 @@ export function useCatalogEntry(provider: ProviderId | null, baseUrl?: string): 
   return useCatalog((s) => (provider ? s.entries[catalogKey(provider, baseUrl)] : undefined))
 }
 
-/** Asks the onboarding check to run again. */
+/** Asks the setup check (and every provider's list) again: a key saved, a model pulled. */
 export function requestRecheck(): void {
-  useCatalog.setState((s) => ({ checkNonce: s.checkNonce + 1 }))
+  void refreshCatalog()
 }

@@ -73,6 +73,24 @@ export function sessionBaseUrl(events: readonly StepwiseEvent[]): string | undef
   return first?.type === 'session.started' ? first.baseUrl : undefined
 }
 
+/** What a session runs on: a pick for it, else what its events say, else the default. */
+function effective(
+  sessionId: string | null,
+  picked: ModelChoice | undefined,
+  provider: string | null,
+  model: string | null,
+  baseUrl: string | undefined,
+  fallback: ModelChoice | null,
+): ModelChoice | null {
+  if (!sessionId) return fallback
+  if (picked) return picked
+  if (provider && model) {
+    const id = provider as ModelChoice['provider']
+    return { provider: id, model, ...(baseUrl ? { baseUrl } : {}) }
+  }
+  return fallback
+}
+
 /**
  * What the open session runs on (a pick for it, else what its events say), or the default for new
  * sessions when none is open.
@@ -81,18 +99,28 @@ export function useEffectiveChoice(): ModelChoice | null {
   const sessionId = useApp((s) => s.sessionId)
   const provider = useApp((s) => s.view.provider)
   const model = useApp((s) => s.view.model)
-  const baseUrl = useApp((s) => sessionBaseUrl(s.events))
+  const baseUrl = useApp((s) => s.view.baseUrl ?? undefined)
   const picked = useChoiceStore((s) => (sessionId ? s.sessions[sessionId] : undefined))
   const fallback = useChoiceStore((s) => s.choice)
-  return useMemo(() => {
-    if (!sessionId) return fallback
-    if (picked) return picked
-    if (provider && model) {
-      const id = provider as ModelChoice['provider']
-      return { provider: id, model, ...(baseUrl ? { baseUrl } : {}) }
-    }
-    return fallback
-  }, [sessionId, picked, provider, model, baseUrl, fallback])
+  return useMemo(
+    () => effective(sessionId, picked, provider, model, baseUrl, fallback),
+    [sessionId, picked, provider, model, baseUrl, fallback],
+  )
+}
+
+/** The same outside React: what `sessionId` (or, with none, a new chat) runs on now. */
+export function currentChoiceFor(sessionId: string | null): ModelChoice | null {
+  const app = useApp.getState()
+  const choices = useChoiceStore.getState()
+  const open = sessionId !== null && sessionId === app.sessionId
+  return effective(
+    sessionId,
+    sessionId ? choices.sessions[sessionId] : undefined,
+    open ? app.view.provider : null,
+    open ? app.view.model : null,
+    open ? (app.view.baseUrl ?? undefined) : undefined,
+    choices.choice ?? fromDefaults(app.info),
+  )
 }
 
 /**

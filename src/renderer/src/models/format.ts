@@ -1,12 +1,8 @@
-import type { ProviderId } from '../../../shared/protocol'
+import { PROVIDER_LABELS, sameModelName } from '../../../shared/model-ref'
 
 /** Pure helpers for the model picker: labels, sizes and pull progress. */
 
-export const PROVIDER_LABELS: Record<ProviderId, string> = {
-  ollama: 'Ollama',
-  openai: 'OpenAI',
-  'openai-chat': 'OpenAI-compatible',
-}
+export { PROVIDER_LABELS }
 
 export function providerLabel(provider: string | null | undefined): string {
   if (!provider) return ''
@@ -60,10 +56,7 @@ export function isPulling(p: PullState | undefined): boolean {
 }
 
 /** Ollama names a model `name:tag`; `name` alone means `name:latest`. */
-export function sameModel(a: string, b: string): boolean {
-  const norm = (s: string) => (s.includes(':') ? s : `${s}:latest`)
-  return a === b || norm(a) === norm(b)
-}
+export const sameModel = sameModelName
 
 /** Splits "Run `ollama serve`" into text and code parts (odd parts were between backticks). */
 export function splitBackticks(text: string): { code: boolean; text: string }[] {

@@ -1,6 +1,6 @@
 import { APPROVAL_POLICIES, type ApprovalPolicy } from '../../../shared/protocol'
 import type { TimelineStep } from '../../../shared/reducer'
-import { chooseModel, currentChoice } from '../models/choice'
+import { chooseModel, currentChoice, currentChoiceFor } from '../models/choice'
 import { rewindFiles } from '../replay/rewind'
 import { POLICY_INFO, switchPolicy } from '../settings/policy'
 import { invoke, openSession, toast, useApp, workingToast } from '../state/store'
@@ -16,13 +16,21 @@ export async function rewindTo(arg: string): Promise<void> {
   await rewindFiles(sessionId, seq)
 }
 
-/** Switches the model, keeping the provider and server of the current choice. */
+/**
+ * `/model NAME` or `/model PROVIDER:NAME`: the core looks the name up on every configured
+ * provider (models/resolve); only a name found in one place is switched to, provider and all.
+ */
 export async function switchModel(arg: string): Promise<void> {
-  const base = currentChoice()
-  if (!arg) return toast('info', `Say which model: /model NAME (now ${base?.model ?? 'none'}).`)
-  if (!base) return toast('error', 'No provider is set up yet: pick one with Switch model.')
-  await chooseModel({ ...base, model: arg })
-  toast('info', `Model: ${arg} (${base.provider}), from the next turn on.`)
+  const base = currentChoiceFor(useApp.getState().sessionId) ?? currentChoice()
+  if (!arg)
+    return toast(
+      'info',
+      `Say which model: /model NAME or /model PROVIDER:NAME (now ${base?.model ?? 'none'}).`,
+    )
+  const reply = await invoke('models/resolve', { name: arg, ...(base ? { current: base } : {}) })
+  if (reply.status !== 'found' || !reply.choice) return toast('error', reply.message)
+  await chooseModel(reply.choice)
+  toast('info', reply.message)
 }
 
 export async function setPolicy(arg: string): Promise<void> {
@@ -78,6 +86,7 @@ export function sessionMarkdown(title: string, steps: readonly TimelineStep[]): 
     else if (step.kind === 'tool')
       out.push(`- \`${step.name}\` ${JSON.stringify(step.args).slice(0, 200)} → ${step.status}`, '')
     else if (step.kind === 'error') out.push(`> Error: ${step.message}`, '')
+    else if (step.kind === 'switch') out.push(`*Model switched to ${step.model} (${step.provider}).*`, '')
   }
   return out.join('\n')
 }

@@ -1,4 +1,5 @@
 import type React from 'react'
+import { useSetupBlocker } from '../models/allModels'
 import { useEffectiveChoice } from '../models/choice'
 import { choiceLabel } from '../models/format'
 import { openModelPicker } from '../models/pickerState'
@@ -25,7 +26,13 @@ export function StatusBar(): React.JSX.Element {
   const view = useApp((s) => s.view)
   const choice = useEffectiveChoice()
   const cost = useSessionCost()
-  const state = sessionState(view, sessionId !== null, starting)
+  const blocker = useSetupBlocker(choice)
+  const idle = sessionState(view, sessionId !== null, starting)
+  // Never "ready" while the model cannot answer (Ollama down, no key): the setup card says why.
+  const state =
+    blocker && (idle.key === 'none' || idle.key === 'ready')
+      ? { key: 'error' as const, label: 'model not ready', detail: blocker }
+      : idle
   const { inputTokens, outputTokens } = view.usage
 
   return (

@@ -34,6 +34,7 @@ const KIND_ICONS: Partial<Record<TimelineStep['kind'], { glyph: string; label: s
   finding: { glyph: '◆', label: 'finding' },
   restore: { glyph: '↺', label: 'restore' },
   fork: { glyph: '⎇', label: 'fork' },
+  switch: { glyph: '⇄', label: 'model switch' },
   finish: { glyph: '■', label: 'end of turn' },
 }
 

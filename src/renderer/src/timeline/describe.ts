@@ -1,4 +1,5 @@
 import type { TimelineStep, ToolStep } from '../../../shared/reducer'
+import { choiceLabel } from '../models/format'
 import { formatDuration, formatTokens, truncate } from './format'
 import { timesText, toolOutcome } from './outcome'
 import { summarizeArgs } from './summary'
@@ -227,6 +228,13 @@ export function describeStep(step: TimelineStep): RowText {
       }
     case 'restore':
       return { title: `${RESTORE_LABELS[step.restore]} restored ${plural(step.paths.length, 'file')}` }
+    case 'switch':
+      return {
+        title: `Model → ${choiceLabel(step.provider, step.model)}`,
+        meta: step.from
+          ? `was ${choiceLabel(step.from.provider, step.from.model)} · from the next turn`
+          : 'from the next turn',
+      }
     case 'fork':
       return { title: `Forked to ${step.childSessionId.slice(0, 8)}`, meta: `at step #${step.atSeq}` }
     case 'finish':

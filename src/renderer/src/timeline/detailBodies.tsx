@@ -1,5 +1,6 @@
 import type React from 'react'
 import type { TimelineStep } from '../../../shared/reducer'
+import { choiceLabel } from '../models/format'
 import { CodeBlock, Fields, Section } from './blocks'
 import { formatDuration, formatTokens, prettyJson } from './format'
 import { Markdown } from './Markdown'
@@ -152,6 +153,16 @@ export function StepBody({ step }: { step: TimelineStep }): React.JSX.Element {
           />
           <Paths paths={step.paths} />
         </>
+      )
+    case 'switch':
+      return (
+        <Fields
+          fields={[
+            ['Model', choiceLabel(step.provider, step.model)],
+            ['Server', step.baseUrl && <code>{step.baseUrl}</code>],
+            ['Before', step.from && choiceLabel(step.from.provider, step.from.model)],
+          ]}
+        />
       )
     case 'fork':
       return (

@@ -40,6 +40,7 @@ export function categoryOf(step: TimelineStep): StepCategory {
     case 'compaction':
     case 'finding':
     case 'fork':
+    case 'switch':
     case 'verify':
     case 'finish':
       return 'other'

@@ -1,0 +1,91 @@
+import type { ProviderId } from '../../shared/protocol'
+import { OPENAI_DEFAULT_BASE_URL, ollamaBaseUrl } from '../providers'
+import type { Store } from '../store/types'
+import type { ServiceContext } from './context'
+import { ServiceError } from './service-error'
+
+/**
+ * Each provider's server address, remembered apart (switching to Ollama and back keeps the
+ * compatible server's URL). Which address applies, first to last:
+ *   1. the one entered in the app during this run;
+ *   2. the host's start value (`--base-url` for the start provider, else `$OLLAMA_HOST` /
+ *      `$OPENAI_BASE_URL`): a flag or variable given at start wins over what was stored before;
+ *   3. the one stored from an earlier run (the settings table, key `providers`);
+ *   4. the provider's default (Ollama's 127.0.0.1:11434, OpenAI's API; none for a compatible server).
+ * Keys are kept per provider by the key store (context.ts), never here.
+ */
+
+const SETTING = 'providers'
+
+type Stored = Partial<Record<ProviderId, { baseUrl?: string }>>
+
+/** Addresses entered in this run, per service (a test's service does not see another's). */
+const enteredThisRun = new WeakMap<ServiceContext, Partial<Record<ProviderId, string | null>>>()
+
+function readStored(store: Pick<Store, 'getSetting'>): Stored {
+  try {
+    const value = JSON.parse(store.getSetting(SETTING) ?? '{}') as unknown
+    return value && typeof value === 'object' ? (value as Stored) : {}
+  } catch {
+    return {}
+  }
+}
+
+function startValue(ctx: ServiceContext, provider: ProviderId): string | undefined {
+  if (ctx.defaults.provider === provider && ctx.defaults.baseUrl) return ctx.defaults.baseUrl
+  const env = provider === 'ollama' ? process.env.OLLAMA_HOST : process.env.OPENAI_BASE_URL
+  return env?.trim() || undefined
+}
+
+/** The address a provider's sessions use, or undefined for the provider's own default. */
+export function rememberedBaseUrl(ctx: ServiceContext, provider: ProviderId): string | undefined {
+  const entered = enteredThisRun.get(ctx)?.[provider]
+  if (entered !== undefined) return entered ?? startValue(ctx, provider)
+  const stored = storedBaseUrl(ctx.store, provider)
+  return startValue(ctx, provider) ?? stored
+}
+
+/** The address actually asked: the remembered one, else the provider's default ('' when it has none). */
+export function effectiveBaseUrl(ctx: ServiceContext, provider: ProviderId, baseUrl?: string): string {
+  const url = baseUrl ?? rememberedBaseUrl(ctx, provider)
+  if (provider === 'ollama') return ollamaBaseUrl(url)
+  if (provider === 'openai') return url ?? OPENAI_DEFAULT_BASE_URL
+  return url ?? ''
+}
+
+/** A typed address made whole (`localhost` → Ollama's `http://localhost:11434`), or a clear error. */
+export function normaliseBaseUrl(provider: ProviderId, raw: string): string {
+  const text = raw.trim().replace(/\/+$/, '')
+  try {
+    const url = provider === 'ollama' ? ollamaBaseUrl(text) : new URL(text).toString().replace(/\/+$/, '')
+    const { protocol } = new URL(url)
+    if (protocol === 'http:' || protocol === 'https:') return url
+  } catch {
+    // said below
+  }
+  throw new ServiceError(
+    provider === 'ollama'
+      ? `“${raw}” is not an address: enter Ollama's, e.g. http://127.0.0.1:11434 or a host name.`
+      : `“${raw}” is not a URL: enter one starting with http:// or https://, e.g. http://localhost:1234/v1.`,
+  )
+}
+
+/** `providers/set`: remembers (or forgets, with null) a provider's address, for this run and later ones. */
+export function setProviderBaseUrl(
+  ctx: ServiceContext,
+  provider: ProviderId,
+  raw: string | null,
+): { baseUrl: string } {
+  const url = raw === null ? null : normaliseBaseUrl(provider, raw)
+  const stored = readStored(ctx.store)
+  const next: Stored = { ...stored, [provider]: url ? { ...stored[provider], baseUrl: url } : {} }
+  ctx.store.setSetting(SETTING, JSON.stringify(next))
+  enteredThisRun.set(ctx, { ...enteredThisRun.get(ctx), [provider]: url })
+  return { baseUrl: effectiveBaseUrl(ctx, provider) }
+}
+
+/** The stored address of a provider, for hosts with no service (the CLI's `--provider` alone). */
+export function storedBaseUrl(store: Pick<Store, 'getSetting'>, provider: ProviderId): string | undefined {
+  const value = readStored(store)[provider]?.baseUrl
+  return typeof value === 'string' && value ? value : undefined
+}

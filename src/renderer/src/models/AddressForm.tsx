@@ -1,0 +1,86 @@
+import type React from 'react'
+import { useId, useState, type FormEvent } from 'react'
+import type { ProviderId } from '../../../shared/protocol'
+import { setProviderAddress } from './allModels'
+
+interface AddressFormProps {
+  provider: Extract<ProviderId, 'ollama' | 'openai-chat'>
+  /** The address in use ('' when none). */
+  value: string
+  /** A Retry beside Save (the setup card's Ollama row). */
+  onRetry?: () => void
+}
+
+const TEXT = {
+  ollama: { label: 'Ollama address', placeholder: 'http://127.0.0.1:11434', button: 'Save' },
+  'openai-chat': { label: 'Base URL', placeholder: 'http://localhost:1234/v1', button: 'Connect' },
+} as const
+
+/**
+ * A provider's server address, remembered by the core per provider (`providers/set`), so a
+ * switch to another provider and back keeps it. The core says what is wrong with a bad one.
+ */
+export function AddressForm({ provider, value, onRetry }: AddressFormProps): React.JSX.Element {
+  const id = useId()
+  const errorId = useId()
+  const [draft, setDraft] = useState(value)
+  const [error, setError] = useState<string | null>(null)
+  const [saving, setSaving] = useState(false)
+  const text = TEXT[provider]
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault()
+    if (!draft.trim() || saving) return
+    setSaving(true)
+    try {
+      const saved = await setProviderAddress(provider, draft)
+      setDraft(saved)
+      setError(null)
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err))
+    } finally {
+      setSaving(false)
+    }
+  }
+
+  return (
+    <form
+      className="model-picker-section"
+      onSubmit={(e) => void submit(e)}
+      aria-label={text.label}
+      data-testid={`address-${provider}`}
+    >
+      <label className="ui-label" htmlFor={id}>
+        {text.label}
+      </label>
+      <div className="ui-row">
+        <input
+          id={id}
+          className="ui-input"
+          data-testid={provider === 'openai-chat' ? 'base-url' : 'ollama-address'}
+          value={draft}
+          inputMode="url"
+          spellCheck={false}
+          autoComplete="off"
+          placeholder={text.placeholder}
+          aria-invalid={error !== null}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(e) => setDraft(e.target.value)}
+        />
+        <button type="submit" className="ui-button" disabled={!draft.trim() || saving}>
+          {text.button}
+        </button>
+        {onRetry && (
+          <button type="button" className="ui-button" data-testid="setup-retry" onClick={onRetry}>
+            Retry
+          </button>
+        )}
+      </div>
+      {error && (
+        <p id={errorId} className="model-picker-error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  )
+}
