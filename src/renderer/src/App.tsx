@@ -80,7 +80,7 @@ export function App(): React.JSX.Element {
           type="button"
           className="ui-button small"
           onClick={openPalette}
-          aria-label="Commands (Ctrl+K)"
+          aria-label="Commands (Ctrl+K), ⌘K"
         >
           ⌘K
         </button>
