@@ -82,7 +82,9 @@ test('a half-typed message stays with its chat and never carries into a new one'
   const items = page.getByTestId('session-list-item')
   await box.fill('First chat')
   await box.press('Enter')
-  await expect(page.getByTestId('timeline-step').filter({ hasText: 'First answer.' })).toBeVisible()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'First answer.' })).toBeVisible({
+    timeout: 20_000,
+  })
 
   // Half a thought in the first chat; New chat starts empty (from the list and from the palette).
   await box.fill('half a thought')
@@ -91,7 +93,9 @@ test('a half-typed message stays with its chat and never carries into a new one'
   await expect(box).toHaveValue('')
   await box.fill('Second chat')
   await box.press('Enter')
-  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Second answer.' })).toBeVisible()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Second answer.' })).toBeVisible({
+    timeout: 20_000,
+  })
   await box.fill('another half')
   await page.keyboard.press('Control+k')
   await page.keyboard.type('New chat')
@@ -101,10 +105,14 @@ test('a half-typed message stays with its chat and never carries into a new one'
 
   // Back in each chat, its own half-typed text is there again.
   await items.filter({ hasText: 'First chat' }).click()
-  await expect(page.getByTestId('timeline-step').filter({ hasText: 'First answer.' })).toBeVisible()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'First answer.' })).toBeVisible({
+    timeout: 20_000,
+  })
   await expect(box).toHaveValue('half a thought')
   await items.filter({ hasText: 'Second chat' }).click()
-  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Second answer.' })).toBeVisible()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Second answer.' })).toBeVisible({
+    timeout: 20_000,
+  })
   await expect(box).toHaveValue('another half')
   expect(problems).toEqual([])
 })
@@ -182,12 +190,16 @@ test('the overview: the idle label clear of the axis; in the dark theme a calm w
   // A wait long enough for its bar to carry the command's name.
   await page.waitForTimeout(3000)
   await page.getByTestId('approve-button').click()
-  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Done.' })).toBeVisible()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Done.' })).toBeVisible({
+    timeout: 20_000,
+  })
   // The axis folds a pause of 30 s or more and labels it "idle".
   await page.waitForTimeout(31_000)
   await box.fill('Once more')
   await box.press('Enter')
-  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Again.' })).toBeVisible()
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Again.' })).toBeVisible({
+    timeout: 20_000,
+  })
   // A redraw of the whole session, recorded: zoom in, then fit.
   await page.getByRole('button', { name: 'Zoom in (+)' }).click()
   await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))')
