@@ -14,6 +14,7 @@ import {
   type Serve,
 } from './ui-host'
 import { benchApprovalScrolls } from './ui-approval'
+import { benchDensity } from './ui-density'
 import { benchLiveEvents } from './ui-live'
 import {
   overviewWorkCount,
@@ -45,6 +46,8 @@ import { maxOf, pushAll } from '../src/shared/arrays'
  *     ≤ 16 ms of its own work per frame at p95. Reference: the page's frame interval.
  *  5. an approval shows the change first (issue 24, ui-approval.ts): no scroll to see a change
  *     at line 61 of a 100-line file, at 1440×900 and 1024×700.
+ *  6. reading at a glance (issue 24, ui-density.ts): timeline steps wholly on one 1440×900 screen
+ *     (≥ 16, twice the 8 before the dense rows), and the page's first paint.
  * The fake model server stands in for Ollama; everything else is the real app.
  */
 
@@ -257,6 +260,7 @@ export async function benchUi(): Promise<BenchRow[]> {
     ['live events on screen', benchLiveEvents],
     ['web host cold start', benchColdStart],
     ['the change first in an approval', benchApprovalScrolls],
+    ['steps on one screen, first paint', benchDensity],
   ]
   try {
     for (const [label, run] of parts) {

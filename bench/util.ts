@@ -16,6 +16,8 @@ export interface Target {
   maxRatio?: number
   /** ours (in the row's unit) must not exceed this. */
   maxAbs?: number
+  /** ours must reach at least this (a count where more is better, such as steps on a screen). */
+  minAbs?: number
 }
 
 export interface BenchRow {
@@ -41,10 +43,11 @@ export function score(row: BenchRow): ScoredRow {
   if (row.error !== undefined) return { ...row, pass: false }
   const ratio = row.reference !== undefined && row.reference > 0 ? row.ours / row.reference : undefined
   if (!row.target) return { ...row, ratio }
-  const { maxRatio, maxAbs } = row.target
+  const { maxRatio, maxAbs, minAbs } = row.target
   const ratioOk = maxRatio === undefined || (ratio !== undefined && ratio <= maxRatio)
   const absOk = maxAbs === undefined || row.ours <= maxAbs
-  return { ...row, ratio, pass: ratioOk && absOk }
+  const minOk = minAbs === undefined || row.ours >= minAbs
+  return { ...row, ratio, pass: ratioOk && absOk && minOk }
 }
 
 export function isMain(meta: ImportMeta): boolean {
@@ -192,6 +195,7 @@ export function formatTarget(row: BenchRow): string {
       `≤ ${row.unit === 's' || row.unit === 'count' ? formatValue(t.maxAbs, row.unit) : `${t.maxAbs} ${row.unit}`}`,
     )
   if (t.maxRatio !== undefined) parts.push(`≤ ${t.maxRatio.toFixed(1)}×`)
+  if (t.minAbs !== undefined) parts.push(`≥ ${t.minAbs}`)
   return parts.join(' and ')
 }
 

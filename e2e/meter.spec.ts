@@ -42,7 +42,7 @@ test('an unknown window is said, with how to set it, never as 0 %', async ({ pag
   await page.goto(h.url)
   const meter = page.getByTestId('context-meter')
   await expect(meter).toHaveAttribute('data-window', 'unknown')
-  await expect(meter).toHaveAttribute('aria-label', /Context window unknown.*--num-ctx/)
+  await expect(meter).toHaveAttribute('aria-label', /Context window unknown.*model picker/)
   await expect(meter).toContainText(/ \/ \?$/)
   await expect(page.getByTestId('set-window')).toHaveText('window unknown: set it')
   await saveScreen(page, '46-meter-window-unknown')

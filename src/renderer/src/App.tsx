@@ -64,9 +64,9 @@ export function App(): React.JSX.Element {
           <span />
           <span />
         </span>
-        <span className="project-name" title={project?.repo}>
+        <h1 className="project-name" title={project?.repo}>
           {project ? project.name : 'Stepwise'}
-        </span>
+        </h1>
         <OpenFolderButton className="ui-button small" />
         <span className="spacer" />
         <ReplayBar />
@@ -80,7 +80,7 @@ export function App(): React.JSX.Element {
           type="button"
           className="ui-button small"
           onClick={openPalette}
-          aria-label="Commands (Ctrl+K)"
+          aria-label="Commands (Ctrl+K), ⌘K"
         >
           ⌘K
         </button>

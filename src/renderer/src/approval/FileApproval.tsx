@@ -5,7 +5,7 @@ import { ApprovalActions } from './ApprovalActions'
 import { fileAcceptAnswer, fileAcceptLabel } from './decision'
 import { HunkList } from './HunkList'
 import { applyHunks, computeHunks, type Hunk } from './hunks'
-import { languageForPath, useMonacoTheme } from './monaco'
+import { languageForPath, nameDiffSides, useMonacoTheme } from './monaco'
 import type { FileChangeKind } from '../../../shared/protocol'
 import type { ApprovalAnswer, ApprovalCard } from './types'
 import { useDiffLayout } from './diffLayout'
@@ -188,7 +188,10 @@ export function FileApproval({ request, queued, onResolve }: FileApprovalProps):
             keepCurrentModifiedModel
             wrapperProps={EDITOR_WRAPPER}
             loading={<span className="approval-hint">Loading the diff…</span>}
-            onMount={diff.onMount}
+            onMount={(ed) => {
+              diff.onMount(ed)
+              nameDiffSides(ed, () => path)
+            }}
           />
         </div>
         {hunks.length > 0 && (

@@ -77,7 +77,7 @@ export function HunkList(props: HunkListProps): React.JSX.Element {
               <button
                 type="button"
                 className="approval-hunk-show"
-                aria-label={`Show hunk ${n} (${range}) in the diff`}
+                title="Show it in the diff"
               >
                 <span className="approval-hunk-title">
                   Hunk {n} · {range}

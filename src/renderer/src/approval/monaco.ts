@@ -59,3 +59,25 @@ export function useMonacoTheme(): MonacoTheme {
 }
 
 export { monaco }
+
+/**
+ * Names a diff's two editors, so a screen reader says which side of which file it is in. Monaco 0.57
+ * drops `originalAriaLabel` / `modifiedAriaLabel` on every options update of the diff editor (its
+ * sides get an empty name), so the name is put back whenever a side's configuration changes.
+ */
+export function nameDiffSides(diff: monaco.editor.IStandaloneDiffEditor, path: () => string): void {
+  const sides = [
+    [diff.getOriginalEditor(), 'before the change'],
+    [diff.getModifiedEditor(), 'with the change'],
+  ] as const
+  for (const [side, what] of sides) {
+    const name = (): void => {
+      const want = `${path()} ${what}`
+      if (side.getOption(monaco.editor.EditorOption.ariaLabel) !== want)
+        side.updateOptions({ ariaLabel: want })
+    }
+    name()
+    // Disposed with the editor.
+    side.onDidChangeConfiguration(name)
+  }
+}

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import type React from 'react'
 import { findSlash, needsArg, runCommand, SLASH_COMMANDS, type PaletteCommand } from '../palette/commands'
 import { enqueue, invoke, isBusy, send, stop, toast, useApp } from '../state/store'
-import { onDraft } from './draft'
+import { keepDraft, onDraft, takeDraft } from './draft'
 import { loadHistory, saveHistory } from './history'
 import { insertMention, matchFiles, mentionAt } from './mentions'
 import { matchSlash, parseSlash, slashQuery } from './slash'
@@ -71,13 +71,14 @@ export function ChatInput(): React.JSX.Element {
   const history = useMemo(() => loadHistory(repo ?? ''), [repo])
   const box = useRef<HTMLTextAreaElement>(null)
 
-  // A half-typed message belongs to its chat: another chat (or a new one) starts empty. The first
-  // send of a new chat gives it its id; that change keeps the box as it is.
+  // A half-typed message belongs to its chat: it waits there while another chat is open, and a new
+  // chat starts empty. The first send of a new chat gives it its id; that change keeps the box as it is.
   const [typedFor, setTypedFor] = useState(sessionId)
   if (typedFor !== sessionId) {
     setTypedFor(sessionId)
     if (typedFor !== null) {
-      setText('')
+      keepDraft(typedFor, text)
+      setText(sessionId === null ? '' : takeDraft(sessionId))
       setUntilGreen(false)
     }
   }

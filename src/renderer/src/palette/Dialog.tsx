@@ -91,12 +91,13 @@ export function Dialog({
     >
       <div className="ui-dialog-body">
         {!hideTitle && (
-          <header className="ui-dialog-header">
+          // A <div>, not a <header>: a header inside the dialog would be a second banner landmark.
+          <div className="ui-dialog-header">
             <h2 id={titleId}>{title}</h2>
             <button type="button" className="ui-icon-button" aria-label="Close" onClick={onClose}>
               ×
             </button>
-          </header>
+          </div>
         )}
         {description && (
           <p id={descriptionId} className="ui-dialog-description">

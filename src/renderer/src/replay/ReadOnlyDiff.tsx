@@ -1,7 +1,8 @@
 import { DiffEditor } from '@monaco-editor/react'
+import { useEffect, useRef } from 'react'
 import type React from 'react'
 import { useDiffModelRelease } from '../approval/diffModels'
-import { languageForPath, useMonacoTheme } from '../approval/monaco'
+import { languageForPath, nameDiffSides, useMonacoTheme } from '../approval/monaco'
 
 /** A read-only Monaco diff of one file; its models are kept and released by useDiffModelRelease. */
 export function ReadOnlyDiff({
@@ -15,6 +16,10 @@ export function ReadOnlyDiff({
 }): React.JSX.Element {
   const theme = useMonacoTheme()
   const track = useDiffModelRelease()
+  const shown = useRef(path)
+  useEffect(() => {
+    shown.current = path
+  }, [path])
   return (
     <DiffEditor
       original={before}
@@ -23,7 +28,10 @@ export function ReadOnlyDiff({
       theme={theme}
       keepCurrentOriginalModel
       keepCurrentModifiedModel
-      onMount={track}
+      onMount={(ed) => {
+        track(ed)
+        nameDiffSides(ed, () => shown.current)
+      }}
       options={{
         readOnly: true,
         renderSideBySide: false,

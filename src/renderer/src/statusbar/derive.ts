@@ -129,11 +129,20 @@ export function meterPercent(r: MeterReading): number | null {
     : percentUsed({ usedTokens: r.usedTokens, windowTokens: r.windowTokens })
 }
 
+/** How to set an unknown window, in the app's own words (the host's hint names CLI flags). */
+export const SET_WINDOW_HINT = 'Set it in the model picker, under Context window.'
+
+/** What the meter measures, shown when it is opened: plain words, no flags. */
+export const METER_MEANS =
+  'How much of what the model can read at once this chat takes up: the conversation so far, and the ' +
+  'instructions, tools and project rules sent with every message. When it fills up, older steps are ' +
+  'summarised to make room.'
+
 export function meterLabel(r: MeterReading | null): string {
   if (!r) return 'Context window: not measured yet'
   if (r.windowTokens === null) {
     const what = r.source === 'baseline' && r.baseline ? ` (${breakdown(r.baseline)})` : ''
-    return `Context window unknown: about ${formatTokens(r.usedTokens)} tokens in use${what}. ${r.baseline?.fix ?? ''}`.trim()
+    return `Context window unknown: about ${formatTokens(r.usedTokens)} tokens in use${what}. ${SET_WINDOW_HINT}`
   }
   if (r.source === 'baseline' && r.baseline) {
     const percent = meterPercent(r)
