@@ -155,7 +155,7 @@ async function liveRun(browser: Browser, pace: Pace): Promise<Run> {
   const dataDir = tempDir('live-data')
   // One model turn per call in the paced run: allow more model steps than the default 50.
   const settings = openStore(dataDir)
-  settings.setSetting('app', JSON.stringify({ maxSteps: CALLS + 10 }))
+  settings.setSetting('app', JSON.stringify({ maxSteps: CALLS + 10, maxToolCalls: CALLS + 10 }))
   settings.close()
   const context = await newContext(browser)
   let serve: Serve | undefined

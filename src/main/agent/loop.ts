@@ -254,7 +254,11 @@ export class Agent {
         return {
           reason: 'step-limit',
           finalText,
-          message: `Stopped after ${this.toolCalls} tool calls (the limit). Continue with a higher --max-tool-calls or a narrower task.`,
+          message: `Stopped after ${this.toolCalls} tool calls (the limit). ${
+            this.opts.audience === 'app'
+              ? 'Send a message to go on, or raise "Max tool calls a turn" in Settings.'
+              : 'Continue with a higher --max-tool-calls or a narrower task.'
+          }`,
         }
     }
   }

@@ -224,6 +224,24 @@ describe('core service', () => {
     expect((await call<{ recentProjects: string[] }>('app/info', {})).recentProjects).toEqual([repo])
   })
 
+  it("runs a turn's tool calls up to the limit set in the app's settings, then says the rest were not run", async () => {
+    const read = { name: 'read_file', arguments: { path: 'a.txt' } }
+    await setup([{ toolCalls: [read] }, { toolCalls: [read, read] }, { text: 'Stopped at the limit.' }])
+    expect(await call('settings/get', {})).toMatchObject({ maxToolCalls: 50 })
+    await call('settings/set', { maxToolCalls: 2 })
+    const { sessionId } = await call<{ sessionId: string }>('session/create', { repo })
+    await call('turn/start', { sessionId, text: 'Read it three times' })
+    await until('the turn to end', turnEnded(sessionId, 1))
+    const finished = events(sessionId).filter((e) => e.type === 'tool.finished')
+    expect(finished).toHaveLength(2)
+    // The model is not asked again: the turn ends, saying why and what to do in the app.
+    expect(server.requests.filter((r) => r.path === '/api/chat')).toHaveLength(2)
+    expect(events(sessionId).find((e) => e.type === 'session.finished')).toMatchObject({
+      reason: 'step-limit',
+      message: expect.stringMatching(/Stopped after 2 tool calls.*"Max tool calls a turn" in Settings/),
+    })
+  })
+
   it('says truthfully where the browser host keeps API keys: a 0600 file at its path, not "encrypted"', async () => {
     await setup([])
     const info = await call<{ keyStorage: string }>('app/info', {})

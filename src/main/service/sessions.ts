@@ -226,7 +226,7 @@ export class SessionRuntime {
         approver: opts.approver,
         audience: opts.audience ?? 'app',
         maxSteps: live.host?.maxSteps ?? settings.maxSteps,
-        maxToolCalls: live.host?.maxToolCalls,
+        maxToolCalls: live.host?.maxToolCalls ?? settings.maxToolCalls,
         // The turn reads the session's events once; it says when this message is the first.
         onFirstMessage: (first) => store.setSessionTitle(sessionId, titleOf(first)),
         limits: settings.limits,

@@ -4,6 +4,7 @@ import {
   type AppSettings,
   type ModelOptionsSetting,
 } from '../../shared/protocol'
+import { DEFAULT_MAX_TOOL_CALLS } from '../agent/loop'
 import { commandSettingsFrom, type CommandSettings } from '../exec'
 import { DEFAULT_LIMITS, DEFAULT_MAX_STEPS } from '../session/start'
 import type { Store } from '../store/types'
@@ -19,6 +20,7 @@ const DEFAULTS: Omit<AppSettings, 'commands'> = {
   limits: DEFAULT_LIMITS,
   theme: 'system',
   maxSteps: DEFAULT_MAX_STEPS,
+  maxToolCalls: DEFAULT_MAX_TOOL_CALLS,
   modelOptions: {},
 }
 
@@ -48,6 +50,7 @@ export function readSettings(store: Store): AppSettings {
     limits: pick('limits'),
     theme: pick('theme'),
     maxSteps: pick('maxSteps'),
+    maxToolCalls: pick('maxToolCalls'),
     modelOptions: pick('modelOptions'),
     commands: { allow, deny },
   }

@@ -45,6 +45,8 @@ export const appSettingsSchema = z.object({
   }),
   theme: z.enum(['system', 'dark', 'light']),
   maxSteps: z.number().int().positive().max(10_000),
+  /** Tool calls a turn may make before it stops and says so (the CLI's `--max-tool-calls`). */
+  maxToolCalls: z.number().int().positive().max(10_000),
   /**
    * The model's window and sampling for new turns: `numCtx` fixes the window (Ollama's
    * num_ctx; a Chat server's size), else Ollama uses the model's own length up to

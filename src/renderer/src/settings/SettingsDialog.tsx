@@ -143,7 +143,7 @@ function SettingsForm({ settings }: { settings: AppSettings }): React.JSX.Elemen
         </div>
       </fieldset>
 
-      <fieldset className="settings-fieldset settings-columns three">
+      <fieldset className="settings-fieldset settings-columns">
         <legend>Limits</legend>
         <NumberField
           label="Max file read (KB)"
@@ -168,6 +168,14 @@ function SettingsForm({ settings }: { settings: AppSettings }): React.JSX.Elemen
           {...field('maxSteps')}
         >
           {error('maxSteps')}
+        </NumberField>
+        <NumberField
+          label="Max tool calls a turn"
+          value={draft.maxToolCalls}
+          onChange={(v) => set('maxToolCalls', v)}
+          {...field('maxToolCalls')}
+        >
+          {error('maxToolCalls')}
         </NumberField>
       </fieldset>
 

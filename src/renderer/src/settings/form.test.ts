@@ -8,6 +8,7 @@ const settings: AppSettings = {
   limits: { maxReadBytes: 1024 * 1024, maxWriteBytes: 512 * 1024 },
   theme: 'system',
   maxSteps: 50,
+  maxToolCalls: 50,
   modelOptions: { numCtx: 8192, temperature: 0.2 },
 }
 

@@ -12,6 +12,7 @@ export interface SettingsDraft {
   maxReadKb: string
   maxWriteKb: string
   maxSteps: string
+  maxToolCalls: string
   theme: AppSettings['theme']
   /** The model's window and temperature: empty for the defaults. */
   numCtx: string
@@ -34,6 +35,7 @@ export function toDraft(s: AppSettings): SettingsDraft {
     maxReadKb: String(bytesToKb(s.limits.maxReadBytes)),
     maxWriteKb: String(bytesToKb(s.limits.maxWriteBytes)),
     maxSteps: String(s.maxSteps),
+    maxToolCalls: String(s.maxToolCalls),
     theme: s.theme,
     numCtx: optionalText(s.modelOptions.numCtx),
     maxNumCtx: optionalText(s.modelOptions.maxNumCtx),
@@ -109,10 +111,13 @@ export function fromDraft(
   const readKb = parseWhole(draft.maxReadKb, MIN_KB, MAX_KB)
   const writeKb = parseWhole(draft.maxWriteKb, MIN_KB, MAX_KB)
   const maxSteps = parseWhole(draft.maxSteps, 1, MAX_STEPS)
+  const maxToolCalls = parseWhole(draft.maxToolCalls, 1, MAX_STEPS)
   const kbRange = `A whole number of KB from ${MIN_KB} to ${MAX_KB.toLocaleString('en-US')}.`
   if (readKb === null) errors.maxReadKb = kbRange
   if (writeKb === null) errors.maxWriteKb = kbRange
-  if (maxSteps === null) errors.maxSteps = `A whole number from 1 to ${MAX_STEPS.toLocaleString('en-US')}.`
+  const stepsRange = `A whole number from 1 to ${MAX_STEPS.toLocaleString('en-US')}.`
+  if (maxSteps === null) errors.maxSteps = stepsRange
+  if (maxToolCalls === null) errors.maxToolCalls = stepsRange
   const modelOptions = parseModelOptions(draft)
   if (!modelOptions.ok) Object.assign(errors, modelOptions.errors)
   if (
@@ -120,6 +125,7 @@ export function fromDraft(
     readKb === null ||
     writeKb === null ||
     maxSteps === null ||
+    maxToolCalls === null ||
     Object.keys(errors).length > 0
   ) {
     return { ok: false, errors }
@@ -135,6 +141,7 @@ export function fromDraft(
       },
       theme: draft.theme,
       maxSteps,
+      maxToolCalls,
       modelOptions: modelOptions.options,
     },
   }
