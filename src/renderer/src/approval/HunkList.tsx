@@ -74,11 +74,7 @@ export function HunkList(props: HunkListProps): React.JSX.Element {
               data-state={isAccepted ? 'accepted' : 'rejected'}
               onClick={() => props.onShow(h)}
             >
-              <button
-                type="button"
-                className="approval-hunk-show"
-                title="Show it in the diff"
-              >
+              <button type="button" className="approval-hunk-show" title="Show it in the diff">
                 <span className="approval-hunk-title">
                   Hunk {n} · {range}
                   <span className="approval-stat approval-stat--add"> +{added}</span>
