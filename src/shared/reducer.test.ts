@@ -294,3 +294,50 @@ describe('model switches', () => {
     ])
   })
 })
+
+// A command's checkpoint carries the net record of ignored folders since the session started; its
+// step shows what that command changed there anew (the event-stream case: code appended to an
+// installed dependency shows on the step that did it, not on every later one).
+describe('ignored folders on a checkpoint step', () => {
+  it('names what each command changed there anew, and nothing for a command that changed nothing', () => {
+    const pad = {
+      path: 'node_modules/left-pad/index.js',
+      status: 'modified' as const,
+      size: 40,
+      sha256: 'a',
+      stored: true as const,
+    }
+    const view = reduceEvents(
+      stamp([
+        {
+          type: 'session.started',
+          protocolVersion: 1,
+          repo: '/p',
+          provider: 'ollama',
+          model: 'm',
+          approvalPolicy: 'ask',
+          maxSteps: 50,
+        },
+        { type: 'checkpoint.created', snapshotId: 1, callId: 'c1', paths: [], ignored: [pad] },
+        { type: 'checkpoint.created', snapshotId: 2, callId: 'c2', paths: ['a.txt'], ignored: [pad] },
+        {
+          type: 'checkpoint.created',
+          snapshotId: 3,
+          callId: 'c3',
+          paths: [],
+          ignored: [
+            { ...pad, size: 41, sha256: 'b' },
+            { path: 'dist/x.js', status: 'added', size: 1 },
+          ],
+        },
+      ]),
+    )
+    const checkpoints = view.steps.filter((s) => s.kind === 'checkpoint')
+    expect(checkpoints.map((c) => c.kind === 'checkpoint' && c.ignored?.map((i) => i.path))).toEqual([
+      ['node_modules/left-pad/index.js'],
+      undefined,
+      ['node_modules/left-pad/index.js', 'dist/x.js'],
+    ])
+    expect(view.ignoredRecord).toHaveLength(2)
+  })
+})

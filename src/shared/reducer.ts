@@ -1,10 +1,18 @@
 import { withDelta, withRetry } from './partial-text'
 import type { StepwiseEvent } from './protocol'
 import { endProposals, reduceToolEvent } from './reducerTools'
-import { emptySessionView, type SessionView, type TimelineStep } from './reducerTypes'
+import { emptySessionView, type IgnoredFileChange, type SessionView, type TimelineStep } from './reducerTypes'
 
 export { emptySessionView } from './reducerTypes'
-export type { CheckpointStep, McpCall, SessionView, StepStatus, TimelineStep, ToolStep } from './reducerTypes'
+export type {
+  CheckpointStep,
+  IgnoredFileChange,
+  McpCall,
+  SessionView,
+  StepStatus,
+  TimelineStep,
+  ToolStep,
+} from './reducerTypes'
 
 /**
  * The one reducer from events to what a session looks like, used by the live UI,
@@ -175,9 +183,11 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
     case 'approval.resolved':
     case 'tool.finished':
       return reduceToolEvent(s, event)
-    case 'checkpoint.created':
+    case 'checkpoint.created': {
+      const ignored = event.ignored && ignoredSince(s.ignoredRecord, event.ignored)
       return {
         ...s,
+        ...(event.ignored ? { ignoredRecord: event.ignored } : {}),
         ...(event.agentFiles
           ? { agentFilesChanged: [...new Set([...s.agentFilesChanged, ...event.agentFiles])] }
           : {}),
@@ -191,9 +201,11 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
             paths: event.paths,
             callId: event.callId,
             ...(event.agentFiles ? { agentFiles: event.agentFiles } : {}),
+            ...(ignored && ignored.length > 0 ? { ignored } : {}),
           },
         ],
       }
+    }
     case 'context.compacted':
       return {
         ...s,
@@ -357,4 +369,16 @@ function switchStep(s: SessionView, event: ConfiguredEvent): TimelineStep {
     ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}),
     ...(s.provider && s.model ? { from: { provider: s.provider, model: s.model } } : {}),
   }
+}
+
+/** The entries of a record of ignored folders that are new or differ from the record before it. */
+function ignoredSince(
+  before: readonly IgnoredFileChange[],
+  now: readonly IgnoredFileChange[],
+): IgnoredFileChange[] {
+  const was = new Map(before.map((c) => [c.path, c]))
+  return now.filter((c) => {
+    const old = was.get(c.path)
+    return !old || old.status !== c.status || old.size !== c.size || old.sha256 !== c.sha256
+  })
 }

@@ -2,6 +2,7 @@ import type {
   ApprovalRule,
   Finding,
   FinishReason,
+  StepwiseEvent,
   SubjectOf,
   ToolAttachment,
   ToolCall,
@@ -45,6 +46,11 @@ export type TimelineStep =
       callId?: string
       /** Files that instruct agents, changed here without the user approving that change. */
       agentFiles?: string[]
+      /**
+       * Files under ignored folders (node_modules/, build output) this step's command changed:
+       * what the checkpoint's record says anew against the record before it.
+       */
+      ignored?: IgnoredFileChange[]
     }
   | {
       kind: 'compaction'
@@ -138,7 +144,13 @@ export interface SessionView {
   agentFilesChanged: string[]
   /** Rule files changed since an earlier session recorded them (named when this one started). */
   ruleFilesChanged: { path: string; sessionId: string }[]
+  /** The newest record of what commands changed under ignored folders since the session started. */
+  ignoredRecord: IgnoredFileChange[]
 }
+
+export type IgnoredFileChange = NonNullable<
+  Extract<StepwiseEvent, { type: 'checkpoint.created' }>['ignored']
+>[number]
 
 export const emptySessionView: SessionView = {
   sessionId: null,
@@ -160,6 +172,7 @@ export const emptySessionView: SessionView = {
   parent: null,
   agentFilesChanged: [],
   ruleFilesChanged: [],
+  ignoredRecord: [],
 }
 
 /** What an approval prompt for an MCP call showed (its subject). */

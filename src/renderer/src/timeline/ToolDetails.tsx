@@ -1,5 +1,5 @@
 import type React from 'react'
-import type { CheckpointStep, ToolStep } from '../../../shared/reducer'
+import type { CheckpointStep, IgnoredFileChange, ToolStep } from '../../../shared/reducer'
 import { useDisplayedView } from '../replay/useReplay'
 import { ruleLabel } from '../../../shared/approval-rules'
 import { mcpDescriptionText } from '../approval/mcpCall'
@@ -84,10 +84,26 @@ function Checkpoint({ checkpoint }: { checkpoint: CheckpointStep }): React.JSX.E
               <span className="sd-warn">changed without asking: {checkpoint.agentFiles.join(', ')}</span>
             ),
           ],
+          [
+            'Ignored folders',
+            checkpoint.ignored && (
+              <ul className="sd-list" data-testid="checkpoint-ignored">
+                {checkpoint.ignored.map((c) => (
+                  <li key={c.path}>{ignoredLine(c)}</li>
+                ))}
+              </ul>
+            ),
+          ],
         ]}
       />
     </Section>
   )
+}
+
+/** A file the command changed under an ignored folder (not in the snapshot): what, where, how big. */
+function ignoredLine(c: IgnoredFileChange): string {
+  const size = c.size === undefined ? '' : ` (${formatBytes(c.size)}${c.stored ? ', kept' : ''})`
+  return `${c.status} ${c.path}${size}`
 }
 
 /** Everything about one tool call: arguments, approval, streamed output, result, checkpoint. */
