@@ -4,6 +4,7 @@ import {
   type ApprovalPolicy,
   type EventDraft,
   type EventOf,
+  type ForkPart,
   type ProviderId,
   type StepwiseEvent,
 } from '../../shared/protocol'
@@ -61,9 +62,6 @@ export interface ForkOptions {
   maxSteps?: number
   emit?: (event: StepwiseEvent) => void
 }
-
-export const FORK_PARTS = ['both', 'conversation', 'files'] as const
-export type ForkPart = (typeof FORK_PARTS)[number]
 
 export interface ForkResult {
   sessionId: string
