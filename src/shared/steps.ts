@@ -122,6 +122,11 @@ export function stepNumberAt(steps: readonly Step[], seq: number): number {
   return lo < steps.length ? steps[lo].n : steps.length
 }
 
+/** The step an event belongs to: 0 for the session's start, else stepNumberAt. */
+export function stepOfEvent(steps: readonly Step[], event: Pick<StepwiseEvent, 'type' | 'seq'>): number {
+  return event.type === 'session.started' ? 0 : stepNumberAt(steps, event.seq)
+}
+
 /** The last step ended at or before `seq` (0 when none has): where the state right after `seq` stands. */
 export function stepNumberAfter(steps: readonly Step[], seq: number): number {
   let n = 0

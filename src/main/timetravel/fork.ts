@@ -14,7 +14,7 @@ import { snapshotterFor, startSession, type SessionSetup, type StartedSession } 
 import type { SessionRow, Store } from '../store/types'
 import { addWorktree, writeSnapshotInto } from './fork-worktree'
 import { restoreSnapshot, type RestoreOutcome, type RestoreTarget } from './restore'
-import { stepNumberAt, stepsOf } from '../../shared/steps'
+import { stepNumberAfter, stepNumberAt, stepsOf } from '../../shared/steps'
 
 /**
  * Forking a session at step N: a new session, "Fork of <parent's title>", whose history
@@ -84,6 +84,21 @@ export class ForkError extends Error {
   override name = 'ForkError'
 }
 
+/**
+ * Checks that a fork of `what` can start right after `atSeq` and returns the step number it is;
+ * refusals name steps by number (InvalidStepError). The files alone carry no history, so any
+ * step will do; a conversation must be at a point the model can continue from.
+ */
+export function checkForkAt(events: readonly StepwiseEvent[], atSeq: number, what: ForkPart): number {
+  const steps = stepsOf(events)
+  // A point inside a step is named by the step it belongs to; a step's end (or the start) by its own number.
+  const name = (seq: number) =>
+    `step ${steps.some((s) => s.seq === seq) || seq === events[0]?.seq ? stepNumberAfter(steps, seq) : stepNumberAt(steps, seq)}`
+  if (what !== 'files') checkForkPoint(events, atSeq, { name, points: steps.map((s) => s.seq) })
+  else if (!events.some((e) => e.seq === atSeq)) checkForkPoint(events, atSeq) // out of range
+  return stepNumberAfter(steps, atSeq)
+}
+
 /** Events of the parent not copied into the child: they describe the parent itself. */
 const NOT_COPIED = new Set<StepwiseEvent['type']>(['session.started', 'session.forked', 'session.finished'])
 
@@ -91,12 +106,8 @@ export async function forkSession(store: Store, opts: ForkOptions): Promise<Fork
   const parent = store.getSession(opts.sessionId)
   if (!parent) throw new ForkError(`no session ${opts.sessionId}.`)
   const events = store.listEvents(parent.id)
-  const steps = stepsOf(events)
-  const name = (seq: number) => `step ${stepNumberAt(steps, seq)}`
   const what = opts.what ?? 'both'
-  // The files alone carry no history, so any step will do; a conversation must be one to continue.
-  if (what !== 'files') checkForkPoint(events, opts.atSeq, { name, points: steps.map((s) => s.seq) })
-  const atStep = stepNumberAt(steps, opts.atSeq)
+  const atStep = checkForkAt(events, opts.atSeq, what)
   const started = events[0]
   if (started?.type !== 'session.started')
     throw new Error(`session ${parent.id} does not begin with session.started`)
