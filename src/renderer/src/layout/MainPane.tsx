@@ -47,7 +47,11 @@ export function MainPane(): React.JSX.Element {
 }
 
 /** In a fork: where it came from, one click away (the parent's timeline shows the fork too). */
-function ForkOrigin({ parent }: { parent: { sessionId: string; seq: number } }): React.JSX.Element {
+function ForkOrigin({
+  parent,
+}: {
+  parent: { sessionId: string; seq: number; step?: number }
+}): React.JSX.Element {
   const title = useApp((s) => s.sessions.find((x) => x.id === parent.sessionId)?.title)
   return (
     <p className="fork-origin" data-testid="fork-origin">
@@ -56,7 +60,8 @@ function ForkOrigin({ parent }: { parent: { sessionId: string; seq: number } }):
       <button type="button" className="link" onClick={() => void openSession(parent.sessionId)}>
         {title ?? parent.sessionId}
       </button>{' '}
-      at step {parent.seq}
+      {/* A fork made before steps were numbered knows only the parent's event seq. */}
+      {parent.step === undefined ? `at event ${parent.seq}` : `at step ${parent.step}`}
     </p>
   )
 }

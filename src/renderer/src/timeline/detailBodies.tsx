@@ -158,7 +158,7 @@ export function StepBody({ step }: { step: TimelineStep }): React.JSX.Element {
         <Fields
           fields={[
             ['New session', <code>{step.childSessionId}</code>],
-            ['Forked at step', `#${step.atSeq}`],
+            ['Forked at', step.atStep === undefined ? `event ${step.atSeq}` : `step ${step.atStep}`],
           ]}
         />
       )
