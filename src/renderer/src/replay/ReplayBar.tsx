@@ -23,6 +23,11 @@ function inField(target: EventTarget | null): boolean {
   return Boolean(el?.closest('input, textarea, select, [contenteditable="true"], .monaco-editor, dialog'))
 }
 
+function outsideBar(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null
+  return Boolean(el && el !== document.body && !el.closest('.replay-bar'))
+}
+
 /** The jumps: a key for the next one, the same key with Shift for the previous one. */
 const JUMPS: ReadonlyArray<{ kind: Exclude<StepKind, 'other'>; key: string; label: string }> = [
   { kind: 'message', key: 'm', label: 'message' },
@@ -97,8 +102,9 @@ export function ReplayBar(): React.JSX.Element | null {
       if (jumpTo) jump(jumpTo.kind, e.shiftKey ? -1 : 1)
       else if (e.key === 'ArrowLeft') step(-1)
       else if (e.key === 'ArrowRight') step(1)
-      else if (e.key === 'Home') goTo(0)
-      else if (e.key === 'End') goTo(steps)
+      // Home / End move through the timeline when it has focus: here only from the page or the bar.
+      else if ((e.key === 'Home' || e.key === 'End') && !outsideBar(e.target))
+        goTo(e.key === 'Home' ? 0 : steps)
       else if (e.key === ' ') togglePlay()
       else if (e.key === 'Escape') exitReplay()
       else return
