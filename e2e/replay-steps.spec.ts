@@ -89,7 +89,7 @@ test('replay moves by messages, tool calls and changes, by buttons and keys, at 
       await page.emulateMedia({ colorScheme: scheme })
       await expect(page.getByTestId('replay-bar')).toBeVisible()
       // Nothing scrolls sideways: the bar wraps at 1024.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true)
       await saveScreen(page, `replay-steps-${width}-${scheme}`)
     }
   }

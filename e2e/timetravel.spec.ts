@@ -12,6 +12,9 @@ const CHANGED = 'one\nTWO\nthree\n'
 
 let h: ServeHarness | undefined
 
+// A model run, two undos, a replay and a fork: the shared machine can be slow.
+test.setTimeout(120_000)
+
 test.afterEach(async () => {
   await h?.close()
   h = undefined
