@@ -151,9 +151,11 @@ it('bad usage exits 2: an unknown session, a step out of range', async () => {
   const unknown = await runCli(['sessions', 'undo', 'nope', '--data-dir', dataDir])
   expect(unknown.code).toBe(2)
   expect(unknown.stderr).toContain('no session matches "nope"')
-  const last = events.at(-1)!.seq
-  const out = await runCli(['sessions', 'rewind', id, '--to', String(last + 5), '--data-dir', dataDir])
+  const count = stepsOf(events as unknown as StepwiseEvent[]).length
+  const out = await runCli(['sessions', 'rewind', id, '--to', String(count + 5), '--data-dir', dataDir])
   expect(out.code).toBe(2)
-  expect(out.stderr).toContain(`Step ${last + 5} is not in session ${id}`)
+  expect(out.stderr).toContain(
+    `step ${count + 5} is out of range: the session has ${count} steps (0 is its start). See them with: stepwise sessions show`,
+  )
   expect(read('greet.ts')).toBe(EDITED)
 })
