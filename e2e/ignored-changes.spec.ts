@@ -58,6 +58,6 @@ for (const [width, height, theme] of [
     await expect(ignored).toContainText('modified node_modules/left-pad/index.js')
     await expect(ignored).toContainText('kept')
     await saveScreen(page, `97-ignored-change-${width}-${theme}`)
-    expect(problems()).toEqual([])
+    expect(problems).toEqual([])
   })
 }

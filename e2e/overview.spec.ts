@@ -102,7 +102,7 @@ test('the overview draws every step on a time axis, in both themes, and selects 
   expect(names.find((n) => n.startsWith('write_file a.txt'))).toMatch(
     /waited [0-9.]+ s for approval \(accept\)/,
   )
-  expect(names.find((n) => n.startsWith('coder:1b · step 6'))).toContain('2.4k tokens in · 60 out')
+  expect(names.find((n) => n.startsWith('coder:1b · reply 6'))).toContain('2.4k tokens in · 60 out')
 
   await page.emulateMedia({ colorScheme: 'light' })
   await page.waitForTimeout(100)

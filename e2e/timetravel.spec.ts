@@ -12,6 +12,9 @@ const CHANGED = 'one\nTWO\nthree\n'
 
 let h: ServeHarness | undefined
 
+// A model run, two undos, a replay and a fork: the shared machine can be slow.
+test.setTimeout(120_000)
+
 test.afterEach(async () => {
   await h?.close()
   h = undefined
@@ -37,7 +40,10 @@ test('Ctrl+Z undoes the last change, then the one before; a fork from a step is 
   await page.goto(h.url)
   await page.getByTestId('chat-input').fill('Change a, then add b')
   await page.getByTestId('send-button').click()
-  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Changed a, added b.' })).toBeVisible()
+  // The model run can take a while on a loaded machine.
+  await expect(page.getByTestId('timeline-step').filter({ hasText: 'Changed a, added b.' })).toBeVisible({
+    timeout: 30_000,
+  })
   await expect(page.locator('[data-kind="checkpoint"]')).toHaveCount(2)
   expect(readFileSync(file('a.txt'), 'utf8')).toBe(CHANGED)
   expect(existsSync(file('b.txt'))).toBe(true)
@@ -70,8 +76,10 @@ test('Ctrl+Z undoes the last change, then the one before; a fork from a step is 
   await expect(caption).toHaveText('a.txt · not changed at this step, as it was then')
   await page.keyboard.press('ArrowLeft')
   await expect(caption).toHaveText('a.txt · changed at this step, shown against the step before')
-  page.once('dialog', (d) => void d.accept())
+  // The fork asks in the app's own dialog: both, in place, on the same model by default.
   await page.getByTestId('fork-here').click()
+  await expect(page.getByTestId('fork-dialog')).toBeVisible()
+  await page.getByTestId('fork-confirm').click()
   const items = page.getByTestId('session-list-item')
   await expect(items).toHaveCount(2)
   await expect(items.nth(1).locator('.fork-mark')).toBeVisible()
@@ -83,12 +91,13 @@ test('Ctrl+Z undoes the last change, then the one before; a fork from a step is 
   await expect(page.getByTestId('chat-input')).toBeEnabled()
   await expect(page.getByTestId('send-button')).toBeVisible()
   await expect(page.getByTestId('fork-origin')).toHaveText(/Forked from Change a, then add b at step \d+/)
+  await expect(items.nth(1)).toContainText('Fork of Change a, then add b')
   await saveScreen(page, '20-fork-tree')
   // Both show the link: the parent's timeline has the fork as a step.
   await page.getByTestId('fork-origin').getByRole('button').click()
   await expect(items.nth(0)).toHaveAttribute('aria-current', 'true')
-  // It opens where its replay was left (step 9); Done shows it whole, with the fork after the undos.
-  await page.getByRole('button', { name: 'Exit replay (Esc)' }).click()
+  // The fork ended the parent's replay: it opens whole, with the fork after the undos.
+  await expect(page.getByTestId('replay-bar')).toHaveCount(0)
   await expect(page.locator('[data-kind="fork"]')).toHaveCount(1)
   expect(problems).toEqual([])
 })

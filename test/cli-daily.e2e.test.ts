@@ -12,6 +12,7 @@ import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCoreService } from '../src/main/service/service'
 import { openStore } from '../src/main/store/store'
+import { stepNumberAt, stepsOf } from '../src/shared/steps'
 import { buildCli, committedRepo, editArgs as harnessEditArgs, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions } from './fake-model-server'
 
@@ -214,7 +215,11 @@ describe('stepwise sessions delete and rename', () => {
     expect((await runCli(editArgs('Two edits', server.v1Url))).code).toBe(0)
     const [parent] = sessionIds()
     const store = openStore(dataDir)
-    const firstCheckpoint = store.listEvents(parent).find((e) => e.type === 'checkpoint.created')!.seq
+    const parentEvents = store.listEvents(parent)
+    const firstCheckpoint = stepNumberAt(
+      stepsOf(parentEvents),
+      parentEvents.find((e) => e.type === 'checkpoint.created')!.seq,
+    )
     store.close()
     const fork = await runCli([
       'sessions',

@@ -9,6 +9,7 @@ import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { openStore } from '../src/main/store/store'
 import type { StepwiseEvent } from '../src/shared/protocol'
+import { stepNumberAt, stepsOf } from '../src/shared/steps'
 import { buildCli, committedRepo, editArgs, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
 
@@ -98,7 +99,7 @@ describe('stepwise sessions compact', () => {
       'fork',
       id,
       '--at',
-      String(compacted[0].seq),
+      String(stepNumberAt(stepsOf(events(id)), compacted[0].seq)),
       '--provider',
       'openai-chat',
       '--model',

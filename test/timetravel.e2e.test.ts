@@ -9,6 +9,8 @@ import path from 'node:path'
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
 import { buildCli, editArgs, runCli as runBuiltCli } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer } from './fake-model-server'
+import type { StepwiseEvent } from '../src/shared/protocol'
+import { stepNumberAt, stepsOf } from '../src/shared/steps'
 
 let CLI = ''
 const runCli = (args: string[]) => runBuiltCli(CLI, args)
@@ -78,7 +80,11 @@ async function makeSession(): Promise<{ id: string; events: Array<{ seq: number;
 
 it('undo reverses the last change, rewind goes to any step, and undo reverses the rewind', async () => {
   const { id, events } = await makeSession()
-  const checkpoints = events.filter((e) => e.type === 'checkpoint.created').map((e) => e.seq)
+  // Step numbers (shared/steps.ts), as `sessions show` prints them and `rewind --to` takes them.
+  const steps = stepsOf(events as unknown as StepwiseEvent[])
+  const checkpoints = events
+    .filter((e) => e.type === 'checkpoint.created')
+    .map((e) => stepNumberAt(steps, e.seq))
   expect(checkpoints).toHaveLength(2)
 
   const undo = await runCli(['sessions', 'undo', id, '--data-dir', dataDir])
@@ -145,9 +151,11 @@ it('bad usage exits 2: an unknown session, a step out of range', async () => {
   const unknown = await runCli(['sessions', 'undo', 'nope', '--data-dir', dataDir])
   expect(unknown.code).toBe(2)
   expect(unknown.stderr).toContain('no session matches "nope"')
-  const last = events.at(-1)!.seq
-  const out = await runCli(['sessions', 'rewind', id, '--to', String(last + 5), '--data-dir', dataDir])
+  const count = stepsOf(events as unknown as StepwiseEvent[]).length
+  const out = await runCli(['sessions', 'rewind', id, '--to', String(count + 5), '--data-dir', dataDir])
   expect(out.code).toBe(2)
-  expect(out.stderr).toContain(`Step ${last + 5} is not in session ${id}`)
+  expect(out.stderr).toContain(
+    `step ${count + 5} is out of range: the session has ${count} steps (0 is its start). See them with: stepwise sessions show`,
+  )
   expect(read('greet.ts')).toBe(EDITED)
 })

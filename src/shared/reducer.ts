@@ -265,6 +265,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
             ts: event.ts,
             childSessionId: event.childSessionId,
             atSeq: event.atSeq,
+            ...(event.atStep === undefined ? {} : { atStep: event.atStep }),
           },
         ],
       }

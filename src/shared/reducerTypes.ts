@@ -75,7 +75,7 @@ export type TimelineStep =
       toSeq?: number
       paths: string[]
     }
-  | { kind: 'fork'; seq: number; ts: number; childSessionId: string; atSeq: number }
+  | { kind: 'fork'; seq: number; ts: number; childSessionId: string; atSeq: number; atStep?: number }
   /** The user switched the model (from the next turn): the mark the timeline shows between turns. */
   | {
       kind: 'switch'
@@ -139,7 +139,7 @@ export interface SessionView {
   /** Call ids awaiting a decision, in request order. */
   pendingApprovals: string[]
   /** Set on a fork: where it came from. */
-  parent: { sessionId: string; seq: number } | null
+  parent: { sessionId: string; seq: number; step?: number } | null
   /** Files that instruct agents changed in this session without the user approving it (full-auto, commands). */
   agentFilesChanged: string[]
   /** Rule files changed since an earlier session recorded them (named when this one started). */

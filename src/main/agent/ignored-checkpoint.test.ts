@@ -9,7 +9,7 @@ import { exportDiff } from '../session/export'
 import { closeSnapshotters, snapshotterFor, startSession } from '../session/start'
 import { createSandbox } from '../sandbox/sandbox'
 import { purgeSessions } from '../store/purge'
-import { keptHashAt } from '../timetravel/ignored-at'
+import { keptHashAt, keptPathsAt } from '../timetravel/ignored-at'
 import { snapshotReader } from '../timetravel/replay'
 import { openStore } from '../store/store'
 import type { Store } from '../store/types'
@@ -120,6 +120,7 @@ describe('a command that changes an ignored folder', () => {
     const reader = snapshotReader(store, repo)
     const at = checkpoint!.seq
     expect(keptHashAt(events, at, entry.path)).toBe(sha256)
+    expect(keptPathsAt(events, at)).toEqual([entry.path])
     // At its tool.finished the change is on disk already; before the command ran, nothing was kept.
     expect(keptHashAt(events, ran!.seq, entry.path)).toBe(sha256)
     const started = events.find((e) => e.type === 'tool.started' && e.callId === 'c1')!

@@ -34,7 +34,11 @@ export class InvalidStepError extends Error {
  * turn streaming at `seq` whose answer came later, or a call made by `seq` whose result came
  * later. What was never completed is an end like any other.
  */
-function inconsistency(events: readonly StepwiseEvent[], seq: number): string | undefined {
+function inconsistency(
+  events: readonly StepwiseEvent[],
+  seq: number,
+  name: (seq: number) => string = (s) => `step ${s}`,
+): string | undefined {
   const streaming = new Set<number>()
   const open: string[] = []
   for (const e of events) {
@@ -58,21 +62,25 @@ function inconsistency(events: readonly StepwiseEvent[], seq: number): string | 
       continue
     }
     if (e.type === 'assistant.message' && streaming.has(e.step))
-      return `step ${seq} is inside a model turn that finished later`
+      return `${name(seq)} is inside a model turn that finished later`
     if (e.type === 'tool.finished' && open.includes(e.callId))
-      return `step ${seq} is between a tool call and its result`
+      return `${name(seq)} is between a tool call and its result`
     if (e.type === 'session.finished' || e.type === 'user.message') return undefined
   }
   return undefined
 }
 
-/** Every step at which the session can be continued (the seq of each event that is consistent). */
-export function consistentSteps(events: readonly StepwiseEvent[]): number[] {
-  return events.filter((e) => !inconsistency(events, e.seq)).map((e) => e.seq)
-}
-
 /** Throws InvalidStepError when `seq` is not a step of the session or not a consistent one. */
-export function checkForkPoint(events: readonly StepwiseEvent[], seq: number): void {
+export function checkForkPoint(
+  events: readonly StepwiseEvent[],
+  seq: number,
+  /**
+   * How the user names the event at `seq`, and which seqs may be offered instead (a fork names
+   * steps by number and offers step ends: shared/steps.ts). By default: every event, by its seq.
+   */
+  opts: { name?: (seq: number) => string; points?: readonly number[] } = {},
+): void {
+  const name = opts.name ?? ((s: number) => `step ${s}`)
   const first = events[0]?.seq
   const last = events[events.length - 1]?.seq
   if (first === undefined || last === undefined) throw new InvalidStepError('the session has no events.')
@@ -83,13 +91,13 @@ export function checkForkPoint(events: readonly StepwiseEvent[], seq: number): v
       seq < first ? first : undefined,
     )
   }
-  const why = inconsistency(events, seq)
+  const why = inconsistency(events, seq, name)
   if (!why) return
   // The quadratic scan only runs on a refusal, for the message.
-  const valid = consistentSteps(events)
+  const valid = (opts.points ?? events.map((e) => e.seq)).filter((s) => !inconsistency(events, s))
   const before = valid.filter((s) => s < seq).pop()
   const after = valid.find((s) => s > seq)
-  const choices = [before, after].filter((s) => s !== undefined).map((s) => `step ${s}`)
+  const choices = [before, after].filter((s) => s !== undefined).map((s) => name(s))
   throw new InvalidStepError(
     `${why}: a fork from there would invent an ending the session did not have. Choose ${choices.join(' or ') || 'another step'}.`,
     before,

@@ -10,7 +10,7 @@ import {
 } from '../timetravel/restore'
 import type { ServiceContext } from './context'
 import { ServiceError, type SessionRuntime } from './sessions'
-import { keptHashAt } from '../timetravel/ignored-at'
+import { keptHashAt, keptPathsAt } from '../timetravel/ignored-at'
 
 /**
  * Time travel from the app (issue 4): undo, rewind, fork in place, and the files
@@ -82,33 +82,41 @@ export class TimeTravel {
     return this.done(input.sessionId, reply(outcome))
   }
 
-  /** Forks in the same folder (the user confirmed in the app) and opens the child for chat. */
+  /**
+   * Forks as the app's dialog chose (the conversation, the files or both; in place or in a new
+   * git worktree, the core picking its folder unless one is named) and leaves the child waiting
+   * for the user's next message, on the model they chose.
+   */
   async fork(input: CommandInput<'session/fork'>): Promise<CommandOutput<'session/fork'>> {
     this.idle(input.sessionId)
     const parent = this.sessions.liveSession(input.sessionId)
     const model =
       input.model !== undefined
-        ? { provider: input.provider ?? parent.config.provider, model: input.model }
+        ? { provider: input.provider ?? parent.config.provider, model: input.model, baseUrl: input.baseUrl }
         : undefined
     const result = await forkSession(this.ctx.store, {
       sessionId: input.sessionId,
       atSeq: input.atSeq,
-      files: { kind: 'in-place' },
+      what: input.what,
+      files: input.where === 'worktree' ? { kind: 'worktree', dir: input.worktreeDir } : { kind: 'in-place' },
       model,
       emit: this.ctx.broadcast,
     }).catch((err: unknown) => {
       throw new ServiceError(`Cannot fork there: ${(err as Error).message}`)
     })
-    // The child waits for the user's next message, on the model they chose.
+    this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: input.sessionId })
     this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: result.sessionId })
-    return { sessionId: result.sessionId }
+    return { sessionId: result.sessionId, repo: result.repo, title: result.title }
   }
 
   filesAt(input: CommandInput<'session/files-at'>): CommandOutput<'session/files-at'> {
     const { snapshots, events } = this.reader(input.sessionId)
     const snapshotId = snapshotAtStep(events, input.seq)
     if (snapshotId === undefined) return { snapshotId: null, files: [], diff: '' }
-    const files = snapshots.getManifest(snapshotId).map((f) => f.path)
+    // With the files a command changed under ignored folders, kept apart from the snapshots.
+    // (Only what the gate admitted was kept.)
+    const kept = keptPathsAt(events, input.seq)
+    const files = [...snapshots.getManifest(snapshotId).map((f) => f.path), ...kept].sort()
     // The diff of the step itself: the files it left against those the step before left.
     const previous = readTimeline(events, input.seq - 1).headSnapshotId
     const diff =

@@ -145,7 +145,8 @@ export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
     setTitle: db.prepare<[string, number, string]>(
       'UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?',
     ),
-    touch: db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?'),
+    // MAX: an event copied with its first time (a fork's history) does not make the session look older.
+    touch: db.prepare<[number, string]>('UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE id = ?'),
     // The next seq is computed inside the INSERT: one indexed MAX() lookup on the primary key.
     insertEvent: db.prepare<
       [{ sessionId: string; ts: number; type: string; payload: string }],
@@ -285,8 +286,8 @@ export function openStore(dataDir: string, opts: OpenStoreOptions = {}): Store {
       return stmt.listDeleted.all().map((r) => ({ id: r.id, deletedAt: r.deleted_at }))
     },
 
-    appendEvent(sessionId, draft) {
-      const ts = Date.now()
+    appendEvent(sessionId, draft, opts = {}) {
+      const ts = opts.ts ?? Date.now()
       // Validate before anything is written: a malformed event is a bug in the core,
       // and the log must replay through the same schema the renderer trusts.
       const checked = stepwiseEventSchema.safeParse({ ...draft, sessionId, seq: 0, ts })

@@ -88,7 +88,11 @@ export interface Store {
    * and `ts` (ms since the epoch), durably, and returns it complete. Throws on an
    * invalid event or an unknown session (bugs in the core, not user errors).
    */
-  appendEvent(sessionId: string, draft: EventDraft): StepwiseEvent
+  /**
+   * Appends an event stamped now, or at `opts.ts` when a copy keeps the time it first happened
+   * (a fork's copied history: its overview shows the real timings).
+   */
+  appendEvent(sessionId: string, draft: EventDraft, opts?: { ts?: number }): StepwiseEvent
   /** Events in seq order; `afterSeq` returns only those with a greater seq. */
   listEvents(sessionId: string, opts?: { afterSeq?: number }): StepwiseEvent[]
 

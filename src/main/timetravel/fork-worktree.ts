@@ -18,10 +18,19 @@ export class WorktreeError extends Error {
   override name = 'WorktreeError'
 }
 
-export async function addWorktree(projectRoot: string, dir: string): Promise<string> {
-  const target = path.resolve(dir)
-  if (fs.existsSync(target) && fs.readdirSync(target).length > 0)
-    throw new WorktreeError(`${target} already exists and is not empty: choose a new folder for --worktree.`)
+/**
+ * Where a fork's worktree goes when the user names no folder: next to the repository,
+ * `<repo>-fork-1`, `-2`… — the first that does not exist yet.
+ */
+export function defaultWorktreeDir(toplevel: string): string {
+  for (let i = 1; ; i++) {
+    const dir = `${toplevel}-fork-${i}`
+    if (!fs.existsSync(dir)) return dir
+  }
+}
+
+/** Adds the worktree (at `dir`, else defaultWorktreeDir) and returns the project's folder inside it. */
+export async function addWorktree(projectRoot: string, dir?: string): Promise<string> {
   let toplevel: string
   let git: SafeGit
   try {
@@ -31,9 +40,14 @@ export async function addWorktree(projectRoot: string, dir: string): Promise<str
     await git.raw(['rev-parse', '--verify', 'HEAD'])
   } catch {
     throw new WorktreeError(
-      `--worktree needs a git repository with at least one commit, and ${projectRoot} is not one. Fork in place instead (without --worktree).`,
+      `a fork into a git worktree needs a git repository with at least one commit, and ${projectRoot} is not one. Fork in place instead.`,
     )
   }
+  const target = path.resolve(dir ?? defaultWorktreeDir(toplevel))
+  if (fs.existsSync(target) && fs.readdirSync(target).length > 0)
+    throw new WorktreeError(
+      `${target} already exists and is not empty: choose a new folder for the worktree.`,
+    )
   try {
     await git.raw(['worktree', 'add', '--detach', target, 'HEAD'])
   } catch (err) {

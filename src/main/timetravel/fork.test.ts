@@ -1,108 +1,33 @@
-import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { StepwiseEvent, ToolCall } from '../../shared/protocol'
 import { reduceEvents } from '../../shared/reducer'
-import type { Approver } from '../agent/approvals'
 import { checkForkPoint, InvalidStepError } from '../agent/resume'
 import { transcriptFromEvents } from '../providers/transcript'
-import type { ModelProvider, ModelRequest, ModelTurn } from '../providers/types'
-import { startSession } from '../session/start'
-import { openStore } from '../store/store'
 import type { Store } from '../store/types'
 import { continueFork, forkSession } from './fork'
+import { forkFixture, noApprover, scripted, type ForkFixture } from './fork-testing'
 import { replayAt, replaySession } from './replay'
 import { undoSession } from './restore'
 
-/** A model that plays a script and keeps every request it was sent. */
-function scripted(
-  steps: Partial<ModelTurn>[],
-  model = 'scripted',
-): ModelProvider & { requests: ModelRequest[] } {
-  const requests: ModelRequest[] = []
-  let i = 0
-  return {
-    id: 'openai-chat',
-    model,
-    baseUrl: 'http://127.0.0.1:1/v1',
-    requests,
-    async streamTurn(request) {
-      requests.push(structuredClone(request))
-      const step = steps[i++]
-      if (!step) throw new Error('script exhausted')
-      return { text: '', toolCalls: [], usage: { inputTokens: 10, outputTokens: 5 }, ...step }
-    },
-  }
-}
-
-const call = (id: string, name: string, args: unknown): ToolCall => ({
-  id,
-  name,
-  arguments: JSON.stringify(args),
-})
-const noApprover: Approver = {
-  requestApproval: async () => {
-    throw new Error('not asked in these tests')
-  },
-}
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' })
-
 let repo: string
-let dataDir: string
 let store: Store
-const cleanup: string[] = []
+let parentSession: () => ReturnType<ForkFixture['parentSession']>
 
 beforeEach(() => {
-  repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-fork-repo-')))
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-fork-data-'))
-  fs.writeFileSync(path.join(repo, 'a.txt'), 'one\n')
-  git(repo, 'init', '-q')
-  git(repo, '-c', 'user.email=t@t', '-c', 'user.name=t', 'add', '.')
-  git(repo, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init')
-  store = openStore(dataDir)
-  cleanup.push(repo, dataDir)
+  const f = forkFixture()
+  repo = f.repo
+  store = f.store
+  parentSession = f.parentSession
+  cleanup.push(f.close)
 })
 
 afterEach(() => {
-  store.close()
-  for (const dir of cleanup.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
+  for (const done of cleanup.splice(0)) done()
 })
 
-/** Two edits (one → two → three) and a final answer. */
-async function parentSession() {
-  const provider = scripted([
-    {
-      text: 'first',
-      toolCalls: [call('c1', 'edit_file', { path: 'a.txt', old_string: 'one', new_string: 'two' })],
-    },
-    {
-      text: 'second',
-      toolCalls: [call('c2', 'edit_file', { path: 'a.txt', old_string: 'two', new_string: 'three' })],
-    },
-    { text: 'Done.' },
-  ])
-  const session = await startSession(store, {
-    task: 'count up',
-    repo,
-    provider: { provider: 'openai-chat', model: 'scripted' },
-    providerOverride: provider,
-    policy: 'auto-edit',
-    approver: noApprover,
-  })
-  await session.run(new AbortController().signal)
-  const events = store.listEvents(session.sessionId)
-  const seqOf = (pred: (e: StepwiseEvent) => boolean) => events.find(pred)!.seq
-  return {
-    sessionId: session.sessionId,
-    events,
-    provider,
-    /** The result of the first edit: the model has seen one → two. */
-    afterFirst: seqOf((e) => e.type === 'tool.finished' && e.callId === 'c1'),
-    secondCall: seqOf((e) => e.type === 'assistant.message' && e.step === 2),
-  }
-}
+const cleanup: Array<() => void> = []
 
 describe('transcriptFromEvents', () => {
   it('rebuilds what the model was sent, turn by turn', async () => {
@@ -143,7 +68,7 @@ describe('forkSession', () => {
   it('forks into a git worktree with the files at N, leaving the project alone', async () => {
     const parent = await parentSession()
     const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-fork-wt-')), 'wt')
-    cleanup.push(path.dirname(dir))
+    cleanup.push(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }))
     const fork = await forkSession(store, {
       sessionId: parent.sessionId,
       atSeq: parent.afterFirst,

@@ -4,6 +4,7 @@ import {
   type ApprovalPolicy,
   type EventDraft,
   type EventOf,
+  type ForkPart,
   type ProviderId,
   type StepwiseEvent,
 } from '../../shared/protocol'
@@ -13,17 +14,22 @@ import { snapshotterFor, startSession, type SessionSetup, type StartedSession } 
 import type { SessionRow, Store } from '../store/types'
 import { addWorktree, writeSnapshotInto } from './fork-worktree'
 import { restoreSnapshot, type RestoreOutcome, type RestoreTarget } from './restore'
+import { stepNumberAfter, stepNumberAt, stepsOf } from '../../shared/steps'
 
 /**
- * Forking a session at step N (issue 4): a new session whose history is a copy of
- * the parent's up to N and whose files are as they were at N — in the same folder
- * (the present is checkpointed first, so the fork can be undone) or in a git worktree.
+ * Forking a session at step N: a new session, "Fork of <parent's title>", whose history
+ * is a copy of the parent's up to N and whose files are as they were at N — in the same
+ * folder (the present is checkpointed first, so the fork can be undone) or in a git
+ * worktree. `what` narrows it: the conversation alone (the files stay as they are now),
+ * or the files alone (a new chat, with no history, on the files as at N).
  *
- * The child's events: `session.started` (with `parent`), the parent's events 2..N
- * renumbered (its own `session.started`, forks and `session.finished` left out), then
- * a `checkpoint.restored` of kind `fork` putting the files at N. Copying makes the
- * child whole on its own: replay, export and the transcript of a continued run
- * (agent/resume.ts) read it alone. The parent gets a `session.forked`.
+ * The child's events: `session.started` (with `parent`), the parent's events up to N
+ * renumbered, each at the time it first happened (its own `session.started`, forks and
+ * `session.finished` left out), then a `checkpoint.restored` of kind `fork` putting the
+ * files at N. Copying makes the child whole on its own: replay, export and the transcript
+ * of a continued run (agent/resume.ts) read it alone. The parent gets a `session.forked`.
+ * N is an event seq here; the step number the user chose (shared/steps.ts) is recorded
+ * beside it and names it in every message.
  */
 
 /**
@@ -43,8 +49,13 @@ export interface ForkOptions {
   sessionId: string
   /** The parent's step (event seq) to fork at. */
   atSeq: number
-  /** Where the files go: the parent's folder (after the caller's confirmation) or a new git worktree. */
-  files: { kind: 'in-place'; restore?: RestoreInPlace } | { kind: 'worktree'; dir: string }
+  /**
+   * Where the files go: the parent's folder (after the caller's confirmation) or a new git
+   * worktree (at `dir`, else next to the project: defaultWorktreeDir).
+   */
+  files: { kind: 'in-place'; restore?: RestoreInPlace } | { kind: 'worktree'; dir?: string }
+  /** What the child gets: history and files (default), the history alone, or the files alone. */
+  what?: ForkPart
   /** The model the child runs on (a re-run); the parent's by default. */
   model?: { provider: ProviderId; model: string; baseUrl?: string }
   policy?: ApprovalPolicy
@@ -54,14 +65,16 @@ export interface ForkOptions {
 
 export interface ForkResult {
   sessionId: string
-  parent: { sessionId: string; seq: number }
+  parent: { sessionId: string; seq: number; step: number }
+  title: string
+  what: ForkPart
   /** The child's project folder: the parent's, or the worktree's. */
   repo: string
   files: 'in-place' | 'worktree'
-  /** The snapshot the files were put at (the state at N). */
-  snapshotId: number
+  /** The snapshot the files were put at (the state at N); absent when only the conversation was forked. */
+  snapshotId?: number
   /** The present before the fork, checkpointed (in place), or the worktree at HEAD. */
-  savedSnapshotId: number
+  savedSnapshotId?: number
   /** The parent's task, which a continued run carries on. */
   task: string
 }
@@ -71,6 +84,21 @@ export class ForkError extends Error {
   override name = 'ForkError'
 }
 
+/**
+ * Checks that a fork of `what` can start right after `atSeq` and returns the step number it is;
+ * refusals name steps by number (InvalidStepError). The files alone carry no history, so any
+ * step will do; a conversation must be at a point the model can continue from.
+ */
+export function checkForkAt(events: readonly StepwiseEvent[], atSeq: number, what: ForkPart): number {
+  const steps = stepsOf(events)
+  // A point inside a step is named by the step it belongs to; a step's end (or the start) by its own number.
+  const name = (seq: number) =>
+    `step ${steps.some((s) => s.seq === seq) || seq === events[0]?.seq ? stepNumberAfter(steps, seq) : stepNumberAt(steps, seq)}`
+  if (what !== 'files') checkForkPoint(events, atSeq, { name, points: steps.map((s) => s.seq) })
+  else if (!events.some((e) => e.seq === atSeq)) checkForkPoint(events, atSeq) // out of range
+  return stepNumberAfter(steps, atSeq)
+}
+
 /** Events of the parent not copied into the child: they describe the parent itself. */
 const NOT_COPIED = new Set<StepwiseEvent['type']>(['session.started', 'session.forked', 'session.finished'])
 
@@ -78,7 +106,8 @@ export async function forkSession(store: Store, opts: ForkOptions): Promise<Fork
   const parent = store.getSession(opts.sessionId)
   if (!parent) throw new ForkError(`no session ${opts.sessionId}.`)
   const events = store.listEvents(parent.id)
-  checkForkPoint(events, opts.atSeq)
+  const what = opts.what ?? 'both'
+  const atStep = checkForkAt(events, opts.atSeq, what)
   const started = events[0]
   if (started?.type !== 'session.started')
     throw new Error(`session ${parent.id} does not begin with session.started`)
@@ -86,39 +115,50 @@ export async function forkSession(store: Store, opts: ForkOptions): Promise<Fork
   if (snapshotId === undefined)
     throw new ForkError(`session ${parent.id} has no snapshot of its files to fork from.`)
 
-  const repo = opts.files.kind === 'worktree' ? await addWorktree(parent.repo, opts.files.dir) : parent.repo
+  const files = opts.files
+  if (files.kind === 'worktree' && what === 'conversation')
+    throw new ForkError(
+      'a fork of the conversation alone keeps the files where they are: it needs no worktree.',
+    )
+  const repo = files.kind === 'worktree' ? await addWorktree(parent.repo, files.dir) : parent.repo
+  const title = forkTitle(parent.title)
   const child = store.createSession({
     repo,
-    title: parent.title,
+    title,
     provider: opts.model?.provider ?? parent.provider,
     model: opts.model?.model ?? parent.model,
     parentId: parent.id,
     forkSeq: opts.atSeq,
   })
-  const record = (draft: EventDraft): StepwiseEvent => {
-    const event = store.appendEvent(child.id, draft)
+  const record = (draft: EventDraft, ts?: number): StepwiseEvent => {
+    const event = store.appendEvent(child.id, draft, { ts })
     opts.emit?.(event)
     return event
   }
-  record({
-    type: 'session.started',
-    protocolVersion: PROTOCOL_VERSION,
-    repo,
-    provider: opts.model?.provider ?? started.provider,
-    model: opts.model?.model ?? started.model,
-    baseUrl: opts.model ? opts.model.baseUrl : started.baseUrl,
-    approvalPolicy: opts.policy ?? started.approvalPolicy,
-    maxSteps: opts.maxSteps ?? started.maxSteps,
-    // The child's history begins where the parent's did; its copied checkpoints lead to N.
-    baselineSnapshotId: started.baselineSnapshotId,
-    parent: { sessionId: parent.id, seq: opts.atSeq },
-  })
-  let lastSeq = 0
-  for (const e of copiedHistory(events, opts.atSeq)) lastSeq = record(e).seq
+  record(
+    {
+      type: 'session.started',
+      protocolVersion: PROTOCOL_VERSION,
+      repo,
+      provider: opts.model?.provider ?? started.provider,
+      model: opts.model?.model ?? started.model,
+      baseUrl: opts.model ? opts.model.baseUrl : started.baseUrl,
+      approvalPolicy: opts.policy ?? started.approvalPolicy,
+      maxSteps: opts.maxSteps ?? started.maxSteps,
+      // The child's history begins where the parent's did and its copied checkpoints lead to N;
+      // a fork of the files alone begins at N.
+      baselineSnapshotId: what === 'files' ? snapshotId : started.baselineSnapshotId,
+      parent: { sessionId: parent.id, seq: opts.atSeq, step: atStep },
+    },
+    what === 'files' ? undefined : started.ts,
+  )
+  let lastSeq = 1
+  if (what !== 'files') for (const [e, ts] of copiedHistory(events, opts.atSeq)) lastSeq = record(e, ts).seq
 
   // The child stays idle (as the store creates it) until a continued run sets its outcome.
-  let restored: EventOf<'checkpoint.restored'>
-  if (opts.files.kind === 'in-place') {
+  let restored: EventOf<'checkpoint.restored'> | undefined
+  if (what === 'conversation') restored = undefined
+  else if (opts.files.kind === 'in-place') {
     const target = { sessionId: child.id, snapshotId, kind: 'fork' as const, toSeq: lastSeq }
     const outcome = await (opts.files.restore ?? restoreConfirmed)(store, target)
     if (outcome.status !== 'restored') {
@@ -129,28 +169,30 @@ export async function forkSession(store: Store, opts: ForkOptions): Promise<Fork
       record({
         type: 'error',
         code: 'fork-failed',
-        message: `The files could not be put back to step ${opts.atSeq}: ${message}`,
+        message: `The files could not be put back to step ${atStep}: ${message}`,
       })
       store.setSessionStatus(child.id, 'error')
-      throw new ForkError(`the files could not be put back to step ${opts.atSeq}: ${message}`)
+      throw new ForkError(`the files could not be put back to step ${atStep}: ${message}`)
     }
     restored = outcome.event
   } else {
     restored = await restoreIntoWorktree(store, child, repo, snapshotId, lastSeq)
   }
-  opts.emit?.(restored)
+  if (restored) opts.emit?.(restored)
   store.appendEvent(parent.id, {
     type: 'session.forked',
     childSessionId: child.id,
     atSeq: opts.atSeq,
+    atStep,
   })
   return {
     sessionId: child.id,
-    parent: { sessionId: parent.id, seq: opts.atSeq },
+    parent: { sessionId: parent.id, seq: opts.atSeq, step: atStep },
+    title,
+    what,
     repo,
     files: opts.files.kind,
-    snapshotId: restored.snapshotId,
-    savedSnapshotId: restored.savedSnapshotId,
+    ...(restored ? { snapshotId: restored.snapshotId, savedSnapshotId: restored.savedSnapshotId } : {}),
     task: events.find((e) => e.type === 'user.message')?.text ?? parent.title,
   }
 }
@@ -160,8 +202,8 @@ export async function forkSession(store: Store, opts: ForkOptions): Promise<Fork
  * that never ran were answered by the loop without an event; the copy records
  * those answers, so the child's history is consistent without its `session.finished`.
  */
-function copiedHistory(events: readonly StepwiseEvent[], atSeq: number): EventDraft[] {
-  const drafts: EventDraft[] = []
+function copiedHistory(events: readonly StepwiseEvent[], atSeq: number): Array<[EventDraft, number]> {
+  const drafts: Array<[EventDraft, number]> = []
   const open = new Map<string, string>()
   for (const e of events) {
     if (e.seq > atSeq) break
@@ -170,13 +212,13 @@ function copiedHistory(events: readonly StepwiseEvent[], atSeq: number): EventDr
     if (e.type === 'session.finished') {
       for (const [callId, name] of open) {
         const result = { ok: false, error: 'Not run: the user interrupted the session.' }
-        drafts.push({ type: 'tool.finished', callId, name, ok: false, result, durationMs: 0 })
+        drafts.push([{ type: 'tool.finished', callId, name, ok: false, result, durationMs: 0 }, e.ts])
       }
       open.clear()
     }
     if (NOT_COPIED.has(e.type)) continue
-    const { sessionId: _s, seq: _q, ts: _t, ...draft } = e
-    drafts.push(draft as EventDraft)
+    const { sessionId: _s, seq: _q, ts, ...draft } = e
+    drafts.push([draft as EventDraft, ts])
   }
   return drafts
 }
@@ -206,6 +248,11 @@ async function restoreIntoWorktree(
     paths: pathsOf(snapshotter.diffSnapshots(saved.info.id, after.info.id)),
   })
   return event as EventOf<'checkpoint.restored'>
+}
+
+/** "Fork of <title>": a fork of a fork names its own parent, so the list tells them apart. */
+export function forkTitle(parentTitle: string): string {
+  return `Fork of ${parentTitle}`
 }
 
 function pathsOf(c: { added: string[]; modified: string[]; deleted: string[] }): string[] {

@@ -6,6 +6,10 @@ import { approvalPolicySchema, providerIdSchema } from './events'
  * the code index and time travel. Merged into `commandSchemas` (commands.ts).
  */
 
+/** What a fork takes from its parent: the conversation and the files, or one of them. */
+export const FORK_PARTS = ['both', 'conversation', 'files'] as const
+export type ForkPart = (typeof FORK_PARTS)[number]
+
 const providerFields = {
   provider: providerIdSchema,
   model: z.string().min(1),
@@ -205,15 +209,24 @@ export const appCommandSchemas = {
     }),
     output: restoreOutput,
   },
-  /** Fork at a step into the same folder (files put back as at that step) and continue there. */
+  /**
+   * Fork at a step (`atSeq`: the seq of the step's last event, shared/steps.ts): the conversation,
+   * the files or both; the files put back in the project folder or in a new git worktree (in
+   * `worktreeDir`, else a folder beside the repository). The fork waits for the next message,
+   * on the model named here or the parent's.
+   */
   'session/fork': {
     input: z.object({
       sessionId: z.string(),
       atSeq: z.number().int().nonnegative(),
+      what: z.enum(FORK_PARTS).optional(),
+      where: z.enum(['in-place', 'worktree']).optional(),
+      worktreeDir: z.string().min(1).optional(),
       provider: providerIdSchema.optional(),
       model: z.string().min(1).optional(),
+      baseUrl: z.string().url().optional(),
     }),
-    output: z.object({ sessionId: z.string() }),
+    output: z.object({ sessionId: z.string(), repo: z.string(), title: z.string() }),
   },
   /** The files of the project right after step `seq`, and the diff of that step's checkpoint. */
   'session/files-at': {

@@ -58,7 +58,14 @@ export const sessionStartedEvent = z.object({
    */
   ruleFilesChanged: z.array(z.object({ path: z.string(), sessionId: z.string() })).optional(),
   /** Set on a fork: the session and step it was forked from. */
-  parent: z.object({ sessionId: z.string(), seq: z.number().int().nonnegative() }).optional(),
+  /** A fork's origin: the parent's event seq, and the step number it is (shared/steps.ts; absent in older logs). */
+  parent: z
+    .object({
+      sessionId: z.string(),
+      seq: z.number().int().nonnegative(),
+      step: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
 })
 
 export const userMessageEvent = z.object({
@@ -284,6 +291,8 @@ export const sessionForkedEvent = z.object({
   type: z.literal('session.forked'),
   childSessionId: z.string(),
   atSeq: z.number().int().nonnegative(),
+  /** The step number of `atSeq` (shared/steps.ts); absent in older logs. */
+  atStep: z.number().int().nonnegative().optional(),
 })
 
 /** The user switched the session's model or approval policy (from the next turn; the policy at once). */

@@ -8,10 +8,10 @@ import {
   type ApprovalPolicy,
   type ProviderId,
 } from '../../../shared/protocol'
-import { checkForkPoint, InvalidStepError } from '../../agent/resume'
+import { InvalidStepError } from '../../agent/resume'
 import { defaultDataDir } from '../../config/paths'
 import { commandSettingsFrom } from '../../exec'
-import { ForkError, forkContinuation, forkSession, type ForkResult } from '../../timetravel/fork'
+import { checkForkAt, ForkError, forkContinuation, forkSession, type ForkResult } from '../../timetravel/fork'
 import { createCoreService } from '../../service/service'
 import { closeSnapshotters } from '../../session/start'
 import { WorktreeError } from '../../timetravel/fork-worktree'
@@ -23,6 +23,7 @@ import { confirm } from './confirm'
 import { onStopSignals } from './signals'
 import { dataDirOption, openCliStore } from './session-store'
 import { inertDeep, inertText } from '../../../shared/terminalText'
+import { seqOfStep, stepOfEvent, stepsOf, StepNumberError } from '../../../shared/steps'
 
 /** `stepwise sessions fork` and `stepwise sessions replay` (issue 4). */
 
@@ -33,17 +34,30 @@ interface ForkCliOptions {
   baseUrl?: string
   approve: ApprovalPolicy
   maxSteps?: number
-  worktree?: string
+  /** A folder, or true: a new folder beside the repository, picked by the core. */
+  worktree?: string | true
+  only?: 'files' | 'conversation'
   yes?: boolean
   json?: boolean
   dataDir?: string
 }
 
-function step(value: string): number {
+function wholeNumber(value: string): number {
   const n = Number(value)
-  if (!Number.isInteger(n) || n < 0)
-    throw new InvalidArgumentError('expected the seq of an event (a whole number).')
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError('expected a step number (a whole number, as sessions show prints it).')
   return n
+}
+
+/** The event seq step `n` of the session means (shared/steps.ts), or a usage error with the range. */
+export function seqOfStepArg(events: Parameters<typeof seqOfStep>[0], n: number): number {
+  try {
+    return seqOfStep(events, n)
+  } catch (err) {
+    if (err instanceof StepNumberError)
+      throw new UsageError(`${err.message} See them with: stepwise sessions show`)
+    throw err
+  }
 }
 
 export function addForkReplayCommands(sessions: Command): void {
@@ -54,9 +68,18 @@ export function addForkReplayCommands(sessions: Command): void {
     )
     .argument('<id>', 'session id (a unique prefix is enough)')
     .addOption(
-      new Option('--at <step>', 'the step (event seq, as sessions show prints it)')
-        .argParser(step)
+      new Option(
+        '--at <step>',
+        'the step number, as sessions show and sessions replay print it (0: the start)',
+      )
+        .argParser(wholeNumber)
         .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option(
+        '--only <part>',
+        'fork the conversation alone (files stay as they are) or the files alone (a new chat)',
+      ).choices(['conversation', 'files']),
     )
     .addOption(new Option('--provider <provider>', 'continue on this provider').choices(PROVIDER_IDS))
     .option('--model <name>', 'continue from the step on this model')
@@ -66,8 +89,13 @@ export function addForkReplayCommands(sessions: Command): void {
         .choices(APPROVAL_POLICIES)
         .default('ask'),
     )
-    .addOption(new Option('--max-steps <n>', 'most model turns of the continued run').argParser(step))
-    .option('--worktree <dir>', 'put the files in a new git worktree at DIR instead of the project folder')
+    .addOption(
+      new Option('--max-steps <n>', 'most model replies of the continued run').argParser(wholeNumber),
+    )
+    .option(
+      '--worktree [dir]',
+      'put the files in a new git worktree (at DIR, else a folder beside the repository) instead of the project folder',
+    )
     .option('--yes', 'fork in place without asking (the present is checkpointed first)')
     .option('--json', 'print the fork (and the continued run’s events) as JSON')
     .addOption(dataDirOption())
@@ -96,8 +124,12 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
         `no session matches "${id}" in ${store.path}. List them with: stepwise sessions list`,
       )
     const events = store.listEvents(parent.id)
+    const atSeq = seqOfStepArg(events, opts.at)
+    const what = opts.only ?? 'both'
+    if (opts.only === 'conversation' && opts.worktree)
+      throw new UsageError('--only conversation keeps the files where they are: drop --worktree.')
     try {
-      checkForkPoint(events, opts.at)
+      checkForkAt(events, atSeq, what)
     } catch (err) {
       if (err instanceof InvalidStepError) throw new UsageError(err.message)
       throw err
@@ -121,7 +153,7 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
           dataDir,
         )
       : undefined
-    if (!opts.worktree && !opts.yes) {
+    if (!opts.worktree && !opts.yes && what !== 'conversation') {
       const question = `Put the files of ${parent.repo} back as they were at step ${opts.at}? The present is checkpointed first (an undo of the fork brings it back). [y/N] `
       if (!interactive)
         throw new UsageError(
@@ -137,8 +169,11 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
     try {
       fork = await forkSession(store, {
         sessionId: parent.id,
-        atSeq: opts.at,
-        files: opts.worktree ? { kind: 'worktree', dir: path.resolve(opts.worktree) } : { kind: 'in-place' },
+        atSeq,
+        what,
+        files: opts.worktree
+          ? { kind: 'worktree', dir: opts.worktree === true ? undefined : path.resolve(opts.worktree) }
+          : { kind: 'in-place' },
         model: provider && { provider: provider.provider, model: provider.model, baseUrl: provider.baseUrl },
         policy: rerun ? opts.approve : undefined,
         maxSteps: opts.maxSteps,
@@ -210,13 +245,18 @@ function parseJson(value: string | undefined): unknown {
 }
 
 export function describeFork(fork: ForkResult): string {
+  const at = fork.parent.step
   const where =
-    fork.files === 'worktree'
-      ? `files: as at step ${fork.parent.seq}, in the git worktree ${fork.repo}`
-      : `files: put back to step ${fork.parent.seq} in ${fork.repo}; the present was saved as checkpoint ${fork.savedSnapshotId} (undo with: stepwise sessions undo ${fork.sessionId})`
+    fork.what === 'conversation'
+      ? `files: left as they are in ${fork.repo}`
+      : fork.files === 'worktree'
+        ? `files: as at step ${at}, in the git worktree ${fork.repo}`
+        : `files: put back to step ${at} in ${fork.repo}; the present was saved as checkpoint ${fork.savedSnapshotId} (undo with: stepwise sessions undo ${fork.sessionId})`
+  const history = fork.what === 'files' ? '  conversation: none (a new chat on those files)' : undefined
   return [
-    `Forked ${fork.parent.sessionId} at step ${fork.parent.seq} into ${fork.sessionId}`,
+    `Forked ${fork.parent.sessionId} at step ${at} into ${fork.sessionId} (“${fork.title}”)`,
     `  ${where}`,
+    ...(history ? [history] : []),
     `  show it with: stepwise sessions show ${fork.sessionId}`,
     '',
   ].join('\n')
@@ -231,23 +271,29 @@ export function runReplay(id: string, opts: { json?: boolean; dataDir?: string }
         `no session matches "${id}" in ${store.path}. List them with: stepwise sessions list`,
       )
     const color = process.stdout.isTTY ? pc : pc.createColors(false)
+    const steps = stepsOf(store.listEvents(session.id))
     for (const frame of replaySession(store, session.id)) {
+      // The step the event belongs to (shared/steps.ts): the number fork --at and rewind --to take.
+      const step = stepOfEvent(steps, frame.event)
       if (opts.json) {
         const { view: _view, ...rest } = frame
-        process.stdout.write(`${JSON.stringify(rest)}\n`)
+        process.stdout.write(`${JSON.stringify({ step, ...rest })}\n`)
         continue
       }
       const line = describeFrame({ ...frame, event: inertDeep(frame.event) })
       if (line === undefined) continue
-      process.stdout.write(
-        `${color.dim(`+${clock(frame.atMs)} [${String(frame.event.seq).padStart(4)}]`)} ${line}\n`,
-      )
+      process.stdout.write(`${color.dim(`+${clock(frame.atMs)} [${String(step).padStart(4)}]`)} ${line}\n`)
       if (frame.diff) process.stdout.write(`${inertText(frame.diff).replace(/^/gm, '      ').trimEnd()}\n`)
     }
     return EXIT.ok
   } finally {
     store.close()
   }
+}
+
+/** A fork point: its step number, or for a fork recorded before steps were numbered, its event seq. */
+export function forkPoint(step: number | undefined, seq: number): string {
+  return step === undefined ? `event ${seq}` : `step ${step}`
 }
 
 function clock(ms: number): string {
@@ -259,7 +305,7 @@ function clock(ms: number): string {
 export function describeFrame({ event: e }: ReplayFrame): string | undefined {
   switch (e.type) {
     case 'session.started':
-      return `session started on ${e.provider}/${e.model} in ${e.repo} (${e.approvalPolicy})${e.parent ? `, forked from ${e.parent.sessionId} at step ${e.parent.seq}` : ''}`
+      return `session started on ${e.provider}/${e.model} in ${e.repo} (${e.approvalPolicy})${e.parent ? `, forked from ${e.parent.sessionId} at ${forkPoint(e.parent.step, e.parent.seq)}` : ''}`
     case 'user.message':
       return `user: ${e.text.split('\n')[0]}`
     case 'assistant.delta':
@@ -268,7 +314,7 @@ export function describeFrame({ event: e }: ReplayFrame): string | undefined {
     case 'assistant.message': {
       const calls = e.toolCalls.length ? ` → ${e.toolCalls.map((c) => c.name).join(', ')}` : ''
       const text = e.text.trim().split('\n')[0] ?? ''
-      return `model step ${e.step} (${formatDuration(e.durationMs)})${calls}${text ? `: ${text}` : ''}`
+      return `model reply ${e.step} (${formatDuration(e.durationMs)})${calls}${text ? `: ${text}` : ''}`
     }
     case 'model.retry':
       return `model retry ${e.attempt}: ${e.reason}`
@@ -287,7 +333,7 @@ export function describeFrame({ event: e }: ReplayFrame): string | undefined {
     case 'checkpoint.restored':
       return `↺ ${e.kind} to checkpoint ${e.snapshotId}: ${e.paths.join(', ') || 'no change'}`
     case 'session.forked':
-      return `⑂ forked at step ${e.atSeq} into ${e.childSessionId}`
+      return `⑂ forked at ${forkPoint(e.atStep, e.atSeq)} into ${e.childSessionId}`
     case 'session.configured':
       return `switched to ${[e.provider, e.model].filter(Boolean).join(' ') || 'the same model'}${e.approvalPolicy ? `, approval ${e.approvalPolicy}` : ''}`
     case 'context.compacted':

@@ -2,6 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
 import { reduceEvents } from '../../../shared/reducer'
+import { stepNumberAfter, stepNumberAt, stepsOf } from '../../../shared/steps'
+import { forkPoint } from './fork-replay'
 import { exportDiff, exportJson, exportMarkdown, exportRaw, type ExportFormat } from '../../session/export'
 import { exportOtlp } from '../../session/otlp'
 import { snapshotReader } from '../../timetravel/replay'
@@ -44,18 +46,23 @@ export function showSession(id: string, opts: StoreOptions): number {
   return withStore(opts, (store) => {
     // Shown in a terminal: every stored string goes through the one escaping rule.
     const session = inertDeep(requireSession(store, id))
-    const view = reduceEvents(store.listEvents(session.id).map(inertDeep))
+    const events = store.listEvents(session.id).map(inertDeep)
+    const view = reduceEvents(events)
+    // Each row by the number of its step (shared/steps.ts): what fork --at and rewind --to take.
+    const steps = stepsOf(events)
     const color = process.stdout.isTTY ? pc : pc.createColors(false)
     const out: string[] = [
       `${color.bold(session.title)}`,
       `session ${session.id} · ${session.status} · ${session.provider}/${session.model}`,
       `project ${session.repo}`,
-      ...(view.parent ? [`forked from ${view.parent.sessionId} at step ${view.parent.seq}`] : []),
-      `started ${when(session.createdAt)} · ${view.modelSteps} model steps · ${view.usage.inputTokens} in / ${view.usage.outputTokens} out tokens`,
+      ...(view.parent
+        ? [`forked from ${view.parent.sessionId} at ${forkPoint(view.parent.step, view.parent.seq)}`]
+        : []),
+      `started ${when(session.createdAt)} · ${steps.length} steps, ${view.modelSteps} model replies · ${view.usage.inputTokens} in / ${view.usage.outputTokens} out tokens`,
       '',
     ]
     for (const step of view.steps) {
-      const seq = color.dim(`[${String(step.seq).padStart(4)}]`)
+      const seq = color.dim(`[${String(stepNumberAt(steps, step.seq)).padStart(4)}]`)
       switch (step.kind) {
         case 'user':
           out.push(`${seq} ${color.bold('user')}  ${step.text}`)
@@ -64,7 +71,7 @@ export function showSession(id: string, opts: StoreOptions): number {
           const calls = step.toolCalls.length ? ` → ${step.toolCalls.map((c) => c.name).join(', ')}` : ''
           const text = step.text.trim().split('\n')[0] ?? ''
           out.push(
-            `${seq} ${color.green('model')} step ${step.step}${step.durationMs !== undefined ? ` (${formatDuration(step.durationMs)})` : ''}${calls}${text ? `: ${text}` : ''}`,
+            `${seq} ${color.green('model')} reply ${step.step}${step.durationMs !== undefined ? ` (${formatDuration(step.durationMs)})` : ''}${calls}${text ? `: ${text}` : ''}`,
           )
           break
         }
@@ -95,7 +102,7 @@ export function showSession(id: string, opts: StoreOptions): number {
           break
         case 'restore':
           out.push(
-            `${seq} ↺ ${step.restore} to checkpoint ${step.snapshotId}${step.toSeq !== undefined ? ` (step ${step.toSeq})` : ''}: ${step.paths.join(', ') || 'no change'}; the present saved as checkpoint ${step.savedSnapshotId}`,
+            `${seq} ↺ ${step.restore} to checkpoint ${step.snapshotId}${step.toSeq !== undefined ? ` (step ${stepNumberAfter(steps, step.toSeq)})` : ''}: ${step.paths.join(', ') || 'no change'}; the present saved as checkpoint ${step.savedSnapshotId}`,
           )
           break
         case 'switch':
@@ -104,7 +111,7 @@ export function showSession(id: string, opts: StoreOptions): number {
           )
           break
         case 'fork':
-          out.push(`${seq} ⑂ forked at step ${step.atSeq} into ${step.childSessionId}`)
+          out.push(`${seq} ⑂ forked at ${forkPoint(step.atStep, step.atSeq)} into ${step.childSessionId}`)
           break
         case 'finding':
           out.push(

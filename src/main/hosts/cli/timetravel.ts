@@ -10,6 +10,8 @@ import { EXIT, UsageError } from './exit-codes'
 import { confirm } from './confirm'
 import { inertDeep, inertText } from '../../../shared/terminalText'
 import { openCliStore } from './session-store'
+import { seqOfStepArg } from './fork-replay'
+import { stepNumberAfter, stepsOf, type Step } from '../../../shared/steps'
 
 /*
  * `stepwise sessions undo ID` and `stepwise sessions rewind ID --to STEP`
@@ -24,7 +26,8 @@ interface UndoRewindOptions {
 
 function stepNumber(value: string): number {
   const n = Number(value)
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a step number (an event seq).')
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError('expected a step number (a whole number, as sessions show prints it).')
   return n
 }
 
@@ -51,12 +54,16 @@ export function addUndoRewindCommands(sessions: Command): void {
     sessions
       .command('rewind')
       .description("Put the project's files back as they were right after step STEP of the session")
-      .requiredOption('--to <step>', 'the step (event seq, as sessions show prints it)', stepNumber),
+      .requiredOption(
+        '--to <step>',
+        'the step number, as sessions show prints it (0: the start)',
+        stepNumber,
+      ),
   ).action(async (id: string, opts: UndoRewindOptions & { to: number }) => {
     process.exitCode = await runRestore(
       id,
       opts,
-      (store, sid, o) => rewindSession(store, sid, opts.to, o),
+      (store, sid, o) => rewindSession(store, sid, seqOfStepArg(store.listEvents(sid), opts.to), o),
       'rewind',
     )
   })
@@ -102,13 +109,18 @@ async function runRestore(
       }
       outcome = await restore(store, session.id, { confirm: true, force: opts.force, oneShot: true })
     }
-    return report(outcome, session.id, verb)
+    return report(outcome, session.id, verb, stepsOf(store.listEvents(session.id)))
   } finally {
     store.close()
   }
 }
 
-function report(raw: RestoreOutcome, sessionId: string, verb: 'undo' | 'rewind'): number {
+function report(
+  raw: RestoreOutcome,
+  sessionId: string,
+  verb: 'undo' | 'rewind',
+  steps: readonly Step[],
+): number {
   const outcome = inertDeep(raw)
   switch (outcome.status) {
     case 'nothing':
@@ -122,7 +134,7 @@ function report(raw: RestoreOutcome, sessionId: string, verb: 'undo' | 'rewind')
       process.stderr.write('stepwise: files changed outside the session; nothing was changed.\n')
       return EXIT.failed
     case 'restored': {
-      const at = outcome.toSeq === undefined ? '' : ` to step ${outcome.toSeq}`
+      const at = outcome.toSeq === undefined ? '' : ` to step ${stepNumberAfter(steps, outcome.toSeq)}`
       const lines = [
         `${verb === 'undo' ? 'Undone' : 'Rewound'}${at}: the project is at checkpoint ${outcome.snapshotId}.`,
         ...outcome.written.map((p) => `  restored ${p}`),
@@ -131,7 +143,7 @@ function report(raw: RestoreOutcome, sessionId: string, verb: 'undo' | 'rewind')
         // A second undo goes further back; the step before this one is where the files were.
         verb === 'undo'
           ? `The files from before are saved as checkpoint ${outcome.savedSnapshotId}; take this undo back ` +
-            `with: stepwise sessions rewind ${sessionId} --to ${outcome.event.seq - 1}`
+            `with: stepwise sessions rewind ${sessionId} --to ${stepNumberAfter(steps, outcome.event.seq - 1)}`
           : `The files from before are saved as checkpoint ${outcome.savedSnapshotId}; undo this with: ` +
             `stepwise sessions undo ${sessionId}`,
       ]

@@ -1,10 +1,10 @@
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import type React from 'react'
 import { ChatInput } from '../chat/ChatInput'
 import { StarterPrompts } from '../chat/StarterPrompts'
 import { AgentFilesNotice } from './AgentFilesNotice'
 import { ErrorActions } from './ErrorActions'
-import { openSession, select, useApp } from '../state/store'
+import { invoke, openSession, select, useApp } from '../state/store'
 import {
   countByCategory,
   filterSteps,
@@ -47,8 +47,26 @@ export function MainPane(): React.JSX.Element {
 }
 
 /** In a fork: where it came from, one click away (the parent's timeline shows the fork too). */
-function ForkOrigin({ parent }: { parent: { sessionId: string; seq: number } }): React.JSX.Element {
-  const title = useApp((s) => s.sessions.find((x) => x.id === parent.sessionId)?.title)
+function ForkOrigin({
+  parent,
+}: {
+  parent: { sessionId: string; seq: number; step?: number }
+}): React.JSX.Element {
+  const listed = useApp((s) => s.sessions.find((x) => x.id === parent.sessionId)?.title)
+  // A fork in its own worktree lists that folder's sessions: the parent is looked up in all of them.
+  const [found, setFound] = useState<string | undefined>()
+  useEffect(() => {
+    if (listed !== undefined) return
+    let live = true
+    invoke('session/list', {}).then(
+      ({ sessions }) => live && setFound(sessions.find((x) => x.id === parent.sessionId)?.title),
+      () => undefined,
+    )
+    return () => {
+      live = false
+    }
+  }, [listed, parent.sessionId])
+  const title = listed ?? found
   return (
     <p className="fork-origin" data-testid="fork-origin">
       <span aria-hidden="true">↳ </span>
@@ -56,7 +74,8 @@ function ForkOrigin({ parent }: { parent: { sessionId: string; seq: number } }):
       <button type="button" className="link" onClick={() => void openSession(parent.sessionId)}>
         {title ?? parent.sessionId}
       </button>{' '}
-      at step {parent.seq}
+      {/* A fork made before steps were numbered knows only the parent's event seq. */}
+      {parent.step === undefined ? `at event ${parent.seq}` : `at step ${parent.step}`}
     </p>
   )
 }

@@ -14,6 +14,7 @@ const SHORTCUTS: readonly [keys: string, what: string][] = [
   ['Y  N  E', 'Accept, reject or edit the change waiting for approval'],
   ['↑ ↓ Home End', 'Move through the timeline; Enter shows a step'],
   ['← →  Space', 'Step back, forward, play or pause while replaying'],
+  ['M  T  C', 'Next message, tool call or change while replaying (with Shift: the previous one)'],
   ['Tab', 'Complete a folder path'],
   ['/', 'A command in the message box (below); run in the app, never sent to the model'],
 ]

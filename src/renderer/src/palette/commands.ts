@@ -75,7 +75,7 @@ export const COMMANDS: readonly PaletteCommand[] = [
     slash: 'rewind',
     args: 'N',
     title: 'Rewind files to step N',
-    hint: 'Put back the files as right after step N of this chat',
+    hint: 'Put back the files as right after step N of this chat (the number the replay bar shows)',
     keywords: 'restore checkpoint step time travel',
     unavailable: needsSession,
     run: rewindTo,

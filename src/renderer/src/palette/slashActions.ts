@@ -1,5 +1,6 @@
 import { APPROVAL_POLICIES, type ApprovalPolicy } from '../../../shared/protocol'
 import type { TimelineStep } from '../../../shared/reducer'
+import { seqOfStep } from '../../../shared/steps'
 import { chooseModel, currentChoice, currentChoiceFor } from '../models/choice'
 import { rewindFiles } from '../replay/rewind'
 import { POLICY_INFO, switchPolicy } from '../settings/policy'
@@ -10,9 +11,16 @@ import { invoke, openSession, toast, useApp, workingToast } from '../state/store
 export async function rewindTo(arg: string): Promise<void> {
   const { sessionId } = useApp.getState()
   if (!sessionId) return toast('info', 'Open a chat first: /rewind puts back its files as at a step.')
-  const seq = Number(arg)
-  if (!/^\d+$/.test(arg) || !Number.isSafeInteger(seq))
-    return toast('info', 'Say which step: /rewind N (the number shown on the timeline row).')
+  const n = Number(arg)
+  if (!/^\d+$/.test(arg) || !Number.isSafeInteger(n))
+    return toast('info', 'Say which step: /rewind N (the step number the replay bar shows; 0 is the start).')
+  // Step N (shared/steps.ts), the same number the replay bar and `sessions show` give.
+  let seq: number
+  try {
+    seq = seqOfStep(useApp.getState().events, n)
+  } catch (err) {
+    return toast('error', `Cannot rewind: ${(err as Error).message}`)
+  }
   await rewindFiles(sessionId, seq)
 }
 

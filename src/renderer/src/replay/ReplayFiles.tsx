@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react'
 import type React from 'react'
 import { ReadOnlyDiff } from './ReadOnlyDiff'
-import { invoke, openSession, toast, useApp } from '../state/store'
+import { invoke, useApp } from '../state/store'
+import { ForkDialog } from './ForkDialog'
 import { changedPaths } from './paths'
 import { rewindFiles } from './rewind'
+import { useReplayPosition } from './useReplay'
 
 interface StepFiles {
   files: string[]
@@ -17,6 +19,8 @@ interface StepFiles {
  */
 export default function ReplayFiles({ seq }: { seq: number }): React.JSX.Element {
   const sessionId = useApp((s) => s.sessionId)!
+  const { step } = useReplayPosition()
+  const [forking, setForking] = useState(false)
   const [files, setFiles] = useState<StepFiles | null>(null)
   const [path, setPath] = useState<string | null>(null)
   const [loaded, setLoaded] = useState<{
@@ -66,20 +70,10 @@ export default function ReplayFiles({ seq }: { seq: number }): React.JSX.Element
     }
   }, [sessionId, seq, path])
 
-  const fork = async (): Promise<void> => {
-    const ok = window.confirm(
-      `Fork a new session from step ${seq}? The project's files are put back as they were at that step (the present is saved first, so an undo brings it back).`,
-    )
-    if (!ok) return
-    const { sessionId: child } = await invoke('session/fork', { sessionId, atSeq: seq })
-    toast('info', `Forked from step ${seq}. Continue the chat in the new session.`)
-    await openSession(child)
-  }
-
   return (
-    <section className="replay-files" aria-label={`Files at step ${seq}`} data-testid="replay-files">
+    <section className="replay-files" aria-label={`Files at step ${step}`} data-testid="replay-files">
       <header>
-        <h2>Files at step {seq}</h2>
+        <h2>{step === 0 ? 'Files at the start' : `Files at step ${step}`}</h2>
         <div className="actions">
           <button
             type="button"
@@ -93,11 +87,14 @@ export default function ReplayFiles({ seq }: { seq: number }): React.JSX.Element
             type="button"
             className="ui-button small"
             data-testid="fork-here"
-            onClick={() => void fork().catch(() => undefined)}
+            onClick={() => setForking(true)}
           >
-            Fork from here
+            Fork from here…
           </button>
         </div>
+        {forking && (
+          <ForkDialog sessionId={sessionId} seq={seq} step={step} onClose={() => setForking(false)} />
+        )}
       </header>
       {files && files.files.length === 0 && <p className="note">No snapshot of the files at this step.</p>}
       {files && files.files.length > 0 && (

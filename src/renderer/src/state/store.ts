@@ -251,7 +251,11 @@ export async function openSession(sessionId: string): Promise<void> {
   if (view.repo) rememberSession(view.repo, sessionId)
   const project = useApp.getState().project
   if (!project || project.repo !== view.repo) {
-    if (view.repo) useApp.setState({ project: await invoke('project/open', { repo: view.repo }) })
+    if (view.repo) {
+      useApp.setState({ project: await invoke('project/open', { repo: view.repo }) })
+      // Another folder (a fork in its worktree, its parent): the list shows that folder's sessions.
+      await refreshSessions()
+    }
   }
 }
 

@@ -4,6 +4,7 @@ import type { TimelineStep } from '../../../shared/reducer'
 import { StepBody } from './detailBodies'
 import { describeStep, toolTitle } from './describe'
 import { formatTimestamp } from './format'
+import { useStepNumberAt } from '../replay/stepNumbers'
 import './details.css'
 
 export interface StepDetailsProps {
@@ -24,6 +25,11 @@ function heading(step: TimelineStep): string {
     default:
       return describeStep(step).title
   }
+}
+
+/** The step's number, as the replay bar, `/rewind N` and the CLI give it. */
+function StepNumber({ seq }: { seq: number }): React.JSX.Element {
+  return <>{useStepNumberAt(seq)}</>
 }
 
 /** The details pane: everything the session recorded about one step. Escape closes it. */
@@ -55,7 +61,8 @@ export function StepDetails({ step, onClose }: StepDetailsProps): React.JSX.Elem
         <div className="sd-heading">
           <h2 id={titleId}>{heading(step)}</h2>
           <p className="sd-sub">
-            #{step.seq} · <time dateTime={new Date(step.ts).toISOString()}>{formatTimestamp(step.ts)}</time>
+            step <StepNumber seq={step.seq} /> ·{' '}
+            <time dateTime={new Date(step.ts).toISOString()}>{formatTimestamp(step.ts)}</time>
           </p>
         </div>
         <button type="button" className="sd-close" aria-label="Close details" onClick={onClose}>

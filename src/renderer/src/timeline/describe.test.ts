@@ -22,7 +22,7 @@ describe('describeStep', () => {
 
   it('sums up a model step: the model, tokens, duration, tool calls', () => {
     expect(describeStep(step('model'))).toEqual({
-      title: 'Model · step 1',
+      title: 'Model · reply 1',
       meta: 'm · 12.3k in / 678 out · 1.2 s · 2 tool calls',
       preview: 'Reading the form',
       // A one-line note before a tool call: on the row's one line, no markdown block.

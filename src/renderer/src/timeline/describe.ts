@@ -187,9 +187,9 @@ export function describeStep(step: TimelineStep): RowText {
       // A short note before a tool call ("Reading the form") sits on the row's one line.
       const note = step.text.trim()
       if (!answer && note !== '' && !note.includes('\n') && note.length <= 160 && !/[`*_[#]/.test(note))
-        return { title: `Model · step ${step.step}`, meta: modelMeta(step), preview: note, inline: true }
+        return { title: `Model · reply ${step.step}`, meta: modelMeta(step), preview: note, inline: true }
       return {
-        title: `Model · step ${step.step}`,
+        title: `Model · reply ${step.step}`,
         meta: modelMeta(step),
         preview: previewLines(step.text, 2) || undefined,
         markdown: (answer ? step.text.trim() : markdownHead(step.text)) || undefined,
@@ -236,12 +236,15 @@ export function describeStep(step: TimelineStep): RowText {
           : 'from the next turn',
       }
     case 'fork':
-      return { title: `Forked to ${step.childSessionId.slice(0, 8)}`, meta: `at step #${step.atSeq}` }
+      return {
+        title: `Forked to ${step.childSessionId.slice(0, 8)}`,
+        meta: step.atStep === undefined ? `at event ${step.atSeq}` : `at step ${step.atStep}`,
+      }
     case 'finish':
       return {
         title: FINISH_LABELS[step.reason],
         meta: [
-          plural(step.modelSteps, 'model step'),
+          plural(step.modelSteps, 'model reply', 'model replies'),
           `${formatTokens(step.usage.inputTokens)} in / ${formatTokens(step.usage.outputTokens)} out`,
           formatDuration(step.durationMs),
         ].join(' · '),

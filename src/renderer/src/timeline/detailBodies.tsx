@@ -4,6 +4,7 @@ import { choiceLabel } from '../models/format'
 import { CodeBlock, Fields, Section } from './blocks'
 import { formatDuration, formatTokens, prettyJson } from './format'
 import { Markdown } from './Markdown'
+import { useStepNumberAfter } from '../replay/stepNumbers'
 import { ToolDetails } from './ToolDetails'
 
 /* The body of the details pane for each kind of step. */
@@ -108,6 +109,11 @@ function FindingDetails({ step }: { step: Step<'finding'> }): React.JSX.Element 
 
 const RESTORE_TEXT = { undo: 'Undo', rewind: 'Rewind', fork: 'Fork' } as const
 
+/** Where the state after event `seq` stands, by step number. */
+function StepAfter({ seq }: { seq: number }): React.JSX.Element {
+  return <>{useStepNumberAfter(seq)}</>
+}
+
 export function StepBody({ step }: { step: TimelineStep }): React.JSX.Element {
   switch (step.kind) {
     case 'user':
@@ -148,7 +154,7 @@ export function StepBody({ step }: { step: TimelineStep }): React.JSX.Element {
               ['Kind', RESTORE_TEXT[step.restore]],
               ['Restored snapshot', `#${step.snapshotId}`],
               ['Saved before restoring', `#${step.savedSnapshotId}`],
-              ['Back to step', step.toSeq === undefined ? undefined : `#${step.toSeq}`],
+              ['Back to step', step.toSeq === undefined ? undefined : <StepAfter seq={step.toSeq} />],
             ]}
           />
           <Paths paths={step.paths} />
@@ -169,7 +175,7 @@ export function StepBody({ step }: { step: TimelineStep }): React.JSX.Element {
         <Fields
           fields={[
             ['New session', <code>{step.childSessionId}</code>],
-            ['Forked at step', `#${step.atSeq}`],
+            ['Forked at', step.atStep === undefined ? `event ${step.atSeq}` : `step ${step.atStep}`],
           ]}
         />
       )

@@ -50,7 +50,8 @@ export interface BarText {
 }
 
 export function barText(item: Span | Mark, now: number, priceOf?: PriceOf): BarText {
-  if (!isSpan(item)) return { title: item.label, lines: [`${item.kind} · step ${item.seq}`] }
+  // A mark's kind alone: its step number is the replay bar's and the details pane's to give.
+  if (!isSpan(item)) return { title: item.label, lines: [item.kind] }
   const lines: string[] = []
   const took = (item.end ?? now) - item.start
   lines.push(

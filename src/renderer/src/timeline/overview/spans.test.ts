@@ -150,7 +150,7 @@ describe('spansOf', () => {
           toSeq: 1,
         },
       ],
-      [3, { type: 'session.forked', childSessionId: 's2', atSeq: 1 }],
+      [3, { type: 'session.forked', childSessionId: 's2', atSeq: 1, atStep: 1 }],
     )
     const model = spansOf(events)
     expect(model.marks.map((m) => [m.kind, m.label])).toEqual([
@@ -168,7 +168,7 @@ describe('spansOf', () => {
     expect(spanCost(call, price)).toBeCloseTo((1200 * 1 + 80 * 10) / 1e6)
     expect(spanCost(call, () => null)).toBeNull()
     const name = barName(call, 0, price)
-    expect(name).toContain('coder:1b · step 1')
+    expect(name).toContain('coder:1b · reply 1')
     expect(name).toContain('Model call · done · 400 ms')
     expect(name).toContain('1.2k tokens in · 80 out')
     expect(name).toContain('$0.002 at list prices')

@@ -170,7 +170,7 @@ export class SpanModel {
             lane: MODEL_LANE,
           })
         else span.start = Math.min(span.start, begun(this.modelFloor.get(span) ?? span.start))
-        span.name = `${e.model} · step ${e.step}`
+        span.name = `${e.model} · reply ${e.step}`
         span.provider = e.provider
         span.model = e.model
         span.inputTokens = e.usage.inputTokens
@@ -263,7 +263,12 @@ export class SpanModel {
         this.mark(e.seq, 'restore', e.ts, `${e.kind} · ${plural(e.paths.length, 'file')} restored`)
         return
       case 'session.forked':
-        this.mark(e.seq, 'fork', e.ts, `forked at step ${e.atSeq}`)
+        this.mark(
+          e.seq,
+          'fork',
+          e.ts,
+          e.atStep === undefined ? `forked at event ${e.atSeq}` : `forked at step ${e.atStep}`,
+        )
         return
       case 'session.configured':
         return
