@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   startFakeModelServer,
@@ -35,7 +35,10 @@ export interface ServeHarness {
 
 export function gitProject(files: Record<string, string>): string {
   const repo = realpathSync(mkdtempSync(join(tmpdir(), 'stepwise-e2e-repo-')))
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(repo, name), text)
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(repo, name)), { recursive: true })
+    writeFileSync(join(repo, name), text)
+  }
   const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8' })
   git('init', '-q', '-b', 'main')
   git('add', '-A')
