@@ -148,9 +148,16 @@ test('replay: scrub back to a step, see its diff, and rewind the files there', a
   await expect(caption).toHaveText('a.txt · changed at this step, shown against the step before')
   await expect(page.getByTestId('replay-diff').locator('.line-insert, .char-insert').first()).toBeVisible()
   await saveScreen(page, '08-replay')
-  page.once('dialog', (d) => void d.accept())
+  // A file changed by hand since: the rewind asks in the app's own dialog, naming it, before it
+  // overwrites it (the present is checkpointed first, so an undo brings it back).
+  writeFileSync(join(h.repo, 'a.txt'), 'changed by hand\n')
   await page.getByTestId('rewind-here').click()
-  await expect(page.getByRole('status').filter({ hasText: /Restored 1 file/ })).toBeVisible()
+  const ask = page.getByTestId('confirm-dialog')
+  await expect(ask).toContainText('Rewind and overwrite?')
+  await expect(ask).toContainText('a.txt')
+  await saveScreen(page, '08-rewind-conflict')
+  await ask.getByTestId('confirm-ok').click()
+  await expect(page.getByRole('status').filter({ hasText: /Restored/ })).toBeVisible()
   expect(readFileSync(join(h.repo, 'a.txt'), 'utf8')).toBe(PROPOSED)
   expect(() => readFileSync(join(h!.repo, 'b.txt'))).toThrow()
   expect(problems).toEqual([])

@@ -2,10 +2,9 @@ import type React from 'react'
 import { ConfirmDialog } from './ConfirmDialog'
 import { HelpDialog } from './HelpDialog'
 import { PaletteDialog } from './PaletteDialog'
-import { closePanel, usePalette } from './paletteState'
+import { cancelRestore, closePanel, confirmRestore, usePalette } from './paletteState'
 import { useGlobalShortcuts } from './shortcuts'
 import { StatusDialog } from './StatusDialog'
-import { cancelUndo, confirmUndo } from './undo'
 import './palette.css'
 
 /**
@@ -17,7 +16,7 @@ export function CommandPalette(): React.JSX.Element {
   useGlobalShortcuts()
   const open = usePalette((s) => s.open)
   const panel = usePalette((s) => s.panel)
-  const conflict = usePalette((s) => s.undoConflict)
+  const conflict = usePalette((s) => s.restoreConflict)
   return (
     <>
       {open && <PaletteDialog />}
@@ -25,13 +24,13 @@ export function CommandPalette(): React.JSX.Element {
       {panel === 'status' && <StatusDialog onClose={closePanel} />}
       {conflict && (
         <ConfirmDialog
-          title="Undo and overwrite?"
-          message={conflict.message}
-          items={conflict.conflicts.length > 0 ? conflict.conflicts : conflict.paths}
-          confirmLabel="Overwrite and undo"
+          title={conflict.title}
+          message={conflict.reply.message}
+          items={conflict.reply.conflicts.length > 0 ? conflict.reply.conflicts : conflict.reply.paths}
+          confirmLabel={conflict.confirmLabel}
           danger
-          onConfirm={confirmUndo}
-          onCancel={cancelUndo}
+          onConfirm={confirmRestore}
+          onCancel={cancelRestore}
         />
       )}
     </>

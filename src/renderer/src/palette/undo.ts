@@ -1,6 +1,6 @@
 import { invoke, toast, useApp } from '../state/store'
 import { rewindFiles } from '../replay/rewind'
-import { usePalette } from './paletteState'
+import { askRestoreConflict } from './paletteState'
 
 /**
  * Undo the agent's last change (`session/undo`). When files changed since, the core answers
@@ -19,7 +19,12 @@ export async function undoLastChange(confirm = false): Promise<void> {
     return // toasted by invoke
   }
   if (reply.status === 'conflict') {
-    usePalette.setState({ undoConflict: reply })
+    askRestoreConflict({
+      reply,
+      title: 'Undo and overwrite?',
+      confirmLabel: 'Overwrite and undo',
+      overwrite: () => void undoLastChange(true),
+    })
     return
   }
   // A second undo goes further back: taking this one back is a rewind to the step before it
@@ -28,13 +33,4 @@ export async function undoLastChange(confirm = false): Promise<void> {
   const takeBack =
     seq === undefined ? undefined : { label: 'Take back', run: () => void rewindFiles(sessionId, seq - 1) }
   toast(reply.status === 'refused' ? 'error' : 'info', reply.message, takeBack)
-}
-
-export function cancelUndo(): void {
-  usePalette.setState({ undoConflict: null })
-}
-
-export function confirmUndo(): void {
-  usePalette.setState({ undoConflict: null })
-  void undoLastChange(true)
 }

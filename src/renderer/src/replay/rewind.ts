@@ -1,3 +1,4 @@
+import { askRestoreConflict } from '../palette/paletteState'
 import { invoke, toast } from '../state/store'
 
 /**
@@ -13,8 +14,12 @@ export async function rewindFiles(sessionId: string, toSeq: number, confirm = fa
     return // toasted by invoke
   }
   if (reply.status === 'conflict') {
-    if (window.confirm(`${reply.message}\n\n${reply.conflicts.join('\n')}`))
-      await rewindFiles(sessionId, toSeq, true)
+    askRestoreConflict({
+      reply,
+      title: 'Rewind and overwrite?',
+      confirmLabel: 'Overwrite and rewind',
+      overwrite: () => void rewindFiles(sessionId, toSeq, true),
+    })
     return
   }
   toast(reply.status === 'restored' ? 'info' : 'error', reply.message)
