@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { HostMessage } from '../../shared/protocol'
 import { answer, startService, type CoreService } from '../../../test/service-harness'
-import { forkFixture, type ForkFixture } from '../timetravel/fork-testing'
+import { forkFixture, type ForkFixture } from '../timetravel/fork-test-support'
 
 // The app's fork dialog through the core service: the worktree is the core's choice of folder,
 // never the renderer's; the reply names the fork's folder and title.

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { stepNumberAt, stepsOf } from '../../shared/steps'
 import { ForkError, forkSession } from './fork'
-import { forkFixture, type ForkFixture } from './fork-testing'
+import { forkFixture, type ForkFixture } from './fork-test-support'
 import { undoSession } from './restore'
 
 // What the app's fork dialog and `sessions fork` offer: the title, the real timings, the

@@ -7,7 +7,7 @@ import { checkForkPoint, InvalidStepError } from '../agent/resume'
 import { transcriptFromEvents } from '../providers/transcript'
 import type { Store } from '../store/types'
 import { continueFork, forkSession } from './fork'
-import { forkFixture, noApprover, scripted, type ForkFixture } from './fork-testing'
+import { forkFixture, noApprover, scripted, type ForkFixture } from './fork-test-support'
 import { replayAt, replaySession } from './replay'
 import { undoSession } from './restore'
 
