@@ -71,6 +71,8 @@ for (const [width, height] of [
       await page.setViewportSize({ width, height })
       await page.emulateMedia({ colorScheme: theme })
       await readingSession(page)
+      // The timeline follows the newest step; the first rows are read from the top of the list.
+      await page.locator('.tl-scroll').evaluate((el) => el.scrollTo(0, 0))
       // A read says which lines; a command its exit code and its run time.
       const read = page.locator('[data-testid="timeline-step"][data-kind="tool"]').first()
       await expect(read).toContainText('read_file')
@@ -80,6 +82,7 @@ for (const [width, height] of [
       await expect(ls).toContainText('exit 0')
       await expect(page.getByText('Changes files')).toHaveCount(0)
       // The answer is never clipped: its last line is on screen, not cut off by the row.
+      await page.locator('.tl-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight))
       const answer = page.locator('.tl-answer').last()
       const tail = answer.getByText(ANSWER_TAIL)
       await tail.scrollIntoViewIfNeeded()
