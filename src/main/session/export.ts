@@ -2,6 +2,7 @@ import { unifiedDiff } from '../../shared/diff'
 import type { StepwiseEvent } from '../../shared/protocol'
 import { reduceEvents } from '../../shared/reducer'
 import type { SessionRow, SnapshotFile, Store } from '../store/types'
+import { ignoredRecordAt } from '../timetravel/ignored-at'
 import { inertDeep } from '../../shared/terminalText'
 import { pushAll, maxOf } from '../../shared/arrays'
 
@@ -54,10 +55,9 @@ function isBinary(buf: Buffer): boolean {
  * leave out: a comment block ahead of the diff (`git apply` skips text before the first patch).
  */
 function ignoredPreamble(events: StepwiseEvent[]): string {
-  let ignored: Extract<StepwiseEvent, { type: 'checkpoint.created' }>['ignored']
   // The newest record wins: it is the net state (an empty list: all put back).
-  for (const e of events) if (e.type === 'checkpoint.created' && e.ignored) ignored = e.ignored
-  if (!ignored?.length) return ''
+  const ignored = ignoredRecordAt(events)
+  if (ignored.length === 0) return ''
   const lines = ignored.map(
     (c) =>
       `#   ${c.status} ${c.path}${c.size !== undefined ? ` (${c.size} bytes${c.sha256 ? `, sha256 ${c.sha256}` : ''}${c.stored ? ', kept' : ''})` : ''}`,

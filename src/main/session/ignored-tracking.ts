@@ -2,6 +2,8 @@ import type { StepwiseEvent } from '../../shared/protocol'
 import type { Sandbox } from '../sandbox/types'
 import { createIgnoredFolders, type IgnoredChange } from '../snapshot/ignoredFolders'
 import type { Snapshotter } from '../snapshot/snapshotter'
+import { byPath } from '../snapshot/sortedPaths'
+import { ignoredRecordAt } from '../timetravel/ignored-at'
 import type { ToolContext } from '../tools/types'
 
 /**
@@ -23,7 +25,7 @@ export function trackIgnored(
   snapshotter: Snapshotter,
   events: readonly StepwiseEvent[] = [],
 ): IgnoredTracking {
-  const prior = lastRecorded(events)
+  const prior = ignoredRecordAt(events)
   const folders = createIgnoredFolders(sandbox, {
     listed: () => snapshotter.lastListing()?.paths,
     keep: (hash, raw) => snapshotter.keepBlob(hash, raw),
@@ -40,13 +42,6 @@ export function trackIgnored(
     },
     close: () => folders.close(),
   }
-}
-
-/** The newest record in the events: each one is the net state since the session started. */
-function lastRecorded(events: readonly StepwiseEvent[]): IgnoredChange[] {
-  let last: IgnoredChange[] = []
-  for (const e of events) if (e.type === 'checkpoint.created' && e.ignored) last = e.ignored
-  return last
 }
 
 /**
@@ -66,5 +61,5 @@ export function foldChanges(
     else if (was === 'deleted' && c.status === 'added') out.set(c.path, { ...c, status: 'modified' })
     else out.set(c.path, { ...c })
   }
-  return [...out.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  return [...out.values()].sort(byPath)
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
 import type { Sandbox } from '../sandbox/types'
 import { createChangeTracker, type ChangeTracker } from './changeTracker'
+import { byPath } from './sortedPaths'
 import { CTIME_FIELDS, STAT_OK, statWithCtime } from './statFiles'
 
 /*
@@ -247,7 +248,7 @@ export function createIgnoredFolders(
           out.push({ path: p, status: 'deleted' })
       const budget = { bytes: CONTENT_BUDGET_BYTES }
       for (const c of out) await withHash(project, c, current.get(c.path), hashes, budget, opts.keep)
-      last = out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+      last = out.sort(byPath)
       return last.map((c) => ({ ...c }))
     },
     close() {

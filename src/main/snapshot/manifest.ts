@@ -1,4 +1,5 @@
 import type { SnapshotFile } from '../store/types'
+import { byPath } from './sortedPaths'
 
 /**
  * A manifest is stored as a blob like any file, so an unchanged tree yields the
@@ -117,7 +118,7 @@ export function applyManifestDeltas(
   }
   if (overlay.size === 0) return base.slice()
   const added = [...overlay.values()].filter((f): f is SnapshotFile => f !== null)
-  added.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  added.sort(byPath)
   const out: SnapshotFile[] = []
   let j = 0
   for (const f of base) {

@@ -1,5 +1,10 @@
 /** Helpers over sorted lists of root-relative paths (sorted by UTF-16 code units, as `<` compares). */
 
+/** Orders entries by path, as `<` compares (for `Array.prototype.sort`). */
+export function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0
+}
+
 /** Paths in one of two sorted lists but not the other. */
 export function namesChanged(a: readonly string[], b: readonly string[]): string[] {
   const out: string[] = []

@@ -7,21 +7,24 @@ import type { StepwiseEvent } from '../../shared/protocol'
  * Undefined when the file was not changed there, was deleted, or was too large to keep.
  */
 export function keptHashAt(events: readonly StepwiseEvent[], seq: number, path: string): string | undefined {
-  const entry = recordAt(events, seq).find((c) => c.path === path)
+  const entry = ignoredRecordAt(events, seq).find((c) => c.path === path)
   return entry?.stored && entry.sha256 ? entry.sha256 : undefined
 }
 
 /** The paths of the files kept as of step `seq` (see keptHashAt), sorted. */
 export function keptPathsAt(events: readonly StepwiseEvent[], seq: number): string[] {
-  return recordAt(events, seq)
+  return ignoredRecordAt(events, seq)
     .filter((c) => c.stored && c.sha256)
     .map((c) => c.path)
 }
 
-/** The newest record of ignored folders as of step `seq`; empty before the first. */
-function recordAt(
+/**
+ * The newest record of ignored folders as of step `seq` (all events by default): the net state
+ * since the session started; empty before the first.
+ */
+export function ignoredRecordAt(
   events: readonly StepwiseEvent[],
-  seq: number,
+  seq = Infinity,
 ): NonNullable<Extract<StepwiseEvent, { type: 'checkpoint.created' }>['ignored']> {
   let latest: Extract<StepwiseEvent, { type: 'checkpoint.created' }>['ignored']
   // As in snapshotAtStep: a command's change is on disk at its tool.finished, and its checkpoint
