@@ -91,7 +91,8 @@ export function createIgnoredFolders(
   const current = new Map<string, Float64Array>()
   let last: IgnoredChange[] = []
   const hashes = new Map<string, Hashed>()
-  const tracker: ChangeTracker | undefined = opts.track === false ? undefined : createChangeTracker(root)
+  // Made by the first record: a session that runs no command never sets up a tracker.
+  let tracker: ChangeTracker | undefined
   let tops = 0
 
   /** Reads `dir` and everything new below it; returns the folders read. */
@@ -227,6 +228,7 @@ export function createIgnoredFolders(
     async record() {
       folders.clear()
       tops = 0
+      if (opts.track !== false) tracker ??= createChangeTracker(root)
       await walk('', false)
       await rewatch()
       recorded = new Map(current)
