@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createCodeIndex } from '../index/code-index'
 import { indexedProject } from '../index/test-support'
-import { buildRepoMap, PARTIAL_RANKED_MAX_FILES, repoMapBudget } from './repo-map'
+import { buildRepoMap, PARTIAL_RANKED_MAX_FILES, repoMapBudget, treeOutline } from './repo-map'
 import { tokenizerFor } from './tokens'
 
 function project(files: number): Record<string, string> {
@@ -96,5 +96,47 @@ describe('buildRepoMap', () => {
     expect(repoMapBudget(8192)).toBe(409)
     expect(repoMapBudget(2048)).toBe(102)
     expect(repoMapBudget(1_000_000)).toBe(4000)
+  })
+})
+
+describe('treeOutline', () => {
+  // The reference: each path's folder two deep by splitting it, counted, in the outline's order.
+  function splitCounts(paths: string[]): string[] {
+    const counts = new Map<string, number>()
+    for (const p of paths) {
+      const parts = p.split('/')
+      const key =
+        parts.length === 1 ? '(root)' : parts.length === 2 ? `${parts[0]}/` : `${parts[0]}/${parts[1]}/`
+      counts.set(key, (counts.get(key) ?? 0) + 1)
+    }
+    return [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([dir, n]) => `${dir} ${n}`)
+  }
+
+  it('counts each path under its folder two deep, sorted listing or not', () => {
+    const sorted = [
+      'README.md',
+      'a/README',
+      'a/b/c.ts',
+      'a/b/d/e.ts',
+      'a/bc.ts',
+      'a/x.ts',
+      'ab/c/d.ts',
+      'package.json',
+      'z/y/x/w.ts',
+    ]
+    const shuffled = [...sorted].reverse()
+    for (const paths of [sorted, shuffled]) {
+      const lines = treeOutline(paths).split('\n').slice(1)
+      expect(lines).toEqual(splitCounts(paths))
+    }
+    expect(treeOutline(sorted)).toContain('a/ 3')
+    expect(treeOutline(sorted)).toContain('a/b/ 2')
+  })
+
+  it('shows at most the given number of folders and says how many more there are', () => {
+    const paths = Array.from({ length: 50 }, (_, i) => `f${String(i).padStart(2, '0')}/g/h.ts`)
+    const text = treeOutline(paths, 10)
+    expect(text.split('\n')).toHaveLength(12)
+    expect(text).toContain('(+40 more folders')
   })
 })

@@ -50,12 +50,24 @@ function folderSummary(paths: readonly string[]): string {
  */
 export function treeOutline(paths: readonly string[], maxFolders = 40): string {
   const counts = new Map<string, number>()
+  // A listing is sorted, so a path mostly falls in the folder of the one before it: a prefix
+  // test instead of splitting every path (85,000 splits took ~0.1–0.3 s at a session's start).
+  // Only a folder two deep can be reused: under 'a/' (from 'a/x.ts') the next path may be 'a/b/y.ts'.
+  let folder = ''
+  let twoDeep = false
+  let run = 0
+  const endRun = () => run > 0 && counts.set(folder, (counts.get(folder) ?? 0) + run)
   for (const p of paths) {
-    const parts = p.split('/')
-    const key =
-      parts.length === 1 ? '(root)' : parts.length === 2 ? `${parts[0]}/` : `${parts[0]}/${parts[1]}/`
-    counts.set(key, (counts.get(key) ?? 0) + 1)
+    if (twoDeep && p.startsWith(folder)) {
+      run += 1
+      continue
+    }
+    endRun()
+    folder = outlineFolder(p)
+    twoDeep = folder !== ROOT_FOLDER && folder.indexOf('/') < folder.length - 1
+    run = 1
   }
+  endRun()
   const shown = [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)).slice(0, maxFolders)
   const lines = [
     `## File tree outline (${paths.length} files; the code index has not reached all of them yet)`,
@@ -65,6 +77,16 @@ export function treeOutline(paths: readonly string[], maxFolders = 40): string {
     lines.push(`(+${counts.size - maxFolders} more folders: list_files shows them)`)
   return lines.join('\n')
 }
+
+/** A path's folder two deep ('a/b/' for 'a/b/c/d.ts', 'a/' for 'a/x.ts'), or '(root)'. */
+function outlineFolder(path: string): string {
+  const first = path.indexOf('/')
+  if (first < 0) return ROOT_FOLDER
+  const second = path.indexOf('/', first + 1)
+  return path.slice(0, (second < 0 ? first : second) + 1)
+}
+
+const ROOT_FOLDER = '(root)'
 
 /** Said when the index is still being built: the map covers only part of the project. */
 function partialNote(indexed: number, building: BuildProgress): string {
