@@ -1,6 +1,6 @@
 import { withDelta, withRetry } from './partial-text'
 import type { StepwiseEvent } from './protocol'
-import { endProposals, reduceToolEvent } from './reducerTools'
+import { endProposals, newestModelRow, reduceToolEvent } from './reducerTools'
 import { emptySessionView, type IgnoredFileChange, type SessionView, type TimelineStep } from './reducerTypes'
 
 export { emptySessionView } from './reducerTypes'
@@ -57,8 +57,9 @@ function streamed(step: ModelStep, next: { text: string; restart: boolean }): Mo
  * new turn began after a process was killed: it keeps its text and reads as interrupted.
  */
 function endStreaming(steps: TimelineStep[]): TimelineStep[] {
-  const i = steps.findLastIndex((st) => st.kind === 'model' && st.status === 'streaming')
-  if (i < 0) return steps
+  // Only the newest model step can still be streaming: the search ends at it, not at the first row.
+  const i = newestModelRow(steps)
+  if (i < 0 || (steps[i] as ModelStep).status !== 'streaming') return steps
   const next = steps.slice()
   next[i] = { ...(steps[i] as ModelStep), status: 'interrupted' }
   return next

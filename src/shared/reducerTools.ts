@@ -36,6 +36,26 @@ function updateTool(
   return steps
 }
 
+/**
+ * The row a change.proposed put up for this call, or -1. Proposals follow the model step that
+ * made them, so the search ends at the newest model row: a call that was not proposed (most are)
+ * costs its step's rows, not the whole timeline's (a 10,000-step session took seconds to open).
+ */
+function proposedRow(steps: readonly TimelineStep[], callId: string): number {
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i]
+    if (step.kind === 'model') return -1
+    if (step.kind === 'tool' && step.callId === callId && step.proposed === true) return i
+  }
+  return -1
+}
+
+/** The index of the newest model step's row, or -1: a scan back over the rows after it only. */
+export function newestModelRow(steps: readonly TimelineStep[]): number {
+  for (let i = steps.length - 1; i >= 0; i--) if (steps[i].kind === 'model') return i
+  return -1
+}
+
 /** `s` already carries the event's `lastSeq`. */
 export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
   switch (event.type) {
@@ -43,9 +63,7 @@ export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
       // Each change is on the timeline from now, waiting its turn; its call fills the row when it starts.
       return { ...s, steps: [...s.steps, proposedStep(event)] }
     case 'tool.started': {
-      const proposed = s.steps.findLastIndex(
-        (t) => t.kind === 'tool' && t.callId === event.callId && t.proposed === true,
-      )
+      const proposed = proposedRow(s.steps, event.callId)
       if (proposed >= 0) {
         // The row stays where the proposal put it (and keeps its seq): the call now runs in it.
         const steps = s.steps.slice()
@@ -147,9 +165,11 @@ function mcpCallOf(subject: SubjectOf<'mcp'>): McpCall {
  * they read as not run, not as waiting for ever.
  */
 export function endProposals(steps: TimelineStep[]): TimelineStep[] {
-  if (!steps.some((t) => t.kind === 'tool' && t.proposed)) return steps
-  return steps.map((t) => {
-    if (t.kind !== 'tool' || !t.proposed) return t
+  // Proposals follow the model step that made them: only the rows after the newest one can hold one.
+  const from = newestModelRow(steps) + 1
+  if (!steps.slice(from).some((t) => t.kind === 'tool' && t.proposed)) return steps
+  return steps.map((t, i) => {
+    if (i < from || t.kind !== 'tool' || !t.proposed) return t
     const { proposed: _was, approval: _preview, ...rest } = t
     return {
       ...rest,
