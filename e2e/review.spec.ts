@@ -98,6 +98,8 @@ for (const [width, height] of [
       await expect(third.locator('.sd-diff')).toContainText('return "B"')
       await third.getByTestId('review-file-reject').click()
       await expect(third.getByTestId('review-file-state')).toHaveText('will be rejected')
+      // That choice stands: "accept all" now answers only the files not chosen for.
+      await expect(review.getByTestId('review-accept-all')).toHaveText('Accept the 2 not chosen')
       await saveScreen(page, `review-1-step-of-three-${tag}`)
 
       // Y answers the change being asked from anywhere but a text field (here: the review's button).

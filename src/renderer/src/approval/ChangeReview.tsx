@@ -4,7 +4,7 @@ import type { FileChangeKind } from '../../../shared/protocol'
 import { useApp } from '../state/store'
 import { DiffBlock } from '../timeline/blocks'
 import { answerChosen, answerLater, forgetAnswer } from './batch'
-import { notAskedYet, reviewOf, type ChangeState, type ReviewFile } from './changeReview'
+import { answeredByAll, notAskedYet, reviewOf, type ChangeState, type ReviewFile } from './changeReview'
 import './review.css'
 import type { ApprovalAnswer } from './types'
 
@@ -126,7 +126,15 @@ export function ChangeReview({
   // Choices ahead live in batch.ts, outside React: re-render when one is made.
   const [, chose] = useReducer((n: number) => n + 1, 0)
   if (!review) return null
-  const rest = notAskedYet(review)
+  const rest = answeredByAll(review, (id) => answerChosen(id) !== undefined)
+  // A file chosen on its own row keeps that choice; the bulk buttons then say how many they answer.
+  const someChosen = rest.length < notAskedYet(review).length
+  const bulk = (verb: string): string =>
+    rest.length === 0
+      ? verb
+      : someChosen
+        ? `${verb} the ${rest.length + 1} not chosen`
+        : `${verb} all ${rest.length + 1}`
   const all = (answer: ApprovalAnswer): void => {
     answerLater(rest, answer)
     onResolve(answer)
@@ -157,7 +165,7 @@ export function ChangeReview({
             data-testid="review-accept-all"
             onClick={() => all({ decision: 'accept' })}
           >
-            {rest.length > 0 ? `Accept all ${rest.length + 1}` : 'Accept'}
+            {bulk('Accept')}
           </button>
           <button
             type="button"
@@ -165,7 +173,7 @@ export function ChangeReview({
             data-testid="review-reject-all"
             onClick={() => all({ decision: 'reject', reason: REJECTED_WITH_STEP })}
           >
-            {rest.length > 0 ? `Reject all ${rest.length + 1}` : 'Reject'}
+            {bulk('Reject')}
           </button>
         </span>
       </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { StepwiseEvent } from '../../../shared/protocol'
-import { diffCounts, notAskedYet, reviewOf } from './changeReview'
+import { answeredByAll, diffCounts, notAskedYet, reviewOf } from './changeReview'
 
 const base = { sessionId: 's', ts: 0 }
 const proposed = (seq: number, ids: string[]): StepwiseEvent[] =>
@@ -54,6 +54,13 @@ describe('reviewOf', () => {
     ])
     expect(review.files[0]).toMatchObject({ added: 2, removed: 1 })
     expect(notAskedYet(review)).toEqual(['d'])
+  })
+
+  it('leaves a change chosen on its own row out of "accept all" and "reject all"', () => {
+    const review = reviewOf(proposed(1, ['a', 'b', 'c', 'd']), 'a')!
+    expect(answeredByAll(review, () => false)).toEqual(['b', 'c', 'd'])
+    expect(answeredByAll(review, (id) => id === 'c')).toEqual(['b', 'd'])
+    expect(answeredByAll(review, () => true)).toEqual([])
   })
 
   it('counts a change that ran unasked after "always" as accepted, one that failed as not applied', () => {

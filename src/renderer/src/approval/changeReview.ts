@@ -89,7 +89,15 @@ export function reviewOf(events: readonly StepwiseEvent[], callId: string): Chan
 
 type Proposed = Extract<StepwiseEvent, { type: 'change.proposed' }>
 
-/** The changes not asked yet: the ones "accept all" and "reject all" answer ahead. */
+/** The changes not asked yet. */
 export function notAskedYet(review: ChangeReview): string[] {
   return review.files.filter((f) => f.state === 'next').map((f) => f.callId)
+}
+
+/**
+ * The changes not asked yet that "accept all" and "reject all" answer ahead: those the user has not
+ * already chosen for on their own row (that Reject or Accept stands; `chosen` says which have one).
+ */
+export function answeredByAll(review: ChangeReview, chosen: (callId: string) => boolean): string[] {
+  return notAskedYet(review).filter((id) => !chosen(id))
 }
