@@ -13,6 +13,7 @@ export function createProvider(config: ProviderConfig): ModelProvider {
 export {
   OLLAMA_DEFAULT_BASE_URL,
   OPENAI_DEFAULT_BASE_URL,
+  modelOptions,
   ollamaBaseUrl,
   registerProvider,
   unregisterProvider,
