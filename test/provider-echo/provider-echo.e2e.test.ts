@@ -34,10 +34,7 @@ describe('a provider added by a descriptor and one client file', () => {
     const store = openStore(dataDir)
     const model = await startFakeModelServer({
       models: ['echo-1'],
-      turns: [
-        { toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] },
-        { text: 'It says one.' },
-      ],
+      turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'a.txt' } }] }, { text: 'It says one.' }],
     })
     const service = createCoreService({
       store,

@@ -5,7 +5,6 @@ import { isProviderId, providerDescriptor, providerDescriptors } from '../../sha
 import { envBaseUrl, envModel } from '../providers/env'
 import type { Store } from '../store/types'
 
-
 export interface ModelChoice {
   provider: ProviderId
   model: string | undefined

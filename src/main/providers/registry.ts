@@ -31,7 +31,8 @@ const clients = new Map<string, ProviderClient>()
 /** Registers a provider with the core and its descriptor with the app; an id taken is refused. */
 export function registerProvider(client: ProviderClient): void {
   const id = client.descriptor.id
-  if (clients.has(id) && clients.get(id) !== client) throw new Error(`Provider id "${id}" is taken: choose another id.`)
+  if (clients.has(id) && clients.get(id) !== client)
+    throw new Error(`Provider id "${id}" is taken: choose another id.`)
   registerProviderDescriptor(client.descriptor)
   clients.set(id, client)
 }
@@ -93,7 +94,10 @@ const ollamaClient: ProviderClient = {
   descriptor: OLLAMA,
   normaliseAddress: ollamaBaseUrl,
   create: (config, baseUrl) =>
-    new OllamaProvider(config.model, baseUrl, config.numCtx, { ...modelOptions(config), maxNumCtx: config.maxNumCtx }),
+    new OllamaProvider(config.model, baseUrl, config.numCtx, {
+      ...modelOptions(config),
+      maxNumCtx: config.maxNumCtx,
+    }),
 }
 
 const openaiClient: ProviderClient = {

@@ -48,7 +48,6 @@ export async function providerGroups(ctx: ServiceContext): Promise<ProviderGroup
   )
 }
 
-
 /**
  * What stands between the user and `choice` working, each with its fix. An OpenAI-compatible
  * server or OpenAI not listing the name is no error (many answer for names they do not list):

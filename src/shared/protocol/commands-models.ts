@@ -54,7 +54,10 @@ export const modelCommandSchemas = {
   },
   /** Remembers a provider's server address (null: back to the host's start value or the default). */
   'providers/set': {
-    input: z.object({ provider: knownProviderIdSchema, baseUrl: z.string().trim().min(1).max(2000).nullable() }),
+    input: z.object({
+      provider: knownProviderIdSchema,
+      baseUrl: z.string().trim().min(1).max(2000).nullable(),
+    }),
     output: z.object({ baseUrl: z.string() }),
   },
   /**

@@ -34,7 +34,8 @@ export const OPENAI_CHAT: ProviderDescriptor = {
   apiKey: 'optional',
   canPull: false,
   pricing: 'per-address',
-  description: 'Any server that speaks the OpenAI chat completions API: LM Studio, vLLM, llama.cpp, OpenRouter.',
+  description:
+    'Any server that speaks the OpenAI chat completions API: LM Studio, vLLM, llama.cpp, OpenRouter.',
   env: { baseUrl: 'OPENAI_BASE_URL', apiKey: 'OPENAI_API_KEY', model: 'OPENAI_MODEL' },
 }
 

@@ -233,7 +233,6 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
   }
 }
 
-
 function parseJson(value: string | undefined): unknown {
   try {
     return value === undefined ? undefined : JSON.parse(value)

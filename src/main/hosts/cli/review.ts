@@ -1,12 +1,7 @@
 import path from 'node:path'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import pc from 'picocolors'
-import {
-  isHostNotice,
-  type Finding,
-  type FinishReason,
-  type ProviderId,
-} from '../../../shared/protocol'
+import { isHostNotice, type Finding, type FinishReason, type ProviderId } from '../../../shared/protocol'
 import { defaultDataDir } from '../../config/paths'
 import type { ReviewResult } from '../../review/review'
 import { createCoreService } from '../../service/service'

@@ -2,11 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Command, InvalidArgumentError, Option } from 'commander'
-import {
-  APPROVAL_POLICIES,
-  type ApprovalPolicy,
-  type ProviderId,
-} from '../../../shared/protocol'
+import { APPROVAL_POLICIES, type ApprovalPolicy, type ProviderId } from '../../../shared/protocol'
 import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import { sandboxStatus } from '../../exec'

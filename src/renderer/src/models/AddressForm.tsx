@@ -13,10 +13,20 @@ interface AddressFormProps {
 }
 
 /** A server on this machine has an address and a default; any other a base URL to connect to. */
-function textFor(provider: ProviderId): { label: string; placeholder: string; button: string; testId: string } {
+function textFor(provider: ProviderId): {
+  label: string
+  placeholder: string
+  button: string
+  testId: string
+} {
   const { label, localServer, defaultBaseUrl } = providerDescriptor(provider)
   return localServer
-    ? { label: `${label} address`, placeholder: defaultBaseUrl ?? '', button: 'Save', testId: `${provider}-address` }
+    ? {
+        label: `${label} address`,
+        placeholder: defaultBaseUrl ?? '',
+        button: 'Save',
+        testId: `${provider}-address`,
+      }
     : { label: 'Base URL', placeholder: 'http://localhost:1234/v1', button: 'Connect', testId: 'base-url' }
 }
 

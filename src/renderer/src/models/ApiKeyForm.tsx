@@ -53,7 +53,9 @@ export function ApiKeyForm({ provider, optional, keySet }: ApiKeyFormProps): Rea
           value={key}
           autoComplete="off"
           spellCheck={false}
-          placeholder={keySet ? 'Enter a new key to replace it' : (providerDescriptor(provider).keyHint ?? '')}
+          placeholder={
+            keySet ? 'Enter a new key to replace it' : (providerDescriptor(provider).keyHint ?? '')
+          }
           aria-describedby={noteId}
           onChange={(e) => setKey(e.target.value)}
         />

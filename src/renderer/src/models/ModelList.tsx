@@ -15,7 +15,8 @@ interface ModelListProps {
 }
 
 function detail(provider: ProviderId, m: ModelInfo): string {
-  if (providerDescriptor(provider).wire === 'ollama') return [formatGigabytes(m.size), m.parameters].filter(Boolean).join(' · ')
+  if (providerDescriptor(provider).wire === 'ollama')
+    return [formatGigabytes(m.size), m.parameters].filter(Boolean).join(' · ')
   const parts: string[] = []
   if (m.contextWindow) parts.push(`${formatTokens(m.contextWindow)} context`)
   if (m.inputPerMTok !== undefined && m.outputPerMTok !== undefined) {

@@ -118,9 +118,8 @@ function SetupCard({ choice, problems, providers }: SetupCardProps): React.JSX.E
       <div className="setup-options">
         <div className="setup-option" data-testid="setup-local">
           <h3>Local · {local.map((g) => providerLabel(g.provider)).join(', ')}</h3>
-          {providerDescriptor(choice.provider).canPull && problems.some((p) => p.code === 'model-missing') && (
-            <PullButton choice={choice} />
-          )}
+          {providerDescriptor(choice.provider).canPull &&
+            problems.some((p) => p.code === 'model-missing') && <PullButton choice={choice} />}
           {local.map((g) => (
             <AddressForm
               key={`${g.provider} ${g.baseUrl}`}

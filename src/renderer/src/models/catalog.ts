@@ -31,7 +31,10 @@ export function catalogKey(provider: ProviderId, baseUrl?: string): string {
  * Where a session's prices come from (its descriptor's `pricing`): the provider's list, or the
  * list of the server at the session's address; null for a free (local) or unknown provider.
  */
-export function priceListOf(provider: string, baseUrl: string | undefined): { provider: ProviderId; baseUrl?: string } | null {
+export function priceListOf(
+  provider: string,
+  baseUrl: string | undefined,
+): { provider: ProviderId; baseUrl?: string } | null {
   if (!isProviderId(provider)) return null
   const { pricing } = providerDescriptor(provider)
   if (pricing === 'none') return null

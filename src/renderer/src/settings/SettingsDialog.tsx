@@ -7,7 +7,14 @@ import { ApprovalRules } from './ApprovalRules'
 import { McpSettingsRow } from '../mcp/McpSettingsRow'
 import { Dialog } from '../palette/Dialog'
 import { saveSettings, toast, useApp } from '../state/store'
-import { FIELD_GROUPS, fromDraft, toDraft, type DraftErrors, type FieldSpec, type SettingsDraft } from './form'
+import {
+  FIELD_GROUPS,
+  fromDraft,
+  toDraft,
+  type DraftErrors,
+  type FieldSpec,
+  type SettingsDraft,
+} from './form'
 import { POLICIES, POLICY_INFO, setSessionPolicy } from './policy'
 import { closeSettings, useSettingsUi } from './settingsUi'
 import { applyTheme, useApplyTheme } from './theme'
@@ -168,7 +175,9 @@ function PolicyFieldset({ name, value, sessionOpen, onChange }: PolicyFieldsetPr
           </span>
         </label>
       ))}
-      <p className="ui-note">{sessionOpen ? 'Also applies to the open chat at once.' : 'The default for new chats.'}</p>
+      <p className="ui-note">
+        {sessionOpen ? 'Also applies to the open chat at once.' : 'The default for new chats.'}
+      </p>
     </fieldset>
   )
 }
