@@ -1,17 +1,11 @@
-import { PROVIDER_IDS, type ProviderId } from './protocol'
+import type { ProviderId } from './protocol'
+import { isProviderId } from './providers'
 
 /**
  * How a model is named by the user: `NAME` (looked up on every configured provider) or
  * `PROVIDER:NAME` (`ollama:qwen2.5-coder:7b`, `openai:gpt-4.1-mini`, `openai-chat:my-model`).
  * Shared by `/model` in the app, the core's resolver and the CLI's `--model`.
  */
-
-/** The providers' names as the app shows them. */
-export const PROVIDER_LABELS: Record<ProviderId, string> = {
-  ollama: 'Ollama',
-  openai: 'OpenAI',
-  'openai-chat': 'OpenAI-compatible',
-}
 
 export interface ModelRef {
   provider?: ProviderId
@@ -28,8 +22,7 @@ export function parseModelRef(text: string): ModelRef {
   if (colon > 0) {
     const prefix = trimmed.slice(0, colon).toLowerCase()
     const rest = trimmed.slice(colon + 1).trim()
-    if ((PROVIDER_IDS as readonly string[]).includes(prefix) && rest)
-      return { provider: prefix as ProviderId, model: rest }
+    if (isProviderId(prefix) && rest) return { provider: prefix, model: rest }
   }
   return { model: trimmed }
 }

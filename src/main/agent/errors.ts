@@ -1,4 +1,5 @@
 import { ProviderError, type ModelProvider } from '../providers/types'
+import { isProviderId, providerDescriptor, type ProviderDescriptor } from '../../shared/providers'
 
 export interface DescribedError {
   code: string
@@ -14,32 +15,43 @@ export type ErrorAudience = 'cli' | 'app'
 
 type Where = Pick<ModelProvider, 'id' | 'model' | 'baseUrl'>
 
+/** The provider's descriptor; none for an id no longer registered (an old session's error). */
+function descriptorOf(id: string): ProviderDescriptor | undefined {
+  return isProviderId(id) ? providerDescriptor(id) : undefined
+}
+
+/** ` or OLLAMA_HOST`: the variable that also sets it, where there is one. */
+function or(variable: string | undefined): string {
+  return variable ? ` or ${variable}` : ''
+}
+
 /** What to try, per error code, in the words of each host. */
 function hintFor(code: string, provider: Where, audience: ErrorAudience): string | undefined {
-  const ollama = provider.id === 'ollama'
+  const d = descriptorOf(provider.id)
+  const local = d?.localServer
   const app = audience === 'app'
   switch (code) {
     case 'model-unreachable':
       if (app)
-        return ollama
-          ? 'Is Ollama running (`ollama serve`)? If it listens elsewhere, set its address in Open models.'
+        return local
+          ? `Is ${d.label} running (\`${local.start}\`)? If it listens elsewhere, set its address in Open models.`
           : 'Is the server running? Check its address in Open models, then Retry.'
-      return ollama
-        ? 'Is Ollama running (`ollama serve`)? Set --base-url or OLLAMA_HOST if it listens elsewhere.'
-        : 'Is the server running and the URL right? Set --base-url or OPENAI_BASE_URL.'
+      return local
+        ? `Is ${d.label} running (\`${local.start}\`)? Set --base-url${or(d.env.baseUrl)} if it listens elsewhere.`
+        : `Is the server running and the URL right? Set --base-url${or(d?.env.baseUrl)}.`
     case 'auth':
       return app
         ? 'Enter a valid API key for this server in Open models.'
-        : 'Set OPENAI_API_KEY (or store a key in settings) with a valid key for this server.'
+        : `Set ${d?.env.apiKey ?? 'a key'} (or store a key in settings) with a valid key for this server.`
     case 'quota':
       return app
         ? 'Check the plan and billing of this API account, or Switch model to another provider (a local Ollama model, say).'
         : 'Check the plan and billing of this API account, or switch to another provider (e.g. --provider ollama).'
     case 'model-not-found':
-      if (ollama)
+      if (local?.pull)
         return app
-          ? `Pull it first (in Open models, or \`ollama pull ${provider.model}\`), or Switch model to an installed one.`
-          : `Pull it first (\`ollama pull ${provider.model}\`) or pick an installed model with --model.`
+          ? `Pull it first (in Open models, or \`${local.pull} ${provider.model}\`), or Switch model to an installed one.`
+          : `Pull it first (\`${local.pull} ${provider.model}\`) or pick an installed model with --model.`
       return app
         ? 'Check the model name: Switch model lists what the server offers.'
         : 'Check the model name given with --model.'

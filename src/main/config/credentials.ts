@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { providerDescriptor } from '../../shared/providers'
 
 /**
  * API keys for the CLI: a JSON file readable by the user alone (0600), beside the
@@ -43,8 +44,7 @@ export function writeApiKey(dataDir: string, provider: string, key: string): voi
 
 /** The key for a provider: the environment first, then the stored file. */
 export function resolveApiKey(env: NodeJS.ProcessEnv, dataDir: string, provider: string): string | undefined {
-  if (provider === 'openai' || provider === 'openai-chat') {
-    if (env.OPENAI_API_KEY) return env.OPENAI_API_KEY
-  }
+  const variable = providerDescriptor(provider).env.apiKey
+  if (variable && env[variable]) return env[variable]
   return readApiKey(dataDir, provider)
 }

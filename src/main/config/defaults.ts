@@ -1,13 +1,9 @@
 import type { ApprovalPolicy, ProviderId } from '../../shared/protocol'
 import { parseModelRef } from '../../shared/model-ref'
 import { storedBaseUrl } from '../service/provider-settings'
+import { isProviderId, providerDescriptor, providerDescriptors } from '../../shared/providers'
+import { envBaseUrl, envModel } from '../providers/env'
 import type { Store } from '../store/types'
-
-/** The model a new session uses when nothing names one. */
-export const DEFAULT_MODELS: Partial<Record<ProviderId, string>> = {
-  openai: 'gpt-4.1-mini',
-  ollama: 'qwen2.5-coder:7b',
-}
 
 export interface ModelChoice {
   provider: ProviderId
@@ -28,16 +24,13 @@ export function chooseModel(
 ): ModelChoice {
   const flags = withModelRef(given)
   const stored = store.getSetting('provider') as ProviderId | undefined
-  const provider: ProviderId = flags.provider ?? stored ?? (env.OPENAI_API_KEY ? 'openai' : 'ollama')
+  const provider: ProviderId = flags.provider ?? knownOrUndefined(stored) ?? firstChoice(env)
   const model =
     flags.model ||
     envModel(provider, env) ||
     store.getSetting(`model.${provider}`) ||
-    DEFAULT_MODELS[provider]
-  const baseUrl =
-    flags.baseUrl ||
-    (provider === 'ollama' ? env.OLLAMA_HOST : env.OPENAI_BASE_URL) ||
-    storedBaseUrl(store, provider)
+    providerDescriptor(provider).defaultModel
+  const baseUrl = flags.baseUrl || envBaseUrl(provider, env) || storedBaseUrl(store, provider)
   return { provider, model, baseUrl: baseUrl || undefined }
 }
 
@@ -52,10 +45,19 @@ export function withModelRef<T extends { provider?: ProviderId; model?: string; 
   return { ...flags, provider: ref.provider, model: ref.model, baseUrl: moved ? undefined : flags.baseUrl }
 }
 
-/** `$OPENAI_MODEL` (Responses and Chat Completions) or `$OLLAMA_MODEL`: a default model without a flag. */
-function envModel(provider: ProviderId, env: NodeJS.ProcessEnv): string | undefined {
-  const value = provider === 'ollama' ? env.OLLAMA_MODEL : env.OPENAI_MODEL
-  return value?.trim() || undefined
+/** A provider stored by an earlier run that is no longer registered is forgotten, not failed on. */
+function knownOrUndefined(stored: string | undefined): ProviderId | undefined {
+  return stored && isProviderId(stored) ? stored : undefined
+}
+
+/**
+ * With nothing chosen: the first provider that needs a key whose key is in the environment
+ * (`$OPENAI_API_KEY` → OpenAI), else the first one that needs none (Ollama, on this machine).
+ */
+function firstChoice(env: NodeJS.ProcessEnv): ProviderId {
+  const all = providerDescriptors()
+  const keyed = all.find((d) => d.apiKey === 'required' && d.env.apiKey && env[d.env.apiKey])
+  return (keyed ?? all.find((d) => d.apiKey === 'none') ?? all[0]).id
 }
 
 /** The app's defaults for new sessions; a provider with no default model gets an empty one to pick. */

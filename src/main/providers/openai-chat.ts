@@ -1,4 +1,4 @@
-import type { Usage } from '../../shared/protocol'
+import type { ProviderId, Usage } from '../../shared/protocol'
 import type { ToolSpec } from '../../shared/tool-spec'
 import { ChatToolCallAccumulator, type ToolCallDelta } from './chat-accumulator'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
@@ -23,14 +23,16 @@ import {
  * (comments, CRLF, `data:` without a space, llama.cpp `error:` lines, no `[DONE]`).
  */
 export class OpenAIChatProvider implements ModelProvider {
-  readonly id = 'openai-chat' as const
+  /** `openai-chat`, or the id of another provider that speaks Chat Completions (options.id). */
+  readonly id: ProviderId
 
   constructor(
     readonly model: string,
     readonly baseUrl: string,
     private readonly apiKey?: string,
-    private readonly options: Omit<ModelOptions, 'maxNumCtx'> = {},
+    private readonly options: Omit<ModelOptions, 'maxNumCtx'> & { id?: ProviderId } = {},
   ) {
+    this.id = options.id ?? 'openai-chat'
     this.limits = streamLimits(options)
   }
 

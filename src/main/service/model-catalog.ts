@@ -1,5 +1,4 @@
 import {
-  PROVIDER_IDS,
   type CommandInput,
   type CommandOutput,
   type ModelInfo,
@@ -7,8 +6,8 @@ import {
   type ProviderId,
   type SetupProblem,
 } from '../../shared/protocol'
-import { PROVIDER_LABELS, sameModelName } from '../../shared/model-ref'
-import { OPENAI_DEFAULT_BASE_URL } from '../providers'
+import { sameModelName } from '../../shared/model-ref'
+import { providerDescriptor, providerIds, providerLabel } from '../../shared/providers'
 import type { ServiceContext } from './context'
 import { listServer } from './models'
 import { effectiveBaseUrl } from './provider-settings'
@@ -24,15 +23,20 @@ type Listing = { reachable: boolean; error?: string; models: ModelInfo[] }
 
 /** Whether a provider is set up enough to be asked for its models (see ProviderGroup.configured). */
 function isConfigured(ctx: ServiceContext, provider: ProviderId, baseUrl: string): boolean {
-  if (provider === 'ollama') return true
-  if (provider === 'openai') return Boolean(ctx.keys.get(provider)) || baseUrl !== OPENAI_DEFAULT_BASE_URL
-  return baseUrl !== ''
+  if (baseUrl === '') return false
+  return !keyMissing(ctx, provider, baseUrl)
+}
+
+/** A provider that needs a key, at its own address, with none set (elsewhere a proxy may not ask). */
+function keyMissing(ctx: ServiceContext, provider: ProviderId, base: string): boolean {
+  const d = providerDescriptor(provider)
+  return d.apiKey === 'required' && !ctx.keys.get(provider) && base === d.defaultBaseUrl
 }
 
 /** Every provider with its server, key state and models; the unconfigured ones are not asked. */
 export async function providerGroups(ctx: ServiceContext): Promise<ProviderGroup[]> {
   return Promise.all(
-    PROVIDER_IDS.map(async (provider) => {
+    providerIds().map(async (provider) => {
       const baseUrl = effectiveBaseUrl(ctx, provider)
       const configured = isConfigured(ctx, provider, baseUrl)
       const keySet = Boolean(ctx.keys.get(provider))
@@ -41,14 +45,7 @@ export async function providerGroups(ctx: ServiceContext): Promise<ProviderGroup
         : { reachable: false, models: [] }
       return { provider, baseUrl, configured, keySet, ...listing }
     }),
-  ).then((groups) => ORDER.map((p) => groups.find((g) => g.provider === p)!))
-}
-
-/** Local first, then the cloud. */
-const ORDER: readonly ProviderId[] = ['ollama', 'openai', 'openai-chat']
-
-function keyMissing(ctx: ServiceContext, choice: Choice, base: string): boolean {
-  return choice.provider === 'openai' && !ctx.keys.get('openai') && base === OPENAI_DEFAULT_BASE_URL
+  )
 }
 
 /**
@@ -62,34 +59,35 @@ export function setupProblems(
   base: string,
   listing: Listing,
 ): SetupProblem[] {
-  const label = PROVIDER_LABELS[choice.provider]
+  const label = providerLabel(choice.provider)
   if (!choice.model.trim())
     return [
       { code: 'no-model', message: `No ${label} model is chosen.`, fix: 'Pick one from the model list.' },
     ]
-  if (keyMissing(ctx, choice, base))
+  const { env, localServer, canPull } = providerDescriptor(choice.provider)
+  if (keyMissing(ctx, choice.provider, base))
     return [
       {
         code: 'key-missing',
-        message: 'No OpenAI API key is set.',
-        fix: 'Enter your key here or in the model picker, or set OPENAI_API_KEY before starting Stepwise.',
+        message: `No ${label} API key is set.`,
+        fix: `Enter your key here or in the model picker${env.apiKey ? `, or set ${env.apiKey} before starting Stepwise` : ''}.`,
       },
     ]
-  if (choice.provider === 'openai-chat' && !base)
+  if (!base)
     return [
       {
         code: 'no-address',
-        message: 'No OpenAI-compatible server address is set.',
+        message: `No ${label} server address is set.`,
         fix: 'Enter its base URL, e.g. http://localhost:1234/v1 for LM Studio.',
       },
     ]
   if (!listing.reachable)
     return [
-      choice.provider === 'ollama'
+      localServer
         ? {
             code: 'server-down',
-            message: `Ollama is not running at ${base}.`,
-            fix: 'Start it with `ollama serve` (or open the Ollama app), or enter its address, then Retry.',
+            message: `${label} is not running at ${base}.`,
+            fix: `Start it with \`${localServer.start}\` (or open the ${label} app), or enter its address, then Retry.`,
           }
         : {
             code: 'server-down',
@@ -98,15 +96,15 @@ export function setupProblems(
           },
     ]
   if (listing.models.some((m) => sameModelName(m.name, choice.model))) return []
-  if (choice.provider === 'ollama')
+  if (canPull)
     return [
       {
         code: 'model-missing',
         message:
           listing.models.length === 0
-            ? `Ollama has no models yet: ${choice.model} is not pulled.`
+            ? `${label} has no models yet: ${choice.model} is not pulled.`
             : `The model ${choice.model} is not pulled.`,
-        fix: `Pull it here, or run \`ollama pull ${choice.model}\`.`,
+        fix: `Pull it here${localServer?.pull ? `, or run \`${localServer.pull} ${choice.model}\`` : ''}.`,
       },
     ]
   return [
@@ -146,7 +144,7 @@ export async function checkModel(
 ): Promise<CommandOutput<'models/check'>> {
   const base = effectiveBaseUrl(ctx, input.provider, input.baseUrl)
   const listing =
-    keyMissing(ctx, input, base) || !base
+    keyMissing(ctx, input.provider, base) || !base
       ? { reachable: false, models: [] }
       : await listServer(ctx, input.provider, base)
   const problems = setupProblems(ctx, input, base, listing)

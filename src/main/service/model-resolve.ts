@@ -5,7 +5,8 @@ import type {
   ProviderGroup,
   ProviderId,
 } from '../../shared/protocol'
-import { formatModelRef, parseModelRef, PROVIDER_LABELS, sameModelName } from '../../shared/model-ref'
+import { formatModelRef, parseModelRef, sameModelName } from '../../shared/model-ref'
+import { providerDescriptor, providerLabel } from '../../shared/providers'
 import type { ServiceContext } from './context'
 import { providerGroups } from './model-catalog'
 import { rememberedBaseUrl } from './provider-settings'
@@ -25,7 +26,7 @@ function candidate(ctx: ServiceContext, provider: ProviderId, model: string): Mo
 }
 
 function where(c: ModelCandidate): string {
-  return `${c.model} (${PROVIDER_LABELS[c.provider]})`
+  return `${c.model} (${providerLabel(c.provider)})`
 }
 
 /** The names a group lists that match `model` (Ollama's `name` = `name:latest`). */
@@ -51,12 +52,12 @@ function unknown(message: string, candidates: ModelCandidate[]): Reply {
 }
 
 function onProvider(ctx: ServiceContext, group: ProviderGroup, model: string): Reply {
-  const label = PROVIDER_LABELS[group.provider]
+  const { label, apiKey, canPull, localServer } = providerDescriptor(group.provider)
   if (!group.configured)
     return unknown(
-      group.provider === 'openai'
-        ? 'OpenAI has no API key yet: enter one in the model picker, then try again.'
-        : 'No OpenAI-compatible server is set up: enter its base URL in the model picker, then try again.',
+      apiKey === 'required'
+        ? `${label} has no API key yet: enter one in the model picker, then try again.`
+        : `No ${label} server is set up: enter its base URL in the model picker, then try again.`,
       [],
     )
   if (!group.reachable)
@@ -74,9 +75,9 @@ function onProvider(ctx: ServiceContext, group: ProviderGroup, model: string): R
       candidates: [choice],
     }
   }
-  if (group.provider === 'ollama')
+  if (canPull)
     return unknown(
-      `${model} is not pulled in Ollama: pull it from the model picker (or \`ollama pull ${model}\`), then switch.`,
+      `${model} is not pulled in ${label}: pull it from the model picker${localServer?.pull ? ` (or \`${localServer.pull} ${model}\`)` : ''}, then switch.`,
       nearby(ctx, [group], model),
     )
   // A cloud server may answer for a name it does not list; naming the provider says to try it.
@@ -114,7 +115,7 @@ export async function resolveModel(
     const others = found.filter((c) => c !== choice)
     const also =
       others.length > 0
-        ? ` Also on ${others.map((c) => PROVIDER_LABELS[c.provider]).join(', ')}: say /model ${formatModelRef(others[0].provider, others[0].model)} for that one.`
+        ? ` Also on ${others.map((c) => providerLabel(c.provider)).join(', ')}: say /model ${formatModelRef(others[0].provider, others[0].model)} for that one.`
         : ''
     return {
       status: 'found',
@@ -126,10 +127,10 @@ export async function resolveModel(
   if (found.length > 1)
     return {
       status: 'ambiguous',
-      message: `${ref.model} is on ${found.map((c) => PROVIDER_LABELS[c.provider]).join(' and ')}: say which, e.g. /model ${found.map((c) => formatModelRef(c.provider, c.model)).join(' or /model ')}.`,
+      message: `${ref.model} is on ${found.map((c) => providerLabel(c.provider)).join(' and ')}: say which, e.g. /model ${found.map((c) => formatModelRef(c.provider, c.model)).join(' or /model ')}.`,
       candidates: found,
     }
-  const silent = groups.filter((g) => g.configured && !g.reachable).map((g) => PROVIDER_LABELS[g.provider])
+  const silent = groups.filter((g) => g.configured && !g.reachable).map((g) => providerLabel(g.provider))
   const unasked =
     silent.length > 0
       ? ` (${silent.join(' and ')} did not answer, so ${silent.length > 1 ? 'their' : 'its'} models were not searched)`

@@ -5,6 +5,7 @@ import { NdjsonParser, parseJsonObject } from '../providers/ndjson'
 import type { ServiceContext } from './context'
 import { effectiveBaseUrl } from './provider-settings'
 import { ServiceError } from './sessions'
+import { providerDescriptor } from '../../shared/providers'
 
 /**
  * The model picker's side of the core: which models a server has and pulling an Ollama model
@@ -59,7 +60,8 @@ export async function listServer(
 ): Promise<CommandOutput<'models/list'>> {
   if (!base) return { reachable: false, error: 'no server address is set', models: [] }
   try {
-    const models = provider === 'ollama' ? await ollamaModels(base) : await openaiModels(ctx, provider, base)
+    const wire = providerDescriptor(provider).wire
+    const models = wire === 'ollama' ? await ollamaModels(base) : await openaiModels(ctx, provider, base)
     return { reachable: true, models }
   } catch (err) {
     return { reachable: false, error: (err as Error).message, models: [] }

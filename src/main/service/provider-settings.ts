@@ -1,5 +1,7 @@
 import type { ProviderId } from '../../shared/protocol'
-import { OPENAI_DEFAULT_BASE_URL, ollamaBaseUrl } from '../providers'
+import { providerBaseUrl, providerClient } from '../providers'
+import { providerDescriptor } from '../../shared/providers'
+import { envBaseUrl } from '../providers/env'
 import type { Store } from '../store/types'
 import type { ServiceContext } from './context'
 import { ServiceError } from './service-error'
@@ -33,8 +35,7 @@ function readStored(store: Pick<Store, 'getSetting'>): Stored {
 
 function startValue(ctx: ServiceContext, provider: ProviderId): string | undefined {
   if (ctx.defaults.provider === provider && ctx.defaults.baseUrl) return ctx.defaults.baseUrl
-  const env = provider === 'ollama' ? process.env.OLLAMA_HOST : process.env.OPENAI_BASE_URL
-  return env?.trim() || undefined
+  return envBaseUrl(provider, process.env)
 }
 
 /** The address a provider's sessions use, or undefined for the provider's own default. */
@@ -47,25 +48,24 @@ export function rememberedBaseUrl(ctx: ServiceContext, provider: ProviderId): st
 
 /** The address actually asked: the remembered one, else the provider's default ('' when it has none). */
 export function effectiveBaseUrl(ctx: ServiceContext, provider: ProviderId, baseUrl?: string): string {
-  const url = baseUrl ?? rememberedBaseUrl(ctx, provider)
-  if (provider === 'ollama') return ollamaBaseUrl(url)
-  if (provider === 'openai') return url ?? OPENAI_DEFAULT_BASE_URL
-  return url ?? ''
+  return providerBaseUrl(provider, baseUrl ?? rememberedBaseUrl(ctx, provider))
 }
 
 /** A typed address made whole (`localhost` → Ollama's `http://localhost:11434`), or a clear error. */
 export function normaliseBaseUrl(provider: ProviderId, raw: string): string {
   const text = raw.trim().replace(/\/+$/, '')
   try {
-    const url = provider === 'ollama' ? ollamaBaseUrl(text) : new URL(text).toString().replace(/\/+$/, '')
+    const normalise = providerClient(provider).normaliseAddress
+    const url = normalise ? normalise(text) : new URL(text).toString().replace(/\/+$/, '')
     const { protocol } = new URL(url)
     if (protocol === 'http:' || protocol === 'https:') return url
   } catch {
     // said below
   }
+  const { label, localServer, defaultBaseUrl } = providerDescriptor(provider)
   throw new ServiceError(
-    provider === 'ollama'
-      ? `“${raw}” is not an address: enter Ollama's, e.g. http://127.0.0.1:11434 or a host name.`
+    localServer && defaultBaseUrl
+      ? `“${raw}” is not an address: enter ${label}'s, e.g. ${defaultBaseUrl} or a host name.`
       : `“${raw}” is not a URL: enter one starting with http:// or https://, e.g. http://localhost:1234/v1.`,
   )
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { approvalPolicySchema, providerIdSchema } from './events'
+import { approvalPolicySchema, knownProviderIdSchema } from './events'
 
 /**
  * The app's commands beyond a session's own turn: projects, models, settings,
@@ -11,7 +11,7 @@ export const FORK_PARTS = ['both', 'conversation', 'files'] as const
 export type ForkPart = (typeof FORK_PARTS)[number]
 
 const providerFields = {
-  provider: providerIdSchema,
+  provider: knownProviderIdSchema,
   model: z.string().min(1),
   baseUrl: z.string().url().optional(),
 }
@@ -134,7 +134,7 @@ export const appCommandSchemas = {
     output: z.object({ path: z.string().nullable() }),
   },
   'models/list': {
-    input: z.object({ provider: providerIdSchema, baseUrl: z.string().url().optional() }),
+    input: z.object({ provider: knownProviderIdSchema, baseUrl: z.string().url().optional() }),
     output: z.object({ reachable: z.boolean(), error: z.string().optional(), models: z.array(modelInfo) }),
   },
   /** Starts pulling an Ollama model; progress arrives as `host.pull-progress` notices. */
@@ -148,7 +148,7 @@ export const appCommandSchemas = {
     output: z.object({ ok: z.boolean(), problems: z.array(problem) }),
   },
   'credentials/set': {
-    input: z.object({ provider: providerIdSchema, key: z.string().min(1).max(500) }),
+    input: z.object({ provider: knownProviderIdSchema, key: z.string().min(1).max(500) }),
     output: z.object({ ok: z.boolean() }),
   },
   'settings/get': { input: z.object({}), output: appSettingsSchema },
@@ -157,7 +157,7 @@ export const appCommandSchemas = {
   'session/configure': {
     input: z.object({
       sessionId: z.string(),
-      provider: providerIdSchema.optional(),
+      provider: knownProviderIdSchema.optional(),
       model: z.string().min(1).optional(),
       baseUrl: z.string().url().optional(),
       approvalPolicy: approvalPolicySchema.optional(),
@@ -222,7 +222,7 @@ export const appCommandSchemas = {
       what: z.enum(FORK_PARTS).optional(),
       where: z.enum(['in-place', 'worktree']).optional(),
       worktreeDir: z.string().min(1).optional(),
-      provider: providerIdSchema.optional(),
+      provider: knownProviderIdSchema.optional(),
       model: z.string().min(1).optional(),
       baseUrl: z.string().url().optional(),
     }),
@@ -248,7 +248,7 @@ export const appCommandSchemas = {
       target: z.string().min(1).optional(),
       focus: z.string().max(500).optional(),
       /** The model to review with; the host's default when absent. */
-      provider: providerIdSchema.optional(),
+      provider: knownProviderIdSchema.optional(),
       model: z.string().min(1).optional(),
       baseUrl: z.string().url().optional(),
     }),

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { providerIdSchema } from './events'
+import { knownProviderIdSchema } from './events'
 
 /**
  * What a new session's requests already take before the first message, for the context meter's
@@ -10,7 +10,7 @@ export const contextCommandSchemas = {
     input: z.object({
       repo: z.string().min(1),
       /** The model to size it for; the host's default when absent. */
-      provider: providerIdSchema.optional(),
+      provider: knownProviderIdSchema.optional(),
       model: z.string().min(1).optional(),
       baseUrl: z.string().url().optional(),
     }),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { modelInfoSchema, setupProblemSchema } from './commands-app'
-import { providerIdSchema } from './events'
+import { knownProviderIdSchema, providerIdSchema } from './events'
 
 /**
  * Every configured provider's models in one list, the per-provider server addresses, and
@@ -8,7 +8,7 @@ import { providerIdSchema } from './events'
  */
 
 const choiceSchema = z.object({
-  provider: providerIdSchema,
+  provider: knownProviderIdSchema,
   model: z.string(),
   baseUrl: z.string().url().optional(),
 })
@@ -54,7 +54,10 @@ export const modelCommandSchemas = {
   },
   /** Remembers a provider's server address (null: back to the host's start value or the default). */
   'providers/set': {
-    input: z.object({ provider: providerIdSchema, baseUrl: z.string().trim().min(1).max(2000).nullable() }),
+    input: z.object({
+      provider: knownProviderIdSchema,
+      baseUrl: z.string().trim().min(1).max(2000).nullable(),
+    }),
     output: z.object({ baseUrl: z.string() }),
   },
   /**

@@ -4,7 +4,7 @@ import { contextCommandSchemas } from './commands-context'
 import { modelCommandSchemas } from './commands-models'
 import { mcpCommandSchemas } from './mcp'
 import { approvalAnswerSchema, approvalCommandSchemas } from './approval'
-import { approvalPolicySchema, providerIdSchema } from './events'
+import { approvalPolicySchema, knownProviderIdSchema } from './events'
 
 /**
  * Commands: what a host (renderer, CLI) asks of the core, named `resource/verb`.
@@ -15,7 +15,7 @@ export const commandSchemas = {
   'session/create': {
     input: z.object({
       repo: z.string().min(1),
-      provider: providerIdSchema.optional(),
+      provider: knownProviderIdSchema.optional(),
       model: z.string().min(1).optional(),
       baseUrl: z.string().url().optional(),
       approvalPolicy: approvalPolicySchema.optional(),

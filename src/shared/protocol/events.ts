@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { approvalRuleSchema, approvalSubjectSchema, proposedChangeSchema } from './approval'
 import { toolAttachmentSchema } from './mcp'
+import { isProviderId, isProviderIdShape, unknownProviderMessage } from '../providers'
 
 /**
  * Events: everything the core tells a host, one discriminated union on `type`.
@@ -12,9 +13,18 @@ export const APPROVAL_POLICIES = ['ask', 'auto-edit', 'full-auto', 'read-only'] 
 export const approvalPolicySchema = z.enum(APPROVAL_POLICIES)
 export type ApprovalPolicy = z.infer<typeof approvalPolicySchema>
 
-export const PROVIDER_IDS = ['openai', 'openai-chat', 'ollama'] as const
-export const providerIdSchema = z.enum(PROVIDER_IDS)
+/**
+ * A provider's id as events carry it: any id of the registry's shape, so a stored history whose
+ * provider is no longer registered still replays. Commands that choose a provider take
+ * `knownProviderIdSchema`: an id the registry holds (src/shared/providers), else a clear refusal.
+ */
+export const providerIdSchema = z.string().refine(isProviderIdShape, {
+  message: 'a provider id is lower-case letters, digits and "-", starting with a letter',
+})
 export type ProviderId = z.infer<typeof providerIdSchema>
+export const knownProviderIdSchema = z.string().superRefine((id, ctx) => {
+  if (!isProviderId(id)) ctx.addIssue({ code: 'custom', message: unknownProviderMessage(id) })
+})
 
 export const FINISH_REASONS = ['done', 'step-limit', 'error', 'interrupted'] as const
 export const finishReasonSchema = z.enum(FINISH_REASONS)

@@ -9,6 +9,7 @@ import { resolveProviderConfig } from './edit'
 import { EXIT, UsageError } from './exit-codes'
 import { dataDirOption, requireSession, openCliStore } from './session-store'
 import { inertText } from '../../../shared/terminalText'
+import { envBaseUrl } from '../../providers/env'
 
 /*
  * `stepwise sessions compact ID [--focus TEXT]` (docs/cli.md): the app's `/compact` from a
@@ -52,7 +53,7 @@ async function runCompact(id: string, opts: CompactCliOptions): Promise<number> 
       )
     const events = store.listEvents(row.id)
     const current = sessionModel(events, row)
-    const envUrl = current.provider === 'ollama' ? process.env.OLLAMA_HOST : process.env.OPENAI_BASE_URL
+    const envUrl = envBaseUrl(current.provider)
     const provider = resolveProviderConfig(
       {
         provider: current.provider,

@@ -3,7 +3,6 @@ import { Command, Option } from 'commander'
 import {
   APPROVAL_POLICIES,
   isHostNotice,
-  PROVIDER_IDS,
   type ApprovalPolicy,
   type ProviderId,
 } from '../../../shared/protocol'
@@ -27,6 +26,7 @@ import { EXIT, UsageError } from './exit-codes'
 import { humanRenderer, jsonRenderer } from './render'
 import { dataDirOption, requireSession, openCliStore } from './session-store'
 import { onStopSignals } from './signals'
+import { providerIds } from '../../../shared/providers'
 
 /**
  * `stepwise sessions continue ID "message"` (and `stepwise edit --resume ID "message"`): the next
@@ -53,7 +53,7 @@ export function addContinueCommand(sessions: Command): void {
     .argument('<id>', 'session id (a unique prefix is enough)')
     .argument('<message>', 'what to tell the agent next')
     .addOption(
-      new Option('--provider <provider>', 'switch the session to this provider').choices(PROVIDER_IDS),
+      new Option('--provider <provider>', 'switch the session to this provider').choices(providerIds()),
     )
     .option('--model <name>', 'switch the session to this model')
     .option('--base-url <url>', 'model server URL for the switched model')

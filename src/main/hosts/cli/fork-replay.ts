@@ -4,7 +4,6 @@ import pc from 'picocolors'
 import {
   APPROVAL_POLICIES,
   isHostNotice,
-  PROVIDER_IDS,
   type ApprovalPolicy,
   type ProviderId,
 } from '../../../shared/protocol'
@@ -24,6 +23,8 @@ import { onStopSignals } from './signals'
 import { dataDirOption, openCliStore } from './session-store'
 import { inertDeep, inertText } from '../../../shared/terminalText'
 import { seqOfStep, stepOfEvent, stepsOf, StepNumberError } from '../../../shared/steps'
+import { envBaseUrl } from '../../providers/env'
+import { providerIds } from '../../../shared/providers'
 
 /** `stepwise sessions fork` and `stepwise sessions replay` (issue 4). */
 
@@ -81,7 +82,7 @@ export function addForkReplayCommands(sessions: Command): void {
         'fork the conversation alone (files stay as they are) or the files alone (a new chat)',
       ).choices(['conversation', 'files']),
     )
-    .addOption(new Option('--provider <provider>', 'continue on this provider').choices(PROVIDER_IDS))
+    .addOption(new Option('--provider <provider>', 'continue on this provider').choices(providerIds()))
     .option('--model <name>', 'continue from the step on this model')
     .option('--base-url <url>', 'model server URL for the continued run')
     .addOption(
@@ -230,10 +231,6 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
   } finally {
     store.close()
   }
-}
-
-function envBaseUrl(provider: string): string | undefined {
-  return (provider === 'ollama' ? process.env.OLLAMA_HOST : process.env.OPENAI_BASE_URL) || undefined
 }
 
 function parseJson(value: string | undefined): unknown {

@@ -2,7 +2,7 @@
 // The contract scripts depend on is documented in docs/cli.md.
 import path from 'node:path'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
-import { APPROVAL_POLICIES, PROVIDER_IDS } from '../../../shared/protocol'
+import { APPROVAL_POLICIES } from '../../../shared/protocol'
 import { shutdownLiveTraces } from '../../telemetry/live'
 import { VERSION } from '../../version'
 import {
@@ -34,6 +34,7 @@ import { explainStoreError } from '../../store/failures'
 import { addDoctorCommand } from './doctor'
 import { DEFAULT_MAX_TOOL_CALLS } from '../../agent/loop'
 import { loadProgramDotenv } from '../../config/dotenv'
+import { providerIds } from '../../../shared/providers'
 
 function positiveInt(value: string): number {
   const n = Number(value)
@@ -63,7 +64,7 @@ export function buildProgram(): Command {
     .description('Run the agent on a task in a project folder')
     .argument('<task...>', 'what the agent should do, in plain words (quotes optional)')
     .addOption(repoOption('the project folder (default: the current directory)'))
-    .addOption(new Option('--provider <provider>', 'model provider').choices(PROVIDER_IDS))
+    .addOption(new Option('--provider <provider>', 'model provider').choices(providerIds()))
     .option('--model <name>', 'model name (e.g. gpt-4.1-mini, qwen2.5-coder:7b)')
     .option(
       '--base-url <url>',

@@ -1,13 +1,7 @@
 import path from 'node:path'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import pc from 'picocolors'
-import {
-  isHostNotice,
-  PROVIDER_IDS,
-  type Finding,
-  type FinishReason,
-  type ProviderId,
-} from '../../../shared/protocol'
+import { isHostNotice, type Finding, type FinishReason, type ProviderId } from '../../../shared/protocol'
 import { defaultDataDir } from '../../config/paths'
 import type { ReviewResult } from '../../review/review'
 import { createCoreService } from '../../service/service'
@@ -20,6 +14,7 @@ import { humanRenderer, type EventRenderer } from './render'
 import { inertDeep, inertText } from '../../../shared/terminalText'
 import { openCliStore } from './session-store'
 import { maxOf } from '../../../shared/arrays'
+import { providerIds } from '../../../shared/providers'
 
 /** `stepwise review [TARGET]` (docs/review.md): findings on stdout, progress on stderr. */
 
@@ -181,7 +176,7 @@ export function addReviewCommand(program: Command): void {
     .option('--focus <text>', 'what to look at hardest, e.g. "security" or "error handling"')
     .option('--json', 'print { sessionId, target, reason, findings, counts, summary } as one JSON document')
     .addOption(new Option('--repo <dir>', 'the project folder (default: the current directory)'))
-    .addOption(new Option('--provider <provider>', 'model provider').choices(PROVIDER_IDS))
+    .addOption(new Option('--provider <provider>', 'model provider').choices(providerIds()))
     .option('--model <name>', 'model name (e.g. gpt-4.1-mini, qwen2.5-coder:7b)')
     .option(
       '--base-url <url>',

@@ -2,12 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Command, InvalidArgumentError, Option } from 'commander'
-import {
-  APPROVAL_POLICIES,
-  PROVIDER_IDS,
-  type ApprovalPolicy,
-  type ProviderId,
-} from '../../../shared/protocol'
+import { APPROVAL_POLICIES, type ApprovalPolicy, type ProviderId } from '../../../shared/protocol'
 import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import { sandboxStatus } from '../../exec'
@@ -26,6 +21,7 @@ import {
 import { mcpConfigOption } from './mcp-start'
 import { UsageError } from './exit-codes'
 import { onStopSignals } from './signals'
+import { providerIds } from '../../../shared/providers'
 
 /*
  * `stepwise serve`: the app's renderer and core in a browser, over a WebSocket on
@@ -79,7 +75,7 @@ export function addServeCommand(program: Command): void {
       '--allow-remote',
       'allow binding an address other than loopback (anyone who can reach it needs the token)',
     )
-    .addOption(new Option('--provider <provider>', 'model provider for new sessions').choices(PROVIDER_IDS))
+    .addOption(new Option('--provider <provider>', 'model provider for new sessions').choices(providerIds()))
     .option('--model <name>', 'model for new sessions')
     .option('--base-url <url>', 'model server URL for new sessions')
     .addOption(numCtxOption())

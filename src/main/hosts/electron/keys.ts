@@ -3,6 +3,7 @@ import path from 'node:path'
 import { safeStorage } from 'electron'
 import type { ProviderId } from '../../../shared/protocol'
 import type { KeyStore } from '../../service/context'
+import { providerDescriptor } from '../../../shared/providers'
 
 // API keys on the desktop: encrypted with the OS keychain (safeStorage) in a 0600 file beside the
 // database. The environment still wins, as in the CLI. Keys never reach the renderer.
@@ -28,7 +29,8 @@ export function safeStorageKeys(dataDir: string, env: NodeJS.ProcessEnv = proces
         }
       : undefined,
     get(provider: ProviderId) {
-      if (provider !== 'ollama' && env.OPENAI_API_KEY) return env.OPENAI_API_KEY
+      const variable = providerDescriptor(provider).env.apiKey
+      if (variable && env[variable]) return env[variable]
       const sealed = read()[provider]
       if (!sealed || !safeStorage.isEncryptionAvailable()) return undefined
       try {

@@ -1,20 +1,34 @@
 import type React from 'react'
 import { useId, useState, type FormEvent } from 'react'
 import type { ProviderId } from '../../../shared/protocol'
+import { providerDescriptor } from '../../../shared/providers'
 import { setProviderAddress } from './allModels'
 
 interface AddressFormProps {
-  provider: Extract<ProviderId, 'ollama' | 'openai-chat'>
+  provider: ProviderId
   /** The address in use ('' when none). */
   value: string
   /** A Retry beside Save (the setup card's Ollama row). */
   onRetry?: () => void
 }
 
-const TEXT = {
-  ollama: { label: 'Ollama address', placeholder: 'http://127.0.0.1:11434', button: 'Save' },
-  'openai-chat': { label: 'Base URL', placeholder: 'http://localhost:1234/v1', button: 'Connect' },
-} as const
+/** A server on this machine has an address and a default; any other a base URL to connect to. */
+function textFor(provider: ProviderId): {
+  label: string
+  placeholder: string
+  button: string
+  testId: string
+} {
+  const { label, localServer, defaultBaseUrl } = providerDescriptor(provider)
+  return localServer
+    ? {
+        label: `${label} address`,
+        placeholder: defaultBaseUrl ?? '',
+        button: 'Save',
+        testId: `${provider}-address`,
+      }
+    : { label: 'Base URL', placeholder: 'http://localhost:1234/v1', button: 'Connect', testId: 'base-url' }
+}
 
 /**
  * A provider's server address, remembered by the core per provider (`providers/set`), so a
@@ -26,7 +40,7 @@ export function AddressForm({ provider, value, onRetry }: AddressFormProps): Rea
   const [draft, setDraft] = useState(value)
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
-  const text = TEXT[provider]
+  const text = textFor(provider)
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault()
@@ -57,7 +71,7 @@ export function AddressForm({ provider, value, onRetry }: AddressFormProps): Rea
         <input
           id={id}
           className="ui-input"
-          data-testid={provider === 'openai-chat' ? 'base-url' : 'ollama-address'}
+          data-testid={text.testId}
           value={draft}
           inputMode="url"
           spellCheck={false}

@@ -1,11 +1,12 @@
 import type React from 'react'
 import { useId, useState, type FormEvent } from 'react'
 import type { ProviderId } from '../../../shared/protocol'
+import { providerDescriptor } from '../../../shared/providers'
 import { invoke, toast, useApp } from '../state/store'
 import { refreshCatalog } from './allModels'
 
 interface ApiKeyFormProps {
-  provider: Exclude<ProviderId, 'ollama'>
+  provider: ProviderId
   optional?: boolean
   /** A key is already kept for this provider (said, never shown). */
   keySet?: boolean
@@ -52,7 +53,9 @@ export function ApiKeyForm({ provider, optional, keySet }: ApiKeyFormProps): Rea
           value={key}
           autoComplete="off"
           spellCheck={false}
-          placeholder={keySet ? 'Enter a new key to replace it' : provider === 'openai' ? 'sk-…' : ''}
+          placeholder={
+            keySet ? 'Enter a new key to replace it' : (providerDescriptor(provider).keyHint ?? '')
+          }
           aria-describedby={noteId}
           onChange={(e) => setKey(e.target.value)}
         />

@@ -1,5 +1,6 @@
 import type React from 'react'
 import type { ModelInfo, ProviderGroup, ProviderId } from '../../../shared/protocol'
+import { providerDescriptor } from '../../../shared/providers'
 import { formatTokens } from '../timeline/format'
 import { refreshCatalog } from './allModels'
 import { formatGigabytes, formatPrice, providerLabel, sameModel } from './format'
@@ -14,7 +15,8 @@ interface ModelListProps {
 }
 
 function detail(provider: ProviderId, m: ModelInfo): string {
-  if (provider === 'ollama') return [formatGigabytes(m.size), m.parameters].filter(Boolean).join(' · ')
+  if (providerDescriptor(provider).wire === 'ollama')
+    return [formatGigabytes(m.size), m.parameters].filter(Boolean).join(' · ')
   const parts: string[] = []
   if (m.contextWindow) parts.push(`${formatTokens(m.contextWindow)} context`)
   if (m.inputPerMTok !== undefined && m.outputPerMTok !== undefined) {
@@ -25,13 +27,13 @@ function detail(provider: ProviderId, m: ModelInfo): string {
 
 /** What a group says instead of models: not set up, not answering, nothing listed. */
 export function groupStatus(group: ProviderGroup): string {
-  if (!group.configured) return group.provider === 'openai' ? 'No API key yet.' : 'No server address yet.'
+  const { apiKey, localServer, canPull } = providerDescriptor(group.provider)
+  if (!group.configured) return apiKey === 'required' ? 'No API key yet.' : 'No server address yet.'
   if (!group.reachable)
-    return group.provider === 'ollama'
+    return localServer
       ? `Not running at ${group.baseUrl}.`
       : `${group.baseUrl} did not answer${group.error ? `: ${group.error}` : '.'}`
-  if (group.models.length === 0)
-    return group.provider === 'ollama' ? 'No models pulled yet.' : 'The server lists no models.'
+  if (group.models.length === 0) return canPull ? 'No models pulled yet.' : 'The server lists no models.'
   return `${group.models.length} model${group.models.length === 1 ? '' : 's'} · ${group.baseUrl}`
 }
 

@@ -1,6 +1,7 @@
 import type React from 'react'
 import { useId, useState, type FormEvent } from 'react'
 import type { ProviderId } from '../../../shared/protocol'
+import { providerDescriptor } from '../../../shared/providers'
 import { saveSettings, toast, useApp } from '../state/store'
 import { parseModelOptions, type DraftErrors } from '../settings/form'
 
@@ -27,7 +28,8 @@ export function ModelOptionsForm({ provider }: { provider: ProviderId }): React.
   }))
   const [errors, setErrors] = useState<DraftErrors>({})
   const [saving, setSaving] = useState(false)
-  const ollama = provider === 'ollama'
+  // num_ctx and its automatic cap are Ollama's API; other servers fix their window themselves.
+  const ollama = providerDescriptor(provider).wire === 'ollama'
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault()

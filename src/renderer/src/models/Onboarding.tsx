@@ -2,9 +2,10 @@ import type React from 'react'
 import { useEffect } from 'react'
 import { create } from 'zustand'
 import type { ProviderGroup, SetupProblem } from '../../../shared/protocol'
+import { providerDescriptor } from '../../../shared/providers'
 import { useApp } from '../state/store'
 import { AddressForm } from './AddressForm'
-import { choiceKey, groupOf, refreshCatalog, useAllModels } from './allModels'
+import { choiceKey, refreshCatalog, useAllModels } from './allModels'
 import { ApiKeyForm } from './ApiKeyForm'
 import { chooseModel, useEffectiveChoice, type ModelChoice } from './choice'
 import { isPulling, providerLabel, splitBackticks } from './format'
@@ -79,9 +80,9 @@ interface SetupCardProps {
 }
 
 function SetupCard({ choice, problems, providers }: SetupCardProps): React.JSX.Element {
-  const ollama = groupOf(providers, 'ollama')
-  const openai = groupOf(providers, 'openai')
-  const compatible = groupOf(providers, 'openai-chat')
+  // Servers on this machine first, then the cloud: each set up as its descriptor says.
+  const local = providers.filter((g) => providerDescriptor(g.provider).localServer)
+  const cloud = providers.filter((g) => !providerDescriptor(g.provider).localServer)
   const noneAnswers = providers.length > 0 && providers.every((g) => !g.reachable)
   const others = alternatives(providers, choice)
   return (
@@ -116,24 +117,26 @@ function SetupCard({ choice, problems, providers }: SetupCardProps): React.JSX.E
       )}
       <div className="setup-options">
         <div className="setup-option" data-testid="setup-local">
-          <h3>Local · Ollama</h3>
-          {choice.provider === 'ollama' && problems.some((p) => p.code === 'model-missing') && (
-            <PullButton choice={choice} />
-          )}
-          {ollama && (
+          <h3>Local · {local.map((g) => providerLabel(g.provider)).join(', ')}</h3>
+          {providerDescriptor(choice.provider).canPull &&
+            problems.some((p) => p.code === 'model-missing') && <PullButton choice={choice} />}
+          {local.map((g) => (
             <AddressForm
-              key={ollama.baseUrl}
-              provider="ollama"
-              value={ollama.baseUrl}
+              key={`${g.provider} ${g.baseUrl}`}
+              provider={g.provider}
+              value={g.baseUrl}
               onRetry={() => void refreshCatalog()}
             />
-          )}
+          ))}
         </div>
         <div className="setup-option" data-testid="setup-cloud">
           <h3>Cloud</h3>
-          {openai && !openai.configured && <ApiKeyForm provider="openai" />}
-          {compatible && (
-            <AddressForm key={compatible.baseUrl} provider="openai-chat" value={compatible.baseUrl} />
+          {cloud.map((g) =>
+            providerDescriptor(g.provider).apiKey === 'required' ? (
+              !g.configured && <ApiKeyForm key={g.provider} provider={g.provider} />
+            ) : (
+              <AddressForm key={`${g.provider} ${g.baseUrl}`} provider={g.provider} value={g.baseUrl} />
+            ),
           )}
         </div>
       </div>

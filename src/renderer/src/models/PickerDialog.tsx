@@ -1,6 +1,7 @@
 import type React from 'react'
 import { useEffect, useId, useState } from 'react'
 import type { ProviderGroup, ProviderId } from '../../../shared/protocol'
+import { providerDescriptor } from '../../../shared/providers'
 import { Dialog } from '../palette/Dialog'
 import { useApp } from '../state/store'
 import { AddressForm } from './AddressForm'
@@ -103,7 +104,7 @@ export function PickerDialog(): React.JSX.Element {
                   <span className="model-picker-group-status">{groupStatus(g)}</span>
                   {!g.configured && (
                     <button type="button" className="ui-button small" onClick={() => setTab(g.provider)}>
-                      {g.provider === 'openai' ? 'Enter API key' : 'Set up'}
+                      {providerDescriptor(g.provider).apiKey === 'required' ? 'Enter API key' : 'Set up'}
                     </button>
                   )}
                 </header>
@@ -145,23 +146,18 @@ interface ProviderSetupProps {
 /** One provider's tab: its server or key, its models, and a model by name. */
 function ProviderSetup({ group, current, onChoose }: ProviderSetupProps): React.JSX.Element {
   const { provider } = group
+  const { apiKey, canPull, description } = providerDescriptor(provider)
+  // A provider that needs a key is a cloud at its own address: the key is its setup, not an address.
   return (
     <>
-      {provider === 'ollama' && <AddressForm key={group.baseUrl} provider="ollama" value={group.baseUrl} />}
-      {provider === 'openai-chat' && (
-        <AddressForm key={group.baseUrl} provider="openai-chat" value={group.baseUrl} />
-      )}
-      {provider !== 'ollama' && (provider === 'openai' || group.configured) && (
-        <ApiKeyForm provider={provider} optional={provider === 'openai-chat'} keySet={group.keySet} />
+      {apiKey !== 'required' && <AddressForm key={group.baseUrl} provider={provider} value={group.baseUrl} />}
+      {(apiKey === 'required' || (apiKey === 'optional' && group.configured)) && (
+        <ApiKeyForm provider={provider} optional={apiKey === 'optional'} keySet={group.keySet} />
       )}
       {group.configured && <ModelList group={group} current={current} onChoose={onChoose} />}
-      {provider === 'ollama' && group.reachable && <PullForm baseUrl={group.baseUrl} onUse={onChoose} />}
-      {provider !== 'ollama' && group.configured && <ModelIdForm onUse={onChoose} />}
-      {provider === 'openai-chat' && !group.configured && (
-        <p className="ui-note">
-          Any server that speaks the OpenAI chat completions API: LM Studio, vLLM, llama.cpp, OpenRouter.
-        </p>
-      )}
+      {canPull && group.reachable && <PullForm baseUrl={group.baseUrl} onUse={onChoose} />}
+      {!canPull && group.configured && <ModelIdForm onUse={onChoose} />}
+      {description && !group.configured && <p className="ui-note">{description}</p>}
     </>
   )
 }

@@ -1,6 +1,7 @@
 import type React from 'react'
 import { useRef, type KeyboardEvent } from 'react'
-import { PROVIDER_LABELS } from './format'
+import { providerIds } from '../../../shared/providers'
+import { providerLabel } from './format'
 import type { PickerTab } from './pickerState'
 
 interface ProviderTabsProps {
@@ -10,10 +11,12 @@ interface ProviderTabsProps {
   idBase: string
 }
 
-/** Every model first, then each provider (local first) with its setup. */
-const ORDER: readonly PickerTab[] = ['all', 'ollama', 'openai', 'openai-chat']
+/** Every model first, then each provider in the registry's order (local first) with its setup. */
+const ORDER: readonly PickerTab[] = ['all', ...providerIds()]
 
-const LABELS: Record<PickerTab, string> = { all: 'All models', ...PROVIDER_LABELS }
+function tabLabel(tab: PickerTab): string {
+  return tab === 'all' ? 'All models' : providerLabel(tab)
+}
 
 /** The picker's tabs: arrow keys, Home and End move between them (a roving tab stop). */
 export function ProviderTabs({ value, onChange, idBase }: ProviderTabsProps): React.JSX.Element {
@@ -57,7 +60,7 @@ export function ProviderTabs({ value, onChange, idBase }: ProviderTabsProps): Re
           className="model-picker-tab"
           onClick={() => onChange(provider)}
         >
-          {LABELS[provider]}
+          {tabLabel(provider)}
         </button>
       ))}
     </div>

@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { ModelInfo, ProviderId } from '../../../shared/protocol'
+import { isProviderId, providerDescriptor } from '../../../shared/providers'
 import { invoke, useApp } from '../state/store'
 import { refreshCatalog } from './allModels'
 
@@ -24,6 +25,20 @@ export const useCatalog = create<CatalogState>(() => ({ entries: {} }))
 
 export function catalogKey(provider: ProviderId, baseUrl?: string): string {
   return `${provider} ${baseUrl ?? ''}`
+}
+
+/**
+ * Where a session's prices come from (its descriptor's `pricing`): the provider's list, or the
+ * list of the server at the session's address; null for a free (local) or unknown provider.
+ */
+export function priceListOf(
+  provider: string,
+  baseUrl: string | undefined,
+): { provider: ProviderId; baseUrl?: string } | null {
+  if (!isProviderId(provider)) return null
+  const { pricing } = providerDescriptor(provider)
+  if (pricing === 'none') return null
+  return pricing === 'per-address' ? { provider, baseUrl } : { provider }
 }
 
 const inFlight = new Map<string, Promise<void>>()

@@ -1,12 +1,11 @@
-import { PROVIDER_LABELS, sameModelName } from '../../../shared/model-ref'
+import { sameModelName } from '../../../shared/model-ref'
+import { providerLabel as labelOf } from '../../../shared/providers'
 
 /** Pure helpers for the model picker: labels, sizes and pull progress. */
 
-export { PROVIDER_LABELS }
-
 export function providerLabel(provider: string | null | undefined): string {
   if (!provider) return ''
-  return (PROVIDER_LABELS as Record<string, string>)[provider] ?? provider
+  return labelOf(provider)
 }
 
 /** "Provider · model", as the picker's button and the status bar show the current choice. */

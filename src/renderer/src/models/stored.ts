@@ -1,4 +1,4 @@
-import { providerIdSchema, type ProviderId } from '../../../shared/protocol'
+import { knownProviderIdSchema, type ProviderId } from '../../../shared/protocol'
 
 /** The model a session runs on: what `session/create` and `session/configure` take. */
 export interface ModelChoice {
@@ -18,7 +18,7 @@ export function parseChoice(raw: string | null): ModelChoice | null {
   }
   if (typeof value !== 'object' || value === null) return null
   const { provider, model, baseUrl } = value as Record<string, unknown>
-  const parsed = providerIdSchema.safeParse(provider)
+  const parsed = knownProviderIdSchema.safeParse(provider)
   if (!parsed.success || typeof model !== 'string' || model.trim() === '') return null
   if (baseUrl !== undefined && !isHttpUrl(baseUrl)) return null
   return { provider: parsed.data, model, ...(typeof baseUrl === 'string' ? { baseUrl } : {}) }

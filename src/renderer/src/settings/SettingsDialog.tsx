@@ -1,13 +1,20 @@
 import type React from 'react'
-import { useId, useState, type FormEvent, type ReactNode } from 'react'
-import type { AppSettings } from '../../../shared/protocol'
+import { useId, useState, type FormEvent } from 'react'
+import type { AppSettings, ApprovalPolicy } from '../../../shared/protocol'
 import { NotificationSettings } from '../attention/NotificationSettings'
 import { McpRoot } from '../mcp/McpDialog'
 import { ApprovalRules } from './ApprovalRules'
 import { McpSettingsRow } from '../mcp/McpSettingsRow'
 import { Dialog } from '../palette/Dialog'
 import { saveSettings, toast, useApp } from '../state/store'
-import { fromDraft, MODEL_OPTIONS_NOTE, toDraft, type DraftErrors, type SettingsDraft } from './form'
+import {
+  FIELD_GROUPS,
+  fromDraft,
+  toDraft,
+  type DraftErrors,
+  type FieldSpec,
+  type SettingsDraft,
+} from './form'
 import { POLICIES, POLICY_INFO, setSessionPolicy } from './policy'
 import { closeSettings, useSettingsUi } from './settingsUi'
 import { applyTheme, useApplyTheme } from './theme'
@@ -33,20 +40,14 @@ export function SettingsDialog(): React.JSX.Element | null {
   )
 }
 
-function SettingsForm({ settings }: { settings: AppSettings }): React.JSX.Element {
-  const ids = useId()
+/** The draft, its errors and its save: what the form's rows edit. */
+function useSettingsDraft(settings: AppSettings) {
   const [draft, setDraft] = useState<SettingsDraft>(() => toDraft(settings))
   const [errors, setErrors] = useState<DraftErrors>({})
   const [saving, setSaving] = useState(false)
   const sessionId = useApp((s) => s.sessionId)
   const set = <K extends keyof SettingsDraft>(key: K, value: SettingsDraft[K]): void =>
     setDraft((d) => ({ ...d, [key]: value }))
-
-  const changeTheme = (theme: AppSettings['theme']): void => {
-    set('theme', theme)
-    applyTheme(theme)
-    saveSettings({ theme }).catch(() => undefined) // toasted; the look still changed for now
-  }
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault()
@@ -69,148 +70,48 @@ function SettingsForm({ settings }: { settings: AppSettings }): React.JSX.Elemen
       setSaving(false)
     }
   }
+  return { draft, errors, saving, sessionId, set, submit }
+}
 
-  const field = (
-    key: keyof SettingsDraft,
-  ): { id: string; 'aria-invalid': boolean; 'aria-describedby'?: string } => ({
-    id: `${ids}-${key}`,
-    'aria-invalid': errors[key] !== undefined,
-    'aria-describedby': errors[key] ? `${ids}-${key}-error` : undefined,
-  })
-  const error = (key: keyof SettingsDraft): ReactNode =>
-    errors[key] && (
-      <p id={`${ids}-${key}-error`} className="settings-error">
-        {errors[key]}
-      </p>
-    )
+function SettingsForm({ settings }: { settings: AppSettings }): React.JSX.Element {
+  const ids = useId()
+  const { draft, errors, saving, sessionId, set, submit } = useSettingsDraft(settings)
+
+  const changeTheme = (theme: AppSettings['theme']): void => {
+    set('theme', theme)
+    applyTheme(theme)
+    saveSettings({ theme }).catch(() => undefined) // toasted; the look still changed for now
+  }
 
   return (
     <form className="settings-form" onSubmit={(e) => void submit(e)} noValidate>
-      <fieldset className="settings-fieldset">
-        <legend>Approval policy</legend>
-        {POLICIES.map((p) => (
-          <label key={p} className="settings-radio">
-            <input
-              type="radio"
-              name={`${ids}-policy`}
-              value={p}
-              checked={draft.approvalPolicy === p}
-              data-autofocus={draft.approvalPolicy === p ? true : undefined}
-              onChange={() => set('approvalPolicy', p)}
+      <PolicyFieldset
+        name={`${ids}-policy`}
+        value={draft.approvalPolicy}
+        sessionOpen={sessionId !== null}
+        onChange={(p) => set('approvalPolicy', p)}
+      />
+
+      {FIELD_GROUPS.map((group) => (
+        <fieldset
+          key={group.legend}
+          className={`settings-fieldset settings-columns${group.columns === 3 ? ' three' : ''}`}
+          data-testid={group.testId}
+        >
+          <legend>{group.legend}</legend>
+          {group.fields.map((spec) => (
+            <DraftField
+              key={spec.key}
+              spec={spec}
+              id={`${ids}-${spec.key}`}
+              value={draft[spec.key]}
+              error={errors[spec.key]}
+              onChange={(v) => set(spec.key, v)}
             />
-            <span>
-              <span className="settings-radio-label">{POLICY_INFO[p].label}</span>
-              <span className="settings-radio-note">{POLICY_INFO[p].explanation}</span>
-            </span>
-          </label>
-        ))}
-        <p className="ui-note">
-          {sessionId ? 'Also applies to the open chat at once.' : 'The default for new chats.'}
-        </p>
-      </fieldset>
-
-      <fieldset className="settings-fieldset settings-columns">
-        <legend>Commands</legend>
-        <div>
-          <label className="ui-label" htmlFor={`${ids}-allow`}>
-            Always allow (one a line)
-          </label>
-          <textarea
-            className="ui-textarea"
-            rows={4}
-            spellCheck={false}
-            placeholder="npm test"
-            value={draft.allow}
-            onChange={(e) => set('allow', e.target.value)}
-            {...field('allow')}
-          />
-          {error('allow')}
-        </div>
-        <div>
-          <label className="ui-label" htmlFor={`${ids}-deny`}>
-            Never run (one a line)
-          </label>
-          <textarea
-            className="ui-textarea"
-            rows={4}
-            spellCheck={false}
-            placeholder="git push"
-            value={draft.deny}
-            onChange={(e) => set('deny', e.target.value)}
-            {...field('deny')}
-          />
-          {error('deny')}
-        </div>
-      </fieldset>
-
-      <fieldset className="settings-fieldset settings-columns">
-        <legend>Limits</legend>
-        <NumberField
-          label="Max file read (KB)"
-          value={draft.maxReadKb}
-          onChange={(v) => set('maxReadKb', v)}
-          {...field('maxReadKb')}
-        >
-          {error('maxReadKb')}
-        </NumberField>
-        <NumberField
-          label="Max file write (KB)"
-          value={draft.maxWriteKb}
-          onChange={(v) => set('maxWriteKb', v)}
-          {...field('maxWriteKb')}
-        >
-          {error('maxWriteKb')}
-        </NumberField>
-        <NumberField
-          label="Max steps a turn"
-          value={draft.maxSteps}
-          onChange={(v) => set('maxSteps', v)}
-          {...field('maxSteps')}
-        >
-          {error('maxSteps')}
-        </NumberField>
-        <NumberField
-          label="Max tool calls a turn"
-          value={draft.maxToolCalls}
-          onChange={(v) => set('maxToolCalls', v)}
-          {...field('maxToolCalls')}
-        >
-          {error('maxToolCalls')}
-        </NumberField>
-      </fieldset>
-
-      <fieldset className="settings-fieldset settings-columns three" data-testid="settings-model-options">
-        <legend>Model window and sampling</legend>
-        <NumberField
-          label="Context window (tokens)"
-          placeholder="auto"
-          value={draft.numCtx}
-          onChange={(v) => set('numCtx', v)}
-          {...field('numCtx')}
-        >
-          {error('numCtx')}
-        </NumberField>
-        <NumberField
-          label="Largest automatic window"
-          placeholder="32768"
-          value={draft.maxNumCtx}
-          onChange={(v) => set('maxNumCtx', v)}
-          {...field('maxNumCtx')}
-        >
-          {error('maxNumCtx')}
-        </NumberField>
-        <NumberField
-          label="Temperature"
-          placeholder="server default"
-          inputMode="decimal"
-          value={draft.temperature}
-          onChange={(v) => set('temperature', v)}
-          {...field('temperature')}
-        >
-          {error('temperature')}
-        </NumberField>
-        <p className="ui-note settings-span">{MODEL_OPTIONS_NOTE}</p>
-      </fieldset>
+          ))}
+          {group.note && <p className="ui-note settings-span">{group.note}</p>}
+        </fieldset>
+      ))}
 
       <ApprovalRules />
 
@@ -247,43 +148,84 @@ function SettingsForm({ settings }: { settings: AppSettings }): React.JSX.Elemen
   )
 }
 
-interface NumberFieldProps {
-  id: string
-  label: string
-  value: string
-  placeholder?: string
-  inputMode?: 'numeric' | 'decimal'
-  onChange(value: string): void
-  'aria-invalid': boolean
-  'aria-describedby'?: string
-  children?: ReactNode
+interface PolicyFieldsetProps {
+  name: string
+  value: ApprovalPolicy
+  sessionOpen: boolean
+  onChange(policy: ApprovalPolicy): void
 }
 
-function NumberField({
-  id,
-  label,
-  value,
-  onChange,
-  children,
-  placeholder,
-  inputMode = 'numeric',
-  ...aria
-}: NumberFieldProps): React.JSX.Element {
+function PolicyFieldset({ name, value, sessionOpen, onChange }: PolicyFieldsetProps): React.JSX.Element {
+  return (
+    <fieldset className="settings-fieldset">
+      <legend>Approval policy</legend>
+      {POLICIES.map((p) => (
+        <label key={p} className="settings-radio">
+          <input
+            type="radio"
+            name={name}
+            value={p}
+            checked={value === p}
+            data-autofocus={value === p ? true : undefined}
+            onChange={() => onChange(p)}
+          />
+          <span>
+            <span className="settings-radio-label">{POLICY_INFO[p].label}</span>
+            <span className="settings-radio-note">{POLICY_INFO[p].explanation}</span>
+          </span>
+        </label>
+      ))}
+      <p className="ui-note">
+        {sessionOpen ? 'Also applies to the open chat at once.' : 'The default for new chats.'}
+      </p>
+    </fieldset>
+  )
+}
+
+interface DraftFieldProps {
+  spec: FieldSpec
+  id: string
+  value: string
+  error: string | undefined
+  onChange(value: string): void
+}
+
+/** One row of the field table: its label, its box and the message when what it holds is not valid. */
+function DraftField({ spec, id, value, error, onChange }: DraftFieldProps): React.JSX.Element {
+  const errorId = `${id}-error`
+  const aria = { 'aria-invalid': error !== undefined, 'aria-describedby': error ? errorId : undefined }
   return (
     <div>
       <label className="ui-label" htmlFor={id}>
-        {label}
+        {spec.label}
       </label>
-      <input
-        id={id}
-        className="ui-input"
-        inputMode={inputMode}
-        placeholder={placeholder}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        {...aria}
-      />
-      {children}
+      {spec.kind === 'lines' ? (
+        <textarea
+          id={id}
+          className="ui-textarea"
+          rows={4}
+          spellCheck={false}
+          placeholder={spec.placeholder}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          {...aria}
+        />
+      ) : (
+        <input
+          id={id}
+          className="ui-input"
+          inputMode={spec.inputMode ?? 'numeric'}
+          placeholder={spec.placeholder}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          {...aria}
+        />
+      )}
+      {error && (
+        <p id={errorId} className="settings-error">
+          {error}
+        </p>
+      )}
     </div>
   )
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { appSettingsSchema, type AppSettings } from '../../../shared/protocol'
-import { bytesToKb, fromDraft, parseLines, parseModelOptions, toDraft } from './form'
+import { bytesToKb, FIELD_GROUPS, fromDraft, parseLines, parseModelOptions, toDraft } from './form'
 
 const settings: AppSettings = {
   approvalPolicy: 'ask',
@@ -79,5 +79,21 @@ describe('the model options fields', () => {
     expect(Object.keys(bad.errors).sort()).toEqual(['maxNumCtx', 'numCtx', 'temperature'])
     expect(bad.errors.numCtx).toMatch(/512/)
     expect(fromDraft({ ...toDraft(settings), temperature: '-1' }).ok).toBe(false)
+  })
+})
+
+describe('the field table', () => {
+  const rows = FIELD_GROUPS.flatMap((g) => g.fields)
+
+  it('has one row for every text field of the draft, and no other', () => {
+    const textKeys = Object.keys(toDraft(settings)).filter((k) => k !== 'approvalPolicy' && k !== 'theme')
+    expect(rows.map((r) => r.key).sort()).toEqual(textKeys.sort())
+  })
+
+  it('has every number row checked: a value out of range is an error on that row', () => {
+    for (const row of rows.filter((r) => r.kind === 'number')) {
+      const back = fromDraft({ ...toDraft(settings), [row.key]: '99999999999' })
+      expect(back.ok ? [] : Object.keys(back.errors)).toEqual([row.key])
+    }
   })
 })

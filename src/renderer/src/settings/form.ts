@@ -51,6 +51,69 @@ function optionalText(n: number | undefined): string {
 export const MODEL_OPTIONS_NOTE =
   "Empty window: Ollama uses the model's own length up to the largest automatic window (32,768 unless raised); another server's window comes from Stepwise's model table. Windows of 8,192 tokens or less get a compact prompt. Applies from the next turn."
 
+/** The draft's fields typed as text: every one is a row of the field table below. */
+export type TextKey = Exclude<keyof SettingsDraft, 'approvalPolicy' | 'theme'>
+
+/** One row of the settings form: a text box (`lines`: one rule a line) or a number field. */
+export interface FieldSpec {
+  key: TextKey
+  label: string
+  kind: 'lines' | 'number'
+  placeholder?: string
+  inputMode?: 'numeric' | 'decimal'
+}
+
+/** A fieldset of rows, with its legend, layout and an optional note under the rows. */
+export interface FieldGroup {
+  legend: string
+  columns: 2 | 3
+  fields: readonly FieldSpec[]
+  testId?: string
+  note?: string
+}
+
+/**
+ * The settings form's text rows, as a table: the form draws them, `fromDraft` checks them.
+ * A new setting is a draft key, a row here and its check in `fromDraft`.
+ */
+export const FIELD_GROUPS: readonly FieldGroup[] = [
+  {
+    legend: 'Commands',
+    columns: 2,
+    fields: [
+      { key: 'allow', label: 'Always allow (one a line)', kind: 'lines', placeholder: 'npm test' },
+      { key: 'deny', label: 'Never run (one a line)', kind: 'lines', placeholder: 'git push' },
+    ],
+  },
+  {
+    legend: 'Limits',
+    columns: 2,
+    fields: [
+      { key: 'maxReadKb', label: 'Max file read (KB)', kind: 'number' },
+      { key: 'maxWriteKb', label: 'Max file write (KB)', kind: 'number' },
+      { key: 'maxSteps', label: 'Max steps a turn', kind: 'number' },
+      { key: 'maxToolCalls', label: 'Max tool calls a turn', kind: 'number' },
+    ],
+  },
+  {
+    legend: 'Model window and sampling',
+    columns: 3,
+    testId: 'settings-model-options',
+    note: MODEL_OPTIONS_NOTE,
+    fields: [
+      { key: 'numCtx', label: 'Context window (tokens)', kind: 'number', placeholder: 'auto' },
+      { key: 'maxNumCtx', label: 'Largest automatic window', kind: 'number', placeholder: '32768' },
+      {
+        key: 'temperature',
+        label: 'Temperature',
+        kind: 'number',
+        placeholder: 'server default',
+        inputMode: 'decimal',
+      },
+    ],
+  },
+]
+
 export const MIN_CTX = 512
 export const MAX_CTX = 2_097_152
 
