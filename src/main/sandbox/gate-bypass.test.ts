@@ -66,12 +66,12 @@ const NOT_A_PROJECT_FILE: Record<string, Why> = {
   'snapshot/statFiles.ts': { reads: 1, why: '/proc/thread-self (the stat thread id)' },
   'snapshot/changeTracker.ts': { reads: 2, why: '/proc/sys/fs/inotify limits (queued events, user watches)' },
   'snapshot/flatFile.ts': { reads: 1, why: 'state files in the data folder' },
-  'exec/bwrap.ts': { reads: 1, why: '/proc/net/unix, to mask listening sockets: never shown' },
-  'exec/git-history.ts': {
+  'sandboxing/bwrap.ts': { reads: 1, why: '/proc/net/unix, to mask listening sockets: never shown' },
+  'sandboxing/git-history.ts': {
     reads: 3,
     why: "a .git file's gitdir and commondir, and the names in the git folder's refs, to find which object stores to hide: never shown",
   },
-  'exec/sandbox-probe.ts': { reads: 1, why: '/proc/self/ns (probing the command sandbox)' },
+  'sandboxing/sandbox-probe.ts': { reads: 1, why: '/proc/self/ns (probing the command sandbox)' },
   'timetravel/bundle-format.ts': { reads: 3, why: 'session bundles the user exports or imports' },
   'timetravel/restore-apply.ts': {
     reads: 2,
@@ -99,13 +99,13 @@ const SHOWS_NOTHING: Record<string, Why> = {
     reads: 1,
     why: 'walks credential folders for their inodes, to refuse hard links to them',
   },
-  'exec/secrets-mask.ts': { reads: 1, why: 'walks the project for secret names, to mask them from commands' },
-  'exec/redact.ts': { reads: 1, why: 'reads secret files to learn the values to redact from command output' },
-  'exec/detect.ts': {
+  'sandboxing/secrets-mask.ts': { reads: 1, why: 'walks the project for secret names, to mask them from commands' },
+  'sandboxing/redact.ts': { reads: 1, why: 'reads secret files to learn the values to redact from command output' },
+  'verify/detect.ts': {
     reads: 3,
     why: 'package.json / Makefile / pyproject names of scripts to run; size-bounded, non-blocking, parsed, never shown',
   },
-  'exec/project.ts': { reads: 2, why: 'a test report the test run wrote, parsed into pass/fail counts' },
+  'verify/project.ts': { reads: 2, why: 'a test report the test run wrote, parsed into pass/fail counts' },
   'tools/git-safe.ts': { reads: 1, why: '.git/index, to compare with what git reported; never shown' },
   'tools/git-dir.ts': { reads: 1, why: "the .git file's gitdir line, to check the repository stays inside" },
   'snapshot/reproduce.ts': {

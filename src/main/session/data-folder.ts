@@ -1,5 +1,6 @@
 import path from 'node:path'
-import { hideFromCommands, keepSecretsScansIn } from '../exec'
+import { hideFromCommands } from '../sandboxing/secrets-mask'
+import { keepSecretsScansIn } from '../sandboxing/secrets-scan-state'
 import { keepTempJournalIn } from '../sandbox/temp-files'
 import type { Store } from '../store/types'
 

@@ -76,7 +76,7 @@ export interface ToolContext {
    */
   beforeCommand?: () => Promise<void>
   /** The user's command settings (allow/deny lists, network, timeouts, sandbox); defaults when absent. */
-  commands?: import('../exec/settings').CommandSettings
+  commands?: import('../sandboxing/settings').CommandSettings
   /** The project's code index (code tools); absent until it is built, or when indexing is off. */
   index?: import('../index/code-index').CodeIndex
   signal: AbortSignal

@@ -40,7 +40,7 @@ export const commandSubjectSchema = z.object({
   kind: z.literal('command'),
   command: z.string(),
   cwd: z.string(),
-  /** The command policy's verdict on the whole line (main/exec/policy.ts). */
+  /** The command policy's verdict on the whole line (main/policy/policy.ts). */
   verdict: z.enum(['allow', 'ask', 'deny']),
   /** Why it is denied or needs asking. */
   reason: z.string().optional(),

@@ -10,7 +10,7 @@ import {
 } from '../../../shared/protocol'
 import { InvalidStepError } from '../../agent/resume'
 import { defaultDataDir } from '../../config/paths'
-import { commandSettingsFrom } from '../../exec'
+import { commandSettingsFrom } from '../../sandboxing/settings'
 import { checkForkAt, ForkError, forkContinuation, forkSession, type ForkResult } from '../../timetravel/fork'
 import { createCoreService } from '../../service/service'
 import { closeSnapshotters } from '../../session/start'

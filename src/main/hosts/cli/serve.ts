@@ -10,7 +10,7 @@ import {
 } from '../../../shared/protocol'
 import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
-import { sandboxStatus } from '../../exec'
+import { sandboxStatus } from '../../sandboxing/sandbox-probe'
 import { createCoreService } from '../../service/service'
 import { openDataFolder } from '../../session/open-data-folder'
 import { startWebHost } from '../web/server'

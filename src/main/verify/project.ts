@@ -4,8 +4,8 @@ import type { ToolContext } from '../tools/types'
 import { parseDiagnostics, type Diagnostic } from './build-errors'
 import { LOOKED_FOR, detectProjectCommands, narrowTests, shQuote, type RunnerKind } from './detect'
 import { parseJsonReport, parseTestOutput, type TestReport } from './failures'
-import { runCommand, type RunResult } from './runner'
-import { DEFAULT_COMMAND_SETTINGS, MAX_TIMEOUT_S, type CommandSettings } from './settings'
+import { runCommand, type RunResult } from '../sandboxing/runner'
+import { DEFAULT_COMMAND_SETTINGS, MAX_TIMEOUT_S, type CommandSettings } from '../sandboxing/settings'
 import { pushAll } from '../../shared/arrays'
 
 /*

@@ -2,7 +2,7 @@ import type { CommandPart } from '../../shared/protocol'
 import type { ToolContext } from '../tools/types'
 import { loadShellParser, parseShell } from './parse'
 import { checkCommand } from './policy'
-import { settingsOf } from './project'
+import { settingsOf } from '../verify/project'
 
 /** Redirects that write nowhere a rule could hide a change in. */
 const HARMLESS_REDIRECT = /^(\/dev\/null|&?[0-2]|-)$/

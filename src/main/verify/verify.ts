@@ -1,7 +1,7 @@
 import { formatDiagnostic, type Diagnostic } from './build-errors'
 import type { TestFailure, TestReport } from './failures'
-import { checkCommand } from './policy'
-import { unconfinedCommandProblem } from './sandbox-probe'
+import { checkCommand } from '../policy/policy'
+import { unconfinedCommandProblem } from '../sandboxing/sandbox-probe'
 import {
   prepareBuild,
   prepareTests,

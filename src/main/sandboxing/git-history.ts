@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { openSafeGit } from '../tools/git-safe'
-import { normalise, options } from './options'
-import { GIT_SUBCOMMANDS, type GitCall } from './programs/git'
+import { normalise, options } from '../policy/options'
+import { GIT_SUBCOMMANDS, type GitCall } from '../policy/programs/git'
 import { isSecretName } from '../sandbox/denylist'
 import { loadHistoryVerdict, saveHistoryVerdict } from './secrets-scan-state'
 
