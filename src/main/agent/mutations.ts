@@ -1,7 +1,7 @@
 import { fileSubject } from '../../shared/approval-diff'
 import { unifiedDiff } from '../../shared/diff'
 import type { ApprovalSubject, SubjectOf } from '../../shared/protocol'
-import { isAgentFile } from '../sandbox/agent-files'
+import { isAgentFile } from '../containment/agent-files'
 import { commandParts } from '../policy/parts'
 import { applyFileChange, isApplyConflict } from '../tools/apply'
 import type { ActionPlan, ActionTool, MutatingTool, ToolContext, ToolResult } from '../tools/types'

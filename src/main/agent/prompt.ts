@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createGate, type Gate } from '../sandbox/gate'
-import type { ResolvedPath } from '../sandbox/types'
+import { createGate, type Gate } from '../containment/gate'
+import type { ResolvedPath } from '../containment/types'
 
 /**
  * Finds `resources/` whether we run from the sources (tests), from the build

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { openSafeGit } from '../tools/git-safe'
 import { normalise, options } from '../policy/options'
 import { GIT_SUBCOMMANDS, type GitCall } from '../policy/programs/git'
-import { isSecretName } from '../sandbox/denylist'
+import { isSecretName } from '../containment/denylist'
 import { loadHistoryVerdict, saveHistoryVerdict } from './secrets-scan-state'
 
 /*

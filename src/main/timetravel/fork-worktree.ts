@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { createSandbox } from '../sandbox/sandbox'
+import { createSandbox } from '../containment/sandbox'
 import { createBlobStore } from '../snapshot/blobs'
 import { openSafeGit, type SafeGit } from '../tools/git-safe'
 import type { Snapshotter } from '../snapshot/snapshotter'

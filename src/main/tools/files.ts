@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises'
-import type { Gate } from '../sandbox/gate'
-import type { ResolvedPath } from '../sandbox/types'
-import { readWithFingerprint } from '../sandbox/fingerprint'
+import type { Gate } from '../containment/gate'
+import type { ResolvedPath } from '../containment/types'
+import { readWithFingerprint } from '../containment/fingerprint'
 import { decodeText, formatBytes, isBinary } from './text'
 import type { FileFingerprint, ToolContext } from './types'
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises'
 import { z } from 'zod'
-import { createGlobFilter } from '../sandbox/globs'
-import { unreadablePaths, type UnreadablePath } from '../sandbox/ripgrep'
+import { createGlobFilter } from '../containment/globs'
+import { unreadablePaths, type UnreadablePath } from '../containment/ripgrep'
 import { fail, loadTextFile, resolvePath, statKind, type ToolError } from './files'
 import { optionalBool, optionalInt, optionalString, pathArg } from './schema'
 import {

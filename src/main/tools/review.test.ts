@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { sha256Hex } from '../sandbox/fingerprint'
+import { sha256Hex } from '../containment/fingerprint'
 import {
   diffFileAgainstOriginalTool,
   getBaselineInfoTool,

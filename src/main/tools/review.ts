@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises'
 import { z } from 'zod'
 import { diffStat, unifiedDiff } from '../../shared/diff'
-import { sha256Hex } from '../sandbox/fingerprint'
+import { sha256Hex } from '../containment/fingerprint'
 import { fail, MAX_LOAD_BYTES, resolvePath, statKind } from './files'
 import { textMeta, viewLines } from './read'
 import { optionalInt, optionalString, pathArg } from './schema'

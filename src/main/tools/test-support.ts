@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { onTestFinished } from 'vitest'
-import { createSandbox, type SandboxOptions } from '../sandbox/sandbox'
+import { createSandbox, type SandboxOptions } from '../containment/sandbox'
 import { createReadTracker } from './read-tracker'
 import type { BaselineReader, ToolContext, ToolResult } from './types'
 

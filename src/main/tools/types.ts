@@ -61,7 +61,7 @@ export interface BaselineReader {
 export interface ToolContext {
   /** The project root, already realpath'd. */
   root: string
-  sandbox: import('../sandbox/types').Sandbox
+  sandbox: import('../containment/types').Sandbox
   reads: ReadTracker
   limits: ToolLimits
   baseline?: BaselineReader

@@ -17,11 +17,11 @@ const READ_CALL =
 type Why = { reads: number; why: string }
 
 const THROUGH_THE_GATE: Record<string, Why> = {
-  'sandbox/gate.ts': {
+  'containment/gate.ts': {
     reads: 3,
     why: 'the gate itself: open without following links, fstat, read, content check',
   },
-  'sandbox/fingerprint.ts': {
+  'containment/fingerprint.ts': {
     reads: 2,
     why: 'the file tools read here after gate.resolve (O_NOFOLLOW), and loadTextFile asks gate.checkContent',
   },
@@ -77,7 +77,7 @@ const NOT_A_PROJECT_FILE: Record<string, Why> = {
     reads: 2,
     why: 'opens a project file to WRITE it (O_WRONLY|O_NOFOLLOW); hashes one to tell a hand-made change since an interrupted restore (the bytes are dropped)',
   },
-  'sandbox/temp-files.ts': { reads: 2, why: 'the journals of temp-file writes in the data folder' },
+  'containment/temp-files.ts': { reads: 2, why: 'the journals of temp-file writes in the data folder' },
   'store/health.ts': { reads: 2, why: "the store's own marks in the data folder (open processes, damage)" },
   'store/doctor.ts': { reads: 1, why: "the data folder's backups" },
   'hosts/cli/doctor.ts': { reads: 1, why: "the data folder's backups, by name" },
@@ -94,8 +94,8 @@ const SHOWS_NOTHING: Record<string, Why> = {
     reads: 1,
     why: 'folder names, counted to tell a small tree (bounded walk, denied folders skipped); nothing read or shown',
   },
-  'sandbox/gitignore.ts': { reads: 2, why: '.gitignore files, used as ignore rules, never shown' },
-  'sandbox/secret-links.ts': {
+  'containment/gitignore.ts': { reads: 2, why: '.gitignore files, used as ignore rules, never shown' },
+  'containment/secret-links.ts': {
     reads: 1,
     why: 'walks credential folders for their inodes, to refuse hard links to them',
   },
