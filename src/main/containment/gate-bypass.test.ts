@@ -106,8 +106,8 @@ const SHOWS_NOTHING: Record<string, Why> = {
     why: 'package.json / Makefile / pyproject names of scripts to run; size-bounded, non-blocking, parsed, never shown',
   },
   'verify/project.ts': { reads: 2, why: 'a test report the test run wrote, parsed into pass/fail counts' },
-  'tools/git-safe.ts': { reads: 1, why: '.git/index, to compare with what git reported; never shown' },
-  'tools/git-dir.ts': { reads: 1, why: "the .git file's gitdir line, to check the repository stays inside" },
+  'git/git-safe.ts': { reads: 1, why: '.git/index, to compare with what git reported; never shown' },
+  'git/git-dir.ts': { reads: 1, why: "the .git file's gitdir line, to check the repository stays inside" },
   'snapshot/reproduce.ts': {
     reads: 1,
     why: 'hashes a file to compare with a stored hash; the bytes are dropped',

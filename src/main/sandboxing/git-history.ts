@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { openSafeGit } from '../tools/git-safe'
+import { openSafeGit } from '../git/git-safe'
 import { normalise, options } from '../policy/options'
 import { GIT_SUBCOMMANDS, type GitCall } from '../policy/programs/git'
 import { isSecretName } from '../containment/denylist'
