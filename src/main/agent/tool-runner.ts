@@ -5,7 +5,7 @@ import type {
   ToolAttachment,
   ToolCall,
 } from '../../shared/protocol'
-import { runMcpCall } from '../mcp/run'
+import { runMcpCall } from './mcp-run'
 import { isMcpTool } from '../mcp/tools'
 import { isAgentFile } from '../containment/agent-files'
 import { findTool, parseToolCall, unknownToolError } from '../tools/registry'

@@ -26,7 +26,7 @@ import { onStopSignals } from './signals'
 import { terminalApprover } from './terminal-approver'
 import { inertText } from '../../../shared/terminalText'
 import { openCliStore } from './session-store'
-import { dailyBackup } from '../../session/open-data-folder'
+import { dailyBackup } from '../../open-data-folder'
 
 export interface EditOptions {
   repo?: string

@@ -12,7 +12,7 @@ import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import { sandboxStatus } from '../../sandboxing/sandbox-probe'
 import { createCoreService } from '../../service/service'
-import { openDataFolder } from '../../session/open-data-folder'
+import { openDataFolder } from '../../open-data-folder'
 import { startWebHost } from '../web/server'
 import {
   firstTokenTimeoutOption,

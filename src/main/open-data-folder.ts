@@ -1,9 +1,9 @@
-import { recoverInterruptedRestores } from '../timetravel/restore'
-import { backupStore } from '../store/doctor'
-import { openStore, type OpenStoreOptions } from '../store/store'
-import type { Store } from '../store/types'
-import { sweepTempWrites } from '../containment/temp-files'
-import { bindDataFolder } from './data-folder'
+import { recoverInterruptedRestores } from './timetravel/restore'
+import { backupStore } from './store/doctor'
+import { openStore, type OpenStoreOptions } from './store/store'
+import type { Store } from './store/types'
+import { sweepTempWrites } from './containment/temp-files'
+import { bindDataFolder } from './session/data-folder'
 
 export interface OpenedDataFolder {
   store: Store
