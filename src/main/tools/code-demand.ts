@@ -6,7 +6,8 @@ import type { ResolvedPath } from '../containment/types'
 import { definitionsOf } from '../index/graph'
 import { cap } from './code-outline'
 import { MAX_LOAD_BYTES, resolvePath } from './files'
-import { decodeText, splitLines } from './text'
+import { splitLines } from './text'
+import { decodeText } from '../../shared/text-bytes'
 import type { ToolContext, ToolResult } from './types'
 
 /*

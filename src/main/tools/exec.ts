@@ -10,11 +10,10 @@ import {
   runInProject,
   runProblem,
   runTests,
-  settingsOf,
   type PreparedRun,
 } from '../verify/project'
 import type { RunResult } from '../sandboxing/runner'
-import { MAX_TIMEOUT_S } from '../sandboxing/settings'
+import { MAX_TIMEOUT_S, settingsOf } from '../sandboxing/settings'
 import { formatFailure } from '../verify/verify'
 import { optionalInt, optionalString } from './schema'
 import type { ActionPlan, ActionTool, ToolContext, ToolResult } from './types'

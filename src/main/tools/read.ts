@@ -8,15 +8,14 @@ import {
   EMPTY_FILE,
   INVALID_UTF8_NOTE,
   countLines,
-  decodeText,
   formatBytes,
-  isBinary,
   numberedView,
   splitLines,
   truncatedItems,
   truncatedLines,
   truncatedSearch,
 } from './text'
+import { decodeText, isBinary } from '../../shared/text-bytes'
 import type { ReadTool, ToolResult } from './types'
 
 const LIST_DEFAULT = 1000

@@ -10,7 +10,7 @@ import {
 } from './review'
 import { createIgnoredFolders } from '../snapshot/ignoredFolders'
 import { makeContext, makeProject } from './test-support'
-import type { BaselineReader } from './types'
+import type { BaselineReader } from '../snapshot/baseline-reader'
 
 /** A baseline captured from the real files on disk, as the store's snapshot would hold them. */
 function captureBaseline(root: string, files: string[]): BaselineReader {

@@ -5,7 +5,8 @@ import path from 'node:path'
 import { onTestFinished } from 'vitest'
 import { createSandbox, type SandboxOptions } from '../containment/sandbox'
 import { createReadTracker } from './read-tracker'
-import type { BaselineReader, ToolContext, ToolResult } from './types'
+import type { BaselineReader } from '../snapshot/baseline-reader'
+import type { ToolContext, ToolResult } from './types'
 
 /* Shared by the tools' tests: a real temp project and a real context over it. */
 
