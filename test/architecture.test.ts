@@ -402,6 +402,7 @@ describe('modules of src/main', () => {
   })
 
   it('finds a planted cycle, names it, and lets a pending one through', () => {
+    // agent ↔ mcp as it once was (the loop ran MCP calls that asked the agent's approvals).
     const planted = new Map([
       ['src/main/agent/loop.ts', "import { run } from '../mcp/run'"],
       ['src/main/mcp/run.ts', "import { ask } from '../agent/approve'\nimport { v } from '../version'"],
