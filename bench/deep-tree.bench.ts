@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { listUnignoredDirectories } from '../src/main/snapshot/directories'
-import { createSandbox } from '../src/main/sandbox/sandbox'
+import { createSandbox } from '../src/main/containment/sandbox'
 import { isMain, log, report, runProgram, timed, type BenchRow } from './util'
 
 /*

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { sandboxStatus } from '../src/main/exec/sandbox-probe'
-import { runCommand } from '../src/main/exec/runner'
+import { sandboxStatus } from '../src/main/sandboxing/sandbox-probe'
+import { runCommand } from '../src/main/sandboxing/runner'
 import { MB, gc, isMain, log, median, memory, report, type BenchRow } from './util'
 
 /*

@@ -1,11 +1,11 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { createGate } from '../src/main/sandbox/gate'
+import { createGate } from '../src/main/containment/gate'
 import { isMain, median, report, type BenchRow } from './util'
 
 /*
- * The gate's cost per call (src/main/sandbox/gate.ts), on a small project of its own, against
+ * The gate's cost per call (src/main/containment/gate.ts), on a small project of its own, against
  * what a reader did before it in the same run:
  *  - resolve: `gate.resolve(rel)` against `fs.realpathSync` + `fs.statSync` of the same path;
  *  - read: `gate.resolve` + `gate.read` (open without following, fstat, read, content check)

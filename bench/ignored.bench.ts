@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createSandbox } from '../src/main/sandbox/sandbox'
+import { createSandbox } from '../src/main/containment/sandbox'
 import { createIgnoredFolders } from '../src/main/snapshot/ignoredFolders'
 import { compare, isMain, log, median, report, runProgram, type BenchRow } from './util'
 

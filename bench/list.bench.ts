@@ -1,5 +1,5 @@
 import { rgPath } from '@vscode/ripgrep'
-import { ripgrepFilterArgs } from '../src/main/sandbox/ripgrep'
+import { ripgrepFilterArgs } from '../src/main/containment/ripgrep'
 import { callTool, okFields, toolContext } from './tools'
 import { ensureTree } from './tree'
 import { compare, isMain, log, median, report, runProgram, type BenchRow } from './util'

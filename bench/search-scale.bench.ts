@@ -1,5 +1,5 @@
 import { rgPath } from '@vscode/ripgrep'
-import { sandboxRipgrepArgs } from '../src/main/sandbox/sandbox'
+import { sandboxRipgrepArgs } from '../src/main/containment/sandbox'
 import { ensureScaleTree } from './scale-tree'
 import { callTool, okFields, toolContext } from './tools'
 import { compare, countLines, isMain, log, median, report, runProgram, type BenchRow } from './util'

@@ -1,5 +1,5 @@
 import { rgPath } from '@vscode/ripgrep'
-import { ripgrepFilterArgs } from '../src/main/sandbox/ripgrep'
+import { ripgrepFilterArgs } from '../src/main/containment/ripgrep'
 import { callTool, okFields, toolContext } from './tools'
 import { COMMON_QUERY, RARE_QUERY, ensureTree } from './tree'
 import {

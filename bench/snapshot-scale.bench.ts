@@ -23,7 +23,7 @@ const src = process.env.STEPWISE_SRC ?? path.resolve(import.meta.dirname, '../sr
 async function child(repo: string, dataDir: string): Promise<void> {
   const t0 = performance.now()
   const { openStore } = await import(`${src}/main/store/store`)
-  const { createSandbox } = await import(`${src}/main/sandbox/sandbox`)
+  const { createSandbox } = await import(`${src}/main/containment/sandbox`)
   const { snapshotterFor } = await import(`${src}/main/session/start`)
   const loaded = performance.now()
   const store = openStore(dataDir)

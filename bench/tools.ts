@@ -1,4 +1,4 @@
-import { createSandbox } from '../src/main/sandbox/sandbox'
+import { createSandbox } from '../src/main/containment/sandbox'
 import { DEFAULT_LIMITS } from '../src/main/session/start'
 import { createReadTracker } from '../src/main/tools/read-tracker'
 import { findTool, parseToolCall } from '../src/main/tools/registry'

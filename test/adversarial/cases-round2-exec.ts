@@ -55,7 +55,7 @@ export const round2ExecCases: AdversarialCase[] = [
       // In an ignored folder, so the session's own listing skips it (the walk may not: a secret
       // can sit in an ignored folder); a level deeper than it, a secret the walk reaches after.
       // (The same flood at the root, where it used to drop the root's .env and .git, is
-      // src/main/exec/sandbox-limits.test.ts.)
+      // src/main/sandboxing/sandbox-limits.test.ts.)
       const cache = path.join(v.project, 'build-cache')
       fs.mkdirSync(cache)
       fs.writeFileSync(path.join(v.project, '.gitignore'), 'build-cache/\n')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isAgentFile } from '../sandbox/agent-files'
+import { isAgentFile } from '../containment/agent-files'
 
 describe('files that instruct agents or other tools', () => {
   it.each([

@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { buildSystemPrompt, findResourcesDir } from './prompt'
+import { findResourcesDir } from '../config/resources'
+import { buildSystemPrompt } from './prompt'
 
 let root: string | undefined
 afterEach(() => {

@@ -1,24 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { createGate, type Gate } from '../sandbox/gate'
-import type { ResolvedPath } from '../sandbox/types'
-
-/**
- * Finds `resources/` whether we run from the sources (tests), from the build
- * (out/main/cli.js) or from an installed package: walk up from this module.
- */
-export function findResourcesDir(start = path.dirname(fileURLToPath(import.meta.url))): string {
-  let dir = start
-  for (;;) {
-    const candidate = path.join(dir, 'resources', 'prompts')
-    if (fs.existsSync(candidate)) return path.join(dir, 'resources')
-    const parent = path.dirname(dir)
-    if (parent === dir)
-      throw new Error(`Stepwise resources folder not found above ${start}; the install is incomplete.`)
-    dir = parent
-  }
-}
+import { findResourcesDir } from '../config/resources'
+import { createGate, type Gate } from '../containment/gate'
+import type { ResolvedPath } from '../containment/types'
 
 /**
  * The project's own instructions, appended to the system prompt when present: the

@@ -1,6 +1,6 @@
 import { fileSubject, summariseDiff } from '../../shared/approval-diff'
 import type { EventDraft, ProposedChange, ToolCall } from '../../shared/protocol'
-import { isAgentFile } from '../sandbox/agent-files'
+import { isAgentFile } from '../containment/agent-files'
 import { findTool, parseToolCall } from '../tools/registry'
 import { isFileChangeTool, type ToolDefinition } from '../tools/types'
 import type { MutationDeps } from './approve'

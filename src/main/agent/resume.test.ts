@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
-import { summaryItem } from '../context/compaction'
+import { summaryItem } from '../providers/summary-item'
 import { transcriptFromEvents } from '../providers/transcript'
 import { checkForkPoint, resumeBundle } from './resume'
 

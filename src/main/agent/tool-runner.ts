@@ -5,9 +5,9 @@ import type {
   ToolAttachment,
   ToolCall,
 } from '../../shared/protocol'
-import { runMcpCall } from '../mcp/run'
+import { runMcpCall } from './mcp-run'
 import { isMcpTool } from '../mcp/tools'
-import { isAgentFile } from '../sandbox/agent-files'
+import { isAgentFile } from '../containment/agent-files'
 import { findTool, parseToolCall, unknownToolError } from '../tools/registry'
 import type { JournaledReadTracker } from '../tools/read-tracker'
 import { isActionTool, isFileChangeTool, type ToolDefinition, type ToolResult } from '../tools/types'

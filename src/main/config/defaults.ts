@@ -1,8 +1,8 @@
 import type { ApprovalPolicy, ProviderId } from '../../shared/protocol'
 import { parseModelRef } from '../../shared/model-ref'
-import { storedBaseUrl } from '../service/provider-settings'
+import { storedBaseUrl } from './provider-addresses'
 import { isProviderId, providerDescriptor, providerDescriptors } from '../../shared/providers'
-import { envBaseUrl, envModel } from '../providers/env'
+import { envBaseUrl, envModel } from './provider-env'
 import type { Store } from '../store/types'
 
 export interface ModelChoice {
@@ -15,7 +15,7 @@ export interface ModelChoice {
  * Flags, then the environment, then stored settings, then defaults (the CLI and the app agree).
  * `--model PROVIDER:NAME` names the provider as `/model` does in the app (it wins over
  * `--provider`, whose `--base-url` then no longer applies); a provider's server is the flag's,
- * else the environment's, else the one the app remembered for it (service/provider-settings.ts).
+ * else the environment's, else the one the app remembered for it (config/provider-addresses.ts).
  */
 export function chooseModel(
   given: { provider?: ProviderId; model?: string; baseUrl?: string },

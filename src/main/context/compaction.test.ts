@@ -4,12 +4,11 @@ import {
   DROPPED_RESULT,
   dropOldToolResults,
   forgetResponseIds,
-  isSummaryItem,
   requestCut,
   summaryCut,
-  summaryItem,
   summaryRequest,
 } from './compaction'
+import { isSummaryItem, summaryItem } from '../providers/summary-item'
 import { createTokenCounter, tokenizerFor } from './tokens'
 
 const call = (id: string) => ({ id, name: 'read_file', arguments: `{"path":"${id}.ts"}` })

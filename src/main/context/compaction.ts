@@ -108,18 +108,6 @@ export function summaryRequest(items: TranscriptItem[], maxChars: number, focus?
   }
 }
 
-const SUMMARY_HEADER =
-  '[Summary of the earlier part of this session, written to save context. Files may have changed since; re-read before editing.]'
-
-export function summaryItem(summary: string): TranscriptItem {
-  return { role: 'user', text: `${SUMMARY_HEADER}\n${summary.trim()}` }
-}
-
-/** Whether `item` is a summary an earlier compaction wrote (summaryItem). */
-export function isSummaryItem(item: TranscriptItem): boolean {
-  return item.role === 'user' && item.text.startsWith(SUMMARY_HEADER)
-}
-
 /**
  * A rewritten transcript cannot continue a server-side chain (Responses'
  * previous_response_id): forget the ids so the next request sends the history.

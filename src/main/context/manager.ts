@@ -8,12 +8,11 @@ import {
   KEEP_RECENT_ITEMS,
   dropOldToolResults,
   forgetResponseIds,
-  isSummaryItem,
   requestCut,
   summaryCut,
-  summaryItem,
   summaryRequest,
 } from './compaction'
+import { isSummaryItem, summaryItem } from '../providers/summary-item'
 import type { ToolDefinition, ToolSpec } from '../tools/types'
 import { toolSpecsForWindow } from './compact-prompt'
 import { cutToolOutput } from './cut'

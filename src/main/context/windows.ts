@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { findResourcesDir } from '../agent/prompt'
+import { findResourcesDir } from '../config/resources'
 import type { ModelProvider } from '../providers/types'
 
 interface ModelEntry {

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter'
-import { decodeText, isBinary } from '../tools/text'
+import { decodeText, isBinary } from '../../shared/text-bytes'
 import {
   complexityOf,
   countParseErrors,

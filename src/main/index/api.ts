@@ -1,4 +1,4 @@
-import type { Sandbox } from '../sandbox/types'
+import type { Sandbox } from '../containment/types'
 import type { Definition, Dependency, EntryPoint } from './graph'
 import type { FileFacts, Language } from './types'
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
-import { secretContentKind, SECRET_HEAD_BYTES } from '../sandbox/secret-content'
+import { secretContentKind, SECRET_HEAD_BYTES } from '../containment/secret-content'
 import { EXTRACTOR_VERSION, MAX_PARSE_BYTES, analyzeFile, oversized } from './analyze'
 
 /*

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { Sandbox } from '../sandbox/types'
+import type { Sandbox } from '../containment/types'
 import { watchBudget } from '../snapshot/changeTracker'
 import type { CodeIndex, UpdateReport } from './code-index'
 

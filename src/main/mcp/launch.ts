@@ -1,13 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { SandboxRefusal, bwrapArgs } from '../exec/bwrap'
-import { childEnv } from '../exec/env'
-import { sandboxStatus } from '../exec/sandbox-probe'
+import { SandboxRefusal, bwrapArgs } from '../sandboxing/bwrap'
+import { childEnv } from '../sandboxing/env'
+import { sandboxStatus } from '../sandboxing/sandbox-probe'
 import { serverFileBinds } from './server-files'
 import type { HttpServerConfig, McpServerConfig, StdioServerConfig } from './config'
 
 /*
- * How a stdio server is started: its environment is the commands' allowlist (exec/env.ts)
+ * How a stdio server is started: its environment is the commands' allowlist (sandboxing/env.ts)
  * plus the `env` its config names — never the user's whole environment with API keys;
  * with `"sandbox": true` it runs inside the command sandbox (bwrap: the project
  * writable, the rest read-only, no network unless `"network": true`).

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { McpServerState } from '../../shared/protocol'
 import { openStore } from '../store/store'
 import type { Store } from '../store/types'
-import { sandboxStatus } from '../exec/sandbox-probe'
+import { sandboxStatus } from '../sandboxing/sandbox-probe'
 import { McpManager } from './manager'
 
 /** The manager against real servers: the reference "everything" server and a fixture of ours. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { isInside } from '../exec/secrets-mask'
+import { isInside } from '../sandboxing/secrets-mask'
 
 /*
  * What approving a project's `.mcp.json` covers. Its text alone is not enough: `sh

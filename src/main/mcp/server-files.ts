@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { HOME_CREDENTIALS, isInside } from '../exec/secrets-mask'
+import { HOME_CREDENTIALS, isInside } from '../sandboxing/secrets-mask'
 
 /*
  * A sandboxed stdio server must still see its own program. The command sandbox hides

@@ -6,7 +6,7 @@ import { convertResult, type ConvertedResult, type McpCallResult } from './resul
  * An MCP server's tool as a Stepwise tool: named `mcp__SERVER__TOOL` (Claude Code's
  * convention, so prompts and docs carry over), offered with the server's own JSON
  * Schema, and treated as an action: it can do anything, so the approval policy
- * decides (mcp/run.ts). `readOnlyHint` only decides what `read-only` offers.
+ * decides (agent/mcp-run.ts). `readOnlyHint` only decides what `read-only` offers.
  */
 
 /** Server descriptions are untrusted text in the model's context: capped. */
@@ -105,7 +105,7 @@ export function mcpTool(server: string, info: McpToolInfo, caller: McpCaller): M
       ...(hintsOf(info) ? { hints: hintsOf(info) } : {}),
     },
     call,
-    // The plan/execute pair serves hosts that run actions generically; the loop uses mcp/run.ts.
+    // The plan/execute pair serves hosts that run actions generically; the loop uses agent/mcp-run.ts.
     async plan(input) {
       return { summary: describeCall(server, info.name, input), verdict: 'ask', data: input }
     },

@@ -1,6 +1,6 @@
 import type { StepwiseEvent, ToolCall } from '../../shared/protocol'
 import { NO_PARTIAL_TEXT, withDelta, withRetry, type PartialText } from '../../shared/partial-text'
-import { summaryItem } from '../context/compaction'
+import { summaryItem } from './summary-item'
 import type { ModelTurn, TranscriptItem } from './types'
 import { withAttachedResources, type AttachedRead } from './attached-resources'
 

@@ -1,5 +1,6 @@
 import type { ProviderId, ToolCall, Usage } from '../../shared/protocol'
 import type { ToolSpec } from '../../shared/tool-spec'
+import type { TrafficEntry } from '../store/traffic-entry'
 
 /**
  * A provider-neutral transcript, so the model can be switched mid-session.
@@ -55,14 +56,7 @@ export interface ToolCallRepair {
   family: string
 }
 
-export interface TrafficEntry {
-  direction: 'request' | 'response'
-  provider: ProviderId
-  url: string
-  status?: number
-  /** Request JSON, or the response body exactly as received (SSE / NDJSON text). */
-  body: string
-}
+export type { TrafficEntry }
 
 export interface StreamHandlers {
   onText(delta: string): void

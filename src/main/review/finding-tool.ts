@@ -2,7 +2,8 @@ import fs from 'node:fs/promises'
 import { z } from 'zod'
 import { FINDING_CATEGORIES, FINDING_SEVERITIES, type Finding } from '../../shared/protocol'
 import { int, optionalString } from '../tools/schema'
-import { countLines, decodeText } from '../tools/text'
+import { countLines } from '../tools/text'
+import { decodeText } from '../../shared/text-bytes'
 import type { ReadTool } from '../tools/types'
 
 /*

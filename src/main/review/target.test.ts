@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createSandbox } from '../sandbox/sandbox'
+import { createSandbox } from '../containment/sandbox'
 import { git, makeProject, repoWith, writeFiles } from '../tools/test-support'
 import { resolveTarget, type ReviewScope } from './target'
 import { reviewTask } from './task'

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises'
-import type { Sandbox } from '../sandbox/types'
+import type { Sandbox } from '../containment/types'
 import {
   capText,
   commitExists,

@@ -1,8 +1,13 @@
 import type { ProviderId } from '../../shared/protocol'
 import { providerBaseUrl, providerClient } from '../providers'
 import { providerDescriptor } from '../../shared/providers'
-import { envBaseUrl } from '../providers/env'
-import type { Store } from '../store/types'
+import { envBaseUrl } from '../config/provider-env'
+import {
+  PROVIDERS_SETTING,
+  readStoredProviders,
+  storedBaseUrl,
+  type StoredProviders,
+} from '../config/provider-addresses'
 import type { ServiceContext } from './context'
 import { ServiceError } from './service-error'
 
@@ -17,21 +22,8 @@ import { ServiceError } from './service-error'
  * Keys are kept per provider by the key store (context.ts), never here.
  */
 
-const SETTING = 'providers'
-
-type Stored = Partial<Record<ProviderId, { baseUrl?: string }>>
-
 /** Addresses entered in this run, per service (a test's service does not see another's). */
 const enteredThisRun = new WeakMap<ServiceContext, Partial<Record<ProviderId, string | null>>>()
-
-function readStored(store: Pick<Store, 'getSetting'>): Stored {
-  try {
-    const value = JSON.parse(store.getSetting(SETTING) ?? '{}') as unknown
-    return value && typeof value === 'object' ? (value as Stored) : {}
-  } catch {
-    return {}
-  }
-}
 
 function startValue(ctx: ServiceContext, provider: ProviderId): string | undefined {
   if (ctx.defaults.provider === provider && ctx.defaults.baseUrl) return ctx.defaults.baseUrl
@@ -77,15 +69,9 @@ export function setProviderBaseUrl(
   raw: string | null,
 ): { baseUrl: string } {
   const url = raw === null ? null : normaliseBaseUrl(provider, raw)
-  const stored = readStored(ctx.store)
-  const next: Stored = { ...stored, [provider]: url ? { ...stored[provider], baseUrl: url } : {} }
-  ctx.store.setSetting(SETTING, JSON.stringify(next))
+  const stored = readStoredProviders(ctx.store)
+  const next: StoredProviders = { ...stored, [provider]: url ? { ...stored[provider], baseUrl: url } : {} }
+  ctx.store.setSetting(PROVIDERS_SETTING, JSON.stringify(next))
   enteredThisRun.set(ctx, { ...enteredThisRun.get(ctx), [provider]: url })
   return { baseUrl: effectiveBaseUrl(ctx, provider) }
-}
-
-/** The stored address of a provider, for hosts with no service (the CLI's `--provider` alone). */
-export function storedBaseUrl(store: Pick<Store, 'getSetting'>, provider: ProviderId): string | undefined {
-  const value = readStored(store)[provider]?.baseUrl
-  return typeof value === 'string' && value ? value : undefined
 }

@@ -2,7 +2,7 @@ import type { CommandInput, CommandOutput, StepwiseEvent } from '../../shared/pr
 import type { Approver } from '../agent/approvals'
 import type { AgentOptions, TaskOutcome } from '../agent/loop'
 import type { ErrorAudience } from '../agent/errors'
-import type { CommandSettings } from '../exec'
+import type { CommandSettings } from '../sandboxing/settings'
 import { eventsSince, Session } from '../session/session'
 import type { TurnKind } from '../session/turn'
 import type { SessionRow } from '../store/types'

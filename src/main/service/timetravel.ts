@@ -10,7 +10,7 @@ import {
 } from '../timetravel/restore'
 import type { ServiceContext } from './context'
 import { ServiceError, type SessionRuntime } from './sessions'
-import { keptHashAt, keptPathsAt } from '../timetravel/ignored-at'
+import { keptHashAt, keptPathsAt } from '../session/ignored-at'
 
 /**
  * Time travel from the app (issue 4): undo, rewind, fork in place, and the files

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { BuildProgress } from '../index/code-index'
 import { tempDir, writeTree } from '../index/test-support'
 import type { ModelProvider } from '../providers/types'
-import { createSandbox } from '../sandbox/sandbox'
+import { createSandbox } from '../containment/sandbox'
 import { openStore } from '../store/store'
 import { onIndexProgress, prepareCodeContext } from './code-context'
 

@@ -12,7 +12,7 @@ import {
 } from '../index/code-index'
 import { watchIndex, type IndexWatcher } from '../index/watch'
 import type { ModelProvider } from '../providers/types'
-import type { Sandbox } from '../sandbox/types'
+import type { Sandbox } from '../containment/types'
 import type { Store } from '../store/types'
 
 /**

@@ -2,7 +2,7 @@ import { unifiedDiff } from '../../shared/diff'
 import type { StepwiseEvent } from '../../shared/protocol'
 import { reduceEvents } from '../../shared/reducer'
 import type { SessionRow, SnapshotFile, Store } from '../store/types'
-import { ignoredRecordAt } from '../timetravel/ignored-at'
+import { ignoredRecordAt } from './ignored-at'
 import { inertDeep } from '../../shared/terminalText'
 import { pushAll, maxOf } from '../../shared/arrays'
 

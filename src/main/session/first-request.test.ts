@@ -6,7 +6,7 @@ import type { StepwiseEvent, ToolCall } from '../../shared/protocol'
 import type { ModelProvider, ModelRequest, ModelTurn } from '../providers/types'
 import { openStore } from '../store/store'
 import type { Store } from '../store/types'
-import { createSandbox } from '../sandbox/sandbox'
+import { createSandbox } from '../containment/sandbox'
 import { SMALL_TREE_FILES, smallTree } from './code-context'
 import { startSession } from './start'
 

@@ -1,9 +1,9 @@
 import type { StepwiseEvent } from '../../shared/protocol'
-import type { Sandbox } from '../sandbox/types'
+import type { Sandbox } from '../containment/types'
 import { createIgnoredFolders, type IgnoredChange } from '../snapshot/ignoredFolders'
 import type { Snapshotter } from '../snapshot/snapshotter'
 import { byPath } from '../snapshot/sortedPaths'
-import { ignoredRecordAt } from '../timetravel/ignored-at'
+import { ignoredRecordAt } from './ignored-at'
 import type { ToolContext } from '../tools/types'
 
 /**

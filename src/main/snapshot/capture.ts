@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import type { SnapshotFile } from '../store/types'
-import { secretContentKind } from '../sandbox/secret-content'
+import { secretContentKind } from '../containment/secret-content'
 import { sha256, type BlobStore } from './blobs'
 import { SECRET_SKIP } from './readThreads'
 import type { SnapshotChanges } from './manifest'

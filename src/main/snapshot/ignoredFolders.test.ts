@@ -4,8 +4,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createSandbox } from '../sandbox/sandbox'
-import type { Sandbox } from '../sandbox/types'
+import { createSandbox } from '../containment/sandbox'
+import type { Sandbox } from '../containment/types'
 import { CONTENT_MAX_BYTES, createIgnoredFolders, type IgnoredFolders } from './ignoredFolders'
 
 /*

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
-import type { Sandbox } from '../sandbox/types'
+import type { Sandbox } from '../containment/types'
 import { createChangeTracker, type ChangeTracker } from './changeTracker'
 import { byPath } from './sortedPaths'
 import { CTIME_FIELDS, STAT_OK, statWithCtime } from './statFiles'

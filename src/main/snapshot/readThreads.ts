@@ -1,7 +1,7 @@
 import os from 'node:os'
 import { BROTLI_QUALITY, encodeBlob, RAW_BELOW_BYTES, sha256 } from './blobs'
 import { helperThreads } from './helperThreads'
-import { secretContentSource } from '../sandbox/secret-content'
+import { secretContentSource } from '../containment/secret-content'
 
 /**
  * Reads, hashes and compresses many files at once on helper threads: the work of

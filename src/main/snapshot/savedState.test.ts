@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createSandbox } from '../sandbox/sandbox'
+import { createSandbox } from '../containment/sandbox'
 import { openStore } from '../store/store'
 import { tempDir } from '../store/testing/helpers'
 import type { Store } from '../store/types'

@@ -1,5 +1,5 @@
 import type { SnapshotFile, SnapshotInfo } from '../store/types'
-import type { BaselineReader } from '../tools/types'
+import type { BaselineReader } from './baseline-reader'
 import type { SnapshotChanges } from './manifest'
 import type { LoadedManifest } from './manifestStore'
 

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto'
 import path from 'node:path'
 import { stepwiseEventSchema, type StepwiseEvent } from '../../shared/protocol'
-import type { TrafficEntry } from '../providers/types'
+import type { TrafficEntry } from './traffic-entry'
 import { createApprovalStore } from './approval-rules'
 import { explainLocks, openDatabase, type OpenDatabaseOptions } from './db'
 import { HEARTBEAT_MS, HOST, ownerGone, type Ownership } from './liveness'

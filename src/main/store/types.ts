@@ -1,5 +1,5 @@
 import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
-import type { TrafficEntry } from '../providers/types'
+import type { TrafficEntry } from './traffic-entry'
 import type { ApprovalStore } from './approval-rules'
 import type { SqliteDatabase } from './sqlite'
 

@@ -9,7 +9,7 @@ import {
   type StepwiseEvent,
 } from '../../shared/protocol'
 import { checkForkPoint, continuationMessage, resumeBundle } from '../agent/resume'
-import { createSandbox } from '../sandbox/sandbox'
+import { createSandbox } from '../containment/sandbox'
 import { snapshotterFor, startSession, type SessionSetup, type StartedSession } from '../session/start'
 import type { SessionRow, Store } from '../store/types'
 import { addWorktree, writeSnapshotInto } from './fork-worktree'

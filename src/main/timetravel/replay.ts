@@ -4,7 +4,7 @@ import type { StepwiseEvent } from '../../shared/protocol'
 import { unifiedDiff } from '../../shared/diff'
 import { reduceEvent, emptySessionView, type SessionView } from '../../shared/reducer'
 import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
-import { createGate } from '../sandbox/gate'
+import { createGate } from '../containment/gate'
 import type { Store } from '../store/types'
 import { snapshotAtStep } from './restore-history'
 

@@ -4,7 +4,7 @@ import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
 import { createBlobStore, sha256, type BlobStore } from '../snapshot/blobs'
 import { createManifestStore } from '../snapshot/manifestStore'
 import type { Store } from '../store/types'
-import { beginTempWrite, tempPathFor } from '../sandbox/temp-files'
+import { beginTempWrite, tempPathFor } from '../containment/temp-files'
 
 /**
  * Writing a restore to disk, crash-safely. The plan is journalled in SQLite before

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { PROTOCOL_VERSION } from '../../shared/protocol'
-import { createSandbox } from '../sandbox/sandbox'
+import { createSandbox } from '../containment/sandbox'
 import { snapshotterFor } from '../session/start'
 import type { Store } from '../store/types'
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { StepwiseEvent } from '../../shared/protocol'
-import { createSandbox } from '../sandbox/sandbox'
+import { createSandbox } from '../containment/sandbox'
 import { snapshotterFor } from '../session/start'
 import { BlobError, createBlobStore } from '../snapshot/blobs'
 import type { Snapshotter } from '../snapshot/snapshotter'

@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { diffStat } from '../../shared/diff'
-import { readWithFingerprint, sameContent } from '../sandbox/fingerprint'
+import { readWithFingerprint, sameContent } from '../containment/fingerprint'
 import { fail } from './files'
-import { beginTempWrite, tempPathFor } from '../sandbox/temp-files'
+import { beginTempWrite, tempPathFor } from '../containment/temp-files'
 import { byteLength, countLines } from './text'
 import type { FileChange, ToolContext, ToolResult } from './types'
 

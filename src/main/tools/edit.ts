@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { ResolvedPath } from '../sandbox/types'
-import { sameContent } from '../sandbox/fingerprint'
+import type { ResolvedPath } from '../containment/types'
+import { sameContent } from '../containment/fingerprint'
 import { fail, loadTextFile, resolvePath, statKind, type LoadedText, type ToolError } from './files'
 import { int, pathArg } from './schema'
 import { byteLength, formatBytes, splitLines } from './text'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { formatDiagnostic } from '../exec/build-errors'
-import { checkCommand } from '../exec/policy'
-import { unconfinedCommandProblem } from '../exec/sandbox-probe'
+import { formatDiagnostic } from '../verify/build-errors'
+import { checkCommand } from '../policy/policy'
+import { unconfinedCommandProblem } from '../sandboxing/sandbox-probe'
 import {
   prepareBuild,
   prepareLint,
@@ -10,12 +10,11 @@ import {
   runInProject,
   runProblem,
   runTests,
-  settingsOf,
   type PreparedRun,
-} from '../exec/project'
-import type { RunResult } from '../exec/runner'
-import { MAX_TIMEOUT_S } from '../exec/settings'
-import { formatFailure } from '../exec/verify'
+} from '../verify/project'
+import type { RunResult } from '../sandboxing/runner'
+import { MAX_TIMEOUT_S, settingsOf } from '../sandboxing/settings'
+import { formatFailure } from '../verify/verify'
 import { optionalInt, optionalString } from './schema'
 import type { ActionPlan, ActionTool, ToolContext, ToolResult } from './types'
 

@@ -1,9 +1,11 @@
 import fs from 'node:fs/promises'
-import type { Gate } from '../sandbox/gate'
-import type { ResolvedPath } from '../sandbox/types'
-import { readWithFingerprint } from '../sandbox/fingerprint'
-import { decodeText, formatBytes, isBinary } from './text'
-import type { FileFingerprint, ToolContext } from './types'
+import type { Gate } from '../containment/gate'
+import type { ResolvedPath } from '../containment/types'
+import { readWithFingerprint } from '../containment/fingerprint'
+import { formatBytes } from './text'
+import { decodeText, isBinary } from '../../shared/text-bytes'
+import type { FileFingerprint } from '../containment/fingerprint'
+import type { ToolContext } from './types'
 
 /** Beyond this a file is not loaded into memory at all, whatever the range asked for. */
 export const MAX_LOAD_BYTES = 64 * 1024 * 1024

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { isInside } from '../sandbox/paths'
-import { openSafeGit, type SafeGit } from './git-safe'
+import { isInside } from '../containment/paths'
+import { openSafeGit, type SafeGit } from '../git/git-safe'
 import { MAX_LINES_PER_READ, byteLength, truncatedLines } from './text'
 import { pushAll } from '../../shared/arrays'
 

@@ -13,7 +13,8 @@ import {
 import { isClean, readStatus } from './git-status'
 import { viewLines } from './read'
 import { optionalBool, optionalInt, optionalString } from './schema'
-import { decodeText, isBinary, truncatedItems } from './text'
+import { truncatedItems } from './text'
+import { decodeText, isBinary } from '../../shared/text-bytes'
 import type { ReadTool, ToolContext, ToolDefinition, ToolResult } from './types'
 
 /*

@@ -1,5 +1,6 @@
 import type { StepwiseEvent } from '../../shared/protocol'
-import type { FileFingerprint, ReadTracker } from './types'
+import type { FileFingerprint } from '../containment/fingerprint'
+import type { ReadTracker } from './types'
 
 /** What the model has read in this session, by root-relative path. */
 export function createReadTracker(): ReadTracker {

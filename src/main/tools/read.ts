@@ -1,22 +1,21 @@
 import fs from 'node:fs/promises'
 import { z } from 'zod'
-import { createGlobFilter } from '../sandbox/globs'
-import { unreadablePaths, type UnreadablePath } from '../sandbox/ripgrep'
+import { createGlobFilter } from '../containment/globs'
+import { unreadablePaths, type UnreadablePath } from '../containment/ripgrep'
 import { fail, loadTextFile, resolvePath, statKind, type ToolError } from './files'
 import { optionalBool, optionalInt, optionalString, pathArg } from './schema'
 import {
   EMPTY_FILE,
   INVALID_UTF8_NOTE,
   countLines,
-  decodeText,
   formatBytes,
-  isBinary,
   numberedView,
   splitLines,
   truncatedItems,
   truncatedLines,
   truncatedSearch,
 } from './text'
+import { decodeText, isBinary } from '../../shared/text-bytes'
 import type { ReadTool, ToolResult } from './types'
 
 const LIST_DEFAULT = 1000

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { sha256Hex } from '../sandbox/fingerprint'
+import { sha256Hex } from '../containment/fingerprint'
 import {
   diffFileAgainstOriginalTool,
   getBaselineInfoTool,
@@ -10,7 +10,7 @@ import {
 } from './review'
 import { createIgnoredFolders } from '../snapshot/ignoredFolders'
 import { makeContext, makeProject } from './test-support'
-import type { BaselineReader } from './types'
+import type { BaselineReader } from '../snapshot/baseline-reader'
 
 /** A baseline captured from the real files on disk, as the store's snapshot would hold them. */
 function captureBaseline(root: string, files: string[]): BaselineReader {

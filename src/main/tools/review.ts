@@ -1,12 +1,14 @@
 import fs from 'node:fs/promises'
 import { z } from 'zod'
 import { diffStat, unifiedDiff } from '../../shared/diff'
-import { sha256Hex } from '../sandbox/fingerprint'
+import { sha256Hex } from '../containment/fingerprint'
 import { fail, MAX_LOAD_BYTES, resolvePath, statKind } from './files'
 import { textMeta, viewLines } from './read'
 import { optionalInt, optionalString, pathArg } from './schema'
-import { decodeText, formatBytes, isBinary, truncatedItems, truncatedLines } from './text'
-import type { BaselineReader, ReadTool, ToolContext, ToolResult } from './types'
+import { formatBytes, truncatedItems, truncatedLines } from './text'
+import { decodeText, isBinary } from '../../shared/text-bytes'
+import type { BaselineReader } from '../snapshot/baseline-reader'
+import type { ReadTool, ToolContext, ToolResult } from './types'
 import { pushAll } from '../../shared/arrays'
 
 /*

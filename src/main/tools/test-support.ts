@@ -3,9 +3,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { onTestFinished } from 'vitest'
-import { createSandbox, type SandboxOptions } from '../sandbox/sandbox'
+import { createSandbox, type SandboxOptions } from '../containment/sandbox'
 import { createReadTracker } from './read-tracker'
-import type { BaselineReader, ToolContext, ToolResult } from './types'
+import type { BaselineReader } from '../snapshot/baseline-reader'
+import type { ToolContext, ToolResult } from './types'
 
 /* Shared by the tools' tests: a real temp project and a real context over it. */
 

@@ -1,22 +1,5 @@
 /** Helpers to turn file bytes into what the model reads. */
 
-/** Git's rule: a NUL byte in the first 8 KB means binary. */
-export function isBinary(data: Buffer): boolean {
-  return data.subarray(0, 8192).includes(0)
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true })
-
-/** UTF-8 text; invalid bytes become U+FFFD and `invalidUtf8` says so. A BOM is kept, so a write keeps it. */
-export function decodeText(data: Buffer): { text: string; invalidUtf8: boolean } {
-  try {
-    return { text: strictUtf8.decode(data), invalidUtf8: false }
-  } catch {
-    return { text: lenientUtf8.decode(data), invalidUtf8: true }
-  }
-}
-
 export const INVALID_UTF8_NOTE =
   'This file is not valid UTF-8: undecodable bytes are shown as \uFFFD. edit_file and edit_lines refuse it, because writing it back would destroy those bytes.'
 

@@ -1,5 +1,7 @@
 import type { z } from 'zod'
 import type { FileChangeKind } from '../../shared/protocol'
+import type { FileFingerprint } from '../containment/fingerprint'
+import type { BaselineReader } from '../snapshot/baseline-reader'
 
 /**
  * The tool contract (docs/tools.md). A tool is declared schema-first: its zod input
@@ -29,12 +31,6 @@ export interface FileChange {
   fingerprint: FileFingerprint | null
 }
 
-export interface FileFingerprint {
-  size: number
-  mtimeMs: number
-  sha256: string
-}
-
 /** Read state per path: the fingerprint when the model last read the file in this session. */
 export interface ReadTracker {
   recordRead(path: string, fingerprint: FileFingerprint): void
@@ -49,19 +45,10 @@ export interface ToolLimits {
   maxWriteBytes: number
 }
 
-/** The session's baseline: the snapshot taken when the session started (review tools). */
-export interface BaselineReader {
-  info(): { snapshotId: number; createdAt: number; fileCount: number; totalBytes: number }
-  /** Paths in the baseline, with their content hash and size. */
-  files(): Map<string, { hash: string; size: number }>
-  /** The file's text as it was at the baseline, or null when it did not exist then. */
-  readOriginal(path: string): Buffer | null
-}
-
 export interface ToolContext {
   /** The project root, already realpath'd. */
   root: string
-  sandbox: import('../sandbox/types').Sandbox
+  sandbox: import('../containment/types').Sandbox
   reads: ReadTracker
   limits: ToolLimits
   baseline?: BaselineReader
@@ -76,7 +63,7 @@ export interface ToolContext {
    */
   beforeCommand?: () => Promise<void>
   /** The user's command settings (allow/deny lists, network, timeouts, sandbox); defaults when absent. */
-  commands?: import('../exec/settings').CommandSettings
+  commands?: import('../sandboxing/settings').CommandSettings
   /** The project's code index (code tools); absent until it is built, or when indexing is off. */
   index?: import('../index/code-index').CodeIndex
   signal: AbortSignal

@@ -27,7 +27,7 @@ export const fileSubjectSchema = z.object({
   diff: z.string(),
   before: z.string().nullable(),
   after: z.string().nullable(),
-  /** The file instructs agents or other tools (main/sandbox/agent-files.ts): it always asks, but in full-auto. */
+  /** The file instructs agents or other tools (main/containment/agent-files.ts): it always asks, but in full-auto. */
   agentFile: z.boolean().optional(),
   /**
    * Too large to show in full (../approval-diff.ts): `diff` is its first lines and a `[TRUNCATED: …]`
@@ -40,7 +40,7 @@ export const commandSubjectSchema = z.object({
   kind: z.literal('command'),
   command: z.string(),
   cwd: z.string(),
-  /** The command policy's verdict on the whole line (main/exec/policy.ts). */
+  /** The command policy's verdict on the whole line (main/policy/policy.ts). */
   verdict: z.enum(['allow', 'ask', 'deny']),
   /** Why it is denied or needs asking. */
   reason: z.string().optional(),

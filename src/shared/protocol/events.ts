@@ -273,7 +273,7 @@ export const checkpointCreatedEvent = z.object({
     )
     .optional(),
   /**
-   * Files that instruct agents or other tools (main/sandbox/agent-files.ts) among `paths` that the
+   * Files that instruct agents or other tools (main/containment/agent-files.ts) among `paths` that the
    * user did not approve as a file change (full-auto, or a command's doing): marked on the timeline
    * and in the end summary.
    */

@@ -9,7 +9,7 @@ import { resolveProviderConfig } from './edit'
 import { EXIT, UsageError } from './exit-codes'
 import { dataDirOption, requireSession, openCliStore } from './session-store'
 import { inertText } from '../../../shared/terminalText'
-import { envBaseUrl } from '../../providers/env'
+import { envBaseUrl } from '../../config/provider-env'
 
 /*
  * `stepwise sessions compact ID [--focus TEXT]` (docs/cli.md): the app's `/compact` from a

@@ -10,7 +10,7 @@ import { defaultModels, withModelRef } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
 import { createCoreService } from '../../service/service'
 import { ServiceError } from '../../service/sessions'
-import { dailyBackup } from '../../session/open-data-folder'
+import { dailyBackup } from '../../open-data-folder'
 import { closeSnapshotters } from '../../session/start'
 import {
   approverFor,

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createSandbox } from '../../sandbox/sandbox'
+import { createSandbox } from '../../containment/sandbox'
 import { closeSnapshotters, snapshotterFor } from '../../session/start'
 import { prefetchSavedState, takePrefetched } from '../../snapshot/earlyState'
 import { stateFileIn } from '../../snapshot/savedState'

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { defaultDataDir } from '../../config/paths'
-import { createDenyList } from '../../sandbox/denylist'
+import { createDenyList } from '../../containment/denylist'
 import { prefetchSavedState } from '../../snapshot/earlyState'
 import { stateFileIn } from '../../snapshot/savedState'
 

@@ -11,7 +11,8 @@ import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { onIndexProgress } from '../../session/code-context'
 import { closeSnapshotters, prepareBaseline } from '../../session/start'
-import { commandSettingsFrom, sandboxStatus, type CommandSettings } from '../../exec'
+import { commandSettingsFrom, type CommandSettings } from '../../sandboxing/settings'
+import { sandboxStatus } from '../../sandboxing/sandbox-probe'
 import { createCoreService } from '../../service/service'
 import { ServiceError } from '../../service/service-error'
 import { isHostNotice } from '../../../shared/protocol'
@@ -25,7 +26,7 @@ import { onStopSignals } from './signals'
 import { terminalApprover } from './terminal-approver'
 import { inertText } from '../../../shared/terminalText'
 import { openCliStore } from './session-store'
-import { dailyBackup } from '../../session/open-data-folder'
+import { dailyBackup } from '../../open-data-folder'
 
 export interface EditOptions {
   repo?: string

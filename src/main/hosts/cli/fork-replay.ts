@@ -9,7 +9,7 @@ import {
 } from '../../../shared/protocol'
 import { InvalidStepError } from '../../agent/resume'
 import { defaultDataDir } from '../../config/paths'
-import { commandSettingsFrom } from '../../exec'
+import { commandSettingsFrom } from '../../sandboxing/settings'
 import { checkForkAt, ForkError, forkContinuation, forkSession, type ForkResult } from '../../timetravel/fork'
 import { createCoreService } from '../../service/service'
 import { closeSnapshotters } from '../../session/start'
@@ -23,7 +23,7 @@ import { onStopSignals } from './signals'
 import { dataDirOption, openCliStore } from './session-store'
 import { inertDeep, inertText } from '../../../shared/terminalText'
 import { seqOfStep, stepOfEvent, stepsOf, StepNumberError } from '../../../shared/steps'
-import { envBaseUrl } from '../../providers/env'
+import { envBaseUrl } from '../../config/provider-env'
 import { providerIds } from '../../../shared/providers'
 
 /** `stepwise sessions fork` and `stepwise sessions replay` (issue 4). */

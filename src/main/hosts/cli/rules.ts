@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import { describeRule, ruleLabel } from '../../../shared/approval-rules'
 import type { ApprovalRule, RulePattern } from '../../../shared/protocol'
-import { checkCommand } from '../../exec/policy'
+import { checkCommand } from '../../policy/policy'
 import type { Store } from '../../store/types'
 import { resolveRepo } from './edit'
 import { EXIT, UsageError } from './exit-codes'

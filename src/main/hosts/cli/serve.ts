@@ -5,9 +5,9 @@ import { type Command, InvalidArgumentError, Option } from 'commander'
 import { APPROVAL_POLICIES, type ApprovalPolicy, type ProviderId } from '../../../shared/protocol'
 import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
-import { sandboxStatus } from '../../exec'
+import { sandboxStatus } from '../../sandboxing/sandbox-probe'
 import { createCoreService } from '../../service/service'
-import { openDataFolder } from '../../session/open-data-folder'
+import { openDataFolder } from '../../open-data-folder'
 import { startWebHost } from '../web/server'
 import {
   firstTokenTimeoutOption,

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { Option } from 'commander'
 import { defaultDataDir } from '../../config/paths'
-import { openDataFolder } from '../../session/open-data-folder'
+import { openDataFolder } from '../../open-data-folder'
 import type { SessionRow, Store } from '../../store/types'
 import { UsageError } from './exit-codes'
 

@@ -3,12 +3,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
-import { commandSettingsFrom } from '../exec/settings'
+import { commandSettingsFrom } from '../sandboxing/settings'
 import { addWorktree } from '../timetravel/fork-worktree'
-import { gitCommitTool, gitDiffTool, gitLogTool, gitShowTool, gitStatusTool } from './git'
+import { gitCommitTool, gitDiffTool, gitLogTool, gitShowTool, gitStatusTool } from '../tools/git'
 import { hardeningFor, parseConfigList, safeGitEnv, safeGitRaw } from './git-safe'
-import { git, makeContext, makeProject, okResult, repoWith, writeFiles } from './test-support'
-import type { ActionPlan, ToolContext } from './types'
+import { git, makeContext, makeProject, okResult, repoWith, writeFiles } from '../tools/test-support'
+import type { ActionPlan, ToolContext } from '../tools/types'
 
 /*
  * A repository whose config, hooks and attributes each try to run a program

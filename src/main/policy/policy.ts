@@ -1,7 +1,7 @@
 import type { Parser } from 'web-tree-sitter'
 import { commandName, parsePattern, type Pattern } from './argv'
 import { loadShellParser, parseShell, type SimpleCommand, type Word } from './parse'
-import { historyRefusal, pathExists, pathspecsAvoid, readsGitObjects, trackedSecrets } from './git-history'
+import { historyRefusal, pathExists, pathspecsAvoid, readsGitObjects, trackedSecrets } from './git-objects'
 import { gitCall, isProgramSetting } from './programs/git'
 import {
   ALLOW_RULES,

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { secretInodes, sharesSecretInode } from '../sandbox/secret-links'
+import { secretInodes, sharesSecretInode } from '../containment/secret-links'
 import { repoDirs } from './git-history'
 import {
   HOME_CREDENTIALS,

@@ -21,7 +21,7 @@ export const DEFAULT_IGNORED: readonly string[] = ['build/', '*.min.js']
 /**
  * ripgrep's filters for a sandbox's listing and search: the deny list's globs and the default
  * ignores, with ripgrep's messages (a listing says which paths it could not reach,
- * sandbox/types.ts#listFiles). The benchmarks run their `rg` reference with these too.
+ * containment/types.ts#listFiles). The benchmarks run their `rg` reference with these too.
  */
 export function sandboxRipgrepArgs(denyPatterns: readonly string[]): string[] {
   return ripgrepFilterArgs([...denyPatterns, ...DEFAULT_IGNORED], { messages: true })

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { HOME_CREDENTIALS, isSecretName } from '../sandbox/denylist'
+import { HOME_CREDENTIALS, isSecretName } from '../containment/denylist'
 import { createChangeTracker, type ChangeTracker } from '../snapshot/changeTracker'
 import { loadScans, saveScans, type DirEntry } from './secrets-scan-state'
 import { pushAll } from '../../shared/arrays'

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { bwrapArgs, emptyPlaceholders } from '../exec/bwrap'
+import { bwrapArgs, emptyPlaceholders } from '../sandboxing/bwrap'
 import { createSandbox } from './sandbox'
 import { secretInodes, sharesSecretInode } from './secret-links'
 

@@ -2,9 +2,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { HOME_CREDENTIALS, SECRET_FILE_NAMES, createDenyList } from '../sandbox/denylist'
+import { HOME_CREDENTIALS, SECRET_FILE_NAMES, createDenyList } from '../containment/denylist'
 import { checkCommand, type Verdict } from './policy'
-import { isSecretName } from '../sandbox/denylist'
+import { isSecretName } from '../containment/denylist'
 
 /*
  * Credentials in a home, named however bash lets a command name them. Inside the sandbox the

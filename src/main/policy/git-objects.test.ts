@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { trackedSecrets } from './git-history'
+import { trackedSecrets } from './git-objects'
 import { checkCommand } from './policy'
 
 function repo(files: Record<string, string>): string {

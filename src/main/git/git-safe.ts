@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { isInside } from '../sandbox/paths'
+import { isInside } from '../containment/paths'
 import { foreignGitDir, worktreeTop } from './git-dir'
 
 /*

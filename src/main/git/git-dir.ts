@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { isInside } from '../sandbox/paths'
+import { isInside } from '../containment/paths'
 
 /*
  * Where the host git tools' repository really is. A `.git` file (`gitdir: …`), a `.git`

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto'
 import { constants } from 'node:fs'
 import fs from 'node:fs/promises'
-import type { FileFingerprint } from '../tools/types'
+
+/** What a file was when the model last read it: a change since means the model's copy is stale. */
+export interface FileFingerprint {
+  size: number
+  mtimeMs: number
+  sha256: string
+}
 
 export function sha256Hex(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex')

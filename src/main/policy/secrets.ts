@@ -2,7 +2,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { commandName } from './argv'
 import type { Word } from './parse'
-import { HOME_CREDENTIALS, SECRET_FILE_NAMES, SECRETS } from '../sandbox/denylist'
+import { HOME_CREDENTIALS, SECRET_FILE_NAMES, SECRETS } from '../containment/denylist'
 
 /*
  * Two readings of an argv the deny rules need besides the options: the words bash's

@@ -1,8 +1,7 @@
 import type { CommandPart } from '../../shared/protocol'
-import type { ToolContext } from '../tools/types'
 import { loadShellParser, parseShell } from './parse'
 import { checkCommand } from './policy'
-import { settingsOf } from './project'
+import { settingsOf, type CommandSettings } from '../sandboxing/settings'
 
 /** Redirects that write nowhere a rule could hide a change in. */
 const HARMLESS_REDIRECT = /^(\/dev\/null|&?[0-2]|-)$/
@@ -15,7 +14,7 @@ const HARMLESS_REDIRECT = /^(\/dev\/null|&?[0-2]|-)$/
  */
 export async function commandParts(
   line: string,
-  ctx: Pick<ToolContext, 'commands' | 'root'>,
+  ctx: { commands?: CommandSettings; root: string },
 ): Promise<CommandPart[] | undefined> {
   const parsed = parseShell(await loadShellParser(), line)
   if (

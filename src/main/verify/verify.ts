@@ -1,14 +1,14 @@
 import { formatDiagnostic, type Diagnostic } from './build-errors'
 import type { TestFailure, TestReport } from './failures'
-import { checkCommand } from './policy'
-import { unconfinedCommandProblem } from './sandbox-probe'
+import { checkCommand } from '../policy/policy'
+import { unconfinedCommandProblem } from '../sandboxing/sandbox-probe'
+import { settingsOf } from '../sandboxing/settings'
 import {
   prepareBuild,
   prepareTests,
   runBuildLike,
   runProblem,
   runTests,
-  settingsOf,
   type PreparedRun,
   type ProjectContext,
 } from './project'

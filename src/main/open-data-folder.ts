@@ -1,9 +1,9 @@
-import { recoverInterruptedRestores } from '../timetravel/restore'
-import { backupStore } from '../store/doctor'
-import { openStore, type OpenStoreOptions } from '../store/store'
-import type { Store } from '../store/types'
-import { sweepTempWrites } from '../sandbox/temp-files'
-import { bindDataFolder } from './data-folder'
+import { recoverInterruptedRestores } from './timetravel/restore'
+import { backupStore } from './store/doctor'
+import { openStore, type OpenStoreOptions } from './store/store'
+import type { Store } from './store/types'
+import { sweepTempWrites } from './containment/temp-files'
+import { bindDataFolder } from './session/data-folder'
 
 export interface OpenedDataFolder {
   store: Store
@@ -16,7 +16,7 @@ export interface OpenedDataFolder {
  * command): the store — checked after an unclean end, refused when damaged (store/health.ts) —
  * and then, before anything else touches a project, every restore a crash cut short is finished
  * (timetravel/restore-apply.ts), leaving alone files changed by hand since, and the temp files
- * of writes a killed process left in projects are removed (sandbox/temp-files.ts). The notices
+ * of writes a killed process left in projects are removed (containment/temp-files.ts). The notices
  * say so.
  */
 export function openDataFolder(

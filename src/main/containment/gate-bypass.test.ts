@@ -17,11 +17,11 @@ const READ_CALL =
 type Why = { reads: number; why: string }
 
 const THROUGH_THE_GATE: Record<string, Why> = {
-  'sandbox/gate.ts': {
+  'containment/gate.ts': {
     reads: 3,
     why: 'the gate itself: open without following links, fstat, read, content check',
   },
-  'sandbox/fingerprint.ts': {
+  'containment/fingerprint.ts': {
     reads: 2,
     why: 'the file tools read here after gate.resolve (O_NOFOLLOW), and loadTextFile asks gate.checkContent',
   },
@@ -66,18 +66,18 @@ const NOT_A_PROJECT_FILE: Record<string, Why> = {
   'snapshot/statFiles.ts': { reads: 1, why: '/proc/thread-self (the stat thread id)' },
   'snapshot/changeTracker.ts': { reads: 2, why: '/proc/sys/fs/inotify limits (queued events, user watches)' },
   'snapshot/flatFile.ts': { reads: 1, why: 'state files in the data folder' },
-  'exec/bwrap.ts': { reads: 1, why: '/proc/net/unix, to mask listening sockets: never shown' },
-  'exec/git-history.ts': {
+  'sandboxing/bwrap.ts': { reads: 1, why: '/proc/net/unix, to mask listening sockets: never shown' },
+  'sandboxing/git-history.ts': {
     reads: 3,
     why: "a .git file's gitdir and commondir, and the names in the git folder's refs, to find which object stores to hide: never shown",
   },
-  'exec/sandbox-probe.ts': { reads: 1, why: '/proc/self/ns (probing the command sandbox)' },
+  'sandboxing/sandbox-probe.ts': { reads: 1, why: '/proc/self/ns (probing the command sandbox)' },
   'timetravel/bundle-format.ts': { reads: 3, why: 'session bundles the user exports or imports' },
   'timetravel/restore-apply.ts': {
     reads: 2,
     why: 'opens a project file to WRITE it (O_WRONLY|O_NOFOLLOW); hashes one to tell a hand-made change since an interrupted restore (the bytes are dropped)',
   },
-  'sandbox/temp-files.ts': { reads: 2, why: 'the journals of temp-file writes in the data folder' },
+  'containment/temp-files.ts': { reads: 2, why: 'the journals of temp-file writes in the data folder' },
   'store/health.ts': { reads: 2, why: "the store's own marks in the data folder (open processes, damage)" },
   'store/doctor.ts': { reads: 1, why: "the data folder's backups" },
   'hosts/cli/doctor.ts': { reads: 1, why: "the data folder's backups, by name" },
@@ -94,20 +94,20 @@ const SHOWS_NOTHING: Record<string, Why> = {
     reads: 1,
     why: 'folder names, counted to tell a small tree (bounded walk, denied folders skipped); nothing read or shown',
   },
-  'sandbox/gitignore.ts': { reads: 2, why: '.gitignore files, used as ignore rules, never shown' },
-  'sandbox/secret-links.ts': {
+  'containment/gitignore.ts': { reads: 2, why: '.gitignore files, used as ignore rules, never shown' },
+  'containment/secret-links.ts': {
     reads: 1,
     why: 'walks credential folders for their inodes, to refuse hard links to them',
   },
-  'exec/secrets-mask.ts': { reads: 1, why: 'walks the project for secret names, to mask them from commands' },
-  'exec/redact.ts': { reads: 1, why: 'reads secret files to learn the values to redact from command output' },
-  'exec/detect.ts': {
+  'sandboxing/secrets-mask.ts': { reads: 1, why: 'walks the project for secret names, to mask them from commands' },
+  'sandboxing/redact.ts': { reads: 1, why: 'reads secret files to learn the values to redact from command output' },
+  'verify/detect.ts': {
     reads: 3,
     why: 'package.json / Makefile / pyproject names of scripts to run; size-bounded, non-blocking, parsed, never shown',
   },
-  'exec/project.ts': { reads: 2, why: 'a test report the test run wrote, parsed into pass/fail counts' },
-  'tools/git-safe.ts': { reads: 1, why: '.git/index, to compare with what git reported; never shown' },
-  'tools/git-dir.ts': { reads: 1, why: "the .git file's gitdir line, to check the repository stays inside" },
+  'verify/project.ts': { reads: 2, why: 'a test report the test run wrote, parsed into pass/fail counts' },
+  'git/git-safe.ts': { reads: 1, why: '.git/index, to compare with what git reported; never shown' },
+  'git/git-dir.ts': { reads: 1, why: "the .git file's gitdir line, to check the repository stays inside" },
   'snapshot/reproduce.ts': {
     reads: 1,
     why: 'hashes a file to compare with a stored hash; the bytes are dropped',

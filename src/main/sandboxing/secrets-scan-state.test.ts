@@ -63,10 +63,10 @@ describe("the history check's saved verdict", () => {
   /** A new process whose git cannot run: only a saved verdict can answer. */
   async function processWithoutGit(dataDir: string) {
     vi.resetModules()
-    vi.doMock('../tools/git-safe', () => ({
+    vi.doMock('../git/git-safe', () => ({
       openSafeGit: () => Promise.reject(new Error('git is not there')),
     }))
-    onTestFinished(() => void vi.doUnmock('../tools/git-safe'))
+    onTestFinished(() => void vi.doUnmock('../git/git-safe'))
     const state = await import('./secrets-scan-state')
     state.keepSecretsScansIn(dataDir)
     return (await import('./git-history')).historiesWithSecrets

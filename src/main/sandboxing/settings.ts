@@ -84,3 +84,8 @@ export function commandSettingsFrom(raw: unknown): CommandSettings {
     gitHooks: given.gitHooks ?? false,
   }
 }
+
+/** The settings a tool call runs with: the session's, else the defaults. */
+export function settingsOf(ctx: { commands?: CommandSettings }): CommandSettings {
+  return ctx.commands ?? { ...DEFAULT_COMMAND_SETTINGS }
+}

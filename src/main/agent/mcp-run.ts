@@ -1,7 +1,7 @@
 import type { SubjectOf, ToolAttachment } from '../../shared/protocol'
-import { askUser, decideCall, reasonOf, type MutationDeps } from '../agent/approve'
+import { askUser, decideCall, reasonOf, type MutationDeps } from './approve'
 import type { ToolResult } from '../tools/types'
-import { progressLine, type McpTool } from './tools'
+import { progressLine, type McpTool } from '../mcp/tools'
 
 /*
  * How an MCP tool call runs (docs/mcp.md#approvals): agent/decide.ts decides, as for every tool.

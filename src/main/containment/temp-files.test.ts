@@ -5,7 +5,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { spawnNode, waitForExit } from '../store/testing/helpers'
-import { openDataFolder } from '../session/open-data-folder'
+import { openDataFolder } from '../open-data-folder'
 import { createGate } from './gate'
 import { beginTempWrite, isStepwiseTemp, keepTempJournalIn, sweepTempWrites, tempPathFor } from './temp-files'
 

@@ -1,11 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type { ToolContext } from '../tools/types'
 import { parseDiagnostics, type Diagnostic } from './build-errors'
 import { LOOKED_FOR, detectProjectCommands, narrowTests, shQuote, type RunnerKind } from './detect'
 import { parseJsonReport, parseTestOutput, type TestReport } from './failures'
-import { runCommand, type RunResult } from './runner'
-import { DEFAULT_COMMAND_SETTINGS, MAX_TIMEOUT_S, type CommandSettings } from './settings'
+import { runCommand, type RunResult } from '../sandboxing/runner'
+import { MAX_TIMEOUT_S, settingsOf, type CommandSettings } from '../sandboxing/settings'
 import { pushAll } from '../../shared/arrays'
 
 /*
@@ -14,10 +13,11 @@ import { pushAll } from '../../shared/arrays'
  * results. Shared by the exec tools and verifyProject.
  */
 
-export type ProjectContext = Pick<ToolContext, 'root' | 'commands' | 'signal'>
-
-export function settingsOf(ctx: Pick<ToolContext, 'commands'>): CommandSettings {
-  return ctx.commands ?? { ...DEFAULT_COMMAND_SETTINGS }
+export interface ProjectContext {
+  /** The project root, already realpath'd. */
+  root: string
+  commands?: CommandSettings
+  signal: AbortSignal
 }
 
 /** Runs a command line in the project root: sandboxed per the settings, scrubbed env, capped output. */

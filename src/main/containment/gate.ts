@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { defaultDataDir } from '../config/paths'
-import { findProjectSecrets, hiddenByHost, SYSTEM_SECRETS } from '../exec/secrets-mask'
+import { findProjectSecrets, hiddenByHost, SYSTEM_SECRETS } from '../sandboxing/secrets-mask'
 import { createDenyList, HOME_CREDENTIALS, NOT_SECRET_DENY, type DenyList } from './denylist'
 import { isStepwiseTemp } from './temp-files'
 import { isInside, resolveInside } from './paths'
