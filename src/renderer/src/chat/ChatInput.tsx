@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import type React from 'react'
-import { findSlash, runCommand, SLASH_COMMANDS, type PaletteCommand } from '../palette/commands'
+import { findSlash, runCommand, slashCommands, type PaletteCommand } from '../palette/commands'
 import { enqueue, isBusy, send, stop, toast, useApp } from '../state/store'
 import { keepDraft, onDraft, takeDraft } from './draft'
 import { promptBeingRun, resourceMention, useMcpCatalog } from './mcpOffers'
@@ -70,7 +70,7 @@ export function ChatInput(): React.JSX.Element {
     [],
   )
 
-  const slash = useSlashCommands(text, caret, SLASH_COMMANDS, mcp.prompts)
+  const slash = useSlashCommands(text, caret, slashCommands(), mcp.prompts)
   const mentions = useMentions(text, caret, repo, mcp.resources)
   const showSlash = slash.count > 0
   const showMentions = !showSlash && mentions.count > 0

@@ -1,12 +1,21 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { McpPromptView, McpResourceView } from '../../../shared/protocol'
-import { SLASH_COMMANDS } from '../palette/commands'
+import { contributeFeatures } from '../panels/features'
+import { slashCommands } from '../palette/commands'
 import { InputHistory } from './mentions'
 import { historyStep } from './useHistory'
 import { mentionOffer, mentionPick } from './useMentions'
 import { slashOffer, slashPick } from './useSlashCommands'
 
-/* What the message box's three completions do, on the app's real command table. */
+/* What the message box's three completions do, on the app's real commands (every feature's). */
+
+let takeBack: () => void
+let SLASH_COMMANDS: ReturnType<typeof slashCommands>
+beforeAll(() => {
+  takeBack = contributeFeatures()
+  SLASH_COMMANDS = slashCommands()
+})
+afterAll(() => takeBack())
 
 const prompt = (command: string, required: boolean): McpPromptView => ({
   server: 'docs',

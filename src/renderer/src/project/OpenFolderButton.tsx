@@ -1,15 +1,14 @@
 import type React from 'react'
 import { Dialog } from '../palette/Dialog'
-import { closeFolderDialog, openFolderDialog, useOpenerUi } from './openerUi'
+import { closeFolderDialog, openFolderDialog } from './openerUi'
 import { ProjectOpener } from './ProjectOpener'
 import './project.css'
 
 /**
- * "Open folder…" for the header, and the dialog it opens (also opened by `openFolderDialog()`,
- * e.g. from the command palette). Mount it once.
+ * "Open folder…" for the header. The dialog it opens is a panel (project/contribution.tsx), also
+ * opened by `openFolderDialog()`, e.g. from the command palette.
  */
 export function OpenFolderButton({ className }: { className?: string }): React.JSX.Element {
-  const open = useOpenerUi((s) => s.open)
   return (
     <>
       <button
@@ -21,11 +20,15 @@ export function OpenFolderButton({ className }: { className?: string }): React.J
       >
         Open folder…
       </button>
-      {open && (
-        <Dialog title="Open a project" onClose={closeFolderDialog} className="project-dialog">
-          <ProjectOpener standalone={false} onOpened={closeFolderDialog} />
-        </Dialog>
-      )}
     </>
+  )
+}
+
+/** The "Open a project" dialog: the opener, closed once a folder opens. */
+export function OpenFolderDialog({ onClose }: { onClose(): void }): React.JSX.Element {
+  return (
+    <Dialog title="Open a project" onClose={onClose} className="project-dialog">
+      <ProjectOpener standalone={false} onOpened={closeFolderDialog} />
+    </Dialog>
   )
 }
