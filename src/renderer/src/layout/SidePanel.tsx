@@ -10,13 +10,17 @@ import { useApp } from '../state/store'
  * the files as of the replayed step.
  */
 export function SidePanel(): React.JSX.Element | null {
-  const ctx: SideContext = {
+  return sidePanelFor({
     view: useDisplayedView(),
     replayingAt: useReplaySeq(),
     approvals: useApp((s) => s.approvals),
     sessionId: useApp((s) => s.sessionId),
     selectedSeq: useApp((s) => s.selectedSeq),
-  }
+  })
+}
+
+/** The `<aside>` of the first contributed side panel that has something to show in `ctx`, or null. */
+export function sidePanelFor(ctx: SideContext): React.JSX.Element | null {
   for (const panel of sidePanels()) {
     const element = panel.element(ctx)
     if (!element) continue
