@@ -16,23 +16,21 @@ export function ModelPicker(): React.JSX.Element {
   const open = usePanelOpen(MODEL_PICKER_PANEL)
   const label = choiceLabel(choice?.provider, choice?.model)
   return (
-    <>
-      <button
-        type="button"
-        className="model-picker-trigger"
-        data-testid="model-picker"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        aria-label={`Model: ${label}`}
-        title="Switch model"
-        onClick={() => openModelPicker()}
-      >
-        <span className="model-picker-dot" aria-hidden="true" />
-        <span className="model-picker-trigger-text">{label}</span>
-        <span className="model-picker-caret" aria-hidden="true">
-          ▾
-        </span>
-      </button>
-    </>
+    <button
+      type="button"
+      className="model-picker-trigger"
+      data-testid="model-picker"
+      aria-haspopup="dialog"
+      aria-expanded={open}
+      aria-label={`Model: ${label}`}
+      title="Switch model"
+      onClick={() => openModelPicker()}
+    >
+      <span className="model-picker-dot" aria-hidden="true" />
+      <span className="model-picker-trigger-text">{label}</span>
+      <span className="model-picker-caret" aria-hidden="true">
+        ▾
+      </span>
+    </button>
   )
 }

@@ -10,17 +10,15 @@ import './project.css'
  */
 export function OpenFolderButton({ className }: { className?: string }): React.JSX.Element {
   return (
-    <>
-      <button
-        type="button"
-        className={className ?? 'ui-button small'}
-        data-testid="open-folder"
-        aria-haspopup="dialog"
-        onClick={openFolderDialog}
-      >
-        Open folder…
-      </button>
-    </>
+    <button
+      type="button"
+      className={className ?? 'ui-button small'}
+      data-testid="open-folder"
+      aria-haspopup="dialog"
+      onClick={openFolderDialog}
+    >
+      Open folder…
+    </button>
   )
 }
 
