@@ -237,51 +237,82 @@ export function ChatInput(): React.JSX.Element {
           onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
         />
-        <div className="chat-actions">
-          <button
-            type="button"
-            className={`ui-button small until-green${untilGreen ? ' on' : ''}`}
-            aria-pressed={untilGreen}
-            data-testid="until-green"
-            aria-describedby={untilGreen ? 'until-green-says' : undefined}
-            title="When the model says it is done, run the project's build and tests and send failures back (up to 15 rounds)"
-            onClick={() => setUntilGreen((on) => !on)}
-          >
-            Until green
-          </button>
-          {busy && text.trim() && (
-            <button
-              type="button"
-              data-testid="queue-button"
-              className="ui-button primary"
-              title="Send it to the agent at its next step"
-              onClick={() => void submit()}
-            >
-              Queue <kbd>↵</kbd>
-            </button>
-          )}
-          {busy ? (
-            <button
-              type="button"
-              data-testid="stop-button"
-              className="ui-button danger"
-              onClick={() => void stop()}
-            >
-              Stop <kbd>Esc</kbd>
-            </button>
-          ) : (
-            <button
-              type="button"
-              data-testid="send-button"
-              className="ui-button primary"
-              disabled={!repo || !text.trim()}
-              onClick={() => void submit()}
-            >
-              Send <kbd>↵</kbd>
-            </button>
-          )}
-        </div>
+        <ChatActions
+          untilGreen={untilGreen}
+          onUntilGreen={() => setUntilGreen((on) => !on)}
+          busy={busy}
+          canSend={Boolean(repo && text.trim())}
+          hasText={Boolean(text.trim())}
+          onSubmit={() => void submit()}
+        />
       </div>
     </>
+  )
+}
+
+interface ChatActionsProps {
+  untilGreen: boolean
+  onUntilGreen(): void
+  busy: boolean
+  /** A project is open and the box holds text. */
+  canSend: boolean
+  hasText: boolean
+  onSubmit(): void
+}
+
+/** Beside the box: Until green, and Send — or, while the agent works, Queue and Stop. */
+function ChatActions({
+  untilGreen,
+  onUntilGreen,
+  busy,
+  canSend,
+  hasText,
+  onSubmit,
+}: ChatActionsProps): React.JSX.Element {
+  return (
+    <div className="chat-actions">
+      <button
+        type="button"
+        className={`ui-button small until-green${untilGreen ? ' on' : ''}`}
+        aria-pressed={untilGreen}
+        data-testid="until-green"
+        aria-describedby={untilGreen ? 'until-green-says' : undefined}
+        title="When the model says it is done, run the project's build and tests and send failures back (up to 15 rounds)"
+        onClick={onUntilGreen}
+      >
+        Until green
+      </button>
+      {busy && hasText && (
+        <button
+          type="button"
+          data-testid="queue-button"
+          className="ui-button primary"
+          title="Send it to the agent at its next step"
+          onClick={onSubmit}
+        >
+          Queue <kbd>↵</kbd>
+        </button>
+      )}
+      {busy ? (
+        <button
+          type="button"
+          data-testid="stop-button"
+          className="ui-button danger"
+          onClick={() => void stop()}
+        >
+          Stop <kbd>Esc</kbd>
+        </button>
+      ) : (
+        <button
+          type="button"
+          data-testid="send-button"
+          className="ui-button primary"
+          disabled={!canSend}
+          onClick={onSubmit}
+        >
+          Send <kbd>↵</kbd>
+        </button>
+      )}
+    </div>
   )
 }
