@@ -27,11 +27,12 @@ function markedBlocks(markdown: string): Marked[] {
 describe('the newcomers guide', () => {
   const blocks = markedBlocks(GUIDE)
 
-  it('shows a tool, a provider and a slash command, each tied to a file', () => {
+  it('shows a tool, a provider, a slash command and a panel, each tied to a file', () => {
     expect(blocks.map((b) => b.file)).toEqual([
       'test/newcomers/count-lines-tool.ts',
       'test/provider-echo/echo-provider.ts',
-      'src/renderer/src/palette/commands.ts',
+      'src/renderer/src/settings/contribution.tsx',
+      'src/renderer/src/panels/examplePanel.tsx',
     ])
   })
 
@@ -41,9 +42,14 @@ describe('the newcomers guide', () => {
     else expect(source).toContain(block.code)
   })
 
-  it('puts its three sections first, in this order', () => {
+  it('puts its four sections first, in this order', () => {
     const headings = GUIDE.split('\n').filter((l) => l.startsWith('## '))
-    expect(headings.slice(0, 3)).toEqual(['## A new tool', '## A new provider', '## A new slash command'])
+    expect(headings.slice(0, 4)).toEqual([
+      '## A new tool',
+      '## A new provider',
+      '## A new slash command',
+      '## A new panel',
+    ])
   })
 })
 

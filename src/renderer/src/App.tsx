@@ -9,12 +9,13 @@ import { Onboarding } from './models/Onboarding'
 import { CommandPalette } from './palette/CommandPalette'
 import { openPalette } from './palette/paletteState'
 import { OpenFolderButton } from './project/OpenFolderButton'
+import { DialogHost } from './panels/DialogHost'
 import { ProjectOpener } from './project/ProjectOpener'
 import { ReplayBar } from './replay/ReplayBar'
 import { useReplayActive } from './replay/useReplay'
 import { SessionList } from './sessions/SessionList'
 import { ApprovalPolicySwitch } from './settings/ApprovalPolicySwitch'
-import { SettingsDialog } from './settings/SettingsDialog'
+import { SettingsRoot } from './settings/SettingsDialog'
 import { StatusBar } from './statusbar/StatusBar'
 import { connect, useApp } from './state/store'
 import { hostApi } from './transport'
@@ -27,7 +28,8 @@ import './layout/layout.css'
  *
  * The app: sessions on the left; the timeline and the chat in the middle; the
  * waiting approval, a step's details or the replayed files on the right; the
- * status bar below. Ctrl+K opens the command palette.
+ * status bar below; the dialogs over it. Ctrl+K opens the command palette. What shows on the right
+ * and which dialogs exist is the features' to say (panels/registry.ts, panels/features.ts).
  */
 export function App(): React.JSX.Element {
   const [failed, setFailed] = useState<string | null>(null)
@@ -101,7 +103,8 @@ export function App(): React.JSX.Element {
       )}
       <StatusBar />
       <CommandPalette />
-      <SettingsDialog />
+      <SettingsRoot />
+      <DialogHost />
       <Toasts />
     </div>
   )

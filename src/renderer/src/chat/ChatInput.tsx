@@ -1,42 +1,17 @@
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type React from 'react'
-import { findSlash, needsArg, runCommand, SLASH_COMMANDS, type PaletteCommand } from '../palette/commands'
-import { enqueue, invoke, isBusy, send, stop, toast, useApp } from '../state/store'
+import { findSlash, runCommand, slashCommands, type PaletteCommand } from '../palette/commands'
+import { enqueue, isBusy, send, stop, toast, useApp } from '../state/store'
 import { keepDraft, onDraft, takeDraft } from './draft'
-import { loadHistory, saveHistory } from './history'
-import { insertMention, matchFiles, mentionAt } from './mentions'
-import { matchSlash, parseSlash, slashQuery } from './slash'
-import {
-  matchPrompts,
-  matchResources,
-  needsPromptArgs,
-  placeholderIn,
-  promptBeingRun,
-  resourceMention,
-  useMcpCatalog,
-} from './mcpOffers'
+import { promptBeingRun, resourceMention, useMcpCatalog } from './mcpOffers'
 import { PromptArgsHint, PromptLabel, ResourceLabel } from './McpSuggestionLabels'
-import type { McpPromptView, McpResourceView } from '../../../shared/protocol'
 import { QueuedMessages } from './QueuedMessages'
+import { parseSlash } from './slash'
 import { Suggestions, type Suggestion } from './Suggestions'
+import { useHistory } from './useHistory'
+import { mentionPick, useMentions } from './useMentions'
+import { slashPick, useSlashCommands } from './useSlashCommands'
 import './chat.css'
-
-/** The project's files for `@` mentions, fetched once per project. */
-function useProjectFiles(repo: string | undefined): string[] {
-  const [files, setFiles] = useState<string[]>([])
-  useEffect(() => {
-    if (!repo) return
-    let live = true
-    invoke('project/files', { repo }).then(
-      (r) => live && setFiles(r.files),
-      () => live && setFiles([]),
-    )
-    return () => {
-      live = false
-    }
-  }, [repo])
-  return files
-}
 
 function slashLabel(command: PaletteCommand): React.JSX.Element {
   return (
@@ -50,25 +25,25 @@ function slashLabel(command: PaletteCommand): React.JSX.Element {
 
 /**
  * The message box: Enter sends, Shift+Enter breaks the line, ↑/↓ walk the history
- * (at the first or last line; kept per project across restarts), `@` completes project files
- * and the MCP servers' resources, `/` completes the app's commands (run here, never sent to the
- * model) and the servers' prompts (sent: the core puts the prompt's text in), Esc or Stop interrupts
- * the running turn. While the agent works, Enter queues the message for its next step
- * (QueuedMessages shows, edits and takes back what waits). A refused send keeps the text.
+ * (at the first or last line; kept per project across restarts: `useHistory`), `@` completes project
+ * files and the MCP servers' resources (`useMentions`), `/` completes the app's commands (run here,
+ * never sent to the model) and the servers' prompts (sent: the core puts the prompt's text in;
+ * `useSlashCommands`), Esc or Stop interrupts the running turn. While the agent works, Enter queues
+ * the message for its next step (QueuedMessages shows, edits and takes back what waits). A refused
+ * send keeps the text.
  */
 export function ChatInput(): React.JSX.Element {
   const busy = useApp(isBusy)
   const repo = useApp((s) => s.project?.repo)
   const sessionId = useApp((s) => s.sessionId)
   const approvalWaiting = useApp((s) => s.view.pendingApprovals.length > 0)
-  const files = useProjectFiles(repo)
   const mcp = useMcpCatalog(repo)
   const [text, setText] = useState('')
   const [untilGreen, setUntilGreen] = useState(false)
   const [caret, setCaret] = useState(0)
   // The highlighted suggestion, reset whenever the query changes.
   const [pickState, setPickState] = useState({ query: '', index: 0 })
-  const history = useMemo(() => loadHistory(repo ?? ''), [repo])
+  const history = useHistory(repo)
   const box = useRef<HTMLTextAreaElement>(null)
 
   // A half-typed message belongs to its chat: it waits there while another chat is open, and a new
@@ -95,36 +70,17 @@ export function ChatInput(): React.JSX.Element {
     [],
   )
 
-  const mention = useMemo(() => mentionAt(text, caret), [text, caret])
-  const matches = useMemo(() => (mention ? matchFiles(files, mention.query) : []), [mention, files])
-  const resources = useMemo(
-    () => (mention ? matchResources(mcp.resources, mention.query) : []),
-    [mention, mcp.resources],
-  )
-  const slashQ = useMemo(() => slashQuery(text, caret), [text, caret])
-  const commands = useMemo(() => (slashQ === null ? [] : matchSlash(SLASH_COMMANDS, slashQ)), [slashQ])
-  const prompts = useMemo(
-    () => (slashQ === null ? [] : matchPrompts(mcp.prompts, slashQ)),
-    [slashQ, mcp.prompts],
-  )
-  const showSlash = commands.length + prompts.length > 0
-  const showMentions = !showSlash && mention !== null && matches.length + resources.length > 0
+  const slash = useSlashCommands(text, caret, slashCommands(), mcp.prompts)
+  const mentions = useMentions(text, caret, repo, mcp.resources)
+  const showSlash = slash.count > 0
+  const showMentions = !showSlash && mentions.count > 0
   const runningPrompt = showSlash ? undefined : promptBeingRun(mcp.prompts, text)
-  const query = showSlash ? `/${slashQ}` : (mention?.query ?? '')
-  const count = showSlash
-    ? commands.length + prompts.length
-    : showMentions
-      ? matches.length + resources.length
-      : 0
+  const query = showSlash ? `/${slash.query}` : (mentions.mention?.query ?? '')
+  const count = showSlash ? slash.count : showMentions ? mentions.count : 0
   const listId = showSlash ? 'slash-list' : 'mention-list'
 
   const active = pickState.query === query ? Math.min(pickState.index, Math.max(count - 1, 0)) : 0
   const setActive = (update: (i: number) => number): void => setPickState({ query, index: update(active) })
-
-  const remember = (message: string): void => {
-    history.push(message)
-    if (repo) saveHistory(repo, history)
-  }
 
   /** `end`: select up to there (a template's placeholder, to type over). */
   const setTextAndCaret = (next: string, at = next.length, end = at): void => {
@@ -135,7 +91,7 @@ export function ChatInput(): React.JSX.Element {
     })
   }
 
-  /** Runs `/name arg` in the app; an unknown name is said, never sent to the model. */
+  /** Runs `/name arg` in the app (`typed` goes to the history); an unknown name is said, never sent. */
   const runSlash = async (name: string, arg: string, typed: string): Promise<void> => {
     const command = findSlash(name)
     if (!command) {
@@ -145,7 +101,7 @@ export function ChatInput(): React.JSX.Element {
       )
       return
     }
-    remember(typed)
+    history.remember(typed)
     setText('')
     await runCommand(command, arg)
   }
@@ -158,53 +114,23 @@ export function ChatInput(): React.JSX.Element {
     try {
       if (busy) await enqueue(message)
       else await send(message, { untilGreen })
-      remember(message)
+      history.remember(message)
       setText('')
     } catch {
       // The store showed why; the text stays for another try.
     }
   }
 
-  const pick = (path: string): void => {
-    if (!mention) return
-    const next = insertMention(text, mention, path)
-    setTextAndCaret(next.text, next.caret)
-  }
-
-  /** A resource: `@server:uri `; a template's first `{…}` is selected, to type its value over it. */
-  const pickResource = (resource: McpResourceView): void => {
-    if (!mention) return
-    const next = insertMention(text, mention, resourceMention(resource))
-    const hole = resource.template ? placeholderIn(resourceMention(resource)) : undefined
-    const at = mention.start + 1
-    if (hole) setTextAndCaret(next.text, at + hole.start, at + hole.end)
-    else setTextAndCaret(next.text, next.caret)
-  }
-
-  /** A server prompt: Tab completes it; Enter sends it, unless a required argument is still to type. */
-  const pickPrompt = (prompt: McpPromptView, how: 'complete' | 'run'): void => {
-    const rest = text.replace(/^\/\S*/, '').trim()
-    if (how === 'run' && (!needsPromptArgs(prompt) || rest))
-      void submit(`/${prompt.command}${rest ? ` ${rest}` : ''}`)
-    else setTextAndCaret(`/${prompt.command} ${rest}`)
-  }
-
   const pickSlash = (index: number, how: 'complete' | 'run'): void => {
-    if (index < commands.length) pickCommand(commands[index], how)
-    else pickPrompt(prompts[index - commands.length], how)
+    const outcome = slashPick(slash, index, text, how)
+    if (outcome.kind === 'command') void runSlash(outcome.command.slash ?? '', outcome.arg, outcome.typed)
+    else if (outcome.kind === 'send') void submit(outcome.text)
+    else setTextAndCaret(outcome.text)
   }
 
   const pickMention = (index: number): void => {
-    if (index < matches.length) pick(matches[index])
-    else pickResource(resources[index - matches.length])
-  }
-
-  /** Tab completes the name; Enter runs it, unless it still needs its argument (then completes it). */
-  const pickCommand = (command: PaletteCommand, how: 'complete' | 'run'): void => {
-    const rest = text.replace(/^\/[a-z0-9-]*/i, '').trim()
-    if (how === 'run' && (!needsArg(command) || rest))
-      void runSlash(command.slash!, rest, `/${command.slash}`)
-    else setTextAndCaret(`/${command.slash} ${rest}`)
+    const edit = mentionPick(mentions, index, text)
+    if (edit) setTextAndCaret(edit.text, edit.caret, edit.end)
   }
 
   const onKeyDown = (e: React.KeyboardEvent<HTMLTextAreaElement>): void => {
@@ -235,17 +161,11 @@ export function ChatInput(): React.JSX.Element {
       // While an approval waits, Esc is not "stop": the turn waits for an answer, not to be cut.
       e.preventDefault()
       void stop()
-    } else if (e.key === 'ArrowUp' && !el.value.slice(0, el.selectionStart).includes('\n')) {
-      const prev = history.previous(text)
-      if (prev !== null) {
+    } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      const recalled = history.step(e.key, el, text)
+      if (recalled !== null) {
         e.preventDefault()
-        setText(prev)
-      }
-    } else if (e.key === 'ArrowDown' && !el.value.slice(el.selectionEnd).includes('\n')) {
-      const next = history.next()
-      if (next !== null) {
-        e.preventDefault()
-        setText(next)
+        setText(recalled)
       }
     }
   }
@@ -267,8 +187,8 @@ export function ChatInput(): React.JSX.Element {
             label="Commands"
             testId="slash-list"
             items={[
-              ...commands.map((c): Suggestion => ({ key: c.id, label: slashLabel(c) })),
-              ...prompts.map((p): Suggestion => ({
+              ...slash.commands.map((c): Suggestion => ({ key: c.id, label: slashLabel(c) })),
+              ...slash.prompts.map((p): Suggestion => ({
                 key: `mcp:${p.command}`,
                 label: <PromptLabel prompt={p} />,
               })),
@@ -283,8 +203,8 @@ export function ChatInput(): React.JSX.Element {
             label="Files and resources to mention"
             testId="mention-list"
             items={[
-              ...matches.map((file): Suggestion => ({ key: file, label: file })),
-              ...resources.map((r): Suggestion => ({
+              ...mentions.files.map((file): Suggestion => ({ key: file, label: file })),
+              ...mentions.resources.map((r): Suggestion => ({
                 key: `mcp:${resourceMention(r)}`,
                 label: <ResourceLabel resource={r} />,
               })),
@@ -317,51 +237,82 @@ export function ChatInput(): React.JSX.Element {
           onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
           onKeyDown={onKeyDown}
         />
-        <div className="chat-actions">
-          <button
-            type="button"
-            className={`ui-button small until-green${untilGreen ? ' on' : ''}`}
-            aria-pressed={untilGreen}
-            data-testid="until-green"
-            aria-describedby={untilGreen ? 'until-green-says' : undefined}
-            title="When the model says it is done, run the project's build and tests and send failures back (up to 15 rounds)"
-            onClick={() => setUntilGreen((on) => !on)}
-          >
-            Until green
-          </button>
-          {busy && text.trim() && (
-            <button
-              type="button"
-              data-testid="queue-button"
-              className="ui-button primary"
-              title="Send it to the agent at its next step"
-              onClick={() => void submit()}
-            >
-              Queue <kbd>↵</kbd>
-            </button>
-          )}
-          {busy ? (
-            <button
-              type="button"
-              data-testid="stop-button"
-              className="ui-button danger"
-              onClick={() => void stop()}
-            >
-              Stop <kbd>Esc</kbd>
-            </button>
-          ) : (
-            <button
-              type="button"
-              data-testid="send-button"
-              className="ui-button primary"
-              disabled={!repo || !text.trim()}
-              onClick={() => void submit()}
-            >
-              Send <kbd>↵</kbd>
-            </button>
-          )}
-        </div>
+        <ChatActions
+          untilGreen={untilGreen}
+          onUntilGreen={() => setUntilGreen((on) => !on)}
+          busy={busy}
+          canSend={Boolean(repo && text.trim())}
+          hasText={Boolean(text.trim())}
+          onSubmit={() => void submit()}
+        />
       </div>
     </>
+  )
+}
+
+interface ChatActionsProps {
+  untilGreen: boolean
+  onUntilGreen(): void
+  busy: boolean
+  /** A project is open and the box holds text. */
+  canSend: boolean
+  hasText: boolean
+  onSubmit(): void
+}
+
+/** Beside the box: Until green, and Send — or, while the agent works, Queue and Stop. */
+function ChatActions({
+  untilGreen,
+  onUntilGreen,
+  busy,
+  canSend,
+  hasText,
+  onSubmit,
+}: ChatActionsProps): React.JSX.Element {
+  return (
+    <div className="chat-actions">
+      <button
+        type="button"
+        className={`ui-button small until-green${untilGreen ? ' on' : ''}`}
+        aria-pressed={untilGreen}
+        data-testid="until-green"
+        aria-describedby={untilGreen ? 'until-green-says' : undefined}
+        title="When the model says it is done, run the project's build and tests and send failures back (up to 15 rounds)"
+        onClick={onUntilGreen}
+      >
+        Until green
+      </button>
+      {busy && hasText && (
+        <button
+          type="button"
+          data-testid="queue-button"
+          className="ui-button primary"
+          title="Send it to the agent at its next step"
+          onClick={onSubmit}
+        >
+          Queue <kbd>↵</kbd>
+        </button>
+      )}
+      {busy ? (
+        <button
+          type="button"
+          data-testid="stop-button"
+          className="ui-button danger"
+          onClick={() => void stop()}
+        >
+          Stop <kbd>Esc</kbd>
+        </button>
+      ) : (
+        <button
+          type="button"
+          data-testid="send-button"
+          className="ui-button primary"
+          disabled={!canSend}
+          onClick={onSubmit}
+        >
+          Send <kbd>↵</kbd>
+        </button>
+      )}
+    </div>
   )
 }

@@ -2,7 +2,7 @@ import type React from 'react'
 import { useEffect } from 'react'
 import { Dialog } from '../palette/Dialog'
 import { useApp } from '../state/store'
-import { closeMcp, checkProjectFile, listenForMcpStatus, refreshMcp, useMcpUi } from './mcpState'
+import { checkProjectFile, listenForMcpStatus, refreshMcp, useMcpUi } from './mcpState'
 import { summaryLine } from './model'
 import { ElicitationCards } from './ElicitationCard'
 import { ProjectApproval } from './ProjectApproval'
@@ -12,10 +12,9 @@ import './mcp.css'
 
 /**
  * Mount once at the root: listens for `host.mcp-status`, shows servers' questions, asks about a project's `.mcp.json` when a
- * project opens, and shows the MCP dialog while `openMcp()` has it open.
+ * project opens. The MCP dialog itself is a panel (mcp/contribution.tsx) that `openMcp()` opens.
  */
 export function McpRoot(): React.JSX.Element | null {
-  const open = useMcpUi((s) => s.open)
   const repo = useApp((s) => s.project?.repo ?? null)
   useEffect(() => listenForMcpStatus(), [])
   useEffect(() => {
@@ -24,18 +23,17 @@ export function McpRoot(): React.JSX.Element | null {
   return (
     <>
       <ElicitationCards />
-      {open ? <McpDialog /> : null}
     </>
   )
 }
 
-export function McpDialog(): React.JSX.Element {
+export function McpDialog({ onClose }: { onClose(): void }): React.JSX.Element {
   const list = useMcpUi((s) => s.list)
   const error = useMcpUi((s) => s.error)
   return (
     <Dialog
       title="MCP servers"
-      onClose={closeMcp}
+      onClose={onClose}
       className="mcp-dialog"
       testId="mcp-dialog"
       description="Tools from Model Context Protocol servers. Their names and descriptions come from the servers themselves."

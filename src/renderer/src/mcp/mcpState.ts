@@ -1,10 +1,11 @@
 import { create } from 'zustand'
+import { closePanel, isPanelOpen, openPanel } from '../panels/panelState'
 import { getApi, invoke, toast } from '../state/store'
 import { pendingToastText } from './model'
 import type { McpCommand, McpCommands, McpElicitationView, McpList } from './types'
 
 /**
- * The MCP view's state: whether its dialog is open, the last `mcp/list`, and which actions are
+ * The MCP view's state (whether its dialog is open is the panel state's): the last `mcp/list`, and which actions are
  * under way. Every change goes through the core and comes back as the new list, so the view
  * never guesses; `host.mcp-status` notices refresh it while it is open.
  */
@@ -14,8 +15,10 @@ export type McpCall = <C extends McpCommand>(
   input: McpCommands[C]['input'],
 ) => Promise<McpCommands[C]['output']>
 
+/** The MCP servers' dialog's id in the panel state (mcp/contribution.tsx contributes it). */
+export const MCP_PANEL = 'mcp'
+
 export interface McpUiState {
-  open: boolean
   list: McpList | null
   /** Why the last `mcp/list` failed (the host has no MCP, or it refused). */
   error: string | null
@@ -28,7 +31,6 @@ export interface McpUiState {
 }
 
 export const useMcpUi = create<McpUiState>(() => ({
-  open: false,
   list: null,
   error: null,
   busy: {},
@@ -49,12 +51,12 @@ export function setMcpService(service: McpCall | null): void {
 }
 
 export function openMcp(): void {
-  useMcpUi.setState({ open: true })
+  openPanel(MCP_PANEL)
   void refreshMcp()
 }
 
 export function closeMcp(): void {
-  useMcpUi.setState({ open: false })
+  closePanel(MCP_PANEL)
 }
 
 let inFlight: Promise<void> | null = null
@@ -186,7 +188,7 @@ export function onMcpNotice(message: { type: string }): boolean {
       const { [server]: _ended, ...signInUrls } = s.signInUrls
       return { signInUrls }
     })
-  if (useMcpUi.getState().open) void refreshMcp()
+  if (isPanelOpen(MCP_PANEL)) void refreshMcp()
   return true
 }
 

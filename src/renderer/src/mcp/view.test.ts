@@ -1,6 +1,7 @@
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { closePanel, isPanelOpen, openPanel } from '../panels/panelState'
 import { useApp } from '../state/store'
 import { pendingProject, server } from './fixtures'
 import { McpView } from './McpDialog'
@@ -8,6 +9,7 @@ import { SignInNoticeView } from './SignIn'
 import {
   checkProjectFile,
   closeMcp,
+  MCP_PANEL,
   decideProject,
   onMcpNotice,
   refreshMcp,
@@ -80,7 +82,8 @@ function fakeService(initial: McpList): { call: McpCall; calls: [McpCommand, unk
 }
 
 beforeEach(() => {
-  useMcpUi.setState({ open: false, list: null, error: null, busy: {}, signInUrls: {} })
+  useMcpUi.setState({ list: null, error: null, busy: {}, signInUrls: {} })
+  closePanel(MCP_PANEL)
   useApp.setState({ toasts: [] })
 })
 afterEach(() => setMcpService(null))
@@ -136,7 +139,7 @@ describe('MCP view state', () => {
     expect(onMcpNotice({ type: 'host.sessions-changed' })).toBe(false)
     expect(onMcpNotice({ type: 'host.mcp-status' })).toBe(true)
     expect(fake.calls).toHaveLength(0)
-    useMcpUi.setState({ open: true })
+    openPanel(MCP_PANEL)
     onMcpNotice({ type: 'host.mcp-status' })
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(fake.calls).toEqual([['mcp/list', {}]])
@@ -151,7 +154,7 @@ describe('MCP view state', () => {
     expect(t.text).toContain('(memory)')
     expect(t.action?.label).toBe('Review')
     t.action!.run()
-    expect(useMcpUi.getState().open).toBe(true)
+    expect(isPanelOpen(MCP_PANEL)).toBe(true)
     closeMcp()
   })
 

@@ -1,38 +1,27 @@
 import type React from 'react'
 import { ConfirmDialog } from './ConfirmDialog'
-import { HelpDialog } from './HelpDialog'
-import { PaletteDialog } from './PaletteDialog'
-import { cancelRestore, closePanel, confirmRestore, usePalette } from './paletteState'
+import { cancelRestore, confirmRestore, usePalette } from './paletteState'
 import { useGlobalShortcuts } from './shortcuts'
-import { StatusDialog } from './StatusDialog'
 import './palette.css'
 
 /**
- * The command palette (Ctrl+K / Cmd+K, or `openPalette()`), with the dialogs its commands open:
- * Help, Status, and the question before an undo overwrites files changed since. Mount it once;
- * it also installs the global shortcuts (`useGlobalShortcuts`).
+ * The command palette's root: installs the global shortcuts (`useGlobalShortcuts`) and asks before
+ * an undo overwrites files changed since. The palette and its dialogs (Help, Status) are panels,
+ * shown by `DialogHost`. Mount it once.
  */
-export function CommandPalette(): React.JSX.Element {
+export function CommandPalette(): React.JSX.Element | null {
   useGlobalShortcuts()
-  const open = usePalette((s) => s.open)
-  const panel = usePalette((s) => s.panel)
   const conflict = usePalette((s) => s.restoreConflict)
+  if (!conflict) return null
   return (
-    <>
-      {open && <PaletteDialog />}
-      {panel === 'help' && <HelpDialog onClose={closePanel} />}
-      {panel === 'status' && <StatusDialog onClose={closePanel} />}
-      {conflict && (
-        <ConfirmDialog
-          title={conflict.title}
-          message={conflict.reply.message}
-          items={conflict.reply.conflicts.length > 0 ? conflict.reply.conflicts : conflict.reply.paths}
-          confirmLabel={conflict.confirmLabel}
-          danger
-          onConfirm={confirmRestore}
-          onCancel={cancelRestore}
-        />
-      )}
-    </>
+    <ConfirmDialog
+      title={conflict.title}
+      message={conflict.reply.message}
+      items={conflict.reply.conflicts.length > 0 ? conflict.reply.conflicts : conflict.reply.paths}
+      confirmLabel={conflict.confirmLabel}
+      danger
+      onConfirm={confirmRestore}
+      onCancel={cancelRestore}
+    />
   )
 }

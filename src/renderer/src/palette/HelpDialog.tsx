@@ -1,5 +1,5 @@
 import type React from 'react'
-import { SLASH_COMMANDS } from './commands'
+import { slashCommands } from './commands'
 import { Dialog } from './Dialog'
 import { shortcutLabel } from './keys'
 import { IS_MAC } from './shortcuts'
@@ -33,7 +33,7 @@ export function HelpDialog({ onClose }: { onClose(): void }): React.JSX.Element 
               <td>{what}</td>
             </tr>
           ))}
-          {SLASH_COMMANDS.map((c) => (
+          {slashCommands().map((c) => (
             <tr key={c.id}>
               <th scope="row">
                 <kbd className="palette-kbd">

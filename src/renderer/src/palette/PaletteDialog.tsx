@@ -1,7 +1,7 @@
 import type React from 'react'
 import { useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react'
 import { toast, useApp } from '../state/store'
-import { PALETTE_COMMANDS, type PaletteCommand } from './commands'
+import { paletteCommands, type PaletteCommand } from './commands'
 import { Dialog } from './Dialog'
 import { filterCommands } from './filter'
 import { closePalette } from './paletteState'
@@ -12,7 +12,7 @@ export function PaletteDialog(): React.JSX.Element {
   const [query, setQuery] = useState('')
   const [active, setActive] = useState(0)
   const state = useApp()
-  const shown = useMemo(() => filterCommands(query, PALETTE_COMMANDS), [query])
+  const shown = useMemo(() => filterCommands(query, paletteCommands()), [query])
   const current = Math.min(active, Math.max(shown.length - 1, 0))
 
   useEffect(() => {

@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest'
-import { COMMANDS, findSlash, PALETTE_COMMANDS, SLASH_COMMANDS } from './commands'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { contributeFeatures } from '../panels/features'
+import { contributedCommands, type Command } from '../panels/registry'
+import { findSlash, paletteCommands, slashCommands } from './commands'
+
+let takeBack: () => void
+beforeAll(() => {
+  takeBack = contributeFeatures()
+})
+afterAll(() => takeBack())
 
 describe('the one command table', () => {
   it('offers every slash command of the message box', () => {
@@ -9,14 +17,14 @@ describe('the one command table', () => {
   })
 
   it('has unique ids and slash names', () => {
-    expect(new Set(COMMANDS.map((c) => c.id)).size).toBe(COMMANDS.length)
-    expect(new Set(SLASH_COMMANDS.map((c) => c.slash)).size).toBe(SLASH_COMMANDS.length)
+    expect(new Set(contributedCommands().map((c: Command) => c.id)).size).toBe(contributedCommands().length)
+    expect(new Set(slashCommands().map((c) => c.slash)).size).toBe(slashCommands().length)
   })
 
   it('keeps commands that need an argument out of the palette, and the rest in both', () => {
-    expect(PALETTE_COMMANDS.map((c) => c.id)).not.toContain('rewind')
-    expect(PALETTE_COMMANDS.map((c) => c.id)).not.toContain('policy')
-    expect(PALETTE_COMMANDS.find((c) => c.id === 'undo')).toBe(findSlash('undo'))
-    expect(PALETTE_COMMANDS.map((c) => c.id)).toContain('open-folder')
+    expect(paletteCommands().map((c) => c.id)).not.toContain('rewind')
+    expect(paletteCommands().map((c) => c.id)).not.toContain('policy')
+    expect(paletteCommands().find((c) => c.id === 'undo')).toBe(findSlash('undo'))
+    expect(paletteCommands().map((c) => c.id)).toContain('open-folder')
   })
 })

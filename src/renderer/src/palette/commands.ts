@@ -1,38 +1,25 @@
-import { openMcp } from '../mcp/mcpState'
-import { openModelPicker } from '../models/pickerState'
-import { openFolderDialog } from '../project/openerUi'
-import { openSettings } from '../settings/settingsUi'
+import { openPanel } from '../panels/panelState'
+import { contributedCommands, type Command } from '../panels/registry'
 import { isBusy, toast, useApp, type AppState } from '../state/store'
 import { checkLastAnswer, clearChat, focusSessions, reindex, startNewChat } from './actions'
-import type { Searchable } from './filter'
 import { shortcutLabel } from './keys'
-import { showPanel } from './paletteState'
+import { HELP_PANEL, STATUS_PANEL } from './paletteState'
 import { IS_MAC } from './shortcuts'
-import { compactNow, exportChat, reviewTarget, rewindTo, setPolicy, switchModel } from './slashActions'
+import { compactNow, exportChat, reviewTarget, rewindTo, setPolicy } from './slashActions'
 import { undoLastChange } from './undo'
 
 /**
  * One command of the app, shared by the command palette (Ctrl+K) and the message box's slash
- * commands (`/name args`): one table, so both always offer the same things.
+ * commands (`/name args`): one list, the registry's (panels/registry.ts), so both always offer the
+ * same things. The palette contributes the commands below; a feature contributes its own (Settings,
+ * MCP servers, Switch model, Open folder…) beside its panel.
  */
-export interface PaletteCommand extends Searchable {
-  id: string
-  /** One line under the title. */
-  hint?: string
-  shortcut?: string
-  /** Its name after `/` in the message box; absent: palette only. */
-  slash?: string
-  /** What may follow the slash name, for the completion list: `N` (required), `[target]` (optional). */
-  args?: string
-  /** Why it cannot run now, or null when it can. */
-  unavailable?(s: AppState): string | null
-  /** `arg` is what followed the slash name ('' from the palette). */
-  run(arg: string): void | Promise<unknown>
-}
+export type PaletteCommand = Command
 
 const needsProject = (s: AppState): string | null => (s.project ? null : 'Open a project first')
 const needsSession = (s: AppState): string | null => (s.sessionId ? null : 'Open a chat first')
 
+/** The palette's own commands (palette/contribution.tsx contributes them). */
 export const COMMANDS: readonly PaletteCommand[] = [
   {
     id: 'help',
@@ -40,7 +27,7 @@ export const COMMANDS: readonly PaletteCommand[] = [
     title: 'Help',
     hint: 'Keyboard shortcuts',
     keywords: 'keyboard shortcuts keys',
-    run: () => showPanel('help'),
+    run: () => openPanel(HELP_PANEL),
   },
   {
     id: 'new-chat',
@@ -94,7 +81,7 @@ export const COMMANDS: readonly PaletteCommand[] = [
     title: 'Status',
     hint: 'Model, tokens, context, sandbox and index',
     keywords: 'info about context tokens sandbox index data',
-    run: () => showPanel('status'),
+    run: () => openPanel(STATUS_PANEL),
   },
   {
     id: 'reindex',
@@ -125,22 +112,6 @@ export const COMMANDS: readonly PaletteCommand[] = [
     run: checkLastAnswer,
   },
   {
-    id: 'settings',
-    slash: 'settings',
-    title: 'Settings',
-    hint: 'Approvals, commands, limits, theme',
-    keywords: 'preferences options theme approval policy',
-    run: openSettings,
-  },
-  {
-    id: 'mcp',
-    slash: 'mcp',
-    title: 'MCP servers',
-    hint: 'Servers, their tools and status; approve a project’s .mcp.json',
-    keywords: 'model context protocol tools servers plugins integrations',
-    run: openMcp,
-  },
-  {
     id: 'policy',
     slash: 'policy',
     args: 'ask|auto-edit|full-auto|read-only',
@@ -168,22 +139,6 @@ export const COMMANDS: readonly PaletteCommand[] = [
     unavailable: needsSession,
     run: exportChat,
   },
-  {
-    id: 'switch-model',
-    slash: 'model',
-    title: 'Switch model',
-    hint: 'Ollama, OpenAI or an OpenAI-compatible server',
-    keywords: 'provider ollama openai pull api key',
-    args: '[NAME]',
-    run: (arg) => (arg ? switchModel(arg) : openModelPicker()),
-  },
-  {
-    id: 'open-folder',
-    title: 'Open folder…',
-    hint: 'Open another project',
-    keywords: 'project repository directory',
-    run: openFolderDialog,
-  },
 ]
 
 /** A required argument (not `[optional]`). */
@@ -191,14 +146,34 @@ export function needsArg(command: PaletteCommand): boolean {
   return Boolean(command.args && !command.args.startsWith('['))
 }
 
+interface CommandLists {
+  from: readonly PaletteCommand[] | null
+  palette: readonly PaletteCommand[]
+  slash: readonly PaletteCommand[]
+}
+
+// Worked out again only when a feature contributes or takes back.
+let lists: CommandLists = { from: null, palette: [], slash: [] }
+
+function listsNow(): CommandLists {
+  const all = contributedCommands()
+  if (lists.from !== all)
+    lists = { from: all, palette: all.filter((c) => !needsArg(c)), slash: all.filter((c) => c.slash) }
+  return lists
+}
+
 /** What the palette lists: the commands that need no argument (it has no field for one). */
-export const PALETTE_COMMANDS: readonly PaletteCommand[] = COMMANDS.filter((c) => !needsArg(c))
+export function paletteCommands(): readonly PaletteCommand[] {
+  return listsNow().palette
+}
 
 /** The commands the message box completes after `/`. */
-export const SLASH_COMMANDS: readonly PaletteCommand[] = COMMANDS.filter((c) => c.slash)
+export function slashCommands(): readonly PaletteCommand[] {
+  return listsNow().slash
+}
 
 export function findSlash(name: string): PaletteCommand | undefined {
-  return SLASH_COMMANDS.find((c) => c.slash === name)
+  return slashCommands().find((c) => c.slash === name)
 }
 
 /**

@@ -1,11 +1,17 @@
 import { create } from 'zustand'
+import { closePanel, openPanel, togglePanel } from '../panels/panelState'
 import type { RestoreReply } from '../../../shared/protocol'
 
 /**
- * The command palette's state: open or not, the panel a command opened (Help, Status), and an
- * undo or rewind waiting for the user to confirm overwriting files changed since.
+ * The command palette's own state: an undo or rewind waiting for the user to confirm overwriting
+ * files changed since. The palette and the dialogs its commands open (Help, Status) are panels:
+ * whether they are open is the panel state's (panels/panelState.ts).
  */
-export type PalettePanel = 'help' | 'status' | null
+
+/** The ids of the palette's dialogs in the panel state (palette/contribution.tsx contributes them). */
+export const PALETTE_PANEL = 'palette'
+export const HELP_PANEL = 'help'
+export const STATUS_PANEL = 'status'
 
 /** A restore the core refused for files changed outside the session: asked in the app's own dialog. */
 export interface RestoreConflict {
@@ -17,12 +23,10 @@ export interface RestoreConflict {
 }
 
 interface PaletteState {
-  open: boolean
-  panel: PalettePanel
   restoreConflict: RestoreConflict | null
 }
 
-export const usePalette = create<PaletteState>(() => ({ open: false, panel: null, restoreConflict: null }))
+export const usePalette = create<PaletteState>(() => ({ restoreConflict: null }))
 
 export function askRestoreConflict(conflict: RestoreConflict): void {
   usePalette.setState({ restoreConflict: conflict })
@@ -30,23 +34,15 @@ export function askRestoreConflict(conflict: RestoreConflict): void {
 
 /** Opens the command palette (what Ctrl+K / Cmd+K does). */
 export function openPalette(): void {
-  usePalette.setState({ open: true })
+  openPanel(PALETTE_PANEL)
 }
 
 export function closePalette(): void {
-  usePalette.setState({ open: false })
+  closePanel(PALETTE_PANEL)
 }
 
 export function togglePalette(): void {
-  usePalette.setState((s) => ({ open: !s.open }))
-}
-
-export function showPanel(panel: Exclude<PalettePanel, null>): void {
-  usePalette.setState({ panel })
-}
-
-export function closePanel(): void {
-  usePalette.setState({ panel: null })
+  togglePanel(PALETTE_PANEL)
 }
 
 export function cancelRestore(): void {

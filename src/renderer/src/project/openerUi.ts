@@ -1,12 +1,12 @@
-import { create } from 'zustand'
+import { closePanel, openPanel } from '../panels/panelState'
 
-/** Whether the "Open folder…" dialog is open. */
-export const useOpenerUi = create<{ open: boolean }>(() => ({ open: false }))
+/** The "Open folder…" dialog's id in the panel state (project/contribution.tsx contributes it). */
+export const OPEN_FOLDER_PANEL = 'open-folder'
 
 export function openFolderDialog(): void {
-  useOpenerUi.setState({ open: true })
+  openPanel(OPEN_FOLDER_PANEL)
 }
 
 export function closeFolderDialog(): void {
-  useOpenerUi.setState({ open: false })
+  closePanel(OPEN_FOLDER_PANEL)
 }

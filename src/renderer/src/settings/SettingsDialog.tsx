@@ -16,27 +16,26 @@ import {
   type SettingsDraft,
 } from './form'
 import { POLICIES, POLICY_INFO, setSessionPolicy } from './policy'
-import { closeSettings, useSettingsUi } from './settingsUi'
+import { closeSettings } from './settingsUi'
 import { applyTheme, useApplyTheme } from './theme'
 import './settings.css'
 
 /**
- * Mount once at the root: applies the saved theme, and shows the settings dialog while
- * `openSettings()` has it open (and the MCP servers' dialog, which it opens).
+ * Mount once at the root: applies the saved theme, and holds the MCP servers' root (their
+ * dialog's listeners, their questions, a project's `.mcp.json`).
  */
-export function SettingsDialog(): React.JSX.Element | null {
+export function SettingsRoot(): React.JSX.Element {
   useApplyTheme()
-  const open = useSettingsUi((s) => s.open)
+  return <McpRoot />
+}
+
+/** The settings dialog: a panel (settings/contribution.tsx) that `openSettings()` opens. */
+export function SettingsDialog({ onClose }: { onClose(): void }): React.JSX.Element {
   const settings = useApp((s) => s.settings)
   return (
-    <>
-      <McpRoot />
-      {open && (
-        <Dialog title="Settings" onClose={closeSettings} className="settings-dialog" testId="settings-dialog">
-          {settings ? <SettingsForm settings={settings} /> : <p className="ui-note">Loading settings…</p>}
-        </Dialog>
-      )}
-    </>
+    <Dialog title="Settings" onClose={onClose} className="settings-dialog" testId="settings-dialog">
+      {settings ? <SettingsForm settings={settings} /> : <p className="ui-note">Loading settings…</p>}
+    </Dialog>
   )
 }
 

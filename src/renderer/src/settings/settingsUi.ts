@@ -1,12 +1,12 @@
-import { create } from 'zustand'
+import { closePanel, openPanel } from '../panels/panelState'
 
-/** Whether the settings dialog is open. */
-export const useSettingsUi = create<{ open: boolean }>(() => ({ open: false }))
+/** The settings dialog's id in the panel state (settings/contribution.tsx contributes it). */
+export const SETTINGS_PANEL = 'settings'
 
 export function openSettings(): void {
-  useSettingsUi.setState({ open: true })
+  openPanel(SETTINGS_PANEL)
 }
 
 export function closeSettings(): void {
-  useSettingsUi.setState({ open: false })
+  closePanel(SETTINGS_PANEL)
 }
