@@ -48,7 +48,7 @@ export interface AgentOptions {
   retry?: Partial<Omit<RetryOptions, 'signal' | 'onRetry'>>
   now?: () => number
   /**
-   * A fork's continued run (`continueTask`): the transcript rebuilt from the stored
+   * A fork's continued run (`continueTurn`): the transcript rebuilt from the stored
    * history (agent/resume.ts) and how many model turns it holds, so steps number on;
    * the stored events it was rebuilt from (loaded once per turn), for the session's reads.
    */
@@ -65,7 +65,7 @@ export interface AgentOptions {
   mcp?: { tools(): readonly McpTool[]; isAllowed(server: string, tool: string): boolean }
 }
 
-export interface TaskOutcome {
+export interface TurnOutcome {
   reason: FinishReason
   steps: number
   usage: Usage
@@ -165,36 +165,36 @@ export class Agent {
   }
 
   /** `resources`: MCP resources the message names, read and attached to it first (agent/mentions.ts). */
-  async runTask(
-    task: string,
+  async runTurn(
+    message: string,
     signal: AbortSignal,
     resources: readonly MentionedResource[] = [],
-  ): Promise<TaskOutcome> {
+  ): Promise<TurnOutcome> {
     if (resources.length === 0) {
-      this.record({ type: 'user.message', text: task })
-      this.transcript.push({ role: 'user', text: task })
+      this.record({ type: 'user.message', text: message })
+      this.transcript.push({ role: 'user', text: message })
     } else {
       const deps = {
         record: (d: EventDraft) => this.record(d),
         runTool: (call: ToolCall, s: AbortSignal) => this.tools.run(call, s),
         callIds: this.callIds,
       }
-      const text = await userMessageWithResources(deps, task, resources, signal)
+      const text = await userMessageWithResources(deps, message, resources, signal)
       this.transcript.push({ role: 'user', text })
     }
-    return this.continueTask(signal)
+    return this.continueTurn(signal)
   }
 
   /** Runs the loop on the transcript as it stands (a fork's history), without a new user message. */
-  async continueTask(signal: AbortSignal): Promise<TaskOutcome> {
+  async continueTurn(signal: AbortSignal): Promise<TurnOutcome> {
     const started = this.now()
-    let outcome: Omit<TaskOutcome, 'steps' | 'usage'>
+    let outcome: Omit<TurnOutcome, 'steps' | 'usage'>
     try {
       outcome = await this.loop(signal)
     } catch (err) {
       outcome = this.failure(err, signal)
     }
-    const result: TaskOutcome = { ...outcome, steps: this.steps, usage: this.usage }
+    const result: TurnOutcome = { ...outcome, steps: this.steps, usage: this.usage }
     this.record({
       type: 'session.finished',
       reason: result.reason,
@@ -206,7 +206,7 @@ export class Agent {
     return result
   }
 
-  private async loop(signal: AbortSignal): Promise<Omit<TaskOutcome, 'steps' | 'usage'>> {
+  private async loop(signal: AbortSignal): Promise<Omit<TurnOutcome, 'steps' | 'usage'>> {
     let finalText = ''
     for (;;) {
       if (signal.aborted) return { reason: 'interrupted', finalText, message: 'Interrupted by the user.' }
@@ -306,7 +306,7 @@ export class Agent {
    */
   private async verify(
     signal: AbortSignal,
-  ): Promise<Omit<TaskOutcome, 'steps' | 'usage' | 'finalText'> | undefined> {
+  ): Promise<Omit<TurnOutcome, 'steps' | 'usage' | 'finalText'> | undefined> {
     const repair = this.opts.repair!
     const result = await repair.verify(signal)
     const round = this.repairRound
@@ -404,7 +404,7 @@ export class Agent {
     return turn
   }
 
-  private failure(err: unknown, signal: AbortSignal): Omit<TaskOutcome, 'steps' | 'usage'> {
+  private failure(err: unknown, signal: AbortSignal): Omit<TurnOutcome, 'steps' | 'usage'> {
     if (signal.aborted) return { reason: 'interrupted', finalText: '', message: 'Interrupted by the user.' }
     const described = describeProviderError(err, this.opts.provider, this.opts.audience)
     this.record({ type: 'error', code: described.code, message: described.message, hint: described.hint })

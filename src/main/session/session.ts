@@ -1,5 +1,5 @@
 import { PROTOCOL_VERSION, type ApprovalPolicy, type StepwiseEvent } from '../../shared/protocol'
-import type { Agent, AgentOptions, TaskOutcome } from '../agent/loop'
+import type { Agent, AgentOptions, TurnOutcome } from '../agent/loop'
 import type { Approver } from '../agent/approvals'
 import { buildSystemPrompt } from '../agent/prompt'
 import { ruleFilesChangedSince } from '../agent/rule-files'
@@ -211,7 +211,7 @@ export class Session {
   }
 
   /** Runs one turn to its end (turn.ts); refuses while another turn runs. */
-  async runTurn(opts: TurnOptions = {}): Promise<TaskOutcome> {
+  async runTurn(opts: TurnOptions = {}): Promise<TurnOutcome> {
     if (this.current)
       throw new SessionBusyError('A turn is already running in this session. Wait for it, or press Stop.')
     const current: NonNullable<Session['current']> = { controller: new AbortController() }

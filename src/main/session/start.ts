@@ -1,5 +1,5 @@
 import type { ApprovalPolicy } from '../../shared/protocol'
-import type { TaskOutcome } from '../agent/loop'
+import type { TurnOutcome } from '../agent/loop'
 import { Session, type SessionSetup as OpenSetup } from './session'
 import type { TurnOptions } from './turn'
 
@@ -28,7 +28,7 @@ export interface StartedSession {
   /** What the user should know before the run (a project too big to index whole, …). */
   notices: string[]
   /** Runs the task the session was opened with, to its end. */
-  run(signal: AbortSignal): Promise<TaskOutcome>
+  run(signal: AbortSignal): Promise<TurnOutcome>
   /** Changes the approval policy, for the running task too (the user switched it in the app). */
   setPolicy(policy: ApprovalPolicy): void
 }
