@@ -7,7 +7,7 @@ import type {
   Usage,
 } from '../../shared/protocol'
 import type { ModelProvider, ModelRequest, ModelTurn, TrafficEntry, TranscriptItem } from '../providers/types'
-import { ContextManager } from '../context/manager'
+import { ModelWindow } from '../context/model-window'
 import { ProviderError } from '../providers/types'
 import { withRetry, type RetryOptions } from '../providers/retry'
 import { repairMessage } from '../providers/toolcalls'
@@ -108,7 +108,7 @@ export class Agent {
   private askedToRewriteCalls = false
   /** Repair rounds used so far (round 0 is the first check). */
   private repairRound = 0
-  private readonly context: ContextManager
+  private readonly window: ModelWindow
   private readonly onTraffic = (entry: TrafficEntry): void =>
     this.opts.store.appendTraffic(this.opts.sessionId, entry)
 
@@ -138,7 +138,7 @@ export class Agent {
       offeredTools: () => this.offeredTools(),
       now: this.now,
     })
-    this.context = new ContextManager(opts.provider, (draft) => this.record(draft), this.onTraffic)
+    this.window = new ModelWindow(opts.provider, (draft) => this.record(draft), this.onTraffic)
   }
 
   private record(draft: EventDraft): StepwiseEvent {
@@ -247,7 +247,7 @@ export class Agent {
           callId: call.id,
           name: call.name,
           // A result larger than the window allows is cut with a marker saying how to ask for less.
-          output: await this.context.capToolOutput(call, output, signal),
+          output: await this.window.capToolOutput(call, output, signal),
         })
       }
       if (overLimit)
@@ -340,7 +340,7 @@ export class Agent {
       system: this.opts.system,
       transcript: this.transcript,
       // A small window gets the compact tool set (context/compact-prompt.ts).
-      tools: await this.context.toolSpecs(this.offeredTools(), signal),
+      tools: await this.window.toolSpecs(this.offeredTools(), signal),
     }
     const started = this.now()
     const send = () =>
@@ -363,22 +363,22 @@ export class Agent {
             this.record({ type: 'model.retry', step, attempt, delayMs, reason: error.message }),
         },
       )
-    await this.context.fit(request, signal)
-    let estimated = this.context.estimate(request)
+    await this.window.fit(request, signal)
+    let estimated = this.window.estimate(request)
     let turn: ModelTurn
     try {
       turn = await send()
     } catch (err) {
       // The server counts differently from us: compact harder and retry once, never in a loop.
       if (!(err instanceof ProviderError) || err.kind !== 'context-overflow') throw err
-      await this.context.fit(request, signal, { afterOverflow: true })
-      estimated = this.context.estimate(request)
+      await this.window.fit(request, signal, { afterOverflow: true })
+      estimated = this.window.estimate(request)
       turn = await send()
     }
     turn = withUniqueCallIds(turn, this.callIds)
     // A server count below our estimate (a prompt cache hit, or none at all) is not trusted.
-    const counted = this.context.calibrate(estimated, turn.usage.inputTokens)
-    const context = { ...counted, windowTokens: await this.context.windowTokens(signal) }
+    const counted = this.window.calibrate(estimated, turn.usage.inputTokens)
+    const context = { ...counted, windowTokens: await this.window.windowTokens(signal) }
     this.usage = {
       inputTokens: this.usage.inputTokens + turn.usage.inputTokens,
       outputTokens: this.usage.outputTokens + turn.usage.outputTokens,
