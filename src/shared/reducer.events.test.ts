@@ -458,6 +458,26 @@ describe('replay at a step', () => {
 })
 
 describe('order and redelivery', () => {
+  it('an event redelivered (same seq) changes nothing: no doubled text, usage or pending approval', () => {
+    const whole = reduceEvents(session)
+    expect(reduceEvents(session, whole)).toBe(whole)
+    // Each prefix with its last event delivered twice is the prefix.
+    for (let n = 1; n <= session.length; n++) {
+      const prefix = session.slice(0, n)
+      expect(reduceEvents([...prefix, session[n - 1]])).toEqual(reduceEvents(prefix))
+    }
+    const asked = reduceEvents([...session.slice(0, 10), session[9], session[4]])
+    expect(asked.pendingApprovals).toEqual(['c1'])
+    expect(asked.steps[1]).toMatchObject({ text: 'I will edit two files.' })
+  })
+
+  it('a delta older than the view (out of order, behind the full message) leaves the answered step alone', () => {
+    const answered = at(6)
+    const late = session[4] // the second delta of step 1, seq 5
+    expect(reduceEvent(answered, late)).toBe(answered)
+    expect(answered.steps.filter((st) => st.kind === 'model')).toHaveLength(1)
+  })
+
   it('a delta of the next model step opens a new step instead of running on the answered one', () => {
     const view = reduceEvents(
       recorded([
