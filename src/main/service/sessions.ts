@@ -113,7 +113,7 @@ export class SessionRuntime {
     const queue = new MessageQueue((items) =>
       this.ctx.broadcast({ type: 'host.queue-changed', sessionId: session.id, items: [...items] }),
     )
-    const session = await Session.open(
+    const session = await Session.create(
       this.ctx.store,
       {
         ...this.sessionSetup(repo, input.config, approver, queue),

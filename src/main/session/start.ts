@@ -35,12 +35,12 @@ export interface StartedSession {
 
 /** Opens (or loads, with `resume`) a session and prepares its one turn: `run` runs it. */
 export async function startSession(
-  store: Parameters<typeof Session.open>[0],
+  store: Parameters<typeof Session.create>[0],
   setup: SessionSetup & { task: string },
 ): Promise<StartedSession> {
   const session = setup.resume
     ? await Session.load(store, setup.resume.sessionId, setup)
-    : await Session.open(store, { ...setup, title: setup.task }, { eager: true })
+    : await Session.create(store, { ...setup, title: setup.task }, { eager: true })
   const notices = await session.prepare()
   const message = setup.resume ? setup.resume.message : setup.task
   return {
