@@ -55,7 +55,7 @@ export const ROW = '[data-testid="timeline-step"]'
  * Click to painted: ms from clicking the session's list item until its newest row has been painted
  * (and, with `needs`, an element matching it is on the page too: the overview's bars).
  */
-export function openSessionTimed(
+export function loadSessionTimed(
   page: Page,
   sessionId: string,
   lastSeq: number,

@@ -25,7 +25,7 @@ import {
   twoFrames,
   wheelOverview,
 } from './ui-overview'
-import { fetchEventsTimed, openSessionTimed, sweepTimeline } from './ui-page'
+import { fetchEventsTimed, loadSessionTimed, sweepTimeline } from './ui-page'
 import { writeLongSession } from './ui-session'
 import { COUNT, percentile } from './ui-stats'
 import { isMain, log, median, report, runProgram, since, timed, type BenchRow } from './util'
@@ -79,7 +79,7 @@ export async function benchLongSession(browser: Browser): Promise<BenchRow[]> {
       await page.locator(`[data-testid="session-list-item"][data-session-id="${sessionId}"]`).waitFor()
       await setOverviewHidden(page, !overview)
       const before = await overviewWorkCount(page)
-      const ms = await openSessionTimed(page, sessionId, lastStepSeq, overview ? BAR : undefined)
+      const ms = await loadSessionTimed(page, sessionId, lastStepSeq, overview ? BAR : undefined)
       // The overview's own part of it, as it timed itself: noise on the machine does not add to this.
       if (overview) {
         await twoFrames(page)

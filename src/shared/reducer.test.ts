@@ -137,11 +137,13 @@ describe('reduceEvents', () => {
           { type: 'tool.finished', callId: 'c1', name: 'edit_file', ok: true, result: {}, durationMs: 1 },
         ]),
       )
+      .map((e, i) => ({ ...e, seq: i + 1 }))
     expect(reduceEvents(history).status).toBe('thinking')
     const restore = { snapshotId: 2, savedSnapshotId: 3, toSeq: 7, paths: ['a'] }
-    const forked = stamp([{ type: 'checkpoint.restored', kind: 'fork', ...restore }])
+    const next = (e: StepwiseEvent) => ({ ...e, seq: history.length + 1 })
+    const forked = stamp([{ type: 'checkpoint.restored', kind: 'fork', ...restore }]).map(next)
     expect(reduceEvents([...history, ...forked]).status).toBe('idle')
-    const undone = stamp([{ type: 'checkpoint.restored', kind: 'undo', ...restore }])
+    const undone = stamp([{ type: 'checkpoint.restored', kind: 'undo', ...restore }]).map(next)
     expect(reduceEvents([...history, ...undone]).status).toBe('thinking')
   })
 })

@@ -66,6 +66,10 @@ function endStreaming(steps: TimelineStep[]): TimelineStep[] {
 }
 
 export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionView {
+  // A session's seqs only grow: an event at or below the last one folded is a redelivery (a
+  // reconnect's catch-up overlapping the live stream), already in the view. Folding it again
+  // would double its text, its usage and its pending approval.
+  if (event.seq <= state.lastSeq) return state
   const s: SessionView = { ...state, lastSeq: event.seq }
   switch (event.type) {
     case 'session.started':

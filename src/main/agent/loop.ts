@@ -7,7 +7,7 @@ import type {
   Usage,
 } from '../../shared/protocol'
 import type { ModelProvider, ModelRequest, ModelTurn, TrafficEntry, TranscriptItem } from '../providers/types'
-import { ContextManager } from '../context/manager'
+import { ModelWindow } from '../context/model-window'
 import { ProviderError } from '../providers/types'
 import { withRetry, type RetryOptions } from '../providers/retry'
 import { repairMessage } from '../providers/toolcalls'
@@ -48,7 +48,7 @@ export interface AgentOptions {
   retry?: Partial<Omit<RetryOptions, 'signal' | 'onRetry'>>
   now?: () => number
   /**
-   * A fork's continued run (`continueTask`): the transcript rebuilt from the stored
+   * A fork's continued run (`continueTurn`): the transcript rebuilt from the stored
    * history (agent/resume.ts) and how many model turns it holds, so steps number on;
    * the stored events it was rebuilt from (loaded once per turn), for the session's reads.
    */
@@ -65,7 +65,7 @@ export interface AgentOptions {
   mcp?: { tools(): readonly McpTool[]; isAllowed(server: string, tool: string): boolean }
 }
 
-export interface TaskOutcome {
+export interface TurnOutcome {
   reason: FinishReason
   steps: number
   usage: Usage
@@ -108,7 +108,7 @@ export class Agent {
   private askedToRewriteCalls = false
   /** Repair rounds used so far (round 0 is the first check). */
   private repairRound = 0
-  private readonly context: ContextManager
+  private readonly window: ModelWindow
   private readonly onTraffic = (entry: TrafficEntry): void =>
     this.opts.store.appendTraffic(this.opts.sessionId, entry)
 
@@ -138,7 +138,7 @@ export class Agent {
       offeredTools: () => this.offeredTools(),
       now: this.now,
     })
-    this.context = new ContextManager(opts.provider, (draft) => this.record(draft), this.onTraffic)
+    this.window = new ModelWindow(opts.provider, (draft) => this.record(draft), this.onTraffic)
   }
 
   private record(draft: EventDraft): StepwiseEvent {
@@ -165,36 +165,36 @@ export class Agent {
   }
 
   /** `resources`: MCP resources the message names, read and attached to it first (agent/mentions.ts). */
-  async runTask(
-    task: string,
+  async runTurn(
+    message: string,
     signal: AbortSignal,
     resources: readonly MentionedResource[] = [],
-  ): Promise<TaskOutcome> {
+  ): Promise<TurnOutcome> {
     if (resources.length === 0) {
-      this.record({ type: 'user.message', text: task })
-      this.transcript.push({ role: 'user', text: task })
+      this.record({ type: 'user.message', text: message })
+      this.transcript.push({ role: 'user', text: message })
     } else {
       const deps = {
         record: (d: EventDraft) => this.record(d),
         runTool: (call: ToolCall, s: AbortSignal) => this.tools.run(call, s),
         callIds: this.callIds,
       }
-      const text = await userMessageWithResources(deps, task, resources, signal)
+      const text = await userMessageWithResources(deps, message, resources, signal)
       this.transcript.push({ role: 'user', text })
     }
-    return this.continueTask(signal)
+    return this.continueTurn(signal)
   }
 
   /** Runs the loop on the transcript as it stands (a fork's history), without a new user message. */
-  async continueTask(signal: AbortSignal): Promise<TaskOutcome> {
+  async continueTurn(signal: AbortSignal): Promise<TurnOutcome> {
     const started = this.now()
-    let outcome: Omit<TaskOutcome, 'steps' | 'usage'>
+    let outcome: Omit<TurnOutcome, 'steps' | 'usage'>
     try {
       outcome = await this.loop(signal)
     } catch (err) {
       outcome = this.failure(err, signal)
     }
-    const result: TaskOutcome = { ...outcome, steps: this.steps, usage: this.usage }
+    const result: TurnOutcome = { ...outcome, steps: this.steps, usage: this.usage }
     this.record({
       type: 'session.finished',
       reason: result.reason,
@@ -206,7 +206,7 @@ export class Agent {
     return result
   }
 
-  private async loop(signal: AbortSignal): Promise<Omit<TaskOutcome, 'steps' | 'usage'>> {
+  private async loop(signal: AbortSignal): Promise<Omit<TurnOutcome, 'steps' | 'usage'>> {
     let finalText = ''
     for (;;) {
       if (signal.aborted) return { reason: 'interrupted', finalText, message: 'Interrupted by the user.' }
@@ -247,7 +247,7 @@ export class Agent {
           callId: call.id,
           name: call.name,
           // A result larger than the window allows is cut with a marker saying how to ask for less.
-          output: await this.context.capToolOutput(call, output, signal),
+          output: await this.window.capToolOutput(call, output, signal),
         })
       }
       if (overLimit)
@@ -306,7 +306,7 @@ export class Agent {
    */
   private async verify(
     signal: AbortSignal,
-  ): Promise<Omit<TaskOutcome, 'steps' | 'usage' | 'finalText'> | undefined> {
+  ): Promise<Omit<TurnOutcome, 'steps' | 'usage' | 'finalText'> | undefined> {
     const repair = this.opts.repair!
     const result = await repair.verify(signal)
     const round = this.repairRound
@@ -340,7 +340,7 @@ export class Agent {
       system: this.opts.system,
       transcript: this.transcript,
       // A small window gets the compact tool set (context/compact-prompt.ts).
-      tools: await this.context.toolSpecs(this.offeredTools(), signal),
+      tools: await this.window.toolSpecs(this.offeredTools(), signal),
     }
     const started = this.now()
     const send = () =>
@@ -363,22 +363,22 @@ export class Agent {
             this.record({ type: 'model.retry', step, attempt, delayMs, reason: error.message }),
         },
       )
-    await this.context.fit(request, signal)
-    let estimated = this.context.estimate(request)
+    await this.window.fit(request, signal)
+    let estimated = this.window.estimate(request)
     let turn: ModelTurn
     try {
       turn = await send()
     } catch (err) {
       // The server counts differently from us: compact harder and retry once, never in a loop.
       if (!(err instanceof ProviderError) || err.kind !== 'context-overflow') throw err
-      await this.context.fit(request, signal, { afterOverflow: true })
-      estimated = this.context.estimate(request)
+      await this.window.fit(request, signal, { afterOverflow: true })
+      estimated = this.window.estimate(request)
       turn = await send()
     }
     turn = withUniqueCallIds(turn, this.callIds)
     // A server count below our estimate (a prompt cache hit, or none at all) is not trusted.
-    const counted = this.context.calibrate(estimated, turn.usage.inputTokens)
-    const context = { ...counted, windowTokens: await this.context.windowTokens(signal) }
+    const counted = this.window.calibrate(estimated, turn.usage.inputTokens)
+    const context = { ...counted, windowTokens: await this.window.windowTokens(signal) }
     this.usage = {
       inputTokens: this.usage.inputTokens + turn.usage.inputTokens,
       outputTokens: this.usage.outputTokens + turn.usage.outputTokens,
@@ -404,7 +404,7 @@ export class Agent {
     return turn
   }
 
-  private failure(err: unknown, signal: AbortSignal): Omit<TaskOutcome, 'steps' | 'usage'> {
+  private failure(err: unknown, signal: AbortSignal): Omit<TurnOutcome, 'steps' | 'usage'> {
     if (signal.aborted) return { reason: 'interrupted', finalText: '', message: 'Interrupted by the user.' }
     const described = describeProviderError(err, this.opts.provider, this.opts.audience)
     this.record({ type: 'error', code: described.code, message: described.message, hint: described.hint })

@@ -4,7 +4,7 @@ import type { ApprovalSubject, SubjectOf } from '../../shared/protocol'
 import { isAgentFile } from '../containment/agent-files'
 import { commandParts } from '../policy/parts'
 import { applyFileChange, isApplyConflict } from '../tools/apply'
-import type { ActionPlan, ActionTool, MutatingTool, ToolContext, ToolResult } from '../tools/types'
+import type { ActionPlan, ActionTool, FileChangeTool, ToolContext, ToolResult } from '../tools/types'
 import { askUser, decideCall, reasonOf, rejection, type MutationDeps } from './approve'
 
 export type { MutationDeps } from './approve'
@@ -21,7 +21,7 @@ const readOnlyError = (tool: string) => ({
 
 export async function runFileChange(
   deps: MutationDeps,
-  tool: MutatingTool,
+  tool: FileChangeTool,
   callId: string,
   input: unknown,
   signal: AbortSignal,

@@ -4,7 +4,7 @@ import type { ModelProvider, ModelRequest, TranscriptItem } from '../providers/t
 import { allTools } from '../tools/registry'
 import { compactToolSpecs } from './compact-prompt'
 import { cutToolOutput } from './cut'
-import { ContextManager } from './manager'
+import { ModelWindow } from './model-window'
 import { tokenizerFor } from './tokens'
 
 const count = tokenizerFor('qwen2.5-coder:7b')
@@ -70,7 +70,7 @@ describe('a huge tool result', () => {
     }
     const events: EventDraft[] = []
     const model = provider(8192)
-    const manager = new ContextManager(
+    const manager = new ModelWindow(
       model,
       (e) => events.push(e),
       () => {},
@@ -99,7 +99,7 @@ describe('a huge tool result', () => {
   })
 
   it('is capped when it enters the transcript, at half the window', async () => {
-    const manager = new ContextManager(
+    const manager = new ModelWindow(
       provider(8192),
       () => {},
       () => {},
@@ -172,7 +172,7 @@ describe('the server prompt count', () => {
   })
 
   it('is not trusted below our estimate (a prompt cache hit, or none at all)', () => {
-    const manager = new ContextManager(
+    const manager = new ModelWindow(
       provider(8192),
       () => {},
       () => {},
@@ -185,7 +185,7 @@ describe('the server prompt count', () => {
   })
 
   it('above our estimate is used, and later estimates follow it', () => {
-    const manager = new ContextManager(
+    const manager = new ModelWindow(
       provider(8192),
       () => {},
       () => {},

@@ -11,7 +11,7 @@ import type { ToolResult } from '../tools/types'
 
 /** Largest image kept on the timeline (base64 bytes); a bigger one is described only. */
 const MAX_ATTACHMENT_BASE64 = 4 * 1024 * 1024
-/** Largest text of one embedded resource sent to the model (the context manager caps the whole result too). */
+/** Largest text of one embedded resource sent to the model (the model window caps the whole result too). */
 const MAX_RESOURCE_TEXT = 100_000
 
 export interface McpContent {

@@ -125,7 +125,7 @@ interface OpenCall {
  * default), normalized. Never refuses: any end is a place to continue from. A fork that
  * must not invent an ending checks its step first (agent/resume.ts `checkForkPoint`).
  *
- * A compaction inside a turn is not replayed (the context manager compacts again if the
+ * A compaction inside a turn is not replayed (the model window compacts again if the
  * next model needs it); one the user asked for between turns (`keptItems`) is. Responses
  * ids are not kept: a continued session starts a new chain on the server.
  */

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Finding, StepwiseEvent } from '../../shared/protocol'
 import { refusingApprover } from '../agent/approvals'
-import type { TaskOutcome } from '../agent/loop'
+import type { TurnOutcome } from '../agent/loop'
 import { findResourcesDir } from '../config/resources'
 import type { RetryOptions } from '../providers/retry'
 import type { ModelProvider, ProviderConfig } from '../providers/types'
@@ -53,7 +53,7 @@ export interface ReviewResult {
   /** The model's closing summary. */
   summary: string
   /** How the session ended; absent when there was nothing to review. */
-  outcome?: TaskOutcome
+  outcome?: TurnOutcome
 }
 
 /** The tools a review offers: reading, the review family, git's read tools — nothing that changes anything. */

@@ -1,6 +1,6 @@
 import type { CommandInput, CommandOutput, StepwiseEvent } from '../../shared/protocol'
 import type { Approver } from '../agent/approvals'
-import type { AgentOptions, TaskOutcome } from '../agent/loop'
+import type { AgentOptions, TurnOutcome } from '../agent/loop'
 import type { ErrorAudience } from '../agent/errors'
 import type { CommandSettings } from '../sandboxing/settings'
 import { eventsSince, Session } from '../session/session'
@@ -113,7 +113,7 @@ export class SessionRuntime {
     const queue = new MessageQueue((items) =>
       this.ctx.broadcast({ type: 'host.queue-changed', sessionId: session.id, items: [...items] }),
     )
-    const session = await Session.open(
+    const session = await Session.create(
       this.ctx.store,
       {
         ...this.sessionSetup(repo, input.config, approver, queue),
@@ -188,7 +188,7 @@ export class SessionRuntime {
       /** Settings the host fixes for this process's turns of the session (the CLI's flags). */
       host?: HostTurnSettings
     } = {},
-  ): Promise<{ outcome: Promise<TaskOutcome | undefined>; notices: string[] }> {
+  ): Promise<{ outcome: Promise<TurnOutcome | undefined>; notices: string[] }> {
     const { store } = this.ctx
     const live = this.liveSession(sessionId)
     if (live.turn)
@@ -235,7 +235,7 @@ export class SessionRuntime {
         signal: controller.signal,
       })
       .then(
-        (ended): TaskOutcome | undefined => (ended.errorKind === 'internal' ? undefined : ended),
+        (ended): TurnOutcome | undefined => (ended.errorKind === 'internal' ? undefined : ended),
         (err: unknown) => {
           // The store could not record the turn's end (a full disk): liveness reads it as interrupted.
           console.error('[stepwise] a turn could not record its end', err)

@@ -1,7 +1,7 @@
 import type { StepwiseEvent } from '../../shared/protocol'
 import { buildSystemPrompt } from '../agent/prompt'
 import { transcriptFromEvents } from '../providers/transcript'
-import { ContextManager } from '../context/manager'
+import { ModelWindow } from '../context/model-window'
 import { createProvider } from '../providers'
 import type { ModelProvider, ModelRequest, ProviderConfig } from '../providers/types'
 import { createSandbox } from '../containment/sandbox'
@@ -12,7 +12,7 @@ import { prepareCodeContext } from './code-context'
 /**
  * Compaction on request (`/compact [focus]` in the app, `stepwise sessions compact ID`): between
  * turns, the session's context is summarised the way the agent loop does when the window fills
- * (context/manager.ts), and the `context.compacted` event it records makes every later turn start
+ * (context/model-window.ts), and the `context.compacted` event it records makes every later turn start
  * from the summary (agent/resume.ts). The caller makes sure no turn of the session is running.
  */
 
@@ -59,7 +59,7 @@ export async function compactSession(
   // The request as the next turn would send it, so the figures match the context meter.
   const code = await prepareCodeContext(store, sandbox, provider, signal)
   const system = buildSystemPrompt(sandbox.root, { extra: code.repoMap?.text })
-  const context = new ContextManager(
+  const window = new ModelWindow(
     provider,
     (draft) => {
       const event = store.appendEvent(setup.sessionId, draft)
@@ -70,9 +70,9 @@ export async function compactSession(
   const request: ModelRequest = {
     system: system.text,
     transcript,
-    tools: await context.toolSpecs(allTools, signal),
+    tools: await window.toolSpecs(allTools, signal),
   }
-  const done = await context.compactNow(request, signal, setup.focus)
+  const done = await window.compactNow(request, signal, setup.focus)
   const figures = `${done.beforeTokens.toLocaleString('en')} → ${done.afterTokens.toLocaleString('en')} tokens`
   if (done.summary === undefined)
     return {

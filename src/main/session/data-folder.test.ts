@@ -25,7 +25,7 @@ describe('the data folder is hidden by the session, not by each host', () => {
     expect(hiddenByHost()).not.toContain(dataDir)
     const store = openStore(dataDir)
     try {
-      await Session.open(store, {
+      await Session.create(store, {
         repo,
         provider: { provider: 'ollama', model: 'm', baseUrl: 'http://127.0.0.1:9' },
         policy: 'ask',

@@ -64,7 +64,7 @@ describe('Session', () => {
     const model = await server({
       turns: [{ hang: true, partial: true }, { text: 'Again.' }, { text: 'Yes.' }],
     })
-    const session = await Session.open(store, {
+    const session = await Session.create(store, {
       repo,
       provider: ollama(model),
       policy: 'auto-edit',
@@ -109,7 +109,7 @@ describe('Session', () => {
     const first = await server({ turns: [{ text: 'From the first.' }] })
     const second = await server({ turns: [{ text: 'From the second.' }, { text: 'Loaded.' }] })
     const setup = { repo, policy: 'auto-edit' as const, approver: refusingApprover }
-    const session = await Session.open(store, { ...setup, provider: ollama(first), title: 't' })
+    const session = await Session.create(store, { ...setup, provider: ollama(first), title: 't' })
     await session.runTurn({ message: 'one' })
     session.setModel(ollama(second, 'other:2b'))
     expect(session.model).toEqual({ provider: 'ollama', model: 'other:2b' })

@@ -1,5 +1,5 @@
 import { PROTOCOL_VERSION, type ApprovalPolicy, type StepwiseEvent } from '../../shared/protocol'
-import type { Agent, AgentOptions, TaskOutcome } from '../agent/loop'
+import type { Agent, AgentOptions, TurnOutcome } from '../agent/loop'
 import type { Approver } from '../agent/approvals'
 import { buildSystemPrompt } from '../agent/prompt'
 import { ruleFilesChangedSince } from '../agent/rule-files'
@@ -23,7 +23,7 @@ import { skippedNotice, snapshotterFor } from './snapshotters'
 import { DEFAULT_MAX_STEPS, playTurn, type TurnOptions } from './turn'
 
 /**
- * A session, opened (new) or loaded (stored), and the turns run on it: the seam every host drives
+ * A session, created (new) or loaded (stored), and the turns run on it: the seam every host drives
  * (the service's chats, `edit`, `sessions continue`, a fork's re-run, a review). It keeps what
  * outlives a turn — the sandbox, the provider, the snapshotter and baseline, the code index, repo
  * map and system prompt — and runs one turn at a time (turn.ts), each recorded between
@@ -93,12 +93,12 @@ export class Session {
   }
 
   /**
-   * Opens a new session on a project: its row, baseline snapshot and `session.started`.
+   * Creates a new session on a project: its row, baseline snapshot and `session.started`.
    * `eager`: the code index and repo map are prepared beside the baseline (a run about to
    * start: `edit`, a review); otherwise the first turn prepares them (the app's "new chat"
    * answers at once).
    */
-  static async open(
+  static async create(
     store: Store,
     setup: SessionSetup & { title: string },
     opts: { eager?: boolean } = {},
@@ -109,7 +109,7 @@ export class Session {
     const snapshotter = snapshotterFor(store, sandbox)
     // The project's first baseline reads the whole tree (the costly one): the index waits for it.
     const firstBaseline = opts.eager === true && !snapshotter.hasSnapshots()
-    const opened = openNewSession(store, setup, {
+    const created = createSessionRecord(store, setup, {
       sandbox,
       snapshotter,
       provider,
@@ -125,12 +125,12 @@ export class Session {
         sandbox,
         provider,
         setup,
-        () => opened.then(() => snapshotter.lastListing()),
+        () => created.then(() => snapshotter.lastListing()),
         firstBaseline,
       )
       warmFirstRequest(provider, setup)
     }
-    const [, { id, baselineId }] = await bothSettled(prepared ?? Promise.resolve(undefined), opened)
+    const [, { id, baselineId }] = await bothSettled(prepared ?? Promise.resolve(undefined), created)
     const session = new Session(
       store,
       id,
@@ -211,7 +211,7 @@ export class Session {
   }
 
   /** Runs one turn to its end (turn.ts); refuses while another turn runs. */
-  async runTurn(opts: TurnOptions = {}): Promise<TaskOutcome> {
+  async runTurn(opts: TurnOptions = {}): Promise<TurnOutcome> {
     if (this.current)
       throw new SessionBusyError('A turn is already running in this session. Wait for it, or press Stop.')
     const current: NonNullable<Session['current']> = { controller: new AbortController() }
@@ -351,7 +351,7 @@ async function bothSettled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> 
   return [ra.value, rb.value]
 }
 
-async function openNewSession(
+async function createSessionRecord(
   store: Store,
   setup: SessionSetup & { title: string },
   deps: {

@@ -1,5 +1,5 @@
 import type { ApprovalPolicy } from '../../shared/protocol'
-import type { TaskOutcome } from '../agent/loop'
+import type { TurnOutcome } from '../agent/loop'
 import { Session, type SessionSetup as OpenSetup } from './session'
 import type { TurnOptions } from './turn'
 
@@ -28,19 +28,19 @@ export interface StartedSession {
   /** What the user should know before the run (a project too big to index whole, …). */
   notices: string[]
   /** Runs the task the session was opened with, to its end. */
-  run(signal: AbortSignal): Promise<TaskOutcome>
+  run(signal: AbortSignal): Promise<TurnOutcome>
   /** Changes the approval policy, for the running task too (the user switched it in the app). */
   setPolicy(policy: ApprovalPolicy): void
 }
 
 /** Opens (or loads, with `resume`) a session and prepares its one turn: `run` runs it. */
 export async function startSession(
-  store: Parameters<typeof Session.open>[0],
+  store: Parameters<typeof Session.create>[0],
   setup: SessionSetup & { task: string },
 ): Promise<StartedSession> {
   const session = setup.resume
     ? await Session.load(store, setup.resume.sessionId, setup)
-    : await Session.open(store, { ...setup, title: setup.task }, { eager: true })
+    : await Session.create(store, { ...setup, title: setup.task }, { eager: true })
   const notices = await session.prepare()
   const message = setup.resume ? setup.resume.message : setup.task
   return {

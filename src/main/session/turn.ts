@@ -1,5 +1,5 @@
 import type { ApprovalPolicy, EventDraft, StepwiseEvent } from '../../shared/protocol'
-import { Agent, type AgentOptions, type TaskOutcome } from '../agent/loop'
+import { Agent, type AgentOptions, type TurnOutcome } from '../agent/loop'
 import type { Approver } from '../agent/approvals'
 import type { MentionedResource } from '../agent/mentions'
 import { resumeBundle } from '../agent/resume'
@@ -80,7 +80,7 @@ export interface TurnDeps {
 }
 
 /** Runs one turn to its end and records it; an internal error is recorded as the turn's end too. */
-export async function playTurn(deps: TurnDeps, opts: TurnOptions, signal: AbortSignal): Promise<TaskOutcome> {
+export async function playTurn(deps: TurnDeps, opts: TurnOptions, signal: AbortSignal): Promise<TurnOutcome> {
   const { store, sessionId } = deps
   const record = (draft: EventDraft): void => deps.emit(store.appendEvent(sessionId, draft))
   const events = deps.events ?? store.listEvents(sessionId)
@@ -110,7 +110,7 @@ export async function playTurn(deps: TurnDeps, opts: TurnOptions, signal: AbortS
       opts.repair.verify ??
       ((verifySignal: AbortSignal) => verifyProject({ ...toolContext, signal: verifySignal })),
   }
-  let outcome: TaskOutcome
+  let outcome: TurnOutcome
   let watcher: ReturnType<CodeContext['watch']> = undefined
   try {
     const agent = new Agent({
@@ -140,8 +140,8 @@ export async function playTurn(deps: TurnDeps, opts: TurnOptions, signal: AbortS
     store.setSessionStatus(sessionId, 'running')
     outcome =
       opts.message === undefined
-        ? await agent.continueTask(signal)
-        : await agent.runTask(opts.message, signal, opts.resources)
+        ? await agent.continueTurn(signal)
+        : await agent.runTurn(opts.message, signal, opts.resources)
     store.setSessionStatus(sessionId, outcome.reason === 'done' ? 'done' : outcome.reason)
   } catch (err) {
     outcome = internalFailure(err, record)
@@ -158,7 +158,7 @@ export async function playTurn(deps: TurnDeps, opts: TurnOptions, signal: AbortS
 }
 
 /** A turn that broke an invariant (a tool's store write failed, …): said, and the turn ends. */
-function internalFailure(err: unknown, record: (draft: EventDraft) => void): TaskOutcome {
+function internalFailure(err: unknown, record: (draft: EventDraft) => void): TurnOutcome {
   const detail = err instanceof Error ? err.message : String(err)
   const message = `The turn stopped on an internal error: ${detail}`
   try {

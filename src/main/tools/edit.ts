@@ -4,7 +4,7 @@ import { sameContent } from '../containment/fingerprint'
 import { fail, loadTextFile, resolvePath, statKind, type LoadedText, type ToolError } from './files'
 import { int, pathArg } from './schema'
 import { byteLength, formatBytes, splitLines } from './text'
-import type { FileChange, MutatingTool, ToolContext } from './types'
+import type { FileChange, FileChangeTool, ToolContext } from './types'
 
 /*
  * The edit family proposes changes and writes nothing: the agent loop asks for
@@ -19,7 +19,7 @@ const writeFileInput = z.object({
   content: z.string().describe('The complete new content of the file (not a diff, no line-number prefixes).'),
 })
 
-export const writeFileTool: MutatingTool<typeof writeFileInput> = {
+export const writeFileTool: FileChangeTool<typeof writeFileInput> = {
   name: 'write_file',
   aliases: ['create_file'],
   family: 'edit',
@@ -55,7 +55,7 @@ const editFileInput = z.object({
   new_string: z.string().describe('The text that replaces old_string.'),
 })
 
-export const editFileTool: MutatingTool<typeof editFileInput> = {
+export const editFileTool: FileChangeTool<typeof editFileInput> = {
   name: 'edit_file',
   family: 'edit',
   mutating: true,
@@ -149,7 +149,7 @@ const editLinesInput = z.object({
     ),
 })
 
-export const editLinesTool: MutatingTool<typeof editLinesInput> = {
+export const editLinesTool: FileChangeTool<typeof editLinesInput> = {
   name: 'edit_lines',
   family: 'edit',
   mutating: true,
@@ -209,7 +209,7 @@ const deleteFileInput = z.object({
   path: pathArg('Path of the file to delete, relative to the project root.'),
 })
 
-export const deleteFileTool: MutatingTool<typeof deleteFileInput> = {
+export const deleteFileTool: FileChangeTool<typeof deleteFileInput> = {
   name: 'delete_file',
   family: 'edit',
   mutating: true,

@@ -15,7 +15,7 @@ export type ToolFamily = 'read' | 'edit' | 'review' | 'code' | 'git' | 'exec' | 
 export type ToolResult = ({ ok: true } & Record<string, unknown>) | { ok: false; error: string }
 
 /**
- * A change a mutating tool proposes. Nothing is written until the agent loop has
+ * A change a file-change tool proposes. Nothing is written until the agent loop has
  * the user's (or the policy's) decision; then `applyFileChange` writes `after`,
  * possibly edited by the user.
  */
@@ -86,11 +86,11 @@ export interface ReadTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
 }
 
 /**
- * A mutating tool proposes a `FileChange` (or a result for the model: an error, or an
+ * A file-change tool proposes a `FileChange` (or a result for the model: an error, or an
  * answer that needs no change, such as deleting a file that is already gone); the agent
  * loop asks for approval, then applies it. Treat a tool as mutating when in doubt.
  */
-export interface MutatingTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
+export interface FileChangeTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
   mutating: true
   propose(input: z.infer<S>, ctx: ToolContext): Promise<FileChange | ToolResult>
 }
@@ -134,13 +134,13 @@ export interface ActionTool<S extends z.ZodType = z.ZodType> extends ToolBase<S>
   execute(plan: ActionPlan, ctx: ToolContext, io: ActionIO): Promise<ToolResult>
 }
 
-export type ToolDefinition = ReadTool | MutatingTool | ActionTool
+export type ToolDefinition = ReadTool | FileChangeTool | ActionTool
 
 export function isActionTool(tool: ToolDefinition): tool is ActionTool {
   return 'execute' in tool
 }
 
-export function isFileChangeTool(tool: ToolDefinition): tool is MutatingTool {
+export function isFileChangeTool(tool: ToolDefinition): tool is FileChangeTool {
   return 'propose' in tool
 }
 

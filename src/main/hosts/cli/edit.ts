@@ -4,7 +4,7 @@ import { InvalidArgumentError, Option } from 'commander'
 import type { ApprovalPolicy, ModelOptionsSetting, ProviderId } from '../../../shared/protocol'
 import { refusingApprover, type Approver } from '../../agent/approvals'
 import { isMisconfiguration } from '../../agent/errors'
-import type { TaskOutcome } from '../../agent/loop'
+import type { TurnOutcome } from '../../agent/loop'
 import { resolveApiKey } from '../../config/credentials'
 import { chooseModel } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
@@ -188,7 +188,7 @@ function parseJsonSetting(value: string | undefined): unknown {
   }
 }
 
-export function exitCodeFor(outcome: Pick<TaskOutcome, 'reason' | 'errorKind'>): number {
+export function exitCodeFor(outcome: Pick<TurnOutcome, 'reason' | 'errorKind'>): number {
   switch (outcome.reason) {
     case 'done':
       return EXIT.ok

@@ -4,7 +4,7 @@ import { ChatInput } from '../chat/ChatInput'
 import { StarterPrompts } from '../chat/StarterPrompts'
 import { AgentFilesNotice } from './AgentFilesNotice'
 import { ErrorActions } from './ErrorActions'
-import { invoke, openSession, select, useApp } from '../state/store'
+import { invoke, loadSession, select, useApp } from '../state/store'
 import {
   countByCategory,
   filterSteps,
@@ -71,7 +71,7 @@ function ForkOrigin({
     <p className="fork-origin" data-testid="fork-origin">
       <span aria-hidden="true">↳ </span>
       Forked from{' '}
-      <button type="button" className="link" onClick={() => void openSession(parent.sessionId)}>
+      <button type="button" className="link" onClick={() => void loadSession(parent.sessionId)}>
         {title ?? parent.sessionId}
       </button>{' '}
       {/* A fork made before steps were numbered knows only the parent's event seq. */}

@@ -4,7 +4,7 @@ import { seqOfStep } from '../../../shared/steps'
 import { chooseModel, currentChoice, currentChoiceFor } from '../models/choice'
 import { rewindFiles } from '../replay/rewind'
 import { POLICY_INFO, switchPolicy } from '../settings/policy'
-import { invoke, openSession, toast, useApp, workingToast } from '../state/store'
+import { invoke, loadSession, toast, useApp, workingToast } from '../state/store'
 
 /** What the commands that take an argument do (`/rewind 12`, `/model qwen3:8b`, `/policy ask`…). */
 
@@ -63,7 +63,7 @@ export async function reviewTarget(arg: string): Promise<void> {
     ...currentChoice(),
   })
   toast('info', message)
-  if (sessionId) await openSession(sessionId)
+  if (sessionId) await loadSession(sessionId)
 }
 
 /**

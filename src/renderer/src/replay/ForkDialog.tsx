@@ -3,7 +3,7 @@ import type React from 'react'
 import type { ForkPart } from '../../../shared/protocol'
 import { currentChoice } from '../models/choice'
 import { Dialog } from '../palette/Dialog'
-import { invoke, openSession, toast, useApp } from '../state/store'
+import { invoke, loadSession, toast, useApp } from '../state/store'
 import { exitReplay } from './useReplay'
 
 type Where = 'in-place' | 'worktree'
@@ -63,7 +63,7 @@ export function ForkDialog({
       onClose()
       const place = effectiveWhere === 'worktree' ? ` Its files are in the worktree ${reply.repo}.` : ''
       toast('info', `Forked at step ${step}: “${reply.title}”.${place} Continue the chat there.`)
-      await openSession(reply.sessionId)
+      await loadSession(reply.sessionId)
     } catch {
       setBusy(false) // toasted by invoke; the dialog stays for another try
     }

@@ -1,5 +1,5 @@
 import type React from 'react'
-import { openSession, type SessionSummary } from '../state/store'
+import { loadSession, type SessionSummary } from '../state/store'
 import { askDelete, rename, startRename, stopRename } from './actions'
 
 const STATUS_LABEL: Record<string, string> = {
@@ -63,7 +63,7 @@ export function SessionRow({ item, depth, current, renaming }: Props): React.JSX
           data-session-id={item.id}
           aria-current={current ? 'true' : undefined}
           className={`session-item${current ? ' current' : ''}`}
-          onClick={() => void openSession(item.id)}
+          onClick={() => void loadSession(item.id)}
           onKeyDown={onKeyDown}
           title={`${item.title}\n${item.provider} · ${item.model}\nF2 renames, Del deletes`}
         >

@@ -72,7 +72,7 @@ async function openStore(history: EventDraft[]): Promise<Store> {
   const store = await import('./store')
   stored = stamp(history, 1)
   await store.connect(fakeHost)
-  await store.openSession(SESSION)
+  await store.loadSession(SESSION)
   return store
 }
 

@@ -215,7 +215,7 @@ export async function openProject(repo: string): Promise<void> {
   const last = lastSessionOf(project.repo)
   const pick =
     sessions.find((x) => x.id === last) ?? [...sessions].sort((a, b) => b.updatedAt - a.updatedAt)[0]
-  await openSession(pick.id)
+  await loadSession(pick.id)
 }
 
 const LAST_SESSION_KEY = 'stepwise.last-session:'
@@ -236,8 +236,8 @@ function rememberSession(repo: string, sessionId: string): void {
   }
 }
 
-/** Opens a stored session: its whole history through the reducer, then live events on top. */
-export async function openSession(sessionId: string): Promise<void> {
+/** Loads a stored session: its whole history through the reducer, then live events on top. */
+export async function loadSession(sessionId: string): Promise<void> {
   useApp.setState({ ...NO_OPEN_SESSION, sessionId })
   const { events } = await invoke('session/events', { sessionId })
   const typed = events as StepwiseEvent[]
@@ -271,7 +271,7 @@ export async function newSession(): Promise<string> {
   const s = useApp.getState()
   if (!s.project) throw new Error('Open a project first.')
   const { sessionId } = await invoke('session/create', { repo: s.project.repo, ...modelChoice() })
-  await openSession(sessionId)
+  await loadSession(sessionId)
   return sessionId
 }
 

@@ -47,7 +47,7 @@ const CHARS_PER_TOKEN = 3.5
  * the transcript at 80 %, and never lets a request larger than the window go out.
  * The transcript in the request is mutated in place, so the loop's copy follows.
  */
-export class ContextManager {
+export class ModelWindow {
   private window: number | undefined
   private readonly counter: TokenCounter
 
