@@ -45,7 +45,8 @@ export const bundleEventSchema = z.object({
   seq: z.number().int().positive(),
   ts: z.number(),
   type: z.string(),
-  payload: z.record(z.string(), z.unknown()),
+  // Checked whole by the protocol's event schema next; here only its kind, without copying it.
+  payload: z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
 })
 export type BundleEvent = z.infer<typeof bundleEventSchema>
 
