@@ -57,6 +57,7 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
     import fs from 'node:fs'
     import path from 'node:path'
     import { openStore } from ${url('../store/store.ts')}
+    import { databaseOf } from ${url('../store/handle.ts')}
     import { createSnapshotter } from ${url('snapshotter.ts')}
     const walk = (root, dir = '') =>
       fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
@@ -64,9 +65,10 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
         return e.isDirectory() ? walk(root, rel) : [rel]
       }).sort()
     const store = openStore(${JSON.stringify(dataDir)})
-    const prepare = databaseOf(store).prepare.bind(databaseOf(store))
+    const db = databaseOf(store)
+    const prepare = db.prepare.bind(db)
     let stored = 0
-    databaseOf(store).prepare = (sql) => {
+    db.prepare = (sql) => {
       const st = prepare(sql)
       if (!sql.includes('INTO blobs')) return st
       const run = st.run.bind(st)
@@ -81,7 +83,7 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
       return st
     }
     const root = ${JSON.stringify(repo)}
-    await createSnapshotter(databaseOf(store), { root, listFiles: async () => walk(root), stateFile: ${JSON.stringify(stateFile)} })
+    await createSnapshotter(db, { root, listFiles: async () => walk(root), stateFile: ${JSON.stringify(stateFile)} })
       .takeSnapshot({ sessionId: null })
     console.log('not killed')
   `
