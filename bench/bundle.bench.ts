@@ -1,3 +1,4 @@
+import { databaseOf } from '../src/main/store/handle'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -22,7 +23,7 @@ async function buildSession(store: Store, repo: string): Promise<string> {
   for (let i = 0; i < 40; i++)
     fs.writeFileSync(path.join(repo, `file${i}.ts`), `export const value${i} = ${i}\n`.repeat(50 + i))
   const paths = fs.readdirSync(repo).sort()
-  const snaps = createSnapshotter(store.db, { root: repo, listFiles: async () => paths })
+  const snaps = createSnapshotter(databaseOf(store), { root: repo, listFiles: async () => paths })
   const session = store.createSession({ repo, title: 'bench', provider: 'openai', model: 'gpt-4.1-mini' })
   const baseline = await snaps.takeSnapshot({ sessionId: session.id, label: 'baseline' })
   store.appendEvent(session.id, {
@@ -82,9 +83,9 @@ async function buildSession(store: Store, repo: string): Promise<string> {
 
 /** The reference: the same rows and blobs as one JSON document, gzipped. */
 function naiveDump(store: Store, id: string): Buffer {
-  const snapshots = store.db.prepare('SELECT * FROM snapshots WHERE session_id = ?').all(id)
+  const snapshots = databaseOf(store).prepare('SELECT * FROM snapshots WHERE session_id = ?').all(id)
   const blobs = (
-    store.db.prepare('SELECT hash, size, encoding, data FROM blobs').all() as Array<{ data: Buffer }>
+    databaseOf(store).prepare('SELECT hash, size, encoding, data FROM blobs').all() as Array<{ data: Buffer }>
   ).map((b) => ({ ...b, data: b.data.toString('base64') }))
   const doc = {
     session: store.getSession(id),

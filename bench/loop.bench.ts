@@ -1,3 +1,4 @@
+import { databaseOf } from '../src/main/store/handle'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -118,7 +119,7 @@ export async function benchLoop(): Promise<BenchRow[]> {
 
     // Durable: a fresh connection on the same file sees every event of every run.
     const reopened = openStore(dataDir)
-    const mode = String(reopened.db.pragma('journal_mode', { simple: true }))
+    const mode = String(databaseOf(reopened).pragma('journal_mode', { simple: true }))
     const perSession = 3 * STEPS + 5 // started, user.message, 3 per tool step, final delta + message, finished
     // A 1,000-step session outgrows the window: compaction is part of the loop's real cost.
     let compactions = 0

@@ -11,6 +11,7 @@
  *
  * STEPWISE_BENCH_FILES=5000 for a quick run (default 50,000 files, ~400 MB).
  */
+import { databaseOf } from '../src/main/store/handle'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
   const gitStatusS = minOf([0, 1, 2].map(() => time(() => git('status', '--porcelain'))[0]))
 
   const store = openStore(path.join(work, 'data'))
-  const snapshotter = createSnapshotter(store.db, { root: sandbox.root, listFiles, listDirectories })
+  const snapshotter = createSnapshotter(databaseOf(store), { root: sandbox.root, listFiles, listDirectories })
   const [firstS, first] = await timeAsync(() => snapshotter.takeSnapshot({ sessionId: null, label: 'first' }))
   const seconds: number[] = []
   for (let i = 0; i < 3; i++)
@@ -106,12 +107,12 @@ async function main(): Promise<void> {
   fs.rmSync(path.join(tree, 'pkg0', 'bench-new-file.ts'))
   // A fresh snapshotter on the same database: loads the stat cache, lists.
   const [restartS] = await timeAsync(() =>
-    createSnapshotter(store.db, { root: sandbox.root, listFiles, listDirectories }).takeSnapshot({
+    createSnapshotter(databaseOf(store), { root: sandbox.root, listFiles, listDirectories }).takeSnapshot({
       sessionId: null,
     }),
   )
   // The snapshotter's own cost when it must list, with the listing already in hand.
-  const given = createSnapshotter(store.db, { root: sandbox.root, listFiles: async () => listed })
+  const given = createSnapshotter(databaseOf(store), { root: sandbox.root, listFiles: async () => listed })
   await given.takeSnapshot({ sessionId: null })
   const ownS: number[] = []
   for (let i = 0; i < 3; i++) ownS.push((await timeAsync(() => given.takeSnapshot({ sessionId: null })))[0])

@@ -1,3 +1,4 @@
+import { databaseOf } from '../src/main/store/handle'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -108,7 +109,7 @@ export async function benchTimetravel(): Promise<BenchRow[]> {
     const stashCreates: number[] = []
     const growth: number[] = []
     const storeBytes = () =>
-      store.db.prepare<[], number>('SELECT coalesce(sum(length(data)), 0) FROM blobs').pluck().get()!
+      databaseOf(store).prepare<[], number>('SELECT coalesce(sum(length(data)), 0) FROM blobs').pluck().get()!
     for (let round = 0; round <= ROUNDS; round++) {
       for (const p of touched) fs.appendFileSync(path.join(root, p), `// command round ${round}\n`)
       const bytesBefore = storeBytes()

@@ -1,3 +1,4 @@
+import { databaseOf } from '../src/main/store/handle'
 import { reduceEvents } from '../src/shared/reducer'
 import { openStore } from '../src/main/store/store'
 
@@ -35,7 +36,7 @@ export function writeLongSession(dataDir: string, repo: string, steps: number): 
     let made = 0
     let modelStep = 0
     let call = 0
-    const write = store.db.transaction(() => {
+    const write = databaseOf(store).transaction(() => {
       store.appendEvent(id, {
         type: 'session.started',
         protocolVersion: 1,

@@ -1,3 +1,4 @@
+import { databaseOf } from '../src/main/store/handle'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -32,9 +33,9 @@ const listed = async (): Promise<string[]> =>
 
 /** Every stored snapshot's manifests and files are still there (what a purge must never break). */
 function brokenSnapshots(): string[] {
-  const blobs = createBlobStore(store.db)
+  const blobs = createBlobStore(databaseOf(store))
   const broken: string[] = []
-  const rows = store.db.prepare('SELECT id, manifest_hash FROM snapshots').all() as Array<{
+  const rows = databaseOf(store).prepare('SELECT id, manifest_hash FROM snapshots').all() as Array<{
     id: number
     manifest_hash: string
   }>
@@ -54,7 +55,7 @@ function brokenSnapshots(): string[] {
 }
 
 const hasBlob = (content: string): boolean =>
-  store.db.prepare('SELECT 1 FROM blobs WHERE hash = ?').get(sha256(content)) !== undefined
+  databaseOf(store).prepare('SELECT 1 FROM blobs WHERE hash = ?').get(sha256(content)) !== undefined
 
 beforeEach(() => {
   repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-manage-repo-')))
@@ -105,7 +106,7 @@ describe('session/delete, session/restore, session/rename', () => {
     service.sessions.purgeExpired(Date.now())
     expect(store.getSession(sessionId)).toBeDefined()
     const snapshots = () =>
-      store.db.prepare('SELECT COUNT(*) FROM snapshots WHERE session_id = ?').pluck().get(sessionId)
+      databaseOf(store).prepare('SELECT COUNT(*) FROM snapshots WHERE session_id = ?').pluck().get(sessionId)
     expect(snapshots()).not.toBe(0)
     service.sessions.purgeExpired(Date.now() + DELETE_GRACE_MS + 1)
     expect(store.getSession(sessionId)).toBeUndefined()

@@ -55,7 +55,7 @@ export function openDataFolder(
 export async function dailyBackup(store: Store, dataDir: string): Promise<void> {
   if (!store.writable) return
   try {
-    await backupStore(store.db, dataDir)
+    await backupStore(store, dataDir)
   } catch (err) {
     console.error(`[stepwise] the daily backup of ${store.path} failed: ${(err as Error).message}`)
   }

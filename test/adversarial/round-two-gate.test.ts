@@ -1,3 +1,4 @@
+import { databaseOf } from '../../src/main/store/handle'
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -87,7 +88,7 @@ async function snapshotsShow(root: string, data: string): Promise<string> {
   const store = openStore(data)
   try {
     const sandbox = await createSandbox(root)
-    const snapshotter = createSnapshotter(store.db, {
+    const snapshotter = createSnapshotter(databaseOf(store), {
       root: sandbox.root,
       listFiles: async () => (await sandbox.listFiles()).files,
     })
@@ -95,7 +96,7 @@ async function snapshotsShow(root: string, data: string): Promise<string> {
     snapshotter.close()
     const reader = snapshotReader(store, sandbox.root)
     const shown = reader.getManifest(info.id).map((f) => `${f.path}:${reader.readFileAt(info.id, f.path)}`)
-    store.db.pragma('wal_checkpoint(TRUNCATE)')
+    databaseOf(store).pragma('wal_checkpoint(TRUNCATE)')
     const bytes = fs
       .readdirSync(data, { withFileTypes: true })
       // The database and its WAL (not the folder of open marks beside them).
@@ -161,7 +162,7 @@ const CASES: GateCase[] = [
       const store = openStore(v.data)
       try {
         const ctx = await ctxFor(root)
-        const index = createCodeIndex(store.db, { workers: 1, root: ctx.root, sandbox: ctx.sandbox })
+        const index = createCodeIndex(databaseOf(store), { workers: 1, root: ctx.root, sandbox: ctx.sandbox })
         await index.build()
         // Now the swap: a.ts becomes a link to a file outside the project that uses the same name.
         write(path.join(v.base, 'outside.ts'), `// ${v.canary()}\ntarget() // ${v.canary()}\n`)

@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -8,6 +9,7 @@ import type { ModelProvider } from '../providers/types'
 import { exportDiff } from '../session/export'
 import { closeSnapshotters, snapshotterFor, startSession } from '../session/start'
 import { createSandbox } from '../containment/sandbox'
+import { storedManifestReader } from '../snapshot/manifest-links'
 import { purgeSessions } from '../store/purge'
 import { keptHashAt, keptPathsAt } from '../session/ignored-at'
 import { snapshotReader } from '../timetravel/replay'
@@ -128,13 +130,13 @@ describe('a command that changes an ignored folder', () => {
     expect(reader.readKept(entry.path, sha256)?.equals(pad)).toBe(true)
     expect(keptHashAt(events, at, secret.path)).toBeUndefined()
     expect(
-      store.db
+      databaseOf(store)
         .prepare('SELECT data FROM blobs')
         .all()
         .map((r) => String((r as { data: Buffer }).data)),
     ).not.toContainEqual(expect.stringContaining('canary'))
     // Purging the session frees them (no snapshot names them).
-    purgeSessions(store, [session.sessionId])
+    purgeSessions(store, [session.sessionId], storedManifestReader(store))
     expect(() => reader.readBlob(sha256)).toThrow()
   }, 30_000)
 })

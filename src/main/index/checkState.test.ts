@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -31,7 +32,7 @@ describe('the index check state', () => {
     const fixture = await indexedProject({ 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 2\n' })
     const stateFile = checkStateFile(path.dirname(fixture.store.path), fixture.root)
     const open = () =>
-      createCodeIndex(fixture.store.db, {
+      createCodeIndex(databaseOf(fixture.store), {
         root: fixture.root,
         sandbox: fixture.sandbox,
         workers: 1,
@@ -49,7 +50,7 @@ describe('the index check state', () => {
     // Proof the saved rows are what the check reads: one tampered with at the same
     // generation sends its file to be looked at again (its content is unchanged).
     const generation = Number(
-      fixture.store.db.prepare('SELECT generation FROM code_index_roots').pluck().get(),
+      databaseOf(fixture.store).prepare('SELECT generation FROM code_index_roots').pluck().get(),
     )
     const saved = loadCheckState(stateFile, fixture.root, generation)!
     saveCheckState(stateFile, fixture.root, generation, [{ ...saved[0], mtimeMs: 1 }, saved[1]])
@@ -58,7 +59,7 @@ describe('the index check state', () => {
     // Changed by an index that keeps no state: the saved rows are stale and not used.
     fs.writeFileSync(path.join(fixture.root, 'c.ts'), 'export const c = 3\n')
     fs.rmSync(path.join(fixture.root, 'b.ts'))
-    await createCodeIndex(fixture.store.db, {
+    await createCodeIndex(databaseOf(fixture.store), {
       root: fixture.root,
       sandbox: fixture.sandbox,
       workers: 1,
@@ -71,7 +72,7 @@ describe('the index check state', () => {
   it('checks by the stats a baseline just took, and not at all on a tree unchanged since a finished check', async () => {
     const fixture = await indexedProject({ 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 2\n' })
     const stateFile = checkStateFile(path.dirname(fixture.store.path), fixture.root)
-    const index = createCodeIndex(fixture.store.db, {
+    const index = createCodeIndex(databaseOf(fixture.store), {
       root: fixture.root,
       sandbox: fixture.sandbox,
       workers: 1,

@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -44,6 +45,6 @@ export async function indexedProject(
     store = s
   }
   const sandbox = opts.sandbox ?? (await createSandbox(root))
-  const index = createCodeIndex(store.db, { workers: 1, ...opts, root: sandbox.root, sandbox })
+  const index = createCodeIndex(databaseOf(store), { workers: 1, ...opts, root: sandbox.root, sandbox })
   return { root: sandbox.root, store, sandbox, index }
 }

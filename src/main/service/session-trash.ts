@@ -1,3 +1,4 @@
+import { storedManifestReader } from '../snapshot/manifest-links'
 import { purgeSessions } from '../store/purge'
 import type { ServiceContext } from './context'
 
@@ -29,7 +30,7 @@ export class SessionTrash {
       .map((d) => d.id)
     if (due.length === 0) return
     try {
-      purgeSessions(this.ctx.store, due)
+      purgeSessions(this.ctx.store, due, storedManifestReader(this.ctx.store))
     } catch (err) {
       console.error('[stepwise] purging deleted sessions failed; retried on the next start', err)
     }

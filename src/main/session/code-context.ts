@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { resolveContextWindow } from '../context/windows'
@@ -85,7 +86,7 @@ export function indexFor(store: Store, sandbox: Sandbox): CodeIndex {
   if (!byRoot) indexes.set(store, (byRoot = new Map()))
   let index = byRoot.get(sandbox.root)
   if (!index) {
-    index = createCodeIndex(store.db, {
+    index = createCodeIndex(databaseOf(store), {
       root: sandbox.root,
       sandbox,
       stateFile: indexStateFile(store, sandbox.root),

@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import path from 'node:path'
 import { bindDataFolder } from './data-folder'
 import { createSandbox } from '../containment/sandbox'
@@ -48,8 +49,8 @@ export function snapshotterFor(
       return listed.files
     }
     snapshotter = opts.oneShot
-      ? createSnapshotter(store.db, { root: sandbox.root, listFiles })
-      : createSnapshotter(store.db, {
+      ? createSnapshotter(databaseOf(store), { root: sandbox.root, listFiles })
+      : createSnapshotter(databaseOf(store), {
           root: sandbox.root,
           listFiles,
           listDirectories: () => listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel)),
@@ -77,7 +78,7 @@ export function closeSnapshotters(store: Store): void {
  * None for a database in memory.
  */
 function snapshotStateFile(store: Store, sandbox: Sandbox): string | undefined {
-  const file = store.db.name
+  const file = store.path
   if (!file || file === ':memory:' || !path.isAbsolute(file)) return undefined
   return stateFileIn(path.dirname(file), sandbox.root, sandbox.denyPatterns)
 }

@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -108,8 +109,8 @@ async function pair(files: Record<string, string>) {
     now: () => Date.now() + 10 * RACY_MARGIN_MS,
   }
   const stores = [openStore(tempDir()), openStore(tempDir())]
-  const watching = createSnapshotter(stores[0].db, { ...wiring, watch: true })
-  const stating = createSnapshotter(stores[1].db, wiring)
+  const watching = createSnapshotter(databaseOf(stores[0]), { ...wiring, watch: true })
+  const stating = createSnapshotter(databaseOf(stores[1]), wiring)
   cleanups.push(() => {
     watching.close()
     for (const s of stores) s.close()

@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -43,7 +44,7 @@ async function setup(
     fs.rmSync(dataDir, { recursive: true, force: true })
   })
   const counts = { listings: 0 }
-  const snapshotter = createSnapshotter(store.db, {
+  const snapshotter = createSnapshotter(databaseOf(store), {
     root,
     listFiles: async () => {
       counts.listings++
@@ -229,7 +230,7 @@ describe('reusing the listing of an unchanged tree', () => {
     })
     write(root, 'a.ts', 'a')
     let listings = 0
-    const snapshotter = createSnapshotter(store.db, {
+    const snapshotter = createSnapshotter(databaseOf(store), {
       root,
       listFiles: async () => (listings++, ['a.ts']),
       now: () => Date.now() + 10 * RACY_MARGIN_MS,

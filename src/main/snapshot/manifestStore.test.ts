@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -92,12 +93,12 @@ function project(files: number) {
       .map((n) => `src/${n}`)
       .sort()
   const session = store.createSession({ repo: root, title: 't', provider: 'ollama', model: 'm' })
-  const snapshotter = () => createSnapshotter(store.db, { root, listFiles: list })
+  const snapshotter = () => createSnapshotter(databaseOf(store), { root, listFiles: list })
   return { root, store, names, session, snapshotter }
 }
 
 const storedManifest = (store: Store, hash: string) =>
-  decodeManifest(createBlobStore(store.db).get(hash, 'manifest'))
+  decodeManifest(createBlobStore(databaseOf(store)).get(hash, 'manifest'))
 
 describe('a snapshotter storing manifests as deltas', () => {
   it('stores a checkpoint that changed a few files as a delta, and reads it back whole after a restart', async () => {
@@ -150,10 +151,10 @@ describe('a snapshotter storing manifests as deltas', () => {
     fs.writeFileSync(path.join(root, names[0]), 'x\n')
     const second = await s.takeSnapshot({ sessionId: session.id })
     expect(storedManifest(store, second.info.manifestHash).kind).toBe('delta')
-    store.db.pragma('foreign_keys = OFF')
-    store.db.prepare('DELETE FROM blobs WHERE hash = ?').run(first.info.manifestHash)
+    databaseOf(store).pragma('foreign_keys = OFF')
+    databaseOf(store).prepare('DELETE FROM blobs WHERE hash = ?').run(first.info.manifestHash)
 
-    const manifests = createManifestStore(createBlobStore(store.db))
+    const manifests = createManifestStore(createBlobStore(databaseOf(store)))
     expect(() => manifests.load(second.info.manifestHash)).toThrow(BlobError)
     expect(() => manifests.load(second.info.manifestHash)).toThrow(
       `Snapshot data for a snapshot manifest (blob ${first.info.manifestHash}) is missing from the store.`,

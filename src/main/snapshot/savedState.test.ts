@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -55,12 +56,13 @@ async function setup(files: Record<string, string>) {
     stores.push(store)
     const counts = { listings: 0, statCacheLoads: 0 }
     // Seen from outside: a load of the stat cache prepares its one query.
-    const prepare = store.db.prepare.bind(store.db)
-    vi.spyOn(store.db, 'prepare').mockImplementation(((sql: string) => {
+    const db = databaseOf(store)
+    const prepare = db.prepare.bind(db)
+    vi.spyOn(db, 'prepare').mockImplementation(((sql: string) => {
       if (/FROM stat_cache WHERE root = \?$/.test(sql.trim())) counts.statCacheLoads++
       return prepare(sql)
-    }) as typeof store.db.prepare)
-    const snapshotter = createSnapshotter(store.db, {
+    }) as typeof db.prepare)
+    const snapshotter = createSnapshotter(db, {
       root,
       listFiles: async () => {
         counts.listings++

@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -43,7 +44,7 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
 
   // A first snapshot, whole, taken by this process.
   let store = openStore(dataDir)
-  const first = await createSnapshotter(store.db, wiring(repo)).takeSnapshot({ sessionId: null })
+  const first = await createSnapshotter(databaseOf(store), wiring(repo)).takeSnapshot({ sessionId: null })
   store.close()
 
   // Then many new files, and a process that dies in the middle of storing them.
@@ -56,6 +57,7 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
     import fs from 'node:fs'
     import path from 'node:path'
     import { openStore } from ${url('../store/store.ts')}
+    import { databaseOf } from ${url('../store/handle.ts')}
     import { createSnapshotter } from ${url('snapshotter.ts')}
     const walk = (root, dir = '') =>
       fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
@@ -63,9 +65,10 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
         return e.isDirectory() ? walk(root, rel) : [rel]
       }).sort()
     const store = openStore(${JSON.stringify(dataDir)})
-    const prepare = store.db.prepare.bind(store.db)
+    const db = databaseOf(store)
+    const prepare = db.prepare.bind(db)
     let stored = 0
-    store.db.prepare = (sql) => {
+    db.prepare = (sql) => {
       const st = prepare(sql)
       if (!sql.includes('INTO blobs')) return st
       const run = st.run.bind(st)
@@ -80,7 +83,7 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
       return st
     }
     const root = ${JSON.stringify(repo)}
-    await createSnapshotter(store.db, { root, listFiles: async () => walk(root), stateFile: ${JSON.stringify(stateFile)} })
+    await createSnapshotter(db, { root, listFiles: async () => walk(root), stateFile: ${JSON.stringify(stateFile)} })
       .takeSnapshot({ sessionId: null })
     console.log('not killed')
   `
@@ -91,16 +94,16 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
 
   store = openStore(dataDir)
   try {
-    expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok')
+    expect(databaseOf(store).pragma('integrity_check', { simple: true })).toBe('ok')
     // Some blobs of the killed snapshot were committed, but no snapshot row names them.
-    const blobs = store.db.prepare('SELECT COUNT(*) FROM blobs').pluck().get() as number
+    const blobs = databaseOf(store).prepare('SELECT COUNT(*) FROM blobs').pluck().get() as number
     expect(blobs).toBeGreaterThan(50)
-    const snapshotter = createSnapshotter(store.db, wiring(repo))
+    const snapshotter = createSnapshotter(databaseOf(store), wiring(repo))
     expect(snapshotter.listSnapshots().map((s) => s.id)).toEqual([first.info.id])
     for (const f of snapshotter.getManifest(first.info.id))
       expect(snapshotter.readFileAt(first.info.id, f.path)?.length).toBe(f.size)
     // Every hash the stat cache holds is stored: it is what the next snapshot trusts.
-    const missing = store.db
+    const missing = databaseOf(store)
       .prepare('SELECT COUNT(*) FROM stat_cache WHERE hash NOT IN (SELECT hash FROM blobs)')
       .pluck()
       .get()

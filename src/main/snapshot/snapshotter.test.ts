@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -31,7 +32,7 @@ function setup(files: Record<string, string>, listFiles?: (root: string) => stri
   for (const [rel, content] of Object.entries(files)) write(root, rel, content)
   const store = openStore(dataDir)
   const list = listFiles ?? walk
-  const snapshotter = createSnapshotter(store.db, { root, listFiles: async () => list(root) })
+  const snapshotter = createSnapshotter(databaseOf(store), { root, listFiles: async () => list(root) })
   const session = store.createSession({ repo: root, title: 't', provider: 'ollama', model: 'm' })
   cleanups.push(() => {
     store.close()
@@ -58,7 +59,7 @@ function age(root: string, rel: string, secondsAgo = 60): number {
 }
 
 const count = (store: Store, sql: string, ...params: unknown[]) =>
-  store.db
+  databaseOf(store)
     .prepare(sql)
     .pluck()
     .get(...params) as number
@@ -122,7 +123,7 @@ describe('takeSnapshot', () => {
     )
 
     const other = store.createSession({ repo: root, title: 'u', provider: 'ollama', model: 'm' })
-    const again = createSnapshotter(store.db, { root, listFiles: async () => walk(root) })
+    const again = createSnapshotter(databaseOf(store), { root, listFiles: async () => walk(root) })
     const second = await again.takeSnapshot({ sessionId: other.id })
     expect(second.changed).toEqual({ added: [], modified: [], deleted: [] })
     expect(second.info.manifestHash).toBe(first.info.manifestHash)
@@ -153,7 +154,7 @@ describe('takeSnapshot', () => {
     // A new process: unchanged files come from the stat cache, a changed one is read again.
     fs.appendFileSync(path.join(root, 'pkg0/f0.js'), 'changed\n')
     age(root, 'pkg0/f0.js')
-    const again = createSnapshotter(store.db, { root, listFiles: async () => walk(root) })
+    const again = createSnapshotter(databaseOf(store), { root, listFiles: async () => walk(root) })
     const second = await again.takeSnapshot({ sessionId: session.id })
     expect(second.changed).toEqual({ added: [], modified: ['pkg0/f0.js'], deleted: [] })
     expect(again.readFileAt(second.info.id, 'pkg0/f0.js')?.toString()).toBe(`${files['pkg0/f0.js']}changed\n`)
@@ -200,7 +201,7 @@ describe('takeSnapshot', () => {
     expect(hashOf(snapshotter, second.info.id, 'a.txt')).toBe(sha256('AAAA'))
 
     // The cache survives a restart (it lives in the database).
-    const restarted = createSnapshotter(store.db, { root, listFiles: async () => walk(root) })
+    const restarted = createSnapshotter(databaseOf(store), { root, listFiles: async () => walk(root) })
     const third = await restarted.takeSnapshot({ sessionId: session.id })
     expect(hashOf(restarted, third.info.id, 'a.txt')).toBe(sha256('AAAA'))
 
@@ -274,7 +275,7 @@ describe('reading back', () => {
     const hb = hashOf(snapshotter, info.id, 'b.ts')!
 
     // Swap a's stored bytes for b's: decodes fine, but no longer matches a's hash.
-    store.db
+    databaseOf(store)
       .prepare('UPDATE blobs SET data = (SELECT data FROM blobs WHERE hash = ?) WHERE hash = ?')
       .run(hb, ha)
     expect(() => snapshotter.readFileAt(info.id, 'src/a.ts')).toThrow(
@@ -284,12 +285,12 @@ describe('reading back', () => {
     )
     expect(() => snapshotter.readBlob(ha)).toThrow(`blob ${ha}`)
 
-    store.db.prepare("UPDATE blobs SET data = x'00ff00' WHERE hash = ?").run(hb)
+    databaseOf(store).prepare("UPDATE blobs SET data = x'00ff00' WHERE hash = ?").run(hb)
     expect(() => snapshotter.readFileAt(info.id, 'b.ts')).toThrow(
       `Snapshot data for b.ts (blob ${hb}) is corrupt`,
     )
 
-    store.db.prepare('DELETE FROM blobs WHERE hash = ?').run(hb)
+    databaseOf(store).prepare('DELETE FROM blobs WHERE hash = ?').run(hb)
     expect(() => snapshotter.readFileAt(info.id, 'b.ts')).toThrow(
       `Snapshot data for b.ts (blob ${hb}) is missing from the store.`,
     )

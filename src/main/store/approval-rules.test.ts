@@ -1,3 +1,4 @@
+import { databaseOf } from './handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -50,7 +51,7 @@ describe('approval rules in the store', () => {
       expect(store.approvals.removeRule(p.id)).toBe(true)
       expect(store.approvals.removeRule(p.id)).toBe(false)
       store.markSessionsDeleted([a.id])
-      store.db.prepare('DELETE FROM sessions WHERE id = ?').run(a.id)
+      databaseOf(store).prepare('DELETE FROM sessions WHERE id = ?').run(a.id)
       expect(store.approvals.getRule(s.id)).toBeUndefined()
     } finally {
       store.close()

@@ -1,3 +1,4 @@
+import { databaseOf } from './handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -146,7 +147,7 @@ describe('a second process holding the database', () => {
 
     const reopened = openStore(dataDir)
     expect(reopened.listEvents(session.id)).toEqual(committed)
-    expect(reopened.db.pragma('integrity_check', { simple: true })).toBe('ok')
+    expect(databaseOf(reopened).pragma('integrity_check', { simple: true })).toBe('ok')
     reopened.close()
   })
 })

@@ -2,7 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { Database, type SqliteDatabase } from './sqlite'
 import { damagedMark } from './health'
+import { databaseOf } from './handle'
 import { openStore, STORE_FILE_NAME } from './store'
+import type { Store } from './types'
 
 /*
  * `stepwise doctor` (docs/cli.md): the way out of a damaged store. `checkStore` runs SQLite's
@@ -220,7 +222,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
  * backup cut short never replaces a good one.
  */
 export async function backupStore(
-  db: SqliteDatabase,
+  store: Store,
   dataDir: string,
   now = Date.now(),
 ): Promise<string | undefined> {
@@ -235,7 +237,7 @@ export async function backupStore(
   const name = `stepwise-${new Date(now).toISOString().slice(0, 10)}.db`
   const tmp = path.join(dir, `${name}.partial`)
   fs.rmSync(tmp, { force: true })
-  await db.backup(tmp)
+  await databaseOf(store).backup(tmp)
   fs.renameSync(tmp, path.join(dir, name))
   const kept = [...new Set([...existing, name])].sort()
   for (const old of kept.slice(0, Math.max(0, kept.length - BACKUPS_KEPT)))

@@ -1,3 +1,4 @@
+import { databaseOf } from './handle'
 import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -66,8 +67,8 @@ describe('a full disk', () => {
   it('names the data folder and the fix, and keeps what was saved before', () => {
     const store = open()
     const [id] = record(store, 1, 3)
-    const pages = store.db.pragma('page_count', { simple: true }) as number
-    store.db.pragma(`max_page_count = ${pages + 2}`)
+    const pages = databaseOf(store).pragma('page_count', { simple: true }) as number
+    databaseOf(store).pragma(`max_page_count = ${pages + 2}`)
     const failure = failureOf(() => record(store, 1, 400))
     expect(failure.kind).toBe('full')
     expect(failure.message).toContain(`the Stepwise data folder ${dataDir} is full`)
@@ -191,17 +192,17 @@ describe('the daily backup', () => {
     record(store, 2, 2)
     const day = 24 * 60 * 60 * 1000
     const t0 = Date.parse('2026-11-01T12:00:00Z')
-    const first = await backupStore(store.db, dataDir, t0)
+    const first = await backupStore(store, dataDir, t0)
     expect(first).toBe(path.join(dataDir, 'backups', 'stepwise-2026-11-01.db'))
     fs.utimesSync(first!, new Date(t0), new Date(t0))
-    expect(await backupStore(store.db, dataDir, t0 + day / 2)).toBeUndefined()
-    await backupStore(store.db, dataDir, t0 + day)
+    expect(await backupStore(store, dataDir, t0 + day / 2)).toBeUndefined()
+    await backupStore(store, dataDir, t0 + day)
     fs.utimesSync(
       path.join(dataDir, 'backups', 'stepwise-2026-11-02.db'),
       new Date(t0 + day),
       new Date(t0 + day),
     )
-    await backupStore(store.db, dataDir, t0 + 2 * day)
+    await backupStore(store, dataDir, t0 + 2 * day)
     expect(fs.readdirSync(path.join(dataDir, 'backups')).sort()).toEqual([
       'stepwise-2026-11-02.db',
       'stepwise-2026-11-03.db',

@@ -1,3 +1,4 @@
+import { databaseOf } from './handle'
 import fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { REUSED_PID_MS, STALE_MS } from './liveness'
@@ -80,14 +81,16 @@ describe('session liveness', () => {
     cleanups.push(() => child.child.kill('SIGKILL'))
     expect(store.getSession(session.id)?.status).toBe('running')
     const age = (ms: number) =>
-      store.db.prepare('UPDATE sessions SET heartbeat_at = ? WHERE id = ?').run(Date.now() - ms, session.id)
+      databaseOf(store)
+        .prepare('UPDATE sessions SET heartbeat_at = ? WHERE id = ?')
+        .run(Date.now() - ms, session.id)
     // A busy thread on this host is not a dead process: the live pid still counts for minutes.
     age(STALE_MS + 1000)
     expect(store.getSession(session.id)?.status).toBe('running')
     age(REUSED_PID_MS + 1000)
     expect(store.getSession(session.id)?.status).toBe('interrupted')
     // Another host: nothing to check but the heartbeat.
-    store.db.prepare("UPDATE sessions SET owner_host = 'elsewhere' WHERE id = ?").run(session.id)
+    databaseOf(store).prepare("UPDATE sessions SET owner_host = 'elsewhere' WHERE id = ?").run(session.id)
     age(1000)
     expect(store.getSession(session.id)?.status).toBe('running')
     age(STALE_MS + 1000)
@@ -97,7 +100,7 @@ describe('session liveness', () => {
   it('a row marked running by an older build (no owner) reads as interrupted', () => {
     const { store } = freshStore()
     const session = newSession(store)
-    store.db.prepare("UPDATE sessions SET status = 'running' WHERE id = ?").run(session.id)
+    databaseOf(store).prepare("UPDATE sessions SET status = 'running' WHERE id = ?").run(session.id)
     expect(store.getSession(session.id)?.status).toBe('interrupted')
   })
 })

@@ -1,5 +1,4 @@
-import { createBlobStore } from '../snapshot/blobs'
-import { decodeManifest } from '../snapshot/manifest'
+import { databaseOf } from './handle'
 import type { Store } from './types'
 
 /**
@@ -26,23 +25,35 @@ export interface PurgeResult {
 
 const SNAPSHOT_FIELDS = ['snapshotId', 'savedSnapshotId', 'baselineSnapshotId'] as const
 
-export function purgeSessions(store: Store, ids: readonly string[]): PurgeResult {
-  const { db } = store
-  const blobs = createBlobStore(db)
+/** What a stored manifest names: its files' hashes and, for a delta, the manifest it builds on. */
+export interface ManifestLinks {
+  files: string[]
+  base?: string
+}
+
+/**
+ * Reads the manifest stored as blob `hash` (undefined when the store does not hold it). The
+ * manifest format belongs to the snapshotter: the caller passes its reader (snapshot/manifest.ts
+ * #manifestLinks), so the store does not depend on it.
+ */
+export type ManifestReader = (hash: string) => ManifestLinks | undefined
+
+export function purgeSessions(
+  store: Store,
+  ids: readonly string[],
+  readManifest: ManifestReader,
+): PurgeResult {
+  const db = databaseOf(store)
 
   // Every hash a manifest chain reaches: its manifests and their files (decoded once each).
-  const decoded = new Map<string, { files: string[]; base?: string }>()
+  const decoded = new Map<string, ManifestLinks>()
   const reach = (manifestHash: string, into: Set<string>): void => {
     for (let at: string | undefined = manifestHash; at && !into.has(at);) {
       into.add(at)
       let m = decoded.get(at)
       if (!m) {
-        if (!blobs.has(at)) return
-        const d = decodeManifest(blobs.get(at, 'a snapshot manifest'))
-        m =
-          d.kind === 'full'
-            ? { files: d.files.map((f) => f.hash) }
-            : { files: d.set.map((f) => f.hash), base: d.base }
+        m = readManifest(at)
+        if (!m) return
         decoded.set(at, m)
       }
       for (const f of m.files) into.add(f)
@@ -144,8 +155,9 @@ function keptHashes(payload: string): string[] {
  */
 export function compactStore(store: Store): boolean {
   try {
-    store.db.exec('VACUUM')
-    store.db.pragma('wal_checkpoint(TRUNCATE)')
+    const db = databaseOf(store)
+    db.exec('VACUUM')
+    db.pragma('wal_checkpoint(TRUNCATE)')
     return true
   } catch {
     return false

@@ -1,3 +1,4 @@
+import { databaseOf } from './handle'
 import fs from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EventDraft } from '../../shared/protocol'
@@ -189,7 +190,7 @@ describe('events', () => {
 
     const reopened = openStore(dataDir)
     cleanups.push(() => reopened.close())
-    expect(reopened.db.pragma('integrity_check', { simple: true })).toBe('ok')
+    expect(databaseOf(reopened).pragma('integrity_check', { simple: true })).toBe('ok')
     const events = reopened.listEvents(session.id)
     const last = reported.at(-1)!
     expect(last).toBeGreaterThanOrEqual(300)

@@ -1,29 +1,11 @@
 import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
 import type { TrafficEntry } from './traffic-entry'
 import type { ApprovalStore } from './approval-rules'
-import type { SqliteDatabase } from './sqlite'
+import type { BundleAccess } from './bundles'
+import type { SessionRow, SessionStatus, SnapshotInfo } from './records'
+import type { RestoreJournal } from './restore-journal'
 
-/**
- * `idle`: opened, no turn run yet (a new chat, a new fork). `running`: a live process runs a turn
- * (a row whose process is gone reads as `interrupted`: store/liveness.ts). The rest: how the last
- * turn ended.
- */
-export type SessionStatus = 'idle' | 'running' | 'done' | 'step-limit' | 'error' | 'interrupted'
-
-export interface SessionRow {
-  id: string
-  repo: string
-  title: string
-  provider: string
-  model: string
-  status: SessionStatus
-  createdAt: number
-  updatedAt: number
-  parentId: string | null
-  forkSeq: number | null
-  /** When it was (softly) deleted; null for a live session. */
-  deletedAt: number | null
-}
+export type { SessionRow, SessionStatus, SnapshotInfo } from './records'
 
 export interface SnapshotFile {
   path: string
@@ -33,29 +15,15 @@ export interface SnapshotFile {
   mtimeMs: number
 }
 
-export interface SnapshotInfo {
-  id: number
-  sessionId: string | null
-  /** The project root the snapshot was taken of (realpath'd by the caller). */
-  root: string
-  label: string | null
-  createdAt: number
-  fileCount: number
-  totalBytes: number
-  /** sha256 of the manifest; equal hashes mean identical trees (paths, contents, modes, mtimes). */
-  manifestHash: string
-}
-
 /**
  * The session store (docs/architecture.md#data). One SQLite file in WAL mode; every write that a
- * caller has seen return is durable.
+ * caller has seen return is durable. Its connection is not part of this type: every table's SQL
+ * lives in store/ (a repository per table, wired in ./store.ts).
  */
 export interface Store {
   readonly path: string
   /** False when the data folder could only be opened read-only: listing works, writes fail. */
   readonly writable: boolean
-  /** The open connection, shared with the snapshotter (one connection per process). */
-  readonly db: SqliteDatabase
   createSession(input: {
     id?: string
     repo: string
@@ -98,6 +66,14 @@ export interface Store {
 
   appendTraffic(sessionId: string, entry: TrafficEntry): void
   listTraffic(sessionId: string): Array<TrafficEntry & { id: number; ts: number }>
+
+  /** A snapshot's row (its files are in its manifest blob). */
+  getSnapshot(id: number): SnapshotInfo | undefined
+
+  /** Restores' plans, journalled before their first write (./restore-journal.ts). */
+  readonly restoreJournal: RestoreJournal
+  /** What a bundle reads and the one transaction an import writes in (./bundles.ts). */
+  readonly bundles: BundleAccess
 
   /** "Always allow" rules and rule-file hashes (./approval-rules.ts). */
   readonly approvals: ApprovalStore

@@ -60,27 +60,27 @@ export class UnsafePathError extends Error {
 
 /** The snapshot ids an event refers to. */
 export function snapshotIdsOf(e: StepwiseEvent): number[] {
-  return snapshotFields(e).map((k) => (e as unknown as Record<string, number>)[k])
+  const ids: number[] = []
+  mapSnapshotIds(e, (id) => {
+    ids.push(id)
+    return id
+  })
+  return ids
 }
 
-/** The event with every snapshot id passed through `map`. */
+/**
+ * The event with every snapshot id passed through `map` (in field order), or the event itself
+ * when it holds none. Exhaustive on purpose: a new event type that holds a snapshot id must be
+ * listed here.
+ */
 export function mapSnapshotIds(e: StepwiseEvent, map: (id: number) => number): StepwiseEvent {
-  const fields = snapshotFields(e)
-  if (fields.length === 0) return e
-  const copy = { ...e } as unknown as Record<string, number>
-  for (const k of fields) copy[k] = map(copy[k])
-  return copy as unknown as StepwiseEvent
-}
-
-/** Exhaustive on purpose: a new event type that holds a snapshot id must be listed here. */
-function snapshotFields(e: StepwiseEvent): string[] {
   switch (e.type) {
     case 'session.started':
-      return e.baselineSnapshotId === undefined ? [] : ['baselineSnapshotId']
+      return e.baselineSnapshotId === undefined ? e : { ...e, baselineSnapshotId: map(e.baselineSnapshotId) }
     case 'checkpoint.created':
-      return ['snapshotId']
+      return { ...e, snapshotId: map(e.snapshotId) }
     case 'checkpoint.restored':
-      return ['snapshotId', 'savedSnapshotId']
+      return { ...e, snapshotId: map(e.snapshotId), savedSnapshotId: map(e.savedSnapshotId) }
     case 'user.message':
     case 'assistant.delta':
     case 'assistant.message':
@@ -101,7 +101,7 @@ function snapshotFields(e: StepwiseEvent): string[] {
     case 'session.finished':
     case 'turn.started':
     case 'turn.finished':
-      return []
+      return e
     default: {
       const never: never = e
       throw new Error(`unknown event ${JSON.stringify(never)}`)

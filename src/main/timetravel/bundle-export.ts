@@ -4,11 +4,13 @@ import { PROTOCOL_VERSION, type StepwiseEvent } from '../../shared/protocol'
 import { BlobError, createBlobStore, encodeBlob, sha256 } from '../snapshot/blobs'
 import { decodeFullManifest, encodeManifest, isManifestDelta } from '../snapshot/manifest'
 import { createManifestStore } from '../snapshot/manifestStore'
-import type { SnapshotRow } from '../snapshot/snapshotReads'
+import type { StoredBlob } from '../store/bundles'
+import { databaseOf } from '../store/handle'
 import type { SnapshotFile, Store } from '../store/types'
 import { VERSION } from '../version'
 import { snapshotIdsOf } from './bundle-checks'
 import { BundleWriter, RECORD, type BundleWriterOptions } from './bundle-format'
+import { encodeBlobRecord, type BundleSnapshot, type BundleTraffic } from './bundle-records'
 
 export interface BundleCounts {
   events: number
@@ -26,26 +28,11 @@ export interface ExportBundleResult extends BundleCounts {
 /** Rows per query: the session is read in pages, so memory stays bounded by a page and a frame. */
 const PAGE = 500
 
-interface StoredBlob {
-  size: number
-  encoding: number
-  data: Buffer
-}
-
 function decode(blob: StoredBlob): Buffer {
   if (blob.encoding === 0) return blob.data
   if (blob.encoding === 1) return zlib.inflateRawSync(blob.data)
   if (blob.encoding === 2) return zlib.brotliDecompressSync(blob.data)
   throw new Error(`unknown blob encoding ${blob.encoding}`)
-}
-
-/** The payload of a blob record: sha256 (32 bytes), encoding (u8), raw size (u64 BE), stored data. */
-export function blobRecord(hash: string, blob: StoredBlob): Buffer[] {
-  const head = Buffer.alloc(41)
-  Buffer.from(hash, 'hex').copy(head, 0)
-  head.writeUInt8(blob.encoding, 32)
-  head.writeBigUInt64BE(BigInt(blob.size), 33)
-  return [head, blob.data]
 }
 
 interface FullManifest {
@@ -70,33 +57,10 @@ export async function exportBundle(
 ): Promise<ExportBundleResult> {
   const session = store.getSession(sessionId)
   if (!session) throw new Error(`exportBundle: no session ${sessionId}`)
-  const db = store.db
-  const eventPage = db.prepare<
-    [string, number, number],
-    { seq: number; ts: number; type: string; payload: string }
-  >('SELECT seq, ts, type, payload FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?')
-  const trafficPage = db.prepare<
-    [string, number, number],
-    {
-      id: number
-      ts: number
-      direction: string
-      provider: string
-      url: string
-      status: number | null
-      body: string
-    }
-  >(
-    'SELECT id, ts, direction, provider, url, status, body FROM traffic WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?',
-  )
-  const snapshotRow = db.prepare<[number], SnapshotRow>('SELECT * FROM snapshots WHERE id = ?')
-  const ownSnapshots = db
-    .prepare<[string], number>('SELECT id FROM snapshots WHERE session_id = ? ORDER BY id')
-    .pluck()
-  const blobRow = db.prepare<[string], StoredBlob>('SELECT size, encoding, data FROM blobs WHERE hash = ?')
+  const rows = store.bundles
 
   const readBlob = (hash: string, what: string): { stored: StoredBlob; raw: Buffer } => {
-    const stored = blobRow.get(hash)
+    const stored = rows.blob(hash)
     if (!stored)
       throw new Error(
         `Cannot export: the snapshot data for ${what} (blob ${hash}) is missing from the store.`,
@@ -115,7 +79,7 @@ export async function exportBundle(
   }
 
   // A bundle carries every manifest whole: a delta in the store (manifest.ts) is resolved here.
-  const deltas = createManifestStore(createBlobStore(db))
+  const deltas = createManifestStore(createBlobStore(databaseOf(store)))
   const resolved = (hash: string): readonly SnapshotFile[] => {
     try {
       return deltas.load(hash).files
@@ -139,12 +103,12 @@ export async function exportBundle(
   }
 
   // Pass 1 over the events: which snapshots they name (the events themselves are written later).
-  const snapshotIds = new Set<number>(ownSnapshots.all(sessionId))
+  const snapshotIds = new Set<number>(rows.ownSnapshotIds(sessionId))
   let eventCount = 0
   for (let after = 0; ;) {
-    const rows = eventPage.all(sessionId, after, PAGE)
-    if (rows.length === 0) break
-    for (const r of rows) {
+    const page = rows.eventPage(sessionId, after, PAGE)
+    if (page.length === 0) break
+    for (const r of page) {
       const event = {
         sessionId,
         seq: r.seq,
@@ -154,8 +118,8 @@ export async function exportBundle(
       } as StepwiseEvent
       for (const id of snapshotIdsOf(event)) snapshotIds.add(id)
     }
-    eventCount += rows.length
-    after = rows[rows.length - 1].seq
+    eventCount += page.length
+    after = page[page.length - 1].seq
   }
 
   const tmp = `${file}.partial-${process.pid}`
@@ -176,24 +140,25 @@ export async function exportBundle(
     const wholeOf = new Map<string, string>()
     const snapshots = [...snapshotIds].sort((a, b) => a - b)
     for (const id of snapshots) {
-      const row = snapshotRow.get(id)
+      const row = rows.snapshot(id)
       if (!row)
         throw new Error(
           `Cannot export: snapshot ${id}, named by the session's events, is missing from the store.`,
         )
-      let whole = wholeOf.get(row.manifest_hash)
-      if (!whole) wholeOf.set(row.manifest_hash, (whole = wholeHash(row.manifest_hash)))
-      manifests.set(whole, row.manifest_hash)
-      writer.json(RECORD.snapshot, {
+      let whole = wholeOf.get(row.manifestHash)
+      if (!whole) wholeOf.set(row.manifestHash, (whole = wholeHash(row.manifestHash)))
+      manifests.set(whole, row.manifestHash)
+      const record: BundleSnapshot = {
         id: row.id,
-        sessionId: row.session_id,
+        sessionId: row.sessionId,
         root: row.root,
         label: row.label,
-        createdAt: row.created_at,
+        createdAt: row.createdAt,
         manifestHash: whole,
-        fileCount: row.file_count,
-        totalBytes: row.total_bytes,
-      })
+        fileCount: row.fileCount,
+        totalBytes: row.totalBytes,
+      }
+      writer.json(RECORD.snapshot, record)
     }
     writer.flush()
 
@@ -202,27 +167,27 @@ export async function exportBundle(
     for (const [hash, storedHash] of manifests) {
       const { stored, files } = readManifest(storedHash)
       for (const f of files) if (!manifests.has(f.hash)) contents.add(f.hash)
-      writer.add(RECORD.blob, blobRecord(hash, stored), { precompressed: stored.encoding !== 0 })
+      writer.add(RECORD.blob, encodeBlobRecord(hash, stored), { precompressed: stored.encoding !== 0 })
     }
     let n = 0
     for (const hash of contents) {
       const { stored } = readBlob(hash, 'a file')
-      writer.add(RECORD.blob, blobRecord(hash, stored), { precompressed: stored.encoding !== 0 })
+      writer.add(RECORD.blob, encodeBlobRecord(hash, stored), { precompressed: stored.encoding !== 0 })
       if (++n % PAGE === 0) await turn()
     }
     writer.flush()
 
     let written = 0
     for (let after = 0; ;) {
-      const rows = eventPage.all(sessionId, after, PAGE)
-      if (rows.length === 0) break
-      for (const r of rows) {
+      const page = rows.eventPage(sessionId, after, PAGE)
+      if (page.length === 0) break
+      for (const r of page) {
         // The stored payload is JSON already: spliced in, not parsed and re-serialised.
         const json = `{"seq":${r.seq},"ts":${r.ts},"type":${JSON.stringify(r.type)},"payload":${r.payload}}`
         writer.add(RECORD.event, [Buffer.from(json, 'utf8')])
       }
-      written += rows.length
-      after = rows[rows.length - 1].seq
+      written += page.length
+      after = page[page.length - 1].seq
       await turn()
     }
     if (written !== eventCount)
@@ -230,14 +195,14 @@ export async function exportBundle(
 
     let trafficCount = 0
     for (let after = 0; ;) {
-      const rows = trafficPage.all(sessionId, after, PAGE)
-      if (rows.length === 0) break
-      for (const r of rows) {
-        const { id: _id, ...entry } = r
-        writer.json(RECORD.traffic, entry)
+      const page = rows.trafficPage(sessionId, after, PAGE)
+      if (page.length === 0) break
+      for (const { id: _id, ...entry } of page) {
+        const record: BundleTraffic = { ...entry, status: entry.status ?? null }
+        writer.json(RECORD.traffic, record)
       }
-      trafficCount += rows.length
-      after = rows[rows.length - 1].id
+      trafficCount += page.length
+      after = page[page.length - 1].id
       await turn()
     }
 

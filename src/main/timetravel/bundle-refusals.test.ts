@@ -7,7 +7,7 @@ import { encodeManifest } from '../snapshot/manifest'
 import { openStore } from '../store/store'
 import type { Store } from '../store/types'
 import { BundleError, exportBundle, importBundle } from './bundle'
-import { blobRecord } from './bundle-export'
+import { encodeBlobRecord as blobRecord } from './bundle-records'
 import { unsafePathReason } from './bundle-checks'
 import {
   dumpStore,

@@ -111,16 +111,6 @@ export function readJsonRecords(file: string, kind: number): Array<Record<string
 
 export { RECORD }
 
-/** Everything a refused import must leave untouched, as plain rows. */
-export function dumpStore(store: Store): Record<string, unknown[]> {
-  const all = (sql: string) => store.db.prepare(sql).all()
-  return {
-    sessions: all('SELECT * FROM sessions ORDER BY id'),
-    events: all('SELECT * FROM events ORDER BY session_id, seq'),
-    traffic: all('SELECT * FROM traffic ORDER BY id'),
-    snapshots: all('SELECT * FROM snapshots ORDER BY id'),
-    blobs: all('SELECT hash, size FROM blobs ORDER BY hash'),
-  }
-}
+export { dumpStore } from '../store/testing/dump'
 
 export const fileSize = (file: string): number => fs.statSync(file).size

@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -45,7 +46,7 @@ function referencedSnapshots(events: StepwiseEvent[]): number[] {
 }
 
 function snapshotContents(store: Store, root: string, ids: number[]) {
-  const snaps = createSnapshotter(store.db, { root, listFiles: async () => [] })
+  const snaps = createSnapshotter(databaseOf(store), { root, listFiles: async () => [] })
   return ids.map((id) => {
     const manifest = snaps.getManifest(id)
     return {
@@ -121,7 +122,7 @@ describe('session bundles', () => {
     await exportBundle(source, id, file)
 
     // Into the store it came from: the id, the blobs and the snapshot numbers are taken.
-    const blobHashes = () => source.db.prepare<[], string>('SELECT hash FROM blobs').pluck().all()
+    const blobHashes = () => databaseOf(source).prepare<[], string>('SELECT hash FROM blobs').pluck().all()
     const blobsBefore = new Set(blobHashes())
     const imported = importBundle(source, file)
     expect(imported.originalId).toBe(id)
@@ -129,7 +130,7 @@ describe('session bundles', () => {
     // Every file's content is shared; only manifests the store keeps as deltas arrive whole (once each).
     const added = blobHashes().filter((h) => !blobsBefore.has(h))
     expect(added).toHaveLength(imported.newBlobs)
-    const importedManifests = source.db
+    const importedManifests = databaseOf(source)
       .prepare<[string], string>('SELECT manifest_hash FROM snapshots WHERE session_id = ?')
       .pluck()
       .all(imported.sessionId)

@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { createSandbox } from '../containment/sandbox'
@@ -81,7 +82,7 @@ export async function writeSnapshotInto(
   }
   for (const p of [...plan.write.map((w) => w.path), ...plan.delete]) checkRelative(p)
   // Every blob is read and verified before the first write: a corrupt snapshot touches nothing.
-  const content = verifyBlobs(createBlobStore(store.db), plan)
+  const content = verifyBlobs(createBlobStore(databaseOf(store)), plan)
   applyPlan(root, plan, content)
   return [...plan.write.map((w) => w.path), ...plan.delete].sort()
 }

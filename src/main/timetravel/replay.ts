@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { StepwiseEvent } from '../../shared/protocol'
@@ -33,7 +34,7 @@ export function snapshotReader(
   store: Store,
   root: string,
 ): Snapshotter & { readKept(path: string, hash: string): Buffer | null } {
-  const snapshots = createSnapshotter(store.db, { root, listFiles: async () => [] })
+  const snapshots = createSnapshotter(databaseOf(store), { root, listFiles: async () => [] })
   const gate = createGate(realpathOr(root))
   const shown = (p: string) => gate.admitsName(p)
   const keep = (list: string[]) => list.filter(shown)

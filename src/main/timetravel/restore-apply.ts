@@ -3,6 +3,8 @@ import path from 'node:path'
 import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
 import { createBlobStore, sha256, type BlobStore } from '../snapshot/blobs'
 import { createManifestStore } from '../snapshot/manifestStore'
+import { databaseOf } from '../store/handle'
+import type { JournalEntry, RestoreKind, RestorePlan } from '../store/restore-journal'
 import type { Store } from '../store/types'
 import { beginTempWrite, tempPathFor } from '../containment/temp-files'
 
@@ -18,80 +20,17 @@ import { beginTempWrite, tempPathFor } from '../containment/temp-files'
  * replaced by a temp file renamed over it.
  */
 
-export interface RestorePlan {
-  /** Files to (re)write: their content is the blob `hash`, their permissions `mode`. */
-  write: Array<{ path: string; hash: string; mode: number }>
-  delete: string[]
-}
-
-export type RestoreKind = 'undo' | 'rewind' | 'fork'
-
-export interface JournalEntry {
-  id: number
-  sessionId: string
-  root: string
-  kind: RestoreKind
-  snapshotId: number
-  savedSnapshotId: number
-  toSeq: number | undefined
-  plan: RestorePlan
-}
+export type { JournalEntry, RestoreKind, RestorePlan }
 
 /** Test hook: called after each file written or deleted, with the count so far. */
 export type FileHook = (done: number) => void
 
-interface JournalRow {
-  id: number
-  session_id: string
-  root: string
-  kind: string
-  snapshot_id: number
-  saved_snapshot_id: number
-  to_seq: number | null
-  plan: string
-}
-
 export function insertJournal(store: Store, entry: Omit<JournalEntry, 'id'>): number {
-  const r = store.db
-    .prepare(
-      `INSERT INTO restore_journal
-         (session_id, root, kind, snapshot_id, saved_snapshot_id, to_seq, plan, state, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
-    )
-    .run(
-      entry.sessionId,
-      entry.root,
-      entry.kind,
-      entry.snapshotId,
-      entry.savedSnapshotId,
-      entry.toSeq ?? null,
-      JSON.stringify(entry.plan),
-      Date.now(),
-    )
-  return Number(r.lastInsertRowid)
+  return store.restoreJournal.insert(entry)
 }
 
 export function pendingJournals(store: Store, root?: string): JournalEntry[] {
-  const rows =
-    root === undefined
-      ? store.db
-          .prepare<[], JournalRow>("SELECT * FROM restore_journal WHERE state = 'pending' ORDER BY id")
-          .all()
-      : store.db
-          .prepare<[string], JournalRow>(
-            "SELECT * FROM restore_journal WHERE state = 'pending' AND root = ? ORDER BY id",
-          )
-          .all(root)
-  return rows.map((r) => ({
-    id: r.id,
-    sessionId: r.session_id,
-    root: r.root,
-    kind: r.kind as RestoreKind,
-    snapshotId: r.snapshot_id,
-    savedSnapshotId: r.saved_snapshot_id,
-    toSeq: r.to_seq ?? undefined,
-    plan: JSON.parse(r.plan) as RestorePlan,
-  }))
+  return store.restoreJournal.pending(root)
 }
 
 /** Appends the event and closes the journal in one transaction: both happen or neither. */
@@ -104,13 +43,7 @@ export function finishJournal(store: Store, entry: JournalEntry): StepwiseEvent 
     savedSnapshotId: entry.savedSnapshotId,
     paths: planPaths(entry.plan),
   }
-  return store.db.transaction(() => {
-    const event = store.appendEvent(entry.sessionId, draft)
-    store.db
-      .prepare("UPDATE restore_journal SET state = 'done', finished_at = ? WHERE id = ?")
-      .run(Date.now(), entry.id)
-    return event
-  })()
+  return store.restoreJournal.finish(entry.id, () => store.appendEvent(entry.sessionId, draft))
 }
 
 export function planPaths(plan: RestorePlan): string[] {
@@ -274,11 +207,9 @@ function changedSince(store: Store, blobs: BlobStore, entry: JournalEntry): Set<
 /** Path → content hash of a stored snapshot (undefined when it cannot be read: nothing is kept back). */
 function savedHashes(store: Store, blobs: BlobStore, snapshotId: number): Map<string, string> | undefined {
   try {
-    const row = store.db
-      .prepare<[number], { manifest_hash: string }>('SELECT manifest_hash FROM snapshots WHERE id = ?')
-      .get(snapshotId)
+    const row = store.getSnapshot(snapshotId)
     if (!row) return undefined
-    const manifest = createManifestStore(blobs).load(row.manifest_hash)
+    const manifest = createManifestStore(blobs).load(row.manifestHash)
     return new Map(manifest.files.map((f) => [f.path, f.hash]))
   } catch {
     return undefined
@@ -321,7 +252,7 @@ export interface RecoveredRestore {
  * startup, before anything else touches the project; `root` limits it to one project.
  */
 export function recoverInterruptedRestores(store: Store, opts: { root?: string } = {}): RecoveredRestore[] {
-  const blobs = createBlobStore(store.db)
+  const blobs = createBlobStore(databaseOf(store))
   return pendingJournals(store, opts.root).map((entry): RecoveredRestore => {
     const what = entry.kind === 'undo' ? 'an undo' : entry.kind === 'fork' ? 'a fork' : 'a rewind'
     const at = `checkpoint ${entry.snapshotId}${entry.toSeq === undefined ? '' : ` (step ${entry.toSeq})`}`

@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -176,12 +177,12 @@ describe('files changed outside the session', () => {
 
 describe('faults', () => {
   it('a corrupt blob is reported by path and hash, and nothing is touched', async () => {
-    const hash = store.db
+    const hash = databaseOf(store)
       .prepare<[], { hash: string }>('SELECT hash FROM blobs')
       .all()
       .map((r) => r.hash)
       .find((h) => h === sha('a1\n'))!
-    store.db.prepare('UPDATE blobs SET data = ? WHERE hash = ?').run(Buffer.from('a2\n'), hash)
+    databaseOf(store).prepare('UPDATE blobs SET data = ? WHERE hash = ?').run(Buffer.from('a2\n'), hash)
     const before = readTree(repo)
     const o = await rewindSession(store, s.sessionId, seqs[0])
     expect(o).toEqual({
@@ -191,7 +192,7 @@ describe('faults', () => {
     })
     expect(readTree(repo)).toEqual(before)
     expect(
-      store.db.prepare("SELECT COUNT(*) AS n FROM restore_journal WHERE state = 'pending'").get(),
+      databaseOf(store).prepare("SELECT COUNT(*) AS n FROM restore_journal WHERE state = 'pending'").get(),
     ).toEqual({
       n: 0,
     })
@@ -201,8 +202,8 @@ describe('faults', () => {
     const hash = sha('b3\n')
     restored(await rewindSession(store, s.sessionId, seqs[0]))
     // The undo of that rewind needs b3 back.
-    store.db.pragma('foreign_keys = OFF')
-    store.db.prepare('DELETE FROM blobs WHERE hash = ?').run(hash)
+    databaseOf(store).pragma('foreign_keys = OFF')
+    databaseOf(store).prepare('DELETE FROM blobs WHERE hash = ?').run(hash)
     const before = readTree(repo)
     const o = await undoSession(store, s.sessionId)
     expect(o).toMatchObject({ status: 'refused', reason: 'failed' })

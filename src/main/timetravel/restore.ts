@@ -1,3 +1,4 @@
+import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { StepwiseEvent } from '../../shared/protocol'
@@ -170,7 +171,7 @@ export async function restoreSnapshot(
 
   let content: ReturnType<typeof verifyBlobs>
   try {
-    content = verifyBlobs(createBlobStore(store.db), plan)
+    content = verifyBlobs(createBlobStore(databaseOf(store)), plan)
   } catch (err) {
     if (err instanceof BlobError) return refused('failed', `${err.message} Nothing was changed.`)
     throw err

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import type { Command } from 'commander'
+import { storedManifestReader } from '../../snapshot/manifest-links'
 import { compactStore, purgeSessions } from '../../store/purge'
 import type { SessionRow } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
@@ -87,6 +88,7 @@ async function deleteSessions(ids: string[], opts: ManageOptions): Promise<numbe
     const result = purgeSessions(
       store,
       rows.map((r) => r.id),
+      storedManifestReader(store),
     )
     const compacted = compactStore(store)
     const after = fileBytes(store.path)

@@ -1,0 +1,51 @@
+/**
+ * The store's row types, as its readers see them: a leaf module, so the repositories and the
+ * Store type (./types.ts) share them without importing each other.
+ */
+
+/**
+ * `idle`: opened, no turn run yet (a new chat, a new fork). `running`: a live process runs a turn
+ * (a row whose process is gone reads as `interrupted`: store/liveness.ts). The rest: how the last
+ * turn ended.
+ */
+export type SessionStatus = 'idle' | 'running' | 'done' | 'step-limit' | 'error' | 'interrupted'
+
+export interface SessionRow {
+  id: string
+  repo: string
+  title: string
+  provider: string
+  model: string
+  status: SessionStatus
+  createdAt: number
+  updatedAt: number
+  parentId: string | null
+  forkSeq: number | null
+  /** When it was (softly) deleted; null for a live session. */
+  deletedAt: number | null
+}
+
+export interface SnapshotInfo {
+  id: number
+  sessionId: string | null
+  /** The project root the snapshot was taken of (realpath'd by the caller). */
+  root: string
+  label: string | null
+  createdAt: number
+  fileCount: number
+  totalBytes: number
+  /** sha256 of the manifest; equal hashes mean identical trees (paths, contents, modes, mtimes). */
+  manifestHash: string
+}
+
+/** A session row from elsewhere (a bundle): its status as that store had it. */
+export type ImportedSession = Omit<SessionRow, 'deletedAt' | 'status'> & { status: string }
+
+/** An event as stored: its fields other than the envelope are one JSON payload. */
+export interface StoredEvent {
+  seq: number
+  ts: number
+  type: string
+  /** JSON of the event's own fields. */
+  payload: string
+}
