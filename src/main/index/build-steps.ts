@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { STAT_FIELDS, STAT_OK, statFiles } from '../snapshot/statFiles'
 import type { BuildReport } from './api'
-import type { StoredStat, createIndexStore } from './index-store'
+import type { StoredStat, createIndexStore } from '../store/code-index-tables'
 import type { FileJob } from './process-file'
 
 /* Small pieces of a build that keep the main thread responsive (code-index.ts). */

@@ -13,7 +13,7 @@ import {
 } from './graph'
 import { identLines } from './idents'
 import { compare, filterIdents, patchable, push, rankSymbols, storedProblems, toRel } from './index-helpers'
-import { createIndexStore, type StoredStat } from './index-store'
+import { createIndexStore, type StoredStat } from '../store/code-index-tables'
 import { sharedRun } from './shared-run'
 import { checkStored, coverageAfter, nothingChanged, saveRows, yieldToLoop } from './build-steps'
 import { createCheckStateCache } from './checkState'

@@ -1,6 +1,6 @@
-import type { SqliteDatabase } from '../store/sqlite'
-import type { FileOutcome, KnownFile } from './process-file'
-import type { FileFacts, FileKind, Language } from './types'
+import type { SqliteDatabase } from './sqlite'
+import type { FileOutcome, KnownFile } from '../index/process-file'
+import type { FileFacts, FileKind, Language } from '../index/types'
 
 /*
  * The index's rows in SQLite (tables code_files and code_index_roots, see
