@@ -139,7 +139,7 @@ async function coldIndex(root: string, workers: number) {
   const store = openStore(dataDir)
   try {
     const sandbox = await createSandbox(root)
-    const index = createCodeIndex(store.db, { root: sandbox.root, sandbox, workers })
+    const index = createCodeIndex(store, { root: sandbox.root, sandbox, workers })
     const built = await index.build()
     return built
   } finally {
@@ -163,7 +163,7 @@ export async function benchIndex(): Promise<BenchRow[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-index-data-'))
   const store = openStore(dataDir)
   const sandbox = await createSandbox(root)
-  const index = createCodeIndex(store.db, { root: sandbox.root, sandbox, workers })
+  const index = createCodeIndex(store, { root: sandbox.root, sandbox, workers })
   await index.build()
   index.hubs(1)
   gc()

@@ -38,7 +38,7 @@ describe('buildRepoMap', () => {
     const map = buildRepoMap(index, { budgetTokens: 4000 })
     // Any parse of this file's facts throws: a reused map never parses them.
     store.db.prepare("UPDATE code_files SET facts = '{corrupt' WHERE path = 'src/features/f3.ts'").run()
-    const warm = createCodeIndex(store.db, { root, sandbox, workers: 1 })
+    const warm = createCodeIndex(store, { root, sandbox, workers: 1 })
     expect(buildRepoMap(warm, { budgetTokens: 4000 })).toEqual(map)
     // Another budget is another map, made from the facts.
     expect(() => buildRepoMap(warm, { budgetTokens: 600 })).toThrow(SyntaxError)
@@ -51,7 +51,7 @@ describe('buildRepoMap', () => {
     await warm.update(['src/features/f3.ts'])
     const remade = buildRepoMap(warm, { budgetTokens: 4000 })
     expect(remade.text).toContain('src/core/store.ts')
-    expect(buildRepoMap(createCodeIndex(store.db, { root, sandbox }), { budgetTokens: 4000 })).toEqual(remade)
+    expect(buildRepoMap(createCodeIndex(store, { root, sandbox }), { budgetTokens: 4000 })).toEqual(remade)
   })
 
   it('is the folder summary alone past the ranked-map limit, and says why', async () => {

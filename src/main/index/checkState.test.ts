@@ -31,7 +31,7 @@ describe('the index check state', () => {
     const fixture = await indexedProject({ 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 2\n' })
     const stateFile = checkStateFile(path.dirname(fixture.store.path), fixture.root)
     const open = () =>
-      createCodeIndex(fixture.store.db, {
+      createCodeIndex(fixture.store, {
         root: fixture.root,
         sandbox: fixture.sandbox,
         workers: 1,
@@ -58,7 +58,7 @@ describe('the index check state', () => {
     // Changed by an index that keeps no state: the saved rows are stale and not used.
     fs.writeFileSync(path.join(fixture.root, 'c.ts'), 'export const c = 3\n')
     fs.rmSync(path.join(fixture.root, 'b.ts'))
-    await createCodeIndex(fixture.store.db, {
+    await createCodeIndex(fixture.store, {
       root: fixture.root,
       sandbox: fixture.sandbox,
       workers: 1,
@@ -71,7 +71,7 @@ describe('the index check state', () => {
   it('checks by the stats a baseline just took, and not at all on a tree unchanged since a finished check', async () => {
     const fixture = await indexedProject({ 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 2\n' })
     const stateFile = checkStateFile(path.dirname(fixture.store.path), fixture.root)
-    const index = createCodeIndex(fixture.store.db, {
+    const index = createCodeIndex(fixture.store, {
       root: fixture.root,
       sandbox: fixture.sandbox,
       workers: 1,

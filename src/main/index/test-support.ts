@@ -44,6 +44,6 @@ export async function indexedProject(
     store = s
   }
   const sandbox = opts.sandbox ?? (await createSandbox(root))
-  const index = createCodeIndex(store.db, { workers: 1, ...opts, root: sandbox.root, sandbox })
+  const index = createCodeIndex(store, { workers: 1, ...opts, root: sandbox.root, sandbox })
   return { root: sandbox.root, store, sandbox, index }
 }

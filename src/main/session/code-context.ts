@@ -85,7 +85,7 @@ export function indexFor(store: Store, sandbox: Sandbox): CodeIndex {
   if (!byRoot) indexes.set(store, (byRoot = new Map()))
   let index = byRoot.get(sandbox.root)
   if (!index) {
-    index = createCodeIndex(store.db, {
+    index = createCodeIndex(store, {
       root: sandbox.root,
       sandbox,
       stateFile: indexStateFile(store, sandbox.root),

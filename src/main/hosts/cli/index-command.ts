@@ -70,7 +70,7 @@ async function runIndex(opts: {
   try {
     const sandbox = await createSandbox(repo)
     // Someone waits for this build: its threads run at normal priority.
-    const index = createCodeIndex(store.db, {
+    const index = createCodeIndex(store, {
       root: sandbox.root,
       sandbox,
       prefix: opts.prefix,
