@@ -54,12 +54,9 @@ export interface WatchOptions {
 
 export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   const root = index.root
-  const debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
-  const pending = new Set<string>()
+  const updates = createUpdateFeed(index, opts)
   /** Watched directories, root-relative ('' is the root). */
   const watches = new Map<string, fs.FSWatcher>()
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> = Promise.resolve()
   let closed = false
   let exhausted = false
   const budget = opts.watchBudget ?? watchBudget()
@@ -67,25 +64,8 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
 
   const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`)
   const abs = (rel: string) => (rel === '' ? root : path.join(root, rel))
-
-  const run = (): Promise<void> => {
-    if (timer) clearTimeout(timer)
-    timer = undefined
-    if (pending.size === 0 || closed) return running
-    const paths = [...pending]
-    pending.clear()
-    running = running
-      .then(() => index.update(paths))
-      .then((report) => opts.onUpdate?.(report))
-      .catch((err: unknown) => opts.onError?.(err as Error))
-    return running
-  }
-
   const changed = (rel: string) => {
-    if (rescans) return // the next rescan finds it
-    pending.add(abs(rel))
-    if (timer) clearTimeout(timer)
-    timer = setTimeout(() => void run(), debounceMs)
+    if (!rescans) updates.add(abs(rel)) // else the next rescan finds it
   }
 
   const unwatch = (dir: string) => {
@@ -101,16 +81,9 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
     if (rescans) return
     for (const w of watches.values()) w.close()
     watches.clear()
-    pending.clear()
-    if (timer) clearTimeout(timer)
+    updates.clear()
     opts.onOverBudget?.(budget)
-    const rescan = () => {
-      running = running
-        .then(() => index.build())
-        .then(() => undefined)
-        .catch((err: unknown) => opts.onError?.(err as Error))
-    }
-    rescans = setInterval(rescan, opts.rescanMs ?? RESCAN_MS)
+    rescans = setInterval(updates.rebuild, opts.rescanMs ?? RESCAN_MS)
     rescans.unref()
   }
 
@@ -205,18 +178,73 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   return {
     ready,
     state: () => ({ watches: watches.size, rescanning: rescans !== undefined }),
-    flush: run,
+    flush: updates.flush,
     async close() {
       closed = true
-      if (timer) clearTimeout(timer)
       if (rescans) clearInterval(rescans)
-      pending.clear()
+      const settled = updates.close()
       // The walk stops at its next directory; closed watches report nothing. Closing
       // ~3,000 of them takes ~0.1 s: done a slice at a time on timers that do not keep
       // the process alive, so a CLI run that ends here exits without waiting for it.
       closeInSlices([...watches.values()])
       watches.clear()
-      await running
+      await settled
+    },
+  }
+}
+
+/**
+ * What the watcher feeds the index: changed paths gathered until `debounceMs` of quiet,
+ * then re-read in one update; or, past the watch budget, a build of the whole tree.
+ * One at a time, in order.
+ */
+function createUpdateFeed(index: CodeIndex, opts: WatchOptions) {
+  const debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
+  const pending = new Set<string>()
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<void> = Promise.resolve()
+  let closed = false
+  const reportError = (err: unknown) => opts.onError?.(err as Error)
+  const clear = () => {
+    pending.clear()
+    if (timer) clearTimeout(timer)
+    timer = undefined
+  }
+
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    if (pending.size === 0 || closed) return running
+    const paths = [...pending]
+    pending.clear()
+    running = running
+      .then(() => index.update(paths))
+      .then((report) => opts.onUpdate?.(report))
+      .catch(reportError)
+    return running
+  }
+  return {
+    flush,
+    /** A changed path (absolute): re-read after the next quiet. */
+    add(abs: string): void {
+      pending.add(abs)
+      if (timer) clearTimeout(timer)
+      timer = setTimeout(() => void flush(), debounceMs)
+    },
+    /** A build of the whole tree, after what is running. */
+    rebuild(): void {
+      running = running
+        .then(() => index.build())
+        .then(() => undefined)
+        .catch(reportError)
+    },
+    /** Drops what is pending. */
+    clear,
+    /** Nothing more is run; resolves when what runs now has finished. */
+    close(): Promise<void> {
+      closed = true
+      clear()
+      return running
     },
   }
 }
