@@ -56,6 +56,21 @@ export function createBuilder(parts: BuilderParts): Builder {
   }
 }
 
+/** One build's inputs, as its phases share them. */
+interface Run {
+  parts: BuilderParts
+  signal: AbortSignal
+  report: (p: BuildProgress) => void
+  started: number
+  listed: readonly string[]
+  /** The listed files' stats, when a caller vouched for the listing. */
+  stats?: Float64Array
+  /** The rows a check state file saved at the index's current generation. */
+  saved?: readonly StoredStat[]
+  /** The tree (a snapshot's manifest) the caller found the files unchanged since. */
+  tree?: string
+}
+
 async function build(
   parts: BuilderParts,
   signal: AbortSignal,
@@ -63,7 +78,6 @@ async function build(
   given: Given,
 ): Promise<BuildReport> {
   const { opts, prefix, state, checkState } = parts
-  const { tables, coverage } = state
   const started = performance.now()
   report({ phase: 'listing', done: 0, total: 0 })
   // A session starts its build beside its baseline: let the baseline's stats get going
@@ -72,8 +86,8 @@ async function build(
   const vouched = prefix ? undefined : await given.listing?.()
   // The files are as they were when a finished check last found this index true of them.
   const tree = vouched?.unchangedSince
-  if (tree && coverage.complete && checkState.checkedAgainst(tree)) {
-    const files = tables.meta()?.fileCount ?? 0
+  if (tree && state.coverage.complete && checkState.checkedAgainst(tree)) {
+    const files = state.tables.meta()?.fileCount ?? 0
     report({ phase: 'done', done: files, total: vouched!.paths.length })
     return nothingChanged(started, files, false)
   }
@@ -82,21 +96,34 @@ async function build(
   const saved = checkState.take()
   if (!saved) state.ensureLoaded()
   const listed = vouched?.paths ?? (await opts.sandbox.listFiles({ prefix, signal })).files
-  const fileCount = () =>
-    state.loaded() ? state.indexed.size : (saved?.filter((r) => r.version === EXTRACTOR_VERSION).length ?? 0)
+  const run: Run = { parts, signal, report, started, listed, stats: vouched?.stats, saved, tree }
   // A listing cut short is not the project: taken as such, it would drop every stored file.
-  if (signal.aborted) return nothingChanged(started, fileCount(), true)
-  const before = { complete: coverage.complete, warning: coverage.warning }
-  coverage.warning = undefined
+  if (signal.aborted) return nothingChanged(started, fileCount(run), true)
+  return checkAndParse(run)
+}
+
+/** The files the index holds: the saved rows' count while the paths were not loaded. */
+function fileCount({ parts: { state }, saved }: Run): number {
+  return state.loaded()
+    ? state.indexed.size
+    : (saved?.filter((r) => r.version === EXTRACTOR_VERSION).length ?? 0)
+}
+
+/** Checks the listing against the stored rows and parses what changed, on the worker pool. */
+async function checkAndParse(run: Run): Promise<BuildReport> {
+  const { parts, signal, report, listed, saved } = run
+  const { opts, state } = parts
+  const before = { complete: state.coverage.complete, warning: state.coverage.warning }
+  state.coverage.warning = undefined
   report({ phase: 'indexing', done: 0, total: listed.length })
   const isCurrent = (row: StoredStat) =>
     row.version === EXTRACTOR_VERSION && (saved !== undefined || state.indexed.has(row.path))
-  const readAt = tables.generation()
+  const readAt = state.tables.generation()
   const check = await checkStored({
     root: opts.root,
     listed,
-    stats: vouched?.stats,
-    store: tables,
+    stats: run.stats,
+    store: state.tables,
     saved,
     isCurrent,
     signal,
@@ -105,7 +132,7 @@ async function build(
   if (jobs.length > 0 || gone.length > 0) state.ensureLoaded()
   state.remove(gone)
   const result: BuildReport = {
-    ...nothingChanged(started, 0, false),
+    ...nothingChanged(run.started, 0, false),
     unchanged: check.unchanged,
     removed: gone.length,
   }
@@ -122,30 +149,59 @@ async function build(
       report({ phase: 'indexing', done, total: listed.length })
     },
   })
-  // Problems of unchanged files come from their stored rows, so a rebuild reports them
-  // too (not after a stop, which must end the build at once).
-  if (!signal.aborted && result.parsed < listed.length)
-    storedProblems(tables.problems(EXTRACTOR_VERSION), listed, new Set(changed), result, state.factsOf)
-  result.aborted = signal.aborted
-  Object.assign(coverage, coverageAfter(result.aborted, check.fresh, listed, state.indexed, before))
-  result.files = fileCount()
-  state.saveMeta(result.files)
-  Object.assign(result, {
-    grammarErrors: [...state.grammarErrors],
-    warning: coverage.warning,
-    workers: workersUsed,
-    seconds: (performance.now() - started) / 1000,
-  })
+  result.workers = workersUsed
+  const coverage = coverageAfter(signal.aborted, check.fresh, listed, state.indexed, before)
+  finishReport(run, result, changed, coverage)
   report({ phase: 'done', done, total: listed.length })
   parts.derived.invalidate(changed)
-  // For the next process's check: the rows as they are now, read again after changes; the
-  // rows the check read and left unchanged are saved as read; saved ones still true stay,
-  // unless this finished whole check can name the tree it found them true of.
-  const checked = !result.aborted && coverage.complete ? tree : undefined
-  if (!result.aborted && (jobs.length > 0 || gone.length > 0))
-    await saveRows(checkState, tables, signal, checked)
-  else if (!result.aborted && (!saved || checked)) checkState.save(check.rows, readAt, checked)
+  await saveCheck(run, result, check.rows, readAt, jobs.length > 0 || gone.length > 0)
   return result
+}
+
+/** The report's last fields, the coverage kept and the root's row written. */
+function finishReport(
+  run: Run,
+  result: BuildReport,
+  changed: readonly string[],
+  coverage: { complete: boolean; warning?: string },
+): void {
+  const { state } = run.parts
+  // Problems of unchanged files come from their stored rows, so a rebuild reports them
+  // too (not after a stop, which must end the build at once).
+  if (!run.signal.aborted && result.parsed < run.listed.length)
+    storedProblems(
+      state.tables.problems(EXTRACTOR_VERSION),
+      run.listed,
+      new Set(changed),
+      result,
+      state.factsOf,
+    )
+  result.aborted = run.signal.aborted
+  Object.assign(state.coverage, coverage)
+  result.files = fileCount(run)
+  state.saveMeta(result.files)
+  result.grammarErrors = [...state.grammarErrors]
+  result.warning = state.coverage.warning
+  result.seconds = (performance.now() - run.started) / 1000
+}
+
+/**
+ * For the next process's check: the rows as they are now, read again after changes; the
+ * rows the check read and left unchanged are saved as read; saved ones still true stay,
+ * unless this finished whole check can name the tree it found them true of.
+ */
+async function saveCheck(
+  run: Run,
+  result: BuildReport,
+  rows: readonly StoredStat[],
+  readAt: number,
+  changedAny: boolean,
+): Promise<void> {
+  if (result.aborted) return
+  const { state, checkState } = run.parts
+  const checked = state.coverage.complete ? run.tree : undefined
+  if (changedAny) await saveRows(checkState, state.tables, run.signal, checked)
+  else if (!run.saved || checked) checkState.save(rows, readAt, checked)
 }
 
 /** A batch of a build's outcomes into the state and the report; returns the changed paths. */

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { statFiles } from '../snapshot/statFiles'
+import { openCodeIndexTables } from '../store/code-index-tables'
 import { checkStateFile, loadCheckState, saveCheckState } from './checkState'
 import { createCodeIndex, type BuildProgress, type VouchedListing } from './code-index'
 import { indexedProject, tempDir } from './test-support'
@@ -48,9 +49,7 @@ describe('the index check state', () => {
 
     // Proof the saved rows are what the check reads: one tampered with at the same
     // generation sends its file to be looked at again (its content is unchanged).
-    const generation = Number(
-      fixture.store.db.prepare('SELECT generation FROM code_index_roots').pluck().get(),
-    )
+    const generation = openCodeIndexTables(fixture.store, fixture.root).generation()
     const saved = loadCheckState(stateFile, fixture.root, generation)!
     saveCheckState(stateFile, fixture.root, generation, [{ ...saved[0], mtimeMs: 1 }, saved[1]])
     expect(await settledByStat()).toMatchObject({ done: 1, report: { files: 2, parsed: 0, unchanged: 2 } })
