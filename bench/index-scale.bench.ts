@@ -1,4 +1,3 @@
-import { databaseOf } from '../src/main/store/handle'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -55,7 +54,7 @@ export async function benchIndexScale(): Promise<BenchRow[]> {
   const cold = emptyStore()
   let coldReport: BuildReport
   try {
-    const index = createCodeIndex(databaseOf(cold.store), { root: sandbox.root, sandbox, workerNice: 0 })
+    const index = createCodeIndex(cold.store, { root: sandbox.root, sandbox, workerNice: 0 })
     const cpu = process.cpuUsage()
     const started = performance.now()
     coldReport = await index.build()
@@ -95,7 +94,7 @@ export async function benchIndexScale(): Promise<BenchRow[]> {
     // 3b. What a new process pays on the unchanged tree: a fresh index over the same
     // store lists its files, makes the session's map and checks the tree, the loop watched.
     const warmStart = await loopDelay(async () => {
-      const fresh = createCodeIndex(databaseOf(cold.store), { root: sandbox.root, sandbox })
+      const fresh = createCodeIndex(cold.store, { root: sandbox.root, sandbox })
       const t0 = performance.now()
       const building = fresh.build()
       buildRepoMap(fresh, { budgetTokens: 4000 })
@@ -115,10 +114,10 @@ export async function benchIndexScale(): Promise<BenchRow[]> {
     // The ranked map of the whole index, made once, then reused by the next new index.
     const ranked = { budgetTokens: 4000, maxRankedFiles: Infinity }
     const made = await timed(() =>
-      buildRepoMap(createCodeIndex(databaseOf(cold.store), { root: sandbox.root, sandbox }), ranked),
+      buildRepoMap(createCodeIndex(cold.store, { root: sandbox.root, sandbox }), ranked),
     )
     const reused = await timed(() =>
-      buildRepoMap(createCodeIndex(databaseOf(cold.store), { root: sandbox.root, sandbox }), ranked),
+      buildRepoMap(createCodeIndex(cold.store, { root: sandbox.root, sandbox }), ranked),
     )
     rows.push({
       name: 'index-scale: ranked repo map reused by a new index',
@@ -146,11 +145,7 @@ export async function benchIndexScale(): Promise<BenchRow[]> {
   const bg = emptyStore()
   try {
     // One package of ~5,000 files: long enough to watch, short enough at background priority.
-    const index = createCodeIndex(databaseOf(bg.store), {
-      root: sandbox.root,
-      sandbox,
-      prefix: BACKGROUND_PREFIX,
-    })
+    const index = createCodeIndex(bg.store, { root: sandbox.root, sandbox, prefix: BACKGROUND_PREFIX })
     const started = performance.now()
     const watched = await loopDelay(() => index.build())
     const seconds = since(started)

@@ -1,4 +1,3 @@
-import { databaseOf } from '../src/main/store/handle'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -140,7 +139,7 @@ async function coldIndex(root: string, workers: number) {
   const store = openStore(dataDir)
   try {
     const sandbox = await createSandbox(root)
-    const index = createCodeIndex(databaseOf(store), { root: sandbox.root, sandbox, workers })
+    const index = createCodeIndex(store, { root: sandbox.root, sandbox, workers })
     const built = await index.build()
     return built
   } finally {
@@ -164,7 +163,7 @@ export async function benchIndex(): Promise<BenchRow[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-bench-index-data-'))
   const store = openStore(dataDir)
   const sandbox = await createSandbox(root)
-  const index = createCodeIndex(databaseOf(store), { root: sandbox.root, sandbox, workers })
+  const index = createCodeIndex(store, { root: sandbox.root, sandbox, workers })
   await index.build()
   index.hubs(1)
   gc()

@@ -469,10 +469,6 @@ const DB_RECEIVER = /(?:^|\.)\w*(?:db|Db|DB|database|Database)$|^databaseOf\(/
  * entry must still be a violation (a file that moved leaves the list: see the test below).
  */
 const PENDING_STORE_MOVES: Record<string, string> = {
-  // The code index's tables: the index moves its SQL into store/ itself.
-  'src/main/index/code-index.ts': 'index SQL into store/',
-  'src/main/index/index-store.ts': 'index SQL into store/',
-  'src/main/index/test-support.ts': 'index SQL into store/',
   // The snapshotter's tables (snapshots, blobs, stat cache): the snapshotter moves its SQL itself.
   'src/main/snapshot/blobs.ts': 'snapshot SQL into store/',
   'src/main/snapshot/captureAll.ts': 'snapshot SQL into store/',
@@ -482,8 +478,6 @@ const PENDING_STORE_MOVES: Record<string, string> = {
   'src/main/snapshot/statCache.ts': 'snapshot SQL into store/',
   // Seams: these hand the store's connection to createCodeIndex / createSnapshotter /
   // createBlobStore, which still take one; they go when those take a repository instead.
-  'src/main/hosts/cli/index-command.ts': 'createCodeIndex takes the connection',
-  'src/main/session/code-context.ts': 'createCodeIndex takes the connection',
   'src/main/session/snapshotters.ts': 'createSnapshotter takes the connection',
   'src/main/timetravel/bundle-export.ts': 'createBlobStore takes the connection',
   'src/main/timetravel/fork-worktree.ts': 'createBlobStore takes the connection',

@@ -162,7 +162,7 @@ const CASES: GateCase[] = [
       const store = openStore(v.data)
       try {
         const ctx = await ctxFor(root)
-        const index = createCodeIndex(databaseOf(store), { workers: 1, root: ctx.root, sandbox: ctx.sandbox })
+        const index = createCodeIndex(store, { workers: 1, root: ctx.root, sandbox: ctx.sandbox })
         await index.build()
         // Now the swap: a.ts becomes a link to a file outside the project that uses the same name.
         write(path.join(v.base, 'outside.ts'), `// ${v.canary()}\ntarget() // ${v.canary()}\n`)

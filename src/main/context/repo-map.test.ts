@@ -41,7 +41,7 @@ describe('buildRepoMap', () => {
     databaseOf(store)
       .prepare("UPDATE code_files SET facts = '{corrupt' WHERE path = 'src/features/f3.ts'")
       .run()
-    const warm = createCodeIndex(databaseOf(store), { root, sandbox, workers: 1 })
+    const warm = createCodeIndex(store, { root, sandbox, workers: 1 })
     expect(buildRepoMap(warm, { budgetTokens: 4000 })).toEqual(map)
     // Another budget is another map, made from the facts.
     expect(() => buildRepoMap(warm, { budgetTokens: 600 })).toThrow(SyntaxError)
@@ -54,9 +54,7 @@ describe('buildRepoMap', () => {
     await warm.update(['src/features/f3.ts'])
     const remade = buildRepoMap(warm, { budgetTokens: 4000 })
     expect(remade.text).toContain('src/core/store.ts')
-    expect(
-      buildRepoMap(createCodeIndex(databaseOf(store), { root, sandbox }), { budgetTokens: 4000 }),
-    ).toEqual(remade)
+    expect(buildRepoMap(createCodeIndex(store, { root, sandbox }), { budgetTokens: 4000 })).toEqual(remade)
   })
 
   it('is the folder summary alone past the ranked-map limit, and says why', async () => {

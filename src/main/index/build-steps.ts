@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { STAT_FIELDS, STAT_OK, statFiles } from '../snapshot/statFiles'
 import type { BuildReport } from './api'
-import type { StoredStat, createIndexStore } from './index-store'
+import type { CodeIndexTables, StoredStat } from '../store/code-index-tables'
 import type { FileJob } from './process-file'
 
 /* Small pieces of a build that keep the main thread responsive (code-index.ts). */
@@ -53,7 +53,7 @@ export async function checkStored(c: {
   listed: readonly string[]
   /** The listed files' stats as the caller just took them (STAT_FIELDS each): none are taken again. */
   stats?: Float64Array
-  store: Pick<ReturnType<typeof createIndexStore>, 'page' | 'known'>
+  store: Pick<CodeIndexTables, 'page' | 'known'>
   /** The stored rows as a state file saved them at the index's current generation (checkState.ts). */
   saved?: readonly StoredStat[]
   isCurrent: (row: StoredStat) => boolean
@@ -93,10 +93,7 @@ export async function checkStored(c: {
 }
 
 /** Every stored row in path order, a page at a time with the loop free in between. */
-async function readRows(
-  store: Pick<ReturnType<typeof createIndexStore>, 'page'>,
-  signal: AbortSignal,
-): Promise<StoredStat[]> {
+async function readRows(store: Pick<CodeIndexTables, 'page'>, signal: AbortSignal): Promise<StoredStat[]> {
   const slice = sliceTimer()
   const rows: StoredStat[] = []
   for (let after = ''; !signal.aborted;) {
@@ -115,7 +112,7 @@ async function readRows(
 /** Reads the rows as they are now and saves them for the next process's check (checkState.ts). */
 export async function saveRows(
   state: { save(rows: readonly StoredStat[], at: number, tree?: string): void },
-  store: Pick<ReturnType<typeof createIndexStore>, 'page' | 'generation'>,
+  store: Pick<CodeIndexTables, 'page' | 'generation'>,
   signal: AbortSignal,
   tree?: string,
 ): Promise<void> {

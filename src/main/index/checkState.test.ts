@@ -1,8 +1,8 @@
-import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { statFiles } from '../snapshot/statFiles'
+import { openCodeIndexTables } from '../store/code-index-tables'
 import { checkStateFile, loadCheckState, saveCheckState } from './checkState'
 import { createCodeIndex, type BuildProgress, type VouchedListing } from './code-index'
 import { indexedProject, tempDir } from './test-support'
@@ -32,7 +32,7 @@ describe('the index check state', () => {
     const fixture = await indexedProject({ 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 2\n' })
     const stateFile = checkStateFile(path.dirname(fixture.store.path), fixture.root)
     const open = () =>
-      createCodeIndex(databaseOf(fixture.store), {
+      createCodeIndex(fixture.store, {
         root: fixture.root,
         sandbox: fixture.sandbox,
         workers: 1,
@@ -49,9 +49,7 @@ describe('the index check state', () => {
 
     // Proof the saved rows are what the check reads: one tampered with at the same
     // generation sends its file to be looked at again (its content is unchanged).
-    const generation = Number(
-      databaseOf(fixture.store).prepare('SELECT generation FROM code_index_roots').pluck().get(),
-    )
+    const generation = openCodeIndexTables(fixture.store, fixture.root).generation()
     const saved = loadCheckState(stateFile, fixture.root, generation)!
     saveCheckState(stateFile, fixture.root, generation, [{ ...saved[0], mtimeMs: 1 }, saved[1]])
     expect(await settledByStat()).toMatchObject({ done: 1, report: { files: 2, parsed: 0, unchanged: 2 } })
@@ -59,7 +57,7 @@ describe('the index check state', () => {
     // Changed by an index that keeps no state: the saved rows are stale and not used.
     fs.writeFileSync(path.join(fixture.root, 'c.ts'), 'export const c = 3\n')
     fs.rmSync(path.join(fixture.root, 'b.ts'))
-    await createCodeIndex(databaseOf(fixture.store), {
+    await createCodeIndex(fixture.store, {
       root: fixture.root,
       sandbox: fixture.sandbox,
       workers: 1,
@@ -72,7 +70,7 @@ describe('the index check state', () => {
   it('checks by the stats a baseline just took, and not at all on a tree unchanged since a finished check', async () => {
     const fixture = await indexedProject({ 'a.ts': 'export const a = 1\n', 'b.ts': 'export const b = 2\n' })
     const stateFile = checkStateFile(path.dirname(fixture.store.path), fixture.root)
-    const index = createCodeIndex(databaseOf(fixture.store), {
+    const index = createCodeIndex(fixture.store, {
       root: fixture.root,
       sandbox: fixture.sandbox,
       workers: 1,

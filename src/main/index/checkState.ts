@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { bytesOf, float64s, readFlatFile, writeFlatFile } from '../snapshot/flatFile'
-import type { StoredStat } from './index-store'
+import type { StoredStat } from '../store/code-index-tables'
 
 /**
  * The index's rows as a build's check needs them (path, size, mtime, extractor

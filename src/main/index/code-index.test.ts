@@ -102,7 +102,7 @@ describe('createCodeIndex', () => {
 
     fs.appendFileSync(path.join(fixture.root, 'src/store.ts'), 'export const added = 1\n')
     fs.rmSync(path.join(fixture.root, 'scripts/unused.ts'))
-    const second = createCodeIndex(databaseOf(fixture.store), {
+    const second = createCodeIndex(fixture.store, {
       root: fixture.root,
       sandbox: fixture.sandbox,
       workers: 1,
@@ -204,7 +204,7 @@ describe('createCodeIndex', () => {
     expect(seen.at(-1)).toEqual({ phase: 'done', done: 12, total: 12 })
     expect(big.index.building()).toBeUndefined()
 
-    const sub = createCodeIndex(databaseOf(big.store), {
+    const sub = createCodeIndex(big.store, {
       root: big.root,
       sandbox: big.sandbox,
       prefix: 'pkg1',
@@ -225,11 +225,7 @@ describe('createCodeIndex', () => {
       .prepare("UPDATE code_files SET facts = '{corrupt' WHERE path = 'src/store.ts'")
       .run()
     const { languages, bytes } = first.index.status()
-    const warm = createCodeIndex(databaseOf(first.store), {
-      root: first.root,
-      sandbox: first.sandbox,
-      workers: 1,
-    })
+    const warm = createCodeIndex(first.store, { root: first.root, sandbox: first.sandbox, workers: 1 })
     expect(warm.complete()).toBe(true)
     expect(warm.paths()).toEqual(first.index.paths())
     expect(warm.status()).toMatchObject({ files: 10, skippedFiles: 1, languages, bytes })
@@ -249,11 +245,7 @@ describe('createCodeIndex', () => {
     // A fresh process over intact rows answers graph queries as the one that built them.
     fs.appendFileSync(path.join(first.root, 'src/store.ts'), '\n')
     await first.index.update(['src/store.ts'])
-    const fresh = createCodeIndex(databaseOf(first.store), {
-      root: first.root,
-      sandbox: first.sandbox,
-      workers: 1,
-    })
+    const fresh = createCodeIndex(first.store, { root: first.root, sandbox: first.sandbox, workers: 1 })
     expect(fresh.dependents('src/lib/fmt.ts')).toEqual(['src/lib/index.ts', 'src/main.ts', 'src/store.ts'])
     expect(fresh.rankedSymbols(3)).toEqual(first.index.rankedSymbols(3))
   })
@@ -265,11 +257,7 @@ describe('createCodeIndex', () => {
       .prepare("UPDATE code_files SET version = version - 1 WHERE path = 'src/cli.ts'")
       .run()
     fs.rmSync(path.join(first.root, 'scripts/unused.ts'))
-    const next = createCodeIndex(databaseOf(first.store), {
-      root: first.root,
-      sandbox: first.sandbox,
-      workers: 1,
-    })
+    const next = createCodeIndex(first.store, { root: first.root, sandbox: first.sandbox, workers: 1 })
     // An older row is not served before the build has parsed it again.
     expect(next.paths()).not.toContain('src/cli.ts')
     expect(next.file('src/cli.ts')).toBeUndefined()
@@ -304,7 +292,7 @@ describe('createCodeIndex', () => {
     expect(first.warning).toMatch(/^The code index covers \d+ of 150 files/)
     // Incomplete, here and for a new process over the same store, until a build finishes.
     expect(fixture.index.complete()).toBe(false)
-    const other = createCodeIndex(databaseOf(fixture.store), { root: fixture.root, sandbox: fixture.sandbox })
+    const other = createCodeIndex(fixture.store, { root: fixture.root, sandbox: fixture.sandbox })
     expect(other.complete()).toBe(false)
     // What was indexed answers queries, and is stored: the next build parses only the rest.
     expect(fixture.index.definitions('f0')).toHaveLength(1)
@@ -330,8 +318,7 @@ describe('createCodeIndex', () => {
         onProgress: (p) => p.phase === 'indexing' && p.done >= done && stop.abort(),
       })
     }
-    const other = () =>
-      createCodeIndex(databaseOf(fixture.store), { root: fixture.root, sandbox: fixture.sandbox })
+    const other = () => createCodeIndex(fixture.store, { root: fixture.root, sandbox: fixture.sandbox })
     // Every session stops its build at exit; a stopped check must not make the next
     // session treat the index as partial (waiting for it, and mapping it again):
     // stopped before the stored rows met the listing, and after.
@@ -411,7 +398,7 @@ describe('createCodeIndex', () => {
         total: 3,
       }),
     }
-    const index = createCodeIndex(databaseOf(fixture.store), { root: fixture.root, sandbox, workers: 1 })
+    const index = createCodeIndex(fixture.store, { root: fixture.root, sandbox, workers: 1 })
     const report = await index.build()
     expect(index.paths()).toEqual(['a.ts', 'dir/b.ts'])
     expect(report).toMatchObject({ files: 2, parsed: 2, errors: [] })

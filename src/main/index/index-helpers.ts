@@ -1,4 +1,5 @@
 import path from 'node:path'
+import type { StoredProblem } from '../store/code-index-tables'
 import type { BuildReport, FileProblem, RankedSymbol } from './api'
 import type { Definition } from './graph'
 import { isListed } from '../snapshot/sortedPaths'
@@ -15,7 +16,7 @@ export function push(list: FileProblem[], item: FileProblem): void {
 
 /** The stored problems of listed (`listed` sorted), unchanged files, into a build's report. */
 export function storedProblems(
-  rows: Iterable<{ path: string; kind: string; parse_errors: number }>,
+  rows: Iterable<StoredProblem>,
   listed: readonly string[],
   changed: ReadonlySet<string>,
   result: BuildReport,
@@ -29,8 +30,8 @@ export function storedProblems(
         path: row.path,
         reason: factsOf(row.path)?.note ?? 'binary file: metadata only',
       })
-    if (row.parse_errors > 0)
-      push(result.parseErrors, { path: row.path, reason: `${row.parse_errors} syntax error(s)` })
+    if (row.parseErrors > 0)
+      push(result.parseErrors, { path: row.path, reason: `${row.parseErrors} syntax error(s)` })
   }
 }
 

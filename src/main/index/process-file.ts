@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import type { KnownFile } from '../store/code-index-tables'
 import { secretContentKind, SECRET_HEAD_BYTES } from '../containment/secret-content'
 import { EXTRACTOR_VERSION, MAX_PARSE_BYTES, analyzeFile, oversized } from './analyze'
 
@@ -10,13 +11,6 @@ import { EXTRACTOR_VERSION, MAX_PARSE_BYTES, analyzeFile, oversized } from './an
  * limit is never read (its stat says enough), and no read goes past the limit,
  * so a 1.5 GB file — sparse, or growing while it is read — costs no memory.
  */
-
-export interface KnownFile {
-  hash: string
-  size: number
-  mtimeMs: number
-  version: number
-}
 
 export interface FileJob {
   rel: string

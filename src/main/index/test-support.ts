@@ -1,4 +1,3 @@
-import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -45,6 +44,6 @@ export async function indexedProject(
     store = s
   }
   const sandbox = opts.sandbox ?? (await createSandbox(root))
-  const index = createCodeIndex(databaseOf(store), { workers: 1, ...opts, root: sandbox.root, sandbox })
+  const index = createCodeIndex(store, { workers: 1, ...opts, root: sandbox.root, sandbox })
   return { root: sandbox.root, store, sandbox, index }
 }

@@ -54,92 +54,34 @@ export interface WatchOptions {
 
 export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   const root = index.root
-  const debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
-  const pending = new Set<string>()
-  /** Watched directories, root-relative ('' is the root). */
-  const watches = new Map<string, fs.FSWatcher>()
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> = Promise.resolve()
+  const updates = createUpdateFeed(index, opts)
   let closed = false
-  let exhausted = false
   const budget = opts.watchBudget ?? watchBudget()
   let rescans: NodeJS.Timeout | undefined
 
   const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`)
   const abs = (rel: string) => (rel === '' ? root : path.join(root, rel))
-
-  const run = (): Promise<void> => {
-    if (timer) clearTimeout(timer)
-    timer = undefined
-    if (pending.size === 0 || closed) return running
-    const paths = [...pending]
-    pending.clear()
-    running = running
-      .then(() => index.update(paths))
-      .then((report) => opts.onUpdate?.(report))
-      .catch((err: unknown) => opts.onError?.(err as Error))
-    return running
-  }
-
   const changed = (rel: string) => {
-    if (rescans) return // the next rescan finds it
-    pending.add(abs(rel))
-    if (timer) clearTimeout(timer)
-    timer = setTimeout(() => void run(), debounceMs)
+    if (!rescans) updates.add(abs(rel)) // else the next rescan finds it
   }
-
-  const unwatch = (dir: string) => {
-    for (const [rel, w] of watches)
-      if (rel === dir || rel.startsWith(dir + '/')) {
-        w.close()
-        watches.delete(rel)
-      }
-  }
+  const folders = createFolderWatches(abs, budget, opts.onError, (dir, name) => {
+    if (closed) return
+    if (name === undefined) return rescan(dir)
+    const rel = join(dir, name)
+    if (!opts.sandbox.isIgnored(rel)) entryChanged(rel)
+  })
 
   /** Past the budget: every watch closed, and a check of the whole tree every rescanMs instead. */
   const overBudget = () => {
     if (rescans) return
-    for (const w of watches.values()) w.close()
-    watches.clear()
-    pending.clear()
-    if (timer) clearTimeout(timer)
+    for (const w of folders.closeAll()) w.close()
+    updates.clear()
     opts.onOverBudget?.(budget)
-    const rescan = () => {
-      running = running
-        .then(() => index.build())
-        .then(() => undefined)
-        .catch((err: unknown) => opts.onError?.(err as Error))
-    }
-    rescans = setInterval(rescan, opts.rescanMs ?? RESCAN_MS)
+    rescans = setInterval(updates.rebuild, opts.rescanMs ?? RESCAN_MS)
     rescans.unref()
   }
-
   const watchDir = (dir: string) => {
-    if (closed || rescans) return
-    if (!watches.has(dir) && watches.size >= budget) return overBudget()
-    watches.get(dir)?.close()
-    try {
-      const w = fs.watch(abs(dir), { persistent: false }, (_type, name) => {
-        if (closed) return
-        if (name === null || name === undefined) return void rescan(dir)
-        const rel = join(dir, String(name))
-        if (!opts.sandbox.isIgnored(rel)) entryChanged(rel)
-      })
-      // Its directory went away: the parent's watch reports that, and a new one is watched afresh.
-      w.on('error', () => {
-        w.close()
-        if (watches.get(dir) === w) watches.delete(dir)
-      })
-      watches.set(dir, w)
-    } catch (err) {
-      watches.delete(dir) // vanished since it was walked
-      // Out of inotify watches or descriptors: the index goes stale there; say so once.
-      const code = (err as NodeJS.ErrnoException).code
-      if ((code === 'ENOSPC' || code === 'EMFILE') && !exhausted) {
-        exhausted = true
-        opts.onError?.(err as Error)
-      }
-    }
+    if (!closed && !rescans && !folders.watch(dir)) overBudget()
   }
 
   /** An entry of a watched directory changed: a file to re-index, or a directory to (re)watch. */
@@ -149,7 +91,7 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
     try {
       isDir = fs.lstatSync(abs(rel)).isDirectory()
     } catch {
-      return unwatch(rel) // deleted or renamed away: the update drops what was under it
+      return folders.unwatch(rel) // deleted or renamed away: the update drops what was under it
     }
     // New, or replaced under the same name: files may have landed before its watch did.
     if (isDir) void addTree(rel, true)
@@ -162,7 +104,7 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
    * behind thousands of them.
    */
   const addTree = async (top: string, files: boolean) => {
-    if (top !== '') unwatch(top)
+    if (top !== '') folders.unwatch(top)
     const queue = [top]
     const worker = async () => {
       for (let dir = queue.pop(); dir !== undefined && !closed && !rescans; dir = queue.pop()) {
@@ -204,19 +146,129 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
 
   return {
     ready,
-    state: () => ({ watches: watches.size, rescanning: rescans !== undefined }),
-    flush: run,
+    state: () => ({ watches: folders.size(), rescanning: rescans !== undefined }),
+    flush: updates.flush,
     async close() {
       closed = true
-      if (timer) clearTimeout(timer)
       if (rescans) clearInterval(rescans)
-      pending.clear()
+      const settled = updates.close()
       // The walk stops at its next directory; closed watches report nothing. Closing
       // ~3,000 of them takes ~0.1 s: done a slice at a time on timers that do not keep
       // the process alive, so a CLI run that ends here exits without waiting for it.
-      closeInSlices([...watches.values()])
+      closeInSlices(folders.closeAll())
+      await settled
+    },
+  }
+}
+
+/**
+ * What the watcher feeds the index: changed paths gathered until `debounceMs` of quiet,
+ * then re-read in one update; or, past the watch budget, a build of the whole tree.
+ * One at a time, in order.
+ */
+function createUpdateFeed(index: CodeIndex, opts: WatchOptions) {
+  const debounceMs = opts.debounceMs ?? DEFAULT_DEBOUNCE_MS
+  const pending = new Set<string>()
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<void> = Promise.resolve()
+  let closed = false
+  const reportError = (err: unknown) => opts.onError?.(err as Error)
+  const clear = () => {
+    pending.clear()
+    if (timer) clearTimeout(timer)
+    timer = undefined
+  }
+
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    if (pending.size === 0 || closed) return running
+    const paths = [...pending]
+    pending.clear()
+    running = running
+      .then(() => index.update(paths))
+      .then((report) => opts.onUpdate?.(report))
+      .catch(reportError)
+    return running
+  }
+  return {
+    flush,
+    /** A changed path (absolute): re-read after the next quiet. */
+    add(abs: string): void {
+      pending.add(abs)
+      if (timer) clearTimeout(timer)
+      timer = setTimeout(() => void flush(), debounceMs)
+    },
+    /** A build of the whole tree, after what is running. */
+    rebuild(): void {
+      running = running
+        .then(() => index.build())
+        .then(() => undefined)
+        .catch(reportError)
+    },
+    /** Drops what is pending. */
+    clear,
+    /** Nothing more is run; resolves when what runs now has finished. */
+    close(): Promise<void> {
+      closed = true
+      clear()
+      return running
+    },
+  }
+}
+
+/**
+ * The folders watched (root-relative, '' is the root), at most `budget` of them. `onEvent`
+ * gets an entry's name, or undefined when the system could not say which entry changed.
+ */
+function createFolderWatches(
+  abs: (rel: string) => string,
+  budget: number,
+  onError: ((error: Error) => void) | undefined,
+  onEvent: (dir: string, name: string | undefined) => void,
+) {
+  const watches = new Map<string, fs.FSWatcher>()
+  let exhausted = false
+  return {
+    size: () => watches.size,
+    /** Watches `dir` (again); false, watching nothing, when the budget is spent. */
+    watch(dir: string): boolean {
+      if (!watches.has(dir) && watches.size >= budget) return false
+      watches.get(dir)?.close()
+      try {
+        const w = fs.watch(abs(dir), { persistent: false }, (_type, name) =>
+          onEvent(dir, name === null || name === undefined ? undefined : String(name)),
+        )
+        // Its directory went away: the parent's watch reports that, and a new one is watched afresh.
+        w.on('error', () => {
+          w.close()
+          if (watches.get(dir) === w) watches.delete(dir)
+        })
+        watches.set(dir, w)
+      } catch (err) {
+        watches.delete(dir) // vanished since it was walked
+        // Out of inotify watches or descriptors: the index goes stale there; say so once.
+        const code = (err as NodeJS.ErrnoException).code
+        if ((code === 'ENOSPC' || code === 'EMFILE') && !exhausted) {
+          exhausted = true
+          onError?.(err as Error)
+        }
+      }
+      return true
+    },
+    /** Stops watching `dir` and every folder under it. */
+    unwatch(dir: string): void {
+      for (const [rel, w] of watches)
+        if (rel === dir || rel.startsWith(dir + '/')) {
+          w.close()
+          watches.delete(rel)
+        }
+    },
+    /** Forgets every watch; returns them, still open, for the caller to close (`closeInSlices`). */
+    closeAll(): fs.FSWatcher[] {
+      const all = [...watches.values()]
       watches.clear()
-      await running
+      return all
     },
   }
 }

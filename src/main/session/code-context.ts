@@ -1,4 +1,3 @@
-import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { resolveContextWindow } from '../context/windows'
@@ -86,7 +85,7 @@ export function indexFor(store: Store, sandbox: Sandbox): CodeIndex {
   if (!byRoot) indexes.set(store, (byRoot = new Map()))
   let index = byRoot.get(sandbox.root)
   if (!index) {
-    index = createCodeIndex(databaseOf(store), {
+    index = createCodeIndex(store, {
       root: sandbox.root,
       sandbox,
       stateFile: indexStateFile(store, sandbox.root),

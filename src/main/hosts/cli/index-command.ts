@@ -1,4 +1,3 @@
-import { databaseOf } from '../../store/handle'
 import type { Command } from 'commander'
 import { createCodeIndex } from '../../index/code-index'
 import { indexStateFile } from '../../session/code-context'
@@ -71,7 +70,7 @@ async function runIndex(opts: {
   try {
     const sandbox = await createSandbox(repo)
     // Someone waits for this build: its threads run at normal priority.
-    const index = createCodeIndex(databaseOf(store), {
+    const index = createCodeIndex(store, {
       root: sandbox.root,
       sandbox,
       prefix: opts.prefix,

@@ -1,13 +1,23 @@
-import type { SqliteDatabase } from '../store/sqlite'
-import type { FileOutcome, KnownFile } from './process-file'
-import type { FileFacts, FileKind, Language } from './types'
+import type { SqliteDatabase } from './sqlite'
+import type { Store } from './types'
+import { databaseOf } from './handle'
 
 /*
- * The index's rows in SQLite (tables code_files and code_index_roots, see
- * store/schema.ts), for one project root. Facts are stored as JSON and parsed
- * on first use (code-index.ts); identifier search stays in SQLite so the bulky
- * occurrence lists never fill the heap.
+ * The code index's rows (tables code_files, code_index_roots and code_index_memos,
+ * see schema.ts), for one project root: the only SQL of the index (index/code-index.ts
+ * uses this typed repository). Facts are stored as JSON and parsed by the index on
+ * first use; identifier search stays in SQLite so the bulky occurrence lists never
+ * fill the heap. `L` is the index's language names: the rows hold what it wrote.
  */
+
+/** What the index knows of a stored file without reading it: enough to skip unchanged bytes. */
+export interface KnownFile {
+  hash: string
+  size: number
+  mtimeMs: number
+  /** The extractor version that wrote the row. */
+  version: number
+}
 
 export interface StoredRow extends KnownFile {
   path: string
@@ -23,15 +33,43 @@ export interface RootMeta {
 }
 
 /** Counts for the index's status, from SQL: no row is loaded into memory for them. */
-export interface StoredSummary {
-  language: Language
+export interface StoredSummary<L extends string = string> {
+  language: L
   files: number
   bytes: number
   withErrors: number
   skipped: number
 }
 
-export function createIndexStore(db: SqliteDatabase, root: string) {
+/** A parsed file's row: its facts and identifier occurrences as the index serialised them. */
+export interface ParsedRow<L extends string = string> extends StoredRow {
+  language: L
+  kind: string
+  parseErrors: number
+  facts: string
+  idents: string
+}
+
+/** One change to a file's row, written with others in one transaction (`write`). */
+export type RowChange<L extends string = string> =
+  | { op: 'parsed'; row: ParsedRow<L> }
+  /** Same bytes, new mtime: only the stat is updated. */
+  | { op: 'touched'; path: string; size: number; mtimeMs: number }
+  | { op: 'gone'; path: string }
+
+/** A stored file with syntax errors or indexed by metadata only. */
+export interface StoredProblem {
+  path: string
+  kind: string
+  parseErrors: number
+}
+
+/** The code index's tables for the project `root` (a root and a prefix make their own key). */
+export function openCodeIndexTables<L extends string = string>(store: Store, root: string) {
+  return codeIndexTables<L>(databaseOf(store), root)
+}
+
+function codeIndexTables<L extends string>(db: SqliteDatabase, root: string) {
   const stmt = {
     paths: db
       .prepare<[string, number], string>('SELECT path FROM code_files WHERE root = ? AND version = ?')
@@ -41,13 +79,13 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
     page: db.prepare<[string, string, number], StoredStat>(
       'SELECT path, size, mtime_ms AS mtimeMs, version FROM code_files WHERE root = ? AND path > ? ORDER BY path LIMIT ?',
     ),
-    summary: db.prepare<[string, number], StoredSummary>(
+    summary: db.prepare<[string, number], StoredSummary<L>>(
       `SELECT language, count(*) AS files, sum(size) AS bytes, sum(parse_errors > 0) AS withErrors,
          sum(kind IN ('skipped', 'binary')) AS skipped
        FROM code_files WHERE root = ? AND version = ? GROUP BY language`,
     ),
-    problems: db.prepare<[string, number], { path: string; kind: FileKind; parse_errors: number }>(
-      `SELECT path, kind, parse_errors FROM code_files
+    problems: db.prepare<[string, number], StoredProblem>(
+      `SELECT path, kind, parse_errors AS parseErrors FROM code_files
        WHERE root = ? AND version = ? AND (kind IN ('skipped', 'binary') OR parse_errors > 0)`,
     ),
     facts: db.prepare<[string, string, number], { facts: string }>(
@@ -100,39 +138,37 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
     ),
   }
 
-  /** Writes a batch of outcomes in one transaction; returns the parsed facts by path. */
-  const apply = db.transaction(
-    (outcomes: readonly FileOutcome[], version: number): Map<string, FileFacts> => {
-      const parsed = new Map<string, FileFacts>()
-      const now = Date.now()
-      for (const o of outcomes) {
-        if (o.status === 'parsed') {
-          const facts = JSON.parse(o.facts) as FileFacts
-          parsed.set(o.rel, facts)
-          stmt.upsert.run({
-            root,
-            path: o.rel,
-            hash: o.hash,
-            size: o.size,
-            mtime_ms: o.mtimeMs,
-            language: facts.language,
-            kind: facts.kind,
-            parse_errors: facts.parseErrors,
-            version,
-            facts: o.facts,
-            idents: o.idents,
-            indexed_at: now,
-          })
-        } else if (o.status === 'touched') {
-          stmt.touch.run(o.size, o.mtimeMs, root, o.rel)
-        } else if (o.status === 'gone') {
-          stmt.remove.run(root, o.rel)
-        }
+  /** Writes a batch of changes in one transaction; any new or removed row bumps the generation. */
+  const write = db.transaction((changes: readonly RowChange<L>[]): void => {
+    const now = Date.now()
+    let bump = false
+    for (const c of changes) {
+      if (c.op === 'parsed') {
+        const r = c.row
+        stmt.upsert.run({
+          root,
+          path: r.path,
+          hash: r.hash,
+          size: r.size,
+          mtime_ms: r.mtimeMs,
+          language: r.language,
+          kind: r.kind,
+          parse_errors: r.parseErrors,
+          version: r.version,
+          facts: r.facts,
+          idents: r.idents,
+          indexed_at: now,
+        })
+        bump = true
+      } else if (c.op === 'touched') {
+        stmt.touch.run(c.size, c.mtimeMs, root, c.path)
+      } else {
+        stmt.remove.run(root, c.path)
+        bump = true
       }
-      if (outcomes.some((o) => o.status === 'parsed' || o.status === 'gone')) stmt.bump.run(root)
-      return parsed
-    },
-  )
+    }
+    if (bump) stmt.bump.run(root)
+  })
 
   const removeMany = db.transaction((paths: readonly string[]) => {
     if (paths.length > 0) stmt.bump.run(root)
@@ -147,10 +183,10 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
      * without their facts: a big index is checked against the disk in slices.
      */
     page: (after: string, limit: number): StoredStat[] => stmt.page.all(root, after, limit),
-    summary: (version: number): StoredSummary[] => stmt.summary.all(root, version),
+    summary: (version: number): StoredSummary<L>[] => stmt.summary.all(root, version),
     /** Files indexed by metadata only or with syntax errors, in path order. */
     // Sorted here: an ORDER BY would make SQLite read the big rows instead of the covering index.
-    problems: (version: number) =>
+    problems: (version: number): StoredProblem[] =>
       stmt.problems.all(root, version).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
     /** One file's stored facts, as JSON. */
     facts: (path: string, version: number): string | undefined => stmt.facts.get(root, path, version)?.facts,
@@ -162,7 +198,7 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
       const r = stmt.one.get(root, path)
       return r ? { hash: r.hash, size: r.size, mtimeMs: r.mtime_ms, version: r.version } : undefined
     },
-    apply: (outcomes: readonly FileOutcome[], version: number) => apply(outcomes, version),
+    write: (changes: readonly RowChange<L>[]): void => write(changes),
     remove: (paths: readonly string[]) => removeMany(paths),
     /** Files whose identifiers include `name` (exact, case-sensitive). */
     filesWithIdent: (name: string) => stmt.withIdent.all(root, `\n${name}:`),
@@ -191,4 +227,4 @@ export function createIndexStore(db: SqliteDatabase, root: string) {
   }
 }
 
-export type IndexStore = ReturnType<typeof createIndexStore>
+export type CodeIndexTables<L extends string = string> = ReturnType<typeof codeIndexTables<L>>
