@@ -9,6 +9,7 @@ import { openStore } from '../src/main/store/store'
 import type { Store } from '../src/main/store/types'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
 import { answer, runTurn as runServiceTurn, startService, type CoreService } from './service-harness'
+import { snapshotTables } from '../src/main/store/snapshot-tables'
 
 /** Deleting, restoring and renaming sessions through the app's protocol commands. */
 
@@ -32,7 +33,7 @@ const listed = async (): Promise<string[]> =>
 
 /** Every stored snapshot's manifests and files are still there (what a purge must never break). */
 function brokenSnapshots(): string[] {
-  const blobs = createBlobStore(store.db)
+  const blobs = createBlobStore(snapshotTables(store.db).blobs)
   const broken: string[] = []
   const rows = store.db.prepare('SELECT id, manifest_hash FROM snapshots').all() as Array<{
     id: number

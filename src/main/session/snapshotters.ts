@@ -7,6 +7,7 @@ import { listUnignoredDirectories } from '../snapshot/directories'
 import { stateFileIn } from '../snapshot/savedState'
 import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
 import type { Store } from '../store/types'
+import { snapshotTables } from '../store/snapshot-tables'
 
 /**
  * One snapshotter per store and project root, kept across sessions: its in-memory
@@ -48,8 +49,8 @@ export function snapshotterFor(
       return listed.files
     }
     snapshotter = opts.oneShot
-      ? createSnapshotter(store.db, { root: sandbox.root, listFiles })
-      : createSnapshotter(store.db, {
+      ? createSnapshotter(snapshotTables(store.db), { root: sandbox.root, listFiles })
+      : createSnapshotter(snapshotTables(store.db), {
           root: sandbox.root,
           listFiles,
           listDirectories: () => listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel)),

@@ -8,6 +8,7 @@ import { createChangeTracker, watchBudget } from './changeTracker'
 import { listUnignoredDirectories } from './directories'
 import { RACY_MARGIN_MS } from './statCache'
 import { createSnapshotter } from './snapshotter'
+import { snapshotTables } from '../store/snapshot-tables'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -108,8 +109,8 @@ async function pair(files: Record<string, string>) {
     now: () => Date.now() + 10 * RACY_MARGIN_MS,
   }
   const stores = [openStore(tempDir()), openStore(tempDir())]
-  const watching = createSnapshotter(stores[0].db, { ...wiring, watch: true })
-  const stating = createSnapshotter(stores[1].db, wiring)
+  const watching = createSnapshotter(snapshotTables(stores[0].db), { ...wiring, watch: true })
+  const stating = createSnapshotter(snapshotTables(stores[1].db), wiring)
   cleanups.push(() => {
     watching.close()
     for (const s of stores) s.close()

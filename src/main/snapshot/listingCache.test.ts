@@ -7,6 +7,7 @@ import { tempDir } from '../store/testing/helpers'
 import { listUnignoredDirectories } from './directories'
 import { RACY_MARGIN_MS } from './statCache'
 import { createSnapshotter } from './snapshotter'
+import { snapshotTables } from '../store/snapshot-tables'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -43,7 +44,7 @@ async function setup(
     fs.rmSync(dataDir, { recursive: true, force: true })
   })
   const counts = { listings: 0 }
-  const snapshotter = createSnapshotter(store.db, {
+  const snapshotter = createSnapshotter(snapshotTables(store.db), {
     root,
     listFiles: async () => {
       counts.listings++
@@ -229,7 +230,7 @@ describe('reusing the listing of an unchanged tree', () => {
     })
     write(root, 'a.ts', 'a')
     let listings = 0
-    const snapshotter = createSnapshotter(store.db, {
+    const snapshotter = createSnapshotter(snapshotTables(store.db), {
       root,
       listFiles: async () => (listings++, ['a.ts']),
       now: () => Date.now() + 10 * RACY_MARGIN_MS,

@@ -14,6 +14,7 @@ import {
 } from './manifest'
 import { createManifestStore } from './manifestStore'
 import { createSnapshotter } from './snapshotter'
+import { snapshotTables } from '../store/snapshot-tables'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -92,12 +93,12 @@ function project(files: number) {
       .map((n) => `src/${n}`)
       .sort()
   const session = store.createSession({ repo: root, title: 't', provider: 'ollama', model: 'm' })
-  const snapshotter = () => createSnapshotter(store.db, { root, listFiles: list })
+  const snapshotter = () => createSnapshotter(snapshotTables(store.db), { root, listFiles: list })
   return { root, store, names, session, snapshotter }
 }
 
 const storedManifest = (store: Store, hash: string) =>
-  decodeManifest(createBlobStore(store.db).get(hash, 'manifest'))
+  decodeManifest(createBlobStore(snapshotTables(store.db).blobs).get(hash, 'manifest'))
 
 describe('a snapshotter storing manifests as deltas', () => {
   it('stores a checkpoint that changed a few files as a delta, and reads it back whole after a restart', async () => {
@@ -153,7 +154,7 @@ describe('a snapshotter storing manifests as deltas', () => {
     store.db.pragma('foreign_keys = OFF')
     store.db.prepare('DELETE FROM blobs WHERE hash = ?').run(first.info.manifestHash)
 
-    const manifests = createManifestStore(createBlobStore(store.db))
+    const manifests = createManifestStore(createBlobStore(snapshotTables(store.db).blobs))
     expect(() => manifests.load(second.info.manifestHash)).toThrow(BlobError)
     expect(() => manifests.load(second.info.manifestHash)).toThrow(
       `Snapshot data for a snapshot manifest (blob ${first.info.manifestHash}) is missing from the store.`,

@@ -10,6 +10,7 @@ import { loadState, saveState, stateFileFor } from './savedState'
 import { RACY_MARGIN_MS } from './statCache'
 import { createSnapshotter } from './snapshotter'
 import { statFiles } from './statFiles'
+import { snapshotTables } from '../store/snapshot-tables'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -60,7 +61,7 @@ async function setup(files: Record<string, string>) {
       if (/FROM stat_cache WHERE root = \?$/.test(sql.trim())) counts.statCacheLoads++
       return prepare(sql)
     }) as typeof store.db.prepare)
-    const snapshotter = createSnapshotter(store.db, {
+    const snapshotter = createSnapshotter(snapshotTables(store.db), {
       root,
       listFiles: async () => {
         counts.listings++

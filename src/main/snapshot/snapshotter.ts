@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import type { SqliteDatabase } from '../store/sqlite'
+import type { SnapshotTables } from '../store/snapshot-tables'
 import type { SnapshotFile, SnapshotInfo } from '../store/types'
 import { createBlobStore } from './blobs'
 import { captureAll } from './captureAll'
@@ -59,10 +59,11 @@ function untrustedOf(paths: readonly string[], racy: Capture['racy']): Map<numbe
   return out
 }
 
-export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions): Snapshotter {
+export function createSnapshotter(tables: SnapshotTables, opts: SnapshotterOptions): Snapshotter {
   const { root } = opts
   const maxFileBytes = opts.maxFileBytes ?? 64 * 1024 * 1024
-  const blobs = createBlobStore(db)
+  const blobs = createBlobStore(tables.blobs)
+  const statRows = tables.statCache(root)
   // A name the listing would drop (see listedPaths) counts as ignored when a directory is re-read.
   const ignored = opts.isIgnored
   const isIgnored = ignored && ((rel: string) => !isSafeRelative(rel) || ignored(rel))
@@ -86,7 +87,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
   // Decoded manifests by hash; a few recent ones are enough (baseline + latest).
   const manifests = createManifestStore(blobs)
   const loadManifest = (hash: string) => manifests.load(hash)
-  const rows = createSnapshotRows(db, root, blobs, manifests)
+  const rows = createSnapshotRows(root, tables.snapshots(root), blobs, manifests)
   // A state this big means a big stat is coming: start its threads while the session sets up.
   if (opts.stateFile && (fileSize(opts.stateFile) ?? 0) >= WARM_STATE_BYTES) warmStatHelpers()
   const insertRow = rows.insert
@@ -135,7 +136,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     const unchanged = previous !== undefined && c.set.length === 0 && c.changed.deleted.length === 0
     let totalBytes = 0
     for (const f of files) totalBytes += f.size
-    const info = db.transaction((): SnapshotInfo => {
+    const info = tables.transaction((): SnapshotInfo => {
       const manifestHash = unchanged
         ? previous.manifest_hash
         : manifests.put(files, previous && { base: previous.manifest_hash, ...delta(c) })
@@ -280,12 +281,12 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
       const { info, c } = storeChanged(new Set(v.changed), last!.paths, paths, previous!, base, meta)
       return { info, changed: c.changed, skipped: c.skipped, how: 'stat' }
     }
-    const cache = (statCache ??= loadStatCache(db, root))
+    const cache = (statCache ??= loadStatCache(statRows))
     const prevManifest = previous && loadManifest(previous.manifest_hash)
     const prev = prevManifest?.byPath ?? new Map<string, SnapshotFile>()
     const c = createCapture({ root, blobs, cache, prev, startedAt, maxFileBytes })
     const { files, notStated } = await captureAll({
-      db,
+      tables,
       root,
       paths,
       stats,
@@ -326,7 +327,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
     const captured = new Map<string, { st: FileStat; hash: string }>()
     const candidates = new Set(named)
     if (listed !== listedBefore) for (const p of namesChanged(listedBefore, listed)) candidates.add(p)
-    db.transaction(() => {
+    tables.transaction(() => {
       for (const p of [...candidates].sort()) {
         const st = isListed(listed, p) ? statOf(`${root}/${p}`) : undefined
         const f = st && c.file(p, st)
@@ -365,7 +366,7 @@ export function createSnapshotter(db: SqliteDatabase, opts: SnapshotterOptions):
 
   /** For captures of a few files: the stat cache without reading its rows (see loadStatCache). */
   function partialCache(): StatCache {
-    return (unloadedCache ??= loadStatCache(db, root, { unloaded: true }))
+    return (unloadedCache ??= loadStatCache(statRows, { unloaded: true }))
   }
 
   const snapshotter: Snapshotter = {

@@ -1,6 +1,7 @@
 import { createBlobStore } from '../snapshot/blobs'
 import { decodeManifest } from '../snapshot/manifest'
 import type { Store } from './types'
+import { snapshotTables } from './snapshot-tables'
 
 /**
  * Deleting sessions for good: their rows, events and traffic go (the schema cascades), and
@@ -28,7 +29,7 @@ const SNAPSHOT_FIELDS = ['snapshotId', 'savedSnapshotId', 'baselineSnapshotId'] 
 
 export function purgeSessions(store: Store, ids: readonly string[]): PurgeResult {
   const { db } = store
-  const blobs = createBlobStore(db)
+  const blobs = createBlobStore(snapshotTables(db).blobs)
 
   // Every hash a manifest chain reaches: its manifests and their files (decoded once each).
   const decoded = new Map<string, { files: string[]; base?: string }>()

@@ -9,6 +9,7 @@ import type { SnapshotFile, Store } from '../store/types'
 import { VERSION } from '../version'
 import { snapshotIdsOf } from './bundle-checks'
 import { BundleWriter, RECORD, type BundleWriterOptions } from './bundle-format'
+import { snapshotTables } from '../store/snapshot-tables'
 
 export interface BundleCounts {
   events: number
@@ -115,7 +116,7 @@ export async function exportBundle(
   }
 
   // A bundle carries every manifest whole: a delta in the store (manifest.ts) is resolved here.
-  const deltas = createManifestStore(createBlobStore(db))
+  const deltas = createManifestStore(createBlobStore(snapshotTables(db).blobs))
   const resolved = (hash: string): readonly SnapshotFile[] => {
     try {
       return deltas.load(hash).files

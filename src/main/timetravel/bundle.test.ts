@@ -9,6 +9,7 @@ import type { Store } from '../store/types'
 import { exportBundle, importBundle } from './bundle'
 import { mapSnapshotIds, snapshotIdsOf } from './bundle-checks'
 import { recordEditingSession } from './bundle-test-support'
+import { snapshotTables } from '../store/snapshot-tables'
 
 let repo: string
 let dirs: string[]
@@ -45,7 +46,7 @@ function referencedSnapshots(events: StepwiseEvent[]): number[] {
 }
 
 function snapshotContents(store: Store, root: string, ids: number[]) {
-  const snaps = createSnapshotter(store.db, { root, listFiles: async () => [] })
+  const snaps = createSnapshotter(snapshotTables(store.db), { root, listFiles: async () => [] })
   return ids.map((id) => {
     const manifest = snaps.getManifest(id)
     return {

@@ -6,6 +6,7 @@ import { openSafeGit, type SafeGit } from '../tools/git-safe'
 import type { Snapshotter } from '../snapshot/snapshotter'
 import type { Store } from '../store/types'
 import { applyPlan, checkRelative, verifyBlobs, type RestorePlan } from './restore-apply'
+import { snapshotTables } from '../store/snapshot-tables'
 
 /**
  * A fork's files in a git worktree: `git worktree add --detach DIR HEAD`, then the
@@ -81,7 +82,7 @@ export async function writeSnapshotInto(
   }
   for (const p of [...plan.write.map((w) => w.path), ...plan.delete]) checkRelative(p)
   // Every blob is read and verified before the first write: a corrupt snapshot touches nothing.
-  const content = verifyBlobs(createBlobStore(store.db), plan)
+  const content = verifyBlobs(createBlobStore(snapshotTables(store.db).blobs), plan)
   applyPlan(root, plan, content)
   return [...plan.write.map((w) => w.path), ...plan.delete].sort()
 }

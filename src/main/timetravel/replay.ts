@@ -7,6 +7,7 @@ import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
 import { createGate } from '../sandbox/gate'
 import type { Store } from '../store/types'
 import { snapshotAtStep } from './restore-history'
+import { snapshotTables } from '../store/snapshot-tables'
 
 /**
  * Replay (issue 4): a stored session, event by event, through the same reducer
@@ -33,7 +34,7 @@ export function snapshotReader(
   store: Store,
   root: string,
 ): Snapshotter & { readKept(path: string, hash: string): Buffer | null } {
-  const snapshots = createSnapshotter(store.db, { root, listFiles: async () => [] })
+  const snapshots = createSnapshotter(snapshotTables(store.db), { root, listFiles: async () => [] })
   const gate = createGate(realpathOr(root))
   const shown = (p: string) => gate.admitsName(p)
   const keep = (list: string[]) => list.filter(shown)

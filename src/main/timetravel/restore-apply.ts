@@ -5,6 +5,7 @@ import { createBlobStore, sha256, type BlobStore } from '../snapshot/blobs'
 import { createManifestStore } from '../snapshot/manifestStore'
 import type { Store } from '../store/types'
 import { beginTempWrite, tempPathFor } from '../sandbox/temp-files'
+import { snapshotTables } from '../store/snapshot-tables'
 
 /**
  * Writing a restore to disk, crash-safely. The plan is journalled in SQLite before
@@ -321,7 +322,7 @@ export interface RecoveredRestore {
  * startup, before anything else touches the project; `root` limits it to one project.
  */
 export function recoverInterruptedRestores(store: Store, opts: { root?: string } = {}): RecoveredRestore[] {
-  const blobs = createBlobStore(store.db)
+  const blobs = createBlobStore(snapshotTables(store.db).blobs)
   return pendingJournals(store, opts.root).map((entry): RecoveredRestore => {
     const what = entry.kind === 'undo' ? 'an undo' : entry.kind === 'fork' ? 'a fork' : 'a rewind'
     const at = `checkpoint ${entry.snapshotId}${entry.toSeq === undefined ? '' : ` (step ${entry.toSeq})`}`

@@ -17,6 +17,7 @@ import {
   type RestorePlan,
 } from './restore-apply'
 import { nextUndo, readTimeline, snapshotAtStep } from './restore-history'
+import { snapshotTables } from '../store/snapshot-tables'
 
 export { recoverInterruptedRestores, type RecoveredRestore, type RestoreKind } from './restore-apply'
 export { readTimeline, snapshotAtStep, type SessionTimeline } from './restore-history'
@@ -170,7 +171,7 @@ export async function restoreSnapshot(
 
   let content: ReturnType<typeof verifyBlobs>
   try {
-    content = verifyBlobs(createBlobStore(store.db), plan)
+    content = verifyBlobs(createBlobStore(snapshotTables(store.db).blobs), plan)
   } catch (err) {
     if (err instanceof BlobError) return refused('failed', `${err.message} Nothing was changed.`)
     throw err
