@@ -1,16 +1,8 @@
-import type { EventOf, ProviderId, StepwiseEvent, Usage } from '../../shared/protocol'
-import { spanIdFor, traceIdFor } from './otlp-ids'
-import {
-  markerFor,
-  providerName,
-  serverAttributes,
-  usageAttributes,
-  type Attributes,
-  type SpanMappingOptions,
-  type TraceSpan,
-} from './otlp-attributes'
-import { chatInputMessages, chatOutputMessages, toolContent, type PendingInput } from './otlp-content'
-import { pushAll } from '../../shared/arrays'
+import type { EventOf, StepwiseEvent } from '../../shared/protocol'
+import { markerFor, type SpanMappingOptions, type TraceSpan } from './otlp-attributes'
+import { createChatSpans } from './otlp-chat-spans'
+import { createSpanTree } from './otlp-span-tree'
+import { createToolSpans } from './otlp-tool-spans'
 
 /**
  * Session events → spans in the OpenTelemetry GenAI conventions (docs/traces.md).
@@ -25,12 +17,7 @@ import { pushAll } from '../../shared/arrays'
  */
 
 export type { AttributeValue, Attributes, SpanMappingOptions, TraceSpan } from './otlp-attributes'
-
-export const AGENT_NAME = 'stepwise'
-
-interface OpenSpan extends TraceSpan {
-  usage?: Usage
-}
+export { AGENT_NAME } from './otlp-span-tree'
 
 export interface SpanMapper {
   push(event: StepwiseEvent): void
@@ -38,305 +25,92 @@ export interface SpanMapper {
   finish(endMs?: number): void
 }
 
+/**
+ * The session's events in order, each handed to the part of the trace it belongs to:
+ * the span tree (session and turns: otlp-span-tree.ts), the model calls
+ * (otlp-chat-spans.ts), the tool calls (otlp-tool-spans.ts), or a marker event.
+ */
 export function createSpanMapper(
   sessionId: string,
   opts: SpanMappingOptions,
   onSpan: (span: TraceSpan) => void,
 ): SpanMapper {
-  const traceId = traceIdFor(sessionId)
-  let model = { provider: 'openai' as ProviderId, model: '', baseUrl: undefined as string | undefined }
-  let session: OpenSpan | undefined
-  let turn: OpenSpan | undefined
-  let turns = 0
+  const tree = createSpanTree(sessionId, onSpan)
+  const chat = createChatSpans(tree, opts)
+  const tools = createToolSpans(tree, opts)
   let lastTs = 0
-  /** When the next model call began: the end of whatever ran before it. */
-  let modelReadyAt = 0
-  const tools = new Map<string, OpenSpan & { approvalAt?: number }>()
-  /** Retries of the model step in progress, attached to its chat span. */
-  let retries: TraceSpan['events'] = []
-  let input: PendingInput[] = []
 
-  const open = (span: Omit<OpenSpan, 'traceId' | 'events' | 'links' | 'status' | 'endMs'>): OpenSpan => ({
-    traceId,
-    events: [],
-    links: [],
-    status: { code: 'unset' },
-    endMs: span.startMs,
-    ...span,
-  })
-
-  const close = (span: OpenSpan, endMs: number): void => {
-    const { usage, ...rest } = span
-    if (usage) Object.assign(rest.attributes, usageAttributes(usage))
-    // A child never outlives its parent in the file: clocks only go forward here.
-    onSpan({ ...rest, endMs: Math.max(endMs, rest.startMs) })
-  }
-
-  const ensureSession = (ts: number): OpenSpan => {
-    session ??= open({
-      spanId: spanIdFor(sessionId, 'session'),
-      name: `invoke_agent ${AGENT_NAME}`,
-      kind: 'internal',
-      startMs: ts,
-      attributes: {
-        'gen_ai.operation.name': 'invoke_agent',
-        'gen_ai.agent.name': AGENT_NAME,
-        'gen_ai.conversation.id': sessionId,
-      },
-      usage: { inputTokens: 0, outputTokens: 0 },
-    })
-    return session
-  }
-
-  const ensureTurn = (event: StepwiseEvent): OpenSpan => {
-    const parent = ensureSession(event.ts)
-    if (turn) return turn
-    turns += 1
-    modelReadyAt = event.ts
-    turn = open({
-      spanId: spanIdFor(sessionId, 'turn', event.seq),
-      parentSpanId: parent.spanId,
-      name: `turn ${turns}`,
-      kind: 'internal',
-      startMs: event.ts,
-      attributes: { 'gen_ai.conversation.id': sessionId, 'stepwise.turn': turns, 'stepwise.seq': event.seq },
-      usage: { inputTokens: 0, outputTokens: 0 },
-    })
-    return turn
-  }
-
-  /** Events outside any turn (an undo from the CLI, a fork) belong to the session span. */
-  const eventOn = (span: OpenSpan, name: string, ts: number, attributes: Attributes): void => {
-    span.events.push({ name, timeMs: ts, attributes })
-  }
-
-  const chatSpan = (
-    step: number,
-    seq: number,
-    startMs: number,
-    parent: OpenSpan,
-    extra: Attributes,
-  ): OpenSpan => {
-    const span = open({
-      spanId: spanIdFor(sessionId, 'chat', seq),
-      parentSpanId: parent.spanId,
-      name: `chat ${model.model}`,
-      kind: 'client',
-      startMs: Math.max(startMs, parent.startMs),
-      attributes: {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.provider.name': providerName(model.provider),
-        'gen_ai.request.model': model.model,
-        'gen_ai.conversation.id': sessionId,
-        'stepwise.provider': model.provider,
-        'stepwise.step': step,
-        'stepwise.seq': seq,
-        ...serverAttributes(model.baseUrl),
-        ...extra,
-      },
-    })
-    pushAll(span.events, retries)
-    retries = []
-    return span
-  }
-
-  const addUsage = (usage: Usage): void => {
-    for (const span of [session, turn]) {
-      if (!span?.usage) continue
-      span.usage.inputTokens += usage.inputTokens
-      span.usage.outputTokens += usage.outputTokens
-    }
-  }
-
-  const onAssistant = (e: EventOf<'assistant.message'>): void => {
-    const parent = ensureTurn(e)
-    model = { ...model, provider: e.provider, model: e.model }
-    const finish = e.toolCalls.length > 0 ? 'tool_call' : 'stop'
-    const span = chatSpan(e.step, e.seq, e.ts - e.durationMs, parent, {
-      'gen_ai.response.finish_reasons': [finish],
-      ...usageAttributes(e.usage),
-      ...(e.textToolCalls ? { 'stepwise.text_tool_calls': true } : {}),
-      ...(e.context ? { 'stepwise.context.used_tokens': e.context.usedTokens } : {}),
-      ...(e.context ? { 'stepwise.context.window_tokens': e.context.windowTokens } : {}),
-    })
-    if (opts.includeContent) {
-      span.attributes['gen_ai.input.messages'] = chatInputMessages(input)
-      span.attributes['gen_ai.output.messages'] = chatOutputMessages(e, finish)
-    }
-    input = []
-    addUsage(e.usage)
-    close(span, e.ts)
-    modelReadyAt = e.ts
-  }
-
-  const onToolStarted = (e: EventOf<'tool.started'>): void => {
-    const parent = ensureTurn(e)
-    const args = e.args as Record<string, unknown> | null
-    const path = args && typeof args === 'object' && typeof args.path === 'string' ? args.path : undefined
-    const span = open({
-      spanId: spanIdFor(sessionId, 'tool', e.seq),
-      parentSpanId: parent.spanId,
-      name: `execute_tool ${e.name}`,
-      kind: 'internal',
-      startMs: e.ts,
-      attributes: {
-        'gen_ai.operation.name': 'execute_tool',
-        'gen_ai.tool.name': e.name,
-        'gen_ai.tool.call.id': e.callId,
-        'gen_ai.tool.type': 'function',
-        'gen_ai.conversation.id': sessionId,
-        'stepwise.tool.mutating': e.mutating,
-        'stepwise.seq': e.seq,
-        // A path names a file; it is not the file's content.
-        ...(path !== undefined ? { 'stepwise.tool.path': path } : {}),
-      },
-    })
-    if (opts.includeContent) span.attributes['gen_ai.tool.call.arguments'] = toolContent(e.args)
-    tools.set(e.callId, span)
-  }
-
-  const onToolFinished = (e: EventOf<'tool.finished'>): void => {
-    const span = tools.get(e.callId)
-    if (!span) return
-    tools.delete(e.callId)
-    if (!e.ok) {
-      const rejected = span.attributes['stepwise.approval.decision'] === 'reject'
-      span.attributes['error.type'] = rejected ? 'rejected' : 'tool_error'
-      span.status = {
-        code: 'error',
-        ...(opts.includeContent ? { message: String(e.result.error ?? '') } : {}),
-      }
-    }
-    if (opts.includeContent) span.attributes['gen_ai.tool.call.result'] = toolContent(e.result)
-    input.push({ kind: 'tool', callId: e.callId, result: e.result })
-    close(span, e.ts)
-    modelReadyAt = e.ts
-  }
-
-  const onApproval = (e: EventOf<'approval.requested'> | EventOf<'approval.resolved'>): void => {
-    const span = tools.get(e.callId)
-    if (!span) return
-    if (e.type === 'approval.requested') {
-      span.approvalAt = e.ts
-      eventOn(span, 'stepwise.approval.requested', e.ts, {
-        ...(e.subject.kind === 'file'
-          ? { 'stepwise.change.kind': e.subject.change, 'stepwise.change.path': e.subject.path }
-          : {}),
-        ...(e.subject.kind === 'command' ? { 'stepwise.approval.command': true } : {}),
-        ...(e.subject.kind === 'conflict' ? { 'stepwise.approval.conflict': true } : {}),
-      })
-      return
-    }
-    const waited = span.approvalAt !== undefined ? e.ts - span.approvalAt : 0
-    span.attributes['stepwise.approval.decision'] = e.decision
-    span.attributes['stepwise.approval.by'] = e.by
-    span.attributes['stepwise.approval.wait_ms'] =
-      Number(span.attributes['stepwise.approval.wait_ms'] ?? 0) + waited
-    eventOn(span, 'stepwise.approval.resolved', e.ts, {
-      'stepwise.approval.decision': e.decision,
-      'stepwise.approval.by': e.by,
-      'stepwise.approval.wait_ms': waited,
-      ...(opts.includeContent && e.reason ? { 'stepwise.approval.reason': e.reason } : {}),
-    })
+  /** A moment rather than work (otlp-attributes.ts): an event on the turn, or on the session between turns. */
+  const mark = (e: Parameters<typeof markerFor>[0]): void => {
+    const { name, attributes } = markerFor(e)
+    tree.eventOn(tree.current(e.ts), name, e.ts, attributes)
   }
 
   /** A model call that failed before answering: a chat span from when it began to the error. */
   const onError = (e: EventOf<'error'>): void => {
-    const parent = turn ?? ensureSession(e.ts)
+    const parent = tree.current(e.ts)
     const attributes = { 'error.type': e.code, 'stepwise.error.message': e.message }
     // Tools answer their errors as values: an error while none runs is the model call's.
-    if (turn && tools.size === 0) {
-      const span = chatSpan(0, e.seq, modelReadyAt, parent, attributes)
-      delete span.attributes['stepwise.step']
-      span.status = { code: 'error', message: e.message }
-      close(span, e.ts)
-    }
-    eventOn(parent, 'stepwise.error', e.ts, attributes)
+    if (tree.turn && !tools.running()) chat.failed(e, parent, attributes)
+    tree.eventOn(parent, 'stepwise.error', e.ts, attributes)
   }
 
   const onFinished = (e: EventOf<'session.finished'>): void => {
-    const current = ensureTurn(e)
-    for (const [, span] of tools) close(span, e.ts)
-    tools.clear()
+    const current = tree.ensureTurn(e)
+    tools.endAll(e.ts)
     current.attributes['stepwise.finish_reason'] = e.reason
     current.attributes['stepwise.model_steps'] = e.steps
     if (e.reason === 'error') {
       current.attributes['error.type'] = 'error'
       current.status = { code: 'error', ...(e.message ? { message: e.message } : {}) }
     }
-    close(current, e.ts)
-    turn = undefined
-  }
-
-  /** A moment rather than work (otlp-markers.ts): an event on the turn, or on the session between turns. */
-  const mark = (e: Parameters<typeof markerFor>[0]): void => {
-    const { name, attributes } = markerFor(e)
-    eventOn(turn ?? ensureSession(e.ts), name, e.ts, attributes)
+    tree.endTurn(e.ts)
   }
 
   return {
     push(e) {
       lastTs = Math.max(lastTs, e.ts)
       switch (e.type) {
-        case 'session.started': {
-          model = { provider: e.provider, model: e.model, baseUrl: e.baseUrl }
-          const s = ensureSession(e.ts)
-          Object.assign(s.attributes, {
-            'gen_ai.provider.name': providerName(e.provider),
-            'gen_ai.request.model': e.model,
-            'stepwise.approval_policy': e.approvalPolicy,
-          })
-          if (e.parent)
-            s.links.push({
-              traceId: traceIdFor(e.parent.sessionId),
-              spanId: spanIdFor(e.parent.sessionId, 'session'),
-              attributes: { 'stepwise.link': 'forked-from', 'stepwise.seq': e.parent.seq },
-            })
+        case 'session.started':
+          chat.started(e)
           break
-        }
         case 'session.configured':
-          model = {
-            provider: e.provider ?? model.provider,
-            model: e.model ?? model.model,
-            baseUrl: e.provider || e.baseUrl ? e.baseUrl : model.baseUrl,
-          }
+          chat.configured(e)
           mark(e)
           break
         case 'user.message':
-          ensureTurn(e)
-          input.push({ kind: 'user', text: e.text })
+          tree.ensureTurn(e)
+          chat.userText(e.text)
           break
         case 'assistant.delta':
-          ensureTurn(e)
+          tree.ensureTurn(e)
           break
         case 'assistant.message':
-          onAssistant(e)
+          chat.answered(e)
           break
         case 'model.retry':
-          ensureTurn(e)
-          retries.push({
-            name: 'stepwise.model.retry',
-            timeMs: e.ts,
-            attributes: { 'stepwise.retry.attempt': e.attempt, 'stepwise.retry.delay_ms': e.delayMs },
-          })
+          tree.ensureTurn(e)
+          chat.retry(e)
           break
         case 'toolcall.unparsed':
-          ensureTurn(e)
+          tree.ensureTurn(e)
           mark(e)
-          if (e.repair) input.push({ kind: 'user', text: e.repair })
+          if (e.repair) chat.userText(e.repair)
           break
         case 'tool.started':
-          onToolStarted(e)
+          tools.started(e)
           break
         case 'tool.output':
         case 'change.proposed':
           break
         case 'approval.requested':
         case 'approval.resolved':
-          onApproval(e)
+          tools.approval(e)
           break
         case 'tool.finished':
-          onToolFinished(e)
+          if (!tools.finished(e)) break
+          chat.toolResult(e.callId, e.result)
+          tree.readyAt = e.ts
           break
         case 'checkpoint.created':
         case 'checkpoint.restored':
@@ -347,7 +121,7 @@ export function createSpanMapper(
           break
         case 'verify.finished':
           mark(e)
-          modelReadyAt = e.ts
+          tree.readyAt = e.ts
           break
         case 'error':
           onError(e)
@@ -367,12 +141,8 @@ export function createSpanMapper(
     },
     finish(endMs) {
       const end = endMs ?? lastTs
-      for (const [, span] of tools) close(span, end)
-      tools.clear()
-      if (turn) close(turn, end)
-      turn = undefined
-      if (session) close(session, end)
-      session = undefined
+      tools.endAll(end)
+      tree.finish(end)
     },
   }
 }
