@@ -97,6 +97,58 @@ interface EarlyStats {
   stats: Promise<Float64Array>
 }
 
+/**
+ * Once per snapshotter: what an earlier process left in the state file. The
+ * listing holds while its directories are unchanged, whoever recorded it; the
+ * stats only vouch for the newest snapshot's manifest if they were taken with it.
+ * `early`: what the CLI's entry prefetched of it, if that is what was restored.
+ */
+function restoreSaved(
+  opts: SnapshotterOptions,
+  previous: SnapshotRow | undefined,
+  isIgnored: ((rel: string) => boolean) | undefined,
+):
+  | { listing: ReusableListing; reproducible: Reproducible | undefined; early: Prefetched | undefined }
+  | undefined {
+  const { root } = opts
+  if (!opts.stateFile || !opts.listDirectories) return undefined
+  const early = takePrefetched(opts.stateFile, root)
+  const saved = early?.state ?? loadState(opts.stateFile, root)
+  if (!saved?.listing) return undefined
+  const listing = restoreListing(root, saved.listing, isIgnored)
+  const reproducible =
+    saved.stats && previous?.manifest_hash === saved.manifestHash
+      ? {
+          paths: saved.listing.paths,
+          stats: saved.stats,
+          manifestHash: saved.manifestHash,
+          untrusted: saved.untrusted ?? new Map<number, string>(),
+        }
+      : undefined
+  return { listing, reproducible, early }
+}
+
+/** Saves the listing and, when they vouch for `manifestHash`, the stats (`reproducible`). */
+function saveListing(
+  file: string,
+  root: string,
+  listing: ReusableListing,
+  manifestHash: string,
+  reproducible: Reproducible | undefined,
+): void {
+  const r = reproducible?.manifestHash === manifestHash ? reproducible : undefined
+  try {
+    saveState(file, root, {
+      manifestHash,
+      listing: listing.state(),
+      stats: r?.stats,
+      untrusted: r?.untrusted,
+    })
+  } catch {
+    // Only a cache: the next process lists and stats as if there were none.
+  }
+}
+
 /** `latest`: the newest snapshot row of the root, as the store has it now. */
 export function createChangeSource(
   opts: SnapshotterOptions,
@@ -148,43 +200,10 @@ export function createChangeSource(
     return { paths, relisted: true }
   }
 
-  /**
-   * Once per snapshotter: what an earlier process left in the state file. The
-   * listing holds while its directories are unchanged, whoever recorded it; the
-   * stats only vouch for the newest snapshot's manifest if they were taken with it.
-   * Returns what the CLI's entry prefetched of it, if that is what was restored.
-   */
-  function restoreSaved(previous: SnapshotRow | undefined): Prefetched | undefined {
-    if (!opts.stateFile || listing || !opts.listDirectories) return undefined
-    const early = takePrefetched(opts.stateFile, root)
-    const saved = early?.state ?? loadState(opts.stateFile, root)
-    if (!saved?.listing) return undefined
-    listing = restoreListing(root, saved.listing, isIgnored)
-    if (saved.stats && previous?.manifest_hash === saved.manifestHash)
-      reproducible = {
-        paths: saved.listing.paths,
-        stats: saved.stats,
-        manifestHash: saved.manifestHash,
-        untrusted: saved.untrusted ?? new Map(),
-      }
-    return early
-  }
-
   /** Leaves the listing and, when they vouch for the manifest, the stats for the next process. */
   function persist(manifestHash: string): void {
     unsaved = undefined
-    if (!opts.stateFile || !listing) return
-    const r = reproducible?.manifestHash === manifestHash ? reproducible : undefined
-    try {
-      saveState(opts.stateFile, root, {
-        manifestHash,
-        listing: listing.state(),
-        stats: r?.stats,
-        untrusted: r?.untrusted,
-      })
-    } catch {
-      // Only a cache: the next process lists and stats as if there were none.
-    }
+    if (opts.stateFile && listing) saveListing(opts.stateFile, root, listing, manifestHash, reproducible)
   }
 
   /**
@@ -197,7 +216,9 @@ export function createChangeSource(
     if (restored) return
     restored = true
     // Stats the CLI started before this program had loaded (earlyState.ts) are these.
-    const prefetched = restoreSaved(latest())
+    const saved = listing ? undefined : restoreSaved(opts, latest(), isIgnored)
+    if (saved) ({ listing, reproducible } = saved)
+    const prefetched = saved?.early
     const early = reproducible && {
       paths: reproducible.paths,
       stats: prefetched?.stats ?? statFiles(root, reproducible.paths),
