@@ -8,6 +8,7 @@ import { openStore } from '../src/main/store/store'
 import type { Store } from '../src/main/store/types'
 import { exportBundle, importBundle } from '../src/main/timetravel/bundle'
 import { isMain, log, median, report, timed, type BenchRow } from './util'
+import { snapshotTablesOf } from '../src/main/store/snapshot-tables'
 
 /*
  * Session bundles: export and import of a 1,000-step session (assistant.message,
@@ -23,7 +24,7 @@ async function buildSession(store: Store, repo: string): Promise<string> {
   for (let i = 0; i < 40; i++)
     fs.writeFileSync(path.join(repo, `file${i}.ts`), `export const value${i} = ${i}\n`.repeat(50 + i))
   const paths = fs.readdirSync(repo).sort()
-  const snaps = createSnapshotter(databaseOf(store), { root: repo, listFiles: async () => paths })
+  const snaps = createSnapshotter(snapshotTablesOf(store), { root: repo, listFiles: async () => paths })
   const session = store.createSession({ repo, title: 'bench', provider: 'openai', model: 'gpt-4.1-mini' })
   const baseline = await snaps.takeSnapshot({ sessionId: session.id, label: 'baseline' })
   store.appendEvent(session.id, {

@@ -21,6 +21,7 @@ import { listUnignoredDirectories } from '../src/main/snapshot/directories'
 import { createSnapshotter } from '../src/main/snapshot/snapshotter'
 import { openStore } from '../src/main/store/store'
 import { minOf } from '../src/shared/arrays'
+import { snapshotTablesOf } from '../src/main/store/snapshot-tables'
 
 const fileCount = Number(process.env.STEPWISE_BENCH_FILES ?? 50_000)
 const WORDS =
@@ -93,7 +94,11 @@ async function main(): Promise<void> {
   const gitStatusS = minOf([0, 1, 2].map(() => time(() => git('status', '--porcelain'))[0]))
 
   const store = openStore(path.join(work, 'data'))
-  const snapshotter = createSnapshotter(databaseOf(store), { root: sandbox.root, listFiles, listDirectories })
+  const snapshotter = createSnapshotter(snapshotTablesOf(store), {
+    root: sandbox.root,
+    listFiles,
+    listDirectories,
+  })
   const [firstS, first] = await timeAsync(() => snapshotter.takeSnapshot({ sessionId: null, label: 'first' }))
   const seconds: number[] = []
   for (let i = 0; i < 3; i++)
@@ -107,12 +112,19 @@ async function main(): Promise<void> {
   fs.rmSync(path.join(tree, 'pkg0', 'bench-new-file.ts'))
   // A fresh snapshotter on the same database: loads the stat cache, lists.
   const [restartS] = await timeAsync(() =>
-    createSnapshotter(databaseOf(store), { root: sandbox.root, listFiles, listDirectories }).takeSnapshot({
+    createSnapshotter(snapshotTablesOf(store), {
+      root: sandbox.root,
+      listFiles,
+      listDirectories,
+    }).takeSnapshot({
       sessionId: null,
     }),
   )
   // The snapshotter's own cost when it must list, with the listing already in hand.
-  const given = createSnapshotter(databaseOf(store), { root: sandbox.root, listFiles: async () => listed })
+  const given = createSnapshotter(snapshotTablesOf(store), {
+    root: sandbox.root,
+    listFiles: async () => listed,
+  })
   await given.takeSnapshot({ sessionId: null })
   const ownS: number[] = []
   for (let i = 0; i < 3; i++) ownS.push((await timeAsync(() => given.takeSnapshot({ sessionId: null })))[0])

@@ -10,6 +10,7 @@ import { openStore } from '../src/main/store/store'
 import type { Store } from '../src/main/store/types'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
 import { answer, runTurn as runServiceTurn, startService, type CoreService } from './service-harness'
+import { snapshotTablesOf } from '../src/main/store/snapshot-tables'
 
 /** Deleting, restoring and renaming sessions through the app's protocol commands. */
 
@@ -33,7 +34,7 @@ const listed = async (): Promise<string[]> =>
 
 /** Every stored snapshot's manifests and files are still there (what a purge must never break). */
 function brokenSnapshots(): string[] {
-  const blobs = createBlobStore(databaseOf(store))
+  const blobs = createBlobStore(snapshotTablesOf(store).blobs)
   const broken: string[] = []
   const rows = databaseOf(store).prepare('SELECT id, manifest_hash FROM snapshots').all() as Array<{
     id: number

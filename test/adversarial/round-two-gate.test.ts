@@ -16,6 +16,7 @@ import { findReferencesTool } from '../../src/main/tools/code'
 import { fileInfoTool, listFilesTool, readFileTool, searchInFilesTool } from '../../src/main/tools/read'
 import { createReadTracker } from '../../src/main/tools/read-tracker'
 import type { ToolContext } from '../../src/main/tools/types'
+import { snapshotTablesOf } from '../../src/main/store/snapshot-tables'
 
 /*
  * The adversarial suite, second round, the gate's part: the five ways a file's content got past
@@ -88,7 +89,7 @@ async function snapshotsShow(root: string, data: string): Promise<string> {
   const store = openStore(data)
   try {
     const sandbox = await createSandbox(root)
-    const snapshotter = createSnapshotter(databaseOf(store), {
+    const snapshotter = createSnapshotter(snapshotTablesOf(store), {
       root: sandbox.root,
       listFiles: async () => (await sandbox.listFiles()).files,
     })

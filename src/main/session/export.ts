@@ -8,7 +8,7 @@ import { pushAll, maxOf } from '../../shared/arrays'
 
 /**
  * `bundle` is the portable format of src/main/timetravel/bundle.ts (docs/session-format.md);
- * `otlp` the session as an OpenTelemetry trace (./otlp.ts, docs/traces.md).
+ * `otlp` the session as an OpenTelemetry trace (telemetry/otlp.ts, docs/traces.md).
  */
 export const EXPORT_FORMATS = ['json', 'md', 'diff', 'raw', 'bundle', 'otlp'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]

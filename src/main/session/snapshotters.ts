@@ -1,4 +1,3 @@
-import { databaseOf } from '../store/handle'
 import path from 'node:path'
 import { bindDataFolder } from './data-folder'
 import { createSandbox } from '../containment/sandbox'
@@ -8,6 +7,7 @@ import { listUnignoredDirectories } from '../snapshot/directories'
 import { stateFileIn } from '../snapshot/savedState'
 import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
 import type { Store } from '../store/types'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 /**
  * One snapshotter per store and project root, kept across sessions: its in-memory
@@ -49,8 +49,8 @@ export function snapshotterFor(
       return listed.files
     }
     snapshotter = opts.oneShot
-      ? createSnapshotter(databaseOf(store), { root: sandbox.root, listFiles })
-      : createSnapshotter(databaseOf(store), {
+      ? createSnapshotter(snapshotTablesOf(store), { root: sandbox.root, listFiles })
+      : createSnapshotter(snapshotTablesOf(store), {
           root: sandbox.root,
           listFiles,
           listDirectories: () => listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel)),

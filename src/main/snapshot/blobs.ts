@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import zlib from 'node:zlib'
-import type { SqliteDatabase } from '../store/sqlite'
+import type { BlobTable } from '../store/snapshot-tables'
 
 /** Hex sha256 of the raw bytes: the identity of a file's content everywhere in Stepwise. */
 export function sha256(data: Buffer | string): string {
@@ -65,32 +65,25 @@ export interface BlobStore {
   get(hash: string, what?: string): Buffer
 }
 
-export function createBlobStore(db: SqliteDatabase): BlobStore {
-  const hasStmt = db.prepare<[string], number>('SELECT 1 FROM blobs WHERE hash = ?').pluck()
-  const insertStmt = db.prepare<[string, number, number, Buffer]>(
-    'INSERT OR IGNORE INTO blobs (hash, size, encoding, data) VALUES (?, ?, ?, ?)',
-  )
-  const getStmt = db.prepare<[string], { size: number; encoding: number; data: Buffer }>(
-    'SELECT size, encoding, data FROM blobs WHERE hash = ?',
-  )
-
+/** Content in the `blobs` table (store/snapshot-tables.ts), encoded on the way in and checked on the way out. */
+export function createBlobStore(table: BlobTable): BlobStore {
   return {
-    has: (hash) => hasStmt.get(hash) !== undefined,
+    has: (hash) => table.has(hash),
 
     put(hash, raw) {
-      if (hasStmt.get(hash) !== undefined) return false
+      if (table.has(hash)) return false
       const { encoding, data } = encodeBlob(raw)
-      return insertStmt.run(hash, raw.length, encoding, data).changes === 1
+      return table.insert(hash, raw.length, encoding, data)
     },
 
     putEncoded(hash, size, encoding, data) {
       // A helper's answer arrives as a plain Uint8Array; SQLite binds Buffers.
-      insertStmt.run(hash, size, encoding, Buffer.from(data.buffer, data.byteOffset, data.byteLength))
+      table.insert(hash, size, encoding, Buffer.from(data.buffer, data.byteOffset, data.byteLength))
     },
 
     get(hash, what) {
       const label = what ? `${what} (blob ${hash})` : `blob ${hash}`
-      const row = getStmt.get(hash)
+      const row = table.get(hash)
       if (!row) throw new BlobError(`Snapshot data for ${label} is missing from the store.`)
       let raw: Buffer
       try {

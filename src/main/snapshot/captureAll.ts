@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from '../store/sqlite'
+import type { SnapshotTables } from '../store/snapshot-tables'
 import type { SnapshotFile } from '../store/types'
 import type { BlobStore } from './blobs'
 import { skipReasonOf, statOf, type Capture, type ReadElsewhere } from './capture'
@@ -34,7 +34,7 @@ interface Slice {
 }
 
 export async function captureAll(a: {
-  db: SqliteDatabase
+  tables: Pick<SnapshotTables, 'transaction'>
   root: string
   paths: readonly string[]
   /** STAT_FIELDS per path (statFiles); a status other than STAT_OK is stat'ed again here. */
@@ -74,7 +74,7 @@ export async function captureAll(a: {
     return { from, to: i, stats: sts, toRead, reads: got }
   }
 
-  const store = a.db.transaction((s: Slice, got: FileRead[] | undefined) => {
+  const store = a.tables.transaction((s: Slice, got: FileRead[] | undefined) => {
     for (let i = s.from, r = 0; i < s.to; i++) {
       let read: ReadElsewhere | undefined
       if (got && s.toRead[r] === i) {

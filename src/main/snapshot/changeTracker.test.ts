@@ -9,6 +9,7 @@ import { createChangeTracker, watchBudget } from './changeTracker'
 import { listUnignoredDirectories } from './directories'
 import { RACY_MARGIN_MS } from './statCache'
 import { createSnapshotter } from './snapshotter'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -109,8 +110,8 @@ async function pair(files: Record<string, string>) {
     now: () => Date.now() + 10 * RACY_MARGIN_MS,
   }
   const stores = [openStore(tempDir()), openStore(tempDir())]
-  const watching = createSnapshotter(databaseOf(stores[0]), { ...wiring, watch: true })
-  const stating = createSnapshotter(databaseOf(stores[1]), wiring)
+  const watching = createSnapshotter(snapshotTablesOf(stores[0]), { ...wiring, watch: true })
+  const stating = createSnapshotter(snapshotTablesOf(stores[1]), wiring)
   cleanups.push(() => {
     watching.close()
     for (const s of stores) s.close()

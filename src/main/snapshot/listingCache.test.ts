@@ -8,6 +8,7 @@ import { tempDir } from '../store/testing/helpers'
 import { listUnignoredDirectories } from './directories'
 import { RACY_MARGIN_MS } from './statCache'
 import { createSnapshotter } from './snapshotter'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -44,7 +45,7 @@ async function setup(
     fs.rmSync(dataDir, { recursive: true, force: true })
   })
   const counts = { listings: 0 }
-  const snapshotter = createSnapshotter(databaseOf(store), {
+  const snapshotter = createSnapshotter(snapshotTablesOf(store), {
     root,
     listFiles: async () => {
       counts.listings++
@@ -230,7 +231,7 @@ describe('reusing the listing of an unchanged tree', () => {
     })
     write(root, 'a.ts', 'a')
     let listings = 0
-    const snapshotter = createSnapshotter(databaseOf(store), {
+    const snapshotter = createSnapshotter(snapshotTablesOf(store), {
       root,
       listFiles: async () => (listings++, ['a.ts']),
       now: () => Date.now() + 10 * RACY_MARGIN_MS,

@@ -1,5 +1,5 @@
-import { databaseOf } from '../store/handle'
 import type { ManifestReader } from '../store/purge'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 import type { Store } from '../store/types'
 import { createBlobStore } from './blobs'
 import { decodeManifest } from './manifest'
@@ -9,7 +9,7 @@ import { decodeManifest } from './manifest'
  * and the one it builds on. Passed in by the caller, so the store does not import the snapshotter.
  */
 export function storedManifestReader(store: Store): ManifestReader {
-  const blobs = createBlobStore(databaseOf(store))
+  const blobs = createBlobStore(snapshotTablesOf(store).blobs)
   return (hash) => {
     if (!blobs.has(hash)) return undefined
     const d = decodeManifest(blobs.get(hash, 'a snapshot manifest'))

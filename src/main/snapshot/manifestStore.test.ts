@@ -15,6 +15,7 @@ import {
 } from './manifest'
 import { createManifestStore } from './manifestStore'
 import { createSnapshotter } from './snapshotter'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -93,12 +94,12 @@ function project(files: number) {
       .map((n) => `src/${n}`)
       .sort()
   const session = store.createSession({ repo: root, title: 't', provider: 'ollama', model: 'm' })
-  const snapshotter = () => createSnapshotter(databaseOf(store), { root, listFiles: list })
+  const snapshotter = () => createSnapshotter(snapshotTablesOf(store), { root, listFiles: list })
   return { root, store, names, session, snapshotter }
 }
 
 const storedManifest = (store: Store, hash: string) =>
-  decodeManifest(createBlobStore(databaseOf(store)).get(hash, 'manifest'))
+  decodeManifest(createBlobStore(snapshotTablesOf(store).blobs).get(hash, 'manifest'))
 
 describe('a snapshotter storing manifests as deltas', () => {
   it('stores a checkpoint that changed a few files as a delta, and reads it back whole after a restart', async () => {
@@ -154,7 +155,7 @@ describe('a snapshotter storing manifests as deltas', () => {
     databaseOf(store).pragma('foreign_keys = OFF')
     databaseOf(store).prepare('DELETE FROM blobs WHERE hash = ?').run(first.info.manifestHash)
 
-    const manifests = createManifestStore(createBlobStore(databaseOf(store)))
+    const manifests = createManifestStore(createBlobStore(snapshotTablesOf(store).blobs))
     expect(() => manifests.load(second.info.manifestHash)).toThrow(BlobError)
     expect(() => manifests.load(second.info.manifestHash)).toThrow(
       `Snapshot data for a snapshot manifest (blob ${first.info.manifestHash}) is missing from the store.`,

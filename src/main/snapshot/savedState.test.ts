@@ -11,6 +11,7 @@ import { loadState, saveState, stateFileFor } from './savedState'
 import { RACY_MARGIN_MS } from './statCache'
 import { createSnapshotter } from './snapshotter'
 import { statFiles } from './statFiles'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -62,7 +63,7 @@ async function setup(files: Record<string, string>) {
       if (/FROM stat_cache WHERE root = \?$/.test(sql.trim())) counts.statCacheLoads++
       return prepare(sql)
     }) as typeof db.prepare)
-    const snapshotter = createSnapshotter(db, {
+    const snapshotter = createSnapshotter(snapshotTablesOf(store), {
       root,
       listFiles: async () => {
         counts.listings++

@@ -9,6 +9,7 @@ import { spawnNode, waitForExit } from '../store/testing/helpers'
 import { createSnapshotter } from './snapshotter'
 import { stateFileFor } from './savedState'
 import { pushAll } from '../../shared/arrays'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 /*
  * A snapshot killed half-way (SIGKILL from outside, while its new blobs are being
@@ -44,7 +45,9 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
 
   // A first snapshot, whole, taken by this process.
   let store = openStore(dataDir)
-  const first = await createSnapshotter(databaseOf(store), wiring(repo)).takeSnapshot({ sessionId: null })
+  const first = await createSnapshotter(snapshotTablesOf(store), wiring(repo)).takeSnapshot({
+    sessionId: null,
+  })
   store.close()
 
   // Then many new files, and a process that dies in the middle of storing them.
@@ -59,6 +62,7 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
     import { openStore } from ${url('../store/store.ts')}
     import { databaseOf } from ${url('../store/handle.ts')}
     import { createSnapshotter } from ${url('snapshotter.ts')}
+    import { snapshotTables } from ${url('../store/snapshot-tables.ts')}
     const walk = (root, dir = '') =>
       fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
         const rel = dir ? dir + '/' + e.name : e.name
@@ -83,7 +87,7 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
       return st
     }
     const root = ${JSON.stringify(repo)}
-    await createSnapshotter(db, { root, listFiles: async () => walk(root), stateFile: ${JSON.stringify(stateFile)} })
+    await createSnapshotter(snapshotTablesOf(store), { root, listFiles: async () => walk(root), stateFile: ${JSON.stringify(stateFile)} })
       .takeSnapshot({ sessionId: null })
     console.log('not killed')
   `
@@ -98,7 +102,7 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
     // Some blobs of the killed snapshot were committed, but no snapshot row names them.
     const blobs = databaseOf(store).prepare('SELECT COUNT(*) FROM blobs').pluck().get() as number
     expect(blobs).toBeGreaterThan(50)
-    const snapshotter = createSnapshotter(databaseOf(store), wiring(repo))
+    const snapshotter = createSnapshotter(snapshotTablesOf(store), wiring(repo))
     expect(snapshotter.listSnapshots().map((s) => s.id)).toEqual([first.info.id])
     for (const f of snapshotter.getManifest(first.info.id))
       expect(snapshotter.readFileAt(first.info.id, f.path)?.length).toBe(f.size)

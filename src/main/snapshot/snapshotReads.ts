@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from '../store/sqlite'
+import type { SnapshotRow, SnapshotTable } from '../store/snapshot-tables'
 import type { SnapshotInfo } from '../store/types'
 import type { BlobStore } from './blobs'
 import { diffManifests } from './manifest'
@@ -11,16 +11,7 @@ import type { Snapshotter } from './snapshotTypes'
  * here reads what is already stored, whoever stored it.
  */
 
-export type SnapshotRow = {
-  id: number
-  session_id: string | null
-  root: string
-  label: string | null
-  created_at: number
-  manifest_hash: string
-  file_count: number
-  total_bytes: number
-}
+export type { SnapshotRow } from '../store/snapshot-tables'
 
 export type SnapshotReads = Pick<
   Snapshotter,
@@ -56,46 +47,30 @@ function toInfo(r: SnapshotRow): SnapshotInfo {
 }
 
 export function createSnapshotRows(
-  db: SqliteDatabase,
   root: string,
+  table: SnapshotTable,
   blobs: BlobStore,
   manifests: ManifestStore,
 ): SnapshotRows {
-  const selectSnapshot = db.prepare<[number], SnapshotRow>('SELECT * FROM snapshots WHERE id = ?')
-  const selectLatest = db.prepare<[string], SnapshotRow>(
-    'SELECT * FROM snapshots WHERE root = ? ORDER BY id DESC LIMIT 1',
-  )
-  const selectByRoot = db.prepare<[string], SnapshotRow>('SELECT * FROM snapshots WHERE root = ? ORDER BY id')
-  const selectAnyOfRoot = db
-    .prepare<[string], number>('SELECT 1 FROM snapshots WHERE root = ? LIMIT 1')
-    .pluck()
-  const selectBySession = db.prepare<[string, string], SnapshotRow>(
-    'SELECT * FROM snapshots WHERE root = ? AND session_id = ? ORDER BY id',
-  )
-  const insertSnapshot = db.prepare(
-    `INSERT INTO snapshots (session_id, root, label, created_at, manifest_hash, file_count, total_bytes)
-     VALUES (@sessionId, @root, @label, @createdAt, @manifestHash, @fileCount, @totalBytes)`,
-  )
   const loadManifest = (hash: string) => manifests.load(hash)
 
   function snapshotRow(snapshotId: number): SnapshotRow {
-    const row = selectSnapshot.get(snapshotId)
+    const row = table.byId(snapshotId)
     if (!row) throw new Error(`No snapshot with id ${snapshotId}.`)
     return row
   }
 
   const reads: SnapshotReads = {
     getSnapshot(snapshotId) {
-      const row = selectSnapshot.get(snapshotId)
+      const row = table.byId(snapshotId)
       return row && toInfo(row)
     },
 
     listSnapshots(o = {}) {
-      const rows = o.sessionId === undefined ? selectByRoot.all(root) : selectBySession.all(root, o.sessionId)
-      return rows.map(toInfo)
+      return table.list(o.sessionId).map(toInfo)
     },
 
-    hasSnapshots: () => selectAnyOfRoot.get(root) !== undefined,
+    hasSnapshots: () => table.any(),
 
     getManifest(snapshotId) {
       return loadManifest(snapshotRow(snapshotId).manifest_hash).files.slice()
@@ -141,10 +116,10 @@ export function createSnapshotRows(
   }
 
   return {
-    latest: () => selectLatest.get(root),
+    latest: () => table.latest(),
     insert(r) {
       const row = { ...r, root, label: r.label ?? null }
-      return { id: Number(insertSnapshot.run(row).lastInsertRowid), ...row }
+      return { id: table.insert(row), ...row }
     },
     reads,
   }

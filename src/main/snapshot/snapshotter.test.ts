@@ -9,6 +9,7 @@ import { BlobError, sha256 } from './blobs'
 import { RACY_MARGIN_MS } from './statCache'
 import { createSnapshotter, type Snapshotter } from './snapshotter'
 import { pushAll } from '../../shared/arrays'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -32,7 +33,7 @@ function setup(files: Record<string, string>, listFiles?: (root: string) => stri
   for (const [rel, content] of Object.entries(files)) write(root, rel, content)
   const store = openStore(dataDir)
   const list = listFiles ?? walk
-  const snapshotter = createSnapshotter(databaseOf(store), { root, listFiles: async () => list(root) })
+  const snapshotter = createSnapshotter(snapshotTablesOf(store), { root, listFiles: async () => list(root) })
   const session = store.createSession({ repo: root, title: 't', provider: 'ollama', model: 'm' })
   cleanups.push(() => {
     store.close()
@@ -123,7 +124,7 @@ describe('takeSnapshot', () => {
     )
 
     const other = store.createSession({ repo: root, title: 'u', provider: 'ollama', model: 'm' })
-    const again = createSnapshotter(databaseOf(store), { root, listFiles: async () => walk(root) })
+    const again = createSnapshotter(snapshotTablesOf(store), { root, listFiles: async () => walk(root) })
     const second = await again.takeSnapshot({ sessionId: other.id })
     expect(second.changed).toEqual({ added: [], modified: [], deleted: [] })
     expect(second.info.manifestHash).toBe(first.info.manifestHash)
@@ -154,7 +155,7 @@ describe('takeSnapshot', () => {
     // A new process: unchanged files come from the stat cache, a changed one is read again.
     fs.appendFileSync(path.join(root, 'pkg0/f0.js'), 'changed\n')
     age(root, 'pkg0/f0.js')
-    const again = createSnapshotter(databaseOf(store), { root, listFiles: async () => walk(root) })
+    const again = createSnapshotter(snapshotTablesOf(store), { root, listFiles: async () => walk(root) })
     const second = await again.takeSnapshot({ sessionId: session.id })
     expect(second.changed).toEqual({ added: [], modified: ['pkg0/f0.js'], deleted: [] })
     expect(again.readFileAt(second.info.id, 'pkg0/f0.js')?.toString()).toBe(`${files['pkg0/f0.js']}changed\n`)
@@ -201,7 +202,7 @@ describe('takeSnapshot', () => {
     expect(hashOf(snapshotter, second.info.id, 'a.txt')).toBe(sha256('AAAA'))
 
     // The cache survives a restart (it lives in the database).
-    const restarted = createSnapshotter(databaseOf(store), { root, listFiles: async () => walk(root) })
+    const restarted = createSnapshotter(snapshotTablesOf(store), { root, listFiles: async () => walk(root) })
     const third = await restarted.takeSnapshot({ sessionId: session.id })
     expect(hashOf(restarted, third.info.id, 'a.txt')).toBe(sha256('AAAA'))
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { StepwiseEvent } from '../../shared/protocol'
 import { EVENTS, PROMPT, SECRET, SID } from '../../../test/otlp-session-fixture'
 import { startOtlpReceiver, type OtlpReceiver } from '../../../test/otlp-receiver'
-import { exportOtlp, stepwiseResource } from '../session/otlp'
+import { exportOtlp, stepwiseResource } from './otlp'
 import { createLiveTraces, liveTraceSettings } from './live'
 
 const receivers: OtlpReceiver[] = []

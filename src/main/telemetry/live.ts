@@ -3,8 +3,8 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
 import { detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources'
 import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace'
 import type { StepwiseEvent } from '../../shared/protocol'
-import { INSTRUMENTATION_SCOPE, stepwiseResource } from '../session/otlp'
-import { createSpanMapper, type SpanMapper } from '../session/otlp-spans'
+import { INSTRUMENTATION_SCOPE, stepwiseResource } from './otlp'
+import { createSpanMapper, type SpanMapper } from './otlp-spans'
 import { toReadableSpan } from './readable-span'
 
 /**

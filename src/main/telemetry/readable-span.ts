@@ -2,10 +2,10 @@ import { SpanKind, SpanStatusCode, TraceFlags, type HrTime } from '@opentelemetr
 import type { InstrumentationScope } from '@opentelemetry/core'
 import type { Resource } from '@opentelemetry/resources'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace'
-import type { TraceSpan } from '../session/otlp-spans'
+import type { TraceSpan } from './otlp-spans'
 
 /**
- * A finished span of the session mapping (session/otlp-spans.ts) in the SDK's shape,
+ * A finished span of the session mapping (otlp-spans.ts) in the SDK's shape,
  * so the official processors and exporters send it. Spans are built from stored
  * events after the fact, with ids derived from the session, which the SDK's tracer
  * (random ids, "now" clocks) cannot do; its export path takes them as they are.

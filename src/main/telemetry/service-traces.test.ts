@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startFakeModelServer, type FakeModelServer } from '../../../test/fake-model-server'
 import { startOtlpReceiver, type OtlpReceiver, type OtlpSpanJson } from '../../../test/otlp-receiver'
 import { answer, runTurn, startService } from '../../../test/service-harness'
-import { exportOtlp } from '../session/otlp'
+import { exportOtlp } from './otlp'
 import { openStore } from '../store/store'
 
 let collector: OtlpReceiver

@@ -5,11 +5,11 @@ import { BlobError, createBlobStore, encodeBlob, sha256 } from '../snapshot/blob
 import { decodeFullManifest, encodeManifest, isManifestDelta } from '../snapshot/manifest'
 import { createManifestStore } from '../snapshot/manifestStore'
 import type { StoredBlob } from '../store/bundles'
-import { databaseOf } from '../store/handle'
 import type { SnapshotFile, Store } from '../store/types'
 import { VERSION } from '../version'
 import { snapshotIdsOf } from './bundle-checks'
 import { BundleWriter, RECORD, type BundleWriterOptions } from './bundle-format'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 import { encodeBlobRecord, type BundleSnapshot, type BundleTraffic } from './bundle-records'
 
 export interface BundleCounts {
@@ -79,7 +79,7 @@ export async function exportBundle(
   }
 
   // A bundle carries every manifest whole: a delta in the store (manifest.ts) is resolved here.
-  const deltas = createManifestStore(createBlobStore(databaseOf(store)))
+  const deltas = createManifestStore(createBlobStore(snapshotTablesOf(store).blobs))
   const resolved = (hash: string): readonly SnapshotFile[] => {
     try {
       return deltas.load(hash).files

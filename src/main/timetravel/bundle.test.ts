@@ -10,6 +10,7 @@ import type { Store } from '../store/types'
 import { exportBundle, importBundle } from './bundle'
 import { mapSnapshotIds, snapshotIdsOf } from './bundle-checks'
 import { recordEditingSession } from './bundle-test-support'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 let repo: string
 let dirs: string[]
@@ -46,7 +47,7 @@ function referencedSnapshots(events: StepwiseEvent[]): number[] {
 }
 
 function snapshotContents(store: Store, root: string, ids: number[]) {
-  const snaps = createSnapshotter(databaseOf(store), { root, listFiles: async () => [] })
+  const snaps = createSnapshotter(snapshotTablesOf(store), { root, listFiles: async () => [] })
   return ids.map((id) => {
     const manifest = snaps.getManifest(id)
     return {

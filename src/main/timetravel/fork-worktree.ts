@@ -1,4 +1,3 @@
-import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import { createSandbox } from '../containment/sandbox'
@@ -7,6 +6,7 @@ import { openSafeGit, type SafeGit } from '../git/git-safe'
 import type { Snapshotter } from '../snapshot/snapshotter'
 import type { Store } from '../store/types'
 import { applyPlan, checkRelative, verifyBlobs, type RestorePlan } from './restore-apply'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 /**
  * A fork's files in a git worktree: `git worktree add --detach DIR HEAD`, then the
@@ -82,7 +82,7 @@ export async function writeSnapshotInto(
   }
   for (const p of [...plan.write.map((w) => w.path), ...plan.delete]) checkRelative(p)
   // Every blob is read and verified before the first write: a corrupt snapshot touches nothing.
-  const content = verifyBlobs(createBlobStore(databaseOf(store)), plan)
+  const content = verifyBlobs(createBlobStore(snapshotTablesOf(store).blobs), plan)
   applyPlan(root, plan, content)
   return [...plan.write.map((w) => w.path), ...plan.delete].sort()
 }

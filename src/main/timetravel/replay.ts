@@ -1,4 +1,3 @@
-import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { StepwiseEvent } from '../../shared/protocol'
@@ -8,6 +7,7 @@ import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
 import { createGate } from '../containment/gate'
 import type { Store } from '../store/types'
 import { snapshotAtStep } from './restore-history'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 /**
  * Replay (issue 4): a stored session, event by event, through the same reducer
@@ -34,7 +34,7 @@ export function snapshotReader(
   store: Store,
   root: string,
 ): Snapshotter & { readKept(path: string, hash: string): Buffer | null } {
-  const snapshots = createSnapshotter(databaseOf(store), { root, listFiles: async () => [] })
+  const snapshots = createSnapshotter(snapshotTablesOf(store), { root, listFiles: async () => [] })
   const gate = createGate(realpathOr(root))
   const shown = (p: string) => gate.admitsName(p)
   const keep = (list: string[]) => list.filter(shown)

@@ -3,10 +3,10 @@ import path from 'node:path'
 import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
 import { createBlobStore, sha256, type BlobStore } from '../snapshot/blobs'
 import { createManifestStore } from '../snapshot/manifestStore'
-import { databaseOf } from '../store/handle'
 import type { JournalEntry, RestoreKind, RestorePlan } from '../store/restore-journal'
 import type { Store } from '../store/types'
 import { beginTempWrite, tempPathFor } from '../containment/temp-files'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 /**
  * Writing a restore to disk, crash-safely. The plan is journalled in SQLite before
@@ -252,7 +252,7 @@ export interface RecoveredRestore {
  * startup, before anything else touches the project; `root` limits it to one project.
  */
 export function recoverInterruptedRestores(store: Store, opts: { root?: string } = {}): RecoveredRestore[] {
-  const blobs = createBlobStore(databaseOf(store))
+  const blobs = createBlobStore(snapshotTablesOf(store).blobs)
   return pendingJournals(store, opts.root).map((entry): RecoveredRestore => {
     const what = entry.kind === 'undo' ? 'an undo' : entry.kind === 'fork' ? 'a fork' : 'a rewind'
     const at = `checkpoint ${entry.snapshotId}${entry.toSeq === undefined ? '' : ` (step ${entry.toSeq})`}`

@@ -1,4 +1,3 @@
-import { databaseOf } from '../store/handle'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { StepwiseEvent } from '../../shared/protocol'
@@ -18,6 +17,7 @@ import {
   type RestorePlan,
 } from './restore-apply'
 import { nextUndo, readTimeline, snapshotAtStep } from './restore-history'
+import { snapshotTablesOf } from '../store/snapshot-tables'
 
 export { recoverInterruptedRestores, type RecoveredRestore, type RestoreKind } from './restore-apply'
 export { readTimeline, snapshotAtStep, type SessionTimeline } from './restore-history'
@@ -171,7 +171,7 @@ export async function restoreSnapshot(
 
   let content: ReturnType<typeof verifyBlobs>
   try {
-    content = verifyBlobs(createBlobStore(databaseOf(store)), plan)
+    content = verifyBlobs(createBlobStore(snapshotTablesOf(store).blobs), plan)
   } catch (err) {
     if (err instanceof BlobError) return refused('failed', `${err.message} Nothing was changed.`)
     throw err

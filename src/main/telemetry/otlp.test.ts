@@ -4,7 +4,7 @@ import * as semconv from '@opentelemetry/semantic-conventions/incubating'
 import { describe, expect, it } from 'vitest'
 import type { StepwiseEvent } from '../../shared/protocol'
 import { EVENTS, PROMPT, SECRET, SID, T0 } from '../../../test/otlp-session-fixture'
-import { toReadableSpan } from '../telemetry/readable-span'
+import { toReadableSpan } from './readable-span'
 import { exportOtlp, INSTRUMENTATION_SCOPE, stepwiseResource, unixNanos } from './otlp'
 import { sessionSpans, type TraceSpan } from './otlp-spans'
 
