@@ -11,7 +11,6 @@
  *
  * STEPWISE_BENCH_FILES=5000 for a quick run (default 50,000 files, ~400 MB).
  */
-import { databaseOf } from '../src/main/store/handle'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
