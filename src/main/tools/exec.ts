@@ -18,6 +18,7 @@ import { MAX_TIMEOUT_S } from '../exec/settings'
 import { formatFailure } from '../exec/verify'
 import { optionalInt, optionalString } from './schema'
 import type { ActionPlan, ActionTool, ToolContext, ToolResult } from './types'
+import { resolvePath } from './files'
 
 /*
  * The exec family (docs/tools.md#the-families): run_command, run_tests, run_build, run_lint. Each
@@ -125,8 +126,8 @@ export const runTestsTool: ActionTool<typeof runTestsInput> = {
   async plan(input, ctx) {
     let rel: string | undefined
     if (input.path && input.path.trim() !== '' && input.path.trim() !== '.') {
-      const resolved = ctx.sandbox.resolve(input.path)
-      if ('error' in resolved) return { ok: false, error: resolved.error }
+      const resolved = resolvePath(ctx, input.path)
+      if (!resolved.ok) return { ok: false, error: resolved.error }
       rel = resolved.rel
     }
     const prepared = prepareTests(ctx.root, { path: rel, filter: input.filter || undefined })
@@ -200,8 +201,8 @@ export const runLintTool: ActionTool<typeof runLintInput> = {
   async plan(input, ctx) {
     let rel: string | undefined
     if (input.path && input.path.trim() !== '' && input.path.trim() !== '.') {
-      const resolved = ctx.sandbox.resolve(input.path)
-      if ('error' in resolved) return { ok: false, error: resolved.error }
+      const resolved = resolvePath(ctx, input.path)
+      if (!resolved.ok) return { ok: false, error: resolved.error }
       rel = resolved.rel
     }
     const prepared = prepareLint(ctx.root, rel)
