@@ -1,7 +1,8 @@
 import { ProviderError, type ModelProvider } from '../providers/types'
+import type { ErrorCode } from '../../shared/protocol'
 
 export interface DescribedError {
-  code: string
+  code: ErrorCode
   message: string
   hint?: string
 }
@@ -76,7 +77,7 @@ function hintFor(code: string, provider: Where, audience: ErrorAudience): string
   }
 }
 
-const CODES: Record<ProviderError['kind'], string> = {
+const CODES: Record<ProviderError['kind'], ErrorCode> = {
   network: 'model-unreachable',
   auth: 'auth',
   quota: 'quota',

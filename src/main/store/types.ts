@@ -8,7 +8,8 @@ import type { SqliteDatabase } from './sqlite'
  * (a row whose process is gone reads as `interrupted`: store/liveness.ts). The rest: how the last
  * turn ended.
  */
-export type SessionStatus = 'idle' | 'running' | 'done' | 'step-limit' | 'error' | 'interrupted'
+import type { SessionStatus } from '../../shared/protocol'
+export type { SessionStatus }
 
 export interface SessionRow {
   id: string
