@@ -17,7 +17,7 @@ import type { RunResult } from '../exec/runner'
 import { MAX_TIMEOUT_S } from '../exec/settings'
 import { formatFailure } from '../exec/verify'
 import { optionalInt, optionalString } from './schema'
-import type { ActionPlan, ActionTool, ToolContext, ToolResult } from './types'
+import type { ActionPlan, ActionTool, Outcome, ToolContext, ToolResult } from './types'
 import { resolvePath } from './files'
 
 /*
@@ -38,11 +38,12 @@ async function planFor(
   timeoutS: number,
   summary: string,
   prepared?: PreparedRun,
-): Promise<ActionPlan> {
+): Promise<Outcome<ActionPlan>> {
   const settings = settingsOf(ctx)
   const verdict = await checkCommand(command, settings, { root: ctx.root })
   const data: CommandData = { command, timeoutS, prepared }
   return {
+    ok: true,
     summary,
     command: { command, cwd: ctx.root },
     verdict: verdict.verdict,

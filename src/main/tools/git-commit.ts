@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { COMMIT_TIMEOUT_MS, errorText, gitRaw, openRepo, type GitFailure, type GitRepo } from './git-repo'
+import { COMMIT_TIMEOUT_MS, errorText, gitRaw, openRepo, type GitRepo } from './git-repo'
 import { readStatus } from './git-status'
 import type { ActionPlan, ActionTool, Outcome, ToolContext, ToolResult } from './types'
 import { pushAll } from '../../shared/arrays'
@@ -91,7 +91,7 @@ function summarize(data: CommitData): string {
 async function planCommit(
   input: z.infer<typeof commitInput>,
   ctx: ToolContext,
-): Promise<ActionPlan | GitFailure> {
+): Promise<Outcome<ActionPlan>> {
   const message = input.message.trim()
   if (!message) return { ok: false, error: 'The commit message is empty; write a short subject line.' }
   const repo = await repoFor(ctx)
@@ -162,6 +162,7 @@ async function planCommit(
     }
   }
   return {
+    ok: true,
     summary: summarize(data),
     command: { command: commandLine(data), cwd: ctx.root },
     verdict: 'ask',

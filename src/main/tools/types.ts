@@ -152,7 +152,7 @@ export interface ActionIO {
  */
 export interface ActionTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
   mutating: true
-  plan(input: z.infer<S>, ctx: ToolContext): Promise<ActionPlan | { ok: false; error: string }>
+  plan(input: z.infer<S>, ctx: ToolContext): Promise<Outcome<ActionPlan>>
   execute(plan: ActionPlan, ctx: ToolContext, io: ActionIO): Promise<ToolResult>
 }
 
