@@ -61,6 +61,28 @@ const noSpreadIntoCalls = [
   },
 ]
 
+// VS Code's rule against `in`: it asks a structural question of a value whose type should already say.
+// A rule of its own (not no-restricted-syntax, which is an error for the spreads above) so it can warn.
+const noInOperator = {
+  meta: {
+    type: 'suggestion',
+    docs: { description: 'Disallow the `in` operator' },
+    messages: {
+      noIn: "Don't probe a union with `in`: discriminate on a field (`ok`, `kind`, `type`), or decode unknown input with zod.",
+    },
+    schema: [],
+  },
+  /** @param {import('eslint').Rule.RuleContext} context */
+  create(context) {
+    return {
+      /** @param {import('estree').BinaryExpression} node */
+      "BinaryExpression[operator='in']"(node) {
+        context.report({ node, messageId: 'noIn' })
+      },
+    }
+  },
+}
+
 export default defineConfig(
   {
     ignores: [
@@ -133,5 +155,23 @@ export default defineConfig(
   {
     files: ['**/*.{js,mjs,cjs,ts,tsx}'],
     rules: { 'no-restricted-syntax': ['error', ...noSpreadIntoCalls] },
+  },
+  // Shape of the code (warnings: they point at what to split or type, they do not block a build).
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { stepwise: { rules: { 'no-in-operator': noInOperator } } },
+    rules: {
+      // 80 lines without blanks and comments: a function that does one thing fits on a screen. A
+      // component or a closure that owns state (createX) past it holds more than one concept.
+      'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
+      // Four positional parameters at most; past that the caller cannot tell which is which: pass an object.
+      'max-params': ['warn', { max: 4 }],
+      'stepwise/no-in-operator': 'warn',
+      // A cast that narrows (`x as Foo` where x is wider) is an unchecked claim: decode with zod or narrow
+      // with a discriminant instead.
+      '@typescript-eslint/no-unsafe-type-assertion': 'warn',
+    },
   },
 )

@@ -1,8 +1,9 @@
 import { ProviderError, type ModelProvider } from '../providers/types'
 import { isProviderId, providerDescriptor, type ProviderDescriptor } from '../../shared/providers'
+import type { ErrorCode } from '../../shared/protocol'
 
 export interface DescribedError {
-  code: string
+  code: ErrorCode
   message: string
   hint?: string
 }
@@ -88,7 +89,7 @@ function hintFor(code: string, provider: Where, audience: ErrorAudience): string
   }
 }
 
-const CODES: Record<ProviderError['kind'], string> = {
+const CODES: Record<ProviderError['kind'], ErrorCode> = {
   network: 'model-unreachable',
   auth: 'auth',
   quota: 'quota',

@@ -160,7 +160,7 @@ export async function runAction(
   const policy = deps.policy()
   if (policy === 'read-only') return readOnlyError(tool.name)
   const plan = await tool.plan(input, deps.toolContext)
-  if ('ok' in plan) return plan
+  if (!plan.ok) return plan
   const subject = await commandSubject(plan, deps.toolContext)
   const decision = decideCall(deps, callId, subject)
   if (decision.action === 'refuse') {

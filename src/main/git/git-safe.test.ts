@@ -108,7 +108,7 @@ function freshRepo(): string {
 
 async function planOf(ctx: ToolContext, input: unknown): Promise<ActionPlan> {
   const plan = await gitCommitTool.plan(gitCommitTool.input.parse(input), ctx)
-  if ('ok' in plan) throw new Error(`expected a plan, got ${plan.error}`)
+  if (!plan.ok) throw new Error(`expected a plan, got ${plan.error}`)
   return plan
 }
 

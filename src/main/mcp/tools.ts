@@ -107,7 +107,7 @@ export function mcpTool(server: string, info: McpToolInfo, caller: McpCaller): M
     call,
     // The plan/execute pair serves hosts that run actions generically; the loop uses agent/mcp-run.ts.
     async plan(input) {
-      return { summary: describeCall(server, info.name, input), verdict: 'ask', data: input }
+      return { ok: true, summary: describeCall(server, info.name, input), verdict: 'ask', data: input }
     },
     async execute(plan, ctx, io): Promise<ToolResult> {
       const converted = await call(plan.data as Record<string, unknown>, {

@@ -5,6 +5,7 @@ import { int, optionalString } from '../tools/schema'
 import { countLines } from '../tools/text'
 import { decodeText } from '../../shared/text-bytes'
 import type { ReadTool } from '../tools/types'
+import { resolvePath, readGated } from '../tools/files'
 
 /*
  * report_finding: the one tool only a review offers. It changes nothing on disk,
@@ -71,8 +72,8 @@ export function createReportFindingTool(opts: ReportFindingOptions): ReadTool<ty
       'Report one review finding: a problem at a line of a file, with its severity, category, what is wrong and a suggested fix. Call it once per problem.',
     input: findingInput,
     async run(input, ctx) {
-      const file = ctx.sandbox.resolve(input.file)
-      if ('error' in file) return { ok: false, error: file.error }
+      const file = resolvePath(ctx, input.file)
+      if (!file.ok) return { ok: false, error: file.error }
       let data: Buffer
       try {
         const stat = await fs.stat(file.abs)
@@ -81,8 +82,8 @@ export function createReportFindingTool(opts: ReportFindingOptions): ReadTool<ty
             ok: false,
             error: `"${file.rel}" is not a file; report findings against a file (line 0 for the whole file).`,
           }
-        const read = ctx.sandbox.gate.read(file, { maxBytes: 64 * 1024 * 1024 })
-        if ('error' in read) return { ok: false, error: read.error }
+        const read = readGated(ctx.sandbox.gate, file, { maxBytes: 64 * 1024 * 1024 })
+        if (!read.ok) return { ok: false, error: read.error }
         data = read.data
       } catch {
         return {

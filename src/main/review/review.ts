@@ -83,7 +83,7 @@ export async function runReview(
 ): Promise<ReviewResult | { ok: false; error: string }> {
   const sandbox = await createSandbox(opts.repo)
   const scope = await resolveTarget(sandbox, opts.target)
-  if ('ok' in scope) return scope
+  if (!scope.ok) return scope
   if (scope.files.length === 0)
     return {
       ok: true,

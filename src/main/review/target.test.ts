@@ -8,13 +8,14 @@ import { reviewTask } from './task'
 
 async function scopeOf(root: string, target?: string): Promise<ReviewScope> {
   const scope = await resolveTarget(await createSandbox(root), target)
-  if ('ok' in scope) throw new Error(scope.error)
-  return scope
+  if (!scope.ok) throw new Error(scope.error)
+  const { ok: _ok, ...fields } = scope
+  return fields
 }
 
 async function errorFor(root: string, target?: string): Promise<string> {
   const scope = await resolveTarget(await createSandbox(root), target)
-  if (!('ok' in scope)) throw new Error(`expected an error, got ${JSON.stringify(scope)}`)
+  if (scope.ok) throw new Error(`expected an error, got ${JSON.stringify(scope)}`)
   return scope.error
 }
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises'
 import type { Sandbox } from '../containment/types'
+import type { Outcome } from '../tools/types'
 import {
   capText,
   commitExists,
@@ -12,6 +13,7 @@ import {
   type GitRepo,
 } from '../tools/git-repo'
 import { readStatus } from '../tools/git-status'
+import { resolvePath } from '../tools/files'
 
 /*
  * What `stepwise review [TARGET]` reviews: a file, a folder, `git:REF` (one commit),
@@ -38,7 +40,7 @@ export interface ReviewScope {
   linesMatchWorkingTree: boolean
 }
 
-export type TargetResult = ReviewScope | { ok: false; error: string }
+export type TargetResult = Outcome<ReviewScope>
 
 /** Most diff lines and bytes put in the task; the rest is one tool call away. */
 const PROMPT_DIFF_LINES = 800
@@ -56,9 +58,9 @@ export async function resolveTarget(sandbox: Sandbox, target: string | undefined
   return pathTarget(sandbox, spec)
 }
 
-async function repoFor(sandbox: Sandbox, what: string): Promise<GitRepo | { ok: false; error: string }> {
+async function repoFor(sandbox: Sandbox, what: string): Promise<Outcome<GitRepo>> {
   const repo = await openRepo({ root: sandbox.root, isDenied: (rel) => sandbox.isDenied(rel) })
-  if ('ok' in repo)
+  if (!repo.ok)
     return {
       ok: false,
       error: `${what} needs a git repository, and ${sandbox.root} is not one. Name a file or folder to review instead (${TARGET_FORMS}).`,
@@ -66,20 +68,25 @@ async function repoFor(sandbox: Sandbox, what: string): Promise<GitRepo | { ok: 
   return repo
 }
 
-function withDiff(scope: Omit<ReviewScope, 'diff' | 'diffTruncated'>, diff: string): ReviewScope {
+function withDiff(scope: Omit<ReviewScope, 'diff' | 'diffTruncated'>, diff: string): TargetResult {
   const capped = capText(diff, PROMPT_DIFF_BYTES, PROMPT_DIFF_LINES)
-  return { ...scope, diff: capped.text, ...(capped.truncated ? { diffTruncated: capped.truncated } : {}) }
+  return {
+    ok: true,
+    ...scope,
+    diff: capped.text,
+    ...(capped.truncated ? { diffTruncated: capped.truncated } : {}),
+  }
 }
 
 async function uncommittedChanges(sandbox: Sandbox): Promise<TargetResult> {
   const repo = await repoFor(sandbox, 'Reviewing the uncommitted changes (no TARGET)')
-  if ('ok' in repo) return repo
+  if (!repo.ok) return repo
   const committed = await hasCommits(repo)
   // Before the first commit everything staged is new: compare the index with the empty tree.
   const diff = await filteredDiff(repo, 'diff', committed ? ['HEAD'] : ['--cached'], [], sandbox.denyPatterns)
-  if ('ok' in diff) return { ok: false, error: diff.error }
+  if (!diff.ok) return { ok: false, error: diff.error }
   const status = await readStatus(repo, { allUntracked: true })
-  if ('ok' in status) return { ok: false, error: status.error }
+  if (!status.ok) return { ok: false, error: status.error }
   const files = new Set([...diff.files.map((f) => f.path), ...status.untracked])
   return withDiff(
     {
@@ -101,7 +108,7 @@ async function gitTarget(sandbox: Sandbox, ref: string): Promise<TargetResult> {
   const problem = refProblem(ref, { allowRange: true })
   if (problem) return { ok: false, error: `bad target "git:${ref}": ${problem}` }
   const repo = await repoFor(sandbox, `git:${ref}`)
-  if ('ok' in repo) return repo
+  if (!repo.ok) return repo
   if (!(await commitExists(repo, ref)))
     return {
       ok: false,
@@ -109,7 +116,7 @@ async function gitTarget(sandbox: Sandbox, ref: string): Promise<TargetResult> {
     }
   if (isRange) {
     const diff = await filteredDiff(repo, 'diff', [ref], [], sandbox.denyPatterns)
-    if ('ok' in diff) return { ok: false, error: diff.error }
+    if (!diff.ok) return { ok: false, error: diff.error }
     const end = ref.split(/\.\.\.?/)[1] || 'HEAD'
     return withDiff(
       {
@@ -126,7 +133,7 @@ async function gitTarget(sandbox: Sandbox, ref: string): Promise<TargetResult> {
   const meta = await gitRaw(repo, ['show', '-s', '--format=%h%x1f%s', `${ref}^{commit}`])
   const [short, subject] = typeof meta === 'string' ? meta.trim().split('\x1f') : [ref, '']
   const diff = await filteredDiff(repo, 'show', [`${ref}^{commit}`], [], sandbox.denyPatterns)
-  if ('ok' in diff) return { ok: false, error: diff.error }
+  if (!diff.ok) return { ok: false, error: diff.error }
   return withDiff(
     {
       kind: 'commit',
@@ -141,8 +148,8 @@ async function gitTarget(sandbox: Sandbox, ref: string): Promise<TargetResult> {
 }
 
 async function pathTarget(sandbox: Sandbox, spec: string): Promise<TargetResult> {
-  const resolved = sandbox.resolve(spec)
-  if ('error' in resolved) return { ok: false, error: `cannot review "${spec}": ${resolved.error}` }
+  const resolved = resolvePath({ sandbox }, spec)
+  if (!resolved.ok) return { ok: false, error: `cannot review "${spec}": ${resolved.error}` }
   let isDir: boolean
   try {
     isDir = (await fs.stat(resolved.abs)).isDirectory()
@@ -154,6 +161,7 @@ async function pathTarget(sandbox: Sandbox, spec: string): Promise<TargetResult>
   }
   if (!isDir)
     return {
+      ok: true,
       kind: 'file',
       label: `the file ${resolved.rel}`,
       files: [resolved.rel],
@@ -163,6 +171,7 @@ async function pathTarget(sandbox: Sandbox, spec: string): Promise<TargetResult>
   const prefix = resolved.rel === '.' ? undefined : resolved.rel
   const { files, truncated } = await sandbox.listFiles({ prefix, limit: FOLDER_FILES_MAX })
   return {
+    ok: true,
     kind: 'folder',
     label: prefix ? `the folder ${prefix}/` : 'the whole project',
     files,

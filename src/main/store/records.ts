@@ -8,7 +8,8 @@
  * (a row whose process is gone reads as `interrupted`: store/liveness.ts). The rest: how the last
  * turn ended.
  */
-export type SessionStatus = 'idle' | 'running' | 'done' | 'step-limit' | 'error' | 'interrupted'
+export type { SessionStatus } from '../../shared/protocol'
+import type { SessionStatus } from '../../shared/protocol'
 
 export interface SessionRow {
   id: string

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import { diffStat } from '../../shared/diff'
 import { readWithFingerprint, sameContent } from '../containment/fingerprint'
-import { fail } from './files'
+import { fail, resolvePath } from './files'
 import { beginTempWrite, tempPathFor } from '../containment/temp-files'
 import { byteLength, countLines } from './text'
 import type { FileChange, ToolContext, ToolResult } from './types'
@@ -31,8 +31,8 @@ export async function applyFileChange(
   finalAfter?: string | null,
   opts: { force?: boolean } = {},
 ): Promise<ToolResult> {
-  const file = ctx.sandbox.resolve(change.path)
-  if ('error' in file) return fail(file.error)
+  const file = resolvePath(ctx, change.path)
+  if (!file.ok) return fail(file.error)
 
   let current: Awaited<ReturnType<typeof readWithFingerprint>>
   try {

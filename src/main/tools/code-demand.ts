@@ -5,7 +5,7 @@ import type { FileFacts } from '../index/types'
 import type { ResolvedPath } from '../containment/types'
 import { definitionsOf } from '../index/graph'
 import { cap } from './code-outline'
-import { MAX_LOAD_BYTES, resolvePath } from './files'
+import { MAX_LOAD_BYTES, readGated, resolveGated, resolvePath } from './files'
 import { splitLines } from './text'
 import { decodeText } from '../../shared/text-bytes'
 import type { ToolContext, ToolResult } from './types'
@@ -39,8 +39,8 @@ export async function factsOnDemand(ctx: ToolContext, file: ResolvedPath): Promi
   if (!byFile) cache.set(ctx, (byFile = new Map()))
   const hit = byFile.get(file.rel)
   if (hit?.stamp === stamp) return hit.facts
-  const read = ctx.sandbox.gate.read(file, { maxBytes: MAX_LOAD_BYTES })
-  if ('error' in read) return undefined
+  const read = readGated(ctx.sandbox.gate, file, { maxBytes: MAX_LOAD_BYTES })
+  if (!read.ok) return undefined
   const { facts } = await analyzeFile(file.rel, read.data)
   byFile.set(file.rel, { stamp, facts })
   return facts
@@ -125,7 +125,7 @@ export async function definitionsOutsideIndex(ctx: ToolContext, index: CodeIndex
   const out: ReturnType<CodeIndex['definitions']> = []
   for (const rel of await unindexedFilesMentioning(ctx, index, name)) {
     const file = resolvePath(ctx, rel)
-    const facts = 'error' in file ? undefined : await factsOnDemand(ctx, file)
+    const facts = !file.ok ? undefined : await factsOnDemand(ctx, file)
     if (!facts) continue
     for (const d of definitionsOf(rel, facts))
       if (d.name === name && (!symbol.includes('.') || `${d.parent}.${d.name}` === symbol)) out.push(d)
@@ -141,9 +141,9 @@ export async function lineTexts(
   for (const p of new Set(refs.map((r) => r.path))) {
     // Through the gate now, not as indexed: a file swapped for a link out of the project (or
     // to a secret) since the index read it shows nothing.
-    const file = ctx.sandbox.gate.resolve(p)
-    const read = 'error' in file ? file : ctx.sandbox.gate.read(file, { maxBytes: MAX_LOAD_BYTES })
-    out.set(p, 'error' in read ? [] : splitLines(decodeText(read.data).text))
+    const file = resolveGated(ctx.sandbox.gate, p)
+    const read = !file.ok ? file : readGated(ctx.sandbox.gate, file, { maxBytes: MAX_LOAD_BYTES })
+    out.set(p, !read.ok ? [] : splitLines(decodeText(read.data).text))
   }
   return out
 }

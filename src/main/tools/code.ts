@@ -12,10 +12,10 @@ import {
   mentionsOutsideIndex,
   notePartial,
 } from './code-demand'
-import { fail, loadTextFile, resolvePath, statKind, type ToolError } from './files'
+import { fail, loadTextFile, resolvePath, statKind } from './files'
 import { optionalString, pathArg } from './schema'
 import { numberedView, splitLines, truncatedItems, truncatedLines } from './text'
-import type { ReadTool, ToolContext, ToolResult } from './types'
+import type { Outcome, ReadTool, ToolContext, ToolResult } from './types'
 import { pushAll } from '../../shared/arrays'
 
 /*
@@ -36,10 +36,10 @@ const MAX_LINE_TEXT = 200
 const NO_INDEX =
   'The code index is not available in this session (it is still being built, or indexing is off). Use list_files, search_in_files and read_file instead.'
 
-type Scope =
+type Scope = Outcome<
   | { index: CodeIndex; rel?: string; kind: 'all' | 'directory' }
   | { index: CodeIndex; rel: string; kind: 'file'; facts: FileFacts; onDemand?: true }
-  | ToolError
+>
 
 /**
  * The index and, when given, the path resolved through the sandbox and classified. A file
@@ -48,18 +48,19 @@ type Scope =
 async function scope(ctx: ToolContext, input: string | undefined): Promise<Scope> {
   const index = ctx.index
   if (!index) return fail(NO_INDEX)
-  if (input === undefined || input.trim() === '' || input.trim() === '.') return { index, kind: 'all' }
+  if (input === undefined || input.trim() === '' || input.trim() === '.')
+    return { ok: true, index, kind: 'all' }
   const resolved = resolvePath(ctx, input)
-  if ('error' in resolved) return resolved
-  if (resolved.rel === '.') return { index, kind: 'all' }
+  if (!resolved.ok) return resolved
+  if (resolved.rel === '.') return { ok: true, index, kind: 'all' }
   const indexed = index.file(resolved.rel)
-  if (indexed) return { index, rel: resolved.rel, kind: 'file', facts: indexed }
+  if (indexed) return { ok: true, index, rel: resolved.rel, kind: 'file', facts: indexed }
   const { kind } = await statKind(resolved.abs)
-  if (kind === 'directory') return { index, rel: resolved.rel, kind: 'directory' }
+  if (kind === 'directory') return { ok: true, index, rel: resolved.rel, kind: 'directory' }
   if (kind === 'missing')
     return fail(`"${input}" does not exist. Call get_structure without a path to see the project's layout.`)
   const facts = kind === 'file' ? await factsOnDemand(ctx, resolved) : undefined
-  if (facts) return { index, rel: resolved.rel, kind: 'file', facts, onDemand: true }
+  if (facts) return { ok: true, index, rel: resolved.rel, kind: 'file', facts, onDemand: true }
   return fail(
     `"${resolved.rel}" is not in the code index (ignored, too large, or not a regular file). Use read_file to read it.`,
   )
@@ -68,11 +69,11 @@ async function scope(ctx: ToolContext, input: string | undefined): Promise<Scope
 function indexedFile(
   s: Scope,
   input: string,
-): { index: CodeIndex; rel: string; facts: FileFacts; onDemand?: true } | ToolError {
-  if ('ok' in s) return s
+): Outcome<{ index: CodeIndex; rel: string; facts: FileFacts; onDemand?: true }> {
+  if (!s.ok) return s
   if (s.kind !== 'file')
     return fail(`"${input}" is a directory; give a file path (get_structure lists the files in it).`)
-  return { index: s.index, rel: s.rel, facts: s.facts, onDemand: s.onDemand }
+  return { ok: true, index: s.index, rel: s.rel, facts: s.facts, onDemand: s.onDemand }
 }
 
 const structureInput = z.object({
@@ -90,7 +91,7 @@ export const getStructureTool: ReadTool<typeof structureInput> = {
   input: structureInput,
   async run(input, ctx) {
     const s = await scope(ctx, input.path)
-    if ('ok' in s) return s
+    if (!s.ok) return s
     if (s.kind === 'file') return { ok: true, path: s.rel, ...outline(s.facts) }
     const paths = s.index.paths(s.rel)
     const result: Record<string, unknown> & { ok: true } = {
@@ -122,21 +123,16 @@ export const getStructureTool: ReadTool<typeof structureInput> = {
 }
 
 /** The numbered source of lines `from`..`to`, read from disk now. */
-async function sourceOf(
-  ctx: ToolContext,
-  rel: string,
-  from: number,
-  to: number,
-): Promise<ToolError | Record<string, unknown>> {
+async function sourceOf(ctx: ToolContext, rel: string, from: number, to: number): Promise<ToolResult> {
   const resolved = resolvePath(ctx, rel)
-  if ('error' in resolved) return resolved
+  if (!resolved.ok) return resolved
   const loaded = await loadTextFile(resolved, ctx.sandbox.gate)
-  if ('error' in loaded) return loaded
+  if (!loaded.ok) return loaded
   const all = splitLines(loaded.text)
   if (from > all.length)
     return fail(`"${rel}" changed since it was indexed (it has only ${all.length} lines now). Use read_file.`)
   const view = numberedView(all, from, Math.min(to, all.length), ctx.limits.maxReadBytes)
-  const out: Record<string, unknown> = { start_line: from, end_line: view.lastLine, source: view.content }
+  const out: ToolResult = { ok: true, start_line: from, end_line: view.lastLine, source: view.content }
   if (view.remaining > 0)
     out.truncated = `${truncatedLines(view.lastLine - from + 1, view.remaining)} Call read_file with start_line=${view.lastLine + 1} to continue.`
   return out
@@ -176,7 +172,7 @@ export const getFunctionTool: ReadTool<typeof functionInput> = {
   input: functionInput,
   async run(input, ctx) {
     const file = indexedFile(await scope(ctx, input.path), input.path)
-    if ('ok' in file) return file
+    if (!file.ok) return file
     const found = findFunction(file.facts, input.name.trim())
     if (Array.isArray(found))
       return fail(
@@ -187,13 +183,12 @@ export const getFunctionTool: ReadTool<typeof functionInput> = {
           ' Use find_definition to search the whole project.',
       )
     const source = await sourceOf(ctx, file.rel, found.fn.line, found.fn.endLine)
-    if ('ok' in source) return source as ToolError
+    if (!source.ok) return source
     return {
-      ok: true,
+      ...source,
       path: file.rel,
       name: found.owner ? `${found.owner}.${found.fn.name}` : found.fn.name,
       signature: signature(found.fn.name, found.fn),
-      ...source,
     }
   },
 }
@@ -212,7 +207,7 @@ export const getClassTool: ReadTool<typeof classInput> = {
   input: classInput,
   async run(input, ctx) {
     const file = indexedFile(await scope(ctx, input.path), input.path)
-    if ('ok' in file) return file
+    if (!file.ok) return file
     const c = file.facts.classes.find((x) => x.name === input.name.trim())
     if (!c) {
       const names = file.facts.classes.map((x) => x.name)
@@ -223,8 +218,8 @@ export const getClassTool: ReadTool<typeof classInput> = {
       )
     }
     const source = await sourceOf(ctx, file.rel, c.line, c.endLine)
-    if ('ok' in source) return source as ToolError
-    return { ok: true, path: file.rel, ...classSummary(c), ...source }
+    if (!source.ok) return source
+    return { ...source, path: file.rel, ...classSummary(c) }
   },
 }
 
@@ -325,7 +320,7 @@ export const getDependenciesTool: ReadTool<typeof fileInput> = {
   input: fileInput,
   async run(input, ctx) {
     const file = indexedFile(await scope(ctx, input.path), input.path)
-    if ('ok' in file) return file
+    if (!file.ok) return file
     const deps = file.onDemand ? importsOf(file.facts) : file.index.dependencies(file.rel)
     return {
       ok: true,
@@ -353,7 +348,7 @@ export const getDependentsTool: ReadTool<typeof fileInput> = {
   input: fileInput,
   async run(input, ctx) {
     const file = indexedFile(await scope(ctx, input.path), input.path)
-    if ('ok' in file) return file
+    if (!file.ok) return file
     const all = file.index.dependents(file.rel)
     const result: ToolResult = { ok: true, path: file.rel, count: all.length }
     result.dependents = cap(all, MAX_DEPENDENTS, result, 'Use find_references for a single symbol instead.')
@@ -375,7 +370,7 @@ export const getComplexityTool: ReadTool<typeof optionalPathInput> = {
   input: optionalPathInput,
   async run(input, ctx) {
     const s = await scope(ctx, input.path)
-    if ('ok' in s) return s
+    if (!s.ok) return s
     if (s.kind === 'file') {
       const f = s.facts
       const fns = [
@@ -407,7 +402,7 @@ export const getTodosTool: ReadTool<typeof optionalPathInput> = {
   input: optionalPathInput,
   async run(input, ctx) {
     const s = await scope(ctx, input.path)
-    if ('ok' in s) return s
+    if (!s.ok) return s
     const facts = (p: string) => (s.kind === 'file' ? s.facts : s.index.file(p)!)
     const paths = s.kind === 'file' ? [s.rel] : s.index.paths(s.rel)
     const todos = paths.flatMap((p) =>

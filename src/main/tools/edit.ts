@@ -4,7 +4,7 @@ import { sameContent } from '../containment/fingerprint'
 import { fail, loadTextFile, resolvePath, statKind, type LoadedText, type ToolError } from './files'
 import { int, pathArg } from './schema'
 import { byteLength, formatBytes, splitLines } from './text'
-import type { FileChange, FileChangeTool, ToolContext } from './types'
+import type { FileChange, FileChangeTool, Outcome, ToolContext } from './types'
 
 /*
  * The edit family proposes changes and writes nothing: the agent loop asks for
@@ -30,7 +30,7 @@ export const writeFileTool: FileChangeTool<typeof writeFileInput> = {
   input: writeFileInput,
   async propose(input, ctx) {
     const file = resolvePath(ctx, input.path)
-    if ('error' in file) return file
+    if (!file.ok) return file
     const tooBig = checkWriteSize(input.content, ctx)
     if (tooBig) return tooBig
     const { kind } = await statKind(file.abs)
@@ -38,7 +38,7 @@ export const writeFileTool: FileChangeTool<typeof writeFileInput> = {
     if (kind === 'missing')
       return { path: file.rel, kind: 'create', before: null, after: input.content, fingerprint: null }
     const loaded = await loadReadFile(file, ctx, 'overwriting it with write_file')
-    if ('error' in loaded) return loaded
+    if (!loaded.ok) return loaded
     if (loaded.text === input.content)
       return fail(`write_file would not change "${file.rel}": the content is identical.`)
     return modify(file, loaded, input.content)
@@ -64,7 +64,7 @@ export const editFileTool: FileChangeTool<typeof editFileInput> = {
   input: editFileInput,
   async propose(input, ctx) {
     const file = resolvePath(ctx, input.path)
-    if ('error' in file) return file
+    if (!file.ok) return file
     if (input.old_string === '') {
       return fail(
         'old_string is empty. To create a file use write_file; to insert text, include the neighbouring line(s) in old_string and new_string.',
@@ -73,7 +73,7 @@ export const editFileTool: FileChangeTool<typeof editFileInput> = {
     if (input.old_string === input.new_string)
       return fail('old_string and new_string are identical; nothing would change.')
     const loaded = await loadTextFile(file, ctx.sandbox.gate)
-    if ('error' in loaded) return loaded
+    if (!loaded.ok) return loaded
     if (loaded.invalidUtf8) return fail(invalidUtf8Refusal(file.rel))
 
     const found = locate(loaded.text, input.old_string, input.new_string)
@@ -160,9 +160,9 @@ export const editLinesTool: FileChangeTool<typeof editLinesInput> = {
   input: editLinesInput,
   async propose(input, ctx) {
     const file = resolvePath(ctx, input.path)
-    if ('error' in file) return file
+    if (!file.ok) return file
     const loaded = await loadReadFile(file, ctx, 'editing it by line numbers')
-    if ('error' in loaded) return loaded
+    if (!loaded.ok) return loaded
     if (loaded.invalidUtf8) return fail(invalidUtf8Refusal(file.rel))
 
     const total = splitLines(loaded.text).length
@@ -217,12 +217,12 @@ export const deleteFileTool: FileChangeTool<typeof deleteFileInput> = {
   input: deleteFileInput,
   async propose(input, ctx) {
     const file = resolvePath(ctx, input.path)
-    if ('error' in file) return file
+    if (!file.ok) return file
     // Nothing to delete is an answer, not an error (the original contract): no change is proposed.
     if ((await statKind(file.abs)).kind === 'missing')
       return { ok: true, path: file.rel, deleted: false, reason: 'not_found' }
     const loaded = await loadTextFile(file, ctx.sandbox.gate)
-    if ('error' in loaded) {
+    if (!loaded.ok) {
       return loaded.error.includes('binary')
         ? fail(
             `"${file.rel}" is a binary file; delete_file only deletes text files. Ask the user to delete it.`,
@@ -244,10 +244,10 @@ async function loadReadFile(
   file: ResolvedPath,
   ctx: ToolContext,
   purpose: string,
-): Promise<LoadedText | ToolError> {
+): Promise<Outcome<LoadedText>> {
   const lastRead = ctx.reads.lastRead(file.rel)
   const loaded = await loadTextFile(file, ctx.sandbox.gate)
-  if ('error' in loaded) return loaded
+  if (!loaded.ok) return loaded
   if (!lastRead)
     return fail(
       `"${file.rel}" already exists and you have not read it in this session. Call read_file on it before ${purpose}.`,

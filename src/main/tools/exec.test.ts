@@ -13,8 +13,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 async function planOf(tool: ActionTool, input: unknown, ctx: ToolContext): Promise<ActionPlan> {
   const plan = await tool.plan(tool.input.parse(input), ctx)
-  if ('ok' in plan) throw new Error(`expected a plan, got ${plan.error}`)
-  return plan
+  if (!plan.ok) throw new Error(`expected a plan, got ${plan.error}`)
+  const { ok: _ok, ...fields } = plan
+  return fields
 }
 
 async function run(tool: ActionTool, input: unknown, ctx: ToolContext) {

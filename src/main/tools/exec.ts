@@ -16,7 +16,8 @@ import type { RunResult } from '../sandboxing/runner'
 import { MAX_TIMEOUT_S, settingsOf } from '../sandboxing/settings'
 import { formatFailure } from '../verify/verify'
 import { optionalInt, optionalString } from './schema'
-import type { ActionPlan, ActionTool, ToolContext, ToolResult } from './types'
+import type { ActionPlan, ActionTool, Outcome, ToolContext, ToolResult } from './types'
+import { resolvePath } from './files'
 
 /*
  * The exec family (docs/tools.md#the-families): run_command, run_tests, run_build, run_lint. Each
@@ -36,11 +37,12 @@ async function planFor(
   timeoutS: number,
   summary: string,
   prepared?: PreparedRun,
-): Promise<ActionPlan> {
+): Promise<Outcome<ActionPlan>> {
   const settings = settingsOf(ctx)
   const verdict = await checkCommand(command, settings, { root: ctx.root })
   const data: CommandData = { command, timeoutS, prepared }
   return {
+    ok: true,
     summary,
     command: { command, cwd: ctx.root },
     verdict: verdict.verdict,
@@ -124,8 +126,8 @@ export const runTestsTool: ActionTool<typeof runTestsInput> = {
   async plan(input, ctx) {
     let rel: string | undefined
     if (input.path && input.path.trim() !== '' && input.path.trim() !== '.') {
-      const resolved = ctx.sandbox.resolve(input.path)
-      if ('error' in resolved) return { ok: false, error: resolved.error }
+      const resolved = resolvePath(ctx, input.path)
+      if (!resolved.ok) return { ok: false, error: resolved.error }
       rel = resolved.rel
     }
     const prepared = prepareTests(ctx.root, { path: rel, filter: input.filter || undefined })
@@ -199,8 +201,8 @@ export const runLintTool: ActionTool<typeof runLintInput> = {
   async plan(input, ctx) {
     let rel: string | undefined
     if (input.path && input.path.trim() !== '' && input.path.trim() !== '.') {
-      const resolved = ctx.sandbox.resolve(input.path)
-      if ('error' in resolved) return { ok: false, error: resolved.error }
+      const resolved = resolvePath(ctx, input.path)
+      if (!resolved.ok) return { ok: false, error: resolved.error }
       rel = resolved.rel
     }
     const prepared = prepareLint(ctx.root, rel)

@@ -1,22 +1,47 @@
 import fs from 'node:fs/promises'
 import type { Gate } from '../containment/gate'
-import type { ResolvedPath } from '../containment/types'
+import type { GatedRead, GateRefusal, ResolvedPath } from '../containment/types'
 import { readWithFingerprint } from '../containment/fingerprint'
 import { formatBytes } from './text'
 import { decodeText, isBinary } from '../../shared/text-bytes'
 import type { FileFingerprint } from '../containment/fingerprint'
-import type { ToolContext } from './types'
+import type { Outcome, ToolContext, ToolFailure } from './types'
 
 /** Beyond this a file is not loaded into memory at all, whatever the range asked for. */
 export const MAX_LOAD_BYTES = 64 * 1024 * 1024
 
-export type ToolError = { ok: false; error: string }
+export type ToolError = ToolFailure
 export const fail = (error: string): ToolError => ({ ok: false, error })
 
+/**
+ * The sandbox answers a refusal as `{ error }` with no discriminant (its types predate `Outcome`):
+ * the one place the tools tell it apart, so every caller discriminates on `ok`.
+ */
+function refused<T extends object>(answer: T | GateRefusal): answer is GateRefusal {
+  // eslint-disable-next-line stepwise/no-in-operator -- the sandbox's refusal carries no `ok`; translated here once
+  return 'error' in answer
+}
+
 /** Resolves a model path through the sandbox, as a value or an error for the model. */
-export function resolvePath(ctx: ToolContext, input: string): ResolvedPath | ToolError {
-  const resolved = ctx.sandbox.resolve(input)
-  return 'error' in resolved ? fail(resolved.error) : resolved
+export function resolvePath(
+  ctx: Pick<ToolContext, 'sandbox'>,
+  input: string,
+  opts?: { allowDenied?: boolean },
+): Outcome<ResolvedPath> {
+  const resolved = ctx.sandbox.resolve(input, opts)
+  return refused(resolved) ? fail(resolved.error) : { ok: true, ...resolved }
+}
+
+/** Resolves a root-relative path through the gate itself (judged again now), as a value or an error. */
+export function resolveGated(gate: Gate, rel: string): Outcome<ResolvedPath> {
+  const resolved = gate.resolve(rel)
+  return refused(resolved) ? fail(resolved.error) : { ok: true, ...resolved }
+}
+
+/** Reads a resolved file through the sandbox's gate (secrets refused), as a value or an error for the model. */
+export function readGated(gate: Gate, file: ResolvedPath, opts: { maxBytes: number }): Outcome<GatedRead> {
+  const read = gate.read(file, opts)
+  return refused(read) ? fail(read.error) : { ok: true, ...read }
 }
 
 export type StatKind = 'missing' | 'file' | 'directory' | 'other'
@@ -42,7 +67,7 @@ export interface LoadedText {
  * An existing text file, or an error the model can act on (missing, a directory,
  * binary, too large to load).
  */
-export async function loadTextFile(file: ResolvedPath, gate: Gate): Promise<LoadedText | ToolError> {
+export async function loadTextFile(file: ResolvedPath, gate: Gate): Promise<Outcome<LoadedText>> {
   const { kind, size } = await statKind(file.abs)
   if (kind === 'missing')
     return fail(`"${file.rel}" does not exist. Use list_files to see which files exist.`)
@@ -72,5 +97,5 @@ export async function loadTextFile(file: ResolvedPath, gate: Gate): Promise<Load
     )
   }
   const { text, invalidUtf8 } = decodeText(loaded.data)
-  return { text, invalidUtf8, bytes: loaded.data.length, fingerprint: loaded.fingerprint }
+  return { ok: true, text, invalidUtf8, bytes: loaded.data.length, fingerprint: loaded.fingerprint }
 }

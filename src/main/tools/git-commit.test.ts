@@ -7,8 +7,9 @@ import type { ActionPlan, ToolContext } from './types'
 
 async function planOf(ctx: ToolContext, input: unknown): Promise<ActionPlan> {
   const plan = await gitCommitTool.plan(gitCommitTool.input.parse(input), ctx)
-  if ('ok' in plan) throw new Error(`expected a plan, got ${plan.error}`)
-  return plan
+  if (!plan.ok) throw new Error(`expected a plan, got ${plan.error}`)
+  const { ok: _ok, ...fields } = plan
+  return fields
 }
 
 const noIO = { onOutput: () => {} }

@@ -1,8 +1,9 @@
 import { z } from 'zod'
-import { COMMIT_TIMEOUT_MS, errorText, gitRaw, openRepo, type GitFailure, type GitRepo } from './git-repo'
+import { COMMIT_TIMEOUT_MS, errorText, gitRaw, openRepo, type GitRepo } from './git-repo'
 import { readStatus } from './git-status'
-import type { ActionPlan, ActionTool, ToolContext, ToolResult } from './types'
+import type { ActionPlan, ActionTool, Outcome, ToolContext, ToolResult } from './types'
 import { pushAll } from '../../shared/arrays'
+import { resolvePath } from './files'
 
 /*
  * git_commit: a mutation of the repository, so it is an ActionTool whose plan the
@@ -56,7 +57,7 @@ export function gitHooksAllowed(ctx: ToolContext): boolean {
 function repoFor(
   ctx: ToolContext,
   opts: { timeoutMs?: number; hooks?: boolean } = {},
-): Promise<GitRepo | GitFailure> {
+): Promise<Outcome<GitRepo>> {
   return openRepo({
     root: ctx.root,
     isDenied: (rel) => ctx.sandbox.isDenied(rel),
@@ -90,13 +91,13 @@ function summarize(data: CommitData): string {
 async function planCommit(
   input: z.infer<typeof commitInput>,
   ctx: ToolContext,
-): Promise<ActionPlan | GitFailure> {
+): Promise<Outcome<ActionPlan>> {
   const message = input.message.trim()
   if (!message) return { ok: false, error: 'The commit message is empty; write a short subject line.' }
   const repo = await repoFor(ctx)
-  if ('ok' in repo) return repo
+  if (!repo.ok) return repo
   const status = await readStatus(repo)
-  if ('ok' in status) return status
+  if (!status.ok) return status
   if (status.operation === 'rebase')
     return {
       ok: false,
@@ -113,8 +114,8 @@ async function planCommit(
   if (input.files && input.files.length > 0) {
     const named: string[] = []
     for (const raw of input.files) {
-      const file = ctx.sandbox.resolve(raw)
-      if ('error' in file) return { ok: false, error: file.error }
+      const file = resolvePath(ctx, raw)
+      if (!file.ok) return { ok: false, error: file.error }
       if (file.rel === '.')
         return {
           ok: false,
@@ -125,7 +126,7 @@ async function planCommit(
     }
     // Expand folders to their changed files and check each one: a folder may hold a .env.
     const scoped = await readStatus(repo, { pathspecs: named.map(lit), allUntracked: true })
-    if ('ok' in scoped) return scoped
+    if (!scoped.ok) return scoped
     if (scoped.hidden > 0)
       return {
         ok: false,
@@ -161,6 +162,7 @@ async function planCommit(
     }
   }
   return {
+    ok: true,
     summary: summarize(data),
     command: { command: commandLine(data), cwd: ctx.root },
     verdict: 'ask',
@@ -176,11 +178,11 @@ async function executeCommit(
 ): Promise<ToolResult> {
   const data = plan.data as CommitData
   const repo = await repoFor(ctx, { timeoutMs: COMMIT_TIMEOUT_MS, hooks: gitHooksAllowed(ctx) })
-  if ('ok' in repo) return repo
+  if (!repo.ok) return repo
   if (data.mode === 'index') {
     // The user approved a list of files: commit nothing else, even if the index moved meanwhile.
     const status = await readStatus(repo)
-    if ('ok' in status) return status
+    if (!status.ok) return status
     const now = status.staged.map((c) => c.path).sort()
     if (status.hiddenStaged > 0 || now.join('\0') !== data.files.join('\0'))
       return {

@@ -4,6 +4,7 @@ import { isInside } from '../containment/paths'
 import { openSafeGit, type SafeGit } from '../git/git-safe'
 import { MAX_LINES_PER_READ, byteLength, truncatedLines } from './text'
 import { pushAll } from '../../shared/arrays'
+import type { Outcome, ToolFailure } from './types'
 
 /*
  * The git tools' access to the repository (through git-safe: nothing the
@@ -12,7 +13,7 @@ import { pushAll } from '../../shared/arrays'
  * first, denied files excluded by pathspec, and the text filtered per file again.
  */
 
-export type GitFailure = { ok: false; error: string }
+export type GitFailure = ToolFailure
 const fail = (error: string): GitFailure => ({ ok: false, error })
 
 export const NOT_A_REPO =
@@ -42,7 +43,7 @@ export interface RepoOptions {
 }
 
 /** The repository holding the project root, or the not-a-repository error for the model. */
-export async function openRepo(opts: RepoOptions): Promise<GitRepo | GitFailure> {
+export async function openRepo(opts: RepoOptions): Promise<Outcome<GitRepo>> {
   let git: SafeGit
   let toplevel: string
   try {
@@ -65,7 +66,7 @@ export async function openRepo(opts: RepoOptions): Promise<GitRepo | GitFailure>
     return fail(
       `This repository's work tree (${top}) does not contain the project folder, so the git tools refuse to use it.`,
     )
-  return { git, root: opts.root, prefix, isDenied: opts.isDenied }
+  return { ok: true, git, root: opts.root, prefix, isDenied: opts.isDenied }
 }
 
 export function errorText(err: unknown): string {
@@ -191,7 +192,7 @@ export async function filteredDiff(
   revArgs: string[],
   pathspecs: string[],
   denyPatterns: readonly string[],
-): Promise<FilteredDiff | GitFailure> {
+): Promise<Outcome<FilteredDiff>> {
   const common = [
     command,
     '--no-color',
@@ -224,7 +225,7 @@ export async function filteredDiff(
   const text = await gitRaw(repo, [...common, ...revArgs, '--', ...pathspecs, ...excludes, ...literal])
   if (typeof text !== 'string') return text
   const { diff, hidden } = dropDeniedSections(text, repo.isDenied)
-  return { files, hidden: Math.max(denied.length, hidden), diff }
+  return { ok: true, files, hidden: Math.max(denied.length, hidden), diff }
 }
 
 /** Removes every file section whose path is denied; the last line of defence. */

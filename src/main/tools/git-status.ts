@@ -4,11 +4,11 @@ import {
   hasCommits,
   operationInProgress,
   toProjectPath,
-  type GitFailure,
   type GitRepo,
   type Operation,
 } from './git-repo'
 import { pushAll } from '../../shared/arrays'
+import type { Outcome } from './types'
 
 /** The working tree's state as git_status and git_commit see it, denied paths left out. */
 
@@ -110,7 +110,7 @@ export function parseStatusV2(out: string): { header: StatusHeader; entries: Sta
 export async function readStatus(
   repo: GitRepo,
   opts: { pathspecs?: string[]; allUntracked?: boolean } = {},
-): Promise<RepoStatus | GitFailure> {
+): Promise<Outcome<RepoStatus>> {
   let parsed: ReturnType<typeof parseStatusV2>
   try {
     const args = [
@@ -173,7 +173,7 @@ export async function readStatus(
     const unstaged = KINDS[file.workTree]
     if (unstaged) result.unstaged.push({ path: rel, status: unstaged })
   }
-  return result
+  return { ok: true, ...result }
 }
 
 export function isClean(status: RepoStatus): boolean {

@@ -15,7 +15,8 @@ import { viewLines } from './read'
 import { optionalBool, optionalInt, optionalString } from './schema'
 import { truncatedItems } from './text'
 import { decodeText, isBinary } from '../../shared/text-bytes'
-import type { ReadTool, ToolContext, ToolDefinition, ToolResult } from './types'
+import type { Outcome, ReadTool, ToolContext, ToolDefinition, ToolResult } from './types'
+import { resolvePath } from './files'
 
 /*
  * The git family (docs/tools.md#the-families), through git-safe (no program the repository
@@ -28,7 +29,7 @@ const LOG_MAX = 200
 /** Most entries per status list. */
 const STATUS_MAX = 500
 
-export function repoOf(ctx: ToolContext, timeoutMs?: number): Promise<GitRepo | GitFailure> {
+export function repoOf(ctx: ToolContext, timeoutMs?: number): Promise<Outcome<GitRepo>> {
   return openRepo({
     root: ctx.root,
     isDenied: (rel) => ctx.sandbox.isDenied(rel),
@@ -54,9 +55,9 @@ export const gitStatusTool: ReadTool<typeof noInput> = {
   input: noInput,
   async run(_input, ctx) {
     const repo = await repoOf(ctx)
-    if ('ok' in repo) return repo
+    if (!repo.ok) return repo
     const status = await readStatus(repo)
-    if ('ok' in status) return status
+    if (!status.ok) return status
     const result: ToolResult = {
       ok: true,
       branch: status.branch,
@@ -110,7 +111,7 @@ export const gitDiffTool: ReadTool<typeof diffInput> = {
   input: diffInput,
   async run(input, ctx) {
     const repo = await repoOf(ctx)
-    if ('ok' in repo) return repo
+    if (!repo.ok) return repo
     const revArgs: string[] = []
     const ref = input.ref?.trim() || undefined
     if (ref) {
@@ -126,12 +127,12 @@ export const gitDiffTool: ReadTool<typeof diffInput> = {
     if (ref) revArgs.push(ref)
     const pathspecs: string[] = []
     if (input.path !== undefined && input.path.trim() !== '' && input.path.trim() !== '.') {
-      const file = ctx.sandbox.resolve(input.path)
-      if ('error' in file) return { ok: false, error: file.error }
+      const file = resolvePath(ctx, input.path)
+      if (!file.ok) return { ok: false, error: file.error }
       pathspecs.push(`:(literal)${file.rel}`)
     }
     const diff = await filteredDiff(repo, 'diff', revArgs, pathspecs, ctx.sandbox.denyPatterns)
-    if ('ok' in diff) return explainRevisionError(diff, ref)
+    if (!diff.ok) return explainRevisionError(diff, ref)
     const capped = capText(diff.diff, ctx.limits.maxReadBytes)
     const result: ToolResult = {
       ok: true,
@@ -184,7 +185,7 @@ export const gitLogTool: ReadTool<typeof logInput> = {
   input: logInput,
   async run(input, ctx) {
     const repo = await repoOf(ctx)
-    if ('ok' in repo) return repo
+    if (!repo.ok) return repo
     if (!(await hasCommits(repo)))
       return { ok: true, commits: [], count: 0, note: 'The repository has no commits yet.' }
     const limit = Math.min(input.limit ?? LOG_DEFAULT, LOG_MAX)
@@ -231,7 +232,7 @@ export const gitShowTool: ReadTool<typeof showInput> = {
   input: showInput,
   async run(input, ctx) {
     const repo = await repoOf(ctx)
-    if ('ok' in repo) return repo
+    if (!repo.ok) return repo
     const colon = input.ref.indexOf(':')
     if (colon >= 0) return showFileAt(repo, ctx, input.ref.slice(0, colon), input.ref.slice(colon + 1))
     const ref = input.ref.trim()
@@ -259,7 +260,7 @@ export const gitShowTool: ReadTool<typeof showInput> = {
     if (typeof meta !== 'string') return explainRevisionError(meta, ref)
     const [hash, parents, author, date, ...message] = meta.split('\x1f')
     const diff = await filteredDiff(repo, 'show', [`${ref}^{commit}`], [], ctx.sandbox.denyPatterns)
-    if ('ok' in diff) return explainRevisionError(diff, ref)
+    if (!diff.ok) return explainRevisionError(diff, ref)
     const capped = capText(diff.diff, ctx.limits.maxReadBytes)
     const result: ToolResult = {
       ok: true,
@@ -287,8 +288,8 @@ async function showFileAt(
   const rev = ref.trim() || 'HEAD'
   const problem = refProblem(rev)
   if (problem) return { ok: false, error: problem }
-  const file = ctx.sandbox.resolve(rawPath.trim() || '.')
-  if ('error' in file) return { ok: false, error: file.error }
+  const file = resolvePath(ctx, rawPath.trim() || '.')
+  if (!file.ok) return { ok: false, error: file.error }
   const spec = `${rev}:./${file.rel === '.' ? '' : file.rel}`
   const type = await gitRaw(repo, ['cat-file', '-t', spec])
   if (typeof type !== 'string')
@@ -315,7 +316,7 @@ async function showFileAt(
     ctx.limits.maxReadBytes,
     () => 'Read the current version with read_file, or compare with git_diff.',
   )
-  if ('error' in view) return view
+  if (!view.ok) return view
   return { ok: true, ref: rev, path: file.rel, ...view.fields }
 }
 

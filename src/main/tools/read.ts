@@ -2,7 +2,7 @@ import fs from 'node:fs/promises'
 import { z } from 'zod'
 import { createGlobFilter } from '../containment/globs'
 import { unreadablePaths, type UnreadablePath } from '../containment/ripgrep'
-import { fail, loadTextFile, resolvePath, statKind, type ToolError } from './files'
+import { fail, loadTextFile, readGated, resolvePath, statKind } from './files'
 import { optionalBool, optionalInt, optionalString, pathArg } from './schema'
 import {
   EMPTY_FILE,
@@ -16,7 +16,7 @@ import {
   truncatedSearch,
 } from './text'
 import { decodeText, isBinary } from '../../shared/text-bytes'
-import type { ReadTool, ToolResult } from './types'
+import type { Outcome, ReadTool, ToolResult } from './types'
 
 const LIST_DEFAULT = 1000
 const LIST_MAX = 10_000
@@ -55,7 +55,7 @@ export const listFilesTool: ReadTool<typeof listFilesInput> = {
     let prefix: string | undefined
     if (input.prefix !== undefined && input.prefix.trim() !== '' && input.prefix.trim() !== '.') {
       const dir = resolvePath(ctx, input.prefix)
-      if ('error' in dir) return dir
+      if (!dir.ok) return dir
       const { kind } = await statKind(dir.abs)
       if (kind === 'missing')
         return fail(
@@ -117,12 +117,12 @@ export const readFileTool: ReadTool<typeof readFileInput> = {
   input: readFileInput,
   async run(input, ctx) {
     const file = resolvePath(ctx, input.path)
-    if ('error' in file) return file
+    if (!file.ok) return file
     const loaded = await loadTextFile(file, ctx.sandbox.gate)
-    if ('error' in loaded) return loaded
+    if (!loaded.ok) return loaded
     ctx.reads.recordRead(file.rel, loaded.fingerprint)
     const view = viewLines(loaded.text, input.start_line, input.end_line, ctx.limits.maxReadBytes)
-    if ('error' in view) return view
+    if (!view.ok) return view
     return {
       ok: true,
       path: file.rel,
@@ -141,12 +141,12 @@ export function viewLines(
   maxBytes: number,
   continueHint: (nextLine: number) => string = (next) =>
     `Call read_file again with start_line=${next} to continue.`,
-): ToolError | { fields: Record<string, unknown> } {
+): Outcome<{ fields: Record<string, unknown> }> {
   const lines = splitLines(text)
   const total = lines.length
   if (total === 0) {
     if ((start ?? 1) > 1) return fail(`The file is empty (0 lines); there is no line ${start}.`)
-    return { fields: { total_lines: 0, content: EMPTY_FILE } }
+    return { ok: true, fields: { total_lines: 0, content: EMPTY_FILE } }
   }
   const from = start ?? 1
   if (from > total) return fail(`start_line ${from} is past the end of the file, which has ${total} lines.`)
@@ -164,7 +164,7 @@ export function viewLines(
     const shown = view.lastLine - view.firstLine + 1
     fields.truncated = `${truncatedLines(shown, view.remaining)} ${continueHint(view.lastLine + 1)}`
   }
-  return { fields }
+  return { ok: true, fields }
 }
 
 export function textMeta(text: string, invalidUtf8: boolean): Record<string, unknown> {
@@ -190,7 +190,7 @@ export const fileInfoTool: ReadTool<typeof fileInfoInput> = {
   input: fileInfoInput,
   async run(input, ctx) {
     const file = resolvePath(ctx, input.path)
-    if ('error' in file) return file
+    if (!file.ok) return file
     let stat: Awaited<ReturnType<typeof fs.stat>>
     try {
       stat = await fs.stat(file.abs)
@@ -212,8 +212,8 @@ export const fileInfoTool: ReadTool<typeof fileInfoInput> = {
     info.size = stat.size
     info.size_text = formatBytes(stat.size)
     if (stat.isFile() && stat.size <= 16 * 1024 * 1024) {
-      const read = ctx.sandbox.gate.read(file, { maxBytes: 16 * 1024 * 1024 })
-      if ('error' in read) return fail(read.error)
+      const read = readGated(ctx.sandbox.gate, file, { maxBytes: 16 * 1024 * 1024 })
+      if (!read.ok) return fail(read.error)
       const data = read.data
       info.binary = isBinary(data)
       if (!info.binary) {
@@ -277,7 +277,7 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
     let prefix: string | undefined
     if (input.prefix !== undefined && input.prefix.trim() !== '' && input.prefix.trim() !== '.') {
       const dir = resolvePath(ctx, input.prefix)
-      if ('error' in dir) return dir
+      if (!dir.ok) return dir
       if ((await statKind(dir.abs)).kind === 'missing')
         return fail(`"${input.prefix}" does not exist. Use list_files to see the project's layout.`)
       if (dir.rel !== '.') prefix = dir.rel

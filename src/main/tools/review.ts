@@ -2,7 +2,7 @@ import fs from 'node:fs/promises'
 import { z } from 'zod'
 import { diffStat, unifiedDiff } from '../../shared/diff'
 import { sha256Hex } from '../containment/fingerprint'
-import { fail, MAX_LOAD_BYTES, resolvePath, statKind } from './files'
+import { fail, MAX_LOAD_BYTES, readGated, resolveGated, resolvePath, statKind } from './files'
 import { textMeta, viewLines } from './read'
 import { optionalInt, optionalString, pathArg } from './schema'
 import { formatBytes, truncatedItems, truncatedLines } from './text'
@@ -76,7 +76,7 @@ export const listChangedFilesTool: ReadTool<typeof listChangedInput> = {
     let prefixExists = true
     if (input.prefix !== undefined && input.prefix.trim() !== '' && input.prefix.trim() !== '.') {
       const dir = resolvePath(ctx, input.prefix)
-      if ('error' in dir) return dir
+      if (!dir.ok) return dir
       if (dir.rel !== '.') prefix = dir.rel
       prefixExists = (await statKind(dir.abs)).kind !== 'missing'
     }
@@ -153,8 +153,8 @@ async function changeStatus(
   rel: string,
   original: { hash: string; size: number } | undefined,
 ): Promise<ChangeStatus | undefined> {
-  const file = ctx.sandbox.gate.resolve(rel)
-  if ('error' in file) return original ? 'deleted' : undefined
+  const file = resolveGated(ctx.sandbox.gate, rel)
+  if (!file.ok) return original ? 'deleted' : undefined
   try {
     const stat = await fs.stat(file.abs)
     if (!stat.isFile()) return original ? 'deleted' : undefined
@@ -162,8 +162,8 @@ async function changeStatus(
   } catch {
     return original ? 'deleted' : undefined
   }
-  const read = ctx.sandbox.gate.read(file, { maxBytes: MAX_LOAD_BYTES })
-  if ('error' in read) return original ? 'deleted' : undefined
+  const read = readGated(ctx.sandbox.gate, file, { maxBytes: MAX_LOAD_BYTES })
+  if (!read.ok) return original ? 'deleted' : undefined
   const data = read.data
   if (!original) return 'added'
   return sha256Hex(data) === original.hash ? undefined : 'modified'
@@ -198,7 +198,7 @@ export const readFileOriginalTool: ReadTool<typeof readOriginalInput> = {
     const baseline = baselineOf(ctx)
     if (!baseline) return fail(NO_BASELINE)
     const file = resolvePath(ctx, input.path)
-    if ('error' in file) return file
+    if (!file.ok) return file
     const data = baseline.readOriginal(file.rel)
     if (data === null)
       return {
@@ -219,7 +219,7 @@ export const readFileOriginalTool: ReadTool<typeof readOriginalInput> = {
       ctx.limits.maxReadBytes,
       () => 'Use diff_file_against_original to see what changed in the rest.',
     )
-    if ('error' in view) return view
+    if (!view.ok) return view
     return {
       ok: true,
       path: file.rel,
@@ -247,12 +247,12 @@ export const diffFileAgainstOriginalTool: ReadTool<typeof diffInput> = {
     const baseline = baselineOf(ctx)
     if (!baseline) return fail(NO_BASELINE)
     const file = resolvePath(ctx, input.path)
-    if ('error' in file) return file
+    if (!file.ok) return file
     const original = baseline.readOriginal(file.rel)
     let current: Buffer | null = null
     if ((await statKind(file.abs)).kind === 'file') {
-      const read = ctx.sandbox.gate.read(file, { maxBytes: MAX_LOAD_BYTES })
-      if ('error' in read) return fail(read.error)
+      const read = readGated(ctx.sandbox.gate, file, { maxBytes: MAX_LOAD_BYTES })
+      if (!read.ok) return fail(read.error)
       current = read.data
     }
     if (original === null && current === null)

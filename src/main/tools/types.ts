@@ -11,8 +11,17 @@ import type { BaselineReader } from '../snapshot/baseline-reader'
 
 export type ToolFamily = 'read' | 'edit' | 'review' | 'code' | 'git' | 'exec' | 'mcp'
 
+/** A failure the model reads: what went wrong and what to do instead. */
+export type ToolFailure = { ok: false; error: string }
+
 /** What every tool returns; this object is serialised and sent to the model. */
-export type ToolResult = ({ ok: true } & Record<string, unknown>) | { ok: false; error: string }
+export type ToolResult = ({ ok: true } & Record<string, unknown>) | ToolFailure
+
+/**
+ * A step of a tool (resolve a path, load a file, open the repository): its value, or the failure the
+ * tool hands back as is. Told apart by `ok`, so `if (!x.ok) return x` narrows both ways.
+ */
+export type Outcome<T extends object> = ({ ok: true } & T) | ToolFailure
 
 /**
  * A change a file-change tool proposes. Nothing is written until the agent loop has
@@ -130,7 +139,7 @@ export interface ActionIO {
  */
 export interface ActionTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
   mutating: true
-  plan(input: z.infer<S>, ctx: ToolContext): Promise<ActionPlan | { ok: false; error: string }>
+  plan(input: z.infer<S>, ctx: ToolContext): Promise<Outcome<ActionPlan>>
   execute(plan: ActionPlan, ctx: ToolContext, io: ActionIO): Promise<ToolResult>
 }
 

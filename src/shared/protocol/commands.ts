@@ -4,7 +4,12 @@ import { contextCommandSchemas } from './commands-context'
 import { modelCommandSchemas } from './commands-models'
 import { mcpCommandSchemas } from './mcp'
 import { approvalAnswerSchema, approvalCommandSchemas } from './approval'
-import { approvalPolicySchema, knownProviderIdSchema } from './events'
+import {
+  approvalPolicySchema,
+  knownProviderIdSchema,
+  sessionStatusSchema,
+  stepwiseEventSchema,
+} from './events'
 
 /**
  * Commands: what a host (renderer, CLI) asks of the core, named `resource/verb`.
@@ -31,7 +36,7 @@ export const commandSchemas = {
           id: z.string(),
           repo: z.string(),
           title: z.string(),
-          status: z.string(),
+          status: sessionStatusSchema,
           parentId: z.string().nullable(),
           provider: z.string(),
           model: z.string(),
@@ -43,7 +48,7 @@ export const commandSchemas = {
   },
   'session/events': {
     input: z.object({ sessionId: z.string(), afterSeq: z.number().int().optional() }),
-    output: z.object({ events: z.array(z.unknown()) }),
+    output: z.object({ events: z.array(stepwiseEventSchema) }),
   },
   'turn/start': {
     input: z.object({

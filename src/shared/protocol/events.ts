@@ -363,12 +363,37 @@ export const verifyFinishedEvent = z.object({
   failures: z.array(z.string()),
 })
 
+/**
+ * Every machine-readable cause an `error` event carries. The model's failures come from
+ * agent/errors.ts (one per ProviderError kind); `internal` from a turn that threw (session/turn.ts,
+ * agent/errors.ts, service/queue-commands.ts); `checkpoint-failed` from agent/tool-runner.ts;
+ * `fork-failed` from timetravel/fork.ts.
+ */
+export const ERROR_CODES = [
+  'model-unreachable',
+  'auth',
+  'quota',
+  'model-not-found',
+  'rate-limit',
+  'server-error',
+  'context-overflow',
+  'bad-response',
+  'bad-request',
+  'model-timeout',
+  'answer-too-long',
+  'internal',
+  'checkpoint-failed',
+  'fork-failed',
+] as const
+export const errorCodeSchema = z.enum(ERROR_CODES)
+export type ErrorCode = z.infer<typeof errorCodeSchema>
+
 export const errorEvent = z.object({
   ...base,
   type: z.literal('error'),
   message: z.string(),
-  /** Machine-readable cause: `model-unreachable`, `auth`, `quota`, `rate-limit`, `bad-response`, … */
-  code: z.string(),
+  /** Machine-readable cause (ERROR_CODES). */
+  code: errorCodeSchema,
   /** What the user can do about it. */
   hint: z.string().optional(),
 })
@@ -382,6 +407,14 @@ export const sessionFinishedEvent = z.object({
   durationMs: z.number().nonnegative(),
   message: z.string().optional(),
 })
+
+/**
+ * Where a session stands (the session list's `status`): `idle` between turns, `running` during one,
+ * and how the last turn ended otherwise (store/store.ts sets it).
+ */
+export const SESSION_STATUSES = ['idle', 'running', 'done', 'step-limit', 'error', 'interrupted'] as const
+export const sessionStatusSchema = z.enum(SESSION_STATUSES)
+export type SessionStatus = z.infer<typeof sessionStatusSchema>
 
 export const TURN_KINDS = ['message', 'retry', 'continue'] as const
 

@@ -167,7 +167,7 @@ export function humanRenderer(out: NodeJS.WriteStream, err: NodeJS.WriteStream):
           const head = `${event.name}${summary ? ` ${summary}` : ''}`
           if (event.ok) print(`  ${color.green('✓')} ${head} ${color.dim(formatDuration(event.durationMs))}`)
           else {
-            const error = 'error' in event.result ? String(event.result.error) : 'failed'
+            const error = event.result.error === undefined ? 'failed' : String(event.result.error)
             print(`  ${color.red('✗')} ${head} ${color.dim('—')} ${truncate(error, 160)}`)
           }
           spinner?.start('thinking…')

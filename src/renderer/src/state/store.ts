@@ -239,8 +239,7 @@ function rememberSession(repo: string, sessionId: string): void {
 /** Loads a stored session: its whole history through the reducer, then live events on top. */
 export async function loadSession(sessionId: string): Promise<void> {
   useApp.setState({ ...NO_OPEN_SESSION, sessionId })
-  const { events } = await invoke('session/events', { sessionId })
-  const typed = events as StepwiseEvent[]
+  const { events: typed } = await invoke('session/events', { sessionId })
   if (useApp.getState().sessionId !== sessionId) return
   const view = reduceEvents(typed)
   const approvals: Record<string, ApprovalRequest> = {}

@@ -73,7 +73,12 @@ export const SESSION_EVENTS = stamp([
     durationMs: 2100,
   },
   { type: 'context.compacted', beforeTokens: 12_300, afterTokens: 7_100 },
-  { type: 'error', message: 'The model server went away', code: 'provider', hint: 'Is Ollama running?' },
+  {
+    type: 'error',
+    message: 'The model server went away',
+    code: 'model-unreachable',
+    hint: 'Is Ollama running?',
+  },
   {
     type: 'review.finding',
     callId: 'c4',
