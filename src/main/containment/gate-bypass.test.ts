@@ -99,8 +99,14 @@ const SHOWS_NOTHING: Record<string, Why> = {
     reads: 1,
     why: 'walks credential folders for their inodes, to refuse hard links to them',
   },
-  'sandboxing/secrets-mask.ts': { reads: 1, why: 'walks the project for secret names, to mask them from commands' },
-  'sandboxing/redact.ts': { reads: 1, why: 'reads secret files to learn the values to redact from command output' },
+  'sandboxing/secrets-mask.ts': {
+    reads: 1,
+    why: 'walks the project for secret names, to mask them from commands',
+  },
+  'sandboxing/redact.ts': {
+    reads: 1,
+    why: 'reads secret files to learn the values to redact from command output',
+  },
   'verify/detect.ts': {
     reads: 3,
     why: 'package.json / Makefile / pyproject names of scripts to run; size-bounded, non-blocking, parsed, never shown',
