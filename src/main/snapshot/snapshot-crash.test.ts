@@ -62,7 +62,7 @@ it('loses nothing when a snapshot is killed while it stores new blobs', async ()
     import { openStore } from ${url('../store/store.ts')}
     import { databaseOf } from ${url('../store/handle.ts')}
     import { createSnapshotter } from ${url('snapshotter.ts')}
-    import { snapshotTables } from ${url('../store/snapshot-tables.ts')}
+    import { snapshotTablesOf } from ${url('../store/snapshot-tables.ts')}
     const walk = (root, dir = '') =>
       fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
         const rel = dir ? dir + '/' + e.name : e.name

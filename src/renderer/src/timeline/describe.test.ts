@@ -58,7 +58,7 @@ describe('describeStep', () => {
   it('shows an error with its hint and a finding with its severity', () => {
     expect(describeStep(step('error'))).toEqual({
       title: 'The model server went away',
-      meta: 'provider',
+      meta: 'model-unreachable',
       preview: 'Is Ollama running?',
     })
     expect(describeStep(step('finding'))).toEqual({
