@@ -1,7 +1,6 @@
 import type { ImportedSession, SnapshotInfo, StoredEvent } from './records'
 import type { SqliteDatabase } from './sqlite'
 import type { ImportedTraffic, TrafficRepository } from './traffic'
-import type { SnapshotRow } from './snapshot-tables'
 
 /**
  * What a bundle (timetravel/bundle-*.ts) reads from the store and writes into it. An export
@@ -39,6 +38,17 @@ export interface BundleAccess {
   /** The ids of the snapshots taken for the session, oldest first. */
   ownSnapshotIds(sessionId: string): number[]
   blob(hash: string): StoredBlob | undefined
+}
+
+interface SnapshotRow {
+  id: number
+  session_id: string | null
+  root: string
+  label: string | null
+  created_at: number
+  manifest_hash: string
+  file_count: number
+  total_bytes: number
 }
 
 export function createBundleAccess(
