@@ -32,7 +32,11 @@ function instantProvider(files: readonly string[], steps: number): ModelProvider
     id: 'openai-chat',
     model: 'bench-instant',
     baseUrl: 'http://127.0.0.1:1/v1',
-    async streamTurn(_request, handlers) {
+    async streamTurn(request, handlers) {
+      // The model window's summary request (no tools) when the transcript outgrows the window:
+      // answered at once, without taking a step of the scripted run.
+      if (request.tools.length === 0)
+        return { text: 'The files were read.', toolCalls: [], usage: { inputTokens: 10, outputTokens: 4 } }
       const n = turn++
       handlers.onTraffic({
         direction: 'request',
@@ -82,6 +86,8 @@ async function runSession(store: Store, repo: string, files: readonly string[], 
     providerOverride: instantProvider(files, steps),
     policy: 'auto-edit',
     maxSteps: steps + 1,
+    // One read per model step: the turn's tool-call limit must not end the run before its last step.
+    maxToolCalls: steps,
     approver: {
       requestApproval: async () => {
         throw new Error('the benchmark makes no changes')
@@ -120,7 +126,8 @@ export async function benchLoop(): Promise<BenchRow[]> {
     // Durable: a fresh connection on the same file sees every event of every run.
     const reopened = openStore(dataDir)
     const mode = String(databaseOf(reopened).pragma('journal_mode', { simple: true }))
-    const perSession = 3 * STEPS + 5 // started, user.message, 3 per tool step, final delta + message, finished
+    // session and turn started, user.message, 3 per tool step, final delta + message, turn and session finished
+    const perSession = 3 * STEPS + 7
     // A 1,000-step session outgrows the window: compaction is part of the loop's real cost.
     let compactions = 0
     for (const id of sessions) {
@@ -130,7 +137,7 @@ export async function benchLoop(): Promise<BenchRow[]> {
       const finished = events.filter((e) => e.type === 'tool.finished').length
       if (events.length !== perSession || finished !== STEPS) {
         throw new Error(
-          `session ${id}: ${events.length} events stored (${finished} tool.finished), expected ${perSession}`,
+          `session ${id}: ${events.length} events stored (${finished} tool.finished), expected ${perSession}: ${typeCounts(events)}`,
         )
       }
     }
@@ -206,3 +213,10 @@ function appendRates(dataDir: string): { store: number; raw: number } {
 }
 
 if (isMain(import.meta)) report('agent loop overhead', await benchLoop())
+
+/** `type ×count` for each event type, to say which kind of event a count check missed. */
+function typeCounts(events: readonly { type: string }[]): string {
+  const counts = new Map<string, number>()
+  for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1)
+  return [...counts].map(([type, n]) => `${type} ×${n}`).join(', ')
+}

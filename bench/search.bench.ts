@@ -41,15 +41,17 @@ export async function benchSearch(): Promise<BenchRow[]> {
       runProgram(rgPath, [...extra, ...queryFlags, ...filter], { cwd: ctx.root, okCodes: [0, 1] })
     const result = await compare({
       runs: RUNS,
-      ours: () => callTool(ctx, 'search_in_files', { query, limit_matches: LIMIT }),
+      ours: () => callTool(ctx, 'search_in_files', { query, limit_matches: LIMIT, limit_files: LIMIT }),
       reference: () => rg(['--line-number']),
     })
     const fields = okFields(result.oursValue)
     const rgMatches = countLines(result.referenceValue)
+    if (fields.truncated)
+      throw new Error(
+        `search "${query}" hit the ${LIMIT}-match or -file cap (${String(fields.truncated)}); the tree's planted rate is too high`,
+      )
     if (fields.count !== rgMatches)
       throw new Error(`search "${query}": the tool found ${String(fields.count)}, rg ${rgMatches}`)
-    if (fields.truncated)
-      throw new Error(`search "${query}" hit the ${LIMIT}-match cap; the tree's planted rate is too high`)
 
     // Where the time goes: ripgrep's own JSON output (what the tool reads) without the tool around it.
     const json: number[] = []
