@@ -78,6 +78,7 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
       const { lines, stderr } = await collectRipgrepLines(['--files', '--sort', 'path', ...scope], {
         cwd: realRoot,
         signal: listOpts.signal,
+        nice: listOpts.nice,
       })
       const unreached = unreadablePaths(stderr)
       const skipped = unreached.length > 0 ? { skipped: unreached } : {}

@@ -9,7 +9,7 @@ import type { createCheckStateCache } from './checkState'
 import type { DerivedGraph } from './derived-graph'
 import { push, storedProblems, toRel } from './index-helpers'
 import type { IndexState } from './index-state'
-import { processAll, workerCountAt } from './pool'
+import { BACKGROUND_NICE, processAll, workerCountAt } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
 import { sharedRun } from './shared-run'
 import type { FileFacts } from './types'
@@ -95,7 +95,8 @@ async function build(
   // only if the check finds something to change (a session on an unchanged tree never does).
   const saved = checkState.take()
   if (!saved) state.ensureLoaded()
-  const listed = vouched?.paths ?? (await opts.sandbox.listFiles({ prefix, signal })).files
+  const nice = opts.workerNice ?? BACKGROUND_NICE
+  const listed = vouched?.paths ?? (await opts.sandbox.listFiles({ prefix, signal, nice })).files
   const run: Run = { parts, signal, report, started, listed, stats: vouched?.stats, saved, tree }
   // A listing cut short is not the project: taken as such, it would drop every stored file.
   if (signal.aborted) return nothingChanged(started, fileCount(run), true)
