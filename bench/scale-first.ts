@@ -54,9 +54,11 @@ function stepRow(i: number, big: SessionTiming, tiny: SessionTiming): BenchRow {
     refName: 'tiny repo, same session',
     reference: maxOf(stepGaps(tiny)),
     target: { maxAbs: 0.03 },
-    note: `steps ${gaps.map((g) => Math.round(g * 1000)).join(', ')} ms; session ${big.wall.toFixed(2)} s (tiny ${tiny.wall.toFixed(2)} s)`,
+    note: `steps ${ms(gaps)} ms (tiny ${ms(stepGaps(tiny))}); session ${big.wall.toFixed(2)} s (tiny ${tiny.wall.toFixed(2)} s); load ${os.loadavg()[0].toFixed(1)}`,
   }
 }
+
+const ms = (gaps: readonly number[]) => gaps.map((g) => Math.round(g * 1000)).join(', ')
 
 function memoryRow(i: number, big: SessionTiming, tiny: SessionTiming): BenchRow {
   return {

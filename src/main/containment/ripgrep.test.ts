@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MAX_LINE_BYTES, runRipgrep } from './ripgrep'
+import { collectRipgrepLines, MAX_LINE_BYTES, runRipgrep } from './ripgrep'
 
 describe('runRipgrep', () => {
   it('keeps at most MAX_LINE_BYTES of a line, however long ripgrep prints it', async () => {
@@ -16,5 +16,17 @@ describe('runRipgrep', () => {
     })
     expect(run.code).toBe(0)
     expect(lengths).toEqual([MAX_LINE_BYTES, 'needle 2'.length])
+  })
+})
+
+describe('collectRipgrepLines', () => {
+  it('lists the same files at a background priority as at normal priority', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-rg-'))
+    for (const name of ['b.txt', 'a.txt', 'c.txt']) fs.writeFileSync(path.join(dir, name), name)
+    const normal = await collectRipgrepLines(['--files', '--sort', 'path'], { cwd: dir })
+    const background = await collectRipgrepLines(['--files', '--sort', 'path'], { cwd: dir, nice: 10 })
+    expect(normal.lines).toEqual(['a.txt', 'b.txt', 'c.txt'])
+    expect(background.lines).toEqual(normal.lines)
+    fs.rmSync(dir, { recursive: true, force: true })
   })
 })

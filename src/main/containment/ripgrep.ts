@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import os from 'node:os'
 import { rgPath } from '@vscode/ripgrep'
 
 /**
@@ -155,12 +156,13 @@ export function runRipgrep(
  */
 export function collectRipgrepLines(
   args: readonly string[],
-  opts: { cwd: string; signal?: AbortSignal; maxLines?: number },
+  opts: { cwd: string; signal?: AbortSignal; maxLines?: number; nice?: number },
 ): Promise<{ lines: string[]; truncated: boolean; stderr: string }> {
   const maxLines = opts.maxLines ?? Number.POSITIVE_INFINITY
   return new Promise((resolve, reject) => {
     if (opts.signal?.aborted) return resolve({ lines: [], truncated: true, stderr: '' })
     const child = spawn(rgPath, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    lowerPriority(child.pid, opts.nice)
     const chunks: Buffer[] = []
     // ripgrep's reasons for paths it could not list (none without `--no-messages` left out), bounded.
     let stderr = ''
@@ -204,4 +206,19 @@ export function collectRipgrepLines(
     })
     child.on('close', () => finish(false))
   })
+}
+
+/**
+ * A background listing's ripgrep yields the cores to the agent loop (a session's index build lists
+ * 72,000 files while its first steps run). Set right after the spawn, on the process's first
+ * thread: a sorted listing (`--sort path`) walks on that one thread. Best effort: where the system
+ * refuses, it runs at normal priority.
+ */
+function lowerPriority(pid: number | undefined, nice: number | undefined): void {
+  if (pid === undefined || !nice || nice <= 0) return
+  try {
+    os.setPriority(pid, Math.min(19, nice))
+  } catch {
+    // gone already, or not allowed: normal priority
+  }
 }

@@ -36,7 +36,14 @@ export interface Sandbox {
    * Every file a snapshot or listing may see: not denied, not ignored, regular files
    * only, sorted, POSIX-relative. Fast on big trees (ripgrep).
    */
-  listFiles(opts?: { prefix?: string; glob?: string; limit?: number; signal?: AbortSignal }): Promise<{
+  listFiles(opts?: {
+    prefix?: string
+    glob?: string
+    limit?: number
+    signal?: AbortSignal
+    /** Nice value of the listing's ripgrep (Linux, macOS): above 0 for background work. */
+    nice?: number
+  }): Promise<{
     files: string[]
     truncated: boolean
     /** How many files matched before the limit cut the list. */

@@ -10,7 +10,10 @@ export interface CodeIndexOptions {
   sandbox: Sandbox
   /** Index only this folder (root-relative). */
   prefix?: string
-  /** Parse worker threads for a cold build (default: one per core, at most 4). */
+  /**
+   * Parse worker threads for a cold build; 1 parses in process. Default: one per core, at most 4,
+   * and one core fewer for a background build (`workerNice` above 0), left to the agent loop.
+   */
   workers?: number
   /**
    * Nice value of the parse threads on Linux. Default 10: a build runs behind the

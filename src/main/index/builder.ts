@@ -9,7 +9,7 @@ import type { createCheckStateCache } from './checkState'
 import type { DerivedGraph } from './derived-graph'
 import { push, storedProblems, toRel } from './index-helpers'
 import type { IndexState } from './index-state'
-import { defaultWorkerCount, processAll } from './pool'
+import { BACKGROUND_NICE, processAll, workerCountAt } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
 import { sharedRun } from './shared-run'
 import type { FileFacts } from './types'
@@ -95,7 +95,8 @@ async function build(
   // only if the check finds something to change (a session on an unchanged tree never does).
   const saved = checkState.take()
   if (!saved) state.ensureLoaded()
-  const listed = vouched?.paths ?? (await opts.sandbox.listFiles({ prefix, signal })).files
+  const nice = opts.workerNice ?? BACKGROUND_NICE
+  const listed = vouched?.paths ?? (await opts.sandbox.listFiles({ prefix, signal, nice })).files
   const run: Run = { parts, signal, report, started, listed, stats: vouched?.stats, saved, tree }
   // A listing cut short is not the project: taken as such, it would drop every stored file.
   if (signal.aborted) return nothingChanged(started, fileCount(run), true)
@@ -140,7 +141,7 @@ async function checkAndParse(run: Run): Promise<BuildReport> {
   let done = check.unchanged
   report({ phase: 'indexing', done, total: listed.length })
   const { workersUsed } = await processAll(jobs, {
-    workers: opts.workers ?? defaultWorkerCount(),
+    threads: parseThreads(opts),
     nice: opts.workerNice,
     signal,
     onResults: (batch) => {
@@ -156,6 +157,12 @@ async function checkAndParse(run: Run): Promise<BuildReport> {
   parts.derived.invalidate(changed)
   await saveCheck(run, result, check.rows, readAt, jobs.length > 0 || gone.length > 0)
   return result
+}
+
+/** The parse threads of a build: `workers` as given (1: in process), or as many as its priority allows. */
+function parseThreads(opts: CodeIndexOptions): number {
+  if (opts.workers === undefined) return workerCountAt(opts.workerNice)
+  return opts.workers > 1 ? opts.workers : 0
 }
 
 /** The report's last fields, the coverage kept and the root's row written. */
@@ -230,7 +237,7 @@ async function update(parts: BuilderParts, paths: readonly string[]): Promise<Up
   const report: UpdateReport = { parsed: [], removed, unchanged: [], errors: [] }
   const outcomes: FileOutcome[] = []
   await processAll(jobs, {
-    workers: opts.workers ?? defaultWorkerCount(),
+    threads: parseThreads(opts),
     onResults: (b) => pushAll(outcomes, b),
   })
   const before = new Map(outcomes.map((o) => [o.rel, state.known(o.rel)]))

@@ -71,14 +71,30 @@ function tsxEsmApi(): string {
 }
 
 export function defaultWorkerCount(): number {
-  return Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length))
+  return Math.max(1, Math.min(4, cores()))
 }
 
 /** Nice value of parse threads by default: background work yields the cores to the agent loop. */
 export const BACKGROUND_NICE = 10
 
+/**
+ * Parse threads of a build at `nice`: a build someone waits on (nice 0, `stepwise index`) takes
+ * every core; a background one (a session's) leaves one core to the agent loop. On 2 cores the
+ * second parse thread cost a step more than its nice value saved: its batches to store on the
+ * session's thread, V8's compiling of its copy of the grammars on threads of normal priority, and
+ * ~30–40 MB of resident memory for its heap and WebAssembly memory.
+ */
+export function workerCountAt(nice: number = BACKGROUND_NICE): number {
+  return nice > 0 ? Math.max(1, Math.min(4, cores() - 1)) : defaultWorkerCount()
+}
+
+function cores(): number {
+  return os.availableParallelism?.() ?? os.cpus().length
+}
+
 export interface PoolOptions {
-  workers: number
+  /** Worker threads to parse on (0: in process, this thread). */
+  threads: number
   /** Nice value of the worker threads on Linux (default BACKGROUND_NICE; 0: normal priority). */
   nice?: number
   /** Called with each finished batch, as it arrives. */
@@ -92,7 +108,7 @@ export async function processAll(
   opts: PoolOptions,
 ): Promise<{ workersUsed: number }> {
   const source = workerSource()
-  if (opts.workers <= 1 || jobs.length < POOL_THRESHOLD || !source) {
+  if (opts.threads < 1 || jobs.length < POOL_THRESHOLD || !source) {
     await processInline(jobs, opts)
     return { workersUsed: 0 }
   }
@@ -151,7 +167,7 @@ export async function processAll(
       next()
       next()
     })
-  await Promise.all(Array.from({ length: Math.min(opts.workers, queue.length) }, runWorker))
+  await Promise.all(Array.from({ length: Math.min(opts.threads, queue.length) }, runWorker))
   const left = queue.flat()
   if (left.length > 0 && !opts.signal?.aborted) await processInline(left, opts)
   return { workersUsed: used }
