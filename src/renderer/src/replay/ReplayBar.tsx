@@ -19,12 +19,12 @@ import './replay.css'
 
 /** Keys typed in a field, or in a dialog over the replay (Esc closes the dialog, not the replay), are not the bar's. */
 function inField(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null
+  const el = target instanceof Element ? target : null
   return Boolean(el?.closest('input, textarea, select, [contenteditable="true"], .monaco-editor, dialog'))
 }
 
 function outsideBar(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null
+  const el = target instanceof Element ? target : null
   return Boolean(el && el !== document.body && !el.closest('.replay-bar'))
 }
 

@@ -3,6 +3,7 @@ import { choiceLabel } from '../models/format'
 import { formatDuration, formatTokens, truncate } from './format'
 import { timesText, toolOutcome } from './outcome'
 import { summarizeArgs } from './summary'
+import { isRecord } from '../guards'
 
 /*
  * The plain text of a timeline row, computed from the step alone. Rows render many
@@ -129,7 +130,7 @@ function checkpointText(step: ToolStep): string | undefined {
   if (!cp) return undefined
   // Changed unasked (full-auto, or by a command): what the next agent or tool will obey.
   if (cp.agentFiles) return `⚠ instructs agents, changed without asking: ${cp.agentFiles.join(', ')}`
-  const path = (step.args as { path?: unknown } | null)?.path
+  const path = isRecord(step.args) ? step.args.path : undefined
   // A file tool's checkpoint holds the file its row already names.
   if (cp.paths.length === 0 || (cp.paths.length === 1 && cp.paths[0] === path)) return undefined
   return `${plural(cp.paths.length, 'file')} changed`

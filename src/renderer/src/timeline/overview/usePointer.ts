@@ -84,7 +84,7 @@ export function usePointer(
   }
   const hitAt = (x: number, y: number): Hit | null => {
     const { model, scale, rows, now } = latest.current.state
-    return model && scale ? hitTest(model, scale, rows, x, y, now) : null
+    return model && scale ? hitTest({ model, scale, rows, now }, x, y) : null
   }
 
   return {
