@@ -173,6 +173,40 @@ const FINISH_LABELS: Record<Extract<TimelineStep, { kind: 'finish' }>['reason'],
   error: 'Stopped on an error',
 }
 
+type StepOf<K extends TimelineStep['kind']> = Extract<TimelineStep, { kind: K }>
+
+function describeModel(step: StepOf<'model'>): RowText {
+  // A step that calls no tool is the model's answer to the user: shown whole, never clipped.
+  const answer = step.toolCalls.length === 0 && step.status !== 'streaming'
+  // A short note before a tool call ("Reading the form") sits on the row's one line.
+  const note = step.text.trim()
+  if (!answer && note !== '' && !note.includes('\n') && note.length <= 160 && !/[`*_[#]/.test(note))
+    return { title: `Model · reply ${step.step}`, meta: modelMeta(step), preview: note, inline: true }
+  return {
+    title: `Model · reply ${step.step}`,
+    meta: modelMeta(step),
+    preview: previewLines(step.text, 2) || undefined,
+    markdown: (answer ? step.text.trim() : markdownHead(step.text)) || undefined,
+    ...(answer ? { whole: true } : {}),
+  }
+}
+
+function describeFinish(step: StepOf<'finish'>): RowText {
+  return {
+    title: FINISH_LABELS[step.reason],
+    meta: [
+      plural(step.modelSteps, 'model reply', 'model replies'),
+      `${formatTokens(step.usage.inputTokens)} in / ${formatTokens(step.usage.outputTokens)} out`,
+      formatDuration(step.durationMs),
+    ].join(' · '),
+    // An error's words are in its own row just above: the end row does not repeat them.
+    preview:
+      step.reason === 'done' || step.reason === 'error' || !step.message
+        ? undefined
+        : previewLines(step.message, 2),
+  }
+}
+
 export function describeStep(step: TimelineStep): RowText {
   switch (step.kind) {
     case 'user':
@@ -182,21 +216,8 @@ export function describeStep(step: TimelineStep): RowText {
         preview: previewLines(step.text, 2),
         markdown: markdownHead(step.text),
       }
-    case 'model': {
-      // A step that calls no tool is the model's answer to the user: shown whole, never clipped.
-      const answer = step.toolCalls.length === 0 && step.status !== 'streaming'
-      // A short note before a tool call ("Reading the form") sits on the row's one line.
-      const note = step.text.trim()
-      if (!answer && note !== '' && !note.includes('\n') && note.length <= 160 && !/[`*_[#]/.test(note))
-        return { title: `Model · reply ${step.step}`, meta: modelMeta(step), preview: note, inline: true }
-      return {
-        title: `Model · reply ${step.step}`,
-        meta: modelMeta(step),
-        preview: previewLines(step.text, 2) || undefined,
-        markdown: (answer ? step.text.trim() : markdownHead(step.text)) || undefined,
-        ...(answer ? { whole: true } : {}),
-      }
-    }
+    case 'model':
+      return describeModel(step)
     case 'tool':
       return {
         title: toolTitle(step),
@@ -242,19 +263,7 @@ export function describeStep(step: TimelineStep): RowText {
         meta: step.atStep === undefined ? `at event ${step.atSeq}` : `at step ${step.atStep}`,
       }
     case 'finish':
-      return {
-        title: FINISH_LABELS[step.reason],
-        meta: [
-          plural(step.modelSteps, 'model reply', 'model replies'),
-          `${formatTokens(step.usage.inputTokens)} in / ${formatTokens(step.usage.outputTokens)} out`,
-          formatDuration(step.durationMs),
-        ].join(' · '),
-        // An error's words are in its own row just above: the end row does not repeat them.
-        preview:
-          step.reason === 'done' || step.reason === 'error' || !step.message
-            ? undefined
-            : previewLines(step.message, 2),
-      }
+      return describeFinish(step)
     case 'unparsed-call':
       return {
         title: 'Tool call not understood',
