@@ -38,33 +38,18 @@ export function ChatInput(): React.JSX.Element {
   const sessionId = useApp((s) => s.sessionId)
   const approvalWaiting = useApp((s) => s.view.pendingApprovals.length > 0)
   const mcp = useMcpCatalog(repo)
-  // The highlighted suggestion, reset whenever the query changes.
-  const [pickState, setPickState] = useState({ query: '', index: 0 })
   const history = useHistory(repo)
   const box = useRef<HTMLTextAreaElement>(null)
-  const { text, setText, caret, setCaret, untilGreen, setUntilGreen } = useChatText(sessionId, box)
+  const { text, setText, caret, setCaret, setTextAndCaret, untilGreen, setUntilGreen } = useChatText(
+    sessionId,
+    box,
+  )
 
-  const slash = useSlashCommands(text, caret, slashCommands(), mcp.prompts)
-  const mentions = useMentions(text, caret, repo, mcp.resources)
-  const showSlash = slash.count > 0
-  const showMentions = !showSlash && mentions.count > 0
+  const { slash, mentions, showSlash, showMentions, count, listId, active, setActive } = useSuggestions(
+    { text, caret, repo },
+    mcp,
+  )
   const runningPrompt = showSlash ? undefined : promptBeingRun(mcp.prompts, text)
-  const query = showSlash ? `/${slash.query}` : (mentions.mention?.query ?? '')
-  const count = showSlash ? slash.count : showMentions ? mentions.count : 0
-  const listId = showSlash ? 'slash-list' : 'mention-list'
-
-  const active = pickState.query === query ? Math.min(pickState.index, Math.max(count - 1, 0)) : 0
-  const setActive = (update: (i: number) => number): void => setPickState({ query, index: update(active) })
-
-  /** `end`: select up to there (a template's placeholder, to type over). */
-  const setTextAndCaret = (next: string, at = next.length, end = at): void => {
-    setText(next)
-    requestAnimationFrame(() => {
-      box.current?.setSelectionRange(at, end)
-      setCaret(at)
-    })
-  }
-
   const { runSlash, submit } = useSend({ text, setText, busy, untilGreen, history })
 
   const pickSlash = (index: number, how: 'complete' | 'run'): void => {
@@ -87,21 +72,7 @@ export function ChatInput(): React.JSX.Element {
       close: () => setCaret(-1),
     }
     if ((showSlash || showMentions) && listKey(e, list)) return
-    const el = e.currentTarget
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-      e.preventDefault()
-      void submit()
-    } else if (e.key === 'Escape' && busy && !approvalWaiting) {
-      // While an approval waits, Esc is not "stop": the turn waits for an answer, not to be cut.
-      e.preventDefault()
-      void stop()
-    } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
-      const recalled = history.step(e.key, el, text)
-      if (recalled !== null) {
-        e.preventDefault()
-        setText(recalled)
-      }
-    }
+    boxKey(e, { busy, approvalWaiting, text, history, submit: () => void submit(), recall: setText })
   }
 
   return (
@@ -112,22 +83,17 @@ export function ChatInput(): React.JSX.Element {
       <div className="chat-input">
         {showSlash && <SlashSuggestions slash={slash} active={active} onPick={(i) => pickSlash(i, 'run')} />}
         {showMentions && <MentionSuggestions mentions={mentions} active={active} onPick={pickMention} />}
-        <textarea
-          ref={box}
-          data-testid="chat-input"
-          aria-label="Message the agent"
-          aria-autocomplete="list"
-          aria-controls={count > 0 ? listId : undefined}
-          aria-activedescendant={count > 0 ? `${listId}-${active}` : undefined}
+        <MessageBox
+          box={box}
+          text={text}
+          list={{ id: listId, count, active }}
           placeholder={placeholderFor(repo, busy)}
           disabled={!repo}
-          rows={Math.min(8, Math.max(2, text.split('\n').length))}
-          value={text}
-          onChange={(e) => {
-            setText(e.target.value)
-            setCaret(e.target.selectionStart)
+          onText={(value, at) => {
+            setText(value)
+            setCaret(at)
           }}
-          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+          onCaret={setCaret}
           onKeyDown={onKeyDown}
         />
         <ChatActions
@@ -171,7 +137,34 @@ function useChatText(sessionId: string | null, box: React.RefObject<HTMLTextArea
       }),
     [box],
   )
-  return { text, setText, caret, setCaret, untilGreen, setUntilGreen }
+  /** `end`: select up to there (a template's placeholder, to type over). */
+  const setTextAndCaret = (next: string, at = next.length, end = at): void => {
+    setText(next)
+    requestAnimationFrame(() => {
+      box.current?.setSelectionRange(at, end)
+      setCaret(at)
+    })
+  }
+  return { text, setText, caret, setCaret, setTextAndCaret, untilGreen, setUntilGreen }
+}
+
+/** What `/` or `@` offers at the caret, and the one highlighted (back to the first whenever the query changes). */
+function useSuggestions(
+  input: { text: string; caret: number; repo: string | undefined },
+  mcp: ReturnType<typeof useMcpCatalog>,
+) {
+  const { text, caret, repo } = input
+  const [pickState, setPickState] = useState({ query: '', index: 0 })
+  const slash = useSlashCommands(text, caret, slashCommands(), mcp.prompts)
+  const mentions = useMentions(text, caret, repo, mcp.resources)
+  const showSlash = slash.count > 0
+  const showMentions = !showSlash && mentions.count > 0
+  const query = showSlash ? `/${slash.query}` : (mentions.mention?.query ?? '')
+  const count = showSlash ? slash.count : showMentions ? mentions.count : 0
+  const listId = showSlash ? 'slash-list' : 'mention-list'
+  const active = pickState.query === query ? Math.min(pickState.index, Math.max(count - 1, 0)) : 0
+  const setActive = (update: (i: number) => number): void => setPickState({ query, index: update(active) })
+  return { slash, mentions, showSlash, showMentions, count, listId, active, setActive }
 }
 
 interface SendOptions {
@@ -241,6 +234,77 @@ function listKey(e: React.KeyboardEvent<HTMLTextAreaElement>, list: SuggestionLi
     return true
   }
   return false
+}
+
+interface BoxKeys {
+  busy: boolean
+  approvalWaiting: boolean
+  text: string
+  history: MessageHistory
+  submit(): void
+  /** Puts a message from the history in the box. */
+  recall(text: string): void
+}
+
+/** Enter sends (Shift+Enter breaks the line), Esc stops the turn, ↑ ↓ walk the history at the first or last line. */
+function boxKey(e: React.KeyboardEvent<HTMLTextAreaElement>, keys: BoxKeys): void {
+  const el = e.currentTarget
+  if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    e.preventDefault()
+    keys.submit()
+  } else if (e.key === 'Escape' && keys.busy && !keys.approvalWaiting) {
+    // While an approval waits, Esc is not "stop": the turn waits for an answer, not to be cut.
+    e.preventDefault()
+    void stop()
+  } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+    const recalled = keys.history.step(e.key, el, keys.text)
+    if (recalled !== null) {
+      e.preventDefault()
+      keys.recall(recalled)
+    }
+  }
+}
+
+interface MessageBoxProps {
+  box: React.RefObject<HTMLTextAreaElement | null>
+  text: string
+  /** The suggestion list it controls: its id, how many it shows, the one highlighted. */
+  list: { id: string; count: number; active: number }
+  placeholder: string
+  disabled: boolean
+  onText(text: string, caret: number): void
+  onCaret(caret: number): void
+  onKeyDown(e: React.KeyboardEvent<HTMLTextAreaElement>): void
+}
+
+/** The text area itself, a combobox over the suggestions; it grows with the text up to 8 lines. */
+function MessageBox({
+  box,
+  text,
+  list,
+  placeholder,
+  disabled,
+  onText,
+  onCaret,
+  onKeyDown,
+}: MessageBoxProps): React.JSX.Element {
+  return (
+    <textarea
+      ref={box}
+      data-testid="chat-input"
+      aria-label="Message the agent"
+      aria-autocomplete="list"
+      aria-controls={list.count > 0 ? list.id : undefined}
+      aria-activedescendant={list.count > 0 ? `${list.id}-${list.active}` : undefined}
+      placeholder={placeholder}
+      disabled={disabled}
+      rows={Math.min(8, Math.max(2, text.split('\n').length))}
+      value={text}
+      onChange={(e) => onText(e.target.value, e.target.selectionStart)}
+      onSelect={(e) => onCaret(e.currentTarget.selectionStart)}
+      onKeyDown={onKeyDown}
+    />
+  )
 }
 
 function placeholderFor(repo: string | undefined, busy: boolean): string {

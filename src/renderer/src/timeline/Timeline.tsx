@@ -241,9 +241,7 @@ export function Timeline({
     virtualizer.scrollToEnd()
   }
 
-  const items = virtualizer.getVirtualItems()
-  const activeRendered = items.some((item) => item.index === activeIndex)
-  const offset = items.length > 0 ? items[0].start : 0
+  const activeRendered = virtualizer.getVirtualItems().some((item) => item.index === activeIndex)
 
   return (
     <div className="tl">
@@ -258,31 +256,65 @@ export function Timeline({
         onClick={onClick}
         onFocus={onFocus}
       >
-        <div role="presentation" className="tl-sizer" style={{ height: virtualizer.getTotalSize() }}>
-          <div role="presentation" className="tl-window" style={{ transform: `translateY(${offset}px)` }}>
-            {items.map((item) => (
-              <TimelineRow
-                key={item.key}
-                step={steps[item.index]}
-                index={item.index}
-                selected={item.index === selectedIndex}
-                tabbable={item.index === activeIndex}
-                measure={virtualizer.measureElement}
-              />
-            ))}
-          </div>
-        </div>
+        <TimelineRows
+          virtualizer={virtualizer}
+          steps={steps}
+          selectedIndex={selectedIndex}
+          activeIndex={activeIndex}
+        />
       </div>
-      {count === 0 && (
-        <p className="tl-empty">
-          {allSteps.length > 0 ? 'No steps in the range brushed on the overview.' : 'No steps yet.'}
-        </p>
-      )}
-      {!atBottom && count > 0 && (
-        <button type="button" className="tl-jump" onClick={jumpToLatest}>
-          Jump to latest <span aria-hidden="true">↓</span>
-        </button>
-      )}
+      {count === 0 && <NoSteps brushed={allSteps.length > 0} />}
+      {!atBottom && count > 0 && <JumpToLatest onJump={jumpToLatest} />}
     </div>
+  )
+}
+
+interface TimelineRowsProps {
+  virtualizer: TimelineVirtualizer
+  steps: readonly TimelineStep[]
+  selectedIndex: number
+  /** The row Tab lands on: the selected one, else the first. */
+  activeIndex: number
+}
+
+/** The rows on screen, in a sizer as tall as all of them. */
+function TimelineRows({
+  virtualizer,
+  steps,
+  selectedIndex,
+  activeIndex,
+}: TimelineRowsProps): React.JSX.Element {
+  const items = virtualizer.getVirtualItems()
+  const offset = items.length > 0 ? items[0].start : 0
+  return (
+    <div role="presentation" className="tl-sizer" style={{ height: virtualizer.getTotalSize() }}>
+      <div role="presentation" className="tl-window" style={{ transform: `translateY(${offset}px)` }}>
+        {items.map((item) => (
+          <TimelineRow
+            key={item.key}
+            step={steps[item.index]}
+            index={item.index}
+            selected={item.index === selectedIndex}
+            tabbable={item.index === activeIndex}
+            measure={virtualizer.measureElement}
+          />
+        ))}
+      </div>
+    </div>
+  )
+}
+
+function NoSteps({ brushed }: { brushed: boolean }): React.JSX.Element {
+  return (
+    <p className="tl-empty">{brushed ? 'No steps in the range brushed on the overview.' : 'No steps yet.'}</p>
+  )
+}
+
+/** Shown once the reader scrolled up from the newest step. */
+function JumpToLatest({ onJump }: { onJump(): void }): React.JSX.Element {
+  return (
+    <button type="button" className="tl-jump" onClick={onJump}>
+      Jump to latest <span aria-hidden="true">↓</span>
+    </button>
   )
 }

@@ -63,9 +63,7 @@ export function OverviewChart({ onHide }: { onHide(): void }): React.JSX.Element
 
   useRevealSelection({ selectedSeq, model, scale, now, geometry, setFocusSeq })
 
-  const focusIndex = focusSeq === null ? items.length - 1 : Math.max(0, itemIndexAt(items, focusSeq))
-  const [from, to] = barWindow(items.length, focusIndex, BAR_WINDOW)
-  const tabSeq = items[focusIndex]?.seq ?? null
+  const { focusIndex, from, to, tabSeq } = keyboardWindow(items, focusSeq)
   const { onKeyDown, zoomBy } = useBarKeys(
     { host, model, items, focusIndex, scale, now, selectedSeq, brush, pick },
     geometry,
@@ -129,6 +127,14 @@ function useFocusedBar(model: SpanModel | null, replaying: boolean) {
     [replaying, model],
   )
   return { focusSeq, setFocusSeq, pick }
+}
+
+/** The bar the keyboard is on (the last one until one is focused), and the bars rendered as elements around it. */
+function keyboardWindow(items: ReadonlyArray<Span | Mark>, focusSeq: number | null) {
+  const focusIndex = focusSeq === null ? items.length - 1 : Math.max(0, itemIndexAt(items, focusSeq))
+  const [from, to] = barWindow(items.length, focusIndex, BAR_WINDOW)
+  const tabSeq = items[focusIndex]?.seq ?? null
+  return { focusIndex, from, to, tabSeq }
 }
 
 interface RevealSelection {
