@@ -25,12 +25,8 @@ export function ApprovalPanel({ request, queued, onResolve }: ApprovalPanelProps
     )
   if (isCard(request, 'file'))
     return <FileApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
-  return (
-    <CommandApproval
-      key={request.callId}
-      request={request as ApprovalPanelProps['request'] & { subject: { kind: 'command' } }}
-      queued={queued}
-      onResolve={onResolve}
-    />
-  )
+  if (isCard(request, 'command'))
+    return <CommandApproval key={request.callId} request={request} queued={queued} onResolve={onResolve} />
+  // Every kind of subject has its card above; a new kind must get one.
+  throw new Error(`No approval card for a "${request.subject.kind}" request.`)
 }

@@ -60,56 +60,73 @@ export function HunkList(props: HunkListProps): React.JSX.Element {
         </p>
       )}
       <ol className="approval-hunk-list">
-        {hunks.map((h) => {
-          const n = h.index + 1
-          const range = describeHunkRange(h)
-          const isAccepted = accepted.has(h.index)
-          const added = h.lines.filter((l) => l.kind === '+').length
-          const removed = h.lines.length - added
-          return (
-            <li
-              key={h.index}
-              className={`approval-hunk${isAccepted ? '' : ' approval-hunk--rejected'}${focused === h.index ? ' approval-hunk--focused' : ''}`}
-              data-testid="hunk"
-              data-state={isAccepted ? 'accepted' : 'rejected'}
-              onClick={() => props.onShow(h)}
-            >
-              <button type="button" className="approval-hunk-show" title="Show it in the diff">
-                <span className="approval-hunk-title">
-                  Hunk {n} · {range}
-                  <span className="approval-stat approval-stat--add"> +{added}</span>
-                  <span className="approval-stat approval-stat--del"> −{removed}</span>
-                </span>
-                <code className="approval-hunk-preview">{preview(h)}</code>
-              </button>
-              <span className="approval-hunk-choice">
-                <button
-                  type="button"
-                  className="approval-toggle approval-toggle--accept"
-                  data-testid="hunk-accept"
-                  aria-label={`Accept hunk ${n} (${range})`}
-                  aria-pressed={isAccepted}
-                  disabled={locked}
-                  onClick={() => props.onToggle(h.index, true)}
-                >
-                  Accept
-                </button>
-                <button
-                  type="button"
-                  className="approval-toggle approval-toggle--reject"
-                  data-testid="hunk-reject"
-                  aria-label={`Reject hunk ${n} (${range})`}
-                  aria-pressed={!isAccepted}
-                  disabled={locked}
-                  onClick={() => props.onToggle(h.index, false)}
-                >
-                  Reject
-                </button>
-              </span>
-            </li>
-          )
-        })}
+        {hunks.map((h) => (
+          <HunkRow
+            key={h.index}
+            hunk={h}
+            accepted={accepted.has(h.index)}
+            focused={focused === h.index}
+            locked={locked}
+            onToggle={props.onToggle}
+            onShow={props.onShow}
+          />
+        ))}
       </ol>
     </aside>
+  )
+}
+
+interface HunkRowProps extends Pick<HunkListProps, 'locked' | 'onToggle' | 'onShow'> {
+  hunk: Hunk
+  accepted: boolean
+  focused: boolean
+}
+
+/** One hunk: where it is, what it adds and removes, its first line, and its Accept / Reject. */
+function HunkRow({ hunk: h, accepted, focused, locked, onToggle, onShow }: HunkRowProps): React.JSX.Element {
+  const n = h.index + 1
+  const range = describeHunkRange(h)
+  const added = h.lines.filter((l) => l.kind === '+').length
+  const removed = h.lines.length - added
+  return (
+    <li
+      className={`approval-hunk${accepted ? '' : ' approval-hunk--rejected'}${focused ? ' approval-hunk--focused' : ''}`}
+      data-testid="hunk"
+      data-state={accepted ? 'accepted' : 'rejected'}
+      onClick={() => onShow(h)}
+    >
+      <button type="button" className="approval-hunk-show" title="Show it in the diff">
+        <span className="approval-hunk-title">
+          Hunk {n} · {range}
+          <span className="approval-stat approval-stat--add"> +{added}</span>
+          <span className="approval-stat approval-stat--del"> −{removed}</span>
+        </span>
+        <code className="approval-hunk-preview">{preview(h)}</code>
+      </button>
+      <span className="approval-hunk-choice">
+        <button
+          type="button"
+          className="approval-toggle approval-toggle--accept"
+          data-testid="hunk-accept"
+          aria-label={`Accept hunk ${n} (${range})`}
+          aria-pressed={accepted}
+          disabled={locked}
+          onClick={() => onToggle(h.index, true)}
+        >
+          Accept
+        </button>
+        <button
+          type="button"
+          className="approval-toggle approval-toggle--reject"
+          data-testid="hunk-reject"
+          aria-label={`Reject hunk ${n} (${range})`}
+          aria-pressed={!accepted}
+          disabled={locked}
+          onClick={() => onToggle(h.index, false)}
+        >
+          Reject
+        </button>
+      </span>
+    </li>
   )
 }

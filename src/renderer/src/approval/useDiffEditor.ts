@@ -42,19 +42,44 @@ function hunkDecorations(
   return out
 }
 
-/**
- * The Monaco diff editor behind the approval panel: rejected-hunk decorations, revealing a hunk, and
- * the edit mode (the modified side becomes editable, starting from the accepted hunks).
- */
-export function useDiffEditor(opts: {
+interface DiffEditorOptions {
   hunks: readonly Hunk[]
   accepted: ReadonlySet<number>
   focused: number | null
   editing: boolean
   /** A new file: shown against itself, every line marked as added. */
   created?: boolean
-}) {
+}
+
+/** Marks the rejected and focused hunks on both sides (and a new file's lines as added); none while editing. */
+function useHunkDecorations(editor: MonacoDiffEditor | null, opts: DiffEditorOptions): void {
   const { hunks, accepted, focused, editing, created = false } = opts
+  useEffect(() => {
+    if (!editor) return
+    const original = editor.getOriginalEditor().createDecorationsCollection()
+    const modified = editor.getModifiedEditor().createDecorationsCollection()
+    // While editing, the modified text no longer matches the hunks' line numbers.
+    if (!editing) {
+      const model = editor.getModifiedEditor().getModel()
+      let lines = model?.getLineCount() ?? 0
+      // The empty line after a final newline is not a line of the file.
+      if (model && lines > 1 && model.getLineContent(lines) === '') lines -= 1
+      const added = created && lines > 0 ? [lineDecoration(1, lines, 'approval-line-added')] : []
+      original.set(hunkDecorations(hunks, accepted, focused, 'old'))
+      modified.set([...added, ...hunkDecorations(hunks, accepted, focused, 'new')])
+    }
+    return () => {
+      original.clear()
+      modified.clear()
+    }
+  }, [editor, hunks, accepted, focused, editing, created])
+}
+
+/**
+ * The Monaco diff editor behind the approval panel: rejected-hunk decorations, revealing a hunk, and
+ * the edit mode (the modified side becomes editable, starting from the accepted hunks).
+ */
+export function useDiffEditor(opts: DiffEditorOptions) {
   const [editor, setEditor] = useState<MonacoDiffEditor | null>(null)
   const track = useDiffModelRelease()
   /** The modified model's alternative version when editing began; null when not editing. */
@@ -78,25 +103,7 @@ export function useDiffEditor(opts: {
     return () => sub.dispose()
   }, [editor])
 
-  useEffect(() => {
-    if (!editor) return
-    const original = editor.getOriginalEditor().createDecorationsCollection()
-    const modified = editor.getModifiedEditor().createDecorationsCollection()
-    // While editing, the modified text no longer matches the hunks' line numbers.
-    if (!editing) {
-      const model = editor.getModifiedEditor().getModel()
-      let lines = model?.getLineCount() ?? 0
-      // The empty line after a final newline is not a line of the file.
-      if (model && lines > 1 && model.getLineContent(lines) === '') lines -= 1
-      const added = created && lines > 0 ? [lineDecoration(1, lines, 'approval-line-added')] : []
-      original.set(hunkDecorations(hunks, accepted, focused, 'old'))
-      modified.set([...added, ...hunkDecorations(hunks, accepted, focused, 'new')])
-    }
-    return () => {
-      original.clear()
-      modified.clear()
-    }
-  }, [editor, hunks, accepted, focused, editing, created])
+  useHunkDecorations(editor, opts)
 
   const reveal = useCallback(
     (h: Hunk) => {

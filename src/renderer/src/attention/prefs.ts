@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react'
+import { isRecord } from '../guards'
 
 /*
  * Whether the app calls for attention when it is in the background: a desktop notification, and a
@@ -19,7 +20,8 @@ let current: AttentionPrefs | null = null
 export function parsePrefs(raw: string | null): AttentionPrefs {
   if (!raw) return DEFAULTS
   try {
-    const v = JSON.parse(raw) as Partial<AttentionPrefs>
+    const v: unknown = JSON.parse(raw)
+    if (!isRecord(v)) return DEFAULTS
     return {
       notify: typeof v.notify === 'boolean' ? v.notify : DEFAULTS.notify,
       sound: typeof v.sound === 'boolean' ? v.sound : DEFAULTS.sound,

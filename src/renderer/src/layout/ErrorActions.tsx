@@ -58,26 +58,7 @@ export function ErrorActions(): React.JSX.Element | null {
         >
           Retry
         </button>
-        {actions.openModels && (
-          <button
-            type="button"
-            className="ui-button small"
-            data-testid="error-open-models"
-            onClick={() => openModelPicker((provider as ProviderId | null) ?? undefined)}
-          >
-            Open models
-          </button>
-        )}
-        {actions.switchModel && (
-          <button
-            type="button"
-            className="ui-button small"
-            data-testid="error-switch-model"
-            onClick={() => openModelPicker()}
-          >
-            Switch model
-          </button>
-        )}
+        <ModelButtons actions={actions} provider={provider} />
         <button
           type="button"
           className="ui-button small"
@@ -96,5 +77,39 @@ export function ErrorActions(): React.JSX.Element | null {
         </button>
       </div>
     </div>
+  )
+}
+
+/** The ways out that go through the model picker: fix this model's setup, or pick another one. */
+function ModelButtons({
+  actions,
+  provider,
+}: {
+  actions: ReturnType<typeof errorActionsFor>
+  provider: string | null
+}): React.JSX.Element {
+  return (
+    <>
+      {actions.openModels && (
+        <button
+          type="button"
+          className="ui-button small"
+          data-testid="error-open-models"
+          onClick={() => openModelPicker((provider as ProviderId | null) ?? undefined)}
+        >
+          Open models
+        </button>
+      )}
+      {actions.switchModel && (
+        <button
+          type="button"
+          className="ui-button small"
+          data-testid="error-switch-model"
+          onClick={() => openModelPicker()}
+        >
+          Switch model
+        </button>
+      )}
+    </>
   )
 }

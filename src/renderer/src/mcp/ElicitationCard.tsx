@@ -107,14 +107,41 @@ function Field({
   )
 }
 
-export function ElicitationCard({ question }: { question: McpElicitationView }): React.JSX.Element {
-  const fields = formFields(question.requestedSchema)
-  const [values, setValues] = useState<Values>(() => initialValues(fields))
+interface QuestionBodyProps {
+  question: McpElicitationView
+  fields: readonly FormField[]
+  values: Values
+  onChange(name: string, value: string | boolean): void
+}
+
+/** What the server asks for: a page to open (url mode), or the form's fields. */
+function QuestionBody({ question, fields, values, onChange }: QuestionBodyProps): React.JSX.Element {
+  const link = safeLink(question.url)
+  return (
+    <>
+      {question.mode === 'url' ? (
+        <p className="mcp-elicit-url">
+          <code>{plainText(question.url ?? '')}</code>{' '}
+          {link && (
+            <a href={link} target="_blank" rel="noreferrer noopener" data-testid="mcp-elicit-open">
+              Open
+            </a>
+          )}
+        </p>
+      ) : (
+        fields.map((f) => (
+          <Field key={f.name} field={f} value={values[f.name]} onChange={(v) => onChange(f.name, v)} />
+        ))
+      )}
+    </>
+  )
+}
+
+/** Answering the question: once (the buttons stay disabled until the card goes), a form checked first. */
+function useAnswer(question: McpElicitationView, fields: FormField[], values: Values) {
   const [error, setError] = useState<string | null>(null)
   // Answered: the buttons stay disabled until the card goes, so nothing is sent twice.
   const [sent, setSent] = useState(false)
-  const titleId = useId()
-  const link = safeLink(question.url)
   const answer = (
     action: 'accept' | 'decline' | 'cancel',
     content?: Record<string, string | number | boolean>,
@@ -128,6 +155,14 @@ export function ElicitationCard({ question }: { question: McpElicitationView }):
     if (problem) return setError(problem)
     answer('accept', content)
   }
+  return { sent, error, submit, answer }
+}
+
+export function ElicitationCard({ question }: { question: McpElicitationView }): React.JSX.Element {
+  const fields = formFields(question.requestedSchema)
+  const [values, setValues] = useState<Values>(() => initialValues(fields))
+  const titleId = useId()
+  const { sent, error, submit, answer } = useAnswer(question, fields, values)
   return (
     <form
       className="mcp-elicit"
@@ -155,25 +190,12 @@ export function ElicitationCard({ question }: { question: McpElicitationView }):
         tool={plainText(question.server)}
       />
       <p className="mcp-elicit-message">{plainText(question.message)}</p>
-      {question.mode === 'url' ? (
-        <p className="mcp-elicit-url">
-          <code>{plainText(question.url ?? '')}</code>{' '}
-          {link && (
-            <a href={link} target="_blank" rel="noreferrer noopener" data-testid="mcp-elicit-open">
-              Open
-            </a>
-          )}
-        </p>
-      ) : (
-        fields.map((f) => (
-          <Field
-            key={f.name}
-            field={f}
-            value={values[f.name]}
-            onChange={(v) => setValues((s) => ({ ...s, [f.name]: v }))}
-          />
-        ))
-      )}
+      <QuestionBody
+        question={question}
+        fields={fields}
+        values={values}
+        onChange={(name, v) => setValues((s) => ({ ...s, [name]: v }))}
+      />
       {error && (
         <p className="mcp-error" role="alert" data-testid="mcp-elicit-error">
           {error}

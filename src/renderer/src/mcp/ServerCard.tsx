@@ -15,11 +15,6 @@ const OPEN_TOOLS = 6
 export function ServerCard({ server }: { server: McpServerView }): React.JSX.Element {
   const titleId = useId()
   const busy = useMcpUi((s) => s.busy)
-  const badge = stateBadge(server.state)
-  const waiting = server.state === 'awaiting-approval'
-  const canRestart = server.enabled && !waiting && server.state !== 'starting'
-  // A stopped server (no session has started it yet) is started by the same command.
-  const restartLabel = server.state === 'stopped' ? 'Start' : 'Restart'
   return (
     <section
       className="mcp-server"
@@ -28,39 +23,7 @@ export function ServerCard({ server }: { server: McpServerView }): React.JSX.Ele
       data-server={server.name}
       data-state={server.state}
     >
-      <header className="mcp-server-head">
-        <h3 id={titleId} className="mcp-server-name">
-          {server.name}
-        </h3>
-        <span className={`mcp-badge ${badge.tone}`} data-testid="mcp-state">
-          {badge.label}
-        </span>
-        {server.sandbox && (
-          <span className="mcp-badge muted" title="Runs inside the command sandbox">
-            sandboxed
-          </span>
-        )}
-        <span className="mcp-spacer" />
-        <Switch
-          label={`Enable server ${server.name}`}
-          text="Enabled"
-          checked={server.enabled}
-          disabled={waiting || Boolean(busy[`enable:${server.name}`])}
-          onChange={(on) => void setMcpEnabled(server.name, on)}
-          testId="mcp-server-enabled"
-        />
-        <SignInButton server={server} />
-        <button
-          type="button"
-          className="ui-button small"
-          aria-label={`${restartLabel} ${server.name}`}
-          data-testid="mcp-restart"
-          disabled={!canRestart || Boolean(busy[`restart:${server.name}`])}
-          onClick={() => void restartMcp(server.name)}
-        >
-          {restartLabel}
-        </button>
-      </header>
+      <ServerHead server={server} titleId={titleId} />
       <p className="mcp-meta">
         <span>{sourceLabel(server.source)}</span>
         <span aria-hidden="true">·</span>
@@ -97,5 +60,50 @@ export function ServerCard({ server }: { server: McpServerView }): React.JSX.Ele
       )}
       <LogBlock server={server.name} />
     </section>
+  )
+}
+
+/** The server's name and state, and its switches: enabled, sign in, (re)start. */
+function ServerHead({ server, titleId }: { server: McpServerView; titleId: string }): React.JSX.Element {
+  const busy = useMcpUi((s) => s.busy)
+  const badge = stateBadge(server.state)
+  const waiting = server.state === 'awaiting-approval'
+  const canRestart = server.enabled && !waiting && server.state !== 'starting'
+  // A stopped server (no session has started it yet) is started by the same command.
+  const restartLabel = server.state === 'stopped' ? 'Start' : 'Restart'
+  return (
+    <header className="mcp-server-head">
+      <h3 id={titleId} className="mcp-server-name">
+        {server.name}
+      </h3>
+      <span className={`mcp-badge ${badge.tone}`} data-testid="mcp-state">
+        {badge.label}
+      </span>
+      {server.sandbox && (
+        <span className="mcp-badge muted" title="Runs inside the command sandbox">
+          sandboxed
+        </span>
+      )}
+      <span className="mcp-spacer" />
+      <Switch
+        label={`Enable server ${server.name}`}
+        text="Enabled"
+        checked={server.enabled}
+        disabled={waiting || Boolean(busy[`enable:${server.name}`])}
+        onChange={(on) => void setMcpEnabled(server.name, on)}
+        testId="mcp-server-enabled"
+      />
+      <SignInButton server={server} />
+      <button
+        type="button"
+        className="ui-button small"
+        aria-label={`${restartLabel} ${server.name}`}
+        data-testid="mcp-restart"
+        disabled={!canRestart || Boolean(busy[`restart:${server.name}`])}
+        onClick={() => void restartMcp(server.name)}
+      >
+        {restartLabel}
+      </button>
+    </header>
   )
 }

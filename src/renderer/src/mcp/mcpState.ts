@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import type { HostMessage } from '../../../shared/protocol'
 import { closePanel, isPanelOpen, openPanel } from '../panels/panelState'
 import { getApi, invoke, toast } from '../state/store'
 import { pendingToastText } from './model'
@@ -175,14 +176,14 @@ export async function readMcpLog(server: string): Promise<string> {
 }
 
 /** A notice from the host; true when it was an MCP one. */
-export function onMcpNotice(message: { type: string }): boolean {
+export function onMcpNotice(message: HostMessage): boolean {
   if (message.type === 'host.mcp-elicitations') {
-    useMcpUi.setState({ elicitations: (message as unknown as { pending: McpElicitationView[] }).pending })
+    useMcpUi.setState({ elicitations: message.pending })
     return true
   }
   if (message.type !== 'host.mcp-status') return false
   // A sign-in that ended (ready, or refused) no longer waits for the browser.
-  const { server, state } = message as { server?: string; state?: string }
+  const { server, state } = message
   if (server && state !== 'starting' && useMcpUi.getState().signInUrls[server])
     useMcpUi.setState((s) => {
       const { [server]: _ended, ...signInUrls } = s.signInUrls

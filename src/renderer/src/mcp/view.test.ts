@@ -136,11 +136,11 @@ describe('MCP view state', () => {
   it('refreshes on host.mcp-status while the dialog is open, and only then', async () => {
     const fake = fakeService(pendingProject())
     setMcpService(fake.call)
-    expect(onMcpNotice({ type: 'host.sessions-changed' })).toBe(false)
-    expect(onMcpNotice({ type: 'host.mcp-status' })).toBe(true)
+    expect(onMcpNotice({ type: 'host.sessions-changed', sessionId: 's1' })).toBe(false)
+    expect(onMcpNotice({ type: 'host.mcp-status', server: 'notion', state: 'starting' })).toBe(true)
     expect(fake.calls).toHaveLength(0)
     openPanel(MCP_PANEL)
-    onMcpNotice({ type: 'host.mcp-status' })
+    onMcpNotice({ type: 'host.mcp-status', server: 'notion', state: 'starting' })
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(fake.calls).toEqual([['mcp/list', {}]])
     expect(useMcpUi.getState().list).toEqual(fake.list)
@@ -197,7 +197,7 @@ describe('MCP sign-in', () => {
       }),
     )
     expect(waiting).toContain('data-testid="mcp-signin-link"')
-    onMcpNotice({ type: 'host.mcp-status', server: 'notion', state: 'ready' } as { type: string })
+    onMcpNotice({ type: 'host.mcp-status', server: 'notion', state: 'ready' })
     expect(useMcpUi.getState().signInUrls).toEqual({})
   })
 

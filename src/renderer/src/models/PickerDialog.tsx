@@ -24,7 +24,6 @@ import './models.css'
  */
 export function PickerDialog(): React.JSX.Element {
   const idBase = useId()
-  const filterId = useId()
   const effective = useEffectiveChoice()
   const requestedTab = usePickerUi((s) => s.tab)
   const sessionOpen = useApp((s) => s.sessionId !== null)
@@ -78,45 +77,16 @@ export function PickerDialog(): React.JSX.Element {
         {!loaded && <p className="ui-note">Asking the providers for their models…</p>}
         {tab === 'all' && loaded && (
           <>
-            <div>
-              <label className="ui-label" htmlFor={filterId}>
-                Filter models
-              </label>
-              <input
-                id={filterId}
-                className="ui-input"
-                type="search"
-                data-testid="model-filter"
-                value={filter}
-                placeholder="e.g. coder, mini"
-                onChange={(e) => setFilter(e.target.value)}
-              />
-            </div>
+            <ModelFilter value={filter} onChange={setFilter} />
             {providers.map((g) => (
-              <section
+              <ProviderGroupSection
                 key={g.provider}
-                className="model-picker-group"
-                data-testid={`model-group-${g.provider}`}
-                aria-label={providerLabel(g.provider)}
-              >
-                <header className="model-picker-group-head">
-                  <h3>{providerLabel(g.provider)}</h3>
-                  <span className="model-picker-group-status">{groupStatus(g)}</span>
-                  {!g.configured && (
-                    <button type="button" className="ui-button small" onClick={() => setTab(g.provider)}>
-                      {providerDescriptor(g.provider).apiKey === 'required' ? 'Enter API key' : 'Set up'}
-                    </button>
-                  )}
-                </header>
-                {g.configured && (
-                  <ModelList
-                    group={g}
-                    needle={needle}
-                    current={currentFor(g.provider)}
-                    onChoose={chooseOn(g)}
-                  />
-                )}
-              </section>
+                group={g}
+                needle={needle}
+                current={currentFor(g.provider)}
+                onChoose={chooseOn(g)}
+                onSetUp={() => setTab(g.provider)}
+              />
             ))}
           </>
         )}
@@ -159,5 +129,70 @@ function ProviderSetup({ group, current, onChoose }: ProviderSetupProps): React.
       {!canPull && group.configured && <ModelIdForm onUse={onChoose} />}
       {description && !group.configured && <p className="ui-note">{description}</p>}
     </>
+  )
+}
+
+/** The filter over every provider's models. */
+function ModelFilter({
+  value,
+  onChange,
+}: {
+  value: string
+  onChange(value: string): void
+}): React.JSX.Element {
+  const filterId = useId()
+  return (
+    <div>
+      <label className="ui-label" htmlFor={filterId}>
+        Filter models
+      </label>
+      <input
+        id={filterId}
+        className="ui-input"
+        type="search"
+        data-testid="model-filter"
+        value={value}
+        placeholder="e.g. coder, mini"
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </div>
+  )
+}
+
+interface ProviderGroupProps {
+  group: ProviderGroup
+  /** The filter, trimmed and lower-cased. */
+  needle: string
+  current: string | null
+  onChoose(model: string): void
+  /** Opens the provider's own tab, to set it up. */
+  onSetUp(): void
+}
+
+/** One provider on All models: its state, its models, or what it still needs. */
+function ProviderGroupSection({
+  group: g,
+  needle,
+  current,
+  onChoose,
+  onSetUp,
+}: ProviderGroupProps): React.JSX.Element {
+  return (
+    <section
+      className="model-picker-group"
+      data-testid={`model-group-${g.provider}`}
+      aria-label={providerLabel(g.provider)}
+    >
+      <header className="model-picker-group-head">
+        <h3>{providerLabel(g.provider)}</h3>
+        <span className="model-picker-group-status">{groupStatus(g)}</span>
+        {!g.configured && (
+          <button type="button" className="ui-button small" onClick={onSetUp}>
+            {providerDescriptor(g.provider).apiKey === 'required' ? 'Enter API key' : 'Set up'}
+          </button>
+        )}
+      </header>
+      {g.configured && <ModelList group={g} needle={needle} current={current} onChoose={onChoose} />}
+    </section>
   )
 }

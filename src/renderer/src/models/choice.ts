@@ -73,15 +73,26 @@ export function sessionBaseUrl(events: readonly StepwiseEvent[]): string | undef
   return first?.type === 'session.started' ? first.baseUrl : undefined
 }
 
+/** What decides a session's model: the pick for it, what its events say, the default for new ones. */
+interface ChoiceSources {
+  sessionId: string | null
+  picked: ModelChoice | undefined
+  /** From the open session's events; null when it is not the one open. */
+  provider: string | null
+  model: string | null
+  baseUrl: string | undefined
+  fallback: ModelChoice | null
+}
+
 /** What a session runs on: a pick for it, else what its events say, else the default. */
-function effective(
-  sessionId: string | null,
-  picked: ModelChoice | undefined,
-  provider: string | null,
-  model: string | null,
-  baseUrl: string | undefined,
-  fallback: ModelChoice | null,
-): ModelChoice | null {
+function effective({
+  sessionId,
+  picked,
+  provider,
+  model,
+  baseUrl,
+  fallback,
+}: ChoiceSources): ModelChoice | null {
   if (!sessionId) return fallback
   if (picked) return picked
   if (provider && model) {
@@ -103,7 +114,7 @@ export function useEffectiveChoice(): ModelChoice | null {
   const picked = useChoiceStore((s) => (sessionId ? s.sessions[sessionId] : undefined))
   const fallback = useChoiceStore((s) => s.choice)
   return useMemo(
-    () => effective(sessionId, picked, provider, model, baseUrl, fallback),
+    () => effective({ sessionId, picked, provider, model, baseUrl, fallback }),
     [sessionId, picked, provider, model, baseUrl, fallback],
   )
 }
@@ -113,14 +124,14 @@ export function currentChoiceFor(sessionId: string | null): ModelChoice | null {
   const app = useApp.getState()
   const choices = useChoiceStore.getState()
   const open = sessionId !== null && sessionId === app.sessionId
-  return effective(
+  return effective({
     sessionId,
-    sessionId ? choices.sessions[sessionId] : undefined,
-    open ? app.view.provider : null,
-    open ? app.view.model : null,
-    open ? (app.view.baseUrl ?? undefined) : undefined,
-    choices.choice ?? fromDefaults(app.info),
-  )
+    picked: sessionId ? choices.sessions[sessionId] : undefined,
+    provider: open ? app.view.provider : null,
+    model: open ? app.view.model : null,
+    baseUrl: open ? (app.view.baseUrl ?? undefined) : undefined,
+    fallback: choices.choice ?? fromDefaults(app.info),
+  })
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isRecord } from '../guards'
 import { knownProviderIdSchema, type ProviderId } from '../../../shared/protocol'
 
 /** The model a session runs on: what `session/create` and `session/configure` take. */
@@ -16,8 +17,8 @@ export function parseChoice(raw: string | null): ModelChoice | null {
   } catch {
     return null
   }
-  if (typeof value !== 'object' || value === null) return null
-  const { provider, model, baseUrl } = value as Record<string, unknown>
+  if (!isRecord(value)) return null
+  const { provider, model, baseUrl } = value
   const parsed = knownProviderIdSchema.safeParse(provider)
   if (!parsed.success || typeof model !== 'string' || model.trim() === '') return null
   if (baseUrl !== undefined && !isHttpUrl(baseUrl)) return null

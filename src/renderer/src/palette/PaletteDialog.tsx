@@ -72,32 +72,60 @@ export function PaletteDialog(): React.JSX.Element {
         onKeyDown={onKeyDown}
       />
       <ul id={listId} role="listbox" aria-label="Commands" className="palette-list">
-        {shown.map((command, i) => {
-          const reason = command.unavailable?.(state) ?? null
-          return (
-            <li
-              key={command.id}
-              id={`${listId}-${i}`}
-              role="option"
-              aria-selected={i === current}
-              aria-disabled={reason !== null}
-              data-command={command.id}
-              className="palette-option"
-              onMouseMove={() => i !== current && setActive(i)}
-              // Keep focus in the field; a click runs the command.
-              onMouseDown={(e) => e.preventDefault()}
-              onClick={() => run(command)}
-            >
-              <span className="palette-option-text">
-                <span className="palette-option-title">{command.title}</span>
-                <span className="palette-option-hint">{reason ?? command.hint}</span>
-              </span>
-              {command.shortcut && <kbd className="palette-kbd">{command.shortcut}</kbd>}
-            </li>
-          )
-        })}
+        {shown.map((command, i) => (
+          <PaletteOption
+            key={command.id}
+            id={`${listId}-${i}`}
+            command={command}
+            reason={command.unavailable?.(state) ?? null}
+            selected={i === current}
+            onHover={() => i !== current && setActive(i)}
+            onRun={() => run(command)}
+          />
+        ))}
         {shown.length === 0 && <li className="palette-empty">No command matches “{query}”.</li>}
       </ul>
     </Dialog>
+  )
+}
+
+interface PaletteOptionProps {
+  id: string
+  command: PaletteCommand
+  /** Why it cannot run now, shown instead of its hint; null when it can. */
+  reason: string | null
+  selected: boolean
+  onHover(): void
+  onRun(): void
+}
+
+/** One command in the list: its title, its hint (or why it is unavailable), its shortcut. */
+function PaletteOption({
+  id,
+  command,
+  reason,
+  selected,
+  onHover,
+  onRun,
+}: PaletteOptionProps): React.JSX.Element {
+  return (
+    <li
+      id={id}
+      role="option"
+      aria-selected={selected}
+      aria-disabled={reason !== null}
+      data-command={command.id}
+      className="palette-option"
+      onMouseMove={onHover}
+      // Keep focus in the field; a click runs the command.
+      onMouseDown={(e) => e.preventDefault()}
+      onClick={onRun}
+    >
+      <span className="palette-option-text">
+        <span className="palette-option-title">{command.title}</span>
+        <span className="palette-option-hint">{reason ?? command.hint}</span>
+      </span>
+      {command.shortcut && <kbd className="palette-kbd">{command.shortcut}</kbd>}
+    </li>
   )
 }

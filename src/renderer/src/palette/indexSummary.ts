@@ -1,13 +1,15 @@
+import { isRecord } from '../guards'
+
 /** A line about the code index from `index/status` (typed `unknown` on the wire: read defensively). */
 export function indexSummary(status: unknown, now: number): string {
-  if (typeof status !== 'object' || status === null) return 'Unknown'
-  const s = status as Record<string, unknown>
+  if (!isRecord(status)) return 'Unknown'
+  const s = status
   const files = typeof s.files === 'number' ? s.files : null
   if (files === null) return 'Unknown'
   if (typeof s.builtAt !== 'number') return 'Not built yet'
   const languages =
     typeof s.languages === 'object' && s.languages !== null
-      ? Object.entries(s.languages as Record<string, unknown>)
+      ? Object.entries(s.languages)
           .filter((e): e is [string, number] => typeof e[1] === 'number' && e[1] > 0)
           .sort((a, b) => b[1] - a[1])
           .slice(0, 3)

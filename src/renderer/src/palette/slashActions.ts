@@ -1,4 +1,4 @@
-import { APPROVAL_POLICIES, type ApprovalPolicy } from '../../../shared/protocol'
+import { APPROVAL_POLICIES, approvalPolicySchema } from '../../../shared/protocol'
 import type { TimelineStep } from '../../../shared/reducer'
 import { seqOfStep } from '../../../shared/steps'
 import { chooseModel, currentChoice, currentChoiceFor } from '../models/choice'
@@ -19,7 +19,7 @@ export async function rewindTo(arg: string): Promise<void> {
   try {
     seq = seqOfStep(useApp.getState().events, n)
   } catch (err) {
-    return toast('error', `Cannot rewind: ${(err as Error).message}`)
+    return toast('error', `Cannot rewind: ${err instanceof Error ? err.message : String(err)}`)
   }
   await rewindFiles(sessionId, seq)
 }
@@ -42,9 +42,9 @@ export async function switchModel(arg: string): Promise<void> {
 }
 
 export async function setPolicy(arg: string): Promise<void> {
-  const policy = arg.toLowerCase() as ApprovalPolicy
-  if (!APPROVAL_POLICIES.includes(policy))
-    return toast('info', `Say which policy: /policy ${APPROVAL_POLICIES.join('|')}.`)
+  const parsed = approvalPolicySchema.safeParse(arg.toLowerCase())
+  if (!parsed.success) return toast('info', `Say which policy: /policy ${APPROVAL_POLICIES.join('|')}.`)
+  const policy = parsed.data
   await switchPolicy(policy)
   const where = useApp.getState().sessionId ? 'this chat' : 'new chats'
   toast(

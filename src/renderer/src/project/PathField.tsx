@@ -14,12 +14,8 @@ interface PathFieldProps {
 
 const DEBOUNCE_MS = 120
 
-/**
- * A folder path with completion from `fs/complete` (a combobox): ↓/↑ move through the folders,
- * Tab or Enter takes one (and lists what is inside it), Esc closes the list.
- */
-export function PathField({ id, value, onChange, onSubmit, autoFocus }: PathFieldProps): React.JSX.Element {
-  const listId = useId()
+/** The folders completing `value` (asked for after a pause in the typing), the list's state, the one picked. */
+function useFolderCompletion(value: string, id: string, listId: string) {
   const [entries, setEntries] = useState<string[]>([])
   const [open, setOpen] = useState(false)
   const [active, setActive] = useState(-1)
@@ -48,6 +44,46 @@ export function PathField({ id, value, onChange, onSubmit, autoFocus }: PathFiel
   useEffect(() => {
     if (active >= 0) document.getElementById(`${listId}-${active}`)?.scrollIntoView({ block: 'nearest' })
   }, [active, listId])
+  return { entries, open, setOpen, active, setActive }
+}
+
+interface FolderOptionsProps {
+  entries: readonly string[]
+  active: number
+  listId: string
+  onPick(entry: string): void
+}
+
+function FolderOptions({ entries, active, listId, onPick }: FolderOptionsProps): React.JSX.Element {
+  return (
+    <>
+      {entries.map((entry, i) => (
+        <li
+          key={entry}
+          id={`${listId}-${i}`}
+          role="option"
+          aria-selected={i === active}
+          className="project-path-option"
+          // Keep the focus in the field: a click picks, like Tab.
+          onMouseDown={(e) => {
+            e.preventDefault()
+            onPick(entry)
+          }}
+        >
+          <bdi>{entry}</bdi>
+        </li>
+      ))}
+    </>
+  )
+}
+
+/**
+ * A folder path with completion from `fs/complete` (a combobox): ↓/↑ move through the folders,
+ * Tab or Enter takes one (and lists what is inside it), Esc closes the list.
+ */
+export function PathField({ id, value, onChange, onSubmit, autoFocus }: PathFieldProps): React.JSX.Element {
+  const listId = useId()
+  const { entries, open, setOpen, active, setActive } = useFolderCompletion(value, id, listId)
 
   const pick = (entry: string): void => {
     onChange(withTrailingSep(entry))
@@ -112,22 +148,7 @@ export function PathField({ id, value, onChange, onSubmit, autoFocus }: PathFiel
         onBlur={() => setOpen(false)}
       />
       <ul id={listId} role="listbox" aria-label="Folders" className="project-path-list" hidden={!listed}>
-        {entries.map((entry, i) => (
-          <li
-            key={entry}
-            id={`${listId}-${i}`}
-            role="option"
-            aria-selected={i === active}
-            className="project-path-option"
-            // Keep the focus in the field: a click picks, like Tab.
-            onMouseDown={(e) => {
-              e.preventDefault()
-              pick(entry)
-            }}
-          >
-            <bdi>{entry}</bdi>
-          </li>
-        ))}
+        <FolderOptions entries={entries} active={active} listId={listId} onPick={pick} />
       </ul>
     </div>
   )

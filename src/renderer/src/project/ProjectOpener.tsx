@@ -84,28 +84,41 @@ export function ProjectOpener({ onOpened, standalone = true }: ProjectOpenerProp
         </div>
         <p className="ui-note">Type a path (~ for your home folder); Tab completes.</p>
       </form>
-      {recent.length > 0 && (
-        <nav className="project-recent" aria-label="Recent projects">
-          <h2 className="ui-label">Recent</h2>
-          <ul>
-            {recent.map((repo) => (
-              <li key={repo}>
-                <button
-                  type="button"
-                  className="project-recent-item"
-                  data-testid="recent-project"
-                  title={repo}
-                  disabled={busy}
-                  onClick={() => void open(repo)}
-                >
-                  <span className="project-recent-name">{baseName(repo)}</span>
-                  <span className="project-recent-path">{parentOf(repo)}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      )}
+      {recent.length > 0 && <RecentProjects recent={recent} busy={busy} onOpen={(repo) => void open(repo)} />}
     </section>
+  )
+}
+
+/** The projects opened last, newest first: one click opens one. */
+function RecentProjects({
+  recent,
+  busy,
+  onOpen,
+}: {
+  recent: readonly string[]
+  busy: boolean
+  onOpen(repo: string): void
+}): React.JSX.Element {
+  return (
+    <nav className="project-recent" aria-label="Recent projects">
+      <h2 className="ui-label">Recent</h2>
+      <ul>
+        {recent.map((repo) => (
+          <li key={repo}>
+            <button
+              type="button"
+              className="project-recent-item"
+              data-testid="recent-project"
+              title={repo}
+              disabled={busy}
+              onClick={() => onOpen(repo)}
+            >
+              <span className="project-recent-name">{baseName(repo)}</span>
+              <span className="project-recent-path">{parentOf(repo)}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </nav>
   )
 }

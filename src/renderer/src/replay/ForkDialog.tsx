@@ -33,19 +33,10 @@ export function ForkDialog({
   step: number
   onClose(): void
 }): React.JSX.Element {
-  const parentModel = { provider: useApp((s) => s.view.provider), model: useApp((s) => s.view.model) }
-  const picked = currentChoice()
-  const models = [
-    ...(parentModel.provider && parentModel.model
-      ? [{ key: 'parent', label: `Same as this chat: ${parentModel.model} (${parentModel.provider})` }]
-      : []),
-    ...(picked && (picked.model !== parentModel.model || picked.provider !== parentModel.provider)
-      ? [{ key: 'picked', label: `${picked.model} (${picked.provider}), the model picked now` }]
-      : []),
-  ]
+  const { models, picked } = useForkModels()
   const [what, setWhat] = useState<ForkPart>('both')
   const [where, setWhere] = useState<Where>('in-place')
-  const [model, setModel] = useState(models[0]?.key ?? 'parent')
+  const [model, setModel] = useState<ForkModel['key']>(models[0]?.key ?? 'parent')
   const [busy, setBusy] = useState(false)
   const effectiveWhere: Where = what === 'conversation' ? 'in-place' : where
 
@@ -77,71 +68,9 @@ export function ForkDialog({
       testId="fork-dialog"
       description="A new chat, “Fork of …”, beside this one. This chat is not changed."
     >
-      <fieldset>
-        <legend>Take</legend>
-        {PARTS.map((p) => (
-          <label key={p.value}>
-            <input
-              type="radio"
-              name="fork-what"
-              value={p.value}
-              checked={what === p.value}
-              data-autofocus={what === p.value ? true : undefined}
-              onChange={() => setWhat(p.value)}
-            />
-            <span>
-              {p.label} <small>— {p.hint}</small>
-            </span>
-          </label>
-        ))}
-      </fieldset>
-      <fieldset disabled={what === 'conversation'}>
-        <legend>Files</legend>
-        <label>
-          <input
-            type="radio"
-            name="fork-where"
-            value="in-place"
-            checked={effectiveWhere === 'in-place'}
-            onChange={() => setWhere('in-place')}
-          />
-          <span>
-            In this project folder{' '}
-            <small>
-              {what === 'conversation'
-                ? '— left as they are'
-                : '— put back as at this step; the present is saved first, so an undo brings it back'}
-            </small>
-          </span>
-        </label>
-        <label>
-          <input
-            type="radio"
-            name="fork-where"
-            value="worktree"
-            checked={effectiveWhere === 'worktree'}
-            onChange={() => setWhere('worktree')}
-          />
-          <span>
-            In a new git worktree <small>— a folder beside the repository; this project is left alone</small>
-          </span>
-        </label>
-      </fieldset>
-      {models.length > 1 && (
-        <fieldset>
-          <legend>Model</legend>
-          <select aria-label="Model for the fork" value={model} onChange={(e) => setModel(e.target.value)}>
-            {models.map((m) => (
-              <option key={m.key} value={m.key}>
-                {m.label}
-              </option>
-            ))}
-          </select>
-        </fieldset>
-      )}
-      {models.length === 1 && (
-        <p className="note">Continues on {models[0].label.replace(/^Same as this chat: /, '')}.</p>
-      )}
+      <TakeFieldset what={what} onChange={setWhat} />
+      <WhereFieldset what={what} where={effectiveWhere} onChange={setWhere} />
+      <ModelField models={models} model={model} onChange={setModel} />
       <div className="actions">
         <button type="button" className="ui-button" onClick={onClose}>
           Cancel
@@ -157,5 +86,144 @@ export function ForkDialog({
         </button>
       </div>
     </Dialog>
+  )
+}
+
+interface ForkModel {
+  key: 'parent' | 'picked'
+  label: string
+}
+
+/** The models a fork may continue on: this chat's, and the one picked now when it differs. */
+function useForkModels(): { models: ForkModel[]; picked: ReturnType<typeof currentChoice> } {
+  const parentModel = { provider: useApp((s) => s.view.provider), model: useApp((s) => s.view.model) }
+  const picked = currentChoice()
+  const models: ForkModel[] = [
+    ...(parentModel.provider && parentModel.model
+      ? [
+          {
+            key: 'parent' as const,
+            label: `Same as this chat: ${parentModel.model} (${parentModel.provider})`,
+          },
+        ]
+      : []),
+    ...(picked && (picked.model !== parentModel.model || picked.provider !== parentModel.provider)
+      ? [{ key: 'picked' as const, label: `${picked.model} (${picked.provider}), the model picked now` }]
+      : []),
+  ]
+  return { models, picked }
+}
+
+/** What the fork takes: the conversation, the files, or both. */
+function TakeFieldset({
+  what,
+  onChange,
+}: {
+  what: ForkPart
+  onChange(what: ForkPart): void
+}): React.JSX.Element {
+  return (
+    <fieldset>
+      <legend>Take</legend>
+      {PARTS.map((p) => (
+        <label key={p.value}>
+          <input
+            type="radio"
+            name="fork-what"
+            value={p.value}
+            checked={what === p.value}
+            data-autofocus={what === p.value ? true : undefined}
+            onChange={() => onChange(p.value)}
+          />
+          <span>
+            {p.label} <small>— {p.hint}</small>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  )
+}
+
+/** Where the fork's files go: put back in this folder, or in a new git worktree. */
+function WhereFieldset({
+  what,
+  where,
+  onChange,
+}: {
+  what: ForkPart
+  where: Where
+  onChange(where: Where): void
+}): React.JSX.Element {
+  return (
+    <fieldset disabled={what === 'conversation'}>
+      <legend>Files</legend>
+      <label>
+        <input
+          type="radio"
+          name="fork-where"
+          value="in-place"
+          checked={where === 'in-place'}
+          onChange={() => onChange('in-place')}
+        />
+        <span>
+          In this project folder{' '}
+          <small>
+            {what === 'conversation'
+              ? '— left as they are'
+              : '— put back as at this step; the present is saved first, so an undo brings it back'}
+          </small>
+        </span>
+      </label>
+      <label>
+        <input
+          type="radio"
+          name="fork-where"
+          value="worktree"
+          checked={where === 'worktree'}
+          onChange={() => onChange('worktree')}
+        />
+        <span>
+          In a new git worktree <small>— a folder beside the repository; this project is left alone</small>
+        </span>
+      </label>
+    </fieldset>
+  )
+}
+
+/** Which model the fork continues on: a choice when there are two, else a note. */
+function ModelField({
+  models,
+  model,
+  onChange,
+}: {
+  models: readonly ForkModel[]
+  model: ForkModel['key']
+  onChange(model: ForkModel['key']): void
+}): React.JSX.Element {
+  return (
+    <>
+      {models.length > 1 && (
+        <fieldset>
+          <legend>Model</legend>
+          <select
+            aria-label="Model for the fork"
+            value={model}
+            onChange={(e) => {
+              const chosen = models.find((m) => m.key === e.target.value)
+              if (chosen) onChange(chosen.key)
+            }}
+          >
+            {models.map((m) => (
+              <option key={m.key} value={m.key}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        </fieldset>
+      )}
+      {models.length === 1 && (
+        <p className="note">Continues on {models[0].label.replace(/^Same as this chat: /, '')}.</p>
+      )}
+    </>
   )
 }

@@ -19,12 +19,12 @@ import './replay.css'
 
 /** Keys typed in a field, or in a dialog over the replay (Esc closes the dialog, not the replay), are not the bar's. */
 function inField(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null
+  const el = target instanceof Element ? target : null
   return Boolean(el?.closest('input, textarea, select, [contenteditable="true"], .monaco-editor, dialog'))
 }
 
 function outsideBar(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null
+  const el = target instanceof Element ? target : null
   return Boolean(el && el !== document.body && !el.closest('.replay-bar'))
 }
 
@@ -84,16 +84,8 @@ function JumpButtons({
   )
 }
 
-/**
- * The replay bar: step back and forward (← →) through what happened — messages, tool calls,
- * changes — jump to the next or previous one of a kind (M, T, C; with Shift: back), play at a
- * chosen speed (Space), or drag to any step.
- */
-export function ReplayBar(): React.JSX.Element | null {
-  const active = useReplayActive()
-  const { step: at, steps, kind, playing, speed, total } = useReplayPosition()
-  useReplayPlayer()
-
+/** The bar's keys while replaying: ← → step, M T C jump (Shift: back), Home End, Space plays, Esc exits. */
+function useReplayKeys(active: boolean, steps: number): void {
   useEffect(() => {
     if (!active) return
     const onKey = (e: KeyboardEvent): void => {
@@ -113,18 +105,20 @@ export function ReplayBar(): React.JSX.Element | null {
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [active, steps])
+}
 
-  if (total === 0) return null
-  if (!active) {
-    return (
-      <button type="button" className="ui-button small" data-testid="replay-start" onClick={startReplay}>
-        Replay
-      </button>
-    )
-  }
-  const where = at === 0 ? 'the start' : `step ${at} of ${steps} · ${KIND_NAMES[kind ?? 'other']}`
+/** Step back, play or pause, step forward. */
+function StepButtons({
+  at,
+  steps,
+  playing,
+}: {
+  at: number
+  steps: number
+  playing: boolean
+}): React.JSX.Element {
   return (
-    <div className="replay-bar" role="toolbar" aria-label="Replay" data-testid="replay-bar">
+    <>
       <button
         type="button"
         className="ui-button small"
@@ -156,6 +150,34 @@ export function ReplayBar(): React.JSX.Element | null {
       >
         ▶▶
       </button>
+    </>
+  )
+}
+
+/**
+ * The replay bar: step back and forward (← →) through what happened — messages, tool calls,
+ * changes — jump to the next or previous one of a kind (M, T, C; with Shift: back), play at a
+ * chosen speed (Space), or drag to any step.
+ */
+export function ReplayBar(): React.JSX.Element | null {
+  const active = useReplayActive()
+  const { step: at, steps, kind, playing, speed, total } = useReplayPosition()
+  useReplayPlayer()
+
+  useReplayKeys(active, steps)
+
+  if (total === 0) return null
+  if (!active) {
+    return (
+      <button type="button" className="ui-button small" data-testid="replay-start" onClick={startReplay}>
+        Replay
+      </button>
+    )
+  }
+  const where = at === 0 ? 'the start' : `step ${at} of ${steps} · ${KIND_NAMES[kind ?? 'other']}`
+  return (
+    <div className="replay-bar" role="toolbar" aria-label="Replay" data-testid="replay-bar">
+      <StepButtons at={at} steps={steps} playing={playing} />
       <input
         type="range"
         min={0}

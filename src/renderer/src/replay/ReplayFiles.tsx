@@ -12,6 +12,64 @@ interface StepFiles {
   changed: string[]
 }
 
+interface LoadedFile {
+  /** The step and path it was loaded for. */
+  key: string
+  before: string
+  after: string
+  binary: boolean
+}
+
+/** One file as of step `seq`, and as of the step before; the last one loaded until the next arrives. */
+function useFileAt(sessionId: string, seq: number, path: string | null): LoadedFile | null {
+  const [loaded, setLoaded] = useState<LoadedFile | null>(null)
+  useEffect(() => {
+    if (!path) return
+    let live = true
+    invoke('session/file-at', { sessionId, seq, path }).then(
+      (r) =>
+        live &&
+        setLoaded({
+          key: `${seq}\0${path}`,
+          before: r.before ?? '',
+          after: r.content ?? '',
+          binary: r.binary,
+        }),
+      () => undefined,
+    )
+    return () => {
+      live = false
+    }
+  }, [sessionId, seq, path])
+  return loaded
+}
+
+/** The files of the step, the ones it changed first (marked ●). */
+function FileList({
+  files,
+  path,
+  onPick,
+}: {
+  files: StepFiles
+  path: string | null
+  onPick(path: string): void
+}): React.JSX.Element {
+  return (
+    <ul aria-label="Files">
+      {[...files.changed, ...files.files.filter((f) => !files.changed.includes(f))].map((f) => (
+        <li key={f}>
+          <button type="button" aria-current={f === path ? 'true' : undefined} onClick={() => onPick(f)}>
+            <span className={files.changed.includes(f) ? 'changed' : undefined}>
+              {files.changed.includes(f) ? '● ' : ''}
+              {f}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 /**
  * The project as of the replayed step: its files, what the step changed, any file
  * in Monaco against the step before, and the way out — rewind the files to here
@@ -23,12 +81,7 @@ export default function ReplayFiles({ seq }: { seq: number }): React.JSX.Element
   const [forking, setForking] = useState(false)
   const [files, setFiles] = useState<StepFiles | null>(null)
   const [path, setPath] = useState<string | null>(null)
-  const [loaded, setLoaded] = useState<{
-    key: string
-    before: string
-    after: string
-    binary: boolean
-  } | null>(null)
+  const loaded = useFileAt(sessionId, seq, path)
   const key = `${seq}\0${path}`
   // The last file loaded stays in view while the next one loads (the editor is kept, not remounted).
   const content = path ? loaded : null
@@ -50,25 +103,6 @@ export default function ReplayFiles({ seq }: { seq: number }): React.JSX.Element
       live = false
     }
   }, [sessionId, seq])
-
-  useEffect(() => {
-    if (!path) return
-    let live = true
-    invoke('session/file-at', { sessionId, seq, path }).then(
-      (r) =>
-        live &&
-        setLoaded({
-          key: `${seq}\0${path}`,
-          before: r.before ?? '',
-          after: r.content ?? '',
-          binary: r.binary,
-        }),
-      () => undefined,
-    )
-    return () => {
-      live = false
-    }
-  }, [sessionId, seq, path])
 
   return (
     <section className="replay-files" aria-label={`Files at step ${step}`} data-testid="replay-files">
@@ -97,20 +131,7 @@ export default function ReplayFiles({ seq }: { seq: number }): React.JSX.Element
         )}
       </header>
       {files && files.files.length === 0 && <p className="note">No snapshot of the files at this step.</p>}
-      {files && files.files.length > 0 && (
-        <ul aria-label="Files">
-          {[...files.changed, ...files.files.filter((f) => !files.changed.includes(f))].map((f) => (
-            <li key={f}>
-              <button type="button" aria-current={f === path ? 'true' : undefined} onClick={() => setPath(f)}>
-                <span className={files.changed.includes(f) ? 'changed' : undefined}>
-                  {files.changed.includes(f) ? '● ' : ''}
-                  {f}
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      {files && files.files.length > 0 && <FileList files={files} path={path} onPick={setPath} />}
       {content?.binary && <p className="note">{path} is a binary file.</p>}
       {content && !content.binary && path && files && (
         <p className="diff-caption" data-testid="replay-diff-caption">

@@ -21,7 +21,7 @@ export function SessionList(): React.JSX.Element {
   const renaming = useSessionEdit((s) => s.renaming)
 
   useEffect(() => {
-    const focus = (): void => (list.current?.querySelector('button') as HTMLButtonElement | null)?.focus()
+    const focus = (): void => list.current?.querySelector('button')?.focus()
     window.addEventListener('stepwise:focus-sessions', focus)
     return () => window.removeEventListener('stepwise:focus-sessions', focus)
   }, [])

@@ -1,6 +1,6 @@
 import type React from 'react'
 import { useState } from 'react'
-import type { ApprovalPolicy } from '../../../shared/protocol'
+import { approvalPolicySchema, type ApprovalPolicy } from '../../../shared/protocol'
 import { POLICIES, POLICY_INFO, switchPolicy, useEffectivePolicy } from './policy'
 import './settings.css'
 
@@ -31,7 +31,10 @@ export function ApprovalPolicySwitch(): React.JSX.Element {
       value={policy ?? 'ask'}
       disabled={busy || policy === null}
       title={policy ? POLICY_INFO[policy].explanation : undefined}
-      onChange={(e) => void onChange(e.target.value as ApprovalPolicy)}
+      onChange={(e) => {
+        const next = approvalPolicySchema.safeParse(e.target.value)
+        if (next.success) void onChange(next.data)
+      }}
     >
       {POLICIES.map((p) => (
         <option key={p} value={p} title={POLICY_INFO[p].explanation}>

@@ -1,6 +1,6 @@
 import type React from 'react'
 import { useId, useState, type FormEvent } from 'react'
-import type { AppSettings, ApprovalPolicy } from '../../../shared/protocol'
+import { appSettingsSchema, type AppSettings, type ApprovalPolicy } from '../../../shared/protocol'
 import { NotificationSettings } from '../attention/NotificationSettings'
 import { McpRoot } from '../mcp/McpDialog'
 import { ApprovalRules } from './ApprovalRules'
@@ -127,7 +127,10 @@ function SettingsForm({ settings }: { settings: AppSettings }): React.JSX.Elemen
           className="ui-select"
           data-testid="theme-select"
           value={draft.theme}
-          onChange={(e) => changeTheme(e.target.value as AppSettings['theme'])}
+          onChange={(e) => {
+            const theme = appSettingsSchema.shape.theme.safeParse(e.target.value)
+            if (theme.success) changeTheme(theme.data)
+          }}
         >
           <option value="system">System</option>
           <option value="dark">Dark</option>

@@ -38,28 +38,7 @@ export function StatusBar(): React.JSX.Element {
   return (
     <footer className="statusbar" role="status" aria-label="Status" data-testid="status-bar">
       <div className="statusbar-group">
-        {project ? (
-          <span className="statusbar-item" title={project.repo}>
-            <span className="statusbar-project">{project.name}</span>
-            {project.branch && (
-              <span className="statusbar-branch" aria-label={`branch ${project.branch}`}>
-                <span aria-hidden="true">⎇</span> {project.branch}
-              </span>
-            )}
-            {project.warning && (
-              <span
-                className="statusbar-warning"
-                role="alert"
-                title={project.warning}
-                data-testid="project-warning"
-              >
-                ⚠ {project.warning}
-              </span>
-            )}
-          </span>
-        ) : (
-          <span className="statusbar-item statusbar-muted">No project</span>
-        )}
+        <ProjectItem />
         <button
           type="button"
           className="statusbar-item statusbar-button"
@@ -113,5 +92,31 @@ export function StatusBar(): React.JSX.Element {
         )}
       </div>
     </footer>
+  )
+}
+
+/** The project: its name, its branch, and its warning when it has one. */
+function ProjectItem(): React.JSX.Element {
+  const project = useApp((s) => s.project)
+  if (!project) return <span className="statusbar-item statusbar-muted">No project</span>
+  return (
+    <span className="statusbar-item" title={project.repo}>
+      <span className="statusbar-project">{project.name}</span>
+      {project.branch && (
+        <span className="statusbar-branch" aria-label={`branch ${project.branch}`}>
+          <span aria-hidden="true">⎇</span> {project.branch}
+        </span>
+      )}
+      {project.warning && (
+        <span
+          className="statusbar-warning"
+          role="alert"
+          title={project.warning}
+          data-testid="project-warning"
+        >
+          ⚠ {project.warning}
+        </span>
+      )}
+    </span>
   )
 }

@@ -60,37 +60,39 @@ function measureRow(
   return instance.measurementsCache[index]?.size ?? instance.options.estimateSize(index)
 }
 
-/**
- * The session timeline: every step in a virtual list, so a 10,000-step session renders
- * only the rows on screen. Live sessions follow the newest step while the user stays at
- * the bottom; scrolling up stops that until they come back or press "Jump to latest".
- */
-export function Timeline({
-  steps: allSteps,
-  selectedSeq,
-  onSelect,
-  follow,
-}: TimelineProps): React.JSX.Element {
-  // A range brushed on the overview narrows the rows to it; a checkpoint sits in its call's row.
-  const brushed = useBrushedSteps(allSteps)
-  const steps = useMemo(() => foldCheckpoints(brushed), [brushed])
-  const scrollRef = useRef<HTMLDivElement>(null)
+/** What a key does on the list: move to a row, select the current one, or nothing of ours. */
+function keyTarget(key: string, current: number, count: number): number | 'select' | null {
+  switch (key) {
+    case 'ArrowDown':
+      return current + 1
+    case 'ArrowUp':
+      return current - 1
+    case 'Home':
+      return 0
+    case 'End':
+      return count - 1
+    case 'Enter':
+    case ' ':
+      return 'select'
+    default:
+      return null
+  }
+}
+
+/** The virtual list over the steps, and whether the reader is at its end. */
+function useTimelineVirtualizer(
+  steps: readonly TimelineStep[],
+  scrollRef: React.RefObject<HTMLDivElement | null>,
+  follow: boolean,
+) {
   const [atBottom, setAtBottom] = useState(true)
-  const count = steps.length
-
-  const selectedIndex = useMemo(
-    () => (selectedSeq === null ? -1 : indexOfSeq(steps, selectedSeq)),
-    [steps, selectedSeq],
-  )
-  const activeIndex = selectedIndex >= 0 ? selectedIndex : 0
-
   // Stable per steps array: the virtualizer recomputes all item offsets when these change.
   const estimateSize = useCallback((i: number) => estimate(steps[i]), [steps])
   const getItemKey = useCallback((i: number) => steps[i]?.seq ?? i, [steps])
 
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read in render on purpose
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLDivElement>({
-    count,
+    count: steps.length,
     getScrollElement: () => scrollRef.current,
     estimateSize,
     getItemKey,
@@ -108,7 +110,12 @@ export function Timeline({
       setAtBottom(distance <= BOTTOM_SLACK)
     },
   })
+  return { virtualizer, atBottom }
+}
 
+type TimelineVirtualizer = ReturnType<typeof useTimelineVirtualizer>['virtualizer']
+
+function useOpenAtEnd(count: number, follow: boolean, virtualizer: TimelineVirtualizer): void {
   // A live session opens at its newest step. After a frame, once the list has a size; the
   // cleanup cancels it, so StrictMode's second mount schedules it again.
   const openedAtEnd = useRef(false)
@@ -124,8 +131,10 @@ export function Timeline({
     })
     return () => cancelAnimationFrame(frame)
   }, [count, follow, virtualizer])
+}
 
-  // Keyboard moves: focus the target row once the virtualizer has rendered it.
+/** Keyboard moves: the row to focus once the virtualizer has rendered it (a move goes stale after a while). */
+function useFocusWhenRendered(scrollRef: React.RefObject<HTMLDivElement | null>): (index: number) => void {
   const pendingFocus = useRef<{ index: number; at: number } | null>(null)
   useLayoutEffect(() => {
     const pending = pendingFocus.current
@@ -142,7 +151,16 @@ export function Timeline({
       el.focus({ preventScroll: true })
     }
   })
+  return useCallback((index: number) => {
+    pendingFocus.current = { index, at: performance.now() }
+  }, [])
+}
 
+function useScrollToSelection(
+  selectedSeq: number | null,
+  selectedIndex: number,
+  virtualizer: TimelineVirtualizer,
+): void {
   // A selection made elsewhere (the parent, a search) scrolls its step into view.
   const shownSeq = useRef<number | null>(selectedSeq)
   useEffect(() => {
@@ -150,41 +168,58 @@ export function Timeline({
     shownSeq.current = selectedSeq
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
   }, [selectedSeq, selectedIndex, virtualizer])
+}
+
+/**
+ * The session timeline: every step in a virtual list, so a 10,000-step session renders
+ * only the rows on screen. Live sessions follow the newest step while the user stays at
+ * the bottom; scrolling up stops that until they come back or press "Jump to latest".
+ */
+export function Timeline({
+  steps: allSteps,
+  selectedSeq,
+  onSelect,
+  follow,
+}: TimelineProps): React.JSX.Element {
+  // A range brushed on the overview narrows the rows to it; a checkpoint sits in its call's row.
+  const brushed = useBrushedSteps(allSteps)
+  const steps = useMemo(() => foldCheckpoints(brushed), [brushed])
+  const scrollRef = useRef<HTMLDivElement>(null)
+  const count = steps.length
+
+  const selectedIndex = useMemo(
+    () => (selectedSeq === null ? -1 : indexOfSeq(steps, selectedSeq)),
+    [steps, selectedSeq],
+  )
+  const activeIndex = selectedIndex >= 0 ? selectedIndex : 0
+
+  const { virtualizer, atBottom } = useTimelineVirtualizer(steps, scrollRef, follow)
+
+  useOpenAtEnd(count, follow, virtualizer)
+
+  const expectFocus = useFocusWhenRendered(scrollRef)
+
+  useScrollToSelection(selectedSeq, selectedIndex, virtualizer)
 
   const moveTo = useCallback(
     (index: number) => {
       if (count === 0) return
       const i = Math.max(0, Math.min(count - 1, index))
-      pendingFocus.current = { index: i, at: performance.now() }
+      expectFocus(i)
       virtualizer.scrollToIndex(i, { align: 'auto' })
       onSelect(steps[i].seq)
     },
-    [count, steps, onSelect, virtualizer],
+    [count, steps, onSelect, virtualizer, expectFocus],
   )
 
   const onKeyDown = (e: React.KeyboardEvent<HTMLDivElement>): void => {
     if (e.altKey || e.ctrlKey || e.metaKey) return
     const current = rowIndexOf(e.target) ?? activeIndex
-    switch (e.key) {
-      case 'ArrowDown':
-        moveTo(current + 1)
-        break
-      case 'ArrowUp':
-        moveTo(current - 1)
-        break
-      case 'Home':
-        moveTo(0)
-        break
-      case 'End':
-        moveTo(count - 1)
-        break
-      case 'Enter':
-      case ' ':
-        if (count > 0) onSelect(steps[Math.min(current, count - 1)].seq)
-        break
-      default:
-        return
-    }
+    const target = keyTarget(e.key, current, count)
+    if (target === null) return
+    if (target === 'select') {
+      if (count > 0) onSelect(steps[Math.min(current, count - 1)].seq)
+    } else moveTo(target)
     e.preventDefault()
   }
 
@@ -196,19 +231,17 @@ export function Timeline({
   // Tab into the list when the tabbable row is scrolled away: bring it back and focus it.
   const onFocus = (e: React.FocusEvent<HTMLDivElement>): void => {
     if (e.target !== e.currentTarget || count === 0) return
-    pendingFocus.current = { index: activeIndex, at: performance.now() }
+    expectFocus(activeIndex)
     virtualizer.scrollToIndex(activeIndex, { align: 'auto' })
   }
 
   const jumpToLatest = (): void => {
     if (count === 0) return
-    pendingFocus.current = { index: count - 1, at: performance.now() }
+    expectFocus(count - 1)
     virtualizer.scrollToEnd()
   }
 
-  const items = virtualizer.getVirtualItems()
-  const activeRendered = items.some((item) => item.index === activeIndex)
-  const offset = items.length > 0 ? items[0].start : 0
+  const activeRendered = virtualizer.getVirtualItems().some((item) => item.index === activeIndex)
 
   return (
     <div className="tl">
@@ -223,31 +256,65 @@ export function Timeline({
         onClick={onClick}
         onFocus={onFocus}
       >
-        <div role="presentation" className="tl-sizer" style={{ height: virtualizer.getTotalSize() }}>
-          <div role="presentation" className="tl-window" style={{ transform: `translateY(${offset}px)` }}>
-            {items.map((item) => (
-              <TimelineRow
-                key={item.key}
-                step={steps[item.index]}
-                index={item.index}
-                selected={item.index === selectedIndex}
-                tabbable={item.index === activeIndex}
-                measure={virtualizer.measureElement}
-              />
-            ))}
-          </div>
-        </div>
+        <TimelineRows
+          virtualizer={virtualizer}
+          steps={steps}
+          selectedIndex={selectedIndex}
+          activeIndex={activeIndex}
+        />
       </div>
-      {count === 0 && (
-        <p className="tl-empty">
-          {allSteps.length > 0 ? 'No steps in the range brushed on the overview.' : 'No steps yet.'}
-        </p>
-      )}
-      {!atBottom && count > 0 && (
-        <button type="button" className="tl-jump" onClick={jumpToLatest}>
-          Jump to latest <span aria-hidden="true">↓</span>
-        </button>
-      )}
+      {count === 0 && <NoSteps brushed={allSteps.length > 0} />}
+      {!atBottom && count > 0 && <JumpToLatest onJump={jumpToLatest} />}
     </div>
+  )
+}
+
+interface TimelineRowsProps {
+  virtualizer: TimelineVirtualizer
+  steps: readonly TimelineStep[]
+  selectedIndex: number
+  /** The row Tab lands on: the selected one, else the first. */
+  activeIndex: number
+}
+
+/** The rows on screen, in a sizer as tall as all of them. */
+function TimelineRows({
+  virtualizer,
+  steps,
+  selectedIndex,
+  activeIndex,
+}: TimelineRowsProps): React.JSX.Element {
+  const items = virtualizer.getVirtualItems()
+  const offset = items.length > 0 ? items[0].start : 0
+  return (
+    <div role="presentation" className="tl-sizer" style={{ height: virtualizer.getTotalSize() }}>
+      <div role="presentation" className="tl-window" style={{ transform: `translateY(${offset}px)` }}>
+        {items.map((item) => (
+          <TimelineRow
+            key={item.key}
+            step={steps[item.index]}
+            index={item.index}
+            selected={item.index === selectedIndex}
+            tabbable={item.index === activeIndex}
+            measure={virtualizer.measureElement}
+          />
+        ))}
+      </div>
+    </div>
+  )
+}
+
+function NoSteps({ brushed }: { brushed: boolean }): React.JSX.Element {
+  return (
+    <p className="tl-empty">{brushed ? 'No steps in the range brushed on the overview.' : 'No steps yet.'}</p>
+  )
+}
+
+/** Shown once the reader scrolled up from the newest step. */
+function JumpToLatest({ onJump }: { onJump(): void }): React.JSX.Element {
+  return (
+    <button type="button" className="tl-jump" onClick={onJump}>
+      Jump to latest <span aria-hidden="true">↓</span>
+    </button>
   )
 }

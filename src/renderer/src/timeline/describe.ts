@@ -3,6 +3,7 @@ import { choiceLabel } from '../models/format'
 import { formatDuration, formatTokens, truncate } from './format'
 import { timesText, toolOutcome } from './outcome'
 import { summarizeArgs } from './summary'
+import { isRecord } from '../guards'
 
 /*
  * The plain text of a timeline row, computed from the step alone. Rows render many
@@ -129,7 +130,7 @@ function checkpointText(step: ToolStep): string | undefined {
   if (!cp) return undefined
   // Changed unasked (full-auto, or by a command): what the next agent or tool will obey.
   if (cp.agentFiles) return `⚠ instructs agents, changed without asking: ${cp.agentFiles.join(', ')}`
-  const path = (step.args as { path?: unknown } | null)?.path
+  const path = isRecord(step.args) ? step.args.path : undefined
   // A file tool's checkpoint holds the file its row already names.
   if (cp.paths.length === 0 || (cp.paths.length === 1 && cp.paths[0] === path)) return undefined
   return `${plural(cp.paths.length, 'file')} changed`
@@ -172,6 +173,40 @@ const FINISH_LABELS: Record<Extract<TimelineStep, { kind: 'finish' }>['reason'],
   error: 'Stopped on an error',
 }
 
+type StepOf<K extends TimelineStep['kind']> = Extract<TimelineStep, { kind: K }>
+
+function describeModel(step: StepOf<'model'>): RowText {
+  // A step that calls no tool is the model's answer to the user: shown whole, never clipped.
+  const answer = step.toolCalls.length === 0 && step.status !== 'streaming'
+  // A short note before a tool call ("Reading the form") sits on the row's one line.
+  const note = step.text.trim()
+  if (!answer && note !== '' && !note.includes('\n') && note.length <= 160 && !/[`*_[#]/.test(note))
+    return { title: `Model · reply ${step.step}`, meta: modelMeta(step), preview: note, inline: true }
+  return {
+    title: `Model · reply ${step.step}`,
+    meta: modelMeta(step),
+    preview: previewLines(step.text, 2) || undefined,
+    markdown: (answer ? step.text.trim() : markdownHead(step.text)) || undefined,
+    ...(answer ? { whole: true } : {}),
+  }
+}
+
+function describeFinish(step: StepOf<'finish'>): RowText {
+  return {
+    title: FINISH_LABELS[step.reason],
+    meta: [
+      plural(step.modelSteps, 'model reply', 'model replies'),
+      `${formatTokens(step.usage.inputTokens)} in / ${formatTokens(step.usage.outputTokens)} out`,
+      formatDuration(step.durationMs),
+    ].join(' · '),
+    // An error's words are in its own row just above: the end row does not repeat them.
+    preview:
+      step.reason === 'done' || step.reason === 'error' || !step.message
+        ? undefined
+        : previewLines(step.message, 2),
+  }
+}
+
 export function describeStep(step: TimelineStep): RowText {
   switch (step.kind) {
     case 'user':
@@ -181,21 +216,8 @@ export function describeStep(step: TimelineStep): RowText {
         preview: previewLines(step.text, 2),
         markdown: markdownHead(step.text),
       }
-    case 'model': {
-      // A step that calls no tool is the model's answer to the user: shown whole, never clipped.
-      const answer = step.toolCalls.length === 0 && step.status !== 'streaming'
-      // A short note before a tool call ("Reading the form") sits on the row's one line.
-      const note = step.text.trim()
-      if (!answer && note !== '' && !note.includes('\n') && note.length <= 160 && !/[`*_[#]/.test(note))
-        return { title: `Model · reply ${step.step}`, meta: modelMeta(step), preview: note, inline: true }
-      return {
-        title: `Model · reply ${step.step}`,
-        meta: modelMeta(step),
-        preview: previewLines(step.text, 2) || undefined,
-        markdown: (answer ? step.text.trim() : markdownHead(step.text)) || undefined,
-        ...(answer ? { whole: true } : {}),
-      }
-    }
+    case 'model':
+      return describeModel(step)
     case 'tool':
       return {
         title: toolTitle(step),
@@ -241,19 +263,7 @@ export function describeStep(step: TimelineStep): RowText {
         meta: step.atStep === undefined ? `at event ${step.atSeq}` : `at step ${step.atStep}`,
       }
     case 'finish':
-      return {
-        title: FINISH_LABELS[step.reason],
-        meta: [
-          plural(step.modelSteps, 'model reply', 'model replies'),
-          `${formatTokens(step.usage.inputTokens)} in / ${formatTokens(step.usage.outputTokens)} out`,
-          formatDuration(step.durationMs),
-        ].join(' · '),
-        // An error's words are in its own row just above: the end row does not repeat them.
-        preview:
-          step.reason === 'done' || step.reason === 'error' || !step.message
-            ? undefined
-            : previewLines(step.message, 2),
-      }
+      return describeFinish(step)
     case 'unparsed-call':
       return {
         title: 'Tool call not understood',

@@ -114,6 +114,87 @@ function StepAfter({ seq }: { seq: number }): React.JSX.Element {
   return <>{useStepNumberAfter(seq)}</>
 }
 
+/** What a restore put back, from which snapshot, and what it saved first. */
+function RestoreDetails({ step }: { step: Step<'restore'> }): React.JSX.Element {
+  return (
+    <>
+      <Fields
+        fields={[
+          ['Kind', RESTORE_TEXT[step.restore]],
+          ['Restored snapshot', `#${step.snapshotId}`],
+          ['Saved before restoring', `#${step.savedSnapshotId}`],
+          ['Back to step', step.toSeq === undefined ? undefined : <StepAfter seq={step.toSeq} />],
+        ]}
+      />
+      <Paths paths={step.paths} />
+    </>
+  )
+}
+
+/** How the turn ended: why, in how many steps and tokens, how long. */
+function FinishDetails({ step }: { step: Step<'finish'> }): React.JSX.Element {
+  return (
+    <>
+      <Fields
+        fields={[
+          ['Ended', step.reason],
+          ['Model steps', String(step.modelSteps)],
+          ['Tokens', `${step.usage.inputTokens} in / ${step.usage.outputTokens} out`],
+          ['Took', `${(step.durationMs / 1000).toFixed(1)} s`],
+        ]}
+      />
+      {step.message && <p className={step.reason === 'error' ? 'sd-error' : 'sd-hint'}>{step.message}</p>}
+    </>
+  )
+}
+
+/** A tool call the model wrote that could not be read: the problem, the format, what was sent back. */
+function UnparsedCallDetails({ step }: { step: Step<'unparsed-call'> }): React.JSX.Element {
+  return (
+    <>
+      <p className="sd-error">{step.problem}</p>
+      <Fields
+        fields={[
+          ['Format', step.family],
+          ['Model step', String(step.step)],
+        ]}
+      />
+      <Section title="The format asked for">
+        <CodeBlock text={step.format} label="Format" />
+      </Section>
+      {step.repair ? (
+        <Section title="Sent to the model">
+          <CodeBlock text={step.repair} label="Repair message" />
+        </Section>
+      ) : (
+        <p className="sd-hint">Second unreadable call in a row: the turn ended with the text as written.</p>
+      )}
+    </>
+  )
+}
+
+/** A round of the project's checks: passed or failed, and the failures. */
+function VerifyDetails({ step }: { step: Step<'verify'> }): React.JSX.Element {
+  return (
+    <>
+      <Fields
+        fields={[
+          [
+            'Result',
+            <span className={step.passed ? 'sd-ok' : 'sd-error'}>{step.passed ? 'passed' : 'failed'}</span>,
+          ],
+          ['Round', `${step.round} of ${step.maxRounds}`],
+        ]}
+      />
+      {step.failures.length > 0 && (
+        <Section title={`Failures (${step.failures.length})`}>
+          <CodeBlock text={step.failures.join('\n\n')} label="Failures" />
+        </Section>
+      )}
+    </>
+  )
+}
+
 export function StepBody({ step }: { step: TimelineStep }): React.JSX.Element {
   switch (step.kind) {
     case 'user':
@@ -147,19 +228,7 @@ export function StepBody({ step }: { step: TimelineStep }): React.JSX.Element {
     case 'finding':
       return <FindingDetails step={step} />
     case 'restore':
-      return (
-        <>
-          <Fields
-            fields={[
-              ['Kind', RESTORE_TEXT[step.restore]],
-              ['Restored snapshot', `#${step.snapshotId}`],
-              ['Saved before restoring', `#${step.savedSnapshotId}`],
-              ['Back to step', step.toSeq === undefined ? undefined : <StepAfter seq={step.toSeq} />],
-            ]}
-          />
-          <Paths paths={step.paths} />
-        </>
-      )
+      return <RestoreDetails step={step} />
     case 'switch':
       return (
         <Fields
@@ -180,63 +249,10 @@ export function StepBody({ step }: { step: TimelineStep }): React.JSX.Element {
         />
       )
     case 'finish':
-      return (
-        <>
-          <Fields
-            fields={[
-              ['Ended', step.reason],
-              ['Model steps', String(step.modelSteps)],
-              ['Tokens', `${step.usage.inputTokens} in / ${step.usage.outputTokens} out`],
-              ['Took', `${(step.durationMs / 1000).toFixed(1)} s`],
-            ]}
-          />
-          {step.message && <p className={step.reason === 'error' ? 'sd-error' : 'sd-hint'}>{step.message}</p>}
-        </>
-      )
+      return <FinishDetails step={step} />
     case 'unparsed-call':
-      return (
-        <>
-          <p className="sd-error">{step.problem}</p>
-          <Fields
-            fields={[
-              ['Format', step.family],
-              ['Model step', String(step.step)],
-            ]}
-          />
-          <Section title="The format asked for">
-            <CodeBlock text={step.format} label="Format" />
-          </Section>
-          {step.repair ? (
-            <Section title="Sent to the model">
-              <CodeBlock text={step.repair} label="Repair message" />
-            </Section>
-          ) : (
-            <p className="sd-hint">
-              Second unreadable call in a row: the turn ended with the text as written.
-            </p>
-          )}
-        </>
-      )
+      return <UnparsedCallDetails step={step} />
     case 'verify':
-      return (
-        <>
-          <Fields
-            fields={[
-              [
-                'Result',
-                <span className={step.passed ? 'sd-ok' : 'sd-error'}>
-                  {step.passed ? 'passed' : 'failed'}
-                </span>,
-              ],
-              ['Round', `${step.round} of ${step.maxRounds}`],
-            ]}
-          />
-          {step.failures.length > 0 && (
-            <Section title={`Failures (${step.failures.length})`}>
-              <CodeBlock text={step.failures.join('\n\n')} label="Failures" />
-            </Section>
-          )}
-        </>
-      )
+      return <VerifyDetails step={step} />
   }
 }

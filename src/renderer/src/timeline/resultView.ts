@@ -1,6 +1,7 @@
 import type { ToolStep } from '../../../shared/reducer'
 import { commandEnd, readLines } from './outcome'
 import { prettyJson } from './format'
+import { isRecord } from '../guards'
 
 /*
  * How the details pane shows a tool's result to a person, decided from the result's shape: a read
@@ -19,9 +20,8 @@ export type ResultView =
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 
 function commandOf(args: unknown): string | undefined {
-  return args !== null && typeof args === 'object'
-    ? str((args as Record<string, unknown>).command)
-    : undefined
+  // An array has no `command`: reading it off one gave undefined as well.
+  return isRecord(args) ? str(args.command) : undefined
 }
 
 /** The view of a finished call's result; undefined while it has none. */
@@ -33,7 +33,11 @@ export function resultView(
   const output = str(r.output)
   if (
     output !== undefined &&
-    ('exit_code' in r || 'timed_out' in r || 'signal' in r || 'stopped_by_user' in r)
+    // A command's result, whatever its end: JSON never carries undefined, so a present field is defined.
+    (r.exit_code !== undefined ||
+      r.timed_out !== undefined ||
+      r.signal !== undefined ||
+      r.stopped_by_user !== undefined)
   ) {
     const end = commandEnd(r)
     const failed = r.ok === false || (typeof r.exit_code === 'number' && r.exit_code !== 0)

@@ -1,4 +1,5 @@
 import { truncate } from './format'
+import { isRecord } from '../guards'
 
 /*
  * One line that says what a tool call is about, for the timeline row: the path of a
@@ -83,8 +84,8 @@ const TELLING_KEYS = [
 /** Arguments of a tool call as one short line; '' when there is nothing worth showing. */
 export function summarizeArgs(name: string, args: unknown): string {
   if (typeof args === 'string') return truncate(firstLine(args), MAX)
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return ''
-  const a = args as Args
+  if (!isRecord(args)) return ''
+  const a: Args = args
   const specific = SPECIFIC[name]
   if (specific) return truncate(specific(a), MAX)
   for (const key of TELLING_KEYS) {

@@ -6,6 +6,10 @@ import { createWebSocketApi } from './ws'
  * WebSocket (`stepwise serve`). The rest of the renderer sees one StepwiseApi.
  */
 export function hostApi(): StepwiseApi {
-  if (typeof window !== 'undefined' && 'stepwise' in window && window.stepwise) return window.stepwise
+  if (typeof window !== 'undefined') {
+    // Only the desktop app's preload sets it; the web host's page has no bridge, whatever the global type says.
+    const page: { stepwise?: StepwiseApi } = window
+    if (page.stepwise) return page.stepwise
+  }
   return createWebSocketApi()
 }

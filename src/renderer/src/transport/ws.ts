@@ -3,7 +3,8 @@
 //   client → { id, command, input }    server → { id, reply: InvokeReply } | { message: HostMessage }
 // The page is opened as `/?token=…`; the host answers with an HttpOnly cookie, so the token is taken out
 // of the address bar at once and kept in memory for reconnects only.
-import { TOKEN_PARAM, WS_PATH, type CommandName, type InvokeReply } from '../../../shared/protocol'
+import { TOKEN_PARAM, WS_PATH, type CommandOutput, type InvokeReply } from '../../../shared/protocol'
+import { isRecord } from '../guards'
 import type { StepwiseApi } from '../../../preload/api'
 
 export type ConnectionState = 'connecting' | 'open' | 'closed'
@@ -80,105 +81,77 @@ function socketUrlForThisPage(): string {
 
 type Pending = { resolve: (output: unknown) => void; reject: (error: Error) => void }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
+/** A frame from the host, read: an event or notice for the listeners, or the answer to an invoke. */
+type HostFrame = { kind: 'push'; message: HostMessage } | { kind: 'reply'; id: number; reply: InvokeReply }
 
-export function createWebSocketApi(options: WebSocketApiOptions = {}): WebSocketApi {
-  const url = options.url ?? socketUrlForThisPage()
-  const createSocket = options.createSocket ?? browserSocket
-  const minDelay = options.minDelayMs ?? 250
-  const maxDelay = options.maxDelayMs ?? 5_000
+/** Reads one frame off the socket; null (said on the console when it matters) for one that is not ours. */
+function readFrame(data: unknown): HostFrame | null {
+  if (typeof data !== 'string') return null
+  let frame: unknown
+  try {
+    frame = JSON.parse(data)
+  } catch {
+    console.error('[stepwise] the host sent a frame that is not JSON')
+    return null
+  }
+  if (!isRecord(frame)) return null
+  if (frame.message !== undefined)
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the host's own events, on every step: parsing each against the event schema would cost on the stream, and the reducer discriminates on `type`
+    return { kind: 'push', message: frame.message as HostMessage }
+  const reply = frame.reply
+  if (!isRecord(reply)) return null
+  if (typeof frame.id !== 'number') {
+    console.error('[stepwise] the host could not read a request:', reply.ok ? '' : reply.error)
+    return null
+  }
+  if (reply.ok) return { kind: 'reply', id: frame.id, reply: { ok: true, output: reply.output } }
+  const error = typeof reply.error === 'string' ? reply.error : 'The command failed.'
+  return { kind: 'reply', id: frame.id, reply: { ok: false, error } }
+}
 
-  const messageListeners = new Set<MessageListener>()
-  const connectionListeners = new Set<(state: ConnectionState) => void>()
+/** Adds `listener` to `listeners`; returns the function that takes it out. */
+function subscribe<T>(listeners: Set<T>, listener: T): () => void {
+  listeners.add(listener)
+  return () => {
+    listeners.delete(listener)
+  }
+}
+
+/**
+ * One connection to the host: invokes sent (or queued while the socket opens) and answered by id,
+ * events handed to the listeners, and a reconnect with backoff whenever the socket closes.
+ */
+class WebSocketClient implements WebSocketApi {
+  private readonly messageListeners = new Set<MessageListener>()
+  private readonly connectionListeners = new Set<(state: ConnectionState) => void>()
   /** Every invoke without an answer yet, sent or not. */
-  const pending = new Map<number, Pending>()
+  private readonly pending = new Map<number, Pending>()
   /** Frames waiting for the socket to open. */
-  let queued: string[] = []
-  let socket: SocketHandle | null = null
-  let state: ConnectionState = 'connecting'
-  let nextId = 1
-  let delay = minDelay
-  let retry: ReturnType<typeof setTimeout> | undefined
-  let disposed = false
+  private queued: string[] = []
+  private socket: SocketHandle | null = null
+  private state: ConnectionState = 'connecting'
+  private nextId = 1
+  private delay: number
+  private retry: ReturnType<typeof setTimeout> | undefined
+  private disposed = false
+  private readonly url: string
+  private readonly createSocket: SocketFactory
+  private readonly minDelay: number
+  private readonly maxDelay: number
 
-  const setState = (next: ConnectionState): void => {
-    if (state === next) return
-    state = next
-    for (const listener of [...connectionListeners]) listener(next)
+  constructor(options: WebSocketApiOptions) {
+    this.url = options.url ?? socketUrlForThisPage()
+    this.createSocket = options.createSocket ?? browserSocket
+    this.minDelay = options.minDelayMs ?? 250
+    this.maxDelay = options.maxDelayMs ?? 5_000
+    this.delay = this.minDelay
+    this.connect()
   }
 
-  const failAll = (reason: string): void => {
-    const failed = [...pending.values()]
-    pending.clear()
-    queued = []
-    for (const { reject } of failed) reject(new Error(reason))
-  }
-
-  const receive = (data: unknown): void => {
-    if (typeof data !== 'string') return
-    let frame: unknown
-    try {
-      frame = JSON.parse(data)
-    } catch {
-      console.error('[stepwise] the host sent a frame that is not JSON')
-      return
-    }
-    if (!isRecord(frame)) return
-    if ('message' in frame) {
-      for (const listener of [...messageListeners]) {
-        try {
-          listener(frame.message as HostMessage)
-        } catch (error) {
-          console.error('[stepwise] an event listener failed', error)
-        }
-      }
-      return
-    }
-    const reply = frame.reply as InvokeReply | undefined
-    if (!isRecord(reply)) return
-    if (typeof frame.id !== 'number') {
-      console.error('[stepwise] the host could not read a request:', reply.ok ? '' : reply.error)
-      return
-    }
-    const waiting = pending.get(frame.id)
-    if (!waiting) return
-    pending.delete(frame.id)
-    if (reply.ok) waiting.resolve(reply.output)
-    else waiting.reject(new Error(typeof reply.error === 'string' ? reply.error : 'The command failed.'))
-  }
-
-  const connect = (): void => {
-    retry = undefined
-    setState('connecting')
-    const current: SocketHandle = createSocket(url, {
-      open() {
-        if (socket !== current) return
-        delay = minDelay
-        setState('open')
-        const frames = queued
-        queued = []
-        for (const frame of frames) current.send(frame)
-      },
-      message(data) {
-        if (socket === current) receive(data)
-      },
-      close() {
-        if (socket !== current) return
-        socket = null
-        failAll(LOST_CONNECTION)
-        setState('closed')
-        if (disposed) return
-        retry = setTimeout(connect, delay)
-        delay = Math.min(delay * 2, maxDelay)
-      },
-    })
-    socket = current
-  }
-
-  const invoke = (command: CommandName, input: unknown): Promise<unknown> => {
-    if (disposed) return Promise.reject(new Error(DISPOSED))
-    const id = nextId++
+  // The public members are arrow functions: callers may pass them around unbound.
+  readonly invoke: StepwiseApi['invoke'] = (command, input) => {
+    if (this.disposed) return Promise.reject(new Error(DISPOSED))
+    const id = this.nextId++
     let frame: string
     try {
       frame = JSON.stringify({ id, command, input })
@@ -186,38 +159,94 @@ export function createWebSocketApi(options: WebSocketApiOptions = {}): WebSocket
       return Promise.reject(error instanceof Error ? error : new Error(String(error)))
     }
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject })
-      if (state === 'open' && socket) socket.send(frame)
-      else queued.push(frame)
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the host's answer to this very command: its output is the command's, as the Electron bridge's is
+      this.pending.set(id, { resolve: (output) => resolve(output as CommandOutput<typeof command>), reject })
+      if (this.state === 'open' && this.socket) this.socket.send(frame)
+      else this.queued.push(frame)
     })
   }
 
-  connect()
+  readonly onEvent = (listener: MessageListener): (() => void) => subscribe(this.messageListeners, listener)
 
-  return {
-    invoke: invoke as StepwiseApi['invoke'],
-    onEvent(listener) {
-      messageListeners.add(listener)
-      return () => {
-        messageListeners.delete(listener)
-      }
-    },
-    onConnection(listener) {
-      connectionListeners.add(listener)
-      listener(state)
-      return () => {
-        connectionListeners.delete(listener)
-      }
-    },
-    dispose() {
-      if (disposed) return
-      disposed = true
-      if (retry !== undefined) clearTimeout(retry)
-      const current = socket
-      socket = null
-      current?.close(1000, 'The page closed the connection.')
-      failAll(DISPOSED)
-      setState('closed')
-    },
+  readonly onConnection = (listener: (state: ConnectionState) => void): (() => void) => {
+    const unsubscribe = subscribe(this.connectionListeners, listener)
+    listener(this.state)
+    return unsubscribe
   }
+
+  readonly dispose = (): void => {
+    if (this.disposed) return
+    this.disposed = true
+    if (this.retry !== undefined) clearTimeout(this.retry)
+    const current = this.socket
+    this.socket = null
+    current?.close(1000, 'The page closed the connection.')
+    this.failAll(DISPOSED)
+    this.setState('closed')
+  }
+
+  private setState(next: ConnectionState): void {
+    if (this.state === next) return
+    this.state = next
+    for (const listener of [...this.connectionListeners]) listener(next)
+  }
+
+  private failAll(reason: string): void {
+    const failed = [...this.pending.values()]
+    this.pending.clear()
+    this.queued = []
+    for (const { reject } of failed) reject(new Error(reason))
+  }
+
+  private receive(data: unknown): void {
+    const frame = readFrame(data)
+    if (!frame) return
+    if (frame.kind === 'push') {
+      for (const listener of [...this.messageListeners]) {
+        try {
+          listener(frame.message)
+        } catch (error) {
+          console.error('[stepwise] an event listener failed', error)
+        }
+      }
+      return
+    }
+    const waiting = this.pending.get(frame.id)
+    if (!waiting) return
+    this.pending.delete(frame.id)
+    if (frame.reply.ok) waiting.resolve(frame.reply.output)
+    else waiting.reject(new Error(frame.reply.error))
+  }
+
+  private readonly connect = (): void => {
+    this.retry = undefined
+    this.setState('connecting')
+    const current: SocketHandle = this.createSocket(this.url, {
+      open: () => {
+        if (this.socket !== current) return
+        this.delay = this.minDelay
+        this.setState('open')
+        const frames = this.queued
+        this.queued = []
+        for (const frame of frames) current.send(frame)
+      },
+      message: (data) => {
+        if (this.socket === current) this.receive(data)
+      },
+      close: () => {
+        if (this.socket !== current) return
+        this.socket = null
+        this.failAll(LOST_CONNECTION)
+        this.setState('closed')
+        if (this.disposed) return
+        this.retry = setTimeout(this.connect, this.delay)
+        this.delay = Math.min(this.delay * 2, this.maxDelay)
+      },
+    })
+    this.socket = current
+  }
+}
+
+export function createWebSocketApi(options: WebSocketApiOptions = {}): WebSocketApi {
+  return new WebSocketClient(options)
 }

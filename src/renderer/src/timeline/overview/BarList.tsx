@@ -1,8 +1,8 @@
 import { memo } from 'react'
 import type React from 'react'
-import { barName, isSpan, type PriceOf } from './labels'
+import { barName, type PriceOf } from './labels'
 import { GUTTER, pxOfTime, spanPx, type Row, type Scale } from './layout'
-import type { Mark, Span } from './spans'
+import { isSpan, type Mark, type Span } from './spans'
 
 /**
  * The bars as elements: the canvas draws them, these make them reachable. One button per

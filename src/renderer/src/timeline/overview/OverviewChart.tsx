@@ -4,18 +4,18 @@ import { isBusy, select, setBrush, useApp } from '../../state/store'
 import { seek, useReplayActive, useReplayPosition } from '../../replay/useReplay'
 import { toAxis } from './axis'
 import { BarList } from './BarList'
-import { barText, isSpan } from './labels'
-import { barWindow, eventCountAt, eventCountOfSeq, itemIndexAt, type Hit } from './layout'
+import { barText, type BarText } from './labels'
+import { barWindow, eventCountAt, eventCountOfSeq, itemIndexAt, type Hit, type Scale } from './layout'
 import { OverviewHeader } from './OverviewHeader'
 import { PALETTE_KEYS } from './palette'
-import type { Mark, Span } from './spans'
+import { isSpan, type Mark, type Span, type SpanModel } from './spans'
 import { tipAt, useBarKeys } from './useBarKeys'
 import { usePaint } from './usePaint'
-import { usePointer } from './usePointer'
+import { usePointer, type PointerState } from './usePointer'
 import { usePriceOf } from './usePriceOf'
 import { useScale, useWidth } from './useScale'
 import { useSpanModel } from './useSpanModel'
-import { FIT, reveal } from './view'
+import { FIT, reveal, type View } from './view'
 
 /** Bars rendered as elements at once (the canvas draws all of them). */
 const BAR_WINDOW = 200
@@ -36,16 +36,20 @@ export function OverviewChart({ onHide }: { onHide(): void }): React.JSX.Element
   const canvas = useRef<HTMLCanvasElement>(null)
   const probe = useRef<HTMLDivElement>(null)
   const width = useWidth(host)
-  const [hover, setHover] = useState<{ item: Span | Mark; x: number; y: number } | null>(null)
-  const [draft, setDraft] = useState<{ from: number; to: number } | null>(null)
-  const [focusSeq, setFocusSeq] = useState<number | null>(null)
 
+  const { focusSeq, setFocusSeq, pick } = useFocusedBar(model, replaying)
   const running = useApp(isBusy)
   const geometry = useScale(model, version, width, running)
-  const { rows, height, view, viewRef, setView } = geometry
+  const { rows, height, view, setView } = geometry
   const now = geometry.clock()
   const scale = geometry.scaleAt(now)
   const playhead = replaying && model && replayCount > 0 ? (model.eventTs[replayCount - 1] ?? null) : null
+
+  const { pointer, hover, draft } = useChartPointer(
+    host,
+    { model, scale, rows, view, replaying, now },
+    { setView, pick },
+  )
 
   usePaint({ canvas, probe, model, width, running }, geometry, {
     selectedSeq,
@@ -57,51 +61,9 @@ export function OverviewChart({ onHide }: { onHide(): void }): React.JSX.Element
 
   const items = model?.items ?? []
 
-  // A step selected elsewhere (a row): its bar comes into view and into the keyboard's window.
-  useEffect(() => {
-    if (selectedSeq === null || !model || !scale) return
-    const item = model.find(selectedSeq)
-    if (!item) return
-    const [a, b] = isSpan(item)
-      ? [toAxis(scale.axis, item.start), toAxis(scale.axis, item.end ?? now)]
-      : [toAxis(scale.axis, item.ts), toAxis(scale.axis, item.ts)]
-    const next = reveal(viewRef.current, scale.axis.total, a, b)
-    if (next !== viewRef.current) setView(next)
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- follows a selection made outside the chart
-    setFocusSeq(selectedSeq)
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the selection changes
-  }, [selectedSeq])
+  useRevealSelection({ selectedSeq, model, scale, now, geometry, setFocusSeq })
 
-  const pick = useCallback(
-    (item: Span | Mark) => {
-      select(item.seq)
-      setFocusSeq(item.seq)
-      if (replaying && model) seek(eventCountOfSeq(model, isSpan(item) ? item.lastSeq : item.seq))
-    },
-    [replaying, model],
-  )
-
-  const pointer = usePointer(
-    host,
-    { model, scale, rows, view, replaying, now },
-    {
-      setView,
-      hover: (hit: Hit | null, x: number, y: number) => {
-        const item = hit?.span ?? hit?.mark ?? null
-        setHover((h) => (item ? { item, x, y } : h ? null : h))
-      },
-      pick: (hit) => pick(hit.span ?? hit.mark),
-      brush: (range, done) => {
-        setDraft(done ? null : range)
-        if (done) setBrush(range)
-      },
-      scrubTo: (t) => model && seek(Math.max(1, eventCountAt(model, t))),
-    },
-  )
-
-  const focusIndex = focusSeq === null ? items.length - 1 : Math.max(0, itemIndexAt(items, focusSeq))
-  const [from, to] = barWindow(items.length, focusIndex, BAR_WINDOW)
-  const tabSeq = items[focusIndex]?.seq ?? null
+  const { focusIndex, from, to, tabSeq } = keyboardWindow(items, focusSeq)
   const { onKeyDown, zoomBy } = useBarKeys(
     { host, model, items, focusIndex, scale, now, selectedSeq, brush, pick },
     geometry,
@@ -146,24 +108,123 @@ export function OverviewChart({ onHide }: { onHide(): void }): React.JSX.Element
             onFocusBar={(item) => setFocusSeq(item.seq)}
           />
         )}
-        {tip && tipText && (
-          <div
-            className="ov-tip"
-            role="tooltip"
-            style={{ left: Math.min(tip.x + 12, Math.max(0, width - 260)), top: tip.y + 14 }}
-          >
-            <strong>{tipText.title}</strong>
-            {tipText.lines.map((line) => (
-              <span key={line}>{line}</span>
-            ))}
-          </div>
-        )}
+        {tip && tipText && <BarTip tip={tip} text={tipText} width={width} />}
       </div>
-      <div ref={probe} className="ov-palette" aria-hidden="true">
-        {PALETTE_KEYS.map((key) => (
-          <span key={key} data-c={key} />
-        ))}
-      </div>
+      <PaletteProbe probe={probe} />
     </>
+  )
+}
+
+/** The bar the keyboard is on, and picking one: selected as a step, and sought to in replay. */
+function useFocusedBar(model: SpanModel | null, replaying: boolean) {
+  const [focusSeq, setFocusSeq] = useState<number | null>(null)
+  const pick = useCallback(
+    (item: Span | Mark) => {
+      select(item.seq)
+      setFocusSeq(item.seq)
+      if (replaying && model) seek(eventCountOfSeq(model, isSpan(item) ? item.lastSeq : item.seq))
+    },
+    [replaying, model],
+  )
+  return { focusSeq, setFocusSeq, pick }
+}
+
+/** The bar the keyboard is on (the last one until one is focused), and the bars rendered as elements around it. */
+function keyboardWindow(items: ReadonlyArray<Span | Mark>, focusSeq: number | null) {
+  const focusIndex = focusSeq === null ? items.length - 1 : Math.max(0, itemIndexAt(items, focusSeq))
+  const [from, to] = barWindow(items.length, focusIndex, BAR_WINDOW)
+  const tabSeq = items[focusIndex]?.seq ?? null
+  return { focusIndex, from, to, tabSeq }
+}
+
+interface RevealSelection {
+  selectedSeq: number | null
+  model: SpanModel | null
+  scale: Scale | null
+  now: number
+  geometry: Pick<ReturnType<typeof useScale>, 'viewRef' | 'setView'>
+  setFocusSeq(seq: number): void
+}
+
+/** A step selected elsewhere (a row): its bar comes into view and into the keyboard's window. */
+function useRevealSelection({
+  selectedSeq,
+  model,
+  scale,
+  now,
+  geometry,
+  setFocusSeq,
+}: RevealSelection): void {
+  useEffect(() => {
+    if (selectedSeq === null || !model || !scale) return
+    const item = model.find(selectedSeq)
+    if (!item) return
+    const [a, b] = isSpan(item)
+      ? [toAxis(scale.axis, item.start), toAxis(scale.axis, item.end ?? now)]
+      : [toAxis(scale.axis, item.ts), toAxis(scale.axis, item.ts)]
+    const next = reveal(geometry.viewRef.current, scale.axis.total, a, b)
+    if (next !== geometry.viewRef.current) geometry.setView(next)
+    setFocusSeq(selectedSeq)
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the selection changes
+  }, [selectedSeq])
+}
+
+type Hover = { item: Span | Mark; x: number; y: number }
+
+/** The pointer on the chart: what it hovers, the range it is brushing, and the handlers for the plot. */
+function useChartPointer(
+  host: React.RefObject<HTMLDivElement | null>,
+  state: PointerState,
+  chart: { setView(view: View): void; pick(item: Span | Mark): void },
+): {
+  pointer: ReturnType<typeof usePointer>
+  hover: Hover | null
+  draft: { from: number; to: number } | null
+} {
+  const [hover, setHover] = useState<Hover | null>(null)
+  const [draft, setDraft] = useState<{ from: number; to: number } | null>(null)
+  const { model } = state
+  const { setView, pick } = chart
+  const pointer = usePointer(host, state, {
+    setView,
+    hover: (hit: Hit | null, x: number, y: number) => {
+      const item = hit?.span ?? hit?.mark ?? null
+      setHover((h) => (item ? { item, x, y } : h ? null : h))
+    },
+    pick: (hit) => pick(hit.span ?? hit.mark),
+    brush: (range, done) => {
+      setDraft(done ? null : range)
+      if (done) setBrush(range)
+    },
+    scrubTo: (t) => model && seek(Math.max(1, eventCountAt(model, t))),
+  })
+
+  return { pointer, hover, draft }
+}
+
+/** The tooltip of the bar hovered or focused. */
+function BarTip({ tip, text, width }: { tip: Hover; text: BarText; width: number }): React.JSX.Element {
+  return (
+    <div
+      className="ov-tip"
+      role="tooltip"
+      style={{ left: Math.min(tip.x + 12, Math.max(0, width - 260)), top: tip.y + 14 }}
+    >
+      <strong>{text.title}</strong>
+      {text.lines.map((line) => (
+        <span key={line}>{line}</span>
+      ))}
+    </div>
+  )
+}
+
+/** Hidden elements whose CSS colours the canvas reads (palette.ts). */
+function PaletteProbe({ probe }: { probe: React.RefObject<HTMLDivElement | null> }): React.JSX.Element {
+  return (
+    <div ref={probe} className="ov-palette" aria-hidden="true">
+      {PALETTE_KEYS.map((key) => (
+        <span key={key} data-c={key} />
+      ))}
+    </div>
   )
 }

@@ -12,7 +12,7 @@ import {
 } from './layout'
 import { spanCost, type PriceOf } from './labels'
 import type { Palette } from './palette'
-import type { Mark, Span, SpanModel } from './spans'
+import { isSpan, type Mark, type Span, type SpanModel } from './spans'
 
 /**
  * Paints the overview on its canvas: ruler, folded gaps, span lanes, marks, the tokens
@@ -72,7 +72,7 @@ export function drawOverview(f: Frame): void {
   const tokensRow = f.rows.find((r) => r.id === 'tokens')
   const filesRow = f.rows.find((r) => r.id === 'files')
   const models = f.rows.find((r) => r.id === 'model')
-  if (tokensRow && models?.lane !== undefined) drawTokens(f, tokensRow, models.lane, t0, t1)
+  if (tokensRow && models?.lane !== undefined) drawTokens(f, { row: tokensRow, lane: models.lane }, t0, t1)
   if (filesRow) drawFiles(f, filesRow, t0, t1)
   drawOverlays(f)
   ctx.restore()
@@ -142,21 +142,26 @@ function drawLane(f: Frame, row: Row, t0: number, t1: number): void {
     const w = b - a
     ctx.fillStyle = fill
     ctx.globalAlpha = s.kind === 'turn' && s.status === 'ok' ? 0.55 : 1
-    if (s.kind === 'model' && w > 6) roundRect(ctx, a, row.y, w, row.h, 4)
-    else ctx.fillRect(a, row.y, w, row.h)
+    const bar: Box = { x: a, y: row.y, w, h: row.h }
+    if (s.kind === 'model' && w > 6) {
+      ctx.beginPath()
+      ctx.roundRect(a, row.y, w, row.h, 4)
+      ctx.fill()
+    } else ctx.fillRect(a, row.y, w, row.h)
     ctx.globalAlpha = 1
     if (s.kind === 'turn') {
       ctx.fillStyle = p.turnEdge
       ctx.fillRect(a, row.y, Math.min(2, w), row.h)
     }
-    if (s.status === 'running') stripes(ctx, a, row.y, w, row.h, p.bg, f.now)
+    if (s.status === 'running') stripes(ctx, bar, { color: p.bg, clock: f.now })
     for (const wait of s.waits ?? []) {
       const wa = pxOfTime(f.scale, wait.start)
       const wb = Math.max(pxOfTime(f.scale, wait.end ?? now), wa + 2)
       // A wait the user answered with a rejection keeps the rejected colour, hatched as a wait.
       ctx.fillStyle = wait.decision === 'reject' ? p.rejected : p.wait
       ctx.fillRect(wa, row.y, wb - wa, row.h)
-      stripes(ctx, wa, row.y, wb - wa, row.h, p.bg, wait.end === null ? f.now : 0, 0.18)
+      const waited: Box = { x: wa, y: row.y, w: wb - wa, h: row.h }
+      stripes(ctx, waited, { color: p.bg, clock: wait.end === null ? f.now : 0, alpha: 0.18 })
     }
     if (s.status === 'rejected') {
       ctx.fillStyle = p.text
@@ -166,38 +171,42 @@ function drawLane(f: Frame, row: Row, t0: number, t1: number): void {
     // A bar mostly spent waiting carries the wait's colour under its name: the text's colour reads on it.
     const onWait = (s.waits?.length ?? 0) > 0
     if (w > 48)
-      label(ctx, s.name, a, row, w, s.kind === 'turn' || s.status === 'rejected' || onWait ? p.text : p.bg)
+      label(ctx, s.name, bar, s.kind === 'turn' || s.status === 'rejected' || onWait ? p.text : p.bg)
   }
 }
 
-function label(
-  ctx: CanvasRenderingContext2D,
-  text: string,
-  x: number,
-  row: Row,
-  w: number,
-  color: string,
-): void {
+/** A rectangle on the canvas, in pixels. */
+interface Box {
+  x: number
+  y: number
+  w: number
+  h: number
+}
+
+/** A bar's name, clipped to the bar. */
+function label(ctx: CanvasRenderingContext2D, text: string, bar: Box, color: string): void {
   ctx.save()
   ctx.beginPath()
-  ctx.rect(x + 3, row.y, w - 6, row.h)
+  ctx.rect(bar.x + 3, bar.y, bar.w - 6, bar.h)
   ctx.clip()
   ctx.fillStyle = color
   ctx.textAlign = 'left'
-  ctx.fillText(text, x + 4, row.y + row.h / 2 + 0.5)
+  ctx.fillText(text, bar.x + 4, bar.y + bar.h / 2 + 0.5)
   ctx.restore()
+}
+
+interface StripeStyle {
+  color: string
+  /** The clock the stripes move with; 0 keeps them still. */
+  clock: number
+  alpha?: number
 }
 
 /** Diagonal stripes over a bar: running (they move with the clock) or waiting. */
 function stripes(
   ctx: CanvasRenderingContext2D,
-  x: number,
-  y: number,
-  w: number,
-  h: number,
-  color: string,
-  clock: number,
-  alpha = 0.35,
+  { x, y, w, h }: Box,
+  { color, clock, alpha = 0.35 }: StripeStyle,
 ): void {
   if (w < 3) return
   ctx.save()
@@ -215,19 +224,6 @@ function stripes(
   }
   ctx.stroke()
   ctx.restore()
-}
-
-function roundRect(
-  ctx: CanvasRenderingContext2D,
-  x: number,
-  y: number,
-  w: number,
-  h: number,
-  r: number,
-): void {
-  ctx.beginPath()
-  ctx.roundRect(x, y, w, h, r)
-  ctx.fill()
 }
 
 function markColor(p: Palette, m: Mark): string {
@@ -255,7 +251,13 @@ function drawMarks(f: Frame, row: Row, t0: number, t1: number): void {
   ctx.textAlign = 'left'
 }
 
-function drawTokens(f: Frame, row: Row, lane: number, t0: number, t1: number): void {
+/** The tokens row, and the model calls' lane whose tokens it draws. */
+interface TokensRow {
+  row: Row
+  lane: number
+}
+
+function drawTokens(f: Frame, { row, lane }: TokensRow, t0: number, t1: number): void {
   const { ctx, palette: p, model } = f
   if (model.maxTokens === 0) return
   const spans = visibleSpans(model, lane, t0, t1).filter((s) => s.inputTokens !== undefined)
@@ -325,7 +327,7 @@ function outline(f: Frame, seq: number, color: string, width: number): void {
   const { ctx } = f
   ctx.strokeStyle = color
   ctx.lineWidth = width
-  if ('start' in item) {
+  if (isSpan(item)) {
     const row = f.rows.find((r) => r.lane === item.lane)
     if (!row) return
     const [a, b] = spanPx(f.scale, item, f.now)

@@ -112,13 +112,13 @@ describe('layout', () => {
     const tools = rows.find((r) => r.lane === FIRST_TOOL_LANE)!
     const command = model.spans.find((s) => s.kind === 'command')!
     const mid = (pxOfTime(scale, command.start) + pxOfTime(scale, command.end!)) / 2
-    expect(hitTest(model, scale, rows, mid, tools.y + 5, 0)?.span).toBe(command)
+    expect(hitTest({ model, scale, rows, now: 0 }, mid, tools.y + 5)?.span).toBe(command)
     const modelRow = rows.find((r) => r.lane === MODEL_LANE)!
-    expect(hitTest(model, scale, rows, mid, modelRow.y + 5, 0)).toBeNull()
-    expect(hitTest(model, scale, rows, GUTTER - 5, tools.y + 5, 0)).toBeNull()
+    expect(hitTest({ model, scale, rows, now: 0 }, mid, modelRow.y + 5)).toBeNull()
+    expect(hitTest({ model, scale, rows, now: 0 }, GUTTER - 5, tools.y + 5)).toBeNull()
     const marks = rows.find((r) => r.id === 'marks')!
     const cp = model.marks[0]
-    expect(hitTest(model, scale, rows, pxOfTime(scale, cp.ts) + 2, marks.y + 4, 0)?.mark).toBe(cp)
+    expect(hitTest({ model, scale, rows, now: 0 }, pxOfTime(scale, cp.ts) + 2, marks.y + 4)?.mark).toBe(cp)
     expect(timeOfPx(scale, pxOfTime(scale, 3000))).toBeCloseTo(3000, 6)
   })
 

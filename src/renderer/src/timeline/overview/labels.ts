@@ -1,5 +1,5 @@
 import { formatDuration, formatTokens } from '../format'
-import type { Mark, Span, SpanStatus } from './spans'
+import { isSpan, type Mark, type Span, type SpanStatus } from './spans'
 
 /** What a bar says: in its tooltip (lines) and as its accessible name (one sentence). */
 
@@ -22,10 +22,6 @@ const STATUS_NAMES: Record<SpanStatus, string> = {
   rejected: 'rejected',
   running: 'running',
   waiting: 'waiting for approval',
-}
-
-export function isSpan(item: Span | Mark): item is Span {
-  return 'start' in item
 }
 
 /** The span's cost in USD at list prices, or null when its model has no known price. */

@@ -115,15 +115,17 @@ export function visibleMarks(model: SpanModel, t0: number, t1: number): Mark[] {
 
 export type Hit = { span: Span; mark?: undefined } | { mark: Mark; span?: undefined }
 
+/** What the pointer is over: the drawn model, its scale and rows, at the clock's `now`. */
+export interface HitChart {
+  model: SpanModel
+  scale: Scale
+  rows: readonly Row[]
+  now: number
+}
+
 /** The bar or mark under (px, py), within a few pixels; the nearest one wins. */
-export function hitTest(
-  model: SpanModel,
-  scale: Scale,
-  rows: readonly Row[],
-  px: number,
-  py: number,
-  now: number,
-): Hit | null {
+export function hitTest(chart: HitChart, px: number, py: number): Hit | null {
+  const { model, scale, rows, now } = chart
   if (px < GUTTER) return null
   const row = rows.find((r) => py >= r.y - 1 && py <= r.y + r.h + 1)
   if (!row) return null

@@ -34,12 +34,12 @@ export type PaletteKey = (typeof PALETTE_KEYS)[number]
 export type Palette = Record<PaletteKey, string>
 
 export function readPalette(probe: HTMLElement): Palette {
-  const out = {} as Palette
-  for (const key of PALETTE_KEYS) {
+  const colorOf = (key: PaletteKey): string => {
     const el = probe.querySelector<HTMLElement>(`[data-c="${key}"]`)
-    out[key] = el ? getComputedStyle(el).color : '#888'
+    return el ? getComputedStyle(el).color : '#888'
   }
-  return out
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- fromEntries types its keys as string; every PaletteKey is mapped here
+  return Object.fromEntries(PALETTE_KEYS.map((key) => [key, colorOf(key)])) as Palette
 }
 
 /** Calls `onChange` when the theme may have changed: the forced theme attribute, or the OS's. */

@@ -1,6 +1,7 @@
 import type { StepwiseEvent } from '../../../../shared/protocol'
 import { displayToolName } from '../describe'
 import { summarizeArgs } from '../summary'
+import { isRecord } from '../../guards'
 
 /**
  * A session's events as bars on a time axis: one span per turn, model call, tool call,
@@ -14,6 +15,7 @@ import { summarizeArgs } from '../summary'
  */
 
 export type SpanKind = 'turn' | 'model' | 'tool' | 'command' | 'compaction'
+const SPAN_KINDS: ReadonlySet<string> = new Set<SpanKind>(['turn', 'model', 'tool', 'command', 'compaction'])
 export type SpanStatus = 'ok' | 'error' | 'rejected' | 'running' | 'waiting'
 export type MarkKind =
   'checkpoint' | 'restore' | 'fork' | 'error' | 'finding' | 'verify' | 'unparsed' | 'finish'
@@ -58,6 +60,13 @@ export interface Mark {
   /** Drawn red: an error, a failed check. */
   bad?: boolean
 }
+
+/** A bar, or a mark: told apart by their kinds, which never overlap. */
+export function isSpan(item: Span | Mark): item is Span {
+  return SPAN_KINDS.has(item.kind)
+}
+
+type EventOf<T extends StepwiseEvent['type']> = Extract<StepwiseEvent, { type: T }>
 
 /** Lanes, top to bottom: turns, model calls (and compactions), then tool lanes packed. */
 export const TURN_LANE = 0
@@ -132,190 +141,215 @@ export class SpanModel {
         this.sessionId = e.sessionId
         return
       case 'user.message':
-        this.closeTurn(prev, 'ok', e.seq)
-        this.turn++
-        this.openTurn = this.span({
-          seq: e.seq,
-          kind: 'turn',
-          name: preview(e.text),
-          start: e.ts,
-          lane: TURN_LANE,
-        })
-        return
+        return this.openTurnAt(e, prev)
       case 'assistant.delta':
-      case 'model.retry': {
-        let span = this.openModels.get(e.step)
-        if (!span) {
-          span = this.span({ seq: e.seq, kind: 'model', name: 'model call', start: e.ts, lane: MODEL_LANE })
-          span.retries = 0
-          this.openModels.set(e.step, span)
-          this.modelFloor.set(span, prev)
-        }
-        if (e.type === 'model.retry') span.retries = (span.retries ?? 0) + 1
-        span.lastSeq = e.seq
-        return
-      }
-      case 'assistant.message': {
-        let span = this.openModels.get(e.step)
-        this.openModels.delete(e.step)
-        // The call began durationMs before its answer (the wait for a first token included), but not
-        // before the event that led to it.
-        const begun = (floor: number): number => Math.max(floor, e.ts - e.durationMs)
-        if (!span)
-          span = this.span({
-            seq: e.seq,
-            kind: 'model',
-            name: 'model call',
-            start: begun(prev),
-            lane: MODEL_LANE,
-          })
-        else span.start = Math.min(span.start, begun(this.modelFloor.get(span) ?? span.start))
-        span.name = `${e.model} · reply ${e.step}`
-        span.provider = e.provider
-        span.model = e.model
-        span.inputTokens = e.usage.inputTokens
-        span.outputTokens = e.usage.outputTokens
-        this.maxTokens = Math.max(this.maxTokens, e.usage.inputTokens + e.usage.outputTokens)
-        this.finish(span, e.ts, 'ok', e.seq)
-        return
-      }
-      case 'tool.started': {
-        const kind: SpanKind = COMMANDS.has(e.name) ? 'command' : 'tool'
-        const summary = summarizeArgs(e.name, e.args)
-        const span = this.span({
-          seq: e.seq,
-          kind,
-          name: summary ? `${displayToolName(e.name)} ${summary}` : displayToolName(e.name),
-          start: e.ts,
-          lane: this.toolLane(e.ts),
-        })
-        span.writes = e.mutating
-        span.callId = e.callId
-        const path = argPath(e.args)
-        if (path) addFiles(span, [path])
-        this.tools.set(e.callId, span)
-        return
-      }
-      case 'tool.output':
-        return
-      case 'approval.requested': {
-        const span = this.tools.get(e.callId)
-        if (!span) return
-        span.status = 'waiting'
-        ;(span.waits ??= []).push({ start: e.ts, end: null })
-        if (e.subject.kind === 'file') addFiles(span, [e.subject.path])
-        span.lastSeq = e.seq
-        return
-      }
-      case 'approval.resolved': {
-        const span = this.tools.get(e.callId)
-        if (!span) return
-        const wait = span.waits?.find((w) => w.end === null)
-        if (wait) {
-          wait.end = e.ts
-          wait.decision = e.decision
-        }
-        span.status = e.decision === 'reject' ? 'rejected' : 'running'
-        span.lastSeq = e.seq
-        return
-      }
-      case 'tool.finished': {
-        const span = this.tools.get(e.callId)
-        if (!span) return
-        this.tools.delete(e.callId)
-        if (e.reads)
-          addFiles(
-            span,
-            e.reads.map((r) => r.path),
-          )
-        this.finish(span, e.ts, span.status === 'rejected' ? 'rejected' : e.ok ? 'ok' : 'error', e.seq)
-        const lane = span.lane - FIRST_TOOL_LANE
-        if (this.toolLaneEnds[lane] === null) this.toolLaneEnds[lane] = e.ts
-        return
-      }
-      case 'checkpoint.created': {
-        const span = e.callId ? this.findTool(e.callId) : undefined
-        if (span) {
-          addFiles(span, e.paths)
-          span.writes = true
-        }
-        this.mark(
-          e.seq,
-          'checkpoint',
-          e.ts,
-          `checkpoint · ${plural(e.paths.length, 'file')}${e.agentFiles ? ` · agent files changed unasked: ${e.agentFiles.join(', ')}` : ''}`,
-        )
-        return
-      }
-      case 'context.compacted': {
-        // The summary was written between the previous event and this one.
-        const span = this.span({
-          seq: e.seq,
-          kind: 'compaction',
-          name: `compaction ${e.beforeTokens} → ${e.afterTokens} tokens`,
-          start: prev,
-          lane: MODEL_LANE,
-        })
-        this.finish(span, e.ts, 'ok', e.seq)
-        return
-      }
+      case 'model.retry':
+        return this.streamModel(e, prev)
+      case 'assistant.message':
+        return this.answerModel(e, prev)
+      case 'context.compacted':
+        return this.compaction(e, prev)
+      case 'tool.started':
+        return this.startTool(e)
+      case 'approval.requested':
+        return this.askApproval(e)
+      case 'approval.resolved':
+        return this.resolveApproval(e)
+      case 'tool.finished':
+        return this.finishTool(e)
+      case 'checkpoint.created':
+        return this.checkpoint(e)
+      case 'session.finished':
+        return this.endRun(e)
       case 'checkpoint.restored':
-        this.mark(e.seq, 'restore', e.ts, `${e.kind} · ${plural(e.paths.length, 'file')} restored`)
-        return
       case 'session.forked':
-        this.mark(
-          e.seq,
-          'fork',
-          e.ts,
-          e.atStep === undefined ? `forked at event ${e.atSeq}` : `forked at step ${e.atStep}`,
-        )
-        return
-      case 'session.configured':
-        return
       case 'review.finding':
-        this.mark(
-          e.seq,
-          'finding',
-          e.ts,
-          `${e.finding.severity} finding · ${e.finding.file}:${e.finding.line}`,
-        )
-        return
       case 'verify.finished':
-        this.mark(e.seq, 'verify', e.ts, e.passed ? 'checks passed' : 'checks failed', !e.passed)
-        return
       case 'toolcall.unparsed':
-        this.mark(e.seq, 'unparsed', e.ts, 'tool call not understood', true)
-        return
       case 'error':
-        this.mark(e.seq, 'error', e.ts, e.message, true)
-        return
-      case 'session.finished': {
-        const status: SpanStatus =
-          e.reason === 'error' ? 'error' : e.reason === 'interrupted' ? 'rejected' : 'ok'
-        // Whatever was still open ended with the run.
-        for (const span of this.openModels.values())
-          this.finish(span, e.ts, status === 'ok' ? 'ok' : status, e.seq)
-        this.openModels.clear()
-        for (const span of this.tools.values())
-          this.finish(span, e.ts, status === 'ok' ? 'ok' : status, e.seq)
-        this.tools.clear()
-        this.toolLaneEnds.fill(e.ts)
-        this.closeTurn(e.ts, status, e.seq)
-        this.mark(e.seq, 'finish', e.ts, `turn ended: ${e.reason}`, e.reason === 'error')
-        return
-      }
+        return this.markOf(e)
+      // A proposed change becomes a span when its call starts; the turn lane opens at the user
+      // message and closes at session.finished.
+      case 'tool.output':
+      case 'session.configured':
       case 'change.proposed':
-        // A proposed change becomes a span when its call starts.
-        return
       case 'turn.started':
       case 'turn.finished':
-        // The turn lane opens at the user message and closes at session.finished.
         return
       default: {
         const unreachable: never = e
         return unreachable
       }
     }
+  }
+
+  private openTurnAt(e: EventOf<'user.message'>, prev: number): void {
+    this.closeTurn(prev, 'ok', e.seq)
+    this.turn++
+    this.openTurn = this.span({
+      seq: e.seq,
+      kind: 'turn',
+      name: preview(e.text),
+      start: e.ts,
+      lane: TURN_LANE,
+    })
+  }
+
+  private streamModel(e: EventOf<'assistant.delta' | 'model.retry'>, prev: number): void {
+    let span = this.openModels.get(e.step)
+    if (!span) {
+      span = this.span({ seq: e.seq, kind: 'model', name: 'model call', start: e.ts, lane: MODEL_LANE })
+      span.retries = 0
+      this.openModels.set(e.step, span)
+      this.modelFloor.set(span, prev)
+    }
+    if (e.type === 'model.retry') span.retries = (span.retries ?? 0) + 1
+    span.lastSeq = e.seq
+  }
+
+  private answerModel(e: EventOf<'assistant.message'>, prev: number): void {
+    let span = this.openModels.get(e.step)
+    this.openModels.delete(e.step)
+    // The call began durationMs before its answer (the wait for a first token included), but not
+    // before the event that led to it.
+    const begun = (floor: number): number => Math.max(floor, e.ts - e.durationMs)
+    if (!span)
+      span = this.span({
+        seq: e.seq,
+        kind: 'model',
+        name: 'model call',
+        start: begun(prev),
+        lane: MODEL_LANE,
+      })
+    else span.start = Math.min(span.start, begun(this.modelFloor.get(span) ?? span.start))
+    span.name = `${e.model} · reply ${e.step}`
+    span.provider = e.provider
+    span.model = e.model
+    span.inputTokens = e.usage.inputTokens
+    span.outputTokens = e.usage.outputTokens
+    this.maxTokens = Math.max(this.maxTokens, e.usage.inputTokens + e.usage.outputTokens)
+    this.finish(span, e.ts, 'ok', e.seq)
+  }
+
+  private compaction(e: EventOf<'context.compacted'>, prev: number): void {
+    // The summary was written between the previous event and this one.
+    const span = this.span({
+      seq: e.seq,
+      kind: 'compaction',
+      name: `compaction ${e.beforeTokens} → ${e.afterTokens} tokens`,
+      start: prev,
+      lane: MODEL_LANE,
+    })
+    this.finish(span, e.ts, 'ok', e.seq)
+  }
+
+  private startTool(e: EventOf<'tool.started'>): void {
+    const kind: SpanKind = COMMANDS.has(e.name) ? 'command' : 'tool'
+    const summary = summarizeArgs(e.name, e.args)
+    const span = this.span({
+      seq: e.seq,
+      kind,
+      name: summary ? `${displayToolName(e.name)} ${summary}` : displayToolName(e.name),
+      start: e.ts,
+      lane: this.toolLane(e.ts),
+    })
+    span.writes = e.mutating
+    span.callId = e.callId
+    const path = argPath(e.args)
+    if (path) addFiles(span, [path])
+    this.tools.set(e.callId, span)
+  }
+
+  private askApproval(e: EventOf<'approval.requested'>): void {
+    const span = this.tools.get(e.callId)
+    if (!span) return
+    span.status = 'waiting'
+    ;(span.waits ??= []).push({ start: e.ts, end: null })
+    if (e.subject.kind === 'file') addFiles(span, [e.subject.path])
+    span.lastSeq = e.seq
+  }
+
+  private resolveApproval(e: EventOf<'approval.resolved'>): void {
+    const span = this.tools.get(e.callId)
+    if (!span) return
+    const wait = span.waits?.find((w) => w.end === null)
+    if (wait) {
+      wait.end = e.ts
+      wait.decision = e.decision
+    }
+    span.status = e.decision === 'reject' ? 'rejected' : 'running'
+    span.lastSeq = e.seq
+  }
+
+  private finishTool(e: EventOf<'tool.finished'>): void {
+    const span = this.tools.get(e.callId)
+    if (!span) return
+    this.tools.delete(e.callId)
+    if (e.reads)
+      addFiles(
+        span,
+        e.reads.map((r) => r.path),
+      )
+    this.finish(span, e.ts, span.status === 'rejected' ? 'rejected' : e.ok ? 'ok' : 'error', e.seq)
+    const lane = span.lane - FIRST_TOOL_LANE
+    if (this.toolLaneEnds[lane] === null) this.toolLaneEnds[lane] = e.ts
+  }
+
+  private checkpoint(e: EventOf<'checkpoint.created'>): void {
+    const span = e.callId ? this.findTool(e.callId) : undefined
+    if (span) {
+      addFiles(span, e.paths)
+      span.writes = true
+    }
+    this.mark(
+      e,
+      'checkpoint',
+      `checkpoint · ${plural(e.paths.length, 'file')}${e.agentFiles ? ` · agent files changed unasked: ${e.agentFiles.join(', ')}` : ''}`,
+    )
+  }
+
+  /** The events that are a mark on the time line and nothing more. */
+  private markOf(
+    e: EventOf<
+      | 'checkpoint.restored'
+      | 'session.forked'
+      | 'review.finding'
+      | 'verify.finished'
+      | 'toolcall.unparsed'
+      | 'error'
+    >,
+  ): void {
+    switch (e.type) {
+      case 'checkpoint.restored':
+        return this.mark(e, 'restore', `${e.kind} · ${plural(e.paths.length, 'file')} restored`)
+      case 'session.forked':
+        return this.mark(
+          e,
+          'fork',
+          e.atStep === undefined ? `forked at event ${e.atSeq}` : `forked at step ${e.atStep}`,
+        )
+      case 'review.finding':
+        return this.mark(e, 'finding', `${e.finding.severity} finding · ${e.finding.file}:${e.finding.line}`)
+      case 'verify.finished':
+        return this.mark(e, 'verify', e.passed ? 'checks passed' : 'checks failed', !e.passed)
+      case 'toolcall.unparsed':
+        return this.mark(e, 'unparsed', 'tool call not understood', true)
+      case 'error':
+        return this.mark(e, 'error', e.message, true)
+    }
+  }
+
+  private endRun(e: EventOf<'session.finished'>): void {
+    const status: SpanStatus = e.reason === 'error' ? 'error' : e.reason === 'interrupted' ? 'rejected' : 'ok'
+    // Whatever was still open ended with the run.
+    for (const span of this.openModels.values())
+      this.finish(span, e.ts, status === 'ok' ? 'ok' : status, e.seq)
+    this.openModels.clear()
+    for (const span of this.tools.values()) this.finish(span, e.ts, status === 'ok' ? 'ok' : status, e.seq)
+    this.tools.clear()
+    this.toolLaneEnds.fill(e.ts)
+    this.closeTurn(e.ts, status, e.seq)
+    this.mark(e, 'finish', `turn ended: ${e.reason}`, e.reason === 'error')
   }
 
   private span(init: Pick<Span, 'seq' | 'kind' | 'name' | 'start' | 'lane'>): Span {
@@ -355,7 +389,9 @@ export class SpanModel {
     this.openTurn = null
   }
 
-  private mark(seq: number, kind: MarkKind, ts: number, label: string, bad = false): void {
+  /** A mark at the event `at`. */
+  private mark(at: { seq: number; ts: number }, kind: MarkKind, label: string, bad = false): void {
+    const { seq, ts } = at
     const mark: Mark = { seq, kind, ts, label }
     if (bad) mark.bad = true
     this.marks.push(mark)
@@ -396,8 +432,8 @@ function plural(n: number, word: string): string {
 }
 
 function argPath(args: unknown): string | null {
-  if (!args || typeof args !== 'object') return null
-  const path = (args as Record<string, unknown>).path
+  if (!isRecord(args)) return null
+  const path = args.path
   return typeof path === 'string' && path ? path : null
 }
 

@@ -1,9 +1,8 @@
 import { useLayoutEffect, useRef, type RefObject } from 'react'
 import type React from 'react'
 import { setBrush } from '../../state/store'
-import { isSpan } from './labels'
 import { GUTTER, pxOfTime, rowsOf, spanPx, type Scale } from './layout'
-import type { Mark, Span, SpanModel } from './spans'
+import { isSpan, type Mark, type Span, type SpanModel } from './spans'
 import type { OverviewScale } from './useScale'
 import { FIT, pan, zoom } from './view'
 

@@ -40,20 +40,11 @@ interface Drag {
 
 const MOVE_PX = 3
 
-export function usePointer(
-  host: React.RefObject<HTMLDivElement | null>,
-  state: PointerState,
-  actions: PointerActions,
-): Pick<
-  React.HTMLAttributes<HTMLDivElement>,
-  'onPointerDown' | 'onPointerMove' | 'onPointerUp' | 'onPointerLeave' | 'onPointerCancel'
-> {
-  const latest = useRef({ state, actions })
-  useLayoutEffect(() => {
-    latest.current = { state, actions }
-  })
-  const drag = useRef<Drag | null>(null)
+/** What the handlers read when they run: the props of the last render. */
+type Latest = React.RefObject<{ state: PointerState; actions: PointerActions }>
 
+/** The wheel zooms at the pointer; Shift or a sideways wheel pans. */
+function useWheel(host: React.RefObject<HTMLDivElement | null>, latest: Latest): void {
   // React's wheel listener is passive; zooming must stop the page from scrolling.
   useEffect(() => {
     const el = host.current
@@ -76,7 +67,24 @@ export function usePointer(
     }
     el.addEventListener('wheel', onWheel, { passive: false })
     return () => el.removeEventListener('wheel', onWheel)
-  }, [host])
+  }, [host, latest])
+}
+
+export function usePointer(
+  host: React.RefObject<HTMLDivElement | null>,
+  state: PointerState,
+  actions: PointerActions,
+): Pick<
+  React.HTMLAttributes<HTMLDivElement>,
+  'onPointerDown' | 'onPointerMove' | 'onPointerUp' | 'onPointerLeave' | 'onPointerCancel'
+> {
+  const latest = useRef({ state, actions })
+  useLayoutEffect(() => {
+    latest.current = { state, actions }
+  })
+  const drag = useRef<Drag | null>(null)
+
+  useWheel(host, latest)
 
   const local = (e: React.PointerEvent): { x: number; y: number } => {
     const rect = e.currentTarget.getBoundingClientRect()
@@ -84,7 +92,7 @@ export function usePointer(
   }
   const hitAt = (x: number, y: number): Hit | null => {
     const { model, scale, rows, now } = latest.current.state
-    return model && scale ? hitTest(model, scale, rows, x, y, now) : null
+    return model && scale ? hitTest({ model, scale, rows, now }, x, y) : null
   }
 
   return {
