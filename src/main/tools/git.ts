@@ -16,6 +16,7 @@ import { optionalBool, optionalInt, optionalString } from './schema'
 import { truncatedItems } from './text'
 import { decodeText, isBinary } from '../../shared/text-bytes'
 import type { Outcome, ReadTool, ToolContext, ToolDefinition, ToolResult } from './types'
+import { errorMessage } from '../../shared/errors'
 import { resolvePath } from './files'
 
 /*
@@ -304,7 +305,7 @@ async function showFileAt(
     // cat-file prints the stored bytes: no textconv, no smudge filter.
     data = await repo.git.buffer(['cat-file', 'blob', spec])
   } catch (err) {
-    return { ok: false, error: `git show failed: ${(err as Error).message}` }
+    return { ok: false, error: `git show failed: ${errorMessage(err)}` }
   }
   if (isBinary(data))
     return { ok: false, error: `"${file.rel}" is a binary file at ${rev}; only text can be shown.` }
