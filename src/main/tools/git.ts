@@ -132,7 +132,7 @@ export const gitDiffTool: ReadTool<typeof diffInput> = {
       if (!file.ok) return { ok: false, error: file.error }
       pathspecs.push(`:(literal)${file.rel}`)
     }
-    const diff = await filteredDiff(repo, 'diff', revArgs, pathspecs, ctx.sandbox.denyPatterns)
+    const diff = await filteredDiff(repo, { command: 'diff', revArgs, pathspecs }, ctx.sandbox.denyPatterns)
     if (!diff.ok) return explainRevisionError(diff, ref)
     const capped = capText(diff.diff, ctx.limits.maxReadBytes)
     const result: ToolResult = {
@@ -260,7 +260,11 @@ export const gitShowTool: ReadTool<typeof showInput> = {
     ])
     if (typeof meta !== 'string') return explainRevisionError(meta, ref)
     const [hash, parents, author, date, ...message] = meta.split('\x1f')
-    const diff = await filteredDiff(repo, 'show', [`${ref}^{commit}`], [], ctx.sandbox.denyPatterns)
+    const diff = await filteredDiff(
+      repo,
+      { command: 'show', revArgs: [`${ref}^{commit}`] },
+      ctx.sandbox.denyPatterns,
+    )
     if (!diff.ok) return explainRevisionError(diff, ref)
     const capped = capText(diff.diff, ctx.limits.maxReadBytes)
     const result: ToolResult = {
@@ -312,8 +316,7 @@ async function showFileAt(
   const { text } = decodeText(data)
   const view = viewLines(
     text,
-    undefined,
-    undefined,
+    {},
     ctx.limits.maxReadBytes,
     () => 'Read the current version with read_file, or compare with git_diff.',
   )
