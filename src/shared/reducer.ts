@@ -59,9 +59,10 @@ function streamed(step: ModelStep, next: { text: string; restart: boolean }): Mo
 function endStreaming(steps: TimelineStep[]): TimelineStep[] {
   // Only the newest model step can still be streaming: the search ends at it, not at the first row.
   const i = newestModelRow(steps)
-  if (i < 0 || (steps[i] as ModelStep).status !== 'streaming') return steps
+  const step = i < 0 ? undefined : steps[i]
+  if (step?.kind !== 'model' || step.status !== 'streaming') return steps
   const next = steps.slice()
-  next[i] = { ...(steps[i] as ModelStep), status: 'interrupted' }
+  next[i] = { ...step, status: 'interrupted' }
   return next
 }
 
@@ -71,6 +72,54 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
   // would double its text, its usage and its pending approval.
   if (event.seq <= state.lastSeq) return state
   const s: SessionView = { ...state, lastSeq: event.seq }
+  switch (event.type) {
+    case 'session.started':
+    case 'session.configured':
+    case 'session.finished':
+    case 'turn.started':
+    case 'turn.finished':
+      return reduceSessionEvent(s, event)
+    case 'user.message':
+    case 'assistant.delta':
+    case 'model.retry':
+    case 'assistant.message':
+    case 'toolcall.unparsed':
+      return reduceModelEvent(s, event)
+    case 'change.proposed':
+    case 'tool.started':
+    case 'tool.output':
+    case 'approval.requested':
+    case 'approval.resolved':
+    case 'tool.finished':
+      return reduceToolEvent(s, event)
+    case 'checkpoint.created':
+      return checkpointed(s, event)
+    case 'checkpoint.restored':
+      return restored(s, event)
+    case 'context.compacted':
+    case 'session.forked':
+    case 'review.finding':
+    case 'verify.finished':
+    case 'error':
+      return reduceRowEvent(s, event)
+    default: {
+      // Every known kind is handled (checked here at compile time). A kind this build does not
+      // know yet (a newer core's event) changes nothing but the seq: the view must not break.
+      const _known: never = event
+      return s
+    }
+  }
+}
+
+type EventOf<T extends StepwiseEvent['type']> = Extract<StepwiseEvent, { type: T }>
+
+/** A session's own course: it starts, is configured, its turns end, it finishes. */
+function reduceSessionEvent(
+  s: SessionView,
+  event: EventOf<
+    'session.started' | 'session.configured' | 'session.finished' | 'turn.started' | 'turn.finished'
+  >,
+): SessionView {
   switch (event.type) {
     case 'session.started':
       return {
@@ -86,6 +135,82 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         startedAt: event.ts,
         status: 'idle',
       }
+    case 'session.configured':
+      return {
+        ...s,
+        provider: event.provider ?? s.provider,
+        model: event.model ?? s.model,
+        // As the core applies a switch (service/session-config.ts): a new provider drops the old server.
+        baseUrl: event.baseUrl ?? (event.provider && event.provider !== s.provider ? null : s.baseUrl),
+        approvalPolicy: event.approvalPolicy ?? s.approvalPolicy,
+        steps: modelSwitched(s, event) ? [...s.steps, switchStep(s, event)] : s.steps,
+      }
+    case 'session.finished':
+      return {
+        ...s,
+        status: 'finished',
+        finishReason: event.reason,
+        finishMessage: event.message ?? null,
+        finishedAt: event.ts,
+        pendingApprovals: [],
+        steps: [
+          ...endProposals(endStreaming(s.steps)),
+          {
+            kind: 'finish',
+            seq: event.seq,
+            ts: event.ts,
+            reason: event.reason,
+            message: event.message,
+            modelSteps: event.steps,
+            usage: event.usage,
+            durationMs: event.durationMs,
+          },
+        ],
+      }
+    case 'turn.started':
+      // The user.message (or the model's next step) that follows shows the turn.
+      return s
+    case 'turn.finished':
+      // Closes a turn that ended without its session.finished (an internal error): nothing
+      // stays streaming or waiting for an answer. After a session.finished it changes nothing.
+      if (s.status === 'finished') return s
+      return {
+        ...s,
+        status: 'finished',
+        finishReason: event.reason,
+        finishedAt: event.ts,
+        pendingApprovals: [],
+        steps: endProposals(endStreaming(s.steps)),
+      }
+  }
+}
+
+/** A new model step, streaming, before its first text or after a retry that came first. */
+function streamingStep(
+  event: EventOf<'assistant.delta' | 'model.retry'>,
+  text: string,
+  retries: number,
+): ModelStep {
+  return {
+    kind: 'model',
+    seq: event.seq,
+    ts: event.ts,
+    step: event.step,
+    text,
+    toolCalls: [],
+    status: 'streaming',
+    retries,
+  }
+}
+
+/** The conversation: the user's message, the model's streamed and finished steps, a call it could not make. */
+function reduceModelEvent(
+  s: SessionView,
+  event: EventOf<
+    'user.message' | 'assistant.delta' | 'model.retry' | 'assistant.message' | 'toolcall.unparsed'
+  >,
+): SessionView {
+  switch (event.type) {
     case 'user.message':
       return {
         ...s,
@@ -108,16 +233,7 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         steps: updateModel(s.steps, event.step, (prev) =>
           prev
             ? streamed(prev, withDelta({ text: prev.text, restart: prev.restart === true }, event.text))
-            : {
-                kind: 'model',
-                seq: event.seq,
-                ts: event.ts,
-                step: event.step,
-                text: event.text,
-                toolCalls: [],
-                status: 'streaming',
-                retries: 0,
-              },
+            : streamingStep(event, event.text, 0),
         ),
       }
     case 'model.retry':
@@ -126,43 +242,11 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
         steps: updateModel(s.steps, event.step, (prev) =>
           prev
             ? { ...streamed(prev, withRetry({ text: prev.text, restart: false })), retries: prev.retries + 1 }
-            : {
-                kind: 'model',
-                seq: event.seq,
-                ts: event.ts,
-                step: event.step,
-                text: '',
-                toolCalls: [],
-                status: 'streaming',
-                retries: 1,
-              },
+            : streamingStep(event, '', 1),
         ),
       }
     case 'assistant.message':
-      return {
-        ...s,
-        status: event.toolCalls.length > 0 ? 'running-tool' : 'idle',
-        model: event.model,
-        provider: event.provider,
-        modelSteps: s.modelSteps + 1,
-        usage: {
-          inputTokens: s.usage.inputTokens + event.usage.inputTokens,
-          outputTokens: s.usage.outputTokens + event.usage.outputTokens,
-        },
-        steps: updateModel(s.steps, event.step, (prev): ModelStep => ({
-          kind: 'model',
-          seq: prev?.seq ?? event.seq,
-          ts: prev?.ts ?? event.ts,
-          step: event.step,
-          text: event.text,
-          toolCalls: event.toolCalls,
-          usage: event.usage,
-          durationMs: event.durationMs,
-          status: 'ok',
-          retries: prev?.retries ?? 0,
-          model: event.model,
-        })),
-      }
+      return answered(s, event)
     case 'toolcall.unparsed':
       return {
         ...s,
@@ -181,36 +265,91 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
           },
         ],
       }
-    case 'change.proposed':
-    case 'tool.started':
-    case 'tool.output':
-    case 'approval.requested':
-    case 'approval.resolved':
-    case 'tool.finished':
-      return reduceToolEvent(s, event)
-    case 'checkpoint.created': {
-      const ignored = event.ignored && ignoredSince(s.ignoredRecord, event.ignored)
-      return {
-        ...s,
-        ...(event.ignored ? { ignoredRecord: event.ignored } : {}),
-        ...(event.agentFiles
-          ? { agentFilesChanged: [...new Set([...s.agentFilesChanged, ...event.agentFiles])] }
-          : {}),
-        steps: [
-          ...s.steps,
-          {
-            kind: 'checkpoint',
-            seq: event.seq,
-            ts: event.ts,
-            snapshotId: event.snapshotId,
-            paths: event.paths,
-            callId: event.callId,
-            ...(event.agentFiles ? { agentFiles: event.agentFiles } : {}),
-            ...(ignored && ignored.length > 0 ? { ignored } : {}),
-          },
-        ],
-      }
-    }
+  }
+}
+
+/** A model step's end: its text and calls, what it cost, and the session's counts with it. */
+function answered(s: SessionView, event: EventOf<'assistant.message'>): SessionView {
+  return {
+    ...s,
+    status: event.toolCalls.length > 0 ? 'running-tool' : 'idle',
+    model: event.model,
+    provider: event.provider,
+    modelSteps: s.modelSteps + 1,
+    usage: {
+      inputTokens: s.usage.inputTokens + event.usage.inputTokens,
+      outputTokens: s.usage.outputTokens + event.usage.outputTokens,
+    },
+    steps: updateModel(s.steps, event.step, (prev): ModelStep => ({
+      kind: 'model',
+      seq: prev?.seq ?? event.seq,
+      ts: prev?.ts ?? event.ts,
+      step: event.step,
+      text: event.text,
+      toolCalls: event.toolCalls,
+      usage: event.usage,
+      durationMs: event.durationMs,
+      status: 'ok',
+      retries: prev?.retries ?? 0,
+      model: event.model,
+    })),
+  }
+}
+
+/** A checkpoint after a change: its row, and what it says of agent files and ignored folders. */
+function checkpointed(s: SessionView, event: EventOf<'checkpoint.created'>): SessionView {
+  const ignored = event.ignored && ignoredSince(s.ignoredRecord, event.ignored)
+  return {
+    ...s,
+    ...(event.ignored ? { ignoredRecord: event.ignored } : {}),
+    ...(event.agentFiles
+      ? { agentFilesChanged: [...new Set([...s.agentFilesChanged, ...event.agentFiles])] }
+      : {}),
+    steps: [
+      ...s.steps,
+      {
+        kind: 'checkpoint',
+        seq: event.seq,
+        ts: event.ts,
+        snapshotId: event.snapshotId,
+        paths: event.paths,
+        callId: event.callId,
+        ...(event.agentFiles ? { agentFiles: event.agentFiles } : {}),
+        ...(ignored && ignored.length > 0 ? { ignored } : {}),
+      },
+    ],
+  }
+}
+
+/** A rewind or a fork: its row; a fork's history ends its parent's turn where it was cut. */
+function restored(s: SessionView, event: EventOf<'checkpoint.restored'>): SessionView {
+  return {
+    ...s,
+    // A fork's history stops mid-turn (after a tool's result, say); the fork waits for the user.
+    status: event.kind === 'fork' ? 'idle' : s.status,
+    steps: [
+      // A fork copied its history without the parent's end: a turn cut there ended there.
+      ...(event.kind === 'fork' ? endStreaming(s.steps) : s.steps),
+      {
+        kind: 'restore',
+        seq: event.seq,
+        ts: event.ts,
+        restore: event.kind,
+        snapshotId: event.snapshotId,
+        savedSnapshotId: event.savedSnapshotId,
+        toSeq: event.toSeq,
+        paths: event.paths,
+      },
+    ],
+  }
+}
+
+/** Events that add a row of their own to the timeline and change little else. */
+function reduceRowEvent(
+  s: SessionView,
+  event: EventOf<'context.compacted' | 'session.forked' | 'review.finding' | 'verify.finished' | 'error'>,
+): SessionView {
+  switch (event.type) {
     case 'context.compacted':
       return {
         ...s,
@@ -228,36 +367,6 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
               : {}),
           },
         ],
-      }
-    case 'checkpoint.restored':
-      return {
-        ...s,
-        // A fork's history stops mid-turn (after a tool's result, say); the fork waits for the user.
-        status: event.kind === 'fork' ? 'idle' : s.status,
-        steps: [
-          // A fork copied its history without the parent's end: a turn cut there ended there.
-          ...(event.kind === 'fork' ? endStreaming(s.steps) : s.steps),
-          {
-            kind: 'restore',
-            seq: event.seq,
-            ts: event.ts,
-            restore: event.kind,
-            snapshotId: event.snapshotId,
-            savedSnapshotId: event.savedSnapshotId,
-            toSeq: event.toSeq,
-            paths: event.paths,
-          },
-        ],
-      }
-    case 'session.configured':
-      return {
-        ...s,
-        provider: event.provider ?? s.provider,
-        model: event.model ?? s.model,
-        // As the core applies a switch (service/session-config.ts): a new provider drops the old server.
-        baseUrl: event.baseUrl ?? (event.provider && event.provider !== s.provider ? null : s.baseUrl),
-        approvalPolicy: event.approvalPolicy ?? s.approvalPolicy,
-        steps: modelSwitched(s, event) ? [...s.steps, switchStep(s, event)] : s.steps,
       }
     case 'session.forked':
       return {
@@ -311,49 +420,6 @@ export function reduceEvent(state: SessionView, event: StepwiseEvent): SessionVi
           },
         ],
       }
-    case 'session.finished':
-      return {
-        ...s,
-        status: 'finished',
-        finishReason: event.reason,
-        finishMessage: event.message ?? null,
-        finishedAt: event.ts,
-        pendingApprovals: [],
-        steps: [
-          ...endProposals(endStreaming(s.steps)),
-          {
-            kind: 'finish',
-            seq: event.seq,
-            ts: event.ts,
-            reason: event.reason,
-            message: event.message,
-            modelSteps: event.steps,
-            usage: event.usage,
-            durationMs: event.durationMs,
-          },
-        ],
-      }
-    case 'turn.started':
-      // The user.message (or the model's next step) that follows shows the turn.
-      return s
-    case 'turn.finished':
-      // Closes a turn that ended without its session.finished (an internal error): nothing
-      // stays streaming or waiting for an answer. After a session.finished it changes nothing.
-      if (s.status === 'finished') return s
-      return {
-        ...s,
-        status: 'finished',
-        finishReason: event.reason,
-        finishedAt: event.ts,
-        pendingApprovals: [],
-        steps: endProposals(endStreaming(s.steps)),
-      }
-    default: {
-      // Every known kind is handled (checked here at compile time). A kind this build does not
-      // know yet (a newer core's event) changes nothing but the seq: the view must not break.
-      const _known: never = event
-      return s
-    }
   }
 }
 

@@ -41,13 +41,16 @@ function updateTool(
  * made them, so the search ends at the newest model row: a call that was not proposed (most are)
  * costs its step's rows, not the whole timeline's (a 10,000-step session took seconds to open).
  */
-function proposedRow(steps: readonly TimelineStep[], callId: string): number {
+function proposedRow(
+  steps: readonly TimelineStep[],
+  callId: string,
+): { index: number; step: ToolStep } | undefined {
   for (let i = steps.length - 1; i >= 0; i--) {
     const step = steps[i]
-    if (step.kind === 'model') return -1
-    if (step.kind === 'tool' && step.callId === callId && step.proposed === true) return i
+    if (step.kind === 'model') return undefined
+    if (step.kind === 'tool' && step.callId === callId && step.proposed === true) return { index: i, step }
   }
-  return -1
+  return undefined
 }
 
 /** The index of the newest model step's row, or -1: a scan back over the rows after it only. */
@@ -62,34 +65,8 @@ export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
     case 'change.proposed':
       // Each change is on the timeline from now, waiting its turn; its call fills the row when it starts.
       return { ...s, steps: [...s.steps, proposedStep(event)] }
-    case 'tool.started': {
-      const proposed = proposedRow(s.steps, event.callId)
-      if (proposed >= 0) {
-        // The row stays where the proposal put it (and keeps its seq): the call now runs in it.
-        const steps = s.steps.slice()
-        const { proposed: _was, approval: _preview, ...rest } = steps[proposed] as ToolStep
-        steps[proposed] = { ...rest, name: event.name, args: event.args, status: 'running' }
-        return { ...s, status: 'running-tool', steps }
-      }
-      return {
-        ...s,
-        status: 'running-tool',
-        steps: [
-          ...s.steps,
-          {
-            kind: 'tool',
-            seq: event.seq,
-            ts: event.ts,
-            callId: event.callId,
-            name: event.name,
-            args: event.args,
-            mutating: event.mutating,
-            status: 'running',
-            output: '',
-          },
-        ],
-      }
-    }
+    case 'tool.started':
+      return started(s, event)
     case 'tool.output':
       return {
         ...s,
@@ -152,6 +129,36 @@ export function reduceToolEvent(s: SessionView, event: ToolEvent): SessionView {
           ...(event.attachments && event.attachments.length > 0 ? { attachments: event.attachments } : {}),
         })),
       }
+  }
+}
+
+/** A call starts: in the row its proposal put up, or in a new one. */
+function started(s: SessionView, event: Extract<ToolEvent, { type: 'tool.started' }>): SessionView {
+  const proposed = proposedRow(s.steps, event.callId)
+  if (proposed) {
+    // The row stays where the proposal put it (and keeps its seq): the call now runs in it.
+    const steps = s.steps.slice()
+    const { proposed: _was, approval: _preview, ...rest } = proposed.step
+    steps[proposed.index] = { ...rest, name: event.name, args: event.args, status: 'running' }
+    return { ...s, status: 'running-tool', steps }
+  }
+  return {
+    ...s,
+    status: 'running-tool',
+    steps: [
+      ...s.steps,
+      {
+        kind: 'tool',
+        seq: event.seq,
+        ts: event.ts,
+        callId: event.callId,
+        name: event.name,
+        args: event.args,
+        mutating: event.mutating,
+        status: 'running',
+        output: '',
+      },
+    ],
   }
 }
 

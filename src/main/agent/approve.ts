@@ -39,15 +39,28 @@ export function decideCall(deps: MutationDeps, callId: string, subject: Approval
   return decision
 }
 
+/** One call to run: its id, its validated input, and the turn's signal (a stop ends a wait). */
+export interface RunningCall {
+  callId: string
+  input: unknown
+  signal: AbortSignal
+}
+
+/** The call a question is about: its tool's name, its id, and the turn's signal (a stop ends the wait). */
+export interface AskedCall {
+  tool: string
+  callId: string
+  signal: AbortSignal
+}
+
 /** Records the request, waits for the answer, and records an "always" (saving its rule). */
 export async function askUser(
   deps: MutationDeps,
-  tool: string,
-  callId: string,
+  call: AskedCall,
   subject: ApprovalSubject,
   why: string,
-  signal: AbortSignal,
 ): Promise<ApprovalAnswer> {
+  const { tool, callId, signal } = call
   const rule = offeredRule(subject)
   deps.record({ type: 'approval.requested', callId, tool, subject, ...(rule ? { rule } : {}) })
   const answer = await deps.approver.requestApproval(

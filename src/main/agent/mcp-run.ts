@@ -1,6 +1,8 @@
 import type { SubjectOf, ToolAttachment } from '../../shared/protocol'
-import { askUser, decideCall, reasonOf, type MutationDeps } from './approve'
+import { askUser, decideCall, reasonOf, type MutationDeps, type RunningCall } from './approve'
 import type { ToolResult } from '../tools/types'
+import { errorMessage } from '../../shared/errors'
+import { isRecord } from '../../shared/records'
 import { progressLine, type McpTool } from '../mcp/tools'
 
 /*
@@ -23,10 +25,13 @@ export interface McpRunOutcome {
 export async function runMcpCall(
   deps: MutationDeps,
   tool: McpTool,
-  callId: string,
-  input: Record<string, unknown>,
-  signal: AbortSignal,
+  call: RunningCall,
 ): Promise<McpRunOutcome> {
+  const { callId, signal } = call
+  // The tool's input schema takes only an object; anything else never reaches a server.
+  if (!isRecord(call.input))
+    return { executed: false, result: { ok: false, error: `${tool.name} takes a JSON object.` } }
+  const input = call.input
   const { server, tool: name, readOnly, description, hints } = tool.mcp
   const subject: SubjectOf<'mcp'> = {
     kind: 'mcp',
@@ -47,7 +52,7 @@ export async function runMcpCall(
       },
     }
   if (decision.action === 'ask') {
-    const answer = await askUser(deps, tool.name, callId, subject, decision.why, signal)
+    const answer = await askUser(deps, { tool: tool.name, callId, signal }, subject, decision.why)
     if (answer.decision !== 'accept' && answer.decision !== 'always') {
       const reason = reasonOf(answer)
       deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason })
@@ -80,6 +85,6 @@ export async function runMcpCall(
         executed: true,
         result: { ok: false, error: `Cancelled: the user stopped the session while ${tool.name} ran.` },
       }
-    return { executed: true, result: { ok: false, error: `${tool.name} failed: ${(err as Error).message}` } }
+    return { executed: true, result: { ok: false, error: `${tool.name} failed: ${errorMessage(err)}` } }
   }
 }

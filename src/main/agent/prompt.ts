@@ -3,6 +3,7 @@ import path from 'node:path'
 import { findResourcesDir } from '../config/resources'
 import { createGate, type Gate } from '../containment/gate'
 import type { ResolvedPath } from '../containment/types'
+import { refused } from '../tools/files'
 
 /**
  * The project's own instructions, appended to the system prompt when present: the
@@ -41,7 +42,7 @@ export interface SystemPrompt {
  */
 function ruleFilesAt(gate: Gate, name: string): Array<{ rel: string; file: ResolvedPath }> {
   const dir = gate.resolve(name)
-  if ('error' in dir) return []
+  if (refused(dir)) return []
   const stat = fs.statSync(dir.abs, { throwIfNoEntry: false })
   if (stat?.isFile()) return [{ rel: name, file: dir }]
   if (!stat?.isDirectory()) return []
@@ -49,7 +50,7 @@ function ruleFilesAt(gate: Gate, name: string): Array<{ rel: string; file: Resol
   for (const d of fs.readdirSync(dir.abs, { withFileTypes: true })) {
     if (d.isDirectory() || !/\.(md|txt)$/i.test(d.name)) continue
     const file = gate.resolve(`${dir.rel}/${d.name}`)
-    if (!('error' in file)) out.push({ rel: `${name}/${d.name}`, file })
+    if (!refused(file)) out.push({ rel: `${name}/${d.name}`, file })
   }
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0))
 }
@@ -66,7 +67,7 @@ export function ruleFileNames(root: string, name: string): string[] {
 /** A rule file's text, read through the gate (regular file, no link swapped in, not a secret by content). */
 function readRules(gate: Gate, file: ResolvedPath, rel: string): string | undefined {
   const read = gate.read(file, { maxBytes: MAX_RULES_READ_BYTES })
-  if ('error' in read) return undefined
+  if (refused(read)) return undefined
   const buf = read.data
   let text = buf.subarray(0, MAX_RULES_BYTES).toString('utf8')
   if (buf.length > MAX_RULES_BYTES)

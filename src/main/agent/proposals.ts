@@ -2,7 +2,8 @@ import { fileSubject, summariseDiff } from '../../shared/approval-diff'
 import type { EventDraft, ProposedChange, ToolCall } from '../../shared/protocol'
 import { isAgentFile } from '../containment/agent-files'
 import { findTool, parseToolCall } from '../tools/registry'
-import { isFileChangeTool, type ToolDefinition } from '../tools/types'
+import { isFileChange, isFileChangeTool, type ToolDefinition } from '../tools/types'
+import { isRecord } from '../../shared/records'
 import type { MutationDeps } from './approve'
 import { decide } from './decide'
 
@@ -36,15 +37,15 @@ export async function proposedChanges(
     if (!tool || !isFileChangeTool(tool)) continue
     const parsed = parseToolCall(tool, call.arguments)
     if (!parsed.ok) continue
-    const asked = (parsed.input as { path?: unknown }).path
+    const asked = pathOf(parsed.input)
     // A second change of one file is proposed against the first's outcome: its diff waits for that.
-    if (typeof asked === 'string' && seen.has(asked)) {
+    if (asked !== undefined && seen.has(asked)) {
       changes.push({ callId: call.id, tool: tool.name, path: asked, change: 'modify', follows: true })
       continue
     }
     const change = await tool.propose(parsed.input, deps.toolContext)
     // A call that fails at once (a bad path, nothing to change) is never asked: the model is told.
-    if ('ok' in change) continue
+    if (!isFileChange(change)) continue
     const subject = fileSubject({
       path: change.path,
       kind: change.kind,
@@ -53,7 +54,7 @@ export async function proposedChanges(
       agentFile: isAgentFile(change.path),
     })
     if (decide(deps.policy(), subject, deps.grants()).action !== 'ask') continue
-    if (typeof asked === 'string') seen.add(asked)
+    if (asked !== undefined) seen.add(asked)
     seen.add(change.path)
     changes.push({
       callId: call.id,
@@ -64,6 +65,12 @@ export async function proposedChanges(
     })
   }
   return changes.length >= 2 ? changes : []
+}
+
+/** The path a file-change call names, when its input has one. */
+function pathOf(input: unknown): string | undefined {
+  const path = isRecord(input) ? input.path : undefined
+  return typeof path === 'string' ? path : undefined
 }
 
 /** Records a `change.proposed` for each of the step's changes when it has two or more changes that will ask. */

@@ -5,6 +5,7 @@ import type {
   ToolAttachment,
   ToolCall,
 } from '../../shared/protocol'
+import { errorMessage } from '../../shared/errors'
 import { runMcpCall } from './mcp-run'
 import { isMcpTool } from '../mcp/tools'
 import { isAgentFile } from '../containment/agent-files'
@@ -113,32 +114,27 @@ export class ToolRunner {
       try {
         // A command or a server may change ignored folders: their record is taken before the first.
         if (isMcpTool(tool) || isActionTool(tool)) await this.deps.opts.toolContext.beforeCommand?.()
+        const running = { callId: call.id, input: parsed.input, signal }
         if (isMcpTool(tool)) {
-          const ran = await runMcpCall(
-            this.mutations,
-            tool,
-            call.id,
-            parsed.input as Record<string, unknown>,
-            signal,
-          )
+          const ran = await runMcpCall(this.mutations, tool, running)
           ;({ result, attachments } = ran)
           // A server's tool may change files; one that says it only reads is taken at its word here.
           applied = ran.executed && !tool.mcp.readOnly
         } else if (isActionTool(tool)) {
           const ran = { executed: false }
-          result = await runAction(this.mutations, tool, call.id, parsed.input, signal, ran)
+          result = await runAction(this.mutations, tool, running, ran)
           // A command that ran may change any file, whatever it returned: re-snapshot. One the
           // policy or the user refused changed nothing: no checkpoint.
           applied = ran.executed
         } else if (isFileChangeTool(tool)) {
-          result = await runFileChange(this.mutations, tool, call.id, parsed.input, signal)
+          result = await runFileChange(this.mutations, tool, running)
           applied = result.ok
         } else {
           result = await tool.run(parsed.input, this.deps.opts.toolContext)
         }
       } catch (err) {
         // A tool that throws broke an invariant; the model still gets an answer.
-        result = { ok: false, error: `Internal error in ${tool.name}: ${(err as Error).message}` }
+        result = { ok: false, error: `Internal error in ${tool.name}: ${errorMessage(err)}` }
       }
     }
     const reads = this.deps.reads.take()
@@ -182,7 +178,7 @@ export class ToolRunner {
       this.deps.record({
         type: 'error',
         code: 'checkpoint-failed',
-        message: `The change was applied but its checkpoint could not be saved: ${(err as Error).message}`,
+        message: `The change was applied but its checkpoint could not be saved: ${errorMessage(err)}`,
         hint: 'Undo for this step will not be available. Check free disk space and the data folder.',
       })
     }

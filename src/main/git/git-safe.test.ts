@@ -8,7 +8,7 @@ import { addWorktree } from '../timetravel/fork-worktree'
 import { gitCommitTool, gitDiffTool, gitLogTool, gitShowTool, gitStatusTool } from '../tools/git'
 import { hardeningFor, parseConfigList, safeGitEnv, safeGitRaw } from './git-safe'
 import { git, makeContext, makeProject, okResult, repoWith, writeFiles } from '../tools/test-support'
-import type { ActionPlan, ToolContext } from '../tools/types'
+import type { ToolContext } from '../tools/types'
 
 /*
  * A repository whose config, hooks and attributes each try to run a program
@@ -106,7 +106,7 @@ function freshRepo(): string {
   return root
 }
 
-async function planOf(ctx: ToolContext, input: unknown): Promise<ActionPlan> {
+async function planOf(ctx: ToolContext, input: unknown) {
   const plan = await gitCommitTool.plan(gitCommitTool.input.parse(input), ctx)
   if (!plan.ok) throw new Error(`expected a plan, got ${plan.error}`)
   return plan

@@ -33,9 +33,7 @@ async function attempt(policy: ApprovalPolicy, command: string) {
       policy: () => policy,
     }),
     runCommandTool,
-    'call-1',
-    { command },
-    new AbortController().signal,
+    { callId: 'call-1', input: { command }, signal: new AbortController().signal },
   )
   return { root, result: result as { ok: boolean; error?: string; output?: string }, asked }
 }

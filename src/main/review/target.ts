@@ -83,7 +83,11 @@ async function uncommittedChanges(sandbox: Sandbox): Promise<TargetResult> {
   if (!repo.ok) return repo
   const committed = await hasCommits(repo)
   // Before the first commit everything staged is new: compare the index with the empty tree.
-  const diff = await filteredDiff(repo, 'diff', committed ? ['HEAD'] : ['--cached'], [], sandbox.denyPatterns)
+  const diff = await filteredDiff(
+    repo,
+    { command: 'diff', revArgs: committed ? ['HEAD'] : ['--cached'] },
+    sandbox.denyPatterns,
+  )
   if (!diff.ok) return { ok: false, error: diff.error }
   const status = await readStatus(repo, { allUntracked: true })
   if (!status.ok) return { ok: false, error: status.error }
@@ -115,7 +119,7 @@ async function gitTarget(sandbox: Sandbox, ref: string): Promise<TargetResult> {
       error: `unknown revision in "git:${ref}": ${isRange ? 'both ends of a range must be commits' : 'it is not a commit'} in this repository (see git log).`,
     }
   if (isRange) {
-    const diff = await filteredDiff(repo, 'diff', [ref], [], sandbox.denyPatterns)
+    const diff = await filteredDiff(repo, { command: 'diff', revArgs: [ref] }, sandbox.denyPatterns)
     if (!diff.ok) return { ok: false, error: diff.error }
     const end = ref.split(/\.\.\.?/)[1] || 'HEAD'
     return withDiff(
@@ -132,7 +136,11 @@ async function gitTarget(sandbox: Sandbox, ref: string): Promise<TargetResult> {
   }
   const meta = await gitRaw(repo, ['show', '-s', '--format=%h%x1f%s', `${ref}^{commit}`])
   const [short, subject] = typeof meta === 'string' ? meta.trim().split('\x1f') : [ref, '']
-  const diff = await filteredDiff(repo, 'show', [`${ref}^{commit}`], [], sandbox.denyPatterns)
+  const diff = await filteredDiff(
+    repo,
+    { command: 'show', revArgs: [`${ref}^{commit}`] },
+    sandbox.denyPatterns,
+  )
   if (!diff.ok) return { ok: false, error: diff.error }
   return withDiff(
     {

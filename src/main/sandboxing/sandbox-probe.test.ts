@@ -67,13 +67,11 @@ describe('without a working sandbox', () => {
       probeWithoutBwrap()
       const asked: ApprovalRequest[] = []
       const deps = depsFor(policy, {}, asked)
-      const result = await runAction(
-        deps,
-        runCommandTool,
-        'c1',
-        { command: 'echo ran > ran.txt' },
-        new AbortController().signal,
-      )
+      const result = await runAction(deps, runCommandTool, {
+        callId: 'c1',
+        input: { command: 'echo ran > ran.txt' },
+        signal: new AbortController().signal,
+      })
       expect(result.ok).toBe(false)
       expect((result as { error: string }).error).toMatch(
         new RegExp(
@@ -90,13 +88,11 @@ describe('without a working sandbox', () => {
     const asked: ApprovalRequest[] = []
     const deps = depsFor('ask', {}, asked)
     // `ls` is allowlisted: it would run unasked with a sandbox.
-    const result = await runAction(
-      deps,
-      runCommandTool,
-      'c1',
-      { command: 'ls' },
-      new AbortController().signal,
-    )
+    const result = await runAction(deps, runCommandTool, {
+      callId: 'c1',
+      input: { command: 'ls' },
+      signal: new AbortController().signal,
+    })
     expect(asked).toHaveLength(1)
     expect(asked[0].why).toMatch(/^WARNING: this command would run without the OS sandbox/)
     expect(result).toMatchObject({ ok: true, sandboxed: false })
@@ -105,13 +101,11 @@ describe('without a working sandbox', () => {
   it('runs commands unconfined under full-auto when the user allowed it', async () => {
     probeWithoutBwrap()
     const deps = depsFor('full-auto', { allowUnsandboxed: true }, [])
-    const result = await runAction(
-      deps,
-      runCommandTool,
-      'c1',
-      { command: 'echo ran > ran.txt' },
-      new AbortController().signal,
-    )
+    const result = await runAction(deps, runCommandTool, {
+      callId: 'c1',
+      input: { command: 'echo ran > ran.txt' },
+      signal: new AbortController().signal,
+    })
     expect(result).toMatchObject({ ok: true, sandboxed: false })
     expect(fs.readFileSync(path.join(deps.toolContext.root, 'ran.txt'), 'utf8')).toBe('ran\n')
   })

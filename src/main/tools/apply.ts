@@ -5,7 +5,8 @@ import { readWithFingerprint, sameContent } from '../containment/fingerprint'
 import { fail, resolvePath } from './files'
 import { beginTempWrite, tempPathFor } from '../containment/temp-files'
 import { byteLength, countLines } from './text'
-import type { FileChange, ToolContext, ToolResult } from './types'
+import type { FileChange, ToolContext, ToolFailure } from './types'
+import { errnoCode, errorMessage } from '../../shared/errors'
 
 /** The file changed on disk between the proposal and the write (the user edited it meanwhile). */
 export interface ApplyConflict {
@@ -14,8 +15,23 @@ export interface ApplyConflict {
   conflict: true
 }
 
-export function isApplyConflict(result: ToolResult): result is ApplyConflict {
-  return !result.ok && (result as Partial<ApplyConflict>).conflict === true
+/** A change written: what the model reads of it. */
+export type AppliedChange = {
+  ok: true
+  path: string
+  action: 'created' | 'modified' | 'deleted'
+  deleted?: true
+  lines: number
+  bytes: number
+  /** "+added -removed" lines. */
+  diff: string
+}
+
+/** What applying a change comes to: written, refused for a change on disk, or failed. */
+export type ApplyOutcome = AppliedChange | ApplyConflict | ToolFailure<{ conflict?: undefined }>
+
+export function isApplyConflict(result: ApplyOutcome): result is ApplyConflict {
+  return !result.ok && result.conflict === true
 }
 
 /**
@@ -30,7 +46,7 @@ export async function applyFileChange(
   ctx: ToolContext,
   finalAfter?: string | null,
   opts: { force?: boolean } = {},
-): Promise<ToolResult> {
+): Promise<ApplyOutcome> {
   const file = resolvePath(ctx, change.path)
   if (!file.ok) return fail(file.error)
 
@@ -38,9 +54,7 @@ export async function applyFileChange(
   try {
     current = await readWithFingerprint(file.abs)
   } catch (err) {
-    return fail(
-      `"${file.rel}" cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}.`,
-    )
+    return fail(`"${file.rel}" cannot be written: ${errnoCode(err) ?? errorMessage(err)}.`)
   }
   const conflict = (error: string): ApplyConflict => ({ ok: false, error, conflict: true })
   if (!opts.force && change.fingerprint === null && current !== null) {
@@ -73,10 +87,10 @@ export async function applyFileChange(
   try {
     await writeAtomic(file.abs, content, mode)
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
+    const code = errnoCode(err)
     const hint =
       code === 'ENOTDIR' || code === 'EEXIST' ? ' A parent of this path is a file, not a directory.' : ''
-    return fail(`"${file.rel}" could not be written (${code ?? (err as Error).message}).${hint}`)
+    return fail(`"${file.rel}" could not be written (${code ?? errorMessage(err)}).${hint}`)
   }
   const written = await readWithFingerprint(file.abs)
   if (written) ctx.reads.recordRead(file.rel, written.fingerprint)

@@ -99,15 +99,21 @@ export async function unindexedFilesMentioning(
   return files.sort()
 }
 
+/** Where a partial index's structure was asked for: under `prefix`, how far the index got, how many to list. */
+export interface UnindexedScope {
+  index: CodeIndex
+  prefix: string | undefined
+  cover: { indexed: number; total?: number }
+  max: number
+}
+
 /** A partial index's structure also names the files it has not reached, from the listing. */
 export async function listUnindexed(
   ctx: ToolContext,
-  index: CodeIndex,
-  prefix: string | undefined,
   result: Record<string, unknown> & { ok: true },
-  cover: { indexed: number; total?: number },
-  max: number,
+  scope: UnindexedScope,
 ): Promise<void> {
+  const { index, prefix, cover, max } = scope
   const { files } = await ctx.sandbox.listFiles({ prefix, signal: ctx.signal })
   const rest = files.filter((p) => !index.file(p))
   if (rest.length > 0)

@@ -117,7 +117,8 @@ export const getStructureTool: ReadTool<typeof structureInput> = {
     })
     if (paths.length === 0) result.note = 'No indexed files here.'
     const cover = coverage(s.index)
-    if (cover) await listUnindexed(ctx, s.index, s.rel, result, cover, MAX_FILES_LISTED)
+    if (cover)
+      await listUnindexed(ctx, result, { index: s.index, prefix: s.rel, cover, max: MAX_FILES_LISTED })
     return result
   },
 }

@@ -7,11 +7,11 @@ import { verifyProject } from '../verify/verify'
 import { execTools, runBuildTool, runCommandTool, runLintTool, runTestsTool } from './exec'
 import { parseToolCall, toolSpecs } from './registry'
 import { makeContext, makeProject } from './test-support'
-import type { ActionPlan, ActionTool, ToolContext, ToolResult } from './types'
+import type { ActionTool, ToolContext, ToolResult } from './types'
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 
-async function planOf(tool: ActionTool, input: unknown, ctx: ToolContext): Promise<ActionPlan> {
+async function planOf(tool: ActionTool, input: unknown, ctx: ToolContext) {
   const plan = await tool.plan(tool.input.parse(input), ctx)
   if (!plan.ok) throw new Error(`expected a plan, got ${plan.error}`)
   const { ok: _ok, ...fields } = plan

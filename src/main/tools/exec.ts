@@ -16,8 +16,9 @@ import type { RunResult } from '../sandboxing/runner'
 import { MAX_TIMEOUT_S, settingsOf } from '../sandboxing/settings'
 import { formatFailure } from '../verify/verify'
 import { optionalInt, optionalString } from './schema'
-import type { ActionPlan, ActionTool, Outcome, ToolContext, ToolResult } from './types'
-import { resolvePath } from './files'
+import type { ActionPlan, ActionTool, Outcome, ToolContext, ToolFailure, ToolResult } from './types'
+import { refused, resolvePath } from './files'
+import type { TestFailure } from '../verify/failures'
 
 /*
  * The exec family (docs/tools.md#the-families): run_command, run_tests, run_build, run_lint. Each
@@ -25,26 +26,28 @@ import { resolvePath } from './files'
  * loop asks or refuses per that plan before anything runs.
  */
 
+/** What `execute` needs of a plan: the command line and its time limit. */
 interface CommandData {
   command: string
   timeoutS: number
-  prepared?: PreparedRun
 }
 
-async function planFor(
+/** A project's own check (tests, build, lint): its command as prepared from the project. */
+interface PreparedData extends CommandData {
+  prepared: PreparedRun
+}
+
+async function planFor<D extends CommandData>(
   ctx: ToolContext,
-  command: string,
-  timeoutS: number,
+  data: D,
   summary: string,
-  prepared?: PreparedRun,
-): Promise<Outcome<ActionPlan>> {
+): Promise<Outcome<ActionPlan<D>>> {
   const settings = settingsOf(ctx)
-  const verdict = await checkCommand(command, settings, { root: ctx.root })
-  const data: CommandData = { command, timeoutS, prepared }
+  const verdict = await checkCommand(data.command, settings, { root: ctx.root })
   return {
     ok: true,
     summary,
-    command: { command, cwd: ctx.root },
+    command: { command: data.command, cwd: ctx.root },
     verdict: verdict.verdict,
     reason: verdict.reason,
     unconfined: unconfinedCommandProblem(settings),
@@ -52,27 +55,60 @@ async function planFor(
   }
 }
 
-function dataOf(plan: ActionPlan): CommandData {
-  const data = plan.data as CommandData | undefined
-  if (!data || typeof data.command !== 'string') throw new Error('exec tool executed without its plan data')
-  return data
+/** The fields every command result carries, ok or not (the output above all). */
+type RunFields = {
+  exit_code: number | null
+  duration_ms: number
+  signal?: NodeJS.Signals
+  timed_out?: true
+  stopped_by_user?: true
+  sandboxed?: false
+  sandbox_notes?: string[]
+  output: string
 }
 
-/** The fields every command result carries, ok or not. */
-function runFields(run: RunResult): Record<string, unknown> {
-  const fields: Record<string, unknown> = { exit_code: run.exitCode, duration_ms: run.durationMs }
-  if (run.signal) fields.signal = run.signal
-  if (run.timedOut) fields.timed_out = true
-  if (run.aborted) fields.stopped_by_user = true
-  if (!run.sandboxed) fields.sandboxed = false
-  if (run.notes) fields.sandbox_notes = run.notes
-  fields.output = run.output === '' ? '(no output)' : run.output
-  return fields
+/** A command's result: on failure too it carries everything the model needs, its output above all. */
+type CommandResult<T extends object = object> = ToolResult<T & RunFields, T & RunFields>
+
+function runFields(run: RunResult): RunFields {
+  return {
+    exit_code: run.exitCode,
+    duration_ms: run.durationMs,
+    ...(run.signal ? { signal: run.signal } : {}),
+    ...(run.timedOut ? { timed_out: true as const } : {}),
+    ...(run.aborted ? { stopped_by_user: true as const } : {}),
+    ...(!run.sandboxed ? { sandboxed: false as const } : {}),
+    ...(run.notes ? { sandbox_notes: run.notes } : {}),
+    output: run.output === '' ? '(no output)' : run.output,
+  }
 }
 
 /** A failed result that still carries everything the model needs (the output above all). */
-function failure(error: string, fields: Record<string, unknown>): ToolResult {
-  return { ok: false, error, ...fields } as ToolResult
+function failure<F extends object>(error: string, fields: F): ToolFailure<F> {
+  return { ok: false, error, ...fields }
+}
+
+/** The plan of a project's own check, or why the project has none (`label`: "build", "lint", …). */
+async function planPrepared(
+  ctx: ToolContext,
+  prepared: PreparedRun | { error: string },
+  label: string,
+): Promise<Outcome<ActionPlan<PreparedData>>> {
+  if (refused(prepared)) return { ok: false, error: prepared.error }
+  const data = { command: prepared.command, timeoutS: settingsOf(ctx).buildTimeoutS, prepared }
+  return planFor(ctx, data, `${label}: \`${prepared.command}\``)
+}
+
+/** What a test run's result carries besides the command's own fields. */
+type TestFields = {
+  command: string
+  passed?: number
+  failed?: number
+  skipped?: number
+  failures?: TestFailure[]
+  /** Said when the runner's output could not be read into results. */
+  note?: string
+  notes?: string[]
 }
 
 const runCommandInput = z.object({
@@ -84,7 +120,7 @@ const runCommandInput = z.object({
   timeout_s: optionalInt(`Stop the command after this many seconds (default 120, max ${MAX_TIMEOUT_S}).`),
 })
 
-export const runCommandTool: ActionTool<typeof runCommandInput> = {
+export const runCommandTool: ActionTool<typeof runCommandInput, CommandData> = {
   name: 'run_command',
   family: 'exec',
   mutating: true,
@@ -99,10 +135,10 @@ export const runCommandTool: ActionTool<typeof runCommandInput> = {
     const command = input.command.trim()
     if (command === '') return { ok: false, error: 'command is empty; pass the command line to run.' }
     const timeoutS = Math.min(input.timeout_s ?? settingsOf(ctx).timeoutS, MAX_TIMEOUT_S)
-    return planFor(ctx, command, timeoutS, `run \`${command}\``)
+    return planFor(ctx, { command, timeoutS }, `run \`${command}\``)
   },
-  async execute(plan, ctx, io) {
-    const { command, timeoutS } = dataOf(plan)
+  async execute(plan, ctx, io): Promise<CommandResult> {
+    const { command, timeoutS } = plan.data
     const run = await runInProject(ctx, command, { timeoutS, onOutput: io.onOutput })
     const problem = runProblem(run, command, timeoutS)
     if (!problem) return { ok: true, ...runFields(run) }
@@ -115,7 +151,7 @@ const runTestsInput = z.object({
   filter: optionalString('Only run tests whose name matches this (passed to the runner: -t, -run, -k, …).'),
 })
 
-export const runTestsTool: ActionTool<typeof runTestsInput> = {
+export const runTestsTool: ActionTool<typeof runTestsInput, PreparedData> = {
   name: 'run_tests',
   family: 'exec',
   mutating: true,
@@ -130,29 +166,29 @@ export const runTestsTool: ActionTool<typeof runTestsInput> = {
       if (!resolved.ok) return { ok: false, error: resolved.error }
       rel = resolved.rel
     }
-    const prepared = prepareTests(ctx.root, { path: rel, filter: input.filter || undefined })
-    if ('error' in prepared) return { ok: false, error: prepared.error }
-    return planFor(
+    return planPrepared(
       ctx,
-      prepared.command,
-      settingsOf(ctx).buildTimeoutS,
-      `run tests: \`${prepared.command}\``,
-      prepared,
+      prepareTests(ctx.root, { path: rel, filter: input.filter || undefined }),
+      'run tests',
     )
   },
-  async execute(plan, ctx, io) {
-    const { command, timeoutS, prepared } = dataOf(plan)
-    const outcome = await runTests(ctx, prepared!, { onOutput: io.onOutput })
+  async execute(plan, ctx, io): Promise<CommandResult<TestFields>> {
+    const { command, timeoutS, prepared } = plan.data
+    const outcome = await runTests(ctx, prepared, { onOutput: io.onOutput })
     const { run, report } = outcome
-    const fields: Record<string, unknown> = { command }
-    if (report) {
-      fields.passed = report.passed
-      fields.failed = report.failed
-      if (report.skipped) fields.skipped = report.skipped
-      fields.failures = report.failures
-    } else fields.note = 'The test output could not be read into results; read the output below.'
-    if (prepared!.notes.length > 0) fields.notes = prepared!.notes
-    Object.assign(fields, runFields(run))
+    const fields: TestFields & RunFields = {
+      command,
+      ...(report
+        ? {
+            passed: report.passed,
+            failed: report.failed,
+            ...(report.skipped ? { skipped: report.skipped } : {}),
+            failures: report.failures,
+          }
+        : { note: 'The test output could not be read into results; read the output below.' }),
+      ...(prepared.notes.length > 0 ? { notes: prepared.notes } : {}),
+      ...runFields(run),
+    }
     if (outcome.ok) return { ok: true, ...fields }
     const problem = runProblem(run, command, timeoutS)
     const failing = report?.failures.slice(0, 3).map(formatFailure).join('; ')
@@ -166,24 +202,14 @@ export const runTestsTool: ActionTool<typeof runTestsInput> = {
   },
 }
 
-export const runBuildTool: ActionTool<z.ZodObject<Record<string, never>>> = {
+export const runBuildTool: ActionTool<z.ZodObject<Record<string, never>>, PreparedData> = {
   name: 'run_build',
   family: 'exec',
   mutating: true,
   description:
     'Build (or type-check) the project with its own command (npm run build / typecheck, tsc --noEmit, go build, cargo build, mvn compile, make build). Returns the compiler errors with file and line, plus the output.',
   input: z.object({}),
-  async plan(_input, ctx) {
-    const prepared = prepareBuild(ctx.root)
-    if ('error' in prepared) return { ok: false, error: prepared.error }
-    return planFor(
-      ctx,
-      prepared.command,
-      settingsOf(ctx).buildTimeoutS,
-      `build: \`${prepared.command}\``,
-      prepared,
-    )
-  },
+  plan: (_input, ctx) => planPrepared(ctx, prepareBuild(ctx.root), 'build'),
   execute: (plan, ctx, io) => executeBuildLike(plan, ctx, io.onOutput, 'errors'),
 }
 
@@ -191,7 +217,7 @@ const runLintInput = z.object({
   path: optionalString('Only lint this file or folder (project-relative), where the linter allows it.'),
 })
 
-export const runLintTool: ActionTool<typeof runLintInput> = {
+export const runLintTool: ActionTool<typeof runLintInput, PreparedData> = {
   name: 'run_lint',
   family: 'exec',
   mutating: true,
@@ -205,36 +231,45 @@ export const runLintTool: ActionTool<typeof runLintInput> = {
       if (!resolved.ok) return { ok: false, error: resolved.error }
       rel = resolved.rel
     }
-    const prepared = prepareLint(ctx.root, rel)
-    if ('error' in prepared) return { ok: false, error: prepared.error }
-    return planFor(
-      ctx,
-      prepared.command,
-      settingsOf(ctx).buildTimeoutS,
-      `lint: \`${prepared.command}\``,
-      prepared,
-    )
+    return planPrepared(ctx, prepareLint(ctx.root, rel), 'lint')
   },
   execute: (plan, ctx, io) => executeBuildLike(plan, ctx, io.onOutput, 'problems'),
 }
 
+/** What a build or lint result carries besides the command's own fields. */
+type BuildFields = {
+  command: string
+  /** A build's errors (warnings are counted apart). */
+  errors?: string[]
+  /** A lint's problems, every severity. */
+  problems?: string[]
+  truncated?: string
+  warnings?: number
+  notes?: string[]
+}
+
 async function executeBuildLike(
-  plan: ActionPlan,
+  plan: ActionPlan<PreparedData>,
   ctx: ToolContext,
   onOutput: (stream: 'stdout' | 'stderr', text: string) => void,
   field: 'errors' | 'problems',
-): Promise<ToolResult> {
-  const { command, timeoutS, prepared } = dataOf(plan)
-  const outcome = await runBuildLike(ctx, prepared!, { onOutput })
+): Promise<CommandResult<BuildFields>> {
+  const { command, timeoutS, prepared } = plan.data
+  const outcome = await runBuildLike(ctx, prepared, { onOutput })
   const { run, diagnostics } = outcome
   const errors = diagnostics.filter((d) => d.severity === 'error')
   const shown = field === 'errors' ? errors : diagnostics
-  const fields: Record<string, unknown> = { command, [field]: shown.slice(0, 50).map(formatDiagnostic) }
-  if (shown.length > 50) fields.truncated = `[TRUNCATED: first 50 items] of ${shown.length}`
-  if (field === 'errors' && diagnostics.length > errors.length)
-    fields.warnings = diagnostics.length - errors.length
-  if (prepared!.notes.length > 0) fields.notes = prepared!.notes
-  Object.assign(fields, runFields(run))
+  const listed = shown.slice(0, 50).map(formatDiagnostic)
+  const fields: BuildFields & RunFields = {
+    command,
+    ...(field === 'errors' ? { errors: listed } : { problems: listed }),
+    ...(shown.length > 50 ? { truncated: `[TRUNCATED: first 50 items] of ${shown.length}` } : {}),
+    ...(field === 'errors' && diagnostics.length > errors.length
+      ? { warnings: diagnostics.length - errors.length }
+      : {}),
+    ...(prepared.notes.length > 0 ? { notes: prepared.notes } : {}),
+    ...runFields(run),
+  }
   if (outcome.ok) return { ok: true, ...fields }
   const problem = runProblem(run, command, timeoutS) ?? `\`${command}\` failed.`
   const count =

@@ -6,6 +6,7 @@ import { formatBytes } from './text'
 import { decodeText, isBinary } from '../../shared/text-bytes'
 import type { FileFingerprint } from '../containment/fingerprint'
 import type { Outcome, ToolContext, ToolFailure } from './types'
+import { errnoCode } from '../../shared/errors'
 
 /** Beyond this a file is not loaded into memory at all, whatever the range asked for. */
 export const MAX_LOAD_BYTES = 64 * 1024 * 1024
@@ -14,10 +15,11 @@ export type ToolError = ToolFailure
 export const fail = (error: string): ToolError => ({ ok: false, error })
 
 /**
- * The sandbox answers a refusal as `{ error }` with no discriminant (its types predate `Outcome`):
- * the one place the tools tell it apart, so every caller discriminates on `ok`.
+ * The sandbox (and the project checks' preparation, verify/project.ts) answers a refusal as
+ * `{ error }` with no discriminant (its types predate `Outcome`): the one place the tools and the
+ * agent tell it apart, so every caller discriminates on `ok`.
  */
-function refused<T extends object>(answer: T | GateRefusal): answer is GateRefusal {
+export function refused<T extends object>(answer: T | GateRefusal): answer is GateRefusal {
   // eslint-disable-next-line stepwise/no-in-operator -- the sandbox's refusal carries no `ok`; translated here once
   return 'error' in answer
 }
@@ -85,7 +87,7 @@ export async function loadTextFile(file: ResolvedPath, gate: Gate): Promise<Outc
   try {
     loaded = await readWithFingerprint(file.abs)
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ELOOP') throw err
+    if (errnoCode(err) !== 'ELOOP') throw err
     return fail(`"${file.rel}" was replaced by a symbolic link since it was checked; it cannot be read.`)
   }
   if (!loaded) return fail(`"${file.rel}" does not exist. Use list_files to see which files exist.`)

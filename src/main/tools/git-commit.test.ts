@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { gitCommitTool, gitTools } from './git'
 import { errorOf, git, makeContext, okResult, repoWith, writeFiles } from './test-support'
-import type { ActionPlan, ToolContext } from './types'
+import type { ToolContext } from './types'
 
 /* git_commit against real repositories; merge and denied-file cases are in git.test.ts. */
 
-async function planOf(ctx: ToolContext, input: unknown): Promise<ActionPlan> {
+async function planOf(ctx: ToolContext, input: unknown) {
   const plan = await gitCommitTool.plan(gitCommitTool.input.parse(input), ctx)
   if (!plan.ok) throw new Error(`expected a plan, got ${plan.error}`)
   const { ok: _ok, ...fields } = plan

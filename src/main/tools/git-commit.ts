@@ -88,10 +88,53 @@ function summarize(data: CommitData): string {
   return `git commit "${subject}" — ${what}`
 }
 
+/**
+ * The changed files under the files and folders the model named, sorted; refused when a name
+ * leaves the project or is the whole project, when a denied file (a folder may hold a .env) is
+ * among them, or when nothing there changed.
+ */
+async function changedFilesNamed(
+  ctx: ToolContext,
+  repo: GitRepo,
+  raw: readonly string[],
+): Promise<Outcome<{ files: string[] }>> {
+  const named: string[] = []
+  for (const name of raw) {
+    const file = resolvePath(ctx, name)
+    if (!file.ok) return { ok: false, error: file.error }
+    if (file.rel === '.')
+      return {
+        ok: false,
+        error:
+          'Name files or folders inside the project, not the whole project; omit files to commit every changed tracked file.',
+      }
+    named.push(file.rel)
+  }
+  // Expand folders to their changed files and check each one: a folder may hold a .env.
+  const scoped = await readStatus(repo, { pathspecs: named.map(lit), allUntracked: true })
+  if (!scoped.ok) return scoped
+  if (scoped.hidden > 0)
+    return {
+      ok: false,
+      error: `The files you named include ${scoped.hidden} denied file(s) (.env, keys, …), which are never committed. Name the files to commit one by one.`,
+    }
+  const changed = new Set<string>([
+    ...scoped.staged.map((c) => c.path),
+    ...scoped.unstaged.map((c) => c.path),
+    ...scoped.untracked,
+  ])
+  if (changed.size === 0)
+    return {
+      ok: false,
+      error: `Nothing to commit in ${named.join(', ')}: no changes there. Use git_status to see what changed.`,
+    }
+  return { ok: true, files: [...changed].sort() }
+}
+
 async function planCommit(
   input: z.infer<typeof commitInput>,
   ctx: ToolContext,
-): Promise<Outcome<ActionPlan>> {
+): Promise<Outcome<ActionPlan<CommitData>>> {
   const message = input.message.trim()
   if (!message) return { ok: false, error: 'The commit message is empty; write a short subject line.' }
   const repo = await repoFor(ctx)
@@ -112,37 +155,9 @@ async function planCommit(
   const merge = status.operation === 'merge'
   let data: CommitData
   if (input.files && input.files.length > 0) {
-    const named: string[] = []
-    for (const raw of input.files) {
-      const file = resolvePath(ctx, raw)
-      if (!file.ok) return { ok: false, error: file.error }
-      if (file.rel === '.')
-        return {
-          ok: false,
-          error:
-            'Name files or folders inside the project, not the whole project; omit files to commit every changed tracked file.',
-        }
-      named.push(file.rel)
-    }
-    // Expand folders to their changed files and check each one: a folder may hold a .env.
-    const scoped = await readStatus(repo, { pathspecs: named.map(lit), allUntracked: true })
-    if (!scoped.ok) return scoped
-    if (scoped.hidden > 0)
-      return {
-        ok: false,
-        error: `The files you named include ${scoped.hidden} denied file(s) (.env, keys, …), which are never committed. Name the files to commit one by one.`,
-      }
-    const changed = new Set<string>([
-      ...scoped.staged.map((c) => c.path),
-      ...scoped.unstaged.map((c) => c.path),
-      ...scoped.untracked,
-    ])
-    if (changed.size === 0)
-      return {
-        ok: false,
-        error: `Nothing to commit in ${named.join(', ')}: no changes there. Use git_status to see what changed.`,
-      }
-    data = { mode: 'paths', message, files: [...changed].sort(), merge }
+    const named = await changedFilesNamed(ctx, repo, input.files)
+    if (!named.ok) return named
+    data = { mode: 'paths', message, files: named.files, merge }
   } else if (status.staged.length > 0 || status.hiddenStaged > 0) {
     if (status.hiddenStaged > 0)
       return {
@@ -172,11 +187,11 @@ async function planCommit(
 }
 
 async function executeCommit(
-  plan: ActionPlan,
+  plan: ActionPlan<CommitData>,
   ctx: ToolContext,
   onOutput: (text: string) => void,
 ): Promise<ToolResult> {
-  const data = plan.data as CommitData
+  const data = plan.data
   const repo = await repoFor(ctx, { timeoutMs: COMMIT_TIMEOUT_MS, hooks: gitHooksAllowed(ctx) })
   if (!repo.ok) return repo
   if (data.mode === 'index') {
@@ -222,7 +237,7 @@ async function executeCommit(
   }
 }
 
-export const gitCommitTool: ActionTool<typeof commitInput> = {
+export const gitCommitTool: ActionTool<typeof commitInput, CommitData> = {
   name: 'git_commit',
   family: 'git',
   mutating: true,

@@ -182,17 +182,23 @@ export interface FilteredDiff {
   diff: string
 }
 
+/** What a filtered diff runs: `git diff` or `git show`, its revision arguments, the paths it covers (none: all). */
+export interface DiffQuery {
+  command: 'diff' | 'show'
+  revArgs: string[]
+  pathspecs?: string[]
+}
+
 /**
  * `git diff …` or `git show …` (diff part only) over the project, without renames
  * (a rename from .env would print its lines), denied files excluded three ways.
  */
 export async function filteredDiff(
   repo: GitRepo,
-  command: 'diff' | 'show',
-  revArgs: string[],
-  pathspecs: string[],
+  query: DiffQuery,
   denyPatterns: readonly string[],
 ): Promise<Outcome<FilteredDiff>> {
+  const { command, revArgs, pathspecs = [] } = query
   const common = [
     command,
     '--no-color',

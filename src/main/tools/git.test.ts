@@ -5,11 +5,11 @@ import { gitCommitTool, gitDiffTool, gitLogTool, gitShowTool, gitStatusTool } fr
 import { NOT_A_REPO, denyPathspecs, dropDeniedSections } from './git-repo'
 import { readFileTool } from './read'
 import { errorOf, git, makeContext, makeProject, okResult, repoWith, writeFiles } from './test-support'
-import type { ActionPlan, ToolContext } from './types'
+import type { ToolContext } from './types'
 
 const SECRET = 'sk-live-SECRET-123'
 
-async function planOf(ctx: ToolContext, input: unknown): Promise<ActionPlan> {
+async function planOf(ctx: ToolContext, input: unknown) {
   const plan = await gitCommitTool.plan(gitCommitTool.input.parse(input), ctx)
   if (!plan.ok) throw new Error(`expected a plan, got ${plan.error}`)
   return plan

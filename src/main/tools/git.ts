@@ -16,6 +16,7 @@ import { optionalBool, optionalInt, optionalString } from './schema'
 import { truncatedItems } from './text'
 import { decodeText, isBinary } from '../../shared/text-bytes'
 import type { Outcome, ReadTool, ToolContext, ToolDefinition, ToolResult } from './types'
+import { errorMessage } from '../../shared/errors'
 import { resolvePath } from './files'
 
 /*
@@ -131,7 +132,7 @@ export const gitDiffTool: ReadTool<typeof diffInput> = {
       if (!file.ok) return { ok: false, error: file.error }
       pathspecs.push(`:(literal)${file.rel}`)
     }
-    const diff = await filteredDiff(repo, 'diff', revArgs, pathspecs, ctx.sandbox.denyPatterns)
+    const diff = await filteredDiff(repo, { command: 'diff', revArgs, pathspecs }, ctx.sandbox.denyPatterns)
     if (!diff.ok) return explainRevisionError(diff, ref)
     const capped = capText(diff.diff, ctx.limits.maxReadBytes)
     const result: ToolResult = {
@@ -259,7 +260,11 @@ export const gitShowTool: ReadTool<typeof showInput> = {
     ])
     if (typeof meta !== 'string') return explainRevisionError(meta, ref)
     const [hash, parents, author, date, ...message] = meta.split('\x1f')
-    const diff = await filteredDiff(repo, 'show', [`${ref}^{commit}`], [], ctx.sandbox.denyPatterns)
+    const diff = await filteredDiff(
+      repo,
+      { command: 'show', revArgs: [`${ref}^{commit}`] },
+      ctx.sandbox.denyPatterns,
+    )
     if (!diff.ok) return explainRevisionError(diff, ref)
     const capped = capText(diff.diff, ctx.limits.maxReadBytes)
     const result: ToolResult = {
@@ -304,15 +309,14 @@ async function showFileAt(
     // cat-file prints the stored bytes: no textconv, no smudge filter.
     data = await repo.git.buffer(['cat-file', 'blob', spec])
   } catch (err) {
-    return { ok: false, error: `git show failed: ${(err as Error).message}` }
+    return { ok: false, error: `git show failed: ${errorMessage(err)}` }
   }
   if (isBinary(data))
     return { ok: false, error: `"${file.rel}" is a binary file at ${rev}; only text can be shown.` }
   const { text } = decodeText(data)
   const view = viewLines(
     text,
-    undefined,
-    undefined,
+    {},
     ctx.limits.maxReadBytes,
     () => 'Read the current version with read_file, or compare with git_diff.',
   )

@@ -121,7 +121,11 @@ export const readFileTool: ReadTool<typeof readFileInput> = {
     const loaded = await loadTextFile(file, ctx.sandbox.gate)
     if (!loaded.ok) return loaded
     ctx.reads.recordRead(file.rel, loaded.fingerprint)
-    const view = viewLines(loaded.text, input.start_line, input.end_line, ctx.limits.maxReadBytes)
+    const view = viewLines(
+      loaded.text,
+      { start: input.start_line, end: input.end_line },
+      ctx.limits.maxReadBytes,
+    )
     if (!view.ok) return view
     return {
       ok: true,
@@ -133,15 +137,18 @@ export const readFileTool: ReadTool<typeof readFileInput> = {
   },
 }
 
-/** The numbered view of a file's text, as read_file and read_file_original return it. */
+/**
+ * The numbered view of a file's text, as read_file and read_file_original return it: lines
+ * `range.start`..`range.end` (1-based, inclusive; the whole file when absent).
+ */
 export function viewLines(
   text: string,
-  start: number | undefined,
-  end: number | undefined,
+  range: { start?: number; end?: number },
   maxBytes: number,
   continueHint: (nextLine: number) => string = (next) =>
     `Call read_file again with start_line=${next} to continue.`,
 ): Outcome<{ fields: Record<string, unknown> }> {
+  const { start, end } = range
   const lines = splitLines(text)
   const total = lines.length
   if (total === 0) {
@@ -255,25 +262,7 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
   async run(input, ctx) {
     const limit = Math.min(input.limit_matches ?? SEARCH_DEFAULT, SEARCH_MAX)
     const limitFiles = Math.min(input.limit_files ?? SEARCH_FILES_DEFAULT, SEARCH_FILES_MAX)
-    // Plain `path NUL line:column:text` output, not --json: no escaping of long
-    // minified lines, and a line is cut to its window without being parsed or decoded whole.
-    const args = [
-      '--no-heading',
-      '--with-filename',
-      '--line-number',
-      '--column',
-      '--null',
-      '--color',
-      'never',
-      `--max-columns=${SEARCH_LINE_BYTES}`,
-      '--max-columns-preview',
-      // The closing counts ("N files searched") give scanned_files.
-      '--stats',
-    ]
-    if (!input.regex) args.push('--fixed-strings')
-    // Case-sensitive unless asked otherwise, as the tool contract has always been.
-    args.push(input.case_sensitive === false ? '--ignore-case' : '--case-sensitive')
-    args.push('--regexp', input.query)
+    const args = searchArgs(input)
     let prefix: string | undefined
     if (input.prefix !== undefined && input.prefix.trim() !== '' && input.prefix.trim() !== '.') {
       const dir = resolvePath(ctx, input.prefix)
@@ -325,26 +314,67 @@ export const searchInFilesTool: ReadTool<typeof searchInput> = {
     if (unreadable.length > 0 && matches.length === 0 && NOTHING_SEARCHED.test(run.stderr))
       return fail(`The search could read no file: ${describeUnreadable(unreadable)}`)
     matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line))
-    const result: ToolResult = {
-      ok: true,
-      query: input.query,
-      matches,
-      count: matches.length,
-      matched_files: files.size,
-    }
-    // ripgrep prints its counts only when it searched to the end.
-    if (scanned !== undefined) result.scanned_files = scanned
-    if (truncated)
-      result.truncated =
-        truncated === 'files'
-          ? `${truncatedSearch(limitFiles)} (limit_files: matches from ${limitFiles} files). Narrow the query, prefix or glob, or raise limit_files, to see the rest.`
-          : `${truncatedSearch(limit)} Narrow the query, prefix or glob to see the rest.`
-    if (unreadable.length > 0) {
-      result.unreadable = unreadable.slice(0, UNREADABLE_SHOWN)
-      result.note = `${matches.length === 0 ? 'No matches in the files that could be read. ' : ''}${describeUnreadable(unreadable)}`
-    } else if (matches.length === 0) result.note = 'No matches.'
-    return result
+    const limited = truncated === 'files' ? limitFiles : limit
+    return searchResult(
+      input.query,
+      { matches, files: files.size, scanned, unreadable },
+      truncated && { by: truncated, limit: limited },
+    )
   },
+}
+
+/** ripgrep's flags for a search: the query, literal or a regex, with or without case. */
+function searchArgs(input: z.infer<typeof searchInput>): string[] {
+  // Plain `path NUL line:column:text` output, not --json: no escaping of long
+  // minified lines, and a line is cut to its window without being parsed or decoded whole.
+  const args = [
+    '--no-heading',
+    '--with-filename',
+    '--line-number',
+    '--column',
+    '--null',
+    '--color',
+    'never',
+    `--max-columns=${SEARCH_LINE_BYTES}`,
+    '--max-columns-preview',
+    // The closing counts ("N files searched") give scanned_files.
+    '--stats',
+  ]
+  if (!input.regex) args.push('--fixed-strings')
+  // Case-sensitive unless asked otherwise, as the tool contract has always been.
+  args.push(input.case_sensitive === false ? '--ignore-case' : '--case-sensitive')
+  args.push('--regexp', input.query)
+  return args
+}
+
+/** What a search found: its matches (sorted), in how many files, how many it read, what it could not. */
+interface SearchFound {
+  matches: Match[]
+  files: number
+  scanned: number | undefined
+  unreadable: UnreadablePath[]
+}
+
+/** The search's answer to the model; `cut`: the limit that stopped it early, if one did. */
+function searchResult(
+  query: string,
+  found: SearchFound,
+  cut: { by: 'matches' | 'files'; limit: number } | undefined,
+): ToolResult {
+  const { matches, unreadable } = found
+  const result: ToolResult = { ok: true, query, matches, count: matches.length, matched_files: found.files }
+  // ripgrep prints its counts only when it searched to the end.
+  if (found.scanned !== undefined) result.scanned_files = found.scanned
+  if (cut)
+    result.truncated =
+      cut.by === 'files'
+        ? `${truncatedSearch(cut.limit)} (limit_files: matches from ${cut.limit} files). Narrow the query, prefix or glob, or raise limit_files, to see the rest.`
+        : `${truncatedSearch(cut.limit)} Narrow the query, prefix or glob to see the rest.`
+  if (unreadable.length > 0) {
+    result.unreadable = unreadable.slice(0, UNREADABLE_SHOWN)
+    result.note = `${matches.length === 0 ? 'No matches in the files that could be read. ' : ''}${describeUnreadable(unreadable)}`
+  } else if (matches.length === 0) result.note = 'No matches.'
+  return result
 }
 
 /** ripgrep's `--stats` line counting the files it read. */

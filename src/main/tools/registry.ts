@@ -6,6 +6,8 @@ import { gitTools } from './git'
 import { readTools } from './read'
 import { reviewTools } from './review'
 import type { ToolDefinition, ToolSpec } from './types'
+import { errorMessage } from '../../shared/errors'
+import { isRecord } from '../../shared/records'
 
 /** Every tool this module family provides, in the order the model sees them. */
 export const allTools: readonly ToolDefinition[] = [
@@ -73,15 +75,12 @@ export function toolSpecs(tools: readonly ToolDefinition[] = allTools): ToolSpec
 
 function parametersOf(tool: ToolDefinition): Record<string, unknown> {
   if (tool.parameters) return tool.parameters
-  const schema = z.toJSONSchema(tool.input) as Record<string, unknown>
-  delete schema.$schema
-  return stripSafeIntegerBounds(schema) as Record<string, unknown>
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input)
+  return stripBoundsOf(schema)
 }
 
 /** zod writes ±2^53 bounds on every integer; they are noise in the model's context. */
-function stripSafeIntegerBounds(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(stripSafeIntegerBounds)
-  if (node === null || typeof node !== 'object') return node
+function stripBoundsOf(node: object): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(node)) {
     if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue
@@ -89,6 +88,12 @@ function stripSafeIntegerBounds(node: unknown): unknown {
     out[key] = stripSafeIntegerBounds(value)
   }
   return out
+}
+
+function stripSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(stripSafeIntegerBounds)
+  if (node === null || typeof node !== 'object') return node
+  return stripBoundsOf(node)
 }
 
 export type ParsedToolCall = { ok: true; input: unknown } | { ok: false; error: string }
@@ -109,11 +114,11 @@ export function parseToolCall(tool: ToolDefinition, rawArguments: string): Parse
     } catch (err) {
       return {
         ok: false,
-        error: `The arguments for ${tool.name} are not valid JSON (${(err as Error).message}). Send a single JSON object. ${signature}`,
+        error: `The arguments for ${tool.name} are not valid JSON (${errorMessage(err)}). Send a single JSON object. ${signature}`,
       }
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!isRecord(value)) {
     return {
       ok: false,
       error: `The arguments for ${tool.name} must be a JSON object, not ${describeValue(value)}. ${signature}`,
@@ -121,9 +126,7 @@ export function parseToolCall(tool: ToolDefinition, rawArguments: string): Parse
   }
   const parsed = tool.input.safeParse(value)
   if (parsed.success) return { ok: true, input: parsed.data }
-  const problems = parsed.error.issues.map((issue) =>
-    describeIssue(issue, value as Record<string, unknown>, tool),
-  )
+  const problems = parsed.error.issues.map((issue) => describeIssue(issue, value, tool))
   return { ok: false, error: `Invalid arguments for ${tool.name}: ${problems.join('; ')}. ${signature}` }
 }
 
@@ -139,8 +142,7 @@ function describeIssue(issue: Issue, input: Record<string, unknown>, tool: ToolD
   const name = field === '' ? 'the arguments' : `"${field}"`
   const expected = expectedType(tool, field)
   const given = issue.path.reduce<unknown>(
-    (v, key) =>
-      v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined,
+    (v, key) => (v !== null && typeof v === 'object' ? Reflect.get(v, key) : undefined),
     input,
   )
   if (issue.code === 'invalid_type') {
@@ -150,21 +152,32 @@ function describeIssue(issue: Issue, input: Record<string, unknown>, tool: ToolD
   return `argument ${name}${expected ? ` (${expected})` : ''}: ${issue.message}`
 }
 
+/** The declared parameters of a tool: each property's JSON type (when it names one), and which are required. */
+function declaredParameters(tool: ToolDefinition): {
+  types: Map<string, string | undefined>
+  required: Set<string>
+} {
+  const { properties, required } = toolSpecs([tool])[0].parameters
+  const types = new Map<string, string | undefined>()
+  if (isRecord(properties))
+    for (const [key, p] of Object.entries(properties)) {
+      const type = isRecord(p) ? p.type : undefined
+      // A server's schema may give a list of types (["string", "null"]): shown as written.
+      types.set(key, type === undefined || type === null ? undefined : String(type))
+    }
+  const names = Array.isArray(required) ? required.filter((r) => typeof r === 'string') : []
+  return { types, required: new Set(names) }
+}
+
 function expectedType(tool: ToolDefinition, field: string): string | undefined {
-  const props = (toolSpecs([tool])[0].parameters.properties ?? {}) as Record<string, { type?: string }>
-  return props[field]?.type
+  return declaredParameters(tool).types.get(field)
 }
 
 function describeSignature(tool: ToolDefinition): string {
-  const params = toolSpecs([tool])[0].parameters as {
-    properties?: Record<string, { type?: string }>
-    required?: string[]
-  }
-  const entries = Object.entries(params.properties ?? {})
-  if (entries.length === 0) return 'no arguments ({})'
-  const required = new Set(params.required ?? [])
-  return entries
-    .map(([key, p]) => `${key} (${p.type ?? 'any'}${required.has(key) ? ', required' : ', optional'})`)
+  const { types, required } = declaredParameters(tool)
+  if (types.size === 0) return 'no arguments ({})'
+  return [...types]
+    .map(([key, type]) => `${key} (${type ?? 'any'}${required.has(key) ? ', required' : ', optional'})`)
     .join(', ')
 }
 

@@ -214,8 +214,7 @@ export const readFileOriginalTool: ReadTool<typeof readOriginalInput> = {
     const { text, invalidUtf8 } = decodeText(data)
     const view = viewLines(
       text,
-      undefined,
-      undefined,
+      {},
       ctx.limits.maxReadBytes,
       () => 'Use diff_file_against_original to see what changed in the rest.',
     )

@@ -46,8 +46,9 @@ export function okResult(result: ToolResult): Record<string, unknown> {
   return result
 }
 
-export function errorOf(result: ToolResult | { ok: false; error: string } | object): string {
-  if ('ok' in result && result.ok === false && 'error' in result) return result.error as string
+/** The error of a failed result, outcome or proposal; throws when it did not fail. */
+export function errorOf(result: { ok?: boolean; error?: unknown }): string {
+  if (result.ok === false && typeof result.error === 'string') return result.error
   throw new Error(`expected an error, got ${JSON.stringify(result)}`)
 }
 

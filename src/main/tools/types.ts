@@ -11,11 +11,22 @@ import type { BaselineReader } from '../snapshot/baseline-reader'
 
 export type ToolFamily = 'read' | 'edit' | 'review' | 'code' | 'git' | 'exec' | 'mcp'
 
-/** A failure the model reads: what went wrong and what to do instead. */
-export type ToolFailure = { ok: false; error: string }
+/**
+ * A failure the model reads: what went wrong and what to do instead. `F`: what else a failure
+ * carries for the model (a command's output and exit code).
+ */
+export type ToolFailure<F extends object = object> = { ok: false; error: string } & F
 
-/** What every tool returns; this object is serialised and sent to the model. */
-export type ToolResult = ({ ok: true } & Record<string, unknown>) | ToolFailure
+/** A result's fields past `ok`: JSON values the model reads. */
+export type ResultFields = Record<string, unknown>
+
+/**
+ * What a tool returns; this object is serialised and sent to the model. A tool names its own
+ * fields (`T` on success, `F` besides the error on failure); the loop, the protocol and the
+ * timeline only rely on `ok` (and `error` when it is false).
+ */
+export type ToolResult<T extends object = ResultFields, F extends object = object> =
+  ({ ok: true } & T) | ToolFailure<F>
 
 /**
  * A step of a tool (resolve a path, load a file, open the repository): its value, or the failure the
@@ -38,6 +49,16 @@ export interface FileChange {
   after: string | null
   /** Fingerprint of the file when `before` was read, to detect a change on disk before applying. */
   fingerprint: FileFingerprint | null
+  /** A change has no `ok`: that tells it apart from a tool's answer (`Proposal`). */
+  ok?: undefined
+}
+
+/** What a file-change tool proposes: a change to ask about, or an answer for the model at once. */
+export type Proposal = FileChange | ToolResult
+
+/** True when the proposal is a change to ask about (not an error or an answer needing no change). */
+export function isFileChange(proposal: Proposal): proposal is FileChange {
+  return proposal.ok === undefined
 }
 
 /** Read state per path: the fingerprint when the model last read the file in this session. */
@@ -92,6 +113,9 @@ interface ToolBase<S extends z.ZodType> {
 export interface ReadTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
   mutating: false
   run(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>
+  /** Absent on a read tool: `isFileChangeTool` and `isActionTool` tell the kinds apart by these. */
+  propose?: undefined
+  execute?: undefined
 }
 
 /**
@@ -101,7 +125,8 @@ export interface ReadTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
  */
 export interface FileChangeTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
   mutating: true
-  propose(input: z.infer<S>, ctx: ToolContext): Promise<FileChange | ToolResult>
+  propose(input: z.infer<S>, ctx: ToolContext): Promise<Proposal>
+  execute?: undefined
 }
 
 /**
@@ -109,7 +134,7 @@ export interface FileChangeTool<S extends z.ZodType = z.ZodType> extends ToolBas
  * `verdict` is the tool's own reading of the user's lists: `deny` is refused under
  * every policy, `allow` runs without asking, `ask` follows the approval policy.
  */
-export interface ActionPlan {
+export interface ActionPlan<D = unknown> {
   /** One line for the timeline and the approval prompt. */
   summary: string
   /** The exact command line and working folder, when the action runs a command. */
@@ -123,7 +148,7 @@ export interface ActionPlan {
    */
   unconfined?: string
   /** Tool-specific data `execute` needs (the parsed command, the files to commit, …). */
-  data?: unknown
+  data: D
 }
 
 /** Streams a running action's output to the timeline (`tool.output` events). */
@@ -137,20 +162,21 @@ export interface ActionIO {
  * `execute`s it; the project is re-snapshotted afterwards, since a command may
  * change any file.
  */
-export interface ActionTool<S extends z.ZodType = z.ZodType> extends ToolBase<S> {
+export interface ActionTool<S extends z.ZodType = z.ZodType, D = unknown> extends ToolBase<S> {
   mutating: true
-  plan(input: z.infer<S>, ctx: ToolContext): Promise<Outcome<ActionPlan>>
-  execute(plan: ActionPlan, ctx: ToolContext, io: ActionIO): Promise<ToolResult>
+  plan(input: z.infer<S>, ctx: ToolContext): Promise<Outcome<ActionPlan<D>>>
+  execute(plan: ActionPlan<D>, ctx: ToolContext, io: ActionIO): Promise<ToolResult>
+  propose?: undefined
 }
 
 export type ToolDefinition = ReadTool | FileChangeTool | ActionTool
 
 export function isActionTool(tool: ToolDefinition): tool is ActionTool {
-  return 'execute' in tool
+  return tool.execute !== undefined
 }
 
 export function isFileChangeTool(tool: ToolDefinition): tool is FileChangeTool {
-  return 'propose' in tool
+  return tool.propose !== undefined
 }
 
 /** The JSON a provider sends to the model for one tool; shared, so providers need not import the tools. */

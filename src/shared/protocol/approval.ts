@@ -180,19 +180,28 @@ export const approvalCommandSchemas = {
   },
 } as const
 
+/** An `approval.requested` payload as written before the one subject shape (old sessions, old bundles). */
+const legacyApprovalPayload = z.looseObject({
+  change: z
+    // Only `kind` is renamed (to `change`); the rest is carried over as written.
+    .looseObject({ kind: z.string() })
+    .optional(),
+  command: z.looseObject({ command: z.string(), cwd: z.string() }).optional(),
+  conflict: z.looseObject({ path: z.string(), message: z.string() }).optional(),
+  mcp: z.record(z.string(), z.unknown()).optional(),
+})
+
 /**
  * An `approval.requested` payload written before the one subject shape (its optional `change`,
  * `command`, `conflict` or `mcp`) rewritten into it; any other payload is returned as is. Used by the
  * store's migration and by bundle import, so old sessions read like new ones everywhere.
  */
 export function upgradeApprovalPayload(payload: Record<string, unknown>): Record<string, unknown> {
-  if ('subject' in payload) return payload
-  const { change, command, conflict, mcp, ...rest } = payload as {
-    change?: { path: string; kind: string; diff: string; before: string | null; after: string | null }
-    command?: { command: string; cwd: string }
-    conflict?: { path: string; message: string }
-    mcp?: Record<string, unknown>
-  } & Record<string, unknown>
+  if (payload.subject !== undefined) return payload
+  const legacy = legacyApprovalPayload.safeParse(payload)
+  // A payload that is neither shape stays as it is: the event's own schema says what is wrong with it.
+  if (!legacy.success) return payload
+  const { change, command, conflict, mcp, ...rest } = legacy.data
   let subject: Record<string, unknown>
   if (conflict) subject = { kind: 'conflict', path: conflict.path, message: conflict.message }
   else if (mcp) subject = { kind: 'mcp', ...mcp }

@@ -109,6 +109,7 @@ export type CommandOutput<C extends CommandName> = z.infer<(typeof commandSchema
 
 /** Validates an untrusted command; throws a ZodError naming the bad field. */
 export function parseCommand<C extends CommandName>(name: C, input: unknown): CommandInput<C> {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the parse is by `name`'s own schema; TypeScript cannot tie an indexed generic lookup to `C` (the correlated-union limit)
   return commandSchemas[name].input.parse(input) as CommandInput<C>
 }
 

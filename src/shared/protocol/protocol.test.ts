@@ -138,6 +138,13 @@ describe('upgradeApprovalPayload', () => {
     const current = { tool: 'x', subject: { kind: 'conflict', path: 'p', message: 'm' } }
     expect(upgradeApprovalPayload(current)).toBe(current)
   })
+
+  it('leaves a payload of neither shape as it is, for the event schema to refuse with its reason', () => {
+    const broken = { tool: 'run_command', command: 'ls' }
+    expect(upgradeApprovalPayload(broken)).toBe(broken)
+    const badConflict = { tool: 'write_file', conflict: { path: 3 } }
+    expect(upgradeApprovalPayload(badConflict)).toBe(badConflict)
+  })
 })
 
 describe('events', () => {
