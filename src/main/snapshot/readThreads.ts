@@ -63,42 +63,13 @@ const readWhole = (fd, size) => {
     n += got
   }
 }
-// Every encoded content of one message goes into this one buffer (kept for the next
-// message), and the answer carries one copy of it: an ArrayBuffer per file, each left for the
-// collector after its transfer, held up to ~70 MB of garbage outside each helper's heap.
-let packed = Buffer.allocUnsafeSlow(1024 * 1024)
-let packedLength = 0
-const pack = (data) => {
-  if (packedLength + data.length > packed.length) {
-    const bigger = Buffer.allocUnsafeSlow(Math.max(packed.length * 2, packedLength + data.length))
-    packed.copy(bigger, 0, 0, packedLength)
-    packed = bigger
-  }
-  data.copy(packed, packedLength)
-  packedLength += data.length
-  return packedLength - data.length
-}
-const encode = (raw, quality, windowBits, rawBelow) => {
-  if (raw.length < rawBelow) return { encoding: 0, data: raw }
-  const out = zlib.brotliCompressSync(raw, {
-    // Output space the size of the input: one allocation (the default 16 KB per file was the
-    // most of this thread's garbage), a second only for content that does not compress.
-    chunkSize: Math.max(64, Math.min(raw.length, 1024 * 1024)),
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
-      [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-    },
-  })
-  return out.length < raw.length ? { encoding: 2, data: out } : { encoding: 0, data: raw }
-}
 parentPort.on('message', ({ id, root, paths, token, quality, windowBits, rawBelow }) => {
   if (token !== capture) {
     capture = token
     seen = new Set()
   }
-  const reads = []
-  packedLength = 0
+  const out = []
+  const transfer = []
   for (const p of paths) {
     let raw
     let fd
@@ -112,48 +83,45 @@ parentPort.on('message', ({ id, root, paths, token, quality, windowBits, rawBelo
       // A secret by content (the gate's check) is never stored.
       if (secretContentKind(raw)) throw Object.assign(new Error(), { code: SECRET_SKIP })
     } catch (err) {
-      reads.push({ error: err.code || 'read failed' })
+      out.push({ error: err.code || 'read failed' })
       continue
     } finally {
       if (fd !== undefined) closeSync(fd)
     }
     const hash = createHash('sha256').update(raw).digest('hex')
     if (seen.has(hash)) {
-      reads.push({ hash, size: raw.length, encoding: -1 })
+      out.push({ hash, size: raw.length, encoding: -1 })
       continue
     }
     seen.add(hash)
-    const { encoding, data } = encode(raw, quality, windowBits, rawBelow)
-    reads.push({ hash, size: raw.length, encoding, at: pack(data), length: data.length })
+    let data = raw
+    let encoding = 0
+    if (raw.length >= rawBelow) {
+      const packed = zlib.brotliCompressSync(raw, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+          [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        },
+      })
+      if (packed.length < raw.length) {
+        data = packed
+        encoding = 2
+      }
+    }
+    const bytes = new Uint8Array(data.length)
+    bytes.set(data)
+    transfer.push(bytes.buffer)
+    out.push({ hash, size: raw.length, encoding, data: bytes })
   }
-  // Only small files' buffers stay between messages; big ones are left to the collector.
+  // Only small files' buffer stays between messages; a big one is left to the collector.
   if (scratch.length > 1024 * 1024) scratch = Buffer.allocUnsafeSlow(256 * 1024)
-  const bytes = new Uint8Array(packedLength)
-  bytes.set(packed.subarray(0, packedLength))
-  if (packed.length > 4 * 1024 * 1024) packed = Buffer.allocUnsafeSlow(1024 * 1024)
-  parentPort.postMessage({ id, out: { reads, bytes } }, [bytes.buffer])
+  parentPort.postMessage({ id, out }, transfer)
 })
 `
 
 /** Two helpers: on two cores the caller's thread mostly waits on them, then stores. */
-/** A helper's answer to one message: per file its read, the encoded bytes at `at` in `bytes`. */
-type WireRead =
-  | { hash: string; size: number; encoding: number; at: number; length: number }
-  | { hash: string; size: number; encoding: typeof DUPLICATE; at?: undefined }
-  | { error: string; at?: undefined }
-interface WireAnswer {
-  reads: WireRead[]
-  bytes: Uint8Array
-}
-
-/** A wire read as callers take it: the bytes a view of the message's one buffer. */
-function unwire(r: WireRead, bytes: Uint8Array): FileRead {
-  if (r.at === undefined) return r
-  const { at, length, ...rest } = r
-  return { ...rest, data: bytes.subarray(at, at + length) }
-}
-
-const helpers = helperThreads<WireAnswer>(WORKER_SOURCE, () =>
+const helpers = helperThreads<FileRead[]>(WORKER_SOURCE, () =>
   Math.max(1, Math.min(3, os.availableParallelism())),
 )
 
@@ -185,7 +153,7 @@ export function createThreadedReads(root: string): {
       const answers = await Promise.all(parts)
       if (answers.some((a) => a === undefined)) return undefined
       const out = new Array<FileRead>(paths.length)
-      answers.forEach((a, k) => a!.reads.forEach((r, j) => (out[j * pool.length + k] = unwire(r, a!.bytes))))
+      answers.forEach((a, k) => a!.forEach((r, j) => (out[j * pool.length + k] = r)))
       return out
     },
   }
