@@ -1,5 +1,5 @@
 import os from 'node:os'
-import { BROTLI_QUALITY, encodeBlob, RAW_BELOW_BYTES, sha256 } from './blobs'
+import { BROTLI_QUALITY, BROTLI_WINDOW_BITS, encodeBlob, RAW_BELOW_BYTES, sha256 } from './blobs'
 import { helperThreads } from './helperThreads'
 import { secretContentSource } from '../containment/secret-content'
 
@@ -63,7 +63,7 @@ const readWhole = (fd, size) => {
     n += got
   }
 }
-parentPort.on('message', ({ id, root, paths, token, quality, rawBelow }) => {
+parentPort.on('message', ({ id, root, paths, token, quality, windowBits, rawBelow }) => {
   if (token !== capture) {
     capture = token
     seen = new Set()
@@ -98,7 +98,11 @@ parentPort.on('message', ({ id, root, paths, token, quality, rawBelow }) => {
     let encoding = 0
     if (raw.length >= rawBelow) {
       const packed = zlib.brotliCompressSync(raw, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+          [zlib.constants.BROTLI_PARAM_LGWIN]: windowBits,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        },
       })
       if (packed.length < raw.length) {
         data = packed
@@ -136,7 +140,14 @@ export function createThreadedReads(root: string): {
       // Each helper takes every n-th file (not a block): big and small files spread evenly.
       const parts = pool.map((h, k) => {
         const mine = paths.filter((_, i) => i % pool.length === k)
-        const message = { root, paths: mine, token, quality: BROTLI_QUALITY, rawBelow: RAW_BELOW_BYTES }
+        const message = {
+          root,
+          paths: mine,
+          token,
+          quality: BROTLI_QUALITY,
+          windowBits: BROTLI_WINDOW_BITS,
+          rawBelow: RAW_BELOW_BYTES,
+        }
         return helpers.runOn(h, message)
       })
       const answers = await Promise.all(parts)
