@@ -8,6 +8,7 @@ import { isInside, resolveInside } from './paths'
 import { secretContentKind, SECRET_HEAD_BYTES } from './secret-content'
 import { hasOtherNames, secretInodes, sharesSecretInode, userHome } from './secret-links'
 import type { Gate } from './types'
+import { errnoCode } from '../../shared/errors'
 
 /*
  * The gate (docs/sandbox.md#the-gate): the one place that decides whether Stepwise may read or
@@ -172,7 +173,7 @@ export function createGate(realRoot: string, opts: GateOptions = {}): Gate {
       const data = fs.readFileSync(fd)
       return checkContent(file.rel, data) ?? { ...file, data, stat }
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
+      const code = errnoCode(err)
       if (code === 'ENOENT')
         return { error: `"${file.rel}" does not exist. Use list_files to see which files exist.` }
       if (code === 'ELOOP')

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { boundedIgnore, type BoundedIgnore } from './bounded-ignore'
+import { errnoCode } from '../../shared/errors'
 
 /** One folder's .gitignore as last read, and when it was last looked at. */
 interface RulesFile {
@@ -87,8 +88,10 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
       const cut = at.lastIndexOf('/')
       at = cut < 0 ? '' : at.slice(0, cut)
     }
-    for (let i = missing.length - 1; i >= 0; i--) above = build(missing[i], above ?? null, now)
-    return above as Folder
+    // Nothing current above: the walk went up to the root (''), the last of `missing`.
+    let folder = above ?? build(missing.pop() ?? '', null, now)
+    for (let i = missing.length - 1; i >= 0; i--) folder = build(missing[i], folder, now)
+    return folder
   }
 
   const build = (rel: string, parent: Folder | null, now: number): Folder => {
@@ -200,7 +203,7 @@ function reachableStat(file: string): fs.Stats | undefined | 'unreachable' {
     // Most paths checked do not exist: a stat that throws would cost 5× more.
     return fs.statSync(file, { throwIfNoEntry: false })
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
+    const code = errnoCode(err)
     if (code === 'ENOTDIR') return undefined
     if (code === 'ENAMETOOLONG' || code === 'ELOOP') return 'unreachable'
     throw err

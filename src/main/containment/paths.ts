@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ResolvedPath } from './types'
+import { errnoCode } from '../../shared/errors'
 
 /**
  * Resolves a model-supplied path inside `root` (already realpath'd), following
@@ -55,7 +56,7 @@ function realpathOfDeepestAncestor(
     try {
       return { existing: fs.realpathSync.native(current), rest }
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
+      const code = errnoCode(err)
       if (code !== 'ENOENT' && code !== 'ENOTDIR')
         return { error: `cannot be resolved (${code ?? 'error'}).` }
       // A name that lstat finds but realpath does not is a dangling symlink: writing

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { McpSource } from '../../shared/protocol'
 import { parseEntry, type EntryOptions, type HttpServerConfig, type StdioServerConfig } from './config-entry'
 import { digestOf, projectServerFiles, type FileDigests } from './project-files'
+import { errnoCode, errorMessage } from '../../shared/errors'
 
 /*
  * MCP server configuration in the shape users already have from Claude Code, Cursor
@@ -68,7 +69,7 @@ export function parseConfigText(text: string, file: string, source: McpSource): 
   try {
     json = JSON.parse(text)
   } catch (err) {
-    return { servers: [], errors: [`${file}: not valid JSON (${(err as Error).message}).`], warnings: [] }
+    return { servers: [], errors: [`${file}: not valid JSON (${errorMessage(err)}).`], warnings: [] }
   }
   const top = configFile.safeParse(json)
   if (!top.success)
@@ -115,9 +116,8 @@ export function loadConfigFile(
   try {
     text = fs.readFileSync(file, 'utf8')
   } catch (err) {
-    if (opts.optional && (err as NodeJS.ErrnoException).code === 'ENOENT')
-      return { servers: [], errors: [], warnings: [] }
-    return { servers: [], errors: [`${file}: cannot be read (${(err as Error).message}).`], warnings: [] }
+    if (opts.optional && errnoCode(err) === 'ENOENT') return { servers: [], errors: [], warnings: [] }
+    return { servers: [], errors: [`${file}: cannot be read (${errorMessage(err)}).`], warnings: [] }
   }
   return parseConfigText(text, file, source)
 }

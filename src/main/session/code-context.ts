@@ -14,6 +14,7 @@ import { watchIndex, type IndexWatcher } from '../index/watch'
 import type { ModelProvider } from '../providers/types'
 import type { Sandbox } from '../containment/types'
 import type { Store } from '../store/types'
+import { errorMessage } from '../../shared/errors'
 
 /**
  * The code side of a session's context (issue: code intelligence): the project's
@@ -146,9 +147,7 @@ export async function prepareCodeContext(
     }
   } catch (err) {
     // Without an index the code tools say so and everything else works.
-    notices.push(
-      `The code index could not be built (${(err as Error).message}); the code tools are unavailable.`,
-    )
+    notices.push(`The code index could not be built (${errorMessage(err)}); the code tools are unavailable.`)
     index = undefined
   }
   let repoMap: RepoMap | undefined
