@@ -37,7 +37,7 @@ export function resolveInside(root: string, input: string): ResolvedPath | { err
 
   const lexical = path.join(root, normalized)
   const real = realpathOfDeepestAncestor(lexical)
-  if ('error' in real) return { error: `"${input}": ${real.error}` }
+  if (real.error !== undefined) return { error: `"${input}": ${real.error}` }
   const abs = real.rest.length > 0 ? path.join(real.existing, ...real.rest) : real.existing
   if (!isInside(root, abs)) {
     return {
@@ -49,7 +49,7 @@ export function resolveInside(root: string, input: string): ResolvedPath | { err
 
 function realpathOfDeepestAncestor(
   lexical: string,
-): { existing: string; rest: string[] } | { error: string } {
+): { existing: string; rest: string[]; error?: undefined } | { error: string } {
   const rest: string[] = []
   let current = lexical
   for (;;) {
