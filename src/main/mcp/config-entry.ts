@@ -68,6 +68,10 @@ const common = z.object({
 export type StdioServerConfig = z.infer<typeof stdioServer>
 export type HttpServerConfig = z.infer<typeof httpServer>
 
+export function isStdio(spec: StdioServerConfig | HttpServerConfig): spec is StdioServerConfig {
+  return Object.hasOwn(spec, 'command')
+}
+
 export interface EntryOptions {
   disabled?: boolean
   autoApprove?: string[]

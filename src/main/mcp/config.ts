@@ -3,7 +3,13 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import type { McpSource } from '../../shared/protocol'
-import { parseEntry, type EntryOptions, type HttpServerConfig, type StdioServerConfig } from './config-entry'
+import {
+  isStdio,
+  parseEntry,
+  type EntryOptions,
+  type HttpServerConfig,
+  type StdioServerConfig,
+} from './config-entry'
 import { digestOf, projectServerFiles, type FileDigests } from './project-files'
 import { errnoCode, errorMessage } from '../../shared/errors'
 
@@ -15,12 +21,12 @@ import { errnoCode, errorMessage } from '../../shared/errors'
  */
 
 /** `mcpServers` (Claude Code, Cursor, Cline, Claude Desktop) or `servers` (VS Code's `mcp.json`). */
-const configFile = z.union([
-  z.object({ mcpServers: z.record(z.string(), z.unknown()) }),
-  z.object({ servers: z.record(z.string(), z.unknown()) }),
-])
+/** `mcpServers`, or VS Code's `servers` when that is absent or not an object. */
+const serverTable = z.record(z.string(), z.unknown()).optional().catch(undefined)
+const configFile = z.object({ mcpServers: serverTable, servers: serverTable })
 
 export type { StdioServerConfig, HttpServerConfig } from './config-entry'
+export { isStdio } from './config-entry'
 
 export interface McpServerConfig {
   name: string
@@ -30,10 +36,6 @@ export interface McpServerConfig {
   spec: StdioServerConfig | HttpServerConfig
   /** What the entry's other keys mean here: off by default, tools allowed, the call timeout. */
   options?: EntryOptions
-}
-
-export function isStdio(spec: McpServerConfig['spec']): spec is StdioServerConfig {
-  return 'command' in spec
 }
 
 /** Server names become part of tool names (`mcp__NAME__TOOL`): letters, digits, `_` and `-`. */
@@ -72,7 +74,8 @@ export function parseConfigText(text: string, file: string, source: McpSource): 
     return { servers: [], errors: [`${file}: not valid JSON (${errorMessage(err)}).`], warnings: [] }
   }
   const top = configFile.safeParse(json)
-  if (!top.success)
+  const entries = top.success ? (top.data.mcpServers ?? top.data.servers) : undefined
+  if (!entries)
     return {
       servers: [],
       errors: [
@@ -80,7 +83,6 @@ export function parseConfigText(text: string, file: string, source: McpSource): 
       ],
       warnings: [],
     }
-  const entries = 'mcpServers' in top.data ? top.data.mcpServers : top.data.servers
   const servers: McpServerConfig[] = []
   const errors: string[] = []
   const warnings: string[] = []
