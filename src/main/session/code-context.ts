@@ -100,8 +100,9 @@ export async function prepareCodeContext(
   store: Store,
   sandbox: Sandbox,
   provider: ModelProvider,
-  signal?: AbortSignal,
   opts: {
+    /** Stops the index's build (what was indexed is kept). */
+    signal?: AbortSignal
     waitMs?: number
     /** The project's files, vouched for (see CodeIndex.build): a finished index's check uses them. */
     listing?: () => Promise<VouchedListing | undefined>
@@ -109,6 +110,7 @@ export async function prepareCodeContext(
     firstBaseline?: boolean
   } = {},
 ): Promise<CodeContext> {
+  const { signal } = opts
   const notices: string[] = []
   let index: CodeIndex | undefined
   // Stopped with the session's watcher (or the caller's signal); what was indexed is kept.
