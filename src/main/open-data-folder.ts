@@ -4,6 +4,7 @@ import { openStore, type OpenStoreOptions } from './store/store'
 import type { Store } from './store/types'
 import { sweepTempWrites } from './containment/temp-files'
 import { bindDataFolder } from './session/data-folder'
+import { errorMessage } from '../shared/errors'
 
 export interface OpenedDataFolder {
   store: Store
@@ -57,6 +58,6 @@ export async function dailyBackup(store: Store, dataDir: string): Promise<void> 
   try {
     await backupStore(store, dataDir)
   } catch (err) {
-    console.error(`[stepwise] the daily backup of ${store.path} failed: ${(err as Error).message}`)
+    console.error(`[stepwise] the daily backup of ${store.path} failed: ${errorMessage(err)}`)
   }
 }

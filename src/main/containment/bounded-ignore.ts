@@ -17,7 +17,7 @@ export interface BoundedIgnore {
 }
 
 export function boundedIgnore(patterns: string | readonly string[], options?: Options): BoundedIgnore {
-  const make = (): Ignore => ignore(options).add(patterns as string | string[])
+  const make = (): Ignore => ignore(options).add(patterns)
   let matcher = make()
   let asked = 0
   const fresh = (): Ignore => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { constants } from 'node:fs'
 import fs from 'node:fs/promises'
+import { errnoCode } from '../../shared/errors'
 
 /** What a file was when the model last read it: a change since means the model's copy is stale. */
 export interface FileFingerprint {
@@ -30,7 +31,7 @@ export async function readWithFingerprint(
       constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0),
     )
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+    if (errnoCode(err) === 'ENOENT') return null
     throw err
   }
   try {

@@ -64,7 +64,7 @@ const NOT_A_PROJECT_FILE: Record<string, Why> = {
   'index/worker.ts': { reads: 1, why: '/proc/thread-self (the worker thread id)' },
   'snapshot/statFiles.ts': { reads: 1, why: '/proc/thread-self (the stat thread id)' },
   'snapshot/changeTracker.ts': { reads: 2, why: '/proc/sys/fs/inotify limits (queued events, user watches)' },
-  'snapshot/flatFile.ts': { reads: 1, why: 'state files in the data folder' },
+  'store/flatFile.ts': { reads: 1, why: 'state files in the data folder' },
   'sandboxing/bwrap.ts': { reads: 1, why: '/proc/net/unix, to mask listening sockets: never shown' },
   'sandboxing/git-history.ts': {
     reads: 3,
@@ -99,7 +99,7 @@ const SHOWS_NOTHING: Record<string, Why> = {
     reads: 1,
     why: 'walks credential folders for their inodes, to refuse hard links to them',
   },
-  'sandboxing/secrets-mask.ts': {
+  'containment/project-secrets.ts': {
     reads: 1,
     why: 'walks the project for secret names, to mask them from commands',
   },

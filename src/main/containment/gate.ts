@@ -1,13 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { defaultDataDir } from '../config/paths'
-import { findProjectSecrets, hiddenByHost, SYSTEM_SECRETS } from '../sandboxing/secrets-mask'
 import { createDenyList, HOME_CREDENTIALS, NOT_SECRET_DENY, type DenyList } from './denylist'
+import { findProjectSecrets, hiddenByHost, SYSTEM_SECRETS } from './project-secrets'
 import { isStepwiseTemp } from './temp-files'
 import { isInside, resolveInside } from './paths'
 import { secretContentKind, SECRET_HEAD_BYTES } from './secret-content'
 import { hasOtherNames, secretInodes, sharesSecretInode, userHome } from './secret-links'
-import type { Gate } from './types'
+import { isRefusal, type Gate } from './types'
+import { errnoCode } from '../../shared/errors'
 
 /*
  * The gate (docs/sandbox.md#the-gate): the one place that decides whether Stepwise may read or
@@ -92,17 +93,7 @@ export function createGate(realRoot: string, opts: GateOptions = {}): Gate {
     .filter((abs) => isInside(realRoot, abs) || isInside(abs, realRoot))
     .map((abs) => (isInside(abs, realRoot) ? '' : path.relative(realRoot, abs).split(path.sep).join('/')))
 
-  // Prefix strings built once: this runs on every resolve.
-  const prefixes = [...locations].map(([loc, why]) => ({
-    loc,
-    prefix: loc.endsWith(path.sep) ? loc : loc + path.sep,
-    why,
-  }))
-  const deniedLocation = (abs: string): string | undefined => {
-    for (const { loc, prefix, why } of prefixes)
-      if ((abs === loc || abs.startsWith(prefix)) && isInside(loc, abs)) return why
-    return undefined
-  }
+  const deniedLocation = locationMatcher(locations)
   // A temp file of an interrupted write is not a project file (temp-files.ts sweeps it).
   // The list without the folders that are denied for being dependencies or build output, not
   // secrets: for a file under node_modules/ or dist/ that a command changed, read for review.
@@ -133,7 +124,7 @@ export function createGate(realRoot: string, opts: GateOptions = {}): Gate {
 
   const resolve: Gate['resolve'] = (input, resolveOpts = {}) => {
     const resolved = resolveInside(realRoot, input)
-    if ('error' in resolved || resolveOpts.allowDenied) return resolved
+    if (isRefusal(resolved) || resolveOpts.allowDenied) return resolved
     const where = deniedLocation(resolved.abs)
     if (where) return { error: locationMessage(input, where) }
     const list = listFor(resolveOpts.inIgnoredFolder)
@@ -154,46 +145,10 @@ export function createGate(realRoot: string, opts: GateOptions = {}): Gate {
     return resolved
   }
 
-  const read: Gate['read'] = (file, readOpts) => {
-    let fd: number | undefined
-    try {
-      // O_NOFOLLOW: a file swapped for a link since it was resolved is refused (ELOOP), not
-      // followed out of the project; O_NONBLOCK: a FIFO never blocks the open.
-      fd = fs.openSync(
-        file.abs,
-        fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0),
-      )
-      const stat = fs.fstatSync(fd)
-      if (!stat.isFile()) return { error: `"${file.rel}" is not a regular file (a FIFO, device or socket).` }
-      if (stat.size > readOpts.maxBytes)
-        return {
-          error: `"${file.rel}" is too large (${stat.size} bytes; the limit is ${readOpts.maxBytes}).`,
-        }
-      const data = fs.readFileSync(fd)
-      return checkContent(file.rel, data) ?? { ...file, data, stat }
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      if (code === 'ENOENT')
-        return { error: `"${file.rel}" does not exist. Use list_files to see which files exist.` }
-      if (code === 'ELOOP')
-        return {
-          error: `"${file.rel}" was replaced by a symbolic link since it was checked; it cannot be read.`,
-        }
-      return { error: `"${file.rel}" cannot be read (${code ?? 'error'}).` }
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd)
-    }
-  }
-
-  const checkContent: Gate['checkContent'] = (rel, data) => {
-    const kind = secretContentKind(data.subarray(0, SECRET_HEAD_BYTES))
-    return kind ? { error: contentMessage(rel, kind) } : undefined
-  }
-
   const admits: Gate['admits'] = (rel, admitOpts = {}) => {
     if (nameDenied(rel)) return false
     const resolved = resolve(rel)
-    if ('error' in resolved) return false
+    if (isRefusal(resolved)) return false
     if (!admitOpts.content) return true
     return !headIsSecret(resolved.abs)
   }
@@ -208,6 +163,59 @@ export function createGate(realRoot: string, opts: GateOptions = {}): Gate {
     read,
     checkContent,
     deniedLocation,
+  }
+}
+
+/** The gate's `read`: the file opened without following a link, checked, then its content. */
+const read: Gate['read'] = (file, readOpts) => {
+  let fd: number | undefined
+  try {
+    // O_NOFOLLOW: a file swapped for a link since it was resolved is refused (ELOOP), not
+    // followed out of the project; O_NONBLOCK: a FIFO never blocks the open.
+    fd = fs.openSync(
+      file.abs,
+      fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (fs.constants.O_NOFOLLOW ?? 0),
+    )
+    const stat = fs.fstatSync(fd)
+    if (!stat.isFile()) return { error: `"${file.rel}" is not a regular file (a FIFO, device or socket).` }
+    if (stat.size > readOpts.maxBytes)
+      return {
+        error: `"${file.rel}" is too large (${stat.size} bytes; the limit is ${readOpts.maxBytes}).`,
+      }
+    const data = fs.readFileSync(fd)
+    return checkContent(file.rel, data) ?? { ...file, data, stat }
+  } catch (err) {
+    const code = errnoCode(err)
+    if (code === 'ENOENT')
+      return { error: `"${file.rel}" does not exist. Use list_files to see which files exist.` }
+    if (code === 'ELOOP')
+      return {
+        error: `"${file.rel}" was replaced by a symbolic link since it was checked; it cannot be read.`,
+      }
+    return { error: `"${file.rel}" cannot be read (${code ?? 'error'}).` }
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
+  }
+}
+
+/** The gate's `checkContent`: a refusal when the head of `data` is a secret. */
+const checkContent: Gate['checkContent'] = (rel, data) => {
+  const kind = secretContentKind(data.subarray(0, SECRET_HEAD_BYTES))
+  return kind ? { error: contentMessage(rel, kind) } : undefined
+}
+
+/** Why `abs` lies in one of `locations` (it or below it), or undefined. */
+function locationMatcher(locations: ReadonlyMap<string, string>): (abs: string) => string | undefined {
+  // Prefix strings built once: this runs on every resolve.
+  const prefixes = [...locations].map(([loc, why]) => ({
+    loc,
+    prefix: loc.endsWith(path.sep) ? loc : loc + path.sep,
+    why,
+  }))
+  return (abs) => {
+    for (const { loc, prefix, why } of prefixes)
+      if ((abs === loc || abs.startsWith(prefix)) && isInside(loc, abs)) return why
+    return undefined
   }
 }
 

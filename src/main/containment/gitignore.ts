@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { boundedIgnore, type BoundedIgnore } from './bounded-ignore'
+import { errnoCode } from '../../shared/errors'
 
 /** One folder's .gitignore as last read, and when it was last looked at. */
 interface RulesFile {
@@ -49,24 +50,9 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
 
   /** Looks at a folder's .gitignore now (a stat; a read when it changed). A change starts a new generation. */
   const look = (dirRel: string, prev: RulesFile | undefined, now: number): RulesFile => {
-    const file = dirRel === '' ? `${root}/.gitignore` : `${root}/${dirRel}/.gitignore`
-    // Most directories have no .gitignore: a stat that throws would cost 5× more.
-    const stat = reachableStat(file)
-    const version = stat && stat !== 'unreachable' ? `${stat.mtimeMs}:${stat.size}` : ''
-    if (prev && prev.version === version) {
-      prev.checkedAt = now
-      return prev
-    }
-    let rules: BoundedIgnore | null = null
-    if (version !== '') {
-      try {
-        rules = boundedIgnore(fs.readFileSync(file, 'utf8'))
-      } catch {
-        rules = null
-      }
-    }
-    if (prev) generation++
-    return { rules, version, checkedAt: now }
+    const next = lookAt(dirRel === '' ? `${root}/.gitignore` : `${root}/${dirRel}/.gitignore`, prev, now)
+    if (prev && next !== prev) generation++
+    return next
   }
 
   const current = (folder: Folder | undefined, now: number): folder is Folder =>
@@ -84,11 +70,12 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
       }
       missing.push(at)
       if (at === '') break
-      const cut = at.lastIndexOf('/')
-      at = cut < 0 ? '' : at.slice(0, cut)
+      at = parentOf(at)
     }
-    for (let i = missing.length - 1; i >= 0; i--) above = build(missing[i], above ?? null, now)
-    return above as Folder
+    // Nothing current above: the walk went up to the root (''), the last of `missing`.
+    let folder = above ?? build(missing.pop() ?? '', null, now)
+    for (let i = missing.length - 1; i >= 0; i--) folder = build(missing[i], folder, now)
+    return folder
   }
 
   const build = (rel: string, parent: Folder | null, now: number): Folder => {
@@ -139,19 +126,13 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
 
   return (rel: string) => {
     if (rel === '' || rel === '.') return false
-    const joined = /^\/|\/\/|\/$/.test(rel)
-      ? rel
-          .split('/')
-          .filter((p) => p !== '')
-          .join('/')
-      : rel
+    const joined = withoutEmptyParts(rel)
     const full = `${root}/${joined}`
     // A path longer than PATH_MAX (or through a symlink loop) can be neither read nor
     // listed, by us or by ripgrep: it counts as ignored, so walks skip it instead of failing.
     if (full.length >= PATH_MAX) return true
     const now = Date.now()
-    const cut = joined.lastIndexOf('/')
-    const parentRel = cut < 0 ? '' : joined.slice(0, cut)
+    const parentRel = parentOf(joined)
     let parent = folderOf(parentRel, now)
     if (!lookNear(parent, now)) parent = folderOf(parentRel, now)
     if (parent.ignored) return true
@@ -159,6 +140,41 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
     if (stat === 'unreachable') return true
     return verdict(parent.holders, joined, stat?.isDirectory() ?? false)
   }
+}
+
+/** The folder holding `rel` ('' for the root). */
+function parentOf(rel: string): string {
+  const cut = rel.lastIndexOf('/')
+  return cut < 0 ? '' : rel.slice(0, cut)
+}
+
+/** `rel` without a leading, trailing or doubled slash. */
+function withoutEmptyParts(rel: string): string {
+  if (!/^\/|\/\/|\/$/.test(rel)) return rel
+  return rel
+    .split('/')
+    .filter((p) => p !== '')
+    .join('/')
+}
+
+/** The .gitignore at `file` now: `prev` itself (its look time renewed) when unchanged, else read anew. */
+function lookAt(file: string, prev: RulesFile | undefined, now: number): RulesFile {
+  // Most directories have no .gitignore: a stat that throws would cost 5× more.
+  const stat = reachableStat(file)
+  const version = stat && stat !== 'unreachable' ? `${stat.mtimeMs}:${stat.size}` : ''
+  if (prev && prev.version === version) {
+    prev.checkedAt = now
+    return prev
+  }
+  let rules: BoundedIgnore | null = null
+  if (version !== '') {
+    try {
+      rules = boundedIgnore(fs.readFileSync(file, 'utf8'))
+    } catch {
+      rules = null
+    }
+  }
+  return { rules, version, checkedAt: now }
 }
 
 /** The verdict of the deepest .gitignore with an opinion on `rel` (a directory when isDir). */
@@ -200,7 +216,7 @@ function reachableStat(file: string): fs.Stats | undefined | 'unreachable' {
     // Most paths checked do not exist: a stat that throws would cost 5× more.
     return fs.statSync(file, { throwIfNoEntry: false })
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
+    const code = errnoCode(err)
     if (code === 'ENOTDIR') return undefined
     if (code === 'ENAMETOOLONG' || code === 'ELOOP') return 'unreachable'
     throw err

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ResolvedPath } from './types'
+import { errnoCode } from '../../shared/errors'
 
 /**
  * Resolves a model-supplied path inside `root` (already realpath'd), following
@@ -36,7 +37,7 @@ export function resolveInside(root: string, input: string): ResolvedPath | { err
 
   const lexical = path.join(root, normalized)
   const real = realpathOfDeepestAncestor(lexical)
-  if ('error' in real) return { error: `"${input}": ${real.error}` }
+  if (real.error !== undefined) return { error: `"${input}": ${real.error}` }
   const abs = real.rest.length > 0 ? path.join(real.existing, ...real.rest) : real.existing
   if (!isInside(root, abs)) {
     return {
@@ -48,14 +49,14 @@ export function resolveInside(root: string, input: string): ResolvedPath | { err
 
 function realpathOfDeepestAncestor(
   lexical: string,
-): { existing: string; rest: string[] } | { error: string } {
+): { existing: string; rest: string[]; error?: undefined } | { error: string } {
   const rest: string[] = []
   let current = lexical
   for (;;) {
     try {
       return { existing: fs.realpathSync.native(current), rest }
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
+      const code = errnoCode(err)
       if (code !== 'ENOENT' && code !== 'ENOTDIR')
         return { error: `cannot be resolved (${code ?? 'error'}).` }
       // A name that lstat finds but realpath does not is a dangling symlink: writing

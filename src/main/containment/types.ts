@@ -78,6 +78,11 @@ export interface Sandbox {
 /** The gate (gate.ts): what it answers. */
 export type GateRefusal = { error: string }
 
+/** True when the gate's answer is a refusal (it carries the reason instead of a path). */
+export function isRefusal<T extends object>(answer: T | GateRefusal): answer is GateRefusal {
+  return Object.hasOwn(answer, 'error')
+}
+
 export interface GatedRead extends ResolvedPath {
   data: Buffer
   stat: fs.Stats

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import path from 'node:path'
-import { bytesOf, float64s, readFlatFile, writeFlatFile } from '../snapshot/flatFile'
+import { bytesOf, float64s, readFlatFile, writeFlatFile } from '../store/flatFile'
 import type { StoredStat } from '../store/code-index-tables'
 
 /**

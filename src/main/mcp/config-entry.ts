@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isRecord } from '../../shared/records'
 
 /*
  * One server entry as other clients write it, read into Stepwise's shape. Claude Code, Cursor,
@@ -67,6 +68,10 @@ const common = z.object({
 export type StdioServerConfig = z.infer<typeof stdioServer>
 export type HttpServerConfig = z.infer<typeof httpServer>
 
+export function isStdio(spec: StdioServerConfig | HttpServerConfig): spec is StdioServerConfig {
+  return Object.hasOwn(spec, 'command')
+}
+
 export interface EntryOptions {
   disabled?: boolean
   autoApprove?: string[]
@@ -90,9 +95,8 @@ function normaliseType(type: unknown): unknown {
 }
 
 export function parseEntry(raw: unknown): ParsedEntry {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    return { ok: false, error: 'expected an object.' }
-  const entry = { ...(raw as Record<string, unknown>) }
+  if (!isRecord(raw)) return { ok: false, error: 'expected an object.' }
+  const entry = { ...raw }
   // Aliases: Windsurf's `serverUrl`, Cline's `transportType`, Roo's `alwaysAllow`.
   if (entry.url === undefined && typeof entry.serverUrl === 'string') entry.url = entry.serverUrl
   if (entry.type === undefined && entry.transportType !== undefined) entry.type = entry.transportType
@@ -103,8 +107,9 @@ export function parseEntry(raw: unknown): ParsedEntry {
   delete entry.alwaysAllow
   entry.type = normaliseType(entry.type)
   if (entry.type === undefined) delete entry.type
-  const stdio = 'command' in entry
-  if (!stdio && !('url' in entry)) return { ok: false, error: 'needs "command" (stdio) or "url" (HTTP).' }
+  const stdio = Object.hasOwn(entry, 'command')
+  if (!stdio && !Object.hasOwn(entry, 'url'))
+    return { ok: false, error: 'needs "command" (stdio) or "url" (HTTP).' }
   const own = stdio ? STDIO_KEYS : HTTP_KEYS
   const picked: Record<string, unknown> = {}
   const ignored: string[] = []

@@ -3,8 +3,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
 import type { McpSource } from '../../shared/protocol'
-import { parseEntry, type EntryOptions, type HttpServerConfig, type StdioServerConfig } from './config-entry'
+import {
+  isStdio,
+  parseEntry,
+  type EntryOptions,
+  type HttpServerConfig,
+  type StdioServerConfig,
+} from './config-entry'
 import { digestOf, projectServerFiles, type FileDigests } from './project-files'
+import { errnoCode, errorMessage } from '../../shared/errors'
 
 /*
  * MCP server configuration in the shape users already have from Claude Code, Cursor
@@ -14,12 +21,12 @@ import { digestOf, projectServerFiles, type FileDigests } from './project-files'
  */
 
 /** `mcpServers` (Claude Code, Cursor, Cline, Claude Desktop) or `servers` (VS Code's `mcp.json`). */
-const configFile = z.union([
-  z.object({ mcpServers: z.record(z.string(), z.unknown()) }),
-  z.object({ servers: z.record(z.string(), z.unknown()) }),
-])
+/** `mcpServers`, or VS Code's `servers` when that is absent or not an object. */
+const serverTable = z.record(z.string(), z.unknown()).optional().catch(undefined)
+const configFile = z.object({ mcpServers: serverTable, servers: serverTable })
 
 export type { StdioServerConfig, HttpServerConfig } from './config-entry'
+export { isStdio } from './config-entry'
 
 export interface McpServerConfig {
   name: string
@@ -29,10 +36,6 @@ export interface McpServerConfig {
   spec: StdioServerConfig | HttpServerConfig
   /** What the entry's other keys mean here: off by default, tools allowed, the call timeout. */
   options?: EntryOptions
-}
-
-export function isStdio(spec: McpServerConfig['spec']): spec is StdioServerConfig {
-  return 'command' in spec
 }
 
 /** Server names become part of tool names (`mcp__NAME__TOOL`): letters, digits, `_` and `-`. */
@@ -68,10 +71,11 @@ export function parseConfigText(text: string, file: string, source: McpSource): 
   try {
     json = JSON.parse(text)
   } catch (err) {
-    return { servers: [], errors: [`${file}: not valid JSON (${(err as Error).message}).`], warnings: [] }
+    return { servers: [], errors: [`${file}: not valid JSON (${errorMessage(err)}).`], warnings: [] }
   }
   const top = configFile.safeParse(json)
-  if (!top.success)
+  const entries = top.success ? (top.data.mcpServers ?? top.data.servers) : undefined
+  if (!entries)
     return {
       servers: [],
       errors: [
@@ -79,7 +83,6 @@ export function parseConfigText(text: string, file: string, source: McpSource): 
       ],
       warnings: [],
     }
-  const entries = 'mcpServers' in top.data ? top.data.mcpServers : top.data.servers
   const servers: McpServerConfig[] = []
   const errors: string[] = []
   const warnings: string[] = []
@@ -115,9 +118,8 @@ export function loadConfigFile(
   try {
     text = fs.readFileSync(file, 'utf8')
   } catch (err) {
-    if (opts.optional && (err as NodeJS.ErrnoException).code === 'ENOENT')
-      return { servers: [], errors: [], warnings: [] }
-    return { servers: [], errors: [`${file}: cannot be read (${(err as Error).message}).`], warnings: [] }
+    if (opts.optional && errnoCode(err) === 'ENOENT') return { servers: [], errors: [], warnings: [] }
+    return { servers: [], errors: [`${file}: cannot be read (${errorMessage(err)}).`], warnings: [] }
   }
   return parseConfigText(text, file, source)
 }

@@ -2,6 +2,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { describeTarget, isStdio, type McpServerConfig } from './config'
 import { isUnauthorized } from './sign-in-errors'
+import { errnoCode, errorMessage } from '../../shared/errors'
 
 /* What a connection's failures mean and how they read (./connection.ts). */
 
@@ -22,15 +23,15 @@ export function callTimeout(config: McpServerConfig, fallbackMs: number | undefi
 }
 
 /** Why a server did not start, for the user: the command or URL and the reason. */
-export function startFailureMessage(config: McpServerConfig, err: Error, startTimeoutMs: number): string {
+export function startFailureMessage(config: McpServerConfig, err: unknown, startTimeoutMs: number): string {
   const target = describeTarget(config.spec)
   const what = isStdio(config.spec) ? `command: ${target}` : `URL: ${target}`
-  const code = (err as NodeJS.ErrnoException).code
+  const message = errorMessage(err)
   const reason =
-    code === 'ENOENT'
-      ? `the program was not found (${err.message}); is it installed and on PATH?`
-      : /timed out|timeout/i.test(err.message)
+    errnoCode(err) === 'ENOENT'
+      ? `the program was not found (${message}); is it installed and on PATH?`
+      : /timed out|timeout/i.test(message)
         ? `it did not answer "initialize" within ${Math.round(startTimeoutMs / 1000)} s`
-        : err.message
+        : message
   return `MCP server "${config.name}" did not start (${what}): ${reason}.`
 }

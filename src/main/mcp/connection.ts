@@ -27,6 +27,7 @@ import { listResources, readResource, type ResourceInfo, type TemplateInfo } fro
 import type { McpCallResult } from './results'
 import type { McpCallOptions, McpToolInfo } from './tools'
 import { pushAll } from '../../shared/arrays'
+import { errorMessage } from '../../shared/errors'
 
 /*
  * One MCP server: its transport (stdio, or Streamable HTTP falling back to the older SSE
@@ -143,7 +144,7 @@ export class McpConnection {
           failure = this.describeFailure(signInError, true)
         }
         if (isUnauthorized(failure)) this.setState('needs-sign-in', needsSignInMessage(this.config))
-        else this.setState('failed', this.startFailure(failure as Error))
+        else this.setState('failed', this.startFailure(failure))
         return
       } finally {
         if (this.connecting === client) this.connecting = undefined
@@ -241,7 +242,7 @@ export class McpConnection {
       if (!olderTransportMayAnswer(err)) throw err
       if (spec.type === 'http' || spec.type === 'streamable-http' || spec.type === 'streamableHttp') throw err
       // Servers from before Streamable HTTP speak the older SSE transport at the same URL.
-      this.log?.write(`Streamable HTTP failed (${(err as Error).message}); trying SSE\n`)
+      this.log?.write(`Streamable HTTP failed (${errorMessage(err)}); trying SSE\n`)
       await this.connectWith(client, new SSEClientTransport(url, { authProvider, fetch }), timeout)
     }
   }
@@ -296,7 +297,7 @@ export class McpConnection {
     return tail ? ` Its last output on stderr:\n${tail}` : ''
   }
 
-  private startFailure(err: Error): string {
+  private startFailure(err: unknown): string {
     return startFailureMessage(this.config, err, this.opts.startTimeoutMs) + this.stderrSuffix()
   }
 
@@ -375,7 +376,7 @@ export class McpConnection {
         if (isUnauthorized(err)) throw new Error(needsSignInMessage(this.config), { cause: err })
         if (this.client !== client)
           throw new Error(
-            `MCP server "${this.config.name}" exited during the call (${this.exitInfo || (err as Error).message}); it is being restarted.${this.stderrSuffix()}`,
+            `MCP server "${this.config.name}" exited during the call (${this.exitInfo || errorMessage(err)}); it is being restarted.${this.stderrSuffix()}`,
             { cause: err },
           )
         throw err

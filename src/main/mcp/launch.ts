@@ -114,15 +114,7 @@ export function stdioLaunch(
   }
   return {
     command: 'bwrap',
-    args: [
-      ...wrapped,
-      ...serverFileBinds(spec.command, spec.args, cwd, root),
-      '--chdir',
-      cwd,
-      '--',
-      spec.command,
-      ...spec.args,
-    ],
+    args: [...wrapped, ...serverFileBinds(spec, cwd, root), '--chdir', cwd, '--', spec.command, ...spec.args],
     env: childEnvironment,
     cwd,
   }

@@ -294,13 +294,12 @@ export class McpManager {
   /** Whether `auto-edit` may run this tool without asking (the user's setting). */
   isAllowed(server: string, tool: string): boolean {
     const info = this.connections.get(server)?.tools.find((t) => t.name === tool)
-    return isToolAllowed(
-      this.settings(),
+    return isToolAllowed(this.settings(), {
       server,
       tool,
-      this.configured.find((s) => s.name === server)?.options?.autoApprove,
-      info?.annotations?.destructiveHint === true,
-    )
+      autoApprove: this.configured.find((s) => s.name === server)?.options?.autoApprove,
+      destructive: info?.annotations?.destructiveHint === true,
+    })
   }
 
   view(): McpListOutput {
@@ -335,13 +334,12 @@ export class McpManager {
             description: tool.mcp.description,
             readOnly: tool.mcp.readOnly,
             enabled: isToolEnabled(settings, server.name, t.name),
-            allowed: isToolAllowed(
-              settings,
-              server.name,
-              t.name,
-              server.options?.autoApprove,
-              t.annotations?.destructiveHint === true,
-            ),
+            allowed: isToolAllowed(settings, {
+              server: server.name,
+              tool: t.name,
+              autoApprove: server.options?.autoApprove,
+              destructive: t.annotations?.destructiveHint === true,
+            }),
           }
         }),
       }

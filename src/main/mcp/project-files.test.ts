@@ -35,7 +35,7 @@ function write(root: string, rel: string, text: string): void {
 }
 
 const stdio = (command: string, args: string[], extra: Record<string, unknown> = {}) => ({
-  spec: { command, args, env: {}, ...extra },
+  spec: { command, args, env: {}, sandbox: true, ...extra },
 })
 
 describe('projectServerFiles', () => {
@@ -62,7 +62,7 @@ describe('projectServerFiles', () => {
         stdio('./node_modules/.bin/srv', []),
         stdio('npx', ['-y', '@acme/mcp@1.2.0']),
         stdio('node', ['linked.js', path.join(outside, 'elsewhere.js')]),
-        { spec: { url: 'http://127.0.0.1:1/mcp' } },
+        { spec: { url: 'http://127.0.0.1:1/mcp', headers: {} } },
       ],
       repo,
       'f'.repeat(64),

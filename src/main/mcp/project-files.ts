@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { isInside } from '../sandboxing/secrets-mask'
+import { isStdio, type HttpServerConfig, type StdioServerConfig } from './config-entry'
 
 /*
  * What approving a project's `.mcp.json` covers. Its text alone is not enough: `sh
@@ -20,13 +21,6 @@ import { isInside } from '../sandboxing/secrets-mask'
  * for a server whose code the agent may edit (docs/mcp.md).
  */
 
-interface StdioSpec {
-  command: string
-  args: string[]
-  cwd?: string
-  env?: Record<string, string>
-}
-
 /** Project-relative path → `sha256:HEX`, `missing`, or for a huge package folder `stat:HEX`. */
 export type FileDigests = Record<string, string>
 
@@ -39,7 +33,7 @@ const LOOKS_LIKE_FILE = /\.[A-Za-z][A-Za-z0-9]{0,7}$/
 
 /** The covered files of every project stdio server, plus `.mcp.json` itself (`textHash`). */
 export function projectServerFiles(
-  servers: ReadonlyArray<{ spec: object }>,
+  servers: ReadonlyArray<{ spec: StdioServerConfig | HttpServerConfig }>,
   repo: string,
   textHash: string,
   env: NodeJS.ProcessEnv = process.env,
@@ -47,8 +41,8 @@ export function projectServerFiles(
   const root = realOrSelf(repo)
   const out: FileDigests = { '.mcp.json': `sha256:${textHash}` }
   for (const { spec } of servers) {
-    if (!('command' in spec)) continue
-    const { command, args, cwd: ownCwd, env: own } = spec as StdioSpec
+    if (!isStdio(spec)) continue
+    const { command, args, cwd: ownCwd, env: own } = spec
     const cwd = ownCwd ? path.resolve(root, ownCwd) : root
     // A project's `env` may set PATH itself (its values are taken literally, ./launch.ts).
     const searchPath = own?.PATH ?? env.PATH ?? ''

@@ -32,36 +32,53 @@ describe('serverFileBinds', () => {
   it("binds back the package around a server's script, read-only, from an absolute or relative path", () => {
     const { base, pkg, project, home } = layout()
     const script = path.join(pkg, 'dist', 'server.js')
-    expect(serverFileBinds('node', [script, '--stdio'], project, project, home)).toEqual([
+    expect(serverFileBinds({ command: 'node', args: [script, '--stdio'] }, project, project, home)).toEqual([
       '--ro-bind',
       pkg,
       pkg,
     ])
-    expect(serverFileBinds('node', ['../srv/dist/server.js'], project, project, home)).toEqual([
+    expect(
+      serverFileBinds({ command: 'node', args: ['../srv/dist/server.js'] }, project, project, home),
+    ).toEqual(['--ro-bind', pkg, pkg])
+    expect(serverFileBinds({ command: script, args: [] }, base, project, home)).toEqual([
       '--ro-bind',
       pkg,
       pkg,
     ])
-    expect(serverFileBinds(script, [], base, project, home)).toEqual(['--ro-bind', pkg, pkg])
   })
 
   it('binds nothing for a program on PATH, a file in the project, or one that does not exist', () => {
     const { pkg, project, home } = layout()
-    expect(serverFileBinds('npx', ['-y', '@scope/server'], project, project, home)).toEqual([])
-    expect(serverFileBinds('node', ['tool.js', './tool.js'], project, project, home)).toEqual([])
-    expect(serverFileBinds('node', [path.join(pkg, 'missing.js')], project, project, home)).toEqual([])
+    expect(
+      serverFileBinds({ command: 'npx', args: ['-y', '@scope/server'] }, project, project, home),
+    ).toEqual([])
+    expect(
+      serverFileBinds({ command: 'node', args: ['tool.js', './tool.js'] }, project, project, home),
+    ).toEqual([])
+    expect(
+      serverFileBinds({ command: 'node', args: [path.join(pkg, 'missing.js')] }, project, project, home),
+    ).toEqual([])
   })
 
   it('never binds the home folder, a credential folder, or a folder around the project', () => {
     const { base, project, home } = layout()
     // ~/package.json would make the home itself the package root.
-    expect(serverFileBinds('node', [path.join(home, 'loose.js')], project, project, home)).toEqual([])
-    expect(serverFileBinds('node', [path.join(home, '.aws', 'server.js')], project, project, home)).toEqual(
-      [],
-    )
+    expect(
+      serverFileBinds({ command: 'node', args: [path.join(home, 'loose.js')] }, project, project, home),
+    ).toEqual([])
+    expect(
+      serverFileBinds(
+        { command: 'node', args: [path.join(home, '.aws', 'server.js')] },
+        project,
+        project,
+        home,
+      ),
+    ).toEqual([])
     // A package root that holds the project would turn the writable project read-only.
     fs.writeFileSync(path.join(base, 'package.json'), '{}')
     fs.writeFileSync(path.join(base, 'run.js'), '')
-    expect(serverFileBinds('node', [path.join(base, 'run.js')], project, project, home)).toEqual([])
+    expect(
+      serverFileBinds({ command: 'node', args: [path.join(base, 'run.js')] }, project, project, home),
+    ).toEqual([])
   })
 })

@@ -14,8 +14,7 @@ import { HOME_CREDENTIALS, isInside } from '../sandboxing/secrets-mask'
 
 /** `--ro-bind` arguments for the files a sandboxed server names, to append after the sandbox's own. */
 export function serverFileBinds(
-  command: string,
-  args: readonly string[],
+  { command, args }: { command: string; args: readonly string[] },
   cwd: string,
   project: string,
   home: string = os.homedir(),

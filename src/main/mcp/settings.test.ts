@@ -7,10 +7,12 @@ describe('MCP settings and the servers’ hints', () => {
   const settings = mcpSettingsSchema.parse({ allowedServers: ['gh'], allowedTools: ['gh/delete_repo'] })
 
   it('a server-wide allow does not cover a tool the server marks destructive; allowing it by name does', () => {
-    expect(isToolAllowed(settings, 'gh', 'list_issues')).toBe(true)
-    expect(isToolAllowed(settings, 'gh', 'close_issue', [], true)).toBe(false)
-    expect(isToolAllowed(settings, 'gh', 'delete_repo', [], true)).toBe(true)
-    expect(isToolAllowed(settings, 'other', 'wipe', ['wipe'], true)).toBe(true)
+    expect(isToolAllowed(settings, { server: 'gh', tool: 'list_issues' })).toBe(true)
+    expect(isToolAllowed(settings, { server: 'gh', tool: 'close_issue', destructive: true })).toBe(false)
+    expect(isToolAllowed(settings, { server: 'gh', tool: 'delete_repo', destructive: true })).toBe(true)
+    expect(
+      isToolAllowed(settings, { server: 'other', tool: 'wipe', autoApprove: ['wipe'], destructive: true }),
+    ).toBe(true)
   })
 
   it('an entry off in its file stays off until the user turns it on; the user’s off wins', () => {

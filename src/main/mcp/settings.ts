@@ -52,14 +52,19 @@ export function isToolEnabled(s: McpSettings, server: string, tool: string): boo
   return !s.disabledTools.includes(toolKey(server, tool))
 }
 
+/** A server's tool as `auto-edit` asks about it. */
+export interface ToolAsked {
+  server: string
+  tool: string
+  /** The entry's `autoApprove` list. */
+  autoApprove?: readonly string[]
+  /** The server marks the tool destructive. */
+  destructive?: boolean
+}
+
 /** What `auto-edit` may run without asking: the whole server, or this tool (settings, or the entry's `autoApprove`). */
-export function isToolAllowed(
-  s: McpSettings,
-  server: string,
-  tool: string,
-  autoApprove: readonly string[] = [],
-  destructive = false,
-): boolean {
+export function isToolAllowed(s: McpSettings, call: ToolAsked): boolean {
+  const { server, tool, autoApprove = [], destructive = false } = call
   // A tool the server marks destructive is not covered by allowing the whole server: only by name.
   if (s.allowedTools.includes(toolKey(server, tool)) || autoApprove.includes(tool)) return true
   return s.allowedServers.includes(server) && !destructive

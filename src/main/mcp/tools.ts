@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { ActionTool, ToolDefinition, ToolResult } from '../tools/types'
 import { convertResult, type ConvertedResult, type McpCallResult } from './results'
+import { isRecord } from '../../shared/records'
 
 /*
  * An MCP server's tool as a Stepwise tool: named `mcp__SERVER__TOOL` (Claude Code's
@@ -110,7 +111,7 @@ export function mcpTool(server: string, info: McpToolInfo, caller: McpCaller): M
       return { ok: true, summary: describeCall(server, info.name, input), verdict: 'ask', data: input }
     },
     async execute(plan, ctx, io): Promise<ToolResult> {
-      const converted = await call(plan.data as Record<string, unknown>, {
+      const converted = await call(isRecord(plan.data) ? plan.data : {}, {
         signal: ctx.signal,
         onProgress: (p) => io.onOutput('stdout', progressLine(p)),
       })

@@ -53,9 +53,9 @@ function lineFor(effect: Effect, value: string): string {
   if (effect.kind !== 'shell' && effect.kind !== 'program' && effect.kind !== 'words') return value
   let line = effect.kind === 'program' ? quote(value) : value
   // Words the program adds (file names, a host): any words, as `"$@"` stands for.
-  if ('args' in effect && effect.args) line = `${line} "$@"`
+  if (effect.args) line = `${line} "$@"`
   // The program's data on its stdin: a shell or interpreter there runs the data.
-  if ('stdin' in effect && effect.stdin) line = `true | (${line})`
+  if (effect.stdin) line = `true | (${line})`
   return line
 }
 

@@ -2,16 +2,14 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { secretInodes, sharesSecretInode } from '../containment/secret-links'
-import { repoDirs } from './git-history'
 import {
-  HOME_CREDENTIALS,
   SYSTEM_SECRETS,
   findProjectSecrets,
   type ProjectSecrets,
   hiddenByHost,
-  isHomeCredential,
-  isInside,
-} from './secrets-mask'
+} from '../containment/project-secrets'
+import { repoDirs } from './git-history'
+import { HOME_CREDENTIALS, isHomeCredential, isInside } from './secrets-mask'
 
 /*
  * The command sandbox (docs/sandbox.md#commands) with bubblewrap. Confinement that root cannot

@@ -1,8 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { z } from 'zod'
 import { openSafeGit } from '../git/git-safe'
 import { isSecretName } from '../containment/denylist'
-import { loadHistoryVerdict, saveHistoryVerdict } from './secrets-scan-state'
+import { loadHistoryVerdict, saveHistoryVerdict } from '../containment/secrets-scan-state'
 
 /** Templates committed on purpose; they hold no secret (the command policy's check of HEAD skips them too). */
 export const SECRET_TEMPLATE = /^\.env\.(example|sample|template|dist|defaults?)$/
@@ -46,6 +47,13 @@ export interface HiddenHistory {
   /** Why, for the command's notes. */
   why: string
 }
+
+/** A verdict as an earlier process saved it (containment/secrets-scan-state.ts). */
+const hiddenHistorySchema: z.ZodType<HiddenHistory> = z.object({
+  objects: z.string(),
+  files: z.array(z.string()),
+  why: z.string(),
+})
 
 /** A history listing that takes longer is given up, and the objects are hidden unchecked. */
 export const MAX_HISTORY_MS = 20_000
@@ -114,15 +122,7 @@ async function checkHistory(
 }
 
 function savedVerdict(gitPath: string, fingerprint: string): HiddenHistory | null | undefined {
-  const saved = loadHistoryVerdict<HiddenHistory | null>(gitPath, fingerprint)?.hidden
-  if (saved === null) return null
-  const ok =
-    saved &&
-    typeof saved.objects === 'string' &&
-    typeof saved.why === 'string' &&
-    Array.isArray(saved.files) &&
-    saved.files.every((f) => typeof f === 'string')
-  return ok ? saved : undefined
+  return loadHistoryVerdict(gitPath, fingerprint, hiddenHistorySchema.nullable())?.hidden
 }
 
 /** Stats of what changes when refs, reflogs, the stash or the index do: no git process needed. */

@@ -6,7 +6,8 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { MAX_PROJECT_MOUNTS, bwrapArgs } from './bwrap'
 import { runCommand } from './runner'
 import { sandboxStatus } from './sandbox-probe'
-import { findProjectSecrets, setSecretsTracking } from './secrets-mask'
+import { findProjectSecrets } from '../containment/project-secrets'
+import { setSecretsTracking } from './secrets-mask'
 
 /*
  * What the command sandbox does at its limits: a tree too big to walk whole, and more

@@ -173,9 +173,9 @@ function judge(out: string, flags: { userns: boolean; disableNestedUserns: boole
     secretsMasked: /^env=0$/m.test(out),
     gitReadOnly: /^git=readonly$/m.test(out),
   }
-  const missing = (Object.keys(g) as (keyof SandboxGuarantees)[]).filter(
-    (k) => !g[k] && !(k === 'userNamespace' && process.getuid?.() === 0 && !flags.userns),
-  )
+  const missing = Object.entries(g)
+    .filter(([k, held]) => !held && !(k === 'userNamespace' && process.getuid?.() === 0 && !flags.userns))
+    .map(([k]) => k)
   const held = [
     g.userNamespace ? 'user namespace' : 'no user namespace (root, every capability dropped)',
     g.capabilitiesDropped && 'capabilities dropped',

@@ -2,13 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
-import {
-  TRACK_MIN_DIRS,
-  findProjectSecrets,
-  lastRefresh,
-  refreshProjectSecrets,
-  setSecretsTracking,
-} from './secrets-mask'
+import { findProjectSecrets } from '../containment/project-secrets'
+import { TRACK_MIN_DIRS, lastRefresh, refreshProjectSecrets, setSecretsTracking } from './secrets-mask'
 
 /** A tree with enough folders for the tracker to be used: d0/s0 … d{n}/s{m}. */
 function tree(dirs: number): string {

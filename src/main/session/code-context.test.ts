@@ -32,7 +32,7 @@ describe('prepareCodeContext', () => {
       const sandbox = await createSandbox(project(120))
       const seen: BuildProgress[] = []
       const stopListening = onIndexProgress((root, p) => root === sandbox.root && seen.push(p))
-      const code = await prepareCodeContext(store, sandbox, provider, undefined, { waitMs: 0 })
+      const code = await prepareCodeContext(store, sandbox, provider, { waitMs: 0 })
       expect(code.repoMap?.text).toMatch(
         /Partial map: the code index is still being built in the background \(\d+/,
       )
@@ -42,7 +42,7 @@ describe('prepareCodeContext', () => {
       expect(stopped?.aborted).toBe(true)
 
       // The next session finishes the build within its wait and gets the whole map.
-      const next = await prepareCodeContext(store, sandbox, provider, undefined, { waitMs: 60_000 })
+      const next = await prepareCodeContext(store, sandbox, provider, { waitMs: 60_000 })
       const report = await next.indexing
       expect(report).toMatchObject({ files: 120, aborted: false })
       expect(next.repoMap?.text).not.toMatch(/Partial map/)
@@ -55,7 +55,7 @@ describe('prepareCodeContext', () => {
       // build only checks the stored files against the disk.
       const store2 = openStore(path.dirname(store.path))
       try {
-        const warm = await prepareCodeContext(store2, sandbox, provider, undefined, { waitMs: 0 })
+        const warm = await prepareCodeContext(store2, sandbox, provider, { waitMs: 0 })
         expect(warm.repoMap?.text).not.toMatch(/Partial map/)
         expect(warm.repoMap?.files).toBe(next.repoMap?.files)
         expect(warm.repoMap?.text).toBe(next.repoMap?.text)

@@ -14,6 +14,7 @@ import { watchIndex, type IndexWatcher } from '../index/watch'
 import type { ModelProvider } from '../providers/types'
 import type { Sandbox } from '../containment/types'
 import type { Store } from '../store/types'
+import { errorMessage } from '../../shared/errors'
 
 /**
  * The code side of a session's context (issue: code intelligence): the project's
@@ -99,8 +100,9 @@ export async function prepareCodeContext(
   store: Store,
   sandbox: Sandbox,
   provider: ModelProvider,
-  signal?: AbortSignal,
   opts: {
+    /** Stops the index's build (what was indexed is kept). */
+    signal?: AbortSignal
     waitMs?: number
     /** The project's files, vouched for (see CodeIndex.build): a finished index's check uses them. */
     listing?: () => Promise<VouchedListing | undefined>
@@ -108,6 +110,7 @@ export async function prepareCodeContext(
     firstBaseline?: boolean
   } = {},
 ): Promise<CodeContext> {
+  const { signal } = opts
   const notices: string[] = []
   let index: CodeIndex | undefined
   // Stopped with the session's watcher (or the caller's signal); what was indexed is kept.
@@ -146,9 +149,7 @@ export async function prepareCodeContext(
     }
   } catch (err) {
     // Without an index the code tools say so and everything else works.
-    notices.push(
-      `The code index could not be built (${(err as Error).message}); the code tools are unavailable.`,
-    )
+    notices.push(`The code index could not be built (${errorMessage(err)}); the code tools are unavailable.`)
     index = undefined
   }
   let repoMap: RepoMap | undefined

@@ -57,7 +57,7 @@ export async function compactSession(
   const sandbox = await createSandbox(setup.repo)
   const provider = setup.providerOverride ?? createProvider(setup.provider)
   // The request as the next turn would send it, so the figures match the context meter.
-  const code = await prepareCodeContext(store, sandbox, provider, signal)
+  const code = await prepareCodeContext(store, sandbox, provider, { signal })
   const system = buildSystemPrompt(sandbox.root, { extra: code.repoMap?.text })
   const window = new ModelWindow(
     provider,

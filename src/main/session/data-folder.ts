@@ -1,6 +1,6 @@
 import path from 'node:path'
-import { hideFromCommands } from '../sandboxing/secrets-mask'
-import { keepSecretsScansIn } from '../sandboxing/secrets-scan-state'
+import { hideFromCommands } from '../containment/project-secrets'
+import { keepSecretsScansIn } from '../containment/secrets-scan-state'
 import { keepTempJournalIn } from '../containment/temp-files'
 import type { Store } from '../store/types'
 

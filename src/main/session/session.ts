@@ -304,7 +304,7 @@ function prepareContext(
   listing?: () => Promise<ReturnType<Snapshotter['lastListing']>>,
   firstBaseline = false,
 ): Promise<Prepared> {
-  return prepareCodeContext(store, sandbox, provider, undefined, { listing, firstBaseline }).then((code) => {
+  return prepareCodeContext(store, sandbox, provider, { listing, firstBaseline }).then((code) => {
     // A partial map (a big tree's index still building) gets the outline of the whole tree, from
     // the listing the baseline took: the first request never goes without the project's shape.
     const snapshotter = snapshotterFor(store, sandbox)

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { IGNORE_FILE_NAMES, type ListingState } from './listingCache'
-import { bytesOf, float64s, readFlatFile, writeFlatFile } from './flatFile'
+import { bytesOf, float64s, readFlatFile, writeFlatFile } from '../store/flatFile'
 import { STAT_FIELDS } from './statFiles'
 
 /**

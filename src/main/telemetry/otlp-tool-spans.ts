@@ -3,6 +3,7 @@ import { spanIdFor } from './otlp-ids'
 import type { SpanMappingOptions } from './otlp-attributes'
 import { toolContent } from './otlp-content'
 import type { OpenSpan, SpanTree } from './otlp-span-tree'
+import { isRecord } from '../../shared/records'
 
 /**
  * The tools' side of a trace: an `execute_tool` span per tool call, from its start to
@@ -53,8 +54,7 @@ export function createToolSpans(tree: SpanTree, opts: SpanMappingOptions): ToolS
   return {
     started(e) {
       const parent = tree.ensureTurn(e)
-      const args = e.args as Record<string, unknown> | null
-      const path = args && typeof args === 'object' && typeof args.path === 'string' ? args.path : undefined
+      const path = isRecord(e.args) && typeof e.args.path === 'string' ? e.args.path : undefined
       const span = tree.open({
         spanId: spanIdFor(tree.sessionId, 'tool', e.seq),
         parentSpanId: parent.spanId,

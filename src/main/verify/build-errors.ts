@@ -32,17 +32,17 @@ export function parseDiagnostics(output: string, root?: string): Diagnostic[] {
     const line = lines[i]
     let m = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+: .*)$/.exec(line)
     if (m) {
-      add({ file: m[1], line: +m[2], column: +m[3], severity: m[4] as 'error', message: m[5] })
+      add({ file: m[1], line: +m[2], column: +m[3], severity: severityOf(m[4]), message: m[5] })
       continue
     }
     m = /^(.+?):(\d+):(\d+) - (error|warning) (TS\d+: .*)$/.exec(line)
     if (m) {
-      add({ file: m[1], line: +m[2], column: +m[3], severity: m[4] as 'error', message: m[5] })
+      add({ file: m[1], line: +m[2], column: +m[3], severity: severityOf(m[4]), message: m[5] })
       continue
     }
     m = /^([^\s:][^:]*):(\d+):(\d+): (?:fatal )?(error|warning): (.*)$/.exec(line)
     if (m) {
-      add({ file: m[1], line: +m[2], column: +m[3], severity: m[4] as 'error', message: m[5] })
+      add({ file: m[1], line: +m[2], column: +m[3], severity: severityOf(m[4]), message: m[5] })
       continue
     }
     m = /^(\.?\/?[\w./-]+\.go):(\d+):(\d+): (.*)$/.exec(line)
@@ -61,7 +61,7 @@ export function parseDiagnostics(output: string, root?: string): Diagnostic[] {
           file: where[1],
           line: +where[2],
           column: +where[3],
-          severity: m[1] as 'error',
+          severity: severityOf(m[1]),
           message: `${m[1]}${m[2] ?? ''}: ${m[3]}`,
         })
       continue
@@ -77,7 +77,7 @@ export function parseDiagnostics(output: string, root?: string): Diagnostic[] {
         file: eslintFile,
         line: +m[1],
         column: +m[2],
-        severity: m[3] as 'error',
+        severity: severityOf(m[3]),
         message: m[5] ? `${m[4]} (${m[5]})` : m[4],
       })
       continue
@@ -92,4 +92,9 @@ export function formatDiagnostic(d: Diagnostic): string {
   const where = d.line ? `${d.file}:${d.line}${d.column ? `:${d.column}` : ''}` : d.file
   const message = d.message.startsWith(d.severity) ? d.message : `${d.severity} ${d.message}`
   return `${where}: ${message}`
+}
+
+/** The severity a compiler or linter printed (`error`, `fatal error`, `warning`). */
+function severityOf(word: string): 'error' | 'warning' {
+  return word === 'warning' ? 'warning' : 'error'
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -62,12 +63,18 @@ const exists = (root: string, file: string) => fs.existsSync(path.join(root, fil
 
 const NPM_DEFAULT_TEST = /no test specified/
 
+/** The fields of package.json read here; a field of another type counts as absent. */
+const packageJson = z.object({
+  scripts: z.record(z.string(), z.string()).optional().catch(undefined),
+  packageManager: z.string().optional().catch(undefined),
+})
+
 function fromPackageJson(root: string): ProjectCommands {
   const text = read(root, 'package.json')
   if (text === null) return {}
-  let pkg: { scripts?: Record<string, string>; packageManager?: string }
+  let pkg
   try {
-    pkg = JSON.parse(text) as typeof pkg
+    pkg = packageJson.parse(JSON.parse(text))
   } catch {
     return {}
   }

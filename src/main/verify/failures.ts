@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import path from 'node:path'
 import type { RunnerKind } from './detect'
 
@@ -73,31 +74,39 @@ export function parseTestOutput(kind: RunnerKind, output: string, root?: string)
 
 // ── JSON reports (vitest --reporter=json, jest --json: the same shape) ───────
 
-interface JsonAssertion {
-  ancestorTitles?: string[]
-  title?: string
-  fullName?: string
-  status?: string
-  failureMessages?: string[]
-  location?: { line?: number } | null
-}
+const jsonAssertion = z.object({
+  ancestorTitles: z.array(z.string()).optional(),
+  title: z.string().optional(),
+  fullName: z.string().optional(),
+  status: z.string().optional(),
+  failureMessages: z.array(z.string()).optional(),
+  location: z.object({ line: z.number().optional() }).nullish(),
+})
 
-interface JsonReport {
-  numPassedTests?: number
-  numFailedTests?: number
-  numPendingTests?: number
-  numTodoTests?: number
-  testResults?: { name?: string; message?: string; assertionResults?: JsonAssertion[] }[]
-}
+/** What the reports hold that we read; anything else in them is left alone. */
+const jsonReport = z.object({
+  numPassedTests: z.number().optional(),
+  numFailedTests: z.number().optional(),
+  numPendingTests: z.number().optional(),
+  numTodoTests: z.number().optional(),
+  testResults: z.array(
+    z.object({
+      name: z.string().optional(),
+      message: z.string().optional(),
+      assertionResults: z.array(jsonAssertion).optional(),
+    }),
+  ),
+})
 
 export function parseJsonReport(json: string, root?: string): TestReport | null {
-  let report: JsonReport
+  let parsed
   try {
-    report = JSON.parse(json) as JsonReport
+    parsed = jsonReport.safeParse(JSON.parse(json))
   } catch {
     return null
   }
-  if (typeof report !== 'object' || report === null || !Array.isArray(report.testResults)) return null
+  if (!parsed.success) return null
+  const report = parsed.data
   const failures: TestFailure[] = []
   for (const file of report.testResults) {
     const abs = file.name ?? ''

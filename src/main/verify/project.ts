@@ -59,6 +59,11 @@ export interface PreparedRun {
 
 let reportCounter = 0
 
+/** True when a command was found (the other answer says why none was). */
+export function isPrepared(run: PreparedRun | { error: string }): run is PreparedRun {
+  return !Object.hasOwn(run, 'error')
+}
+
 export function prepareTests(
   root: string,
   opts: { path?: string; filter?: string } = {},

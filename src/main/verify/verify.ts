@@ -4,6 +4,7 @@ import { checkCommand } from '../policy/policy'
 import { unconfinedCommandProblem } from '../sandboxing/sandbox-probe'
 import { settingsOf } from '../sandboxing/settings'
 import {
+  isPrepared,
   prepareBuild,
   prepareTests,
   runBuildLike,
@@ -69,12 +70,12 @@ export async function verifyProject(ctx: ProjectContext, opts: VerifyOptions = {
   const result: VerifyResult = { passed: false, failures }
   const build = prepareBuild(ctx.root)
   const tests = prepareTests(ctx.root)
-  if ('error' in build && 'error' in tests) {
+  if (!isPrepared(build) && !isPrepared(tests)) {
     return { passed: true, failures, note: 'No build or test command was found, so nothing was verified.' }
   }
   const timeoutS = settingsOf(ctx).buildTimeoutS
 
-  if (!('error' in build)) {
+  if (isPrepared(build)) {
     const refused = await refusal(build, ctx)
     if (refused) return { ...result, failures: [`build: ${refused}`] }
     const outcome = await runBuildLike(ctx, build, opts)
@@ -94,7 +95,7 @@ export async function verifyProject(ctx: ProjectContext, opts: VerifyOptions = {
     }
   }
 
-  if (!('error' in tests)) {
+  if (isPrepared(tests)) {
     const refused = await refusal(tests, ctx)
     if (refused) return { ...result, failures: [`tests: ${refused}`] }
     const outcome = await runTests(ctx, tests, opts)

@@ -9,6 +9,7 @@ import { systemOpener } from '../../mcp/oauth/opener'
 import { cliMcpManager, mcpConfigOption } from './mcp-start'
 import { dataDirOption, openCliStore } from './session-store'
 import { inertDeep, inertText } from '../../../shared/terminalText'
+import { errorMessage } from '../../../shared/errors'
 
 /*
  * `stepwise mcp list [--json]` and `stepwise mcp approve|reject` for a project's `.mcp.json`,
@@ -37,7 +38,7 @@ async function withCliMcp(
   try {
     return await run(manager)
   } catch (err) {
-    process.stderr.write(`stepwise: ${inertText((err as Error).message)}
+    process.stderr.write(`stepwise: ${inertText(errorMessage(err))}
 `)
     return EXIT.failed
   } finally {

@@ -2,6 +2,7 @@ import { ruleLabel } from '../../../shared/approval-rules'
 import pc from 'picocolors'
 import type { StepwiseEvent } from '../../../shared/protocol'
 import { inertDeep } from '../../../shared/terminalText'
+import { isRecord } from '../../../shared/records'
 
 /** Output of `stepwise edit`: JSON lines, or a human view with a spinner on a TTY. */
 export interface EventRenderer {
@@ -50,8 +51,9 @@ class Spinner {
 
 /** A short, single-line view of a tool's arguments: the path, query or command it works on. */
 export function summarizeArgs(args: unknown): string {
-  if (args === null || typeof args !== 'object') return typeof args === 'string' ? truncate(args, 60) : ''
-  const a = args as Record<string, unknown>
+  if (typeof args === 'string') return truncate(args, 60)
+  if (!isRecord(args)) return ''
+  const a = args
   for (const key of ['path', 'query', 'command', 'prefix', 'glob', 'ref', 'symbol', 'message']) {
     if (typeof a[key] === 'string' && a[key]) {
       let text = truncate(String(a[key]), 70)

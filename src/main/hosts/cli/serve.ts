@@ -22,6 +22,7 @@ import { mcpConfigOption } from './mcp-start'
 import { UsageError } from './exit-codes'
 import { onStopSignals } from './signals'
 import { providerIds } from '../../../shared/providers'
+import { errorMessage } from '../../../shared/errors'
 
 /*
  * `stepwise serve`: the app's renderer and core in a browser, over a WebSocket on
@@ -127,7 +128,7 @@ export async function runServe(opts: ServeOptions): Promise<number> {
   } catch (err) {
     await service.close()
     store.close()
-    throw new UsageError((err as Error).message)
+    throw new UsageError(errorMessage(err))
   }
   process.stdout.write(`${host.url}\n`)
   if (opts.allowRemote && !['127.0.0.1', 'localhost', '::1'].includes(opts.host))

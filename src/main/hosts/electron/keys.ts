@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { safeStorage } from 'electron'
+import { z } from 'zod'
 import type { ProviderId } from '../../../shared/protocol'
 import type { KeyStore } from '../../service/context'
 import { providerDescriptor } from '../../../shared/providers'
@@ -10,11 +11,15 @@ import { providerDescriptor } from '../../../shared/providers'
 
 const FILE = 'keys.enc.json'
 
+/** The file's shape: each provider's sealed key, base64. */
+const savedKeys = z.record(z.string(), z.string())
+
 export function safeStorageKeys(dataDir: string, env: NodeJS.ProcessEnv = process.env): KeyStore {
   const file = path.join(dataDir, FILE)
   const read = (): Record<string, string> => {
     try {
-      return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>
+      const parsed = savedKeys.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')))
+      return parsed.success ? parsed.data : {}
     } catch {
       return {}
     }

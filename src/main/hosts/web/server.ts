@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import type { CoreService } from '../../service/types'
 import { contentSecurityPolicy } from './csp'
@@ -81,7 +80,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   const server = createServer()
   await listen(server, port, host)
-  const bound = (server.address() as AddressInfo).port
+  const address = server.address()
+  if (address === null || typeof address === 'string')
+    throw new Error(`The web server is not listening on a TCP port (${address}).`)
+  const bound = address.port
 
   const guard = createGuard({ host, port: bound, token })
   const files = createStaticFiles({

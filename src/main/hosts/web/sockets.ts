@@ -10,7 +10,8 @@ import {
   CLOSE_TOO_FAR_BEHIND,
   parseClientRequest,
   WS_PATH,
-  type ServerMessage,
+  type ServerPush,
+  type ServerReply,
 } from '../../../shared/protocol/wire'
 
 // The WebSocket half of the web host (protocol in shared/protocol/wire.ts). Upgrades are checked here (Host,
@@ -50,27 +51,39 @@ function serveSocket(socket: WebSocket, service: CoreService): void {
     socket.close(code, reason)
   }
 
-  const send = (message: ServerMessage): void => {
-    if (!open || socket.readyState !== WebSocket.OPEN) return
-    let text: string
-    try {
-      text = JSON.stringify(message)
-    } catch (error) {
-      if ('reply' in message) {
-        text = JSON.stringify({
-          id: message.id,
-          reply: { ok: false, error: `The reply could not be encoded: ${errorText(error)}` },
-        })
-      } else {
-        // An event the client cannot get: hang up so it reconnects and refetches, rather than lose it.
-        console.error('[stepwise] could not encode an event for a WebSocket client', error)
-        return hangUp(CLOSE_INTERNAL_ERROR, 'An event could not be encoded; reconnect and refetch.')
-      }
-    }
+  const canSend = (): boolean => open && socket.readyState === WebSocket.OPEN
+  const sendText = (text: string): void => {
     socket.send(text)
     if (socket.bufferedAmount > BACKPRESSURE_LIMIT) {
       hangUp(CLOSE_TOO_FAR_BEHIND, 'Too far behind on events; reconnect and refetch.')
     }
+  }
+
+  const send = (message: ServerReply): void => {
+    if (!canSend()) return
+    let text: string
+    try {
+      text = JSON.stringify(message)
+    } catch (error) {
+      text = JSON.stringify({
+        id: message.id,
+        reply: { ok: false, error: `The reply could not be encoded: ${errorText(error)}` },
+      })
+    }
+    sendText(text)
+  }
+
+  const push = (message: ServerPush): void => {
+    if (!canSend()) return
+    let text: string
+    try {
+      text = JSON.stringify(message)
+    } catch (error) {
+      // An event the client cannot get: hang up so it reconnects and refetches, rather than lose it.
+      console.error('[stepwise] could not encode an event for a WebSocket client', error)
+      return hangUp(CLOSE_INTERNAL_ERROR, 'An event could not be encoded; reconnect and refetch.')
+    }
+    sendText(text)
   }
 
   const onFrame = async (data: RawData, isBinary: boolean): Promise<void> => {
@@ -95,7 +108,7 @@ function serveSocket(socket: WebSocket, service: CoreService): void {
   })
   // A protocol error on the wire: `ws` closes the socket and emits 'close' next.
   socket.on('error', () => undefined)
-  subscription.unsubscribe = service.subscribe((message) => send({ message }))
+  subscription.unsubscribe = service.subscribe((message) => push({ message }))
 }
 
 export function attachWebSockets(

@@ -97,7 +97,7 @@ export function rawGet(
   })
 }
 
-export type SocketOutcome = { socket: WebSocket } | { status: number }
+export type SocketOutcome = { opened: true; socket: WebSocket } | { opened: false; status: number }
 
 /** Opens a WebSocket; resolves with the socket, or with the HTTP status that refused it. */
 export function openSocket(
@@ -106,9 +106,9 @@ export function openSocket(
 ): Promise<SocketOutcome> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { origin: options.origin, headers: options.headers })
-    socket.once('open', () => resolve({ socket }))
+    socket.once('open', () => resolve({ opened: true, socket }))
     socket.once('unexpected-response', (_req, res) => {
-      resolve({ status: res.statusCode ?? 0 })
+      resolve({ opened: false, status: res.statusCode ?? 0 })
       res.resume()
       socket.terminate()
     })
@@ -119,7 +119,7 @@ export function openSocket(
 /** Opens a WebSocket that must be accepted. */
 export async function connect(url: string, origin: string): Promise<WebSocket> {
   const outcome = await openSocket(url, { origin })
-  if (!('socket' in outcome)) throw new Error(`The upgrade was refused with ${outcome.status}`)
+  if (!outcome.opened) throw new Error(`The upgrade was refused with ${outcome.status}`)
   return outcome.socket
 }
 

@@ -4,7 +4,7 @@ import type { OAuthConfig } from '../config-entry'
 import { expandEnv } from '../launch'
 import { startLoopback, type Loopback } from './loopback'
 import { McpOAuthProvider } from './provider'
-import type { OAuthStore } from './store'
+import { registeredRedirects, type OAuthStore } from './store'
 
 /*
  * Sign-in for one HTTP server's connection: which OAuth provider its transport gets, and what
@@ -62,9 +62,7 @@ export class ServerAuth {
     if (!open && !oauth && !stored?.tokens) return undefined
     let interaction
     if (open && oauth?.grantType !== 'client_credentials') {
-      this.loopback = await this.openLoopback(
-        (stored?.client as { redirect_uris?: string[] } | undefined)?.redirect_uris,
-      )
+      this.loopback = await this.openLoopback(registeredRedirects(stored?.client))
       interaction = { loopback: this.loopback, open: (u: URL) => open(u, this.config.name) }
     }
     this.provider = new McpOAuthProvider(

@@ -1,5 +1,4 @@
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 
 /*
  * The sign-in callback (RFC 8252 §7.3): a one-shot HTTP server on 127.0.0.1 that takes the
@@ -77,7 +76,10 @@ export async function startLoopback(port = 0): Promise<Loopback> {
     server.listen(port, '127.0.0.1', resolve)
   })
   server.unref()
-  const actual = (server.address() as AddressInfo).port
+  const address = server.address()
+  if (address === null || typeof address === 'string')
+    throw new Error(`The sign-in callback server is not listening on a TCP port (${address}).`)
+  const actual = address.port
   return {
     redirectUrl: `http://127.0.0.1:${actual}/callback`,
     code(state, timeoutMs = 5 * 60_000) {

@@ -14,7 +14,8 @@ import type {
 import type { OAuthConfig } from '../config-entry'
 import { NeedsSignIn } from '../sign-in-errors'
 import type { Loopback } from './loopback'
-import type { OAuthRecord, OAuthStore } from './store'
+import { registeredRedirects, type OAuthRecord, type OAuthStore } from './store'
+import { errorMessage } from '../../../shared/errors'
 
 /*
  * Stepwise's side of the MCP authorization spec, on the SDK's OAuth flow (client/auth.js does
@@ -58,7 +59,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
     private readonly defaultClientMetadataUrl?: string,
   ) {
     this.draft = structuredClone(store.get(server, url) ?? { url })
-    const registered = (this.draft.client as { redirect_uris?: string[] } | undefined)?.redirect_uris
+    const registered = registeredRedirects(this.draft.client)
     // A dynamic registration for another callback port cannot take this one's answer: register again.
     if (
       interaction &&
@@ -72,7 +73,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
       try {
         this.privateKey = fs.readFileSync(oauth.privateKeyFile, 'utf8')
       } catch (err) {
-        throw new Error(`"oauth": "privateKeyFile" cannot be read (${(err as Error).message}).`, {
+        throw new Error(`"oauth": "privateKeyFile" cannot be read (${errorMessage(err)}).`, {
           cause: err,
         })
       }
@@ -94,7 +95,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   get redirectUrl(): string | undefined {
     if (this.oauth?.grantType === 'client_credentials') return undefined
     if (this.interaction) return this.interaction.loopback.redirectUrl
-    const registered = (this.draft.client as { redirect_uris?: string[] } | undefined)?.redirect_uris
+    const registered = registeredRedirects(this.draft.client)
     return registered?.[0] ?? 'http://127.0.0.1/callback'
   }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { z } from 'zod'
 
 /*
  * What signing in to an MCP server leaves behind, kept like API keys (config/credentials.ts):
@@ -29,6 +30,26 @@ export interface Sealer {
 
 const FILE = 'mcp-oauth.json'
 
+const redirectUris = z.object({ redirect_uris: z.array(z.string()) })
+
+/** The callback URLs a dynamically registered client was registered with (none for a static one). */
+export function registeredRedirects(client: OAuthClientInformationMixed | undefined): string[] | undefined {
+  const parsed = redirectUris.safeParse(client)
+  return parsed.success ? parsed.data.redirect_uris : undefined
+}
+
+/** The file: `{servers}`, or `{sealed}` holding that JSON encrypted. */
+const fileShape = z.object({ sealed: z.string().optional(), servers: z.unknown() })
+
+/** The records, each bound to its server's URL (`url` checked: a record without one is dropped). */
+function serversOf(servers: unknown): Record<string, OAuthRecord> {
+  const parsed = z.record(z.string(), z.looseObject({ url: z.string() })).safeParse(servers ?? {})
+  if (!parsed.success) return {}
+  // The rest of each record (client, tokens, discovery) is what writeAll saved from the SDK's own
+  // validated objects, in a 0600 file only Stepwise writes; a bad token means signing in again.
+  return parsed.data as Record<string, OAuthRecord>
+}
+
 export class OAuthStore {
   constructor(
     private readonly dataDir: string,
@@ -47,15 +68,10 @@ export class OAuthStore {
       return {}
     }
     try {
-      const outer = JSON.parse(text) as { sealed?: string; servers?: Record<string, OAuthRecord> }
-      if (typeof outer.sealed === 'string') {
-        if (!this.sealer) return {}
-        return (
-          (JSON.parse(this.sealer.open(outer.sealed)) as { servers?: Record<string, OAuthRecord> }).servers ??
-          {}
-        )
-      }
-      return outer.servers ?? {}
+      const outer = fileShape.parse(JSON.parse(text))
+      if (outer.sealed === undefined) return serversOf(outer.servers)
+      if (!this.sealer) return {}
+      return serversOf(fileShape.parse(JSON.parse(this.sealer.open(outer.sealed))).servers)
     } catch {
       // Unreadable (another machine's keychain, a hand edit): as if signed out, rather than locked out.
       return {}
@@ -90,7 +106,7 @@ export class OAuthStore {
   /** Forgets the server's sign-in; true when there was one. */
   remove(server: string): boolean {
     const all = this.readAll()
-    if (!(server in all)) return false
+    if (!Object.hasOwn(all, server)) return false
     delete all[server]
     this.writeAll(all)
     return true

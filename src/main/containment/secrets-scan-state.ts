@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
 import path from 'node:path'
-import { readFlatFile, writeFlatFile } from '../snapshot/flatFile'
+import { z } from 'zod'
+import { readFlatFile, writeFlatFile } from '../store/flatFile'
 
 /*
- * The secrets walk's per-folder results (secrets-mask.ts), kept in a file beside
+ * The secrets walk's per-folder results (project-secrets.ts), kept in a file beside
  * the store so that a new process's first command re-reads only folders whose
  * mtime changed since, as later commands in one process do. On a 72,000-file tree
  * the walk reads ~2,700 folders and lstats every file (for hard links): ~0.6 s of
@@ -16,14 +17,19 @@ import { readFlatFile, writeFlatFile } from '../snapshot/flatFile'
  * is ignored, and it is replaced whole by a rename (flatFile.ts).
  */
 
-export interface DirEntry {
-  mtimeMs: number
-  secrets: string[]
-  gits: string[]
-  hardLinks: string[]
-  subdirs: string[]
-  entries: number
-}
+const stringsSchema = z.array(z.string())
+
+/** What one folder held at its mtime, as the walk read it (project-secrets.ts). */
+const dirEntrySchema = z.object({
+  mtimeMs: z.number(),
+  secrets: stringsSchema,
+  gits: stringsSchema,
+  hardLinks: stringsSchema,
+  subdirs: stringsSchema,
+  entries: z.number(),
+})
+
+export type DirEntry = z.infer<typeof dirEntrySchema>
 
 const VERSION = 1
 
@@ -40,19 +46,27 @@ function fileFor(root: string, kind = ''): string | undefined {
 }
 
 /*
- * The history check's verdict per repository (git-history.ts), kept beside the walk's results
+ * The history check's verdict per repository (sandboxing/git-history.ts), kept beside the walk's results
  * for the same reason: `git rev-list --objects --all` of a 70,000-file repository takes ~0.5 s,
  * paid again by every process's first command while refs, reflogs and the index are unchanged.
  * Trusted only under the same fingerprint of those files, as the process's own memory is.
  */
-export function loadHistoryVerdict<T>(gitPath: string, fingerprint: string): { hidden: T } | undefined {
+export function loadHistoryVerdict<T>(
+  gitPath: string,
+  fingerprint: string,
+  verdict: z.ZodType<T>,
+): { hidden: T } | undefined {
   const file = fileFor(gitPath, 'history-')
-  const saved = file
-    ? readFlatFile<{ version: number; gitPath: string; fingerprint: string; hidden: T }>(file)
-    : undefined
-  const h = saved?.header
-  if (!h || h.version !== VERSION || h.gitPath !== gitPath || h.fingerprint !== fingerprint) return undefined
-  return { hidden: h.hidden }
+  const saved = file ? readFlatFile<unknown>(file)?.header : undefined
+  const parsed = z
+    .object({
+      version: z.literal(VERSION),
+      gitPath: z.literal(gitPath),
+      fingerprint: z.literal(fingerprint),
+      hidden: verdict,
+    })
+    .safeParse(saved)
+  return parsed.success ? { hidden: parsed.data.hidden } : undefined
 }
 
 export function saveHistoryVerdict(gitPath: string, fingerprint: string, hidden: unknown): void {
@@ -65,18 +79,21 @@ export function saveHistoryVerdict(gitPath: string, fingerprint: string, hidden:
   }
 }
 
-/** What an earlier process saved for `root`; undefined when there is nothing to trust. */
+/**
+ * What an earlier process saved for `root`; undefined when there is nothing to trust. Parsed once
+ * per process (a few thousand folders: milliseconds).
+ */
 export function loadScans(root: string): Map<string, DirEntry> | undefined {
   const file = fileFor(root)
-  const saved = file && readFlatFile<{ version: number; root: string; dirs: unknown }>(file)?.header
-  if (!saved || saved.version !== VERSION || saved.root !== root || !Array.isArray(saved.dirs))
-    return undefined
-  const scans = new Map<string, DirEntry>()
-  for (const [dir, entry] of saved.dirs as [string, DirEntry][]) {
-    if (typeof dir !== 'string' || !isEntry(entry)) return undefined
-    scans.set(dir, entry)
-  }
-  return scans
+  const saved = file ? readFlatFile<unknown>(file)?.header : undefined
+  const parsed = z
+    .object({
+      version: z.literal(VERSION),
+      root: z.literal(root),
+      dirs: z.array(z.tuple([z.string(), dirEntrySchema])),
+    })
+    .safeParse(saved)
+  return parsed.success ? new Map(parsed.data.dirs) : undefined
 }
 
 /** Saves `scans` for the next process (a flat file of a header alone: flatFile.ts). */
@@ -88,19 +105,4 @@ export function saveScans(root: string, scans: ReadonlyMap<string, DirEntry>): v
   } catch {
     // Only a cache: the next process walks as if there were none.
   }
-}
-
-function isEntry(e: unknown): e is DirEntry {
-  const d = e as DirEntry
-  const strings = (a: unknown) => Array.isArray(a) && a.every((s) => typeof s === 'string')
-  return (
-    typeof d === 'object' &&
-    d !== null &&
-    typeof d.mtimeMs === 'number' &&
-    typeof d.entries === 'number' &&
-    strings(d.secrets) &&
-    strings(d.gits) &&
-    strings(d.hardLinks) &&
-    strings(d.subdirs)
-  )
 }

@@ -8,7 +8,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest'
 async function newProcess(dataDir: string) {
   vi.resetModules()
   const state = await import('./secrets-scan-state')
-  const mask = await import('./secrets-mask')
+  const mask = await import('./project-secrets')
   state.keepSecretsScansIn(dataDir)
   return { findProjectSecrets: mask.findProjectSecrets }
 }
@@ -69,7 +69,7 @@ describe("the history check's saved verdict", () => {
     onTestFinished(() => void vi.doUnmock('../git/git-safe'))
     const state = await import('./secrets-scan-state')
     state.keepSecretsScansIn(dataDir)
-    return (await import('./git-history')).historiesWithSecrets
+    return (await import('../sandboxing/git-history')).historiesWithSecrets
   }
 
   it('answers a new process while refs and the index are unchanged, and is asked again after a commit', async () => {
@@ -87,7 +87,9 @@ describe("the history check's saved verdict", () => {
     vi.resetModules()
     const state = await import('./secrets-scan-state')
     state.keepSecretsScansIn(dataDir)
-    const first = await (await import('./git-history')).historiesWithSecrets([path.join(repo, '.git')])
+    const first = await (
+      await import('../sandboxing/git-history')
+    ).historiesWithSecrets([path.join(repo, '.git')])
     expect(first.map((h) => h.files)).toEqual([['.env']])
 
     const again = await (await processWithoutGit(dataDir))([path.join(repo, '.git')])
