@@ -1,3 +1,4 @@
+import { isRecord as isObject } from '../../../shared/json-object'
 import type { RawCall } from './types'
 import { pushAll } from '../../../shared/arrays'
 
@@ -251,6 +252,5 @@ export function skipSpace(text: string, i: number): number {
   return i
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
+/** The parsers' name for the shared JSON-object guard. */
+export { isObject }
