@@ -16,3 +16,11 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
     return undefined
   }
 }
+
+/**
+ * `value` when it is a JSON object, else an empty one: for reading optional parts of a
+ * server's answer field by field (a missing or malformed part reads as having no fields).
+ */
+export function recordOf(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {}
+}

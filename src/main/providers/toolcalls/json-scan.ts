@@ -1,6 +1,7 @@
 import { isRecord as isObject } from '../../../shared/json-object'
 import type { RawCall } from './types'
 import { pushAll } from '../../../shared/arrays'
+import { errorMessage } from '../../../shared/error-message'
 
 /*
  * Small JSON helpers shared by the families that carry calls as JSON (Hermes, Llama,
@@ -77,9 +78,10 @@ export type JsonParse = { ok: true; value: unknown } | { ok: false; error: strin
 
 export function parseJson(text: string): JsonParse {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown }
+    const value: unknown = JSON.parse(text)
+    return { ok: true, value }
   } catch (err) {
-    return { ok: false, error: (err as Error).message }
+    return { ok: false, error: errorMessage(err) }
   }
 }
 
