@@ -4,6 +4,8 @@
  * prompt and the app's card (src/renderer/src/mcp/ElicitationCard.tsx).
  */
 
+import { recordOf } from './json-object'
+
 export interface FormField {
   name: string
   title: string
@@ -15,26 +17,47 @@ export interface FormField {
   default?: string | number | boolean
 }
 
-type Prop = Record<string, unknown>
+const FIELD_TYPES: readonly FormField['type'][] = ['string', 'number', 'integer', 'boolean']
 
+function isFieldType(value: unknown): value is FormField['type'] {
+  return FIELD_TYPES.some((t) => t === value)
+}
+
+function isDefaultValue(value: unknown): value is NonNullable<FormField['default']> {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+}
+
+/** The strings of `value` when it is a list (a server's `required`, `enumNames`). */
+function strings(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : String(v))) : undefined
+}
+
+/** A property's allowed values (enum / oneOf consts), with their labels. */
+function choicesOf(p: Record<string, unknown>): FormField['choices'] {
+  if (Array.isArray(p.enum)) {
+    const names = strings(p.enumNames)
+    return p.enum.map((value, i) => ({ value: String(value), label: names?.[i] ?? String(value) }))
+  }
+  if (Array.isArray(p.oneOf))
+    return p.oneOf.map((raw) => {
+      const o = recordOf(raw)
+      return { value: String(o.const), label: String(o.title ?? o.const) }
+    })
+  return undefined
+}
+
+/** The schema comes from an MCP server: every part is checked as it is read. */
 export function formFields(schema: Record<string, unknown> | undefined): FormField[] {
-  const props = (schema?.properties ?? {}) as Record<string, Prop>
-  const required = new Set((schema?.required as string[] | undefined) ?? [])
-  return Object.entries(props).map(([name, p]) => {
-    const type = (
-      ['number', 'integer', 'boolean'].includes(p.type as string) ? p.type : 'string'
-    ) as FormField['type']
-    const names = p.enumNames as string[] | undefined
-    const choices = Array.isArray(p.enum)
-      ? (p.enum as string[]).map((value, i) => ({ value: String(value), label: names?.[i] ?? String(value) }))
-      : Array.isArray(p.oneOf)
-        ? (p.oneOf as Prop[]).map((o) => ({ value: String(o.const), label: String(o.title ?? o.const) }))
-        : undefined
+  const props = recordOf(schema?.properties)
+  const required = new Set(strings(schema?.required) ?? [])
+  return Object.entries(props).map(([name, raw]) => {
+    const p = recordOf(raw)
+    const type = isFieldType(p.type) ? p.type : 'string'
+    const choices = choicesOf(p)
     const field: FormField = { name, title: String(p.title ?? name), type, required: required.has(name) }
     if (typeof p.description === 'string') field.description = p.description
     if (choices) field.choices = choices
-    if (['string', 'number', 'boolean'].includes(typeof p.default))
-      field.default = p.default as FormField['default']
+    if (isDefaultValue(p.default)) field.default = p.default
     return field
   })
 }

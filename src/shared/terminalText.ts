@@ -59,11 +59,16 @@ export function strippedText(text: string): string {
  * added later is covered without a second rule.
  */
 export function inertDeep<T>(value: T): T {
-  if (typeof value === 'string') return inertText(value) as T
-  if (Array.isArray(value)) return value.map((v: unknown) => inertDeep(v)) as T
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- the copy has T's shape: strings become strings, arrays and plain objects are rebuilt with the same keys' values (keys made inert are still strings), anything else is returned as is
+  return inertCopy(value) as T
+}
+
+function inertCopy(value: unknown): unknown {
+  if (typeof value === 'string') return inertText(value)
+  if (Array.isArray(value)) return value.map(inertCopy)
   if (value === null || typeof value !== 'object') return value
   if (Object.getPrototypeOf(value) !== Object.prototype) return value
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(value)) out[inertText(k)] = inertDeep(v)
-  return out as T
+  for (const [k, v] of Object.entries(value)) out[inertText(k)] = inertCopy(v)
+  return out
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { z } from 'zod'
 import { providerDescriptor } from '../../shared/providers'
 
 /**
@@ -9,7 +10,19 @@ import { providerDescriptor } from '../../shared/providers'
  */
 const FILE = 'credentials.json'
 
-type Credentials = Record<string, string>
+/** The file as found: keys of other providers (or other values) are kept as they are when one is written. */
+const CredentialsFile = z.record(z.string(), z.unknown())
+type Credentials = z.infer<typeof CredentialsFile>
+
+/** The file's entries, or nothing when it is absent, unreadable, not JSON or not an object. */
+function readCredentials(file: string): Credentials {
+  try {
+    const parsed = CredentialsFile.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')))
+    return parsed.success ? parsed.data : {}
+  } catch {
+    return {}
+  }
+}
 
 /** The file keys are saved in (said to the user, so they know where their key is). */
 export function credentialsFile(dataDir: string): string {
@@ -17,24 +30,15 @@ export function credentialsFile(dataDir: string): string {
 }
 
 export function readApiKey(dataDir: string, provider: string): string | undefined {
-  try {
-    const parsed = JSON.parse(fs.readFileSync(credentialsFile(dataDir), 'utf8')) as Credentials
-    const key = parsed[provider]
-    return typeof key === 'string' && key ? key : undefined
-  } catch {
-    return undefined
-  }
+  const key = readCredentials(credentialsFile(dataDir))[provider]
+  return typeof key === 'string' && key ? key : undefined
 }
 
 export function writeApiKey(dataDir: string, provider: string, key: string): void {
   fs.mkdirSync(dataDir, { recursive: true })
   const file = credentialsFile(dataDir)
-  let current: Credentials = {}
-  try {
-    current = JSON.parse(fs.readFileSync(file, 'utf8')) as Credentials
-  } catch {
-    // absent or unreadable: start afresh
-  }
+  // absent, unreadable or not an object: start afresh
+  const current = readCredentials(file)
   current[provider] = key
   const tmp = `${file}.${process.pid}.tmp`
   fs.writeFileSync(tmp, JSON.stringify(current, null, 2), { mode: 0o600 })

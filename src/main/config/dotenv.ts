@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
 
 /*
  * The CLI's `.env`: as the original agent did, a `.env` beside the program (the folder
@@ -33,12 +34,15 @@ export function parseDotenv(text: string): Map<string, string> {
   return values
 }
 
+/** The one field of a package.json looked at: other manifests are passed by, not errors. */
+const PackageName = z.object({ name: z.unknown() })
+
 /** The folder holding stepwise's own package.json, found upward from this module. */
 export function programFolder(from = path.dirname(fileURLToPath(import.meta.url))): string | undefined {
   for (let dir = from; ; dir = path.dirname(dir)) {
     try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string }
-      if (pkg.name === 'stepwise') return dir
+      const pkg: unknown = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'))
+      if (PackageName.safeParse(pkg).data?.name === 'stepwise') return dir
     } catch {
       // no package.json here, or not JSON: keep looking upward
     }

@@ -1,3 +1,4 @@
+import { isRecord } from '../../shared/json-object'
 import { toolSpecs } from '../tools/registry'
 import type { ToolDefinition, ToolSpec } from '../tools/types'
 import { COMPACT_PROMPT_WINDOW } from './windows'
@@ -44,7 +45,11 @@ function firstSentence(text: string, max = 120): string {
 /** Parameter schemas with short descriptions (and no examples beyond the first sentence). */
 function compactParameters(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactParameters)
-  if (node === null || typeof node !== 'object') return node
+  return isRecord(node) ? compactSchema(node) : node
+}
+
+/** One schema object, compacted (its nested schemas too). */
+function compactSchema(node: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(node)) {
     if (key === 'description' && typeof value === 'string') out[key] = firstSentence(value, 60)
@@ -78,7 +83,7 @@ export function compactToolSpecs(tools: readonly ToolDefinition[]): ToolSpec[] {
       spec = {
         name: full.name,
         description: SHORT[full.name] ?? firstSentence(full.description),
-        parameters: compactParameters(full.parameters) as Record<string, unknown>,
+        parameters: compactSchema(full.parameters),
       }
       cache.set(tool, spec)
     }

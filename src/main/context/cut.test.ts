@@ -117,7 +117,9 @@ describe('a huge tool result', () => {
 describe('cutToolOutput', () => {
   it('cuts a file at a line and says which start_line reads on', () => {
     const output = numberedFile(400)
-    const cut = JSON.parse(cutToolOutput(output, 1000, count, { name: 'read_file', args: { path: 'a.ts' } }))
+    const cut = JSON.parse(
+      cutToolOutput(output, { maxTokens: 1000, count }, { name: 'read_file', args: { path: 'a.ts' } }),
+    )
     expect(count(JSON.stringify(cut))).toBeLessThanOrEqual(1000)
     const lines = (cut.content as string).split('\n')
     const last = Number(lines.at(-1)!.split('\t')[0])
@@ -136,7 +138,7 @@ describe('cutToolOutput', () => {
       output: `${body}\nERROR: the last line`,
     })
     const cut = JSON.parse(
-      cutToolOutput(output, 600, count, { name: 'run_command', args: { command: 'make' } }),
+      cutToolOutput(output, { maxTokens: 600, count }, { name: 'run_command', args: { command: 'make' } }),
     )
     expect(count(JSON.stringify(cut))).toBeLessThanOrEqual(600)
     expect(cut.output).toMatch(/^step 0 ok\n/)
@@ -148,19 +150,21 @@ describe('cutToolOutput', () => {
 
   it('wraps text that is not JSON, and leaves out what cannot fit at all', () => {
     const text = 'word '.repeat(5000)
-    const cut = JSON.parse(cutToolOutput(text, 300, count, { name: 'mystery' }))
+    const cut = JSON.parse(cutToolOutput(text, { maxTokens: 300, count }, { name: 'mystery' }))
     expect(count(JSON.stringify(cut))).toBeLessThanOrEqual(300)
     expect(cut.text).toMatch(/^word word/)
     expect(cut.cut_to_fit).toMatch(/Ask for less/)
 
-    const tiny = JSON.parse(cutToolOutput(hugeSearchOutput(), 60, count, { name: 'search_in_files' }))
+    const tiny = JSON.parse(
+      cutToolOutput(hugeSearchOutput(), { maxTokens: 60, count }, { name: 'search_in_files' }),
+    )
     expect(Object.keys(tiny)).toEqual(['ok', 'cut_to_fit'])
     expect(tiny.cut_to_fit).toMatch(/was left out\. Narrow the search/)
   })
 
   it('leaves a result that fits as it is', () => {
     const output = numberedFile(10)
-    expect(cutToolOutput(output, 5000, count, { name: 'read_file' })).toBe(output)
+    expect(cutToolOutput(output, { maxTokens: 5000, count }, { name: 'read_file' })).toBe(output)
   })
 })
 

@@ -6,6 +6,8 @@
  * matches, a command's output) is shortened and a `cut_to_fit` field explains.
  */
 
+import { parseJsonObject } from '../../shared/json-object'
+
 export type Count = (text: string) => number
 
 /** Fields whose end matters more than their middle (a command's errors come last). */
@@ -92,30 +94,26 @@ function lastNumberedLine(content: unknown): number | undefined {
   return m ? Number(m[1]) : undefined
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(text)
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined
-  } catch {
-    return undefined
-  }
+/** The room a result must fit in, and how it is measured. */
+export interface CutBudget {
+  maxTokens: number
+  count: Count
+  /** `count(output)` when the caller already has it, so a large output is not counted twice. */
+  outputTokens?: number
 }
 
 /**
  * `output` cut so that `count(result) <= maxTokens`, with a `cut_to_fit` marker; the
- * output itself when it already fits. `tool` and `args` choose the hint. A caller that
- * already counted `output` passes `outputTokens`, so a large output is not counted twice.
+ * output itself when it already fits. `tool` and `args` choose the hint.
  */
 export function cutToolOutput(
   output: string,
-  maxTokens: number,
-  count: Count,
+  { maxTokens, count, outputTokens }: CutBudget,
   call: { name: string; args?: Record<string, unknown> },
-  outputTokens?: number,
 ): string {
   if (output.length <= maxTokens || (outputTokens ?? count(output)) <= maxTokens) return output
   const args = call.args ?? {}
-  const obj = parseObject(output) ?? { ok: true, text: output }
+  const obj = parseJsonObject(output) ?? { ok: true, text: output }
   // The biggest fields first: they are what made the result too large.
   const pieces = Object.entries(obj)
     .flatMap(([key, value]): Piece[] =>

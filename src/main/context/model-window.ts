@@ -1,3 +1,4 @@
+import { parseJsonObject } from '../../shared/json-object'
 import type { EventDraft } from '../../shared/protocol'
 import type { ModelProvider, ModelRequest, TrafficEntry, TranscriptItem } from '../providers/types'
 import { ProviderError } from '../providers/types'
@@ -93,7 +94,11 @@ export class ModelWindow {
     signal?: AbortSignal,
   ): Promise<string> {
     const max = Math.floor((await this.windowTokens(signal)) * MAX_RESULT_SHARE)
-    return cutToolOutput(output, max, (t) => this.counter.text(t), { name: call.name, args: argsOf(call) })
+    return cutToolOutput(
+      output,
+      { maxTokens: max, count: (t) => this.counter.text(t) },
+      { name: call.name, args: argsOf(call) },
+    )
   }
 
   /**
@@ -123,12 +128,10 @@ export class ModelWindow {
     // newest call and its result.
     let dropped = dropOldToolResults(transcript, before - budget, itemTokens).dropped
     let summary: string | undefined
-    if (!fits())
-      summary = await this.summarize(request, window, signal, summaryCut(transcript, KEEP_RECENT_ITEMS))
+    if (!fits()) summary = await this.summarize(request, signal, summaryCut(transcript, KEEP_RECENT_ITEMS))
     if (!fits())
       dropped += dropOldToolResults(transcript, this.estimate(request) - budget, itemTokens, 1).dropped
-    if (!fits())
-      summary = (await this.summarize(request, window, signal, summaryCut(transcript, 2))) ?? summary
+    if (!fits()) summary = (await this.summarize(request, signal, summaryCut(transcript, 2))) ?? summary
     // Last: a result too large for the window, even alone, is cut with a marker saying how to ask for less.
     const cut = fits() ? 0 : this.cutResults(request, budget)
     const after = this.estimate(request)
@@ -156,8 +159,7 @@ export class ModelWindow {
     const before = this.estimate(request)
     const cut = requestCut(transcript, KEEP_ON_REQUEST)
     if (transcript.slice(1, cut).every(isSummaryItem)) return { beforeTokens: before, afterTokens: before }
-    const window = await this.windowTokens(signal)
-    const summary = await this.summarize(request, window, signal, cut, { focus })
+    const summary = await this.summarize(request, signal, cut, { focus })
     if (summary === undefined) return { beforeTokens: before, afterTokens: before }
     forgetResponseIds(transcript)
     const after = this.estimate(request)
@@ -183,23 +185,24 @@ export class ModelWindow {
     const done = new Set<number>()
     for (let over = this.estimate(request) - budget; over > 0; over = this.estimate(request) - budget) {
       let largest = -1
+      let item: Extract<TranscriptItem, { role: 'tool' }> | undefined
       for (let i = 0; i < transcript.length; i++) {
         const it = transcript[i]
         if (it.role !== 'tool' || done.has(i)) continue
-        if (largest < 0 || this.counter.item(it) > this.counter.item(transcript[largest])) largest = i
+        if (!item || this.counter.item(it) > this.counter.item(item)) {
+          largest = i
+          item = it
+        }
       }
-      if (largest < 0) break
+      if (!item) break
       done.add(largest)
-      const item = transcript[largest] as Extract<TranscriptItem, { role: 'tool' }>
       const size = this.counter.text(item.output)
       const target = Math.max(MIN_CUT_TOKENS, Math.floor(size - over))
       if (target >= size) continue
       const output = cutToolOutput(
         item.output,
-        target,
-        (t) => this.counter.text(t),
+        { maxTokens: target, count: (t) => this.counter.text(t), outputTokens: size },
         { name: item.name, args: argsOf(callFor(transcript, item.callId)) },
-        size,
       )
       if (output === item.output) continue
       transcript[largest] = { ...item, output }
@@ -210,7 +213,6 @@ export class ModelWindow {
 
   private async summarize(
     request: ModelRequest,
-    window: number,
     signal: AbortSignal,
     /** Items [1, cut) are summarised. */
     cut: number,
@@ -221,7 +223,7 @@ export class ModelWindow {
     const prefix = transcript.slice(1, cut)
     // A summary costs a model call and a few hundred tokens: not worth it for a short prefix.
     if (prefix.reduce((sum, it) => sum + this.counter.item(it), 0) < MIN_SUMMARISED_TOKENS) return undefined
-    const maxChars = Math.floor(window * 0.5 * CHARS_PER_TOKEN)
+    const maxChars = Math.floor((await this.windowTokens(signal)) * 0.5 * CHARS_PER_TOKEN)
     const turn = await this.provider.streamTurn(
       summaryRequest(prefix, maxChars, onRequest?.focus),
       { onText: () => {}, onTraffic: this.onTraffic },
@@ -249,10 +251,5 @@ function callFor(transcript: TranscriptItem[], callId: string): { arguments: str
 }
 
 function argsOf(call: { arguments: string } | undefined): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(call?.arguments ?? '{}')
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
-  } catch {
-    return {}
-  }
+  return parseJsonObject(call?.arguments ?? '{}') ?? {}
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { BuildProgress, CodeIndex } from '../index/code-index'
 import { COMPACT_PROMPT_WINDOW } from './windows'
 import { tokenizerFor } from './tokens'
@@ -9,12 +10,9 @@ import { tokenizerFor } from './tokens'
  * can find its way in a large project without drowning its window.
  */
 
-export interface RepoMap {
-  text: string
-  tokens: number
-  files: number
-  symbols: number
-}
+/** Kept as JSON in the index's memo table, so read back through the schema. */
+const RepoMap = z.object({ text: z.string(), tokens: z.number(), files: z.number(), symbols: z.number() })
+export type RepoMap = z.infer<typeof RepoMap>
 
 /**
  * A tenth of the window, within [500, 4000] tokens; a twentieth on a small window
@@ -124,7 +122,7 @@ export function buildRepoMap(index: CodeIndex, opts: MapOptions): RepoMap {
     return makeRepoMap(index, { ...opts, maxRankedFiles: most })
   }
   const key = `repo-map:1:${opts.budgetTokens}:${opts.model ?? ''}:${opts.maxRankedFiles ?? RANKED_MAP_MAX_FILES}`
-  return JSON.parse(index.memo(key, () => JSON.stringify(makeRepoMap(index, opts)))) as RepoMap
+  return RepoMap.parse(JSON.parse(index.memo(key, () => JSON.stringify(makeRepoMap(index, opts)))))
 }
 
 function makeRepoMap(index: CodeIndex, opts: MapOptions): RepoMap {

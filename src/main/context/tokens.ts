@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module'
+import { isRecord } from '../../shared/json-object'
 import type { ModelRequest, TranscriptItem } from '../providers/types'
 
 type Count = (text: string) => number
@@ -8,12 +9,18 @@ type Count = (text: string) => number
 const load = createRequire(import.meta.url)
 let o200k: Count | undefined
 let cl100k: Count | undefined
-const countO200k: Count = (text) =>
-  (o200k ??= (load('gpt-tokenizer') as typeof import('gpt-tokenizer')).countTokens)(text)
-const countCl100k: Count = (text) =>
-  (cl100k ??= (
-    load('gpt-tokenizer/cjs/encoding/cl100k_base') as typeof import('gpt-tokenizer/encoding/cl100k_base')
-  ).countTokens)(text)
+/** The `countTokens` of a gpt-tokenizer encoding module, checked once when it loads. */
+function loadCounter(id: string): Count {
+  const mod: unknown = load(id)
+  if (!isRecord(mod) || typeof mod.countTokens !== 'function')
+    throw new Error(
+      `${id} exports no countTokens function: the installed gpt-tokenizer is not the one expected.`,
+    )
+  const countTokens = mod.countTokens
+  return (text) => Number(countTokens(text))
+}
+const countO200k: Count = (text) => (o200k ??= loadCounter('gpt-tokenizer'))(text)
+const countCl100k: Count = (text) => (cl100k ??= loadCounter('gpt-tokenizer/cjs/encoding/cl100k_base'))(text)
 
 /**
  * Token counts for the context meter and compaction. OpenAI models get their real

@@ -1,17 +1,42 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { findResourcesDir } from '../config/resources'
+import { z } from 'zod'
 import type { ModelProvider } from '../providers/types'
 
-interface ModelEntry {
-  contextWindow: number
-  inputPerMTok?: number
-  outputPerMTok?: number
-}
+const ModelEntry = z.object({
+  contextWindow: z.number().int().positive(),
+  inputPerMTok: z.number().nonnegative().optional(),
+  outputPerMTok: z.number().nonnegative().optional(),
+})
+type ModelEntry = z.infer<typeof ModelEntry>
 
-interface ModelTable {
-  models: Record<string, ModelEntry>
-  defaults: Record<string, number>
+/** resources/models.json as the user may edit it (other top-level keys, like `about`, are ignored). */
+const ModelTable = z.object({
+  models: z.record(z.string(), ModelEntry),
+  defaults: z.record(z.string(), z.number().int().positive()),
+})
+type ModelTable = z.infer<typeof ModelTable>
+
+/** The table in `file`, or an error naming the file, the wrong field and the way out. */
+function readModelTable(file: string): ModelTable {
+  let json: unknown
+  try {
+    json = JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new Error(
+      `${file} could not be read as JSON (${String(err)}): fix the file or restore it from the release.`,
+      {
+        cause: err,
+      },
+    )
+  }
+  const parsed = ModelTable.safeParse(json)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  throw new Error(
+    `${file}: ${issue.path.join('.') || 'the file'}: ${issue.message}. Fix the entry or restore the file from the release.`,
+  )
 }
 
 let table: ModelTable | undefined
@@ -21,8 +46,7 @@ export const COMPACT_PROMPT_WINDOW = 8192
 
 /** resources/models.json: windows and prices of cloud models, editable by the user. */
 export function modelTable(resourcesDir = findResourcesDir()): ModelTable {
-  if (!table)
-    table = JSON.parse(fs.readFileSync(path.join(resourcesDir, 'models.json'), 'utf8')) as ModelTable
+  table ??= readModelTable(path.join(resourcesDir, 'models.json'))
   return table
 }
 

@@ -1,3 +1,5 @@
+import { recordOf } from '../../shared/json-object'
+
 /*
  * A user message with the MCP resources it mentioned (`@SERVER:URI`, docs/mcp.md#resources), as
  * the model reads it: the user's words, then each resource's contents as its read_resource call
@@ -12,26 +14,28 @@ export interface AttachedRead {
   result?: Record<string, unknown>
 }
 
-interface ResultPart {
-  type?: string
-  uri?: string
-  mimeType?: string
-  text?: string
-  note?: string
+/** A field of a content part when it is a string (parts come from an MCP server, via the read's result). */
+function text(part: Record<string, unknown>, key: string): string | undefined {
+  const value = part[key]
+  return typeof value === 'string' ? value : undefined
+}
+
+/** One content part (`{ uri?, mimeType?, text? | note? }`) as the model reads it. */
+function partText(raw: unknown): string {
+  const part = recordOf(raw)
+  const uri = text(part, 'uri')
+  const mimeType = text(part, 'mimeType')
+  const head = uri ? `--- ${uri}${mimeType ? ` (${mimeType})` : ''}\n` : ''
+  return `${head}${text(part, 'text') ?? text(part, 'note') ?? ''}`
 }
 
 function contentsOf(result: Record<string, unknown> | undefined): string {
   if (!result) return '(not read: the turn stopped before it was read)'
   if (result.ok !== true) return `(not read: ${String(result.error ?? 'unknown error')})`
   if (typeof result.text === 'string') return result.text
-  const parts = Array.isArray(result.content) ? (result.content as ResultPart[]) : []
+  const parts: unknown[] = Array.isArray(result.content) ? result.content : []
   if (parts.length === 0) return '(empty)'
-  return parts
-    .map((p) => {
-      const head = p.uri ? `--- ${p.uri}${p.mimeType ? ` (${p.mimeType})` : ''}\n` : ''
-      return `${head}${p.text ?? p.note ?? ''}`
-    })
-    .join('\n')
+  return parts.map(partText).join('\n')
 }
 
 export function withAttachedResources(text: string, reads: readonly AttachedRead[]): string {

@@ -1,3 +1,4 @@
+import { recordOf } from '../../shared/json-object'
 import type { ToolCall } from '../../shared/protocol'
 import { newCallId } from './ids'
 
@@ -12,7 +13,8 @@ import { newCallId } from './ids'
  * Whether the model called a tool is decided from these calls, never finish_reason.
  */
 
-export interface ToolCallDelta {
+/** One tool-call fragment as a server should send it; `push` reads each field with a check all the same. */
+export type ToolCallDelta = {
   index?: number
   id?: string
   type?: string
@@ -30,10 +32,11 @@ export class ChatToolCallAccumulator {
   /** The call currently being filled for each wire `index`. */
   private readonly byIndex = new Map<number, PartialCall>()
 
-  push(delta: ToolCallDelta): void {
+  push(delta: Record<string, unknown>): void {
     const id = typeof delta.id === 'string' && delta.id !== '' ? delta.id : undefined
-    const name = typeof delta.function?.name === 'string' ? delta.function.name : ''
-    const rawArgs = delta.function?.arguments
+    const fn = recordOf(delta.function)
+    const name = typeof fn.name === 'string' ? fn.name : ''
+    const rawArgs = fn.arguments
     // Some servers send arguments as an object; keep our wire-level contract (a string).
     const args = typeof rawArgs === 'string' ? rawArgs : rawArgs == null ? '' : JSON.stringify(rawArgs)
     const index = typeof delta.index === 'number' ? delta.index : undefined

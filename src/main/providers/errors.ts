@@ -1,3 +1,4 @@
+import { recordOf } from '../../shared/json-object'
 import { ProviderError, type ProviderErrorKind } from './types'
 
 /**
@@ -34,10 +35,10 @@ export function parseErrorBody(body: string): ErrorPayload {
 /** The error inside a parsed JSON value (`{error:{…}}`, `{error:"…"}`, or a flat error event). */
 export function payloadFromValue(value: unknown): ErrorPayload | undefined {
   if (value === null || typeof value !== 'object') return undefined
-  const obj = value as Record<string, unknown>
+  const obj = recordOf(value) // an array has no error fields
   const inner = obj.error
   if (typeof inner === 'string') return { message: inner }
-  if (inner && typeof inner === 'object') return payloadFromFields(inner as Record<string, unknown>)
+  if (inner && typeof inner === 'object') return payloadFromFields(recordOf(inner))
   if (typeof obj.message === 'string' || typeof obj.code === 'string') return payloadFromFields(obj)
   return undefined
 }

@@ -10,7 +10,8 @@ import {
 import { modelStreamFixture, sharedFixturesDir } from '../../../test/fixtures'
 import { runTurn, userRequest } from '../../../test/provider-harness'
 import { createProvider } from './index'
-import { NdjsonParser, parseJsonObject } from './ndjson'
+import { parseJsonObject } from '../../shared/json-object'
+import { NdjsonParser } from './ndjson'
 import { ProviderError, type ModelTurn, type ProviderErrorKind } from './types'
 
 /**

@@ -1,3 +1,4 @@
+import { recordOf } from '../../shared/json-object'
 import type { ProviderId } from '../../shared/protocol'
 import { badResponse, errorFromHttp } from './errors'
 import { connectTimeout, StreamWatchdog, streamLimits, type StreamLimits } from './limits'
@@ -178,13 +179,18 @@ async function readAll(res: Response, req: { signal?: AbortSignal; url: string }
 function mapFetchError(err: unknown, req: { signal?: AbortSignal; url: string }, what: string): unknown {
   if (err instanceof ProviderError) return err
   if (req.signal?.aborted) return req.signal.reason ?? err
-  const cause = (err as { cause?: { code?: string; message?: string } })?.cause
-  const code = cause?.code
+  // undici's fetch failure: a TypeError whose `cause` is the socket's error (code, message).
+  const cause = recordOf(recordOf(err).cause)
+  const code = typeof cause.code === 'string' ? cause.code : undefined
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return connectTimeout(req.url, err)
   const detail =
     code === 'ECONNREFUSED'
       ? 'connection refused; is the server running?'
-      : (cause?.message ?? (err instanceof Error ? err.message : String(err)))
+      : typeof cause.message === 'string'
+        ? cause.message
+        : err instanceof Error
+          ? err.message
+          : String(err)
   return new ProviderError('network', `${what} (${req.url}): ${detail}`, { code, cause: err })
 }
 

@@ -34,15 +34,3 @@ export class NdjsonParser {
     return true
   }
 }
-
-/** Parses one NDJSON line; undefined for anything that is not a JSON object. */
-export function parseJsonObject(line: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(line)
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined
-  } catch {
-    return undefined
-  }
-}

@@ -4,7 +4,8 @@ import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming, requestJson } from './http'
 import { streamLimits, type StreamLimits } from './limits'
 import { newCallId } from './ids'
-import { NdjsonParser, parseJsonObject } from './ndjson'
+import { parseJsonObject, recordOf } from '../../shared/json-object'
+import { NdjsonParser } from './ndjson'
 import { applyTextFallback, renderTextToolCalls, renderToolResponse, textToolPrompt } from './text-fallback'
 import { normalizeTranscript } from './transcript'
 import {
@@ -47,36 +48,39 @@ export class OllamaProvider implements ModelProvider {
   private readonly limits: StreamLimits
 
   async describe(signal?: AbortSignal): Promise<ModelInfo> {
-    const show = (await requestJson({
-      provider: this.id,
-      url: joinUrl(this.baseUrl, 'api/show'),
-      method: 'POST',
-      body: { model: this.model },
-      signal,
-      limits: this.limits,
-    })) as Record<string, unknown>
+    const show = recordOf(
+      await requestJson({
+        provider: this.id,
+        url: joinUrl(this.baseUrl, 'api/show'),
+        method: 'POST',
+        body: { model: this.model },
+        signal,
+        limits: this.limits,
+      }),
+    )
     const info: ModelInfo = {}
-    const modelInfo = (show?.model_info ?? {}) as Record<string, unknown>
+    const modelInfo = recordOf(show.model_info)
     const arch = modelInfo['general.architecture']
     const ctx = typeof arch === 'string' ? modelInfo[`${arch}.context_length`] : undefined
     if (typeof ctx === 'number' && ctx > 0) info.contextLength = ctx
-    if (Array.isArray(show?.capabilities))
+    if (Array.isArray(show.capabilities))
       info.capabilities = show.capabilities.filter((c): c is string => typeof c === 'string')
     return info
   }
 
   /** Installed models, from GET /api/tags. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
-    const tags = (await requestJson({
-      provider: this.id,
-      url: joinUrl(this.baseUrl, 'api/tags'),
-      method: 'GET',
-      signal,
-      limits: this.limits,
-    })) as {
-      models?: Array<{ name?: unknown }>
-    }
-    return (tags?.models ?? []).map((m) => m.name).filter((n): n is string => typeof n === 'string')
+    const tags = recordOf(
+      await requestJson({
+        provider: this.id,
+        url: joinUrl(this.baseUrl, 'api/tags'),
+        method: 'GET',
+        signal,
+        limits: this.limits,
+      }),
+    )
+    const models: unknown[] = Array.isArray(tags.models) ? tags.models : []
+    return models.map((m) => recordOf(m).name).filter((n): n is string => typeof n === 'string')
   }
 
   /**
@@ -98,7 +102,7 @@ export class OllamaProvider implements ModelProvider {
       hasTools &&
       (this.textTools || (info.capabilities !== undefined && !info.capabilities.includes('tools')))
     try {
-      return await this.attempt(request, handlers, signal, numCtx, textMode)
+      return await this.attempt(request, handlers, signal, { numCtx, textMode })
     } catch (err) {
       if (
         hasTools &&
@@ -107,7 +111,7 @@ export class OllamaProvider implements ModelProvider {
         /does not support tools/i.test(err.message)
       ) {
         this.textTools = true
-        return await this.attempt(request, handlers, signal, numCtx, true)
+        return await this.attempt(request, handlers, signal, { numCtx, textMode: true })
       }
       throw err
     }
@@ -129,8 +133,8 @@ export class OllamaProvider implements ModelProvider {
     request: ModelRequest,
     handlers: StreamHandlers,
     signal: AbortSignal,
-    numCtx: number,
-    textMode: boolean,
+    /** The window sent as num_ctx, and whether tools are described in the prompt instead of sent natively. */
+    { numCtx, textMode }: { numCtx: number; textMode: boolean },
   ): Promise<ModelTurn> {
     const body: Record<string, unknown> = {
       model: this.model,
@@ -170,12 +174,7 @@ function ollamaTools(tools: ToolSpec[]): unknown[] {
 
 /** Ollama wants arguments as an object. */
 function argsObject(args: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(args)
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
-  } catch {
-    return {}
-  }
+  return parseJsonObject(args) ?? {}
 }
 
 /** Transcript → messages; the normalized transcript answers every call right after its turn. */
@@ -228,8 +227,6 @@ function textModeMessages(request: ModelRequest): unknown[] {
   return messages
 }
 
-type Json = Record<string, unknown>
-
 class OllamaStreamState {
   private text = ''
   private readonly calls: ToolCall[] = []
@@ -246,17 +243,18 @@ class OllamaStreamState {
     if (!obj) return // garbage lines are skipped (ollama-js warns and skips); a missing `done` still fails
     this.lines++
     if (obj.error !== undefined) throw errorFromPayload(payloadFromValue(obj) ?? { message: line }, 'server')
-    const message = (obj.message ?? {}) as Json
+    const message = recordOf(obj.message)
     if (typeof message.content === 'string' && message.content !== '') {
       this.text += message.content
       this.onText(message.content)
     }
     if (Array.isArray(message.tool_calls)) {
-      for (const tc of message.tool_calls as Json[]) {
-        const fn = (tc?.function ?? {}) as Json
+      for (const raw of message.tool_calls) {
+        const tc = recordOf(raw)
+        const fn = recordOf(tc.function)
         const args = fn.arguments
         this.calls.push({
-          id: typeof tc?.id === 'string' && tc.id ? tc.id : newCallId(),
+          id: typeof tc.id === 'string' && tc.id ? tc.id : newCallId(),
           name: typeof fn.name === 'string' ? fn.name : '',
           arguments: typeof args === 'string' ? args || '{}' : JSON.stringify(args ?? {}),
         })

@@ -1,6 +1,7 @@
 import type { ProviderId, Usage } from '../../shared/protocol'
 import type { ToolSpec } from '../../shared/tool-spec'
-import { ChatToolCallAccumulator, type ToolCallDelta } from './chat-accumulator'
+import { isRecord, recordOf } from '../../shared/json-object'
+import { ChatToolCallAccumulator } from './chat-accumulator'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming } from './http'
 import { streamLimits, type StreamLimits } from './limits'
@@ -111,8 +112,6 @@ export function chatMessages(system: string, transcript: TranscriptItem[]): unkn
   return messages
 }
 
-type Json = Record<string, unknown>
-
 class ChatStreamState {
   private readonly calls = new ChatToolCallAccumulator()
   private text = ''
@@ -139,18 +138,18 @@ class ChatStreamState {
     const parsed = tryJson(event.data)
     if (!parsed || typeof parsed !== 'object')
       throw badResponse('a malformed stream event (cut off mid-JSON?)', event.data)
-    const chunk = parsed as Json
+    const chunk = recordOf(parsed) // an array carries no field we read, as before
     if (chunk.error) throw errorFromPayload(payloadFromValue(chunk) ?? { message: event.data })
-    const usage = chunk.usage as Json | null | undefined
-    if (usage && typeof usage === 'object') {
+    const usage = chunk.usage
+    if (isRecord(usage)) {
       this.usage = {
         inputTokens: typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : 0,
         outputTokens: typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0,
       }
     }
-    const choice = Array.isArray(chunk.choices) ? (chunk.choices[0] as Json | undefined) : undefined
-    if (!choice) return
-    const delta = (choice.delta ?? {}) as Json
+    const choice: unknown = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined
+    if (!isRecord(choice)) return
+    const delta = recordOf(choice.delta)
     if (typeof delta.content === 'string' && delta.content !== '') {
       this.deltas++
       this.text += delta.content
@@ -159,9 +158,9 @@ class ChatStreamState {
     if (typeof delta.reasoning === 'string' || typeof delta.reasoning_content === 'string') this.deltas++
     if (Array.isArray(delta.tool_calls)) {
       for (const tc of delta.tool_calls) {
-        if (tc && typeof tc === 'object') {
+        if (isRecord(tc)) {
           this.deltas++
-          this.calls.push(tc as ToolCallDelta)
+          this.calls.push(tc)
         }
       }
     }

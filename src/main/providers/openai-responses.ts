@@ -1,3 +1,4 @@
+import { isRecord, recordOf } from '../../shared/json-object'
 import type { Usage } from '../../shared/protocol'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming } from './http'
@@ -122,7 +123,7 @@ class ResponsesStreamState {
     if (event.data === '' || event.data === '[DONE]' || this.terminal) return
     const obj = tryJson(event.data)
     if (!obj || typeof obj !== 'object') throw badResponse('a malformed stream event', event.data)
-    const ev = obj as Json
+    const ev = recordOf(obj) // an array carries no field we read, as before
     this.events++
     const type = typeof ev.type === 'string' ? ev.type : event.event
     const index = typeof ev.output_index === 'number' ? ev.output_index : 0
@@ -130,7 +131,7 @@ class ResponsesStreamState {
       case 'error':
         throw errorFromPayload(payloadFromValue(ev) ?? { message: event.data })
       case 'response.failed': {
-        const response = (ev.response ?? {}) as Json
+        const response = recordOf(ev.response)
         throw errorFromPayload(
           payloadFromValue({ error: response.error }) ?? { message: 'The response failed.' },
         )
@@ -141,7 +142,7 @@ class ResponsesStreamState {
         break
       case 'response.output_item.added':
       case 'response.output_item.done':
-        this.takeItem(index, (ev.item ?? {}) as Json)
+        this.takeItem(index, recordOf(ev.item))
         break
       case 'response.output_text.delta':
         if (typeof ev.delta === 'string') this.appendText(index, ev.delta)
@@ -208,30 +209,32 @@ class ResponsesStreamState {
       if (typeof raw.arguments === 'string' && raw.arguments) item.args = raw.arguments
     } else if (raw.type === 'message' && item.text === '' && Array.isArray(raw.content)) {
       const text = raw.content
-        .map((part: Json) => (part?.type === 'output_text' && typeof part.text === 'string' ? part.text : ''))
+        .map((raw: unknown) => {
+          const part = recordOf(raw)
+          return part.type === 'output_text' && typeof part.text === 'string' ? part.text : ''
+        })
         .join('')
       if (text) this.appendText(index, text)
     }
   }
 
   private takeResponseId(response: unknown): void {
-    const id = (response as Json | undefined)?.id
+    const id = recordOf(response).id
     if (typeof id === 'string') this.responseId = id
   }
 
   private finish(ev: Json, incomplete: boolean): void {
-    const response = (ev.response ?? {}) as Json
+    const response = recordOf(ev.response)
     this.takeResponseId(response)
-    if (Array.isArray(response.output))
-      response.output.forEach((raw, i) => this.takeItem(i, (raw ?? {}) as Json))
-    const usage = response.usage as Json | null | undefined
-    if (usage) {
+    if (Array.isArray(response.output)) response.output.forEach((raw, i) => this.takeItem(i, recordOf(raw)))
+    const usage = response.usage
+    if (isRecord(usage)) {
       this.usage = {
         inputTokens: typeof usage.input_tokens === 'number' ? usage.input_tokens : 0,
         outputTokens: typeof usage.output_tokens === 'number' ? usage.output_tokens : 0,
       }
     }
-    const reason = (response.incomplete_details as Json | null | undefined)?.reason
+    const reason = recordOf(response.incomplete_details).reason
     this.finishReason = incomplete ? (typeof reason === 'string' ? reason : 'incomplete') : 'completed'
     this.terminal = true
   }

@@ -130,98 +130,128 @@ interface OpenCall {
  * ids are not kept: a continued session starts a new chain on the server.
  */
 export function transcriptFromEvents(events: readonly StepwiseEvent[], uptoSeq = Infinity): TranscriptItem[] {
-  const items: TranscriptItem[] = []
-  let open: OpenCall[] = []
-  let partial: PartialText = NO_PARTIAL_TEXT
-  /** The last user message that named MCP resources: its reads are attached to it, not results. */
-  let attaching:
-    { item: { role: 'user'; text: string }; text: string; reads: AttachedRead[]; ids: string[] } | undefined
-  /** A turn that streamed but has no assistant.message: its text is kept, marked interrupted. */
-  const endPartial = () => {
-    const text = partial.text.trim()
-    if (text)
-      items.push({
-        role: 'assistant',
-        text: `${text}\n\n${INTERRUPTED_MARK}`,
-        toolCalls: [],
-        interrupted: true,
-      })
-    partial = NO_PARTIAL_TEXT
-  }
-  /** Calls left open when a turn ended: answered as the loop answered them, or as unfinished. */
-  const endCalls = () => {
-    for (const c of open)
-      items.push({
-        role: 'tool',
-        callId: c.id,
-        name: c.name,
-        output: c.started ? UNFINISHED_OUTPUT : INTERRUPTED_OUTPUT,
-      })
-    open = []
-  }
+  const replay = new TranscriptReplay()
   for (const e of events) {
     if (e.seq > uptoSeq) break
+    replay.apply(e)
+  }
+  // The events stop here: the last turn ended (or its process was killed) as it stands.
+  replay.endTurn()
+  return normalizeTranscript(replay.items)
+}
+
+/** A user message that named MCP resources: its reads are attached to it, not results. */
+interface Attaching {
+  item: { role: 'user'; text: string }
+  text: string
+  reads: AttachedRead[]
+  ids: string[]
+}
+
+/** The transcript rebuilt one event at a time. */
+class TranscriptReplay {
+  readonly items: TranscriptItem[] = []
+  private open: OpenCall[] = []
+  private partial: PartialText = NO_PARTIAL_TEXT
+  /** The last user message that named MCP resources. */
+  private attaching: Attaching | undefined
+
+  apply(e: StepwiseEvent): void {
     switch (e.type) {
       case 'assistant.delta':
-        partial = withDelta(partial, e.text)
+        this.partial = withDelta(this.partial, e.text)
         break
       case 'model.retry':
-        partial = withRetry(partial)
+        this.partial = withRetry(this.partial)
         break
       case 'assistant.message':
-        partial = NO_PARTIAL_TEXT
-        endCalls()
-        items.push({ role: 'assistant', text: e.text, toolCalls: e.toolCalls })
-        open = e.toolCalls.map((c) => ({ id: c.id, name: c.name, started: false }))
+        this.partial = NO_PARTIAL_TEXT
+        this.endCalls()
+        this.items.push({ role: 'assistant', text: e.text, toolCalls: e.toolCalls })
+        this.open = e.toolCalls.map((c) => ({ id: c.id, name: c.name, started: false }))
         break
       case 'tool.started': {
-        const call = open.find((c) => c.id === e.callId && !c.started)
+        const call = this.open.find((c) => c.id === e.callId && !c.started)
         if (call) call.started = true
         break
       }
-      case 'tool.finished': {
-        const read = attaching?.ids.indexOf(e.callId) ?? -1
-        if (attaching && read >= 0) {
-          attaching.reads[read] = { ...attaching.reads[read], result: e.result }
-          attaching.item.text = withAttachedResources(attaching.text, attaching.reads)
-          break
-        }
-        // Paired by order: the first open call with this id.
-        const i = open.findIndex((c) => c.id === e.callId)
-        if (i >= 0) open.splice(i, 1)
-        items.push({ role: 'tool', callId: e.callId, name: e.name, output: JSON.stringify(e.result) })
+      case 'tool.finished':
+        this.toolFinished(e)
         break
-      }
-      case 'user.message': {
-        endPartial()
-        endCalls()
-        const reads = (e.resources ?? []).map((r) => ({ server: r.server, uri: r.uri }))
-        const item = { role: 'user' as const, text: withAttachedResources(e.text, reads) }
-        items.push(item)
-        attaching = reads.length
-          ? { item, text: e.text, reads, ids: (e.resources ?? []).map((r) => r.callId) }
-          : undefined
+      case 'user.message':
+        this.userMessage(e)
         break
-      }
       case 'toolcall.unparsed':
         // The loop asked the model to rewrite an unreadable call: the model saw it as a user turn.
-        if (e.repair) items.push({ role: 'user', text: e.repair })
+        if (e.repair) this.items.push({ role: 'user', text: e.repair })
         break
-      case 'context.compacted':
+      case 'context.compacted': {
         // Everything but the first message and the last `keptItems` becomes the summary.
+        const items = this.items
         if (e.keptItems !== undefined && e.summary !== undefined && items.length - 1 - e.keptItems > 0)
           items.splice(1, items.length - 1 - e.keptItems, summaryItem(e.summary))
         break
+      }
       case 'session.finished':
-        endPartial()
-        endCalls()
+        this.endTurn()
         break
       default:
         break
     }
   }
-  // The events stop here: the last turn ended (or its process was killed) as it stands.
-  endPartial()
-  endCalls()
-  return normalizeTranscript(items)
+
+  /** A turn ended: what streamed without a message, and calls left open, are closed as they stand. */
+  endTurn(): void {
+    this.endPartial()
+    this.endCalls()
+  }
+
+  private toolFinished(e: Extract<StepwiseEvent, { type: 'tool.finished' }>): void {
+    const attaching = this.attaching
+    const read = attaching?.ids.indexOf(e.callId) ?? -1
+    if (attaching && read >= 0) {
+      attaching.reads[read] = { ...attaching.reads[read], result: e.result }
+      attaching.item.text = withAttachedResources(attaching.text, attaching.reads)
+      return
+    }
+    // Paired by order: the first open call with this id.
+    const i = this.open.findIndex((c) => c.id === e.callId)
+    if (i >= 0) this.open.splice(i, 1)
+    this.items.push({ role: 'tool', callId: e.callId, name: e.name, output: JSON.stringify(e.result) })
+  }
+
+  private userMessage(e: Extract<StepwiseEvent, { type: 'user.message' }>): void {
+    this.endTurn()
+    const reads = (e.resources ?? []).map((r) => ({ server: r.server, uri: r.uri }))
+    const item = { role: 'user' as const, text: withAttachedResources(e.text, reads) }
+    this.items.push(item)
+    this.attaching = reads.length
+      ? { item, text: e.text, reads, ids: (e.resources ?? []).map((r) => r.callId) }
+      : undefined
+  }
+
+  /** A turn that streamed but has no assistant.message: its text is kept, marked interrupted. */
+  private endPartial(): void {
+    const text = this.partial.text.trim()
+    if (text)
+      this.items.push({
+        role: 'assistant',
+        text: `${text}\n\n${INTERRUPTED_MARK}`,
+        toolCalls: [],
+        interrupted: true,
+      })
+    this.partial = NO_PARTIAL_TEXT
+  }
+
+  /** Calls left open when a turn ended: answered as the loop answered them, or as unfinished. */
+  private endCalls(): void {
+    for (const c of this.open)
+      this.items.push({
+        role: 'tool',
+        callId: c.id,
+        name: c.name,
+        output: c.started ? UNFINISHED_OUTPUT : INTERRUPTED_OUTPUT,
+      })
+    this.open = []
+  }
 }

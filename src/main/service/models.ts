@@ -1,7 +1,9 @@
 import type { CommandInput, CommandOutput, ModelInfo, ProviderId } from '../../shared/protocol'
 import { lookupModel } from '../context/windows'
 import { joinUrl, requestJson } from '../providers/http'
-import { NdjsonParser, parseJsonObject } from '../providers/ndjson'
+import { errorMessage } from '../../shared/error-message'
+import { parseJsonObject, recordOf } from '../../shared/json-object'
+import { NdjsonParser } from '../providers/ndjson'
 import type { ServiceContext } from './context'
 import { effectiveBaseUrl } from './provider-settings'
 import { ServiceError } from './sessions'
@@ -15,18 +17,20 @@ import { providerDescriptor } from '../../shared/providers'
 const TIMEOUT_MS = 5000
 
 async function ollamaModels(base: string): Promise<ModelInfo[]> {
-  const body = (await requestJson({
-    url: joinUrl(base, '/api/tags'),
-    method: 'GET',
-    provider: 'ollama',
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  })) as {
-    models?: Array<{ name?: string; model?: string; size?: number; details?: Record<string, unknown> }>
-  }
-  return (body.models ?? []).flatMap((m) => {
-    const name = m.name ?? m.model
+  const body = recordOf(
+    await requestJson({
+      url: joinUrl(base, '/api/tags'),
+      method: 'GET',
+      provider: 'ollama',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    }),
+  )
+  const models: unknown[] = Array.isArray(body.models) ? body.models : []
+  return models.flatMap((raw) => {
+    const m = recordOf(raw)
+    const name = typeof m.name === 'string' && m.name ? m.name : typeof m.model === 'string' ? m.model : ''
     if (!name) return []
-    const details = m.details ?? {}
+    const details = recordOf(m.details)
     return [
       {
         name,
@@ -39,15 +43,21 @@ async function ollamaModels(base: string): Promise<ModelInfo[]> {
 }
 
 async function openaiModels(ctx: ServiceContext, provider: ProviderId, base: string): Promise<ModelInfo[]> {
-  const body = (await requestJson({
-    url: joinUrl(base, '/models'),
-    method: 'GET',
-    provider,
-    apiKey: ctx.keys.get(provider),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  })) as { data?: Array<{ id?: string }> }
-  return (body.data ?? [])
-    .flatMap((m) => (m.id ? [m.id] : []))
+  const body = recordOf(
+    await requestJson({
+      url: joinUrl(base, '/models'),
+      method: 'GET',
+      provider,
+      apiKey: ctx.keys.get(provider),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    }),
+  )
+  const data: unknown[] = Array.isArray(body.data) ? body.data : []
+  return data
+    .flatMap((m) => {
+      const id = recordOf(m).id
+      return typeof id === 'string' && id ? [id] : []
+    })
     .sort()
     .map((name) => ({ name, ...lookupModel(name) }))
 }
@@ -64,7 +74,7 @@ export async function listServer(
     const models = wire === 'ollama' ? await ollamaModels(base) : await openaiModels(ctx, provider, base)
     return { reachable: true, models }
   } catch (err) {
-    return { reachable: false, error: (err as Error).message, models: [] }
+    return { reachable: false, error: errorMessage(err), models: [] }
   }
 }
 
@@ -117,13 +127,15 @@ export function pullModel(
         })
       })
       const decoder = new TextDecoder()
-      for await (const chunk of res.body) parser.push(decoder.decode(chunk as Uint8Array, { stream: true }))
+      const reader = res.body.getReader()
+      for (let r = await reader.read(); !r.done; r = await reader.read())
+        parser.push(decoder.decode(r.value, { stream: true }))
       parser.end()
       if (failure) throw new Error(failure)
       if (!succeeded) throw new Error('The pull ended before Ollama said it succeeded. Try again.')
       progress({ status: 'success', done: true })
     } catch (err) {
-      const message = (err as Error).message
+      const message = errorMessage(err)
       progress({ status: 'error', done: true, error: message })
     } finally {
       pulling.delete(key)

@@ -34,6 +34,16 @@ export type Handler<C extends CommandName> = (
 ) => Promise<CommandOutput<C>> | CommandOutput<C>
 export type Handlers = { [C in CommandName]: Handler<C> }
 
+/** The handler of `command`, given its input as the command's schema parsed it. */
+async function runCommand<C extends CommandName>(
+  handlers: Handlers,
+  command: C,
+  input: CommandInput<C>,
+): Promise<CommandOutput<C>> {
+  const handler: Handler<C> = handlers[command]
+  return handler(input)
+}
+
 export interface CoreServiceOptions {
   store: Store
   dataDir: string
@@ -104,7 +114,56 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & {
   const mcp = createMcpHub(ctx, { cliConfigs: opts.mcpConfigs })
   const pickFolder = opts.hostHandlers?.['fs/pick-folder']
 
-  const handlers: Handlers = {
+  const handlers = commandHandlers({ ctx, sessions, travel, mcp, pickFolder })
+
+  return {
+    sessions,
+    review: (options) => reviewInService(ctx, sessions, options),
+    async answer(command: unknown, input: unknown): Promise<InvokeReply> {
+      if (typeof command !== 'string' || !isCommandName(command))
+        return { ok: false, error: `Unknown command ${JSON.stringify(command)}.` }
+      let parsed: CommandInput<typeof command>
+      try {
+        parsed = parseCommand(command, input)
+      } catch (error) {
+        const detail = error instanceof z.ZodError ? z.prettifyError(error) : String(error)
+        return { ok: false, error: `Invalid input for ${command}: ${detail}` }
+      }
+      try {
+        return { ok: true, output: await runCommand(handlers, command, parsed) }
+      } catch (caught) {
+        const error = explainStoreError(caught)
+        return { ok: false, error: error instanceof Error ? error.message : String(error) }
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    async close() {
+      stopIndexProgress()
+      await sessions.close()
+      await mcp.close()
+      listeners.clear()
+      // The app is quitting: open session spans end and go out (docs/traces.md), briefly.
+      await shutdownLiveTraces()
+    },
+  }
+}
+
+/** What the commands act on: the service's context and the parts built on it. */
+interface CommandParts {
+  ctx: ServiceContext
+  sessions: SessionRuntime
+  travel: TimeTravel
+  mcp: ReturnType<typeof createMcpHub>
+  /** The host's folder picker, when it has one. */
+  pickFolder: Handlers['fs/pick-folder'] | undefined
+}
+
+/** Every command's handler: one line each, the work is in the modules named. */
+function commandHandlers({ ctx, sessions, travel, mcp, pickFolder }: CommandParts): Handlers {
+  return {
     'app/info': () => appInfo(ctx, Boolean(pickFolder)),
     'project/open': async (input) => {
       const opened = await openProject(ctx, input)
@@ -149,46 +208,11 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & {
     'models/catalog': (input) => modelCatalog(ctx, input),
     'models/resolve': (input) => resolveModel(ctx, input),
     'providers/set': (input) => setProviderBaseUrl(ctx, input.provider, input.baseUrl),
-    'settings/get': () => readSettings(opts.store),
-    'settings/set': (input) => writeSettings(opts.store, input),
+    'settings/get': () => readSettings(ctx.store),
+    'settings/set': (input) => writeSettings(ctx.store, input),
     'review/start': (input) => startReview(ctx, sessions, input),
     'index/status': (input) => indexStatus(ctx, input),
     'index/rebuild': (input) => rebuildIndex(ctx, input),
     ...mcp.handlers(),
-  }
-
-  return {
-    sessions,
-    review: (options) => reviewInService(ctx, sessions, options),
-    async answer(command: unknown, input: unknown): Promise<InvokeReply> {
-      if (typeof command !== 'string' || !isCommandName(command))
-        return { ok: false, error: `Unknown command ${JSON.stringify(command)}.` }
-      let parsed: unknown
-      try {
-        parsed = parseCommand(command, input)
-      } catch (error) {
-        const detail = error instanceof z.ZodError ? z.prettifyError(error) : String(error)
-        return { ok: false, error: `Invalid input for ${command}: ${detail}` }
-      }
-      try {
-        const handler = handlers[command] as (input: unknown) => unknown
-        return { ok: true, output: await handler(parsed) }
-      } catch (caught) {
-        const error = explainStoreError(caught)
-        return { ok: false, error: error instanceof Error ? error.message : String(error) }
-      }
-    },
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    async close() {
-      stopIndexProgress()
-      await sessions.close()
-      await mcp.close()
-      listeners.clear()
-      // The app is quitting: open session spans end and go out (docs/traces.md), briefly.
-      await shutdownLiveTraces()
-    },
   }
 }

@@ -4,6 +4,8 @@ import {
   type AppSettings,
   type ModelOptionsSetting,
 } from '../../shared/protocol'
+import { z } from 'zod'
+import { parseJsonObject } from '../../shared/json-object'
 import { DEFAULT_MAX_TOOL_CALLS } from '../agent/loop'
 import { commandSettingsFrom, type CommandSettings } from '../sandboxing/settings'
 import { DEFAULT_LIMITS, DEFAULT_MAX_STEPS } from '../session/start'
@@ -25,35 +27,29 @@ const DEFAULTS: Omit<AppSettings, 'commands'> = {
 }
 
 function readJson(store: Pick<Store, 'getSetting'>, key: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(store.getSetting(key) ?? '{}') as unknown
-    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
-  } catch {
-    return {}
-  }
+  return parseJsonObject(store.getSetting(key) ?? '{}') ?? {}
 }
 
 export function commandSettings(store: Store): CommandSettings {
   return commandSettingsFrom(readJson(store, 'commands'))
 }
 
+const shape = appSettingsSchema.shape
+
+/** The stored `app` object, field by field: a field that is missing or no longer parses takes its default. */
+const storedAppSettings = z.object({
+  approvalPolicy: shape.approvalPolicy.catch(DEFAULTS.approvalPolicy),
+  limits: shape.limits.catch(DEFAULTS.limits),
+  theme: shape.theme.catch(DEFAULTS.theme),
+  maxSteps: shape.maxSteps.catch(DEFAULTS.maxSteps),
+  maxToolCalls: shape.maxToolCalls.catch(DEFAULTS.maxToolCalls),
+  modelOptions: shape.modelOptions.catch(DEFAULTS.modelOptions),
+})
+
 export function readSettings(store: Store): AppSettings {
-  const stored = readJson(store, 'app')
-  const shape = appSettingsSchema.shape
-  const pick = <K extends keyof typeof DEFAULTS>(key: K): AppSettings[K] => {
-    const parsed = shape[key].safeParse(stored[key])
-    return (parsed.success ? parsed.data : DEFAULTS[key]) as AppSettings[K]
-  }
+  const stored = storedAppSettings.parse(readJson(store, 'app'))
   const { allow, deny } = commandSettings(store)
-  return {
-    approvalPolicy: pick('approvalPolicy'),
-    limits: pick('limits'),
-    theme: pick('theme'),
-    maxSteps: pick('maxSteps'),
-    maxToolCalls: pick('maxToolCalls'),
-    modelOptions: pick('modelOptions'),
-    commands: { allow, deny },
-  }
+  return { ...stored, commands: { allow, deny } }
 }
 
 /** The model options a host's flags set (`--num-ctx`, `--temperature`, the stream limits). */

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../shared/error-message'
 import type { CommandInput, CommandOutput, RestoreReply } from '../../shared/protocol'
 import { forkSession } from '../timetravel/fork'
 import { snapshotDiff, snapshotReader } from '../timetravel/replay'
@@ -102,7 +103,7 @@ export class TimeTravel {
       model,
       emit: this.ctx.broadcast,
     }).catch((err: unknown) => {
-      throw new ServiceError(`Cannot fork there: ${(err as Error).message}`)
+      throw new ServiceError(`Cannot fork there: ${errorMessage(err)}`)
     })
     this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: input.sessionId })
     this.ctx.broadcast({ type: 'host.sessions-changed', sessionId: result.sessionId })

@@ -81,21 +81,7 @@ export function readToolCalls(
   const unmasked = maskToolOutputs(maskReasoning(text))
   const eos = trailingEos(unmasked)
   const masked = eos < 0 ? unmasked : unmasked.slice(0, eos) + unmasked.slice(eos).replace(/[^\n]/g, ' ')
-  const candidates: Candidate[] = []
-  const familyBroken: UnparsedCall[] = []
-  // Markup without calls (harmony's headers and terminators around the final answer):
-  // protocol, not prose, so it goes once calls run.
-  const callless: Region[] = []
-  for (const family of families) {
-    const result = runFamily(family, masked)
-    for (const span of result.spans) {
-      if (span.calls.length === 0 && span.kind === 'markup' && span.end > span.start) callless.push(span)
-      if (span.calls.length === 0 || span.end <= span.start) continue
-      const checked = span.calls.map((c) => checkCall(c, tools))
-      candidates.push({ ...span, family: family.id, checked, valid: checked.every((c) => c.ok) })
-    }
-    for (const b of result.broken) familyBroken.push({ ...b, family: family.id })
-  }
+  const { candidates, familyBroken, callless } = collectCandidates(masked, tools, families)
 
   // Code regions are found with markup blanked, so a fence inside a call's argument
   // (a README written through <parameter=content>) cannot open a region around the next call.
@@ -108,33 +94,7 @@ export function readToolCalls(
   const chosen = resolveOverlaps(candidates)
 
   // Where each chosen span would act, and which ones still have to pass the act rule.
-  const acting: Acting[] = []
-  let floor = 0
-  let example = false
-  for (const span of chosen) {
-    const region = enclosingRegion(regions, span)
-    // "For example, you could call <tool_call>…": shown, not made; so are the calls that
-    // follow an example with nothing but whitespace between.
-    const follows: boolean = example && prose(masked.slice(floor, span.start)) === ''
-    example = follows || shownAsExample(masked, span, floor, text)
-    floor = span.end
-    if (example) continue
-    if (!region) {
-      acting.push({ span, taken: span, needsWholeAnswer: span.kind === 'json' })
-    } else if (
-      isFence(masked, region) &&
-      fenceHoldsOnly(masked, region, span) &&
-      !shownAsExample(masked, region, 0, text)
-    ) {
-      // A fence around nothing but the call: the act rule decides, on the whole fence.
-      acting.push({ span, taken: region, needsWholeAnswer: true })
-    }
-    // Anything else inside code shown in prose is an example.
-  }
-  // A fenced call next to markup written outside any fence is the example of it (vLLM's
-  // test_qwen3_fenced_examples: "~~~xml <call> ~~~" then the real call).
-  if (acting.some((a) => a.taken === a.span && a.span.kind === 'markup'))
-    acting.splice(0, acting.length, ...acting.filter((a) => a.taken === a.span))
+  const acting = actingSpans(chosen, regions, { masked, text })
   const strict = acting.filter((a) => a.needsWholeAnswer)
   const whole =
     strict.length > 0 &&
@@ -389,4 +349,64 @@ function withoutRegions(text: string, masked: string, end: number, regions: read
   }
   rest += text.slice(pos, Math.max(pos, end))
   return rest.replace(/\n{3,}/g, '\n\n').trim()
+}
+
+/** What every family found in the masked answer: checked call spans, broken blocks, and markup without calls. */
+function collectCandidates(
+  masked: string,
+  tools: readonly ToolSpec[],
+  families: readonly ToolCallFamily[],
+): { candidates: Candidate[]; familyBroken: UnparsedCall[]; callless: Region[] } {
+  const candidates: Candidate[] = []
+  const familyBroken: UnparsedCall[] = []
+  // Markup without calls (harmony's headers and terminators around the final answer):
+  // protocol, not prose, so it goes once calls run.
+  const callless: Region[] = []
+  for (const family of families) {
+    const result = runFamily(family, masked)
+    for (const span of result.spans) {
+      if (span.calls.length === 0 && span.kind === 'markup' && span.end > span.start) callless.push(span)
+      if (span.calls.length === 0 || span.end <= span.start) continue
+      const checked = span.calls.map((c) => checkCall(c, tools))
+      candidates.push({ ...span, family: family.id, checked, valid: checked.every((c) => c.ok) })
+    }
+    for (const b of result.broken) familyBroken.push({ ...b, family: family.id })
+  }
+  return { candidates, familyBroken, callless }
+}
+
+/** The chosen spans that may act (examples left out), each with the region it takes and whether the act rule applies. */
+function actingSpans(
+  chosen: readonly Candidate[],
+  regions: readonly Region[],
+  { masked, text }: { masked: string; text: string },
+): Acting[] {
+  const acting: Acting[] = []
+  let floor = 0
+  let example = false
+  for (const span of chosen) {
+    const region = enclosingRegion(regions, span)
+    // "For example, you could call <tool_call>…": shown, not made; so are the calls that
+    // follow an example with nothing but whitespace between.
+    const follows: boolean = example && prose(masked.slice(floor, span.start)) === ''
+    example = follows || shownAsExample(masked, span, floor, text)
+    floor = span.end
+    if (example) continue
+    if (!region) {
+      acting.push({ span, taken: span, needsWholeAnswer: span.kind === 'json' })
+    } else if (
+      isFence(masked, region) &&
+      fenceHoldsOnly(masked, region, span) &&
+      !shownAsExample(masked, region, 0, text)
+    ) {
+      // A fence around nothing but the call: the act rule decides, on the whole fence.
+      acting.push({ span, taken: region, needsWholeAnswer: true })
+    }
+    // Anything else inside code shown in prose is an example.
+  }
+  // A fenced call next to markup written outside any fence is the example of it (vLLM's
+  // test_qwen3_fenced_examples: "~~~xml <call> ~~~" then the real call).
+  if (acting.some((a) => a.taken === a.span && a.span.kind === 'markup'))
+    return acting.filter((a) => a.taken === a.span)
+  return acting
 }

@@ -1,5 +1,7 @@
+import { isRecord as isObject } from '../../../shared/json-object'
 import type { RawCall } from './types'
 import { pushAll } from '../../../shared/arrays'
+import { errorMessage } from '../../../shared/error-message'
 
 /*
  * Small JSON helpers shared by the families that carry calls as JSON (Hermes, Llama,
@@ -76,9 +78,10 @@ export type JsonParse = { ok: true; value: unknown } | { ok: false; error: strin
 
 export function parseJson(text: string): JsonParse {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown }
+    const value: unknown = JSON.parse(text)
+    return { ok: true, value }
   } catch (err) {
-    return { ok: false, error: (err as Error).message }
+    return { ok: false, error: errorMessage(err) }
   }
 }
 
@@ -251,6 +254,5 @@ export function skipSpace(text: string, i: number): number {
   return i
 }
 
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
+/** The parsers' name for the shared JSON-object guard. */
+export { isObject }

@@ -257,11 +257,20 @@ class Parser {
   }
 }
 
+/** One-letter escapes and what Python reads for them (a backslash-newline continues the line). */
+const SIMPLE_ESCAPES = new Map([
+  ['n', '\n'],
+  ['t', '\t'],
+  ['r', '\r'],
+  ['0', '\0'],
+  ['\n', ''],
+])
+
 /** The escape whose letter is at `i` (just past the backslash), as Python reads it. */
 function escapeAt(text: string, i: number): { value: string; end: number } {
   const e = text[i]
-  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', '\n': '' }
-  if (e in simple) return { value: simple[e], end: i + 1 }
+  const simple = SIMPLE_ESCAPES.get(e)
+  if (simple !== undefined) return { value: simple, end: i + 1 }
   if (e === 'x' || e === 'u') {
     const len = e === 'x' ? 2 : 4
     const hex = text.slice(i + 1, i + 1 + len)

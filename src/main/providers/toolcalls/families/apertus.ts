@@ -16,7 +16,7 @@ export const apertus: ToolCallFamily = {
   models: 'Apertus',
   detect: (text) => text.includes(OPEN),
   parse: (text) =>
-    markerBlocks(text, OPEN, CLOSE, 'the list', (from, balance) => {
+    markerBlocks(text, { open: OPEN, close: CLOSE, what: 'the list' }, (from, balance) => {
       const json = jsonAt(text, from, balance)
       if (!json.ok) return json
       // Some fine-tunes write the generic {"name", "arguments"} shape between Apertus's tokens.

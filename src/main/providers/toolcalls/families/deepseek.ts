@@ -1,4 +1,4 @@
-import type { BrokenSpan, FamilyResult, RawCall, Span, ToolCallFamily } from '../types'
+import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
 import { forwardSearch, parseJsonLoose } from '../json-scan'
 import { addBlock, attribute, quote, type Piece } from './markup-util'
 
@@ -78,7 +78,10 @@ function parseTokens(text: string, out: FamilyResult): void {
     if (FOREIGN.test(body)) continue
     // A section without the per-call tokens still says what to call: read it as one call.
     const bodies = HAS_CALL.test(body) ? callBodies(body) : body.trim() === '' ? [] : [body]
-    addBlock(out, start, end, bodies, readCall, 'the <｜tool▁calls▁begin｜> block holds no tool call')
+    addBlock(out, { start, end }, bodies, {
+      read: readCall,
+      empty: 'the <｜tool▁calls▁begin｜> block holds no tool call',
+    })
   }
   // Calls written without the section tokens around them. Sections are in order (one
   // pointer walks them), and closing tokens are searched forward once, not once per call.
@@ -96,7 +99,7 @@ function parseTokens(text: string, out: FamilyResult): void {
     const end = stop + (close && stop === close.index ? close[0].length : 0)
     const body = text.slice(bodyStart, stop)
     if (FOREIGN.test(body)) continue
-    addBlock(out, start, end, [body], readCall, 'empty DeepSeek tool call')
+    addBlock(out, { start, end }, [body], { read: readCall, empty: 'empty DeepSeek tool call' })
   }
 }
 
@@ -131,9 +134,8 @@ function parseDsml(text: string, out: FamilyResult): void {
       else calls.push({ name, arguments: dsmlParams(inv[2]) })
     }
     if (calls.length === 0) problem ??= 'the <｜DSML｜function_calls> block holds no complete invoke'
-    const span: Span | BrokenSpan = problem ? { start, end, problem } : { start, end, calls, kind: 'markup' }
-    if ('problem' in span) out.broken.push(span)
-    else out.spans.push(span)
+    if (problem) out.broken.push({ start, end, problem })
+    else out.spans.push({ start, end, calls, kind: 'markup' })
     claimed.push([start, end])
   }
   // An invoke with no block opener around it (vLLM's test_deepseek_v4_malformed_recovery): still

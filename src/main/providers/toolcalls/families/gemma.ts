@@ -1,7 +1,8 @@
-import type { BrokenSpan, FamilyResult, RawCall, Span, ToolCallFamily } from '../types'
+import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
 import { forwardFinder } from '../json-scan'
 import { parsePyCalls } from '../python-literal'
 import { pushAll } from '../../../../shared/arrays'
+import { errorMessage } from '../../../../shared/error-message'
 
 /*
  * Google's Gemma family writes calls three ways:
@@ -41,9 +42,9 @@ export const gemma: ToolCallFamily = {
  * before any family reads the text, so no call considered there ever runs.
  */
 function parse(text: string): FamilyResult {
-  const spans: Span[] = []
-  const broken: BrokenSpan[] = []
+  const out: FamilyResult = { spans: [], broken: [] }
   const scan: Scan = {
+    text,
     length: text.length,
     closes: CLOSES.map((c) => forwardFinder(text, c)),
     quote: forwardFinder(text, '<|"|>'),
@@ -54,14 +55,15 @@ function parse(text: string): FamilyResult {
     const limit = i + 1 < opens.length ? opens[i + 1].index : text.length
     // A bare `call:` may follow blanked reasoning on its line: the span starts at `call:` itself.
     const lead = m[0].length - m[0].trimStart().length
-    readBraceCall(text, m.index + lead, m[0].slice(lead), limit, scan, spans, broken)
+    readBraceCall(scan, { start: m.index + lead, marker: m[0].slice(lead), limit }, out)
   })
-  for (const m of text.matchAll(FENCE)) readToolCode(m.index, m[0], m[1], spans, broken)
-  return { spans, broken }
+  for (const m of text.matchAll(FENCE)) readToolCode({ start: m.index, whole: m[0], body: m[1] }, out)
+  return out
 }
 
 /** Per-parse state that keeps an answer full of unclosed calls linear. */
 interface Scan {
+  text: string
   length: number
   closes: Array<(from: number) => number>
   quote: (from: number) => number
@@ -69,16 +71,13 @@ interface Scan {
   fullRetries: number
 }
 
-/** One `call:NAME{…}` starting with the marker `marker` at `start`. */
+/** One `call:NAME{…}` starting with the marker `marker` at `start`, read no further than `limit` (the next opener). */
 function readBraceCall(
-  text: string,
-  start: number,
-  marker: string,
-  limit: number,
   scan: Scan,
-  spans: Span[],
-  broken: BrokenSpan[],
+  { start, marker, limit }: { start: number; marker: string; limit: number },
+  { spans, broken }: FamilyResult,
 ): void {
+  const text = scan.text
   const nameAt = start + marker.length
   NAME.lastIndex = nameAt
   const name = NAME.exec(text)?.[0]
@@ -114,7 +113,7 @@ function readBraceCall(
     broken.push({
       start,
       end: nextClose(scan, braceAt),
-      problem: `the arguments of ${name} do not parse (${(err as Error).message})`,
+      problem: `the arguments of ${name} do not parse (${errorMessage(err)})`,
     })
   }
 }
@@ -129,7 +128,10 @@ function nextClose(scan: Scan, from: number): number {
 }
 
 /** A ```tool_code fence: one call per line, possibly `print(...)`-wrapped, or a `[…]` list. */
-function readToolCode(start: number, whole: string, body: string, spans: Span[], broken: BrokenSpan[]): void {
+function readToolCode(
+  { start, whole, body }: { start: number; whole: string; body: string },
+  { spans, broken }: FamilyResult,
+): void {
   const calls: RawCall[] = []
   for (const line of splitStatements(body)) {
     const unwrapped = unwrapPrint(line)
@@ -255,8 +257,7 @@ class BraceArgs {
     if (this.text[i] !== '"') return undefined
     for (let j = i + 1; j < this.limit; j++) {
       if (this.text[j] === '\\') j++
-      else if (this.text[j] === '"')
-        return { value: JSON.parse(this.text.slice(i, j + 1)) as string, end: j + 1 }
+      else if (this.text[j] === '"') return { value: jsonString(this.text.slice(i, j + 1)), end: j + 1 }
     }
     throw new Error('a quoted string never ends')
   }
@@ -265,4 +266,11 @@ class BraceArgs {
     while (i < this.limit && /\s/.test(this.text[i])) i++
     return i
   }
+}
+
+/** A JSON-quoted string literal (`"…"`, escapes allowed) read as its value. */
+function jsonString(literal: string): string {
+  const value: unknown = JSON.parse(literal)
+  if (typeof value !== 'string') throw new Error(`${literal} is not a quoted string`)
+  return value
 }

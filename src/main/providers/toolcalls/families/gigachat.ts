@@ -1,7 +1,7 @@
 import { parseJson } from '../json-scan'
 import type { FamilyResult, ToolCallFamily } from '../types'
 import { callsAt, markerBlocks } from './json-at'
-import { addBlock, attribute, quote, tagBlocks, type Piece } from './markup-util'
+import { addPieces, attribute, quote, tagBlocks, type Piece } from './markup-util'
 import { pushAll } from '../../../../shared/arrays'
 
 /*
@@ -36,7 +36,7 @@ function readInvoke(attrs: string, body: string, closed: boolean): Piece {
     args[key] = parsed?.ok ? parsed.value : value
     return ''
   })
-  if (rest.trim() !== '' || '' in args)
+  if (rest.trim() !== '' || Object.hasOwn(args, ''))
     return { problem: `unexpected text ${JSON.stringify(quote(rest || body))} in the GCML invoke of ${name}` }
   return { call: { name, arguments: args } }
 }
@@ -58,14 +58,7 @@ function parseGcml(text: string, out: FamilyResult): void {
     })
     if (stray.trim() !== '')
       pieces.push({ problem: `unexpected text ${JSON.stringify(quote(stray))} in ${open}` })
-    addBlock(
-      out,
-      b.start,
-      b.end,
-      pieces.map((_, i) => String(i)),
-      (i) => pieces[Number(i)],
-      `the ${open} block holds no call`,
-    )
+    addPieces(out, b, pieces, `the ${open} block holds no call`)
   }
 }
 
@@ -73,7 +66,9 @@ function parse(text: string): FamilyResult {
   const out: FamilyResult = { spans: [], broken: [] }
   parseGcml(text, out)
   for (const marker of [V3, V31]) {
-    const r = markerBlocks(text, marker, '', 'the JSON', (from, balance) => callsAt(text, from, balance))
+    const r = markerBlocks(text, { open: marker, close: '', what: 'the JSON' }, (from, balance) =>
+      callsAt(text, from, balance),
+    )
     for (const span of [...r.spans, ...r.broken]) {
       const before = SEPARATOR.exec(text.slice(Math.max(0, span.start - 40), span.start))
       if (before) span.start -= before[0].length

@@ -157,6 +157,6 @@ function jsonArgs(body: string): Record<string, unknown> | string | undefined {
   const parsed = parseJsonLoose(body.trim())
   if (!parsed.ok) return `the JSON arguments do not parse (${parsed.error})`
   if (!isObject(parsed.value)) return 'the arguments are not a JSON object'
-  if (typeof parsed.value.name === 'string' && 'arguments' in parsed.value) return undefined
+  if (typeof parsed.value.name === 'string' && Object.hasOwn(parsed.value, 'arguments')) return undefined
   return parsed.value
 }

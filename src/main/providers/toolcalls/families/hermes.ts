@@ -9,7 +9,7 @@ import {
   type Balance,
 } from '../json-scan'
 import { parsePyCalls } from '../python-literal'
-import type { BrokenSpan, RawCall, Span, ToolCallFamily } from '../types'
+import type { BrokenSpan, FamilyResult, RawCall, Span, ToolCallFamily } from '../types'
 import { pushAll } from '../../../../shared/arrays'
 
 /*
@@ -77,7 +77,7 @@ function parseTags(text: string, tags: Tags): { spans: Span[]; broken: BrokenSpa
       // `{…}</tool_call>` with no opening tag.
       const end = close + tags.close.length
       const start = unopenedStart(text, boundary, close)
-      if (start >= 0) read(text.slice(start, close), start, end, spans, broken, tags)
+      if (start >= 0) read(text.slice(start, close), { start, end }, { spans, broken }, tags)
       boundary = i = end
       continue
     }
@@ -140,16 +140,15 @@ function block(text: string, open: number, state: BlockState): number {
   }
   const tail = matchAt(tags.tail, text, lastEnd)
   const end = tail ? lastEnd + tail[0].length : lastEnd
-  read(text.slice(jsonStart, lastEnd), open, end, spans, broken, tags)
+  read(text.slice(jsonStart, lastEnd), { start: open, end }, { spans, broken }, tags)
   return end
 }
 
+/** One block's JSON `body`, lying at `start`…`end` in the answer, as calls or as a broken span. */
 function read(
   body: string,
-  start: number,
-  end: number,
-  spans: Span[],
-  broken: BrokenSpan[],
+  { start, end }: { start: number; end: number },
+  { spans, broken }: FamilyResult,
   tags: Tags,
 ): void {
   const json = unwrap(body)

@@ -60,9 +60,7 @@ export function indexesOf(text: string, marker: string): number[] {
  */
 export function markerBlocks(
   text: string,
-  open: string,
-  close: string,
-  what: string,
+  { open, close, what }: { open: string; close: string; what: string },
   read: (from: number, balance: Balance) => CallsAt,
 ): FamilyResult {
   const result: FamilyResult = { spans: [], broken: [] }

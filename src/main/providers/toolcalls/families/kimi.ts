@@ -56,7 +56,10 @@ export const kimi: ToolCallFamily = {
       const bodyEnd = closed ? close.index : (next?.index ?? text.length)
       const end = closed ? bodyEnd + close[0].length : bodyEnd
       claimed.push([start, end])
-      addBlock(out, start, end, callBodies(text.slice(bodyStart, bodyEnd)), readCall, EMPTY)
+      addBlock(out, { start, end }, callBodies(text.slice(bodyStart, bodyEnd)), {
+        read: readCall,
+        empty: EMPTY,
+      })
     }
     // Calls written without a section around them (sections are in order: one pointer walks them).
     const closeAfter = forwardFinder(text, CALL_CLOSE)
@@ -70,7 +73,7 @@ export const kimi: ToolCallFamily = {
       const closed = close !== -1 && (next === -1 || close < next)
       const bodyEnd = closed ? close : next === -1 ? text.length : next
       const end = closed ? close + CALL_CLOSE.length : bodyEnd
-      addBlock(out, at, end, [text.slice(bodyStart, bodyEnd)], readCall, EMPTY)
+      addBlock(out, { start: at, end }, [text.slice(bodyStart, bodyEnd)], { read: readCall, empty: EMPTY })
     }
     return out
   },

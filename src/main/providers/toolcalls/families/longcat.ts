@@ -14,7 +14,9 @@ export const longcat: ToolCallFamily = {
   models: 'LongCat (Meituan)',
   detect: (text) => text.includes(OPEN),
   parse: (text) =>
-    markerBlocks(text, OPEN, CLOSE, 'the JSON', (from, balance) => callsAt(text, from, balance)),
+    markerBlocks(text, { open: OPEN, close: CLOSE, what: 'the JSON' }, (from, balance) =>
+      callsAt(text, from, balance),
+    ),
   example:
     '<longcat_tool_call>{"name": "read_file", "arguments": {"path": "src/main.ts"}}</longcat_tool_call>',
 }

@@ -7,8 +7,20 @@ import type { FamilyResult, RawCall } from '../types'
  * JSON itself is read with `../json-scan`.
  */
 
-/** One call read from its body, or why it cannot be read. */
-export type Piece = { call: RawCall } | { problem: string }
+/** One call read from its body, or why it cannot be read (`problem` is set exactly when there is no call). */
+export type Piece = { call: RawCall; problem?: undefined } | { problem: string; call?: undefined }
+
+/** Where a block lies in the answer. */
+export interface Range {
+  start: number
+  end: number
+}
+
+/** How a family reads one call body, and the problem to report for a block with none. */
+export interface BodyReader {
+  read: (body: string) => Piece
+  empty: string
+}
 
 /**
  * A block of call bodies as one span. A block with no body (`empty` says so) or with
@@ -16,20 +28,28 @@ export type Piece = { call: RawCall } | { problem: string }
  */
 export function addBlock(
   out: FamilyResult,
-  start: number,
-  end: number,
+  range: Range,
   bodies: string[],
-  read: (body: string) => Piece,
-  empty: string,
+  { read, empty }: BodyReader,
 ): void {
-  if (bodies.length === 0) {
+  addPieces(out, range, bodies.map(read), empty)
+}
+
+/** The calls of one block, already read, as one span; or its first problem (or `empty`) as one broken span. */
+export function addPieces(out: FamilyResult, { start, end }: Range, pieces: Piece[], empty: string): void {
+  if (pieces.length === 0) {
     out.broken.push({ start, end, problem: empty })
     return
   }
-  const pieces = bodies.map(read)
-  const problem = pieces.find((p): p is { problem: string } => 'problem' in p)
-  if (problem) out.broken.push({ start, end, problem: problem.problem })
-  else out.spans.push({ start, end, calls: pieces.map((p) => (p as { call: RawCall }).call), kind: 'markup' })
+  const calls: RawCall[] = []
+  for (const piece of pieces) {
+    if (piece.problem !== undefined) {
+      out.broken.push({ start, end, problem: piece.problem })
+      return
+    }
+    calls.push(piece.call)
+  }
+  out.spans.push({ start, end, calls, kind: 'markup' })
 }
 
 /** A block read whole: its calls as one span, or why it cannot run as one broken span. */

@@ -35,7 +35,7 @@ function readBody(name: string, body: string): RawCall | string {
     PARAM,
     (_all, key: string | undefined, cdata: string | undefined, text: string) => {
       if (key === undefined || key.trim() === '') problem ??= `a <param> in the call to ${name} has no name`
-      else if (key in args) problem ??= `the call to ${name} gives ${key} twice`
+      else if (Object.hasOwn(args, key)) problem ??= `the call to ${name} gives ${key} twice`
       else args[key] = cdata ?? decodeEntities(text)
       return ''
     },

@@ -54,14 +54,17 @@ function value(node: Node): unknown {
 
 function fields(node: Node): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  const listed = new Set<string>()
+  /** The names given more than once, and the list each now holds. */
+  const lists = new Map<string, unknown[]>()
   for (const c of node.children) {
     const v = value(c)
-    if (!(c.name in out)) out[c.name] = v
-    else if (listed.has(c.name)) (out[c.name] as unknown[]).push(v)
+    const list = lists.get(c.name)
+    if (list) list.push(v)
+    else if (!Object.hasOwn(out, c.name)) out[c.name] = v
     else {
-      out[c.name] = [out[c.name], v]
-      listed.add(c.name)
+      const repeated = [out[c.name], v]
+      out[c.name] = repeated
+      lists.set(c.name, repeated)
     }
   }
   return out

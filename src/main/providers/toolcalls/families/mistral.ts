@@ -38,7 +38,7 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
       text[first] === '[' || text[first] === '{'
         ? readList(text, first, balance)
         : readNamed(text, after, balance)
-    if ('problem' in read) {
+    if (read.problem !== undefined) {
       broken.push({ start, end: read.end, problem: read.problem })
       from = Math.max(read.end, after)
     } else {
@@ -53,7 +53,8 @@ function parse(text: string): { spans: Span[]; broken: BrokenSpan[] } {
   return { spans, broken }
 }
 
-type Read = { end: number; calls: RawCall[] } | { end: number; problem: string }
+/** What follows one [TOOL_CALLS]: its calls, or why they cannot be read (`problem` set exactly then). */
+type Read = { end: number; calls: RawCall[]; problem?: undefined } | { end: number; problem: string }
 
 /** `[{…},{…}]` or `{…}` right after the token. */
 function readList(text: string, at: number, balance: Balance): Read {

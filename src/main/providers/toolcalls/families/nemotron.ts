@@ -15,6 +15,8 @@ export const nemotron: ToolCallFamily = {
   models: 'Llama-Nemotron, Nemotron Nano v2',
   detect: (text) => text.includes(OPEN),
   parse: (text) =>
-    markerBlocks(text, OPEN, CLOSE, 'the JSON', (from, balance) => callsAt(text, from, balance)),
+    markerBlocks(text, { open: OPEN, close: CLOSE, what: 'the JSON' }, (from, balance) =>
+      callsAt(text, from, balance),
+    ),
   example: '<TOOLCALL>[{"name": "read_file", "arguments": {"path": "src/main.ts"}}]</TOOLCALL>',
 }

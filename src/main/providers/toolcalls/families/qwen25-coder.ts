@@ -18,7 +18,10 @@ function isDefinition(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0 && value.every(isDefinition)
   if (!isObject(value)) return false
   const fn = isObject(value.function) ? value.function : value
-  return typeof fn.description === 'string' || (isObject(fn.parameters) && 'properties' in fn.parameters)
+  return (
+    typeof fn.description === 'string' ||
+    (isObject(fn.parameters) && Object.hasOwn(fn.parameters, 'properties'))
+  )
 }
 
 function parse(text: string): FamilyResult {

@@ -67,7 +67,7 @@ function readBody(body: string, ended: boolean): RawCall | string {
     const vstop = VALUE_STOP.exec(rest)
     const valueEnd = vstop ? vstop.index : rest.length
     if (!vstop && !ended) return `the value of ${key} in the call to ${name} is cut off`
-    if (key !== '' && !(key in args)) args[key] = rest.slice(valueStart, valueEnd)
+    if (key !== '' && !Object.hasOwn(args, key)) args[key] = rest.slice(valueStart, valueEnd)
     rest = rest.slice(vstop?.[0] === ARG_END ? valueEnd + ARG_END.length : valueEnd)
   }
   if (rest.trim() !== '') return `unexpected text ${JSON.stringify(quote(rest))} in the call to ${name}`
