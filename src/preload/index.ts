@@ -4,7 +4,7 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import type { CommandName, HostMessage } from '../shared/protocol'
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../main/hosts/electron/channels'
-import { isRecord } from '../shared/json-object'
+import { isRecord } from '../shared/records'
 import type { StepwiseApi } from './api'
 
 /** The output of an `InvokeReply` from the main process, or its error thrown. Checked here: IPC carries no types. */

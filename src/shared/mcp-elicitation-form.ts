@@ -4,7 +4,7 @@
  * prompt and the app's card (src/renderer/src/mcp/ElicitationCard.tsx).
  */
 
-import { recordOf } from './json-object'
+import { recordOf } from './records'
 
 export interface FormField {
   name: string

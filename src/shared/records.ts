@@ -1,4 +1,26 @@
-/** True for a plain object's shape (not null, not an array): what JSON calls an object. */
+/**
+ * The one check for "a JSON object" (not null, not an array), for data that arrives as
+ * `unknown`: parsed text, a model's arguments, a server's answer. A type guard, so what
+ * passes is read field by field without a cast.
+ */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** `text` parsed as JSON when it is an object; undefined for anything else (or not JSON). */
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text)
+    return isRecord(value) ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * `value` when it is a JSON object, else an empty one: for reading optional parts of a
+ * server's answer field by field (a missing or malformed part reads as having no fields).
+ */
+export function recordOf(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {}
 }

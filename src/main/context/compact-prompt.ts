@@ -1,4 +1,4 @@
-import { isRecord } from '../../shared/json-object'
+import { isRecord } from '../../shared/records'
 import { toolSpecs } from '../tools/registry'
 import type { ToolDefinition, ToolSpec } from '../tools/types'
 import { COMPACT_PROMPT_WINDOW } from './windows'

@@ -6,7 +6,7 @@
  * matches, a command's output) is shortened and a `cut_to_fit` field explains.
  */
 
-import { parseJsonObject } from '../../shared/json-object'
+import { parseJsonObject } from '../../shared/records'
 
 export type Count = (text: string) => number
 

@@ -1,4 +1,4 @@
-import { parseJsonObject } from '../../shared/json-object'
+import { parseJsonObject } from '../../shared/records'
 import type { EventDraft } from '../../shared/protocol'
 import type { ModelProvider, ModelRequest, TrafficEntry, TranscriptItem } from '../providers/types'
 import { ProviderError } from '../providers/types'

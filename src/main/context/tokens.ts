@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module'
-import { isRecord } from '../../shared/json-object'
+import { isRecord } from '../../shared/records'
 import type { ModelRequest, TranscriptItem } from '../providers/types'
 
 type Count = (text: string) => number

@@ -1,4 +1,4 @@
-import { recordOf } from '../../shared/json-object'
+import { recordOf } from '../../shared/records'
 
 /*
  * A user message with the MCP resources it mentioned (`@SERVER:URI`, docs/mcp.md#resources), as

@@ -1,4 +1,4 @@
-import { recordOf } from '../../shared/json-object'
+import { recordOf } from '../../shared/records'
 import type { ToolCall } from '../../shared/protocol'
 import { newCallId } from './ids'
 

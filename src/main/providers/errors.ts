@@ -1,4 +1,4 @@
-import { recordOf } from '../../shared/json-object'
+import { recordOf } from '../../shared/records'
 import { ProviderError, type ProviderErrorKind } from './types'
 
 /**

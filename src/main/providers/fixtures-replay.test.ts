@@ -10,7 +10,7 @@ import {
 import { modelStreamFixture, sharedFixturesDir } from '../../../test/fixtures'
 import { runTurn, userRequest } from '../../../test/provider-harness'
 import { createProvider } from './index'
-import { parseJsonObject } from '../../shared/json-object'
+import { parseJsonObject } from '../../shared/records'
 import { NdjsonParser } from './ndjson'
 import { ProviderError, type ModelTurn, type ProviderErrorKind } from './types'
 

@@ -1,4 +1,4 @@
-import { recordOf } from '../../shared/json-object'
+import { recordOf } from '../../shared/records'
 import type { ProviderId } from '../../shared/protocol'
 import { badResponse, errorFromHttp } from './errors'
 import { connectTimeout, StreamWatchdog, streamLimits, type StreamLimits } from './limits'

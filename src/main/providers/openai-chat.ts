@@ -1,6 +1,6 @@
 import type { ProviderId, Usage } from '../../shared/protocol'
 import type { ToolSpec } from '../../shared/tool-spec'
-import { isRecord, recordOf } from '../../shared/json-object'
+import { isRecord, recordOf } from '../../shared/records'
 import { ChatToolCallAccumulator } from './chat-accumulator'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming } from './http'

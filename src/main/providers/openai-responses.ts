@@ -1,4 +1,4 @@
-import { isRecord, recordOf } from '../../shared/json-object'
+import { isRecord, recordOf } from '../../shared/records'
 import type { Usage } from '../../shared/protocol'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming } from './http'

@@ -5,7 +5,7 @@ import {
   type ModelOptionsSetting,
 } from '../../shared/protocol'
 import { z } from 'zod'
-import { parseJsonObject } from '../../shared/json-object'
+import { parseJsonObject } from '../../shared/records'
 import { DEFAULT_MAX_TOOL_CALLS } from '../agent/loop'
 import { commandSettingsFrom, type CommandSettings } from '../sandboxing/settings'
 import { DEFAULT_LIMITS, DEFAULT_MAX_STEPS } from '../session/start'

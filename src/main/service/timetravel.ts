@@ -1,4 +1,4 @@
-import { errorMessage } from '../../shared/error-message'
+import { errorMessage } from '../../shared/errors'
 import type { CommandInput, CommandOutput, RestoreReply } from '../../shared/protocol'
 import { forkSession } from '../timetravel/fork'
 import { snapshotDiff, snapshotReader } from '../timetravel/replay'

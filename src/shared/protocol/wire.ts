@@ -11,6 +11,7 @@
 // A socket that falls more than BACKPRESSURE_LIMIT bytes behind is closed with CLOSE_TOO_FAR_BEHIND:
 // the client reconnects and refetches what it missed; messages are never dropped silently.
 import type { HostMessage } from './notices'
+import { isRecord } from '../records'
 
 /** One command's answer as it crosses a host boundary (IPC or WebSocket): never a thrown error. */
 export type InvokeReply = { ok: true; output: unknown } | { ok: false; error: string }
@@ -42,9 +43,6 @@ export type ServerMessage = ServerReply | ServerPush
 
 export type ParsedRequest =
   { ok: true; request: ClientRequest } | { ok: false; id: number | null; error: string }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const isRequestId = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0

@@ -1,7 +1,7 @@
-import { isRecord as isObject } from '../../../shared/json-object'
+import { isRecord as isObject } from '../../../shared/records'
 import type { RawCall } from './types'
 import { pushAll } from '../../../shared/arrays'
-import { errorMessage } from '../../../shared/error-message'
+import { errorMessage } from '../../../shared/errors'
 
 /*
  * Small JSON helpers shared by the families that carry calls as JSON (Hermes, Llama,

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react'
-import { isRecord } from '../guards'
+import { isRecord } from '../../../shared/records'
 
 /*
  * Whether the app calls for attention when it is in the background: a desktop notification, and a

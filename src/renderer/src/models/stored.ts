@@ -1,4 +1,4 @@
-import { isRecord } from '../guards'
+import { isRecord } from '../../../shared/records'
 import { knownProviderIdSchema, type ProviderId } from '../../../shared/protocol'
 
 /** The model a session runs on: what `session/create` and `session/configure` take. */

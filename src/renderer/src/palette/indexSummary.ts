@@ -1,4 +1,4 @@
-import { isRecord } from '../guards'
+import { isRecord } from '../../../shared/records'
 
 /** A line about the code index from `index/status` (typed `unknown` on the wire: read defensively). */
 export function indexSummary(status: unknown, now: number): string {

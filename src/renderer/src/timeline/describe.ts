@@ -3,7 +3,7 @@ import { choiceLabel } from '../models/format'
 import { formatDuration, formatTokens, truncate } from './format'
 import { timesText, toolOutcome } from './outcome'
 import { summarizeArgs } from './summary'
-import { isRecord } from '../guards'
+import { isRecord } from '../../../shared/records'
 
 /*
  * The plain text of a timeline row, computed from the step alone. Rows render many

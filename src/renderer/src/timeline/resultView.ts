@@ -1,7 +1,7 @@
 import type { ToolStep } from '../../../shared/reducer'
 import { commandEnd, readLines } from './outcome'
 import { prettyJson } from './format'
-import { isRecord } from '../guards'
+import { isRecord } from '../../../shared/records'
 
 /*
  * How the details pane shows a tool's result to a person, decided from the result's shape: a read

@@ -1,5 +1,5 @@
 import { truncate } from './format'
-import { isRecord } from '../guards'
+import { isRecord } from '../../../shared/records'
 
 /*
  * One line that says what a tool call is about, for the timeline row: the path of a

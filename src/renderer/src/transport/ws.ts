@@ -4,7 +4,7 @@
 // The page is opened as `/?token=…`; the host answers with an HttpOnly cookie, so the token is taken out
 // of the address bar at once and kept in memory for reconnects only.
 import { TOKEN_PARAM, WS_PATH, type CommandOutput, type InvokeReply } from '../../../shared/protocol'
-import { isRecord } from '../guards'
+import { isRecord } from '../../../shared/records'
 import type { StepwiseApi } from '../../../preload/api'
 
 export type ConnectionState = 'connecting' | 'open' | 'closed'

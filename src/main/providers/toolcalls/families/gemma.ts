@@ -2,7 +2,7 @@ import type { FamilyResult, RawCall, ToolCallFamily } from '../types'
 import { forwardFinder } from '../json-scan'
 import { parsePyCalls } from '../python-literal'
 import { pushAll } from '../../../../shared/arrays'
-import { errorMessage } from '../../../../shared/error-message'
+import { errorMessage } from '../../../../shared/errors'
 
 /*
  * Google's Gemma family writes calls three ways:

@@ -1,7 +1,7 @@
 import type { StepwiseEvent } from '../../../../shared/protocol'
 import { displayToolName } from '../describe'
 import { summarizeArgs } from '../summary'
-import { isRecord } from '../../guards'
+import { isRecord } from '../../../../shared/records'
 
 /**
  * A session's events as bars on a time axis: one span per turn, model call, tool call,
