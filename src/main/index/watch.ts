@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { errnoCode } from '../../shared/errors'
 import type { Sandbox } from '../containment/types'
 import { watchBudget } from '../snapshot/changeTracker'
 import type { CodeIndex, UpdateReport } from './code-index'
@@ -29,6 +30,11 @@ export const DEFAULT_DEBOUNCE_MS = 500
 export const RESCAN_MS = 30_000
 /** Directory reads in flight during the initial walk (libuv has 4 I/O threads for everyone). */
 const WALK_READS = 2
+
+/** What the watcher reports: a caught value as an Error (a thrown non-Error becomes its text). */
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err))
+}
 
 export interface IndexWatcher {
   /** Resolves once every directory is watched and events are being reported (or rescans began). */
@@ -142,7 +148,7 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
     }
   }
 
-  const ready = addTree('', false).catch((err: unknown) => opts.onError?.(err as Error))
+  const ready = addTree('', false).catch((err: unknown) => opts.onError?.(asError(err)))
 
   return {
     ready,
@@ -172,7 +178,7 @@ function createUpdateFeed(index: CodeIndex, opts: WatchOptions) {
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> = Promise.resolve()
   let closed = false
-  const reportError = (err: unknown) => opts.onError?.(err as Error)
+  const reportError = (err: unknown) => opts.onError?.(asError(err))
   const clear = () => {
     pending.clear()
     if (timer) clearTimeout(timer)
@@ -248,10 +254,10 @@ function createFolderWatches(
       } catch (err) {
         watches.delete(dir) // vanished since it was walked
         // Out of inotify watches or descriptors: the index goes stale there; say so once.
-        const code = (err as NodeJS.ErrnoException).code
+        const code = errnoCode(err)
         if ((code === 'ENOSPC' || code === 'EMFILE') && !exhausted) {
           exhausted = true
-          onError?.(err as Error)
+          onError?.(asError(err))
         }
       }
       return true
