@@ -58,6 +58,22 @@ export interface WatchOptions {
   onOverBudget?: (budget: number) => void
 }
 
+/** The unignored files directly in `dir` (at `absDir`), as project paths; none when it cannot be read. */
+function unignoredFiles(absDir: string, dir: string, sandbox: Pick<Sandbox, 'isIgnored'>): string[] {
+  let entries: fs.Dirent[]
+  try {
+    entries = fs.readdirSync(absDir, { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const files: string[] = []
+  for (const entry of entries) {
+    const rel = dir === '' ? entry.name : `${dir}/${entry.name}`
+    if (entry.isFile() && !sandbox.isIgnored(rel)) files.push(rel)
+  }
+  return files
+}
+
 export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   const root = index.root
   const updates = createUpdateFeed(index, opts)
@@ -136,16 +152,7 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
 
   /** Every file of `dir` goes to the next update (events were lost, or came before the watch). */
   const rescan = (dir: string) => {
-    let entries: fs.Dirent[]
-    try {
-      entries = fs.readdirSync(abs(dir), { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      const rel = join(dir, entry.name)
-      if (entry.isFile() && !opts.sandbox.isIgnored(rel)) changed(rel)
-    }
+    for (const rel of unignoredFiles(abs(dir), dir, opts.sandbox)) changed(rel)
   }
 
   const ready = addTree('', false).catch((err: unknown) => opts.onError?.(asError(err)))
