@@ -256,7 +256,7 @@ export function createChangeSource(
     reproducible = undefined
     if (!last || !previous || last.manifestHash !== previous.manifest_hash)
       return { kind: 'all', previous, paths, stats }
-    const v = verify(last, paths, stats, root, startedAt)
+    const v = verify(last, { paths, stats }, root, startedAt)
     if (v.changed.length === 0 && last.paths === paths) {
       // An unchanged tree: what the full capture would conclude, without the per-file work.
       reproducible = { ...last, untrusted: v.untrusted }
