@@ -196,7 +196,7 @@ export function createChangeSource(
     const listedAt = now()
     const [listed, directories] = await Promise.all([opts.listFiles(), opts.listDirectories?.()])
     const paths = listedPaths(listed)
-    if (directories) listing = recordListing(root, paths, directories, listedAt, isIgnored)
+    if (directories) listing = recordListing(root, { paths, directories, listedAt }, isIgnored)
     return { paths, relisted: true }
   }
 
