@@ -128,13 +128,18 @@ function restoreSaved(
   return { listing, reproducible, early }
 }
 
+/** What a snapshot leaves to reuse: its listing, its manifest, and the stats that may vouch for it. */
+interface ListingToSave {
+  listing: ReusableListing
+  manifestHash: string
+  reproducible: Reproducible | undefined
+}
+
 /** Saves the listing and, when they vouch for `manifestHash`, the stats (`reproducible`). */
 function saveListing(
   file: string,
   root: string,
-  listing: ReusableListing,
-  manifestHash: string,
-  reproducible: Reproducible | undefined,
+  { listing, manifestHash, reproducible }: ListingToSave,
 ): void {
   const r = reproducible?.manifestHash === manifestHash ? reproducible : undefined
   try {
@@ -203,7 +208,7 @@ export function createChangeSource(
   /** Leaves the listing and, when they vouch for the manifest, the stats for the next process. */
   function persist(manifestHash: string): void {
     unsaved = undefined
-    if (opts.stateFile && listing) saveListing(opts.stateFile, root, listing, manifestHash, reproducible)
+    if (opts.stateFile && listing) saveListing(opts.stateFile, root, { listing, manifestHash, reproducible })
   }
 
   /**
