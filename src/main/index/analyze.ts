@@ -99,7 +99,7 @@ async function analyzeCode(
   base: Pick<FileFacts, 'language' | 'size' | 'lines'>,
 ): Promise<Analysis> {
   const grammar = await loadGrammar(language)
-  if ('error' in grammar) {
+  if (!grammar.loaded) {
     const facts = emptyFacts({ ...base, kind: 'skipped' })
     facts.note = `not parsed: ${grammar.error}`
     return { facts, idents: '' }

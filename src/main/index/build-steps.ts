@@ -211,6 +211,14 @@ function settle(
   return { unchanged, stale }
 }
 
+/** How a build ended: stopped or not, the check's fresh count, the files listed and those indexed. */
+export interface BuildEnd {
+  aborted: boolean
+  fresh: number | undefined
+  listed: readonly string[]
+  indexed: ReadonlySet<string>
+}
+
 /**
  * Whether the index is whole after a build, and what to say when it is not. A stop
  * before the rows met the listing (`fresh` unknown) learned nothing: the index stays
@@ -218,10 +226,7 @@ function settle(
  * finished index): each as the last build saw it, and the next build checks again.
  */
 export function coverageAfter(
-  aborted: boolean,
-  fresh: number | undefined,
-  listed: readonly string[],
-  indexed: ReadonlySet<string>,
+  { aborted, fresh, listed, indexed }: BuildEnd,
   before: { complete: boolean; warning: string | undefined },
 ): { complete: boolean; warning: string | undefined } {
   if (!aborted || fresh === 0) return { complete: true, warning: undefined }

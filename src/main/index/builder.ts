@@ -151,11 +151,12 @@ async function checkAndParse(run: Run): Promise<BuildReport> {
     },
   })
   result.workers = workersUsed
-  const coverage = coverageAfter(signal.aborted, check.fresh, listed, state.indexed, before)
+  const end = { aborted: signal.aborted, fresh: check.fresh, listed, indexed: state.indexed }
+  const coverage = coverageAfter(end, before)
   finishReport(run, result, changed, coverage)
   report({ phase: 'done', done, total: listed.length })
   parts.derived.invalidate(changed)
-  await saveCheck(run, result, check.rows, readAt, jobs.length > 0 || gone.length > 0)
+  await saveCheck(run, result, { rows: check.rows, readAt, changedAny: jobs.length > 0 || gone.length > 0 })
   return result
 }
 
@@ -178,10 +179,8 @@ function finishReport(
   if (!run.signal.aborted && result.parsed < run.listed.length)
     storedProblems(
       state.tables.problems(EXTRACTOR_VERSION),
-      run.listed,
-      new Set(changed),
+      { listed: run.listed, changed: new Set(changed), factsOf: state.factsOf },
       result,
-      state.factsOf,
     )
   result.aborted = run.signal.aborted
   Object.assign(state.coverage, coverage)
@@ -200,9 +199,7 @@ function finishReport(
 async function saveCheck(
   run: Run,
   result: BuildReport,
-  rows: readonly StoredStat[],
-  readAt: number,
-  changedAny: boolean,
+  { rows, readAt, changedAny }: { rows: readonly StoredStat[]; readAt: number; changedAny: boolean },
 ): Promise<void> {
   if (result.aborted) return
   const { state, checkState } = run.parts

@@ -15,7 +15,7 @@ const rows = [
 describe('the index check state', () => {
   it('round-trips its rows at one generation, and is ignored at another, for another root, or garbled', () => {
     const file = checkStateFile(tempDir('stepwise-check-state-'), '/p')
-    saveCheckState(file, '/p', 7, rows)
+    saveCheckState(file, { root: '/p', generation: 7, rows })
     expect(loadCheckState(file, '/p', 7)).toEqual(rows)
     expect(loadCheckState(file, '/p', 8)).toBeUndefined()
     expect(loadCheckState(file, '/other', 7)).toBeUndefined()
@@ -24,7 +24,7 @@ describe('the index check state', () => {
       fs.writeFileSync(file, broken)
       expect(loadCheckState(file, '/p', 7)).toBeUndefined()
     }
-    saveCheckState(file, '/p', 1, [])
+    saveCheckState(file, { root: '/p', generation: 1, rows: [] })
     expect(loadCheckState(file, '/p', 1)).toEqual([])
   })
 
@@ -51,7 +51,11 @@ describe('the index check state', () => {
     // generation sends its file to be looked at again (its content is unchanged).
     const generation = openCodeIndexTables(fixture.store, fixture.root).generation()
     const saved = loadCheckState(stateFile, fixture.root, generation)!
-    saveCheckState(stateFile, fixture.root, generation, [{ ...saved[0], mtimeMs: 1 }, saved[1]])
+    saveCheckState(stateFile, {
+      root: fixture.root,
+      generation,
+      rows: [{ ...saved[0], mtimeMs: 1 }, saved[1]],
+    })
     expect(await settledByStat()).toMatchObject({ done: 1, report: { files: 2, parsed: 0, unchanged: 2 } })
 
     // Changed by an index that keeps no state: the saved rows are stale and not used.

@@ -40,14 +40,15 @@ export function checkStateFile(dir: string, root: string): string {
   return path.join(dir, 'index-state', `${name}.state`)
 }
 
-/** Writes `rows` (in path order) as the index of `root` at `generation`, found true of `tree`. */
-export function saveCheckState(
-  file: string,
-  root: string,
-  generation: number,
-  rows: readonly StoredStat[],
-  tree?: string,
-): void {
+/** What a check state holds: `rows` (in path order) as the index of `root` at `generation`, found true of `tree`. */
+export interface CheckStateContent {
+  root: string
+  generation: number
+  rows: readonly StoredStat[]
+  tree?: string
+}
+
+export function saveCheckState(file: string, { root, generation, rows, tree }: CheckStateContent): void {
   const paths = Buffer.from(rows.map((r) => r.path).join('\0'), 'utf8')
   const numbers = new Float64Array(rows.length * FIELDS)
   rows.forEach((r, i) => numbers.set([r.size, r.mtimeMs, r.version], i * FIELDS))
@@ -120,7 +121,7 @@ export function createCheckStateCache(file: string | undefined, root: string, ge
     save(rows: readonly StoredStat[], at: number, tree?: string): void {
       if (!file || at !== generation()) return
       try {
-        saveCheckState(file, root, at, rows, tree)
+        saveCheckState(file, { root, generation: at, rows, tree })
       } catch {
         // Only a cache: the next check reads the rows from SQLite.
       }

@@ -43,6 +43,11 @@ export function emptyFacts(partial: Pick<FileFacts, 'language' | 'kind' | 'size'
 }
 
 const TODO_RE = /\b(TODO|FIXME|HACK|XXX)\b[:\s(-]*(.*)/
+const TODO_TAGS: ReadonlySet<string> = new Set<TodoFact['tag']>(['TODO', 'FIXME', 'HACK', 'XXX'])
+
+function isTodoTag(tag: string): tag is TodoFact['tag'] {
+  return TODO_TAGS.has(tag)
+}
 
 /** TODO/FIXME/HACK/XXX in comment nodes, one per line they appear on. */
 export function todosIn(comments: readonly Node[]): TodoFact[] {
@@ -53,9 +58,10 @@ export function todosIn(comments: readonly Node[]): TodoFact[] {
     const lines = text.split('\n')
     for (let i = 0; i < lines.length; i++) {
       const m = TODO_RE.exec(lines[i])
-      if (!m) continue
+      const tag = m?.[1]
+      if (!m || !tag || !isTodoTag(tag)) continue
       const rest = m[2].replace(/\*\/\s*$/, '').trim()
-      out.push({ line: line(comment) + i, tag: m[1] as TodoFact['tag'], text: squash(rest, 200) })
+      out.push({ line: line(comment) + i, tag, text: squash(rest, 200) })
     }
   }
   return out

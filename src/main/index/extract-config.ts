@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { isRecord } from '../../shared/records'
 import { emptyFacts } from './extract-common'
 import type { ConfigFacts, FileFacts } from './types'
 
@@ -37,12 +38,9 @@ export function analyzeConfig(
   }
   const config: ConfigFacts = {
     format: 'json',
-    keys:
-      parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-        ? Object.keys(parsed).slice(0, MAX_KEYS)
-        : [],
+    keys: isRecord(parsed) ? Object.keys(parsed).slice(0, MAX_KEYS) : [],
   }
-  const obj = (parsed ?? {}) as Record<string, unknown>
+  const obj = isRecord(parsed) ? parsed : {}
   if (name === 'package.json') packageJson(obj, config)
   if (/^(ts|js)config.*\.json$/.test(name)) tsconfig(obj, config)
   facts.config = config
@@ -100,11 +98,11 @@ function packageJson(obj: Record<string, unknown>, config: ConfigFacts): void {
 }
 
 function tsconfig(obj: Record<string, unknown>, config: ConfigFacts): void {
-  const options = (obj.compilerOptions ?? {}) as Record<string, unknown>
+  const options = isRecord(obj.compilerOptions) ? obj.compilerOptions : {}
   if (typeof options.baseUrl === 'string') config.baseUrl = options.baseUrl
   if (options.paths && typeof options.paths === 'object') {
     const paths: Record<string, string[]> = {}
-    for (const [key, value] of Object.entries(options.paths as Record<string, unknown>))
+    for (const [key, value] of Object.entries(options.paths))
       if (Array.isArray(value)) paths[key] = value.filter((v): v is string => typeof v === 'string')
     config.paths = paths
   }

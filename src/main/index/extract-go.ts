@@ -29,7 +29,7 @@ function params(node: Node | null): string[] {
 
 export function extractGo(tree: Tree): Facts {
   const out: Facts = { imports: [], exports: [], functions: [], classes: [], variables: [] }
-  const methods: Array<{ receiver: string; method: MethodFact; exported: boolean }> = []
+  const methods: GoMethod[] = []
   for (const node of tree.rootNode.namedChildren) {
     if (!node) continue
     switch (node.type) {
@@ -57,23 +57,8 @@ export function extractGo(tree: Tree): Facts {
         break
       }
       case 'method_declaration': {
-        const name = node.childForFieldName('name')?.text
-        const receiver = node.childForFieldName('receiver')
-        const recvType = receiver?.namedChild(0)?.childForFieldName('type')?.text.replace(/^\*/, '')
-        if (!name || !recvType) break
-        methods.push({
-          receiver: recvType.replace(/\[.*$/, ''),
-          exported: isExported(name),
-          method: {
-            name,
-            params: params(node.childForFieldName('parameters')),
-            async: false,
-            static: false,
-            visibility: isExported(name) ? 'public' : 'private',
-            line: line(node),
-            endLine: endLine(node),
-          },
-        })
+        const method = methodDeclaration(node)
+        if (method) methods.push(method)
         break
       }
       case 'type_declaration':
@@ -108,6 +93,33 @@ export function extractGo(tree: Tree): Facts {
   for (const v of out.variables)
     if (v.exported) out.exports.push({ name: v.name, kind: v.kind, line: v.line })
   return out
+}
+
+/** A method and the type it belongs to (its receiver's, without pointer or type parameters). */
+interface GoMethod {
+  receiver: string
+  method: MethodFact
+  exported: boolean
+}
+
+function methodDeclaration(node: Node): GoMethod | undefined {
+  const name = node.childForFieldName('name')?.text
+  const receiver = node.childForFieldName('receiver')
+  const recvType = receiver?.namedChild(0)?.childForFieldName('type')?.text.replace(/^\*/, '')
+  if (!name || !recvType) return undefined
+  return {
+    receiver: recvType.replace(/\[.*$/, ''),
+    exported: isExported(name),
+    method: {
+      name,
+      params: params(node.childForFieldName('parameters')),
+      async: false,
+      static: false,
+      visibility: isExported(name) ? 'public' : 'private',
+      line: line(node),
+      endLine: endLine(node),
+    },
+  }
 }
 
 function importSpecs(node: Node): Node[] {

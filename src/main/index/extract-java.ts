@@ -50,7 +50,7 @@ export function extractJava(tree: Tree): Facts {
         names: [wildcard ? '*' : path.text.split('.').pop()!],
         line: line(node),
       })
-    } else if (node.type in TYPE_KINDS) {
+    } else if (Object.hasOwn(TYPE_KINDS, node.type)) {
       typeDeclaration(node, out, '')
     }
   }
@@ -125,7 +125,7 @@ function typeDeclaration(node: Node, out: Facts, outer: string): void {
       const constName = member.childForFieldName('name')?.text
       if (constName)
         fact.properties.push({ name: constName, static: true, visibility: 'public', line: line(member) })
-    } else if (member.type in TYPE_KINDS) {
+    } else if (Object.hasOwn(TYPE_KINDS, member.type)) {
       typeDeclaration(member, out, name)
     }
   }

@@ -14,13 +14,18 @@ export function push(list: FileProblem[], item: FileProblem): void {
   if (list.length < MAX_REPORTED) list.push(item)
 }
 
+/** Which stored problems a build reports: of files `listed` (sorted) but not `changed`, with their facts. */
+export interface StoredProblemsOf {
+  listed: readonly string[]
+  changed: ReadonlySet<string>
+  factsOf: (rel: string) => FileFacts | undefined
+}
+
 /** The stored problems of listed (`listed` sorted), unchanged files, into a build's report. */
 export function storedProblems(
   rows: Iterable<StoredProblem>,
-  listed: readonly string[],
-  changed: ReadonlySet<string>,
+  { listed, changed, factsOf }: StoredProblemsOf,
   result: BuildReport,
-  factsOf: (rel: string) => FileFacts | undefined,
 ): void {
   for (const row of rows) {
     if (changed.has(row.path) || !isListed(listed, row.path)) continue
@@ -35,14 +40,16 @@ export function storedProblems(
   }
 }
 
+/** What symbols are ranked by: their definitions, reference counts by name, files' PageRank, the file count. */
+export interface SymbolGraph {
+  definitions: ReadonlyMap<string, Definition[]>
+  refs: ReadonlyMap<string, number>
+  rank: ReadonlyMap<string, number>
+  files: number
+}
+
 /** Definitions ranked by references from other files, weighted by their file's PageRank. */
-export function rankSymbols(
-  definitions: ReadonlyMap<string, Definition[]>,
-  refs: ReadonlyMap<string, number>,
-  rank: ReadonlyMap<string, number>,
-  files: number,
-  limit: number,
-): RankedSymbol[] {
+export function rankSymbols({ definitions, refs, rank, files }: SymbolGraph, limit: number): RankedSymbol[] {
   const n = files || 1
   const seen = new Set<Definition>()
   const ranked: RankedSymbol[] = []

@@ -58,6 +58,42 @@ export interface IndexState {
   saveMeta(fileCount: number): void
 }
 
+/**
+ * A file's facts as the extractor stored them (JSON of a FileFacts, read at EXTRACTOR_VERSION only).
+ */
+function parseFacts(json: string): FileFacts {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- written by this version's extractor from a FileFacts (rows of other versions are never read); read per file, a schema parse would cost the index's warm start on a big tree
+  return JSON.parse(json) as FileFacts
+}
+
+/** The facts of indexed files, read from the tables once each and kept in `facts`. */
+function factsReader(
+  tables: IndexTables,
+  indexed: ReadonlySet<string>,
+  facts: Map<string, FileFacts>,
+  ensureLoaded: () => void,
+) {
+  const factsOf = (rel: string): FileFacts | undefined => {
+    ensureLoaded()
+    if (!indexed.has(rel)) return undefined
+    let f = facts.get(rel)
+    if (!f) {
+      const json = tables.facts(rel, EXTRACTOR_VERSION)
+      if (json === undefined) return undefined
+      facts.set(rel, (f = parseFacts(json)))
+    }
+    return f
+  }
+  const allFacts = (): ReadonlyMap<string, FileFacts> => {
+    ensureLoaded()
+    if (facts.size < indexed.size)
+      for (const { path: rel, facts: json } of tables.allFacts(EXTRACTOR_VERSION))
+        if (indexed.has(rel) && !facts.has(rel)) facts.set(rel, parseFacts(json))
+    return facts
+  }
+  return { factsOf, allFacts }
+}
+
 /** `saved`: the rows a check state file holds, when there is one (checkState.ts). */
 export function createIndexState(
   tables: IndexTables,
@@ -83,24 +119,7 @@ export function createIndexState(
     const rows = saved()?.filter((r) => r.version === EXTRACTOR_VERSION)
     for (const p of rows?.map((r) => r.path) ?? tables.paths(EXTRACTOR_VERSION)) indexed.add(p)
   }
-  const factsOf = (rel: string): FileFacts | undefined => {
-    ensureLoaded()
-    if (!indexed.has(rel)) return undefined
-    let f = facts.get(rel)
-    if (!f) {
-      const json = tables.facts(rel, EXTRACTOR_VERSION)
-      if (json === undefined) return undefined
-      facts.set(rel, (f = JSON.parse(json) as FileFacts))
-    }
-    return f
-  }
-  const allFacts = (): ReadonlyMap<string, FileFacts> => {
-    ensureLoaded()
-    if (facts.size < indexed.size)
-      for (const { path: rel, facts: json } of tables.allFacts(EXTRACTOR_VERSION))
-        if (indexed.has(rel) && !facts.has(rel)) facts.set(rel, JSON.parse(json) as FileFacts)
-    return facts
-  }
+  const { factsOf, allFacts } = factsReader(tables, indexed, facts, ensureLoaded)
   const apply = (outcomes: readonly FileOutcome[], fewInMemory: boolean) => {
     const { changes, parsed } = rowChanges(outcomes)
     tables.write(changes)
@@ -157,7 +176,7 @@ function rowChanges(outcomes: readonly FileOutcome[]): {
   const changes: RowChange<Language>[] = []
   for (const o of outcomes) {
     if (o.status === 'parsed') {
-      const f = JSON.parse(o.facts) as FileFacts
+      const f = parseFacts(o.facts)
       parsed.set(o.rel, f)
       changes.push({
         op: 'parsed',

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Language as Grammar, Parser, Query } from 'web-tree-sitter'
+import { errorMessage } from '../../shared/errors'
 import type { CodeLanguage, Language } from './types'
 
 /*
@@ -52,7 +53,7 @@ export function languageOf(rel: string): Language {
 }
 
 export function isCodeLanguage(lang: Language): lang is CodeLanguage {
-  return lang in GRAMMAR_FILES
+  return Object.hasOwn(GRAMMAR_FILES, lang)
 }
 
 /** The folder holding the grammar files; overridable for tests of a broken grammar. */
@@ -61,14 +62,21 @@ export function grammarDir(): string {
 }
 
 export interface LoadedGrammar {
+  loaded: true
   parser: Parser
   language: Grammar
   /** Per-language queries, compiled once (see the extractors). */
   queries: Map<string, Query>
 }
 
+/** A grammar that could not be loaded, and why. */
+export interface GrammarFailure {
+  loaded: false
+  error: string
+}
+
 let runtime: Promise<void> | undefined
-const grammars = new Map<CodeLanguage, Promise<LoadedGrammar | { error: string }>>()
+const grammars = new Map<CodeLanguage, Promise<LoadedGrammar | GrammarFailure>>()
 let directory: string | undefined
 
 /** Points grammar loading at another folder (tests: a folder with a corrupt grammar). */
@@ -78,7 +86,7 @@ export function setGrammarDirForTesting(dir: string | undefined): void {
 }
 
 /** The grammar for `lang`, or why it could not be loaded (the same answer on every call). */
-export function loadGrammar(lang: CodeLanguage): Promise<LoadedGrammar | { error: string }> {
+export function loadGrammar(lang: CodeLanguage): Promise<LoadedGrammar | GrammarFailure> {
   let pending = grammars.get(lang)
   if (!pending) {
     pending = (async () => {
@@ -89,9 +97,9 @@ export function loadGrammar(lang: CodeLanguage): Promise<LoadedGrammar | { error
         const language = await Grammar.load(new Uint8Array(fs.readFileSync(file)))
         const parser = new Parser()
         parser.setLanguage(language)
-        return { parser, language, queries: new Map<string, Query>() }
+        return { loaded: true, parser, language, queries: new Map<string, Query>() }
       } catch (err) {
-        return { error: `the ${lang} grammar failed to load (${(err as Error).message})` }
+        return { loaded: false, error: `the ${lang} grammar failed to load (${errorMessage(err)})` }
       }
     })()
     grammars.set(lang, pending)

@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { z } from 'zod'
 import { processFile, type FileJob, type FileOutcome } from './process-file'
 import type { WorkerRequest, WorkerResponse } from './worker'
 
@@ -25,7 +26,7 @@ const nodeRequire = createRequire(import.meta.url)
 export const POOL_THRESHOLD = 200
 const BATCH = 48
 
-type WorkerSource = { code: string } | { file: URL }
+type WorkerSource = { eval: true; script: string } | { eval: false; script: URL }
 
 let cachedSource: WorkerSource | null | undefined
 
@@ -38,7 +39,8 @@ function workerSource(): WorkerSource | null {
       const tsx = tsxEsmApi()
       const worker = new URL('./worker.ts', here).href
       cachedSource = {
-        code: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}) })`,
+        eval: true,
+        script: `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(worker)}) })`,
       }
     } catch {
       cachedSource = null
@@ -47,7 +49,7 @@ function workerSource(): WorkerSource | null {
     for (const rel of ['./index-worker.js', '../index-worker.js']) {
       const url = new URL(rel, here)
       if (fs.existsSync(fileURLToPath(url))) {
-        cachedSource = { file: url }
+        cachedSource = { eval: false, script: url }
         break
       }
     }
@@ -55,15 +57,22 @@ function workerSource(): WorkerSource | null {
   return cachedSource
 }
 
+/** What tsx's package.json says of its ESM API entry (the rest of its exports are not read). */
+const tsxManifestSchema = z.object({
+  exports: z.object({
+    './esm/api': z
+      .object({ import: z.union([z.string(), z.object({ default: z.string().optional() })]).optional() })
+      .optional(),
+  }),
+})
+
 /**
  * tsx's ESM API entry (its `import` export): the CommonJS one fails to register
  * its hooks from inside a worker thread on Node 20.
  */
 function tsxEsmApi(): string {
   const manifest = nodeRequire.resolve('tsx/package.json')
-  const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {
-    exports: Record<string, { import?: { default?: string } | string }>
-  }
+  const pkg = tsxManifestSchema.parse(JSON.parse(fs.readFileSync(manifest, 'utf8')))
   const entry = pkg.exports['./esm/api']?.import
   const rel = typeof entry === 'string' ? entry : entry?.default
   if (!rel) throw new Error('tsx has no ESM API entry')
@@ -118,10 +127,7 @@ export async function processAll(
   const runWorker = () =>
     new Promise<void>((resolve) => {
       const workerData = { nice: opts.nice ?? BACKGROUND_NICE }
-      const worker =
-        'code' in source
-          ? new Worker(source.code, { eval: true, workerData })
-          : new Worker(source.file, { workerData })
+      const worker = new Worker(source.script, { eval: source.eval, workerData })
       // Two batches in flight per worker, so a worker never waits while this thread stores results.
       const inFlight = new Map<number, FileJob[]>()
       let nextId = 0

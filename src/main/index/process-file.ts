@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import { errnoCode, errorMessage } from '../../shared/errors'
 import type { KnownFile } from '../store/code-index-tables'
 import { secretContentKind, SECRET_HEAD_BYTES } from '../containment/secret-content'
 import { EXTRACTOR_VERSION, MAX_PARSE_BYTES, analyzeFile, oversized } from './analyze'
@@ -66,10 +67,10 @@ export async function processFile(job: FileJob): Promise<FileOutcome> {
     data = readAtMost(fd, MAX_PARSE_BYTES + 1, stat.size)
     if (data.length > MAX_PARSE_BYTES) return oversizedOutcome(rel, stat)
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
+    const code = errnoCode(err)
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR' || code === 'ELOOP')
       return { rel, status: 'gone' }
-    return { rel, status: 'error', error: `could not read: ${(err as Error).message}` }
+    return { rel, status: 'error', error: `could not read: ${errorMessage(err)}` }
   } finally {
     if (fd !== undefined) fs.closeSync(fd)
   }
@@ -91,7 +92,7 @@ export async function processFile(job: FileJob): Promise<FileOutcome> {
     }
   } catch (err) {
     // A bug in an extractor must not stop the index: the file is reported and skipped.
-    return { rel, status: 'error', error: `could not analyse: ${(err as Error).message}` }
+    return { rel, status: 'error', error: `could not analyse: ${errorMessage(err)}` }
   }
 }
 

@@ -55,10 +55,12 @@ export function createQueries(state: IndexState, derived: DerivedGraph): Queries
     graph: () => wholeGraph(state, derived),
     rankedSymbols: (limit) =>
       rankSymbols(
-        derived.graph().definitions,
-        derived.referenceCounts(),
-        derived.ranks(),
-        indexed.size,
+        {
+          definitions: derived.graph().definitions,
+          refs: derived.referenceCounts(),
+          rank: derived.ranks(),
+          files: indexed.size,
+        },
         limit,
       ),
   }

@@ -29,7 +29,7 @@ export function sharedRun<P, R, O extends object = object>(
     if (running && [...running.signals].every((s) => s?.aborted)) running.controller.abort()
   }
   return {
-    start(opts = {} as O & { signal?: AbortSignal; onProgress?: (progress: P) => void }) {
+    start(opts: Partial<O> & { signal?: AbortSignal; onProgress?: (progress: P) => void } = {}) {
       opts.signal?.addEventListener('abort', stopIfAllAborted, { once: true })
       if (running) {
         running.signals.add(opts.signal)

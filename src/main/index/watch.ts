@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { errnoCode } from '../../shared/errors'
 import type { Sandbox } from '../containment/types'
 import { watchBudget } from '../snapshot/changeTracker'
 import type { CodeIndex, UpdateReport } from './code-index'
@@ -30,6 +31,11 @@ export const RESCAN_MS = 30_000
 /** Directory reads in flight during the initial walk (libuv has 4 I/O threads for everyone). */
 const WALK_READS = 2
 
+/** What the watcher reports: a caught value as an Error (a thrown non-Error becomes its text). */
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err))
+}
+
 export interface IndexWatcher {
   /** Resolves once every directory is watched and events are being reported (or rescans began). */
   readonly ready: Promise<void>
@@ -50,6 +56,22 @@ export interface WatchOptions {
   rescanMs?: number
   /** Told once when the tree has more folders than the budget and rescans begin. */
   onOverBudget?: (budget: number) => void
+}
+
+/** The unignored files directly in `dir` (at `absDir`), as project paths; none when it cannot be read. */
+function unignoredFiles(absDir: string, dir: string, sandbox: Pick<Sandbox, 'isIgnored'>): string[] {
+  let entries: fs.Dirent[]
+  try {
+    entries = fs.readdirSync(absDir, { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const files: string[] = []
+  for (const entry of entries) {
+    const rel = dir === '' ? entry.name : `${dir}/${entry.name}`
+    if (entry.isFile() && !sandbox.isIgnored(rel)) files.push(rel)
+  }
+  return files
 }
 
 export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
@@ -130,19 +152,10 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
 
   /** Every file of `dir` goes to the next update (events were lost, or came before the watch). */
   const rescan = (dir: string) => {
-    let entries: fs.Dirent[]
-    try {
-      entries = fs.readdirSync(abs(dir), { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      const rel = join(dir, entry.name)
-      if (entry.isFile() && !opts.sandbox.isIgnored(rel)) changed(rel)
-    }
+    for (const rel of unignoredFiles(abs(dir), dir, opts.sandbox)) changed(rel)
   }
 
-  const ready = addTree('', false).catch((err: unknown) => opts.onError?.(err as Error))
+  const ready = addTree('', false).catch((err: unknown) => opts.onError?.(asError(err)))
 
   return {
     ready,
@@ -172,7 +185,7 @@ function createUpdateFeed(index: CodeIndex, opts: WatchOptions) {
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> = Promise.resolve()
   let closed = false
-  const reportError = (err: unknown) => opts.onError?.(err as Error)
+  const reportError = (err: unknown) => opts.onError?.(asError(err))
   const clear = () => {
     pending.clear()
     if (timer) clearTimeout(timer)
@@ -248,10 +261,10 @@ function createFolderWatches(
       } catch (err) {
         watches.delete(dir) // vanished since it was walked
         // Out of inotify watches or descriptors: the index goes stale there; say so once.
-        const code = (err as NodeJS.ErrnoException).code
+        const code = errnoCode(err)
         if ((code === 'ENOSPC' || code === 'EMFILE') && !exhausted) {
           exhausted = true
-          onError?.(err as Error)
+          onError?.(asError(err))
         }
       }
       return true

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
+import { isRecord } from '../../shared/records'
 import { processFile, type FileJob, type FileOutcome } from './process-file'
 
 /*
@@ -18,7 +19,8 @@ export interface WorkerResponse {
   results: FileOutcome[]
 }
 
-lowerThreadPriority((workerData as { nice?: number } | undefined)?.nice ?? 0)
+const nice: unknown = isRecord(workerData) ? workerData.nice : undefined
+lowerThreadPriority(typeof nice === 'number' ? nice : 0)
 
 parentPort?.on('message', async (request: WorkerRequest) => {
   const results: FileOutcome[] = []

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import { errnoCode } from '../../shared/errors'
 import type { SnapshotFile } from '../store/types'
 import { secretContentKind } from '../containment/secret-content'
 import { sha256, type BlobStore } from './blobs'
@@ -91,7 +92,7 @@ export function statOf(abs: string): FileStat | string {
   try {
     return fs.statSync(abs, { throwIfNoEntry: false }) ?? 'vanished'
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code ?? 'stat failed'
+    return errnoCode(err) ?? 'stat failed'
   }
 }
 
@@ -125,7 +126,7 @@ export function createCapture(s: CaptureSetup): Capture {
         try {
           raw = readNoFollow(`${root}/${path}`)
         } catch (err) {
-          return unstable(path, (err as NodeJS.ErrnoException).code ?? 'read failed')
+          return unstable(path, errnoCode(err) ?? 'read failed')
         }
         // A secret by content (the gate's check) is never stored.
         if (secretContentKind(raw)) return skip(path, SECRET_SKIP)

@@ -128,13 +128,18 @@ function restoreSaved(
   return { listing, reproducible, early }
 }
 
+/** What a snapshot leaves to reuse: its listing, its manifest, and the stats that may vouch for it. */
+interface ListingToSave {
+  listing: ReusableListing
+  manifestHash: string
+  reproducible: Reproducible | undefined
+}
+
 /** Saves the listing and, when they vouch for `manifestHash`, the stats (`reproducible`). */
 function saveListing(
   file: string,
   root: string,
-  listing: ReusableListing,
-  manifestHash: string,
-  reproducible: Reproducible | undefined,
+  { listing, manifestHash, reproducible }: ListingToSave,
 ): void {
   const r = reproducible?.manifestHash === manifestHash ? reproducible : undefined
   try {
@@ -196,14 +201,14 @@ export function createChangeSource(
     const listedAt = now()
     const [listed, directories] = await Promise.all([opts.listFiles(), opts.listDirectories?.()])
     const paths = listedPaths(listed)
-    if (directories) listing = recordListing(root, paths, directories, listedAt, isIgnored)
+    if (directories) listing = recordListing(root, { paths, directories, listedAt }, isIgnored)
     return { paths, relisted: true }
   }
 
   /** Leaves the listing and, when they vouch for the manifest, the stats for the next process. */
   function persist(manifestHash: string): void {
     unsaved = undefined
-    if (opts.stateFile && listing) saveListing(opts.stateFile, root, listing, manifestHash, reproducible)
+    if (opts.stateFile && listing) saveListing(opts.stateFile, root, { listing, manifestHash, reproducible })
   }
 
   /**
@@ -256,7 +261,7 @@ export function createChangeSource(
     reproducible = undefined
     if (!last || !previous || last.manifestHash !== previous.manifest_hash)
       return { kind: 'all', previous, paths, stats }
-    const v = verify(last, paths, stats, root, startedAt)
+    const v = verify(last, { paths, stats }, root, startedAt)
     if (v.changed.length === 0 && last.paths === paths) {
       // An unchanged tree: what the full capture would conclude, without the per-file work.
       reproducible = { ...last, untrusted: v.untrusted }

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { errnoCode } from '../../shared/errors'
 
 /**
  * Which files changed since the last look, from the kernel's file events, so a
@@ -139,7 +140,7 @@ export function createChangeTracker(
       } catch (err) {
         closeAll()
         // Out of watches or descriptors: asking again on every snapshot would only cost time.
-        const code = (err as NodeJS.ErrnoException).code
+        const code = errnoCode(err)
         if (code === 'ENOSPC' || code === 'EMFILE') closed = true
         // Else a directory went away since it was listed: the next listing watches afresh.
       }

@@ -108,23 +108,26 @@ interface Contents {
  */
 export function recordListing(
   root: string,
-  paths: readonly string[],
-  directories: readonly string[],
-  listedAt: number,
+  listing: ListingTaken,
   isIgnored?: IsIgnored,
 ): ReusableListing | undefined {
   try {
-    return record(root, paths, directories, listedAt, isIgnored)
+    return record(root, listing, isIgnored)
   } catch {
     return undefined // e.g. ENOTDIR: a directory was replaced while we looked
   }
 }
 
+/** A listing as it was taken: its files, its directories, and Date.now() before it started. */
+export interface ListingTaken {
+  paths: readonly string[]
+  directories: readonly string[]
+  listedAt: number
+}
+
 function record(
   root: string,
-  listedPaths: readonly string[],
-  directories: readonly string[],
-  listedAt: number,
+  { paths: listedPaths, directories, listedAt }: ListingTaken,
   isIgnored: IsIgnored | undefined,
 ): ReusableListing | undefined {
   const dirs = new Set(directories)

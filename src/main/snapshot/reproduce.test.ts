@@ -26,15 +26,18 @@ describe('stats that vouch for a snapshot', () => {
     const last = { paths, stats, manifestHash: 'm', untrusted: new Map([[1, sha256(Buffer.from('b'))]]) }
     const mtime = fs.statSync(path.join(root, 'b.ts')).mtimeMs
     // Checked right after the write: still racy, still untrusted.
-    expect(verify(last, paths, stats, root, mtime + 1)).toEqual({ changed: [], untrusted: last.untrusted })
+    expect(verify(last, { paths, stats }, root, mtime + 1)).toEqual({
+      changed: [],
+      untrusted: last.untrusted,
+    })
     // Checked later: the content vouched for it and its mtime is now old.
-    expect(verify(last, paths, stats, root, mtime + RACY_MARGIN_MS + 1)).toEqual({
+    expect(verify(last, { paths, stats }, root, mtime + RACY_MARGIN_MS + 1)).toEqual({
       changed: [],
       untrusted: new Map(),
     })
     // A content that does not match is a change, whatever the stats say.
     const wrong = { ...last, untrusted: new Map([[1, sha256(Buffer.from('x'))]]) }
-    expect(verify(wrong, paths, stats, root, mtime + RACY_MARGIN_MS + 1).changed).toEqual(['b.ts'])
+    expect(verify(wrong, { paths, stats }, root, mtime + RACY_MARGIN_MS + 1).changed).toEqual(['b.ts'])
   })
 
   it('merges the stats of captured files into the old ones, and refuses a path neither knows', async () => {

@@ -42,8 +42,7 @@ function contentHash(abs: string): string | undefined {
  */
 export function verify(
   last: Reproducible,
-  paths: readonly string[],
-  stats: Float64Array,
+  { paths, stats }: Pick<Reproducible, 'paths' | 'stats'>,
   root: string,
   startedAt: number,
 ): { changed: string[]; untrusted: Map<number, string> } {

@@ -1,5 +1,5 @@
-import type { SnapshotRow, SnapshotTable } from '../store/snapshot-tables'
-import type { SnapshotInfo } from '../store/types'
+import { toSnapshotInfo, type SnapshotInfo, type SnapshotRow } from '../store/records'
+import type { SnapshotTable } from '../store/snapshot-tables'
 import type { BlobStore } from './blobs'
 import { diffManifests } from './manifest'
 import type { ManifestStore } from './manifestStore'
@@ -11,7 +11,7 @@ import type { Snapshotter } from './snapshotTypes'
  * here reads what is already stored, whoever stored it.
  */
 
-export type { SnapshotRow } from '../store/snapshot-tables'
+export type { SnapshotRow } from '../store/records'
 
 export type SnapshotReads = Pick<
   Snapshotter,
@@ -33,19 +33,6 @@ export interface SnapshotRows {
   reads: SnapshotReads
 }
 
-function toInfo(r: SnapshotRow): SnapshotInfo {
-  return {
-    id: r.id,
-    sessionId: r.session_id,
-    root: r.root,
-    label: r.label,
-    createdAt: r.created_at,
-    fileCount: r.file_count,
-    totalBytes: r.total_bytes,
-    manifestHash: r.manifest_hash,
-  }
-}
-
 export function createSnapshotRows(
   root: string,
   table: SnapshotTable,
@@ -63,11 +50,11 @@ export function createSnapshotRows(
   const reads: SnapshotReads = {
     getSnapshot(snapshotId) {
       const row = table.byId(snapshotId)
-      return row && toInfo(row)
+      return row && toSnapshotInfo(row)
     },
 
     listSnapshots(o = {}) {
-      return table.list(o.sessionId).map(toInfo)
+      return table.list(o.sessionId).map(toSnapshotInfo)
     },
 
     hasSnapshots: () => table.any(),

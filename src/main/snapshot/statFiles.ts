@@ -48,15 +48,15 @@ parentPort.on('message', ({ id, root, paths, ctime }) => {
 })
 `
 
-/** Stats paths[from..to) into `out` from record `from` on (`n` fields each: with ctime at 6). */
-function fill(
-  root: string,
-  paths: readonly string[],
-  from: number,
-  to: number,
-  out: Float64Array,
-  n = STAT_FIELDS,
-): void {
+/** A slice of a listing: paths[from..to). */
+interface PathRange {
+  paths: readonly string[]
+  from: number
+  to: number
+}
+
+/** Stats the range's paths into `out` from record `from` on (`n` fields each: with ctime at 6). */
+function fill(root: string, { paths, from, to }: PathRange, out: Float64Array, n = STAT_FIELDS): void {
   for (let i = from, o = from * n; i < to; i++, o += n) {
     let st: fs.Stats | undefined
     try {
@@ -134,7 +134,7 @@ export async function statFiles(
   const threads = opts.background ? backgroundHelpers : helpers
   const pool = paths.length >= (opts.parallelMinFiles ?? PARALLEL_MIN_FILES) ? threads.get() : undefined
   if (!pool) {
-    fill(root, paths, 0, paths.length, out)
+    fill(root, { paths, from: 0, to: paths.length }, out)
     return out
   }
   const per = Math.ceil(paths.length / pool.length)
@@ -147,7 +147,7 @@ export async function statFiles(
     const got = await answer
     if (signal?.aborted) return undefined
     if (got) out.set(got, from * STAT_FIELDS)
-    else fill(root, paths, from, to, out) // the helper failed: here instead
+    else fill(root, { paths, from, to }, out) // the helper failed: here instead
   }
   return out
 }
@@ -164,6 +164,6 @@ export async function statWithCtime(root: string, paths: readonly string[]): Pro
   const got = await helpers.run({ root, paths, ctime: true })
   if (got) return got
   const out = new Float64Array(paths.length * CTIME_FIELDS)
-  fill(root, paths, 0, paths.length, out, CTIME_FIELDS)
+  fill(root, { paths, from: 0, to: paths.length }, out, CTIME_FIELDS)
   return out
 }

@@ -29,7 +29,8 @@ export interface ApprovalStore {
 
 interface RuleRecord {
   id: number
-  scope: string
+  /** The table's CHECK holds it to 'session' or 'project'. */
+  scope: RuleScope
   session_id: string | null
   project: string
   pattern: string
@@ -45,7 +46,7 @@ function toRule(r: RuleRecord): ApprovalRule | undefined {
   }
   return {
     id: r.id,
-    scope: r.scope as RuleScope,
+    scope: r.scope,
     ...(r.session_id ? { sessionId: r.session_id } : {}),
     project: r.project,
     pattern,

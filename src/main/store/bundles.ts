@@ -1,4 +1,10 @@
-import type { ImportedSession, SnapshotInfo, StoredEvent } from './records'
+import {
+  toSnapshotInfo,
+  type ImportedSession,
+  type SnapshotInfo,
+  type SnapshotRow,
+  type StoredEvent,
+} from './records'
 import type { SqliteDatabase } from './sqlite'
 import type { ImportedTraffic, TrafficRepository } from './traffic'
 
@@ -40,17 +46,6 @@ export interface BundleAccess {
   blob(hash: string): StoredBlob | undefined
 }
 
-interface SnapshotRow {
-  id: number
-  session_id: string | null
-  root: string
-  label: string | null
-  created_at: number
-  manifest_hash: string
-  file_count: number
-  total_bytes: number
-}
-
 export function createBundleAccess(
   db: SqliteDatabase,
   tables: {
@@ -89,18 +84,7 @@ export function createBundleAccess(
     trafficPage: tables.traffic.page,
     snapshot(id) {
       const r = stmt.snapshot.get(id)
-      return (
-        r && {
-          id: r.id,
-          sessionId: r.session_id,
-          root: r.root,
-          label: r.label,
-          createdAt: r.created_at,
-          fileCount: r.file_count,
-          totalBytes: r.total_bytes,
-          manifestHash: r.manifest_hash,
-        }
-      )
+      return r && toSnapshotInfo(r)
     },
     ownSnapshotIds: (sessionId) => stmt.ownSnapshots.all(sessionId),
     blob: (hash) => stmt.blob.get(hash),

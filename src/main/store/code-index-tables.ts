@@ -69,8 +69,9 @@ export function openCodeIndexTables<L extends string = string>(store: Store, roo
   return codeIndexTables<L>(databaseOf(store), root)
 }
 
-function codeIndexTables<L extends string>(db: SqliteDatabase, root: string) {
-  const stmt = {
+/** The statements of the code index's tables, prepared once per store. */
+function codeIndexStatements<L extends string>(db: SqliteDatabase) {
+  return {
     paths: db
       .prepare<[string, number], string>('SELECT path FROM code_files WHERE root = ? AND version = ?')
       .pluck(),
@@ -137,7 +138,12 @@ function codeIndexTables<L extends string>(db: SqliteDatabase, root: string) {
        ON CONFLICT (root) DO UPDATE SET built_at = excluded.built_at, file_count = excluded.file_count, warning = excluded.warning`,
     ),
   }
+}
 
+type CodeIndexStatements<L extends string> = ReturnType<typeof codeIndexStatements<L>>
+
+/** The root's two writing transactions: a batch of changes, and removals. */
+function codeIndexWrites<L extends string>(db: SqliteDatabase, stmt: CodeIndexStatements<L>, root: string) {
   /** Writes a batch of changes in one transaction; any new or removed row bumps the generation. */
   const write = db.transaction((changes: readonly RowChange<L>[]): void => {
     const now = Date.now()
@@ -174,7 +180,12 @@ function codeIndexTables<L extends string>(db: SqliteDatabase, root: string) {
     if (paths.length > 0) stmt.bump.run(root)
     for (const p of paths) stmt.remove.run(root, p)
   })
+  return { write, removeMany }
+}
 
+function codeIndexTables<L extends string>(db: SqliteDatabase, root: string) {
+  const stmt = codeIndexStatements<L>(db)
+  const { write, removeMany } = codeIndexWrites(db, stmt, root)
   return {
     /** The paths stored by this extractor version, read from an index alone (a warm start). */
     paths: (version: number): string[] => stmt.paths.all(root, version),

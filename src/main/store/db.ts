@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { errnoCode } from '../../shared/errors'
 import { explainStoreError, openedReadOnlyBecause, StoreFailure } from './failures'
 import { Database, type SqliteDatabase } from './sqlite'
 
@@ -52,7 +53,7 @@ export class DatabaseTooNewError extends Error {
 
 /** True for SQLite's "another connection holds the lock" errors. */
 export function isBusyError(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code
+  const code = errnoCode(err)
   return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
 }
 
@@ -142,7 +143,7 @@ function openReadOnly(file: string, version: number): SqliteDatabase | undefined
     writable.pragma('journal_mode = DELETE') // folds the copied WAL in; the copy is ours
     writable.close()
     const db = new Database(copy, { readonly: true, fileMustExist: true })
-    if ((db.pragma('user_version', { simple: true }) as number) !== version) {
+    if (userVersion(db) !== version) {
       db.close()
       return undefined
     }
@@ -155,6 +156,11 @@ function openReadOnly(file: string, version: number): SqliteDatabase | undefined
   }
 }
 
+/** The schema version the file records (`PRAGMA user_version`, 0 for a new file). */
+function userVersion(db: SqliteDatabase): number {
+  return db.prepare<[], { user_version: number }>('PRAGMA user_version').get()?.user_version ?? 0
+}
+
 /**
  * Applies pending migrations one by one, each in its own IMMEDIATE transaction
  * that also bumps `user_version`, so a failing step leaves the file at the last
@@ -163,7 +169,7 @@ function openReadOnly(file: string, version: number): SqliteDatabase | undefined
  */
 function migrate(db: SqliteDatabase, file: string, migrations: readonly Migration[]): void {
   const step = db.transaction((): boolean => {
-    const current = db.pragma('user_version', { simple: true }) as number
+    const current = userVersion(db)
     if (current > migrations.length) throw new DatabaseTooNewError(file, current, migrations.length)
     if (current === migrations.length) return false
     migrations[current](db)

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { errorMessage } from '../../shared/errors'
 import { Database, type SqliteDatabase } from './sqlite'
 import { damagedMark } from './health'
 import { databaseOf } from './handle'
@@ -45,11 +46,11 @@ export function checkStore(dataDir: string): StoreCheck {
   let db: SqliteDatabase | undefined
   try {
     db = new Database(file, { fileMustExist: true })
-    const rows = db.pragma('integrity_check(20)') as Array<{ integrity_check: string }>
+    const rows = db.prepare<[], { integrity_check: string }>('PRAGMA integrity_check(20)').all()
     const problems = rows.map((r) => r.integrity_check).filter((r) => r !== 'ok')
     return { file, verdict: problems.length === 0 ? 'ok' : 'damaged', problems }
   } catch (err) {
-    return { file, verdict: 'damaged', problems: [(err as Error).message] }
+    return { file, verdict: 'damaged', problems: [errorMessage(err)] }
   } finally {
     db?.close()
   }
@@ -92,13 +93,31 @@ export function repairStore(dataDir: string, now = new Date()): StoreRepair {
 }
 
 function tableNames(db: SqliteDatabase): string[] {
-  return (
-    db
-      .prepare(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-      )
-      .all() as Array<{ name: string }>
-  ).map((r) => r.name)
+  return db
+    .prepare<[], string>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )
+    .pluck()
+    .all()
+}
+
+/** A row as SQLite hands it back: column name → value. */
+type Row = Record<string, unknown>
+
+/** One table's copy: from the damaged file to the fresh one, the columns both have. */
+interface TableCopy {
+  source: SqliteDatabase
+  target: SqliteDatabase
+  table: string
+  columns: string[]
+}
+
+/** The columns of `table` in `db`, in their declared order. */
+function columnNames(db: SqliteDatabase, table: string): string[] {
+  return db
+    .prepare<[], { name: string }>(`PRAGMA table_info(${quote(table)})`)
+    .all()
+    .map((c) => c.name)
 }
 
 /** Copies the rows of `table` that can be read, in rowid order, into the same columns of the new file. */
@@ -106,44 +125,40 @@ function copyTable(source: SqliteDatabase, target: SqliteDatabase, table: string
   const result: TableRecovery = { table, copied: 0, unreadable: 0 }
   let columns: string[]
   try {
-    const theirs = new Set(
-      (source.pragma(`table_info(${quote(table)})`) as Array<{ name: string }>).map((c) => c.name),
-    )
-    columns = (target.pragma(`table_info(${quote(table)})`) as Array<{ name: string }>)
-      .map((c) => c.name)
-      .filter((c) => theirs.has(c))
+    const theirs = new Set(columnNames(source, table))
+    columns = columnNames(target, table).filter((c) => theirs.has(c))
   } catch {
     result.unreadable = 1
     return result
   }
   if (columns.length === 0) return result
-  if (!hasRowid(source, table)) return copyInOrder(source, target, table, columns, result)
+  if (!hasRowid(source, table)) return copyInOrder({ source, target, table, columns }, result)
   const list = columns.map(quote).join(', ')
-  const batch = source.prepare(
+  const batch = source.prepare<[number], Row>(
     `SELECT rowid AS __rowid, ${list} FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${BATCH}`,
   )
-  const one = source.prepare(`SELECT rowid AS __rowid, ${list} FROM ${quote(table)} WHERE rowid = ?`)
+  const one = source.prepare<[number], Row>(
+    `SELECT rowid AS __rowid, ${list} FROM ${quote(table)} WHERE rowid = ?`,
+  )
   const insert = target.prepare(
     `INSERT OR IGNORE INTO ${quote(table)} (rowid, ${list}) VALUES (?, ${columns.map(() => '?').join(', ')})`,
   )
-  const put = target.transaction((rows: Array<Record<string, unknown>>) => {
+  const put = target.transaction((rows: Row[]) => {
     for (const row of rows) insert.run(row.__rowid, ...columns.map((c) => row[c]))
   })
   const maxRowid = readMaxRowid(source, table)
   let after = -Infinity
   while (after < maxRowid) {
-    let rows: Array<Record<string, unknown>>
+    let rows: Row[]
     try {
-      rows = batch.all(after === -Infinity ? Number.MIN_SAFE_INTEGER : after) as Array<
-        Record<string, unknown>
-      >
+      rows = batch.all(after === -Infinity ? Number.MIN_SAFE_INTEGER : after)
     } catch {
       // A damaged page in this run: read the next rows one at a time, past the damage.
       rows = []
       const start = after === -Infinity ? 1 : after + 1
       for (let id = start; id <= Math.min(maxRowid, start + BATCH - 1); id++) {
         try {
-          const row = one.get(id) as Record<string, unknown> | undefined
+          const row = one.get(id)
           if (row) rows.push(row)
         } catch {
           result.unreadable++
@@ -172,21 +187,14 @@ function hasRowid(db: SqliteDatabase, table: string): boolean {
 }
 
 /** A table WITHOUT ROWID: read in its key order until the first unreadable page. */
-function copyInOrder(
-  source: SqliteDatabase,
-  target: SqliteDatabase,
-  table: string,
-  columns: string[],
-  result: TableRecovery,
-): TableRecovery {
+function copyInOrder({ source, target, table, columns }: TableCopy, result: TableRecovery): TableRecovery {
   const list = columns.map(quote).join(', ')
   const insert = target.prepare(
     `INSERT OR IGNORE INTO ${quote(table)} (${list}) VALUES (${columns.map(() => '?').join(', ')})`,
   )
-  const rows: Array<Record<string, unknown>> = []
+  const rows: Row[] = []
   try {
-    for (const row of source.prepare(`SELECT ${list} FROM ${quote(table)}`).iterate())
-      rows.push(row as Record<string, unknown>)
+    for (const row of source.prepare<[], Row>(`SELECT ${list} FROM ${quote(table)}`).iterate()) rows.push(row)
   } catch {
     result.unreadable++ // the rows before the damage are kept
   }
@@ -200,8 +208,8 @@ function copyInOrder(
 /** The highest rowid, from the table's last page (it may be readable when others are not). */
 function readMaxRowid(db: SqliteDatabase, table: string): number {
   try {
-    const row = db.prepare(`SELECT max(rowid) AS m FROM ${quote(table)}`).get() as { m: number | null }
-    return row.m ?? 0
+    const row = db.prepare<[], { m: number | null }>(`SELECT max(rowid) AS m FROM ${quote(table)}`).get()
+    return row?.m ?? 0
   } catch {
     return 0
   }

@@ -15,6 +15,12 @@ export type EventRepository = Pick<Store, 'appendEvent' | 'listEvents'> & {
   insertImported(sessionId: string, event: StoredEvent): void
 }
 
+/** A stored event as the session's log reads it: the envelope and its payload's fields. */
+export function storedEventOf(sessionId: string, r: StoredEvent): StepwiseEvent {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-type-assertion -- every payload was checked by stepwiseEventSchema when appended (appendEvent; imports parse it too), and a schema parse per event on every replay would cost what the log is long
+  return { sessionId, seq: r.seq, ts: r.ts, type: r.type, ...JSON.parse(r.payload) } as StepwiseEvent
+}
+
 export function createEventRepository(db: SqliteDatabase, guard: Guard): EventRepository {
   const stmt = {
     // MAX: an event copied with its first time (a fork's history) does not make the session look older.
@@ -53,12 +59,7 @@ export function createEventRepository(db: SqliteDatabase, guard: Guard): EventRe
       return event
     },
     listEvents(sessionId, opts = {}) {
-      return stmt.list
-        .all(sessionId, opts.afterSeq ?? -1, -1)
-        .map(
-          (r) =>
-            ({ sessionId, seq: r.seq, ts: r.ts, type: r.type, ...JSON.parse(r.payload) }) as StepwiseEvent,
-        )
+      return stmt.list.all(sessionId, opts.afterSeq ?? -1, -1).map((r) => storedEventOf(sessionId, r))
     },
     page: (sessionId, afterSeq, limit) => stmt.list.all(sessionId, afterSeq, limit),
     insertImported(sessionId, e) {

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { errnoCode, errorMessage } from '../../shared/errors'
 
 /*
  * What a failing store means to the user. SQLite says "database or disk is full", "unable to
@@ -59,7 +60,7 @@ const MOVE = 'or point Stepwise at another data folder with --data-dir (or STEPW
  */
 export function explainStoreError(err: unknown, file?: string): unknown {
   if (err instanceof StoreFailure) return err
-  const code = (err as { code?: unknown } | null)?.code
+  const code = errnoCode(err)
   if (typeof code !== 'string') return err
   const target = file ?? (openFiles.size === 1 ? [...openFiles][0] : undefined)
   let kind = kindOf(code)
@@ -68,7 +69,7 @@ export function explainStoreError(err: unknown, file?: string): unknown {
   if (kind === 'disk' && target && diskIsFull(path.dirname(target))) kind = 'full'
   const name = target ?? 'the Stepwise database'
   const dir = target ? path.dirname(target) : 'its data folder'
-  const detail = (err as Error).message
+  const detail = errorMessage(err)
   // A write to a store read from a copy fails for the reason it could not be opened for writing.
   const because = target ? readOnlyBecause.get(target) : undefined
   if (kind === 'read-only' && because) return because
@@ -140,7 +141,7 @@ function accessProblem(dir: string, file: string): string {
     try {
       fs.accessSync(target, fs.constants.W_OK)
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EROFS') return `${target} is on a read-only file system`
+      if (errnoCode(err) === 'EROFS') return `${target} is on a read-only file system`
       const owner = me !== undefined && st.uid !== me ? `, which belongs to user id ${st.uid}` : ''
       return `${target} is not writable by ${user}${owner}`
     }
@@ -159,6 +160,6 @@ function statvfsReadOnly(target: string): boolean {
     fs.rmSync(probe, { force: true })
     return false
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EROFS'
+    return errnoCode(err) === 'EROFS'
   }
 }

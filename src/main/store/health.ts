@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { errorMessage } from '../../shared/errors'
 import { StoreFailure } from './failures'
 import type { SqliteDatabase } from './sqlite'
 import { pidAlive } from './liveness'
@@ -85,10 +86,10 @@ export function markOpen(file: string): { uncleanEnd: boolean; release: () => vo
 /** SQLite's quick check (the b-trees and their pages, not the indexes' contents): 'ok' or why not. */
 export function quickCheck(db: SqliteDatabase): string {
   try {
-    const rows = db.pragma('quick_check(5)') as Array<{ quick_check: string }>
+    const rows = db.prepare<[], { quick_check: string }>('PRAGMA quick_check(5)').all()
     const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok')
     return problems.length === 0 ? 'ok' : problems.join('; ')
   } catch (err) {
-    return (err as Error).message
+    return errorMessage(err)
   }
 }

@@ -1,4 +1,5 @@
 import os from 'node:os'
+import { errnoCode } from '../../shared/errors'
 
 /**
  * Whether a session marked `running` still has a process running it (docs/architecture.md#data).
@@ -49,6 +50,6 @@ export function pidAlive(pid: number): boolean {
     return true
   } catch (err) {
     // EPERM: it exists, under another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
+    return errnoCode(err) === 'EPERM'
   }
 }

@@ -1,4 +1,7 @@
+import { z } from 'zod'
+import { isRecord } from '../../shared/records'
 import { databaseOf } from './handle'
+import type { SqliteDatabase } from './sqlite'
 import type { Store } from './types'
 
 /**
@@ -44,10 +47,49 @@ export function purgeSessions(
   readManifest: ManifestReader,
 ): PurgeResult {
   const db = databaseOf(store)
+  const reach = manifestReach(readManifest)
+  const run = db.transaction((): PurgeResult => {
+    const present = ids.filter((id) => store.getSession(id))
+    if (present.length === 0) return { sessions: 0, snapshots: 0, blobs: 0, blobBytes: 0 }
+    const purge: Purge = { db, present, marks: present.map(() => '?').join(','), reach }
 
-  // Every hash a manifest chain reaches: its manifests and their files (decoded once each).
+    const named = namedSnapshots(purge)
+    const owned = db
+      .prepare<string[], { id: number; manifest_hash: string }>(
+        `SELECT id, manifest_hash FROM snapshots WHERE session_id IN (${purge.marks})`,
+      )
+      .all(...present)
+    const doomed = owned.filter((s) => !named.has(s.id))
+    const candidates = new Set<string>()
+    for (const s of doomed) reach(s.manifest_hash, candidates)
+    for (const hash of keptBy(purge, 'IN')) candidates.add(hash)
+
+    const dropSnapshot = db.prepare<[number]>('DELETE FROM snapshots WHERE id = ?')
+    for (const s of doomed) dropSnapshot.run(s.id)
+    const sessions = db.prepare<string[]>(`DELETE FROM sessions WHERE id IN (${purge.marks})`).run(...present)
+
+    const live = candidates.size > 0 ? liveHashes(purge) : new Set<string>()
+    const swept = sweepBlobs(db, candidates, live)
+    return { sessions: sessions.changes, snapshots: doomed.length, ...swept }
+  })
+  return run.immediate()
+}
+
+/** Adds to `into` every hash a manifest chain reaches: its manifests and their files. */
+type Reach = (manifestHash: string, into: Set<string>) => void
+
+/** One purge's inputs: the sessions going (`present`) and their `?` placeholders. */
+interface Purge {
+  db: SqliteDatabase
+  present: readonly string[]
+  marks: string
+  reach: Reach
+}
+
+/** A `Reach` that decodes each manifest once for the whole purge. */
+function manifestReach(readManifest: ManifestReader): Reach {
   const decoded = new Map<string, ManifestLinks>()
-  const reach = (manifestHash: string, into: Set<string>): void => {
+  return (manifestHash, into) => {
     for (let at: string | undefined = manifestHash; at && !into.has(at);) {
       into.add(at)
       let m = decoded.get(at)
@@ -60,92 +102,101 @@ export function purgeSessions(
       at = m.base
     }
   }
-
-  const run = db.transaction((): PurgeResult => {
-    const present = ids.filter((id) => store.getSession(id))
-    if (present.length === 0) return { sessions: 0, snapshots: 0, blobs: 0, blobBytes: 0 }
-    const marks = present.map(() => '?').join(',')
-
-    // Snapshots still named by the events or pending restores of the sessions that stay.
-    const named = new Set<number>()
-    const rows = db
-      .prepare<string[], { payload: string }>(
-        `SELECT payload FROM events WHERE session_id NOT IN (${marks}) AND payload LIKE '%napshotId%'`,
-      )
-      .all(...present)
-    for (const { payload } of rows) {
-      const p = JSON.parse(payload) as Record<string, unknown>
-      for (const field of SNAPSHOT_FIELDS) if (typeof p[field] === 'number') named.add(p[field])
-    }
-    const journals = db
-      .prepare<string[], { snapshot_id: number; saved_snapshot_id: number }>(
-        `SELECT snapshot_id, saved_snapshot_id FROM restore_journal WHERE session_id NOT IN (${marks})`,
-      )
-      .all(...present)
-    for (const j of journals) named.add(j.snapshot_id).add(j.saved_snapshot_id)
-    const newest = db.prepare<[], number>('SELECT MAX(id) FROM snapshots GROUP BY root').pluck().all()
-    for (const id of newest) named.add(id)
-
-    const owned = db
-      .prepare<string[], { id: number; manifest_hash: string }>(
-        `SELECT id, manifest_hash FROM snapshots WHERE session_id IN (${marks})`,
-      )
-      .all(...present)
-    const doomed = owned.filter((s) => !named.has(s.id))
-    const candidates = new Set<string>()
-    for (const s of doomed) reach(s.manifest_hash, candidates)
-    // Files kept outside the snapshots (changed by a command under an ignored folder), by hash.
-    const keptBy = (which: 'IN' | 'NOT IN') =>
-      db
-        .prepare<string[], string>(
-          `SELECT payload FROM events WHERE session_id ${which} (${marks}) AND payload LIKE '%"stored":true%'`,
-        )
-        .pluck()
-        .all(...present)
-        .flatMap(keptHashes)
-    for (const hash of keptBy('IN')) candidates.add(hash)
-
-    const dropSnapshot = db.prepare<[number]>('DELETE FROM snapshots WHERE id = ?')
-    for (const s of doomed) dropSnapshot.run(s.id)
-    const sessions = db.prepare<string[]>(`DELETE FROM sessions WHERE id IN (${marks})`).run(...present)
-
-    // What the remaining snapshots, the stat cache and pending restores still use.
-    const live = new Set<string>()
-    if (candidates.size > 0) {
-      for (const hash of keptBy('NOT IN')) live.add(hash)
-      for (const hash of db.prepare<[], string>('SELECT DISTINCT manifest_hash FROM snapshots').pluck().all())
-        reach(hash, live)
-      for (const hash of db.prepare<[], string>('SELECT DISTINCT hash FROM stat_cache').pluck().all())
-        live.add(hash)
-      const pending = db
-        .prepare<[], string>(`SELECT plan FROM restore_journal WHERE state = 'pending'`)
-        .pluck()
-        .all()
-      for (const plan of pending)
-        for (const w of (JSON.parse(plan) as { write?: Array<{ hash: string }> }).write ?? [])
-          live.add(w.hash)
-    }
-    const sizeOf = db.prepare<[string], number>('SELECT length(data) FROM blobs WHERE hash = ?').pluck()
-    const dropBlob = db.prepare<[string]>('DELETE FROM blobs WHERE hash = ?')
-    let blobCount = 0
-    let blobBytes = 0
-    for (const hash of candidates) {
-      if (live.has(hash)) continue
-      const size = sizeOf.get(hash)
-      if (size === undefined) continue
-      dropBlob.run(hash)
-      blobCount++
-      blobBytes += size
-    }
-    return { sessions: sessions.changes, snapshots: doomed.length, blobs: blobCount, blobBytes }
-  })
-  return run.immediate()
 }
+
+/** Snapshots that stay: named by the events or pending restores of the sessions that stay, or a folder's newest. */
+function namedSnapshots({ db, present, marks }: Purge): Set<number> {
+  const named = new Set<number>()
+  const rows = db
+    .prepare<string[], string>(
+      `SELECT payload FROM events WHERE session_id NOT IN (${marks}) AND payload LIKE '%napshotId%'`,
+    )
+    .pluck()
+    .all(...present)
+  for (const payload of rows) {
+    const p: unknown = JSON.parse(payload)
+    if (!isRecord(p)) continue
+    for (const field of SNAPSHOT_FIELDS) {
+      const id = p[field]
+      if (typeof id === 'number') named.add(id)
+    }
+  }
+  const journals = db
+    .prepare<string[], { snapshot_id: number; saved_snapshot_id: number }>(
+      `SELECT snapshot_id, saved_snapshot_id FROM restore_journal WHERE session_id NOT IN (${marks})`,
+    )
+    .all(...present)
+  for (const j of journals) named.add(j.snapshot_id).add(j.saved_snapshot_id)
+  const newest = db.prepare<[], number>('SELECT MAX(id) FROM snapshots GROUP BY root').pluck().all()
+  for (const id of newest) named.add(id)
+  return named
+}
+
+/** Files kept outside the snapshots (changed by a command under an ignored folder), by hash. */
+function keptBy({ db, present, marks }: Purge, which: 'IN' | 'NOT IN'): string[] {
+  return db
+    .prepare<string[], string>(
+      `SELECT payload FROM events WHERE session_id ${which} (${marks}) AND payload LIKE '%"stored":true%'`,
+    )
+    .pluck()
+    .all(...present)
+    .flatMap(keptHashes)
+}
+
+/** What the remaining snapshots, the stat cache and pending restores still use. */
+function liveHashes(purge: Purge): Set<string> {
+  const { db, reach } = purge
+  const live = new Set<string>()
+  for (const hash of keptBy(purge, 'NOT IN')) live.add(hash)
+  for (const hash of db.prepare<[], string>('SELECT DISTINCT manifest_hash FROM snapshots').pluck().all())
+    reach(hash, live)
+  for (const hash of db.prepare<[], string>('SELECT DISTINCT hash FROM stat_cache').pluck().all())
+    live.add(hash)
+  const pending = db
+    .prepare<[], string>(`SELECT plan FROM restore_journal WHERE state = 'pending'`)
+    .pluck()
+    .all()
+  for (const plan of pending) for (const hash of plannedHashes(plan)) live.add(hash)
+  return live
+}
+
+/** The blobs a pending restore's plan will write (none when the plan cannot be read). */
+function plannedHashes(plan: string): string[] {
+  const parsed = plannedWritesSchema.safeParse(JSON.parse(plan))
+  return parsed.success ? (parsed.data.write ?? []).map((w) => w.hash) : []
+}
+
+/** Deletes the candidate blobs nothing live uses; their count and stored bytes. */
+function sweepBlobs(
+  db: SqliteDatabase,
+  candidates: ReadonlySet<string>,
+  live: ReadonlySet<string>,
+): { blobs: number; blobBytes: number } {
+  const sizeOf = db.prepare<[string], number>('SELECT length(data) FROM blobs WHERE hash = ?').pluck()
+  const dropBlob = db.prepare<[string]>('DELETE FROM blobs WHERE hash = ?')
+  let blobs = 0
+  let blobBytes = 0
+  for (const hash of candidates) {
+    if (live.has(hash)) continue
+    const size = sizeOf.get(hash)
+    if (size === undefined) continue
+    dropBlob.run(hash)
+    blobs++
+    blobBytes += size
+  }
+  return { blobs, blobBytes }
+}
+
+const plannedWritesSchema = z.object({ write: z.array(z.object({ hash: z.string() })).optional() })
+const keptFilesSchema = z.object({
+  ignored: z.array(z.object({ sha256: z.string().optional(), stored: z.boolean().optional() })).optional(),
+})
 
 /** The hashes a `checkpoint.created` payload names as kept files (`ignored[].stored`). */
 function keptHashes(payload: string): string[] {
-  const ignored = (JSON.parse(payload) as { ignored?: Array<{ sha256?: string; stored?: boolean }> }).ignored
-  return (ignored ?? []).flatMap((c) => (c.stored && c.sha256 ? [c.sha256] : []))
+  const parsed = keptFilesSchema.safeParse(JSON.parse(payload))
+  if (!parsed.success) return []
+  return (parsed.data.ignored ?? []).flatMap((c) => (c.stored && c.sha256 ? [c.sha256] : []))
 }
 
 /**

@@ -39,6 +39,32 @@ export interface SnapshotInfo {
   manifestHash: string
 }
 
+/** A row of `snapshots`, with the table's column names. */
+export type SnapshotRow = {
+  id: number
+  session_id: string | null
+  root: string
+  label: string | null
+  created_at: number
+  manifest_hash: string
+  file_count: number
+  total_bytes: number
+}
+
+/** A `snapshots` row as its readers see it. */
+export function toSnapshotInfo(r: SnapshotRow): SnapshotInfo {
+  return {
+    id: r.id,
+    sessionId: r.session_id,
+    root: r.root,
+    label: r.label,
+    createdAt: r.created_at,
+    fileCount: r.file_count,
+    totalBytes: r.total_bytes,
+    manifestHash: r.manifest_hash,
+  }
+}
+
 /** A session row from elsewhere (a bundle): its status as that store had it. */
 export type ImportedSession = Omit<SessionRow, 'deletedAt' | 'status'> & { status: string }
 

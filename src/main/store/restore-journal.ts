@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import type { SqliteDatabase } from './sqlite'
 
 /**
@@ -7,10 +8,16 @@ import type { SqliteDatabase } from './sqlite'
 
 export type RestoreKind = 'undo' | 'rewind' | 'fork'
 
-export interface RestorePlan {
+const restorePlanSchema = z.object({
   /** Files to (re)write: their content is the blob `hash`, their permissions `mode`. */
-  write: Array<{ path: string; hash: string; mode: number }>
-  delete: string[]
+  write: z.array(z.object({ path: z.string(), hash: z.string(), mode: z.number() })),
+  delete: z.array(z.string()),
+})
+export type RestorePlan = z.infer<typeof restorePlanSchema>
+
+/** A stored plan (JSON in `restore_journal.plan`), checked: it steers writes and deletes. */
+export function parseRestorePlan(text: string): RestorePlan {
+  return restorePlanSchema.parse(JSON.parse(text))
 }
 
 export interface JournalEntry {
@@ -36,7 +43,8 @@ interface JournalRow {
   id: number
   session_id: string
   root: string
-  kind: string
+  /** Written only by `insert`, typed. */
+  kind: RestoreKind
   snapshot_id: number
   saved_snapshot_id: number
   to_seq: number | null
@@ -48,11 +56,11 @@ function toEntry(r: JournalRow): JournalEntry {
     id: r.id,
     sessionId: r.session_id,
     root: r.root,
-    kind: r.kind as RestoreKind,
+    kind: r.kind,
     snapshotId: r.snapshot_id,
     savedSnapshotId: r.saved_snapshot_id,
     toSeq: r.to_seq ?? undefined,
-    plan: JSON.parse(r.plan) as RestorePlan,
+    plan: parseRestorePlan(r.plan),
   }
 }
 

@@ -1,4 +1,5 @@
 import { upgradeApprovalPayload } from '../../shared/protocol/approval'
+import { isRecord } from '../../shared/records'
 import type { Migration } from './db'
 
 /**
@@ -215,7 +216,8 @@ export const migrations: readonly Migration[] = [
       'UPDATE events SET payload = ? WHERE session_id = ? AND seq = ?',
     )
     for (const row of rows) {
-      const payload = JSON.parse(row.payload) as Record<string, unknown>
+      const payload: unknown = JSON.parse(row.payload)
+      if (!isRecord(payload)) continue
       const upgraded = upgradeApprovalPayload(payload)
       if (upgraded !== payload) update.run(JSON.stringify(upgraded), row.session_id, row.seq)
     }

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto'
+import { sessionStatusSchema } from '../../shared/protocol'
 import { HEARTBEAT_MS, HOST, ownerGone, type Ownership } from './liveness'
 import type { Guard } from './open'
 import type { SqliteDatabase } from './sqlite'
@@ -41,11 +42,20 @@ const SESSION_COLUMNS =
 const SESSION_READ = `${SESSION_COLUMNS}, deleted_at, owner_host, owner_pid, heartbeat_at`
 
 /**
+ * A stored status this version knows; an imported session may carry one from a newer version,
+ * which reads as `idle` (nothing runs it here).
+ */
+function storedStatus(status: string): SessionStatus {
+  const known = sessionStatusSchema.safeParse(status)
+  return known.success ? known.data : 'idle'
+}
+
+/**
  * The row as readers see it: `running` only while a process runs it (liveness.ts), else
  * `interrupted`. `runningHere`: the sessions this process is running a turn for.
  */
 function toSessionRow(r: SessionRecord, runningHere: ReadonlySet<string>): SessionRow {
-  const stored = r.status as SessionStatus
+  const stored = storedStatus(r.status)
   const ownership: Ownership = {
     owner_host: r.owner_host ?? null,
     owner_pid: r.owner_pid ?? null,

@@ -1,5 +1,6 @@
 import type { SqliteDatabase } from './sqlite'
 import { databaseOf } from './handle'
+import type { SnapshotRow } from './records'
 import type { Store } from './types'
 
 /**
@@ -24,16 +25,7 @@ export interface BlobTable {
 }
 
 /** A row of `snapshots`, with the table's column names. */
-export type SnapshotRow = {
-  id: number
-  session_id: string | null
-  root: string
-  label: string | null
-  created_at: number
-  manifest_hash: string
-  file_count: number
-  total_bytes: number
-}
+export type { SnapshotRow } from './records'
 
 export interface NewSnapshotRow {
   sessionId: string | null

@@ -28,7 +28,8 @@ export interface ImportedTraffic {
 interface TrafficRecord {
   id: number
   ts: number
-  direction: string
+  /** Written only by `append` and `insertImported`, both typed. */
+  direction: TrafficEntry['direction']
   provider: string
   url: string
   status: number | null
@@ -39,7 +40,7 @@ function toEntry(r: TrafficRecord): StoredTraffic {
   return {
     id: r.id,
     ts: r.ts,
-    direction: r.direction as TrafficEntry['direction'],
+    direction: r.direction,
     provider: r.provider as TrafficEntry['provider'],
     url: r.url,
     ...(r.status === null ? {} : { status: r.status }),

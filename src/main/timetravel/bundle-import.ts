@@ -1,5 +1,6 @@
 import zlib from 'node:zlib'
 import type { z } from 'zod'
+import { errorMessage } from '../../shared/errors'
 import { stepwiseEventSchema, upgradeApprovalPayload, type StepwiseEvent } from '../../shared/protocol'
 import { sha256 } from '../snapshot/blobs'
 import type { ImportWriter } from '../store/bundles'
@@ -137,7 +138,7 @@ class ImportFold {
     } catch (err) {
       if (err instanceof UnsafePathError)
         this.refuse('unsafe-path', `a snapshot would write outside the project: ${err.message}`)
-      this.refuse('corrupt', `snapshot manifest ${hash} is invalid: ${(err as Error).message}`)
+      this.refuse('corrupt', `snapshot manifest ${hash} is invalid: ${errorMessage(err)}`)
     }
   }
 

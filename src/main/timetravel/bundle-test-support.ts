@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs'
 import type { ToolCall } from '../../shared/protocol'
+import { isRecord } from '../../shared/records'
 import type { ModelProvider, ModelTurn } from '../providers/types'
 import { startSession } from '../session/start'
 import type { Store } from '../store/types'
@@ -106,7 +107,11 @@ export const jsonRecord = (kind: number, value: unknown): BundleRecord => ({
 export function readJsonRecords(file: string, kind: number): Array<Record<string, unknown>> {
   return [...openBundle(file).records()]
     .filter((r) => r.kind === kind)
-    .map((r) => JSON.parse(r.payload.toString('utf8')) as Record<string, unknown>)
+    .map((r) => {
+      const value: unknown = JSON.parse(r.payload.toString('utf8'))
+      if (!isRecord(value)) throw new Error(`a record of kind ${kind} is not a JSON object`)
+      return value
+    })
 }
 
 export { RECORD }

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { errorMessage } from '../../shared/errors'
 import { createSandbox } from '../containment/sandbox'
 import { createBlobStore } from '../snapshot/blobs'
 import { openSafeGit, type SafeGit } from '../git/git-safe'
@@ -52,7 +53,7 @@ export async function addWorktree(projectRoot: string, dir?: string): Promise<st
   try {
     await git.raw(['worktree', 'add', '--detach', target, 'HEAD'])
   } catch (err) {
-    throw new WorktreeError(`git worktree add failed: ${(err as Error).message.trim()}`)
+    throw new WorktreeError(`git worktree add failed: ${errorMessage(err).trim()}`)
   }
   const rel = path.relative(toplevel, projectRoot)
   const root = path.join(fs.realpathSync(target), rel)

@@ -11,7 +11,7 @@ import {
 import { checkForkPoint, continuationMessage, resumeBundle } from '../agent/resume'
 import { createSandbox } from '../containment/sandbox'
 import { snapshotterFor, startSession, type SessionSetup, type StartedSession } from '../session/start'
-import type { SessionRow, Store } from '../store/types'
+import type { Store } from '../store/types'
 import { addWorktree, writeSnapshotInto } from './fork-worktree'
 import { restoreSnapshot, type RestoreOutcome, type RestoreTarget } from './restore'
 import { stepNumberAfter, stepNumberAt, stepsOf } from '../../shared/steps'
@@ -156,28 +156,11 @@ export async function forkSession(store: Store, opts: ForkOptions): Promise<Fork
   if (what !== 'files') for (const [e, ts] of copiedHistory(events, opts.atSeq)) lastSeq = record(e, ts).seq
 
   // The child stays idle (as the store creates it) until a continued run sets its outcome.
-  let restored: EventOf<'checkpoint.restored'> | undefined
-  if (what === 'conversation') restored = undefined
-  else if (opts.files.kind === 'in-place') {
-    const target = { sessionId: child.id, snapshotId, kind: 'fork' as const, toSeq: lastSeq }
-    const outcome = await (opts.files.restore ?? restoreConfirmed)(store, target)
-    if (outcome.status !== 'restored') {
-      const message =
-        outcome.status === 'conflict'
-          ? `files changed outside the session would be overwritten: ${outcome.conflicts.join(', ')}`
-          : outcome.message
-      record({
-        type: 'error',
-        code: 'fork-failed',
-        message: `The files could not be put back to step ${atStep}: ${message}`,
-      })
-      store.setSessionStatus(child.id, 'error')
-      throw new ForkError(`the files could not be put back to step ${atStep}: ${message}`)
-    }
-    restored = outcome.event
-  } else {
-    restored = await restoreIntoWorktree(store, child, repo, snapshotId, lastSeq)
-  }
+  const target: ForkTarget = { sessionId: child.id, root: repo, snapshotId, toSeq: lastSeq }
+  const restored =
+    what === 'conversation'
+      ? undefined
+      : await restoreForkFiles(store, opts.files, target, { atStep, record })
   if (restored) opts.emit?.(restored)
   store.appendEvent(parent.id, {
     type: 'session.forked',
@@ -223,23 +206,60 @@ function copiedHistory(events: readonly StepwiseEvent[], atSeq: number): Array<[
   return drafts
 }
 
+/** Where a fork's files go back to step N: the child, its folder, the snapshot at N, the child's last seq. */
+interface ForkTarget {
+  sessionId: string
+  root: string
+  snapshotId: number
+  toSeq: number
+}
+
+/**
+ * Puts the fork's files back to step N, in the parent's folder or the new worktree. A refused
+ * restore in place is recorded in the child (an error event, status `error`) and thrown.
+ */
+async function restoreForkFiles(
+  store: Store,
+  files: ForkOptions['files'],
+  target: ForkTarget,
+  child: { atStep: number; record: (draft: EventDraft) => StepwiseEvent },
+): Promise<EventOf<'checkpoint.restored'>> {
+  if (files.kind === 'worktree') return restoreIntoWorktree(store, target)
+  const { sessionId, snapshotId, toSeq } = target
+  const outcome = await (files.restore ?? restoreConfirmed)(store, {
+    sessionId,
+    snapshotId,
+    kind: 'fork',
+    toSeq,
+  })
+  if (outcome.status === 'restored') return outcome.event
+  const message =
+    outcome.status === 'conflict'
+      ? `files changed outside the session would be overwritten: ${outcome.conflicts.join(', ')}`
+      : outcome.message
+  child.record({
+    type: 'error',
+    code: 'fork-failed',
+    message: `The files could not be put back to step ${child.atStep}: ${message}`,
+  })
+  store.setSessionStatus(sessionId, 'error')
+  throw new ForkError(`the files could not be put back to step ${child.atStep}: ${message}`)
+}
+
 /**
  * The worktree starts at HEAD (checkpointed, so an undo in the child brings it
  * back), then holds the snapshot's files; the restore is recorded like one in place.
  */
 async function restoreIntoWorktree(
   store: Store,
-  child: Pick<SessionRow, 'id'>,
-  root: string,
-  snapshotId: number,
-  toSeq: number,
+  { sessionId, root, snapshotId, toSeq }: ForkTarget,
 ): Promise<EventOf<'checkpoint.restored'>> {
   const snapshotter = snapshotterFor(store, await createSandbox(root))
-  const saved = await snapshotter.takeSnapshot({ sessionId: child.id, label: 'fork: worktree at HEAD' })
+  const saved = await snapshotter.takeSnapshot({ sessionId, label: 'fork: worktree at HEAD' })
   await writeSnapshotInto(store, snapshotter, snapshotId, root)
   // Taken so the child's next checkpoint in this folder diffs against the state at N, not an empty tree.
-  const after = await snapshotter.takeSnapshot({ sessionId: child.id, label: `fork: step ${toSeq}` })
-  const event = store.appendEvent(child.id, {
+  const after = await snapshotter.takeSnapshot({ sessionId, label: `fork: step ${toSeq}` })
+  const event = store.appendEvent(sessionId, {
     type: 'checkpoint.restored',
     kind: 'fork',
     snapshotId,
@@ -247,7 +267,9 @@ async function restoreIntoWorktree(
     savedSnapshotId: saved.info.id,
     paths: pathsOf(snapshotter.diffSnapshots(saved.info.id, after.info.id)),
   })
-  return event as EventOf<'checkpoint.restored'>
+  if (event.type !== 'checkpoint.restored')
+    throw new Error(`appendEvent stored a ${event.type} for a checkpoint.restored`)
+  return event
 }
 
 /** "Fork of <title>": a fork of a fork names its own parent, so the list tells them apart. */

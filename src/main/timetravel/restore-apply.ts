@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { errnoCode, errorMessage } from '../../shared/errors'
 import type { EventDraft, StepwiseEvent } from '../../shared/protocol'
 import { createBlobStore, sha256, type BlobStore } from '../snapshot/blobs'
 import { createManifestStore } from '../snapshot/manifestStore'
@@ -112,7 +113,7 @@ export function applyPlan(
     try {
       fs.unlinkSync(abs)
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+      if (errnoCode(err) !== 'ENOENT') throw err
     }
     removeEmptyParents(root, path.dirname(abs))
     onFile?.(++done)
@@ -285,7 +286,7 @@ export function recoverInterruptedRestores(store: Store, opts: { root?: string }
           `${entry.savedSnapshotId} (stepwise sessions undo ${entry.sessionId} brings them back).${keptNote}`,
       }
     } catch (err) {
-      const error = (err as Error).message
+      const error = errorMessage(err)
       return {
         ...base,
         error,
