@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isRecord } from '../../shared/records'
 
 /**
  * The records of a session bundle (docs/session-format.md), as zod schemas: an import decodes
@@ -46,7 +47,7 @@ export const bundleEventSchema = z.object({
   ts: z.number(),
   type: z.string(),
   // Checked whole by the protocol's event schema next; here only its kind, without copying it.
-  payload: z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v)),
+  payload: z.custom<Record<string, unknown>>(isRecord),
 })
 export type BundleEvent = z.infer<typeof bundleEventSchema>
 
