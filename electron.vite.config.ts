@@ -59,7 +59,7 @@ export default defineConfig({
           'electron-main': resolve('src/main/electron-main.ts'),
           cli: resolve('src/main/hosts/cli/entry.ts'),
           // The code index parses in worker threads; the pool looks for this file beside the entry.
-          'index-worker': resolve('src/main/index/worker.ts'),
+          'index-worker': resolve('src/main/codeindex/worker.ts'),
         },
         output: {
           entryFileNames: '[name].js',

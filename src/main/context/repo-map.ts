@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { BuildProgress, CodeIndex } from '../index/code-index'
+import type { BuildProgress, CodeIndex } from '../codeindex/code-index'
 import { COMPACT_PROMPT_WINDOW } from './windows'
 import { tokenizerFor } from './tokens'
 

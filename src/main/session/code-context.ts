@@ -2,15 +2,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { resolveContextWindow } from '../context/windows'
 import { buildRepoMap, repoMapBudget, type RepoMap } from '../context/repo-map'
-import { checkStateFile } from '../index/checkState'
+import { checkStateFile } from '../codeindex/checkState'
 import {
   createCodeIndex,
   type BuildProgress,
   type BuildReport,
   type CodeIndex,
   type VouchedListing,
-} from '../index/code-index'
-import { watchIndex, type IndexWatcher } from '../index/watch'
+} from '../codeindex/code-index'
+import { watchIndex, type IndexWatcher } from '../codeindex/watch'
 import type { ModelProvider } from '../providers/types'
 import type { Sandbox } from '../containment/types'
 import type { Store } from '../store/types'

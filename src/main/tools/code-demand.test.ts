@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { CodeIndex } from '../index/code-index'
-import { indexedProject } from '../index/test-support'
+import type { CodeIndex } from '../codeindex/code-index'
+import { indexedProject } from '../codeindex/test-support'
 import {
   findDefinitionTool,
   findReferencesTool,

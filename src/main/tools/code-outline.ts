@@ -1,4 +1,4 @@
-import type { ClassFact, FileFacts, MethodFact } from '../index/types'
+import type { ClassFact, FileFacts, MethodFact } from '../codeindex/types'
 import { truncatedItems } from './text'
 
 /* How the code tools show the index's facts to the model: short, one line per item where possible. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { indexedProject } from '../index/test-support'
+import { indexedProject } from '../codeindex/test-support'
 import {
   codeTools,
   findDefinitionTool,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { CodeIndex } from '../index/code-index'
-import type { FileFacts, FunctionFact, MethodFact } from '../index/types'
+import type { CodeIndex } from '../codeindex/code-index'
+import type { FileFacts, FunctionFact, MethodFact } from '../codeindex/types'
 import { cap, classSummary, lines, outline, signature } from './code-outline'
 import {
   coverage,

@@ -95,7 +95,7 @@ export interface ToolContext {
   /** The user's command settings (allow/deny lists, network, timeouts, sandbox); defaults when absent. */
   commands?: import('../sandboxing/settings').CommandSettings
   /** The project's code index (code tools); absent until it is built, or when indexing is off. */
-  index?: import('../index/code-index').CodeIndex
+  index?: import('../codeindex/code-index').CodeIndex
   signal: AbortSignal
 }
 

@@ -1,5 +1,5 @@
 import pc from 'picocolors'
-import type { BuildProgress } from '../../index/code-index'
+import type { BuildProgress } from '../../codeindex/code-index'
 
 /*
  * The code index's progress bar on stderr, for a terminal only: piped or

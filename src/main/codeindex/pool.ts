@@ -15,7 +15,7 @@ import type { WorkerRequest, WorkerResponse } from './worker'
  *
  * Where the worker script lives depends on how Stepwise runs. From source (tests,
  * `tsx`), the TypeScript worker is loaded through tsx's loader. In a build, the
- * bundler must emit `index-worker.js` beside the entry (src/main/index/worker.ts
+ * bundler must emit `index-worker.js` beside the entry (src/main/codeindex/worker.ts
  * as an extra entry); without it the index still works, on one thread.
  */
 
