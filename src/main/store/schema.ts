@@ -87,7 +87,7 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `)
   },
-  // The code index (src/main/index): one row per file and project root, keyed by
+  // The code index (src/main/codeindex): one row per file and project root, keyed by
   // content hash; `facts` is the file's FileFacts as JSON, `idents` its identifier
   // occurrences as `\nname:line,line…` (searched with instr()).
   (db) => {

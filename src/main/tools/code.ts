@@ -19,7 +19,7 @@ import type { Outcome, ReadTool, ToolContext, ToolResult } from './types'
 import { pushAll } from '../../shared/arrays'
 
 /*
- * The `code` family (docs/tools.md#the-families): answers from the code index (src/main/index)
+ * The `code` family (docs/tools.md#the-families): answers from the code index (src/main/codeindex)
  * instead of reading whole files, so a small model can find its way around a
  * large project. Sources (get_function, get_class) are read from disk at the
  * line range the index recorded.
