@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import path from 'node:path'
+import { z } from 'zod'
 import { bytesOf, float64s, readFlatFile, writeFlatFile } from '../store/flatFile'
 import type { StoredStat } from '../store/code-index-tables'
 
@@ -20,19 +21,20 @@ const MAGIC = 'stepwise-index-check 1'
 /** Per row: size, mtimeMs, version. */
 const FIELDS = 3
 
-interface Header {
-  magic: string
-  root: string
-  generation: number
-  rows: number
+const headerSchema = z.object({
+  magic: z.string(),
+  root: z.string(),
+  generation: z.number(),
+  rows: z.number(),
   /** Byte length of the paths section (UTF-8, joined by NUL). */
-  pathBytes: number
+  pathBytes: z.number(),
   /**
    * The tree the rows were last found true of by a finished check, as the baseline
    * named it (VouchedListing.unchangedSince); absent when unknown.
    */
-  tree?: string
-}
+  tree: z.string().optional(),
+})
+type Header = z.infer<typeof headerSchema>
 
 /** The file for `root`'s index in the store's folder `dir`. */
 export function checkStateFile(dir: string, root: string): string {
@@ -58,7 +60,7 @@ export function saveCheckState(file: string, { root, generation, rows, tree }: C
 
 /** The header saved for `root` at `generation`, when the file is whole. */
 function readHeader(file: string, root: string, generation: number) {
-  const read = readFlatFile<Header>(file)
+  const read = readFlatFile(file, headerSchema)
   if (!read) return undefined
   const { header: h, data, at } = read
   if (h.magic !== MAGIC || h.root !== root || h.generation !== generation) return undefined

@@ -57,7 +57,7 @@ export function loadHistoryVerdict<T>(
   verdict: z.ZodType<T>,
 ): { hidden: T } | undefined {
   const file = fileFor(gitPath, 'history-')
-  const saved = file ? readFlatFile<unknown>(file)?.header : undefined
+  const saved = file ? readFlatFile(file, z.unknown())?.header : undefined
   const parsed = z
     .object({
       version: z.literal(VERSION),
@@ -85,7 +85,7 @@ export function saveHistoryVerdict(gitPath: string, fingerprint: string, hidden:
  */
 export function loadScans(root: string): Map<string, DirEntry> | undefined {
   const file = fileFor(root)
-  const saved = file ? readFlatFile<unknown>(file)?.header : undefined
+  const saved = file ? readFlatFile(file, z.unknown())?.header : undefined
   const parsed = z
     .object({
       version: z.literal(VERSION),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import path from 'node:path'
+import { z } from 'zod'
 import { IGNORE_FILE_NAMES, type ListingState } from './listingCache'
 import { bytesOf, float64s, readFlatFile, writeFlatFile } from '../store/flatFile'
 import { STAT_FIELDS } from './statFiles'
@@ -40,17 +41,18 @@ export interface SavedState {
   untrusted?: ReadonlyMap<number, string>
 }
 
-interface Header {
-  magic: string
-  root: string
-  manifestHash: string
+const headerSchema = z.object({
+  magic: z.string(),
+  root: z.string(),
+  manifestHash: z.string(),
   /** Byte lengths of the sections that follow the header line, in order. */
-  sections: number[]
-  hasListing: boolean
-  hasStats: boolean
+  sections: z.array(z.number()),
+  hasListing: z.boolean(),
+  hasStats: z.boolean(),
   /** [index, hash] pairs: see SavedState.untrusted. */
-  untrusted?: Array<[number, string]>
-}
+  untrusted: z.array(z.tuple([z.number(), z.string()])).optional(),
+})
+type Header = z.infer<typeof headerSchema>
 
 /** The state file of one root and listing policy (`key`: what decides what is listed) in `dir`. */
 export function stateFileFor(dir: string, root: string, key: string): string {
@@ -86,7 +88,7 @@ export function saveState(file: string, root: string, state: SavedState): void {
 
 /** The state saved for `root` in `file`, or undefined when there is none or it cannot be trusted to be whole. */
 export function loadState(file: string, root: string): SavedState | undefined {
-  const read = readFlatFile<Header>(file)
+  const read = readFlatFile(file, headerSchema)
   if (!read) return undefined
   try {
     return parse(read.header, read.data, read.at, root)

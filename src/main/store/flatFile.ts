@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import type { z } from 'zod'
 
 /*
  * Caches kept as flat files beside the store (snapshot/savedState.ts, index/checkState.ts,
@@ -18,10 +19,13 @@ export function writeFlatFile(file: string, header: object, sections: readonly B
 }
 
 /**
- * The header and the offset where the sections start; undefined when the file is
- * missing or its header is not whole JSON. The caller checks the rest.
+ * The header, read by the caller's schema, and the offset where the sections start; undefined when
+ * the file is missing or its header is not whole JSON of that shape. The caller checks the rest.
  */
-export function readFlatFile<H>(file: string): { header: H; data: Buffer; at: number } | undefined {
+export function readFlatFile<H>(
+  file: string,
+  headerSchema: z.ZodType<H>,
+): { header: H; data: Buffer; at: number } | undefined {
   let data: Buffer
   try {
     data = fs.readFileSync(file)
@@ -30,11 +34,14 @@ export function readFlatFile<H>(file: string): { header: H; data: Buffer; at: nu
   }
   const eol = data.indexOf(10)
   if (eol < 0) return undefined
+  let json: unknown
   try {
-    return { header: JSON.parse(data.subarray(0, eol).toString('utf8')) as H, data, at: eol + 1 }
+    json = JSON.parse(data.subarray(0, eol).toString('utf8'))
   } catch {
     return undefined
   }
+  const header = headerSchema.safeParse(json)
+  return header.success ? { header: header.data, data, at: eol + 1 } : undefined
 }
 
 /** A copy of `len` bytes at `at` as numbers (a copy: the file's buffer need not be aligned). */
