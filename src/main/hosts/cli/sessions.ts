@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import pc from 'picocolors'
-import { reduceEvents } from '../../../shared/reducer'
-import { stepNumberAfter, stepNumberAt, stepsOf } from '../../../shared/steps'
+import { reduceEvents, type SessionView, type TimelineStep } from '../../../shared/reducer'
+import { stepNumberAfter, stepNumberAt, stepsOf, type Step } from '../../../shared/steps'
 import { forkPoint } from './fork-replay'
 import { exportDiff, exportJson, exportMarkdown, exportRaw, type ExportFormat } from '../../session/export'
 import { exportOtlp } from '../../telemetry/otlp'
@@ -42,6 +42,74 @@ export function listSessions(opts: StoreOptions & { repo?: string; json?: boolea
   })
 }
 
+type Colors = ReturnType<typeof pc.createColors>
+
+/** The lines above the timeline: title, identity, project, parentage, size and usage. */
+function sessionHeader(
+  session: ReturnType<typeof requireSession>,
+  view: SessionView,
+  stepCount: number,
+  color: Colors,
+): string[] {
+  return [
+    `${color.bold(session.title)}`,
+    `session ${session.id} · ${session.status} · ${session.provider}/${session.model}`,
+    `project ${session.repo}`,
+    ...(view.parent
+      ? [`forked from ${view.parent.sessionId} at ${forkPoint(view.parent.step, view.parent.seq)}`]
+      : []),
+    `started ${when(session.createdAt)} · ${stepCount} steps, ${view.modelSteps} model replies · ${view.usage.inputTokens} in / ${view.usage.outputTokens} out tokens`,
+    '',
+  ]
+}
+
+function modelLine(step: Extract<TimelineStep, { kind: 'model' }>, color: Colors): string {
+  const calls = step.toolCalls.length ? ` → ${step.toolCalls.map((c) => c.name).join(', ')}` : ''
+  const text = step.text.trim().split('\n')[0] ?? ''
+  return `${color.green('model')} reply ${step.step}${step.durationMs !== undefined ? ` (${formatDuration(step.durationMs)})` : ''}${calls}${text ? `: ${text}` : ''}`
+}
+
+function toolLine(step: Extract<TimelineStep, { kind: 'tool' }>, color: Colors): string {
+  const mark =
+    step.status === 'ok' ? color.green('✓') : step.status === 'rejected' ? color.yellow('✗') : color.red('✗')
+  const approval = step.approval ? ` [${step.approval.decision} by ${step.approval.by}]` : ''
+  const error = step.result && !step.result.ok ? ` — ${String(step.result.error)}` : ''
+  return `${mark} ${step.name} ${summarizeArgs(step.args)}${approval}${error}`
+}
+
+/**
+ * One timeline row after its step number; restore rows name the step they went back to.
+ * Undefined for the kinds that have no row here (the finish is written after the timeline).
+ */
+function timelineLine(step: TimelineStep, steps: readonly Step[], color: Colors): string | undefined {
+  switch (step.kind) {
+    case 'user':
+      return `${color.bold('user')}  ${step.text}`
+    case 'model':
+      return modelLine(step, color)
+    case 'tool':
+      return toolLine(step, color)
+    case 'checkpoint':
+      return `${color.cyan('◆')} checkpoint ${step.snapshotId}: ${step.paths.join(', ') || 'no change'}`
+    case 'compaction':
+      return `⇣ context compacted${step.onRequest ? ' on request' : ''} ${step.beforeTokens} → ${step.afterTokens} tokens`
+    case 'error':
+      return `${color.red('error')} ${step.message}`
+    case 'restore':
+      return `↺ ${step.restore} to checkpoint ${step.snapshotId}${step.toSeq !== undefined ? ` (step ${stepNumberAfter(steps, step.toSeq)})` : ''}: ${step.paths.join(', ') || 'no change'}; the present saved as checkpoint ${step.savedSnapshotId}`
+    case 'switch':
+      return `⇄ model ${step.provider}:${step.model}${step.from ? ` (was ${step.from.provider}:${step.from.model})` : ''}`
+    case 'fork':
+      return `⑂ forked at ${forkPoint(step.atStep, step.atSeq)} into ${step.childSessionId}`
+    case 'finding':
+      return `${step.finding.severity} ${step.finding.category} ${step.finding.file}:${step.finding.line} ${step.finding.message}`
+    case 'verify':
+      return `verify ${step.round}/${step.maxRounds}: ${step.passed ? 'passed' : `${step.failures.length} failing`}`
+    default:
+      return undefined
+  }
+}
+
 export function showSession(id: string, opts: StoreOptions): number {
   return withStore(opts, (store) => {
     // Shown in a terminal: every stored string goes through the one escaping rule.
@@ -51,79 +119,12 @@ export function showSession(id: string, opts: StoreOptions): number {
     // Each row by the number of its step (shared/steps.ts): what fork --at and rewind --to take.
     const steps = stepsOf(events)
     const color = process.stdout.isTTY ? pc : pc.createColors(false)
-    const out: string[] = [
-      `${color.bold(session.title)}`,
-      `session ${session.id} · ${session.status} · ${session.provider}/${session.model}`,
-      `project ${session.repo}`,
-      ...(view.parent
-        ? [`forked from ${view.parent.sessionId} at ${forkPoint(view.parent.step, view.parent.seq)}`]
-        : []),
-      `started ${when(session.createdAt)} · ${steps.length} steps, ${view.modelSteps} model replies · ${view.usage.inputTokens} in / ${view.usage.outputTokens} out tokens`,
-      '',
-    ]
+    const out = sessionHeader(session, view, steps.length, color)
     for (const step of view.steps) {
+      const line = timelineLine(step, steps, color)
+      if (line === undefined) continue
       const seq = color.dim(`[${String(stepNumberAt(steps, step.seq)).padStart(4)}]`)
-      switch (step.kind) {
-        case 'user':
-          out.push(`${seq} ${color.bold('user')}  ${step.text}`)
-          break
-        case 'model': {
-          const calls = step.toolCalls.length ? ` → ${step.toolCalls.map((c) => c.name).join(', ')}` : ''
-          const text = step.text.trim().split('\n')[0] ?? ''
-          out.push(
-            `${seq} ${color.green('model')} reply ${step.step}${step.durationMs !== undefined ? ` (${formatDuration(step.durationMs)})` : ''}${calls}${text ? `: ${text}` : ''}`,
-          )
-          break
-        }
-        case 'tool': {
-          const mark =
-            step.status === 'ok'
-              ? color.green('✓')
-              : step.status === 'rejected'
-                ? color.yellow('✗')
-                : color.red('✗')
-          const approval = step.approval ? ` [${step.approval.decision} by ${step.approval.by}]` : ''
-          const error = step.result && !step.result.ok ? ` — ${String(step.result.error)}` : ''
-          out.push(`${seq} ${mark} ${step.name} ${summarizeArgs(step.args)}${approval}${error}`)
-          break
-        }
-        case 'checkpoint':
-          out.push(
-            `${seq} ${color.cyan('◆')} checkpoint ${step.snapshotId}: ${step.paths.join(', ') || 'no change'}`,
-          )
-          break
-        case 'compaction':
-          out.push(
-            `${seq} ⇣ context compacted${step.onRequest ? ' on request' : ''} ${step.beforeTokens} → ${step.afterTokens} tokens`,
-          )
-          break
-        case 'error':
-          out.push(`${seq} ${color.red('error')} ${step.message}`)
-          break
-        case 'restore':
-          out.push(
-            `${seq} ↺ ${step.restore} to checkpoint ${step.snapshotId}${step.toSeq !== undefined ? ` (step ${stepNumberAfter(steps, step.toSeq)})` : ''}: ${step.paths.join(', ') || 'no change'}; the present saved as checkpoint ${step.savedSnapshotId}`,
-          )
-          break
-        case 'switch':
-          out.push(
-            `${seq} ⇄ model ${step.provider}:${step.model}${step.from ? ` (was ${step.from.provider}:${step.from.model})` : ''}`,
-          )
-          break
-        case 'fork':
-          out.push(`${seq} ⑂ forked at ${forkPoint(step.atStep, step.atSeq)} into ${step.childSessionId}`)
-          break
-        case 'finding':
-          out.push(
-            `${seq} ${step.finding.severity} ${step.finding.category} ${step.finding.file}:${step.finding.line} ${step.finding.message}`,
-          )
-          break
-        case 'verify':
-          out.push(
-            `${seq} verify ${step.round}/${step.maxRounds}: ${step.passed ? 'passed' : `${step.failures.length} failing`}`,
-          )
-          break
-      }
+      out.push(`${seq} ${line}`)
     }
     if (view.finishReason)
       out.push('', `finished: ${view.finishReason}${view.finishMessage ? ` — ${view.finishMessage}` : ''}`)
