@@ -15,6 +15,7 @@ import { commandSettingsFrom, type CommandSettings } from '../../sandboxing/sett
 import { sandboxStatus } from '../../sandboxing/sandbox-probe'
 import { createCoreService } from '../../service/service'
 import { ServiceError } from '../../service/service-error'
+import type { HostTurnSettings } from '../../service/sessions'
 import { isHostNotice } from '../../../shared/protocol'
 import { flagModelOptions, storedModelOptions } from '../../service/settings'
 import type { Store } from '../../store/types'
@@ -235,7 +236,6 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   let mcp: Awaited<ReturnType<typeof startCliMcp>> | undefined
   let service: ReturnType<typeof createCoreService> | undefined
   let stopIndexProgress: (() => void) | undefined
-  let stopIndexLine: (() => void) | undefined
   try {
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
     const approver = approverFor(opts.approve, interactive, renderer)
@@ -246,10 +246,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     mcp = await startCliMcp({ dataDir, repo, store, mcpConfig: opts.mcpConfig })
     // `/mcp__SERVER__PROMPT args`: the server's prompt is the task.
     task = await mcp.expandPrompt(task)
-    // The code index builds in the background; a terminal sees its progress.
-    const indexLine = indexProgressLine(process.stderr)
-    stopIndexProgress = onIndexProgress((_root, p) => indexLine.update(p))
-    stopIndexLine = indexLine.close
+    stopIndexProgress = showIndexProgress()
     service = createCoreService({
       store,
       dataDir,
@@ -277,13 +274,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
       maxSteps: opts.maxSteps,
       title: task,
       eager: true,
-      host: {
-        maxSteps: opts.maxSteps,
-        maxToolCalls: opts.maxToolCalls,
-        commands,
-        mcp,
-        repairRounds: opts.maxRepairs ?? 15,
-      },
+      host: turnSettingsFor(opts, commands, mcp),
     })
     for (const notice of await sessions.prepare(sessionId))
       process.stderr.write(`stepwise: ${inertText(notice)}\n`)
@@ -305,7 +296,6 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     throw err
   } finally {
     stopIndexProgress?.()
-    stopIndexLine?.()
     renderer.close()
     stopListening()
     await service?.close()
@@ -314,6 +304,31 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
     closeSnapshotters(store)
     await dailyBackup(store, dataDir)
     store.close()
+  }
+}
+
+/** The code index builds in the background; a terminal sees its progress until the returned stop. */
+function showIndexProgress(): () => void {
+  const indexLine = indexProgressLine(process.stderr)
+  const stopListening = onIndexProgress((_root, p) => indexLine.update(p))
+  return () => {
+    stopListening()
+    indexLine.close()
+  }
+}
+
+/** What this run's flags fix for the session's turns here, over the stored settings. */
+function turnSettingsFor(
+  opts: EditOptions,
+  commands: CommandSettings,
+  mcp: HostTurnSettings['mcp'],
+): HostTurnSettings {
+  return {
+    maxSteps: opts.maxSteps,
+    maxToolCalls: opts.maxToolCalls,
+    commands,
+    mcp,
+    repairRounds: opts.maxRepairs ?? 15,
   }
 }
 
