@@ -9,6 +9,7 @@ import {
 } from '../../../shared/protocol'
 import { InvalidStepError } from '../../agent/resume'
 import { defaultDataDir } from '../../config/paths'
+import type { ProviderConfig } from '../../providers/types'
 import { commandSettingsFrom } from '../../sandboxing/settings'
 import { checkForkAt, ForkError, forkContinuation, forkSession, type ForkResult } from '../../timetravel/fork'
 import { createCoreService } from '../../service/service'
@@ -17,7 +18,7 @@ import { WorktreeError } from '../../timetravel/fork-worktree'
 import { replaySession, type ReplayFrame } from '../../timetravel/replay'
 import { approverFor, exitCodeFor, resolveProviderConfig } from './edit'
 import { EXIT, UsageError } from './exit-codes'
-import { formatDuration, humanRenderer, jsonRenderer, summarizeArgs } from './render'
+import { formatDuration, humanRenderer, jsonRenderer, summarizeArgs, type EventRenderer } from './render'
 import { confirm } from './confirm'
 import { onStopSignals } from './signals'
 import { dataDirOption, openCliStore } from './session-store'
@@ -154,16 +155,14 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
           dataDir,
         )
       : undefined
-    if (!opts.worktree && !opts.yes && what !== 'conversation') {
-      const question = `Put the files of ${parent.repo} back as they were at step ${opts.at}? The present is checkpointed first (an undo of the fork brings it back). [y/N] `
-      if (!interactive)
-        throw new UsageError(
-          `forking in place rewrites the files of ${parent.repo}: pass --yes to confirm, or --worktree DIR to fork into a new git worktree.`,
-        )
-      if (!(await confirm(question))) {
-        process.stderr.write('Nothing was changed.\n')
-        return EXIT.failed
-      }
+    if (
+      !opts.worktree &&
+      !opts.yes &&
+      what !== 'conversation' &&
+      !(await confirmInPlace(parent.repo, opts, interactive))
+    ) {
+      process.stderr.write('Nothing was changed.\n')
+      return EXIT.failed
     }
     const renderer = opts.json ? jsonRenderer(process.stdout) : humanRenderer(process.stdout, process.stderr)
     let fork: ForkResult
@@ -192,44 +191,75 @@ export async function runFork(id: string, opts: ForkCliOptions): Promise<number>
     if (!opts.json) process.stdout.write(describeFork(fork))
     if (!provider) return EXIT.ok
 
-    const approver = approverFor(opts.approve, interactive, renderer)
-    const controller = new AbortController()
-    const stopListening = onStopSignals(() => controller.abort(), { beforeNotice: () => renderer.pause() })
-    // The re-run is the fork's next turn, through the service the app drives (service/sessions.ts).
-    const service = createCoreService({
-      store,
-      dataDir,
-      host: 'cli',
-      defaults: { provider: provider.provider, model: provider.model, baseUrl: provider.baseUrl },
-    })
-    service.subscribe((m) => {
-      if (!isHostNotice(m)) renderer.onEvent(m)
-    })
-    try {
-      const message = forkContinuation(store, fork)
-      const { outcome } = await service.sessions.beginTurn(fork.sessionId, message, {
-        kind: message === undefined ? 'continue' : 'message',
-        approver,
-        audience: 'cli',
-        signal: controller.signal,
-        host: {
-          maxSteps: opts.maxSteps,
-          commands: commandSettingsFrom(parseJson(store.getSetting('commands'))),
-        },
-      })
-      const ended = await outcome
-      if (!ended) return EXIT.failed
-      if (opts.json && ended.reason === 'error' && ended.message)
-        process.stderr.write(`stepwise: ${inertText(ended.message)}\n`)
-      return exitCodeFor(ended)
-    } finally {
-      renderer.close()
-      stopListening()
-      await service.close()
-      closeSnapshotters(store)
-    }
+    return await rerunFork({ store, dataDir, renderer, interactive }, fork, provider, opts)
   } finally {
     store.close()
+  }
+}
+
+/**
+ * Asks before a fork puts the project's files back in place; without a terminal to ask on,
+ * says which flag confirms it or forks elsewhere.
+ */
+async function confirmInPlace(repo: string, opts: ForkCliOptions, interactive: boolean): Promise<boolean> {
+  const question = `Put the files of ${repo} back as they were at step ${opts.at}? The present is checkpointed first (an undo of the fork brings it back). [y/N] `
+  if (!interactive)
+    throw new UsageError(
+      `forking in place rewrites the files of ${repo}: pass --yes to confirm, or --worktree DIR to fork into a new git worktree.`,
+    )
+  return confirm(question)
+}
+
+/** Where a fork's re-run writes and asks: the open store and data folder, the renderer, a terminal or not. */
+interface RerunContext {
+  store: ReturnType<typeof openCliStore>
+  dataDir: string
+  renderer: EventRenderer
+  interactive: boolean
+}
+
+/** The fork's re-run on the chosen model: its next turn, through the service the app drives. */
+async function rerunFork(
+  { store, dataDir, renderer, interactive }: RerunContext,
+  fork: ForkResult,
+  provider: ProviderConfig,
+  opts: ForkCliOptions,
+): Promise<number> {
+  const approver = approverFor(opts.approve, interactive, renderer)
+  const controller = new AbortController()
+  const stopListening = onStopSignals(() => controller.abort(), { beforeNotice: () => renderer.pause() })
+  // The re-run is the fork's next turn, through the service the app drives (service/sessions.ts).
+  const service = createCoreService({
+    store,
+    dataDir,
+    host: 'cli',
+    defaults: { provider: provider.provider, model: provider.model, baseUrl: provider.baseUrl },
+  })
+  service.subscribe((m) => {
+    if (!isHostNotice(m)) renderer.onEvent(m)
+  })
+  try {
+    const message = forkContinuation(store, fork)
+    const { outcome } = await service.sessions.beginTurn(fork.sessionId, message, {
+      kind: message === undefined ? 'continue' : 'message',
+      approver,
+      audience: 'cli',
+      signal: controller.signal,
+      host: {
+        maxSteps: opts.maxSteps,
+        commands: commandSettingsFrom(parseJson(store.getSetting('commands'))),
+      },
+    })
+    const ended = await outcome
+    if (!ended) return EXIT.failed
+    if (opts.json && ended.reason === 'error' && ended.message)
+      process.stderr.write(`stepwise: ${inertText(ended.message)}\n`)
+    return exitCodeFor(ended)
+  } finally {
+    renderer.close()
+    stopListening()
+    await service.close()
+    closeSnapshotters(store)
   }
 }
 
