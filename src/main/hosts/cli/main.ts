@@ -59,6 +59,19 @@ export function buildProgram(): Command {
       loadProgramDotenv(process.env, path.resolve(typeof repo === 'string' ? repo : process.cwd()))
     })
 
+  addEditCommand(program)
+  addReviewCommand(program)
+  addIndexCommand(program)
+  addServeCommand(program)
+  addMcpCommand(program)
+  addRulesCommand(program)
+  addDoctorCommand(program)
+  addSessionsCommands(program)
+  return program
+}
+
+/** `stepwise edit "task"`: a new session on the task, or with --resume the next message of a stored one. */
+function addEditCommand(program: Command): void {
   program
     .command('edit')
     .description('Run the agent on a task in a project folder')
@@ -111,14 +124,10 @@ export function buildProgram(): Command {
       // --resume: the chat's next message, through the app's turn path (continue.ts).
       process.exitCode = opts.resume ? await runContinue(opts.resume, task, opts) : await runEdit(task, opts)
     })
+}
 
-  addReviewCommand(program)
-  addIndexCommand(program)
-  addServeCommand(program)
-  addMcpCommand(program)
-  addRulesCommand(program)
-  addDoctorCommand(program)
-
+/** `stepwise sessions …`: list, show and export here; the other subcommands from their own modules. */
+function addSessionsCommands(program: Command): void {
   const sessions = program
     .command('sessions')
     .description(
@@ -167,7 +176,6 @@ export function buildProgram(): Command {
   addContinueCommand(sessions)
   addManageCommands(sessions)
   addCompactCommand(sessions)
-  return program
 }
 
 export async function main(argv: string[]): Promise<number> {
