@@ -28,9 +28,9 @@ export interface CaptureSetup {
 
 /**
  * A file read elsewhere (readThreads.ts), whose content the caller has stored:
- * its hash and size, or why it could not be read.
+ * its hash and size, or why it could not be read (`error` present).
  */
-export type ReadElsewhere = { hash: string; size: number } | { error: string }
+export type ReadElsewhere = { hash: string; size: number; error?: undefined } | { error: string }
 
 export interface Capture {
   /**
@@ -118,7 +118,7 @@ export function createCapture(s: CaptureSetup): Capture {
     let hash = cache.cleanHash(path, st)
     let size = st.size
     if (hash === undefined) {
-      if (read && 'error' in read)
+      if (read?.error !== undefined)
         return read.error === SECRET_SKIP ? skip(path, read.error) : unstable(path, read.error)
       if (read) ({ hash, size } = read)
       else {

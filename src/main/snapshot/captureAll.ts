@@ -79,10 +79,10 @@ export async function captureAll(a: {
       let read: ReadElsewhere | undefined
       if (got && s.toRead[r] === i) {
         const g = got[r++]
-        if ('error' in g) read = g
+        if (g.error !== undefined) read = g
         else {
           // A DUPLICATE's bytes came earlier in this capture, and were stored then.
-          if ('data' in g) blobs.putEncoded(g.hash, g.size, g.encoding, g.data)
+          if (g.data !== undefined) blobs.putEncoded(g.hash, g.size, g.encoding, g.data)
           read = { hash: g.hash, size: g.size }
         }
       }

@@ -48,17 +48,42 @@ export interface SnapshotCapture {
   reset(): void
 }
 
+/**
+ * Captures each of `candidates` into `c` (inside a transaction): one the listing no longer
+ * holds, or that cannot be captured, is deleted if the previous snapshot had it. Returns the
+ * stat and hash of each file captured.
+ */
+function captureNamed(
+  c: Capture,
+  candidates: Iterable<string>,
+  at: { root: string; paths: readonly string[]; cache: StatCache; prev: ReadonlyMap<string, SnapshotFile> },
+): Map<string, { st: FileStat; hash: string }> {
+  const captured = new Map<string, { st: FileStat; hash: string }>()
+  for (const p of candidates) {
+    const st = isListed(at.paths, p) ? statOf(`${at.root}/${p}`) : undefined
+    const f = st && c.file(p, st)
+    if (f && typeof st === 'object') captured.set(p, { st, hash: f.hash })
+    if (f || !at.prev.has(p)) continue
+    c.changed.deleted.push(p)
+    at.cache.forget(p)
+  }
+  return captured
+}
+
 /** The records a delta manifest on the previous snapshot stores for this capture. */
 const delta = (c: Capture) => ({ set: c.set, removed: c.changed.deleted })
 
-export function createSnapshotCapture(s: {
+/** Where captures read from and store to. */
+export interface SnapshotCaptureSetup {
   root: string
   maxFileBytes: number
   tables: SnapshotTables
   blobs: BlobStore
   manifests: ManifestStore
   rows: SnapshotRows
-}): SnapshotCapture {
+}
+
+export function createSnapshotCapture(s: SnapshotCaptureSetup): SnapshotCapture {
   const { root, maxFileBytes, tables, blobs, manifests, rows } = s
   const statRows = tables.statCache(root)
   let statCache: StatCache | undefined
@@ -111,17 +136,14 @@ export function createSnapshotCapture(s: {
         startedAt: meta.createdAt,
         maxFileBytes,
       })
-      const captured = new Map<string, { st: FileStat; hash: string }>()
-      tables.transaction(() => {
-        for (const p of candidatePaths(named, listedBefore, paths)) {
-          const st = isListed(paths, p) ? statOf(`${root}/${p}`) : undefined
-          const f = st && c.file(p, st)
-          if (f && typeof st === 'object') captured.set(p, { st, hash: f.hash })
-          if (f || !prev.byPath.has(p)) continue
-          c.changed.deleted.push(p)
-          cache.forget(p)
-        }
-      })()
+      const captured = tables.transaction(() =>
+        captureNamed(c, candidatePaths(named, listedBefore, paths), {
+          root,
+          paths,
+          cache,
+          prev: prev.byPath,
+        }),
+      )()
       const files = applyManifestDeltas(prev.files, [delta(c)])
       return { info: store(c, files, previous, meta), c, captured }
     },
@@ -131,16 +153,7 @@ export function createSnapshotCapture(s: {
       const prevManifest = previous && manifests.load(previous.manifest_hash)
       const prev = prevManifest?.byPath ?? new Map<string, SnapshotFile>()
       const c = createCapture({ root, blobs, cache, prev, startedAt: meta.createdAt, maxFileBytes })
-      const { files, notStated } = await captureAll({
-        tables,
-        root,
-        paths,
-        stats,
-        capture: c,
-        cache,
-        blobs,
-        maxFileBytes,
-      })
+      const { files, notStated } = await captureAll({ ...s, paths, stats, capture: c, cache })
       if (c.cached !== cache.size) cache.retain(new Set(files.map((f) => f.path)))
       // Paths of the previous manifest that are not captured now (sorted, as the manifest is).
       if (prevManifest && c.kept < prevManifest.files.length)

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
-import type { Sandbox } from '../containment/types'
+import { isRefusal, type Sandbox } from '../containment/types'
 import { createChangeTracker, type ChangeTracker } from './changeTracker'
 import { byPath } from './sortedPaths'
 import { CTIME_FIELDS, STAT_OK, statWithCtime } from './statFiles'
@@ -85,100 +85,20 @@ export function createIgnoredFolders(
   } = {},
 ): IgnoredFolders {
   const { root } = project
-  const isIgnored = (rel: string) => project.isIgnored(rel)
   const folders = new Map<string, Folder>()
+  const tree: FolderTree = {
+    root,
+    folders,
+    isIgnored: (rel) => project.isIgnored(rel),
+    listed: opts.listed,
+    tops: 0,
+  }
   let recorded: Map<string, Float64Array> | undefined
   const current = new Map<string, Float64Array>()
   let last: IgnoredChange[] = []
   const hashes = new Map<string, Hashed>()
   // Made by the first record: a session that runs no command never sets up a tracker.
   let tracker: ChangeTracker | undefined
-  let tops = 0
-
-  /** Reads `dir` and everything new below it; returns the folders read. */
-  async function walk(start: string, ignored: boolean): Promise<string[]> {
-    const read: string[] = []
-    const listing = opts.listed?.()
-    const unignored = listing ? foldersOf(listing) : undefined
-    for (
-      let level = [{ dir: start, ignored }], below: typeof level = [];
-      level.length > 0;
-      level = below, below = []
-    ) {
-      await Promise.all(
-        level.map(async ({ dir, ignored: inside }) => {
-          const f: Folder = { ignored: inside, subdirs: [], files: [], mtime: NaN, ctime: NaN }
-          for (const e of await entries(root, dir)) {
-            const rel = dir === '' ? e.name : `${dir}/${e.name}`
-            if (e.isDirectory()) {
-              if (dir === '' && NEVER.has(e.name)) continue
-              f.subdirs.push(rel)
-              const childIgnored = inside || (!unignored?.has(rel) && isIgnored(rel))
-              if (childIgnored && !inside) tops++
-              if (!folders.has(rel)) below.push({ dir: rel, ignored: childIgnored })
-            } else if (inside && e.isFile()) f.files.push(rel)
-          }
-          folders.set(dir, f)
-          read.push(dir)
-        }),
-      )
-    }
-    return read
-  }
-
-  /** Drops `dir` and every folder below it (gone, or to be read again whole). */
-  function forget(dir: string): void {
-    const f = folders.get(dir)
-    if (!f) return
-    folders.delete(dir)
-    for (const s of f.subdirs) forget(s)
-  }
-
-  /** Reads `dirs` again: folders no longer there go, new ones are walked. True when folders changed. */
-  async function reread(dirs: Iterable<string>): Promise<boolean> {
-    let moved = false
-    for (const dir of dirs) {
-      const was = folders.get(dir)
-      if (!was) continue
-      const gone = await entries(root, dir, true)
-      if (gone === undefined) {
-        forget(dir)
-        moved = true
-        continue
-      }
-      folders.delete(dir)
-      await walk(dir, was.ignored)
-      const now = folders.get(dir)!
-      const kept = new Set(now.subdirs)
-      for (const s of was.subdirs) if (!kept.has(s)) forget(s)
-      if (now.subdirs.length !== was.subdirs.length || now.subdirs.some((s) => !was.subdirs.includes(s)))
-        moved = true
-    }
-    return moved
-  }
-
-  /** mtime and ctime of every folder, on helper threads; records them, returns those that moved. */
-  async function statFolders(): Promise<string[]> {
-    const dirs = [...folders.keys()]
-    const raw = await statWithCtime(root, dirs)
-    const moved: string[] = []
-    dirs.forEach((d, i) => {
-      const f = folders.get(d)!
-      const ok = raw[i * CTIME_FIELDS] === STAT_OK
-      const mtime = ok ? raw[i * CTIME_FIELDS + 2] : -1
-      const ctime = ok ? raw[i * CTIME_FIELDS + 5] : -1
-      if (mtime !== f.mtime || ctime !== f.ctime) moved.push(d)
-      f.mtime = mtime
-      f.ctime = ctime
-    })
-    return moved
-  }
-
-  function ignoredFiles(): string[] {
-    const out: string[] = []
-    for (const f of folders.values()) if (f.ignored) for (const p of f.files) out.push(p)
-    return out
-  }
 
   /** Stats `paths` into `current` (helper threads); a path no longer listed is dropped. */
   async function statInto(paths: readonly string[]): Promise<void> {
@@ -188,11 +108,11 @@ export function createIgnoredFolders(
 
   /** Stats every folder and every ignored file afresh, and watches the folders as they are now. */
   async function rewatch(): Promise<void> {
-    await statFolders()
+    await statFolders(root, folders)
     // Watch before the file stats: a change after them is an event for the next look.
     tracker?.watch([...folders.keys()]) // past the watch budget it watches nothing (changeTracker.ts)
     current.clear()
-    await statInto(ignoredFiles())
+    await statInto(ignoredFiles(folders))
   }
 
   /** Brings `current` up to date; false when the tracker vouches that nothing changed at all. */
@@ -201,15 +121,10 @@ export function createIgnoredFolders(
     if (report?.trusted && tracker!.watching) {
       if (report.paths.size === 0) return false
       // An event names an entry of a watched folder: that folder is read again, the entry stat'ed.
-      const dirty = new Set<string>()
-      for (const p of report.paths) {
-        const slash = p.lastIndexOf('/')
-        const parent = slash < 0 ? '' : p.slice(0, slash)
-        if (folders.has(parent)) dirty.add(parent)
-      }
-      const before = new Set(ignoredFiles())
-      if (await reread(dirty)) return (await rewatch(), true)
-      const files = ignoredFiles()
+      const dirty = knownParents(folders, report.paths)
+      const before = new Set(ignoredFiles(folders))
+      if (await reread(tree, dirty)) return (await rewatch(), true)
+      const files = ignoredFiles(folders)
       const listed = new Set(files)
       for (const p of before) if (!listed.has(p)) current.delete(p)
       const named = [...report.paths].filter((p) => listed.has(p))
@@ -217,39 +132,30 @@ export function createIgnoredFolders(
       return true
     }
     // Without the tracker's word: folders whose stat moved are read again, every file is stat'ed.
-    if (await reread(await statFolders())) return (await rewatch(), true)
+    if (await reread(tree, await statFolders(root, folders))) return (await rewatch(), true)
     if (tracker && !tracker.watching) tracker.watch([...folders.keys()])
     current.clear()
-    await statInto(ignoredFiles())
+    await statInto(ignoredFiles(folders))
     return true
   }
 
   return {
     async record() {
       folders.clear()
-      tops = 0
+      tree.tops = 0
       if (opts.track !== false) tracker ??= createChangeTracker(root)
-      await walk('', false)
+      await walk(tree, '', false)
       await rewatch()
       recorded = new Map(current)
       last = []
-      return { folders: tops, files: recorded.size }
+      return { folders: tree.tops, files: recorded.size }
     },
     async changes() {
       if (!recorded) return []
       if (!(await look())) return last.map((c) => ({ ...c }))
-      const out: IgnoredChange[] = []
-      for (const [p, now] of current) {
-        const was = recorded.get(p)
-        if (now[0] !== STAT_OK) continue
-        if (!was || was[0] !== STAT_OK) out.push({ path: p, status: 'added', size: now[1] })
-        else if (!sameFile(was, now)) out.push({ path: p, status: 'modified', size: now[1] })
-      }
-      for (const [p, was] of recorded)
-        if (was[0] === STAT_OK && (current.get(p)?.[0] ?? 0) !== STAT_OK)
-          out.push({ path: p, status: 'deleted' })
-      const budget = { bytes: CONTENT_BUDGET_BYTES }
-      for (const c of out) await withHash(project, c, current.get(c.path), hashes, budget, opts.keep)
+      const out = statChanges(recorded, current)
+      const hashing: HashLook = { project, hashes, budget: { bytes: CONTENT_BUDGET_BYTES }, keep: opts.keep }
+      for (const c of out) await withHash(hashing, c, current.get(c.path))
       last = out.sort(byPath)
       return last.map((c) => ({ ...c }))
     },
@@ -257,6 +163,134 @@ export function createIgnoredFolders(
       tracker?.close()
     },
   }
+}
+
+/** The folders walked so far, and what a walk needs to read more. */
+interface FolderTree {
+  root: string
+  folders: Map<string, Folder>
+  /** The listing's rule: true for a path the listing leaves out. */
+  isIgnored: (rel: string) => boolean
+  /** The files the listing holds now, when known (see createIgnoredFolders). */
+  listed: (() => readonly string[] | undefined) | undefined
+  /** Top ignored folders met by the walks since the last reset. */
+  tops: number
+}
+
+/** Reads `dir` and everything new below it; returns the folders read. */
+async function walk(tree: FolderTree, start: string, ignored: boolean): Promise<string[]> {
+  const { root, folders } = tree
+  const read: string[] = []
+  const listing = tree.listed?.()
+  const unignored = listing ? foldersOf(listing) : undefined
+  for (
+    let level = [{ dir: start, ignored }], below: typeof level = [];
+    level.length > 0;
+    level = below, below = []
+  ) {
+    await Promise.all(
+      level.map(async ({ dir, ignored: inside }) => {
+        const f: Folder = { ignored: inside, subdirs: [], files: [], mtime: NaN, ctime: NaN }
+        for (const e of await entries(root, dir)) {
+          const rel = dir === '' ? e.name : `${dir}/${e.name}`
+          if (e.isDirectory()) {
+            if (dir === '' && NEVER.has(e.name)) continue
+            f.subdirs.push(rel)
+            const childIgnored = inside || (!unignored?.has(rel) && tree.isIgnored(rel))
+            if (childIgnored && !inside) tree.tops++
+            if (!folders.has(rel)) below.push({ dir: rel, ignored: childIgnored })
+          } else if (inside && e.isFile()) f.files.push(rel)
+        }
+        folders.set(dir, f)
+        read.push(dir)
+      }),
+    )
+  }
+  return read
+}
+
+/** Reads `dirs` again: folders no longer there go, new ones are walked. True when folders changed. */
+async function reread(tree: FolderTree, dirs: Iterable<string>): Promise<boolean> {
+  const { root, folders } = tree
+  let moved = false
+  for (const dir of dirs) {
+    const was = folders.get(dir)
+    if (!was) continue
+    const gone = await entries(root, dir, true)
+    if (gone === undefined) {
+      forget(folders, dir)
+      moved = true
+      continue
+    }
+    folders.delete(dir)
+    await walk(tree, dir, was.ignored)
+    const now = folders.get(dir)!
+    const kept = new Set(now.subdirs)
+    for (const s of was.subdirs) if (!kept.has(s)) forget(folders, s)
+    if (now.subdirs.length !== was.subdirs.length || now.subdirs.some((s) => !was.subdirs.includes(s)))
+      moved = true
+  }
+  return moved
+}
+
+/** The folders of `folders` holding one of `paths` (an event's entries). */
+function knownParents(folders: ReadonlyMap<string, Folder>, paths: Iterable<string>): Set<string> {
+  const out = new Set<string>()
+  for (const p of paths) {
+    const slash = p.lastIndexOf('/')
+    const parent = slash < 0 ? '' : p.slice(0, slash)
+    if (folders.has(parent)) out.add(parent)
+  }
+  return out
+}
+
+/** Drops `dir` and every folder below it (gone, or to be read again whole). */
+function forget(folders: Map<string, Folder>, dir: string): void {
+  const f = folders.get(dir)
+  if (!f) return
+  folders.delete(dir)
+  for (const s of f.subdirs) forget(folders, s)
+}
+
+/** mtime and ctime of every folder, on helper threads; records them, returns those that moved. */
+async function statFolders(root: string, folders: Map<string, Folder>): Promise<string[]> {
+  const dirs = [...folders.keys()]
+  const raw = await statWithCtime(root, dirs)
+  const moved: string[] = []
+  dirs.forEach((d, i) => {
+    const f = folders.get(d)!
+    const ok = raw[i * CTIME_FIELDS] === STAT_OK
+    const mtime = ok ? raw[i * CTIME_FIELDS + 2] : -1
+    const ctime = ok ? raw[i * CTIME_FIELDS + 5] : -1
+    if (mtime !== f.mtime || ctime !== f.ctime) moved.push(d)
+    f.mtime = mtime
+    f.ctime = ctime
+  })
+  return moved
+}
+
+/** The files of the ignored folders, as the last walk found them. */
+function ignoredFiles(folders: ReadonlyMap<string, Folder>): string[] {
+  const out: string[] = []
+  for (const f of folders.values()) if (f.ignored) for (const p of f.files) out.push(p)
+  return out
+}
+
+/** Files added, changed or deleted between the recorded stats and the current ones (unsorted). */
+function statChanges(
+  recorded: ReadonlyMap<string, Float64Array>,
+  current: ReadonlyMap<string, Float64Array>,
+): IgnoredChange[] {
+  const out: IgnoredChange[] = []
+  for (const [p, now] of current) {
+    const was = recorded.get(p)
+    if (now[0] !== STAT_OK) continue
+    if (!was || was[0] !== STAT_OK) out.push({ path: p, status: 'added', size: now[1] })
+    else if (!sameFile(was, now)) out.push({ path: p, status: 'modified', size: now[1] })
+  }
+  for (const [p, was] of recorded)
+    if (was[0] === STAT_OK && (current.get(p)?.[0] ?? 0) !== STAT_OK) out.push({ path: p, status: 'deleted' })
+  return out
 }
 
 /** Every folder above a listed file (none of them is ignored, or the file would not be listed). */
@@ -271,6 +305,16 @@ function foldersOf(files: readonly string[]): Set<string> {
   return out
 }
 
+/** One look's hashing: the gate that reads, the answers kept per file, the bytes left to keep. */
+interface HashLook {
+  project: Pick<Sandbox, 'gate'>
+  /** Per path, the answer for the stat it was read at. */
+  hashes: Map<string, Hashed>
+  /** New bytes this look may still keep. */
+  budget: { bytes: number }
+  keep: ((sha256: string, data: Buffer) => void) | undefined
+}
+
 interface Hashed {
   /** The stat the answer holds for. */
   key: string
@@ -282,14 +326,8 @@ interface Hashed {
  * Reads a changed file through the gate and hashes it, keeping its bytes when small enough and
  * the look's `budget` allows; once per stat: a later look reuses the answer while its stat holds.
  */
-async function withHash(
-  project: Pick<Sandbox, 'gate'>,
-  change: IgnoredChange,
-  st: Float64Array | undefined,
-  hashes: Map<string, Hashed>,
-  budget: { bytes: number },
-  keep: ((sha256: string, data: Buffer) => void) | undefined,
-): Promise<void> {
+async function withHash(look: HashLook, change: IgnoredChange, st: Float64Array | undefined): Promise<void> {
+  const { project, hashes, budget, keep } = look
   if (change.size === undefined || change.size > HASH_MAX_BYTES || !st) return
   const key = Array.from(st).join(':')
   let known = hashes.get(change.path)
@@ -315,9 +353,9 @@ async function withHash(
 /** The bytes the gate lets through now (not a secret, not swapped for a link), else undefined. */
 function readGated(project: Pick<Sandbox, 'gate'>, rel: string): Buffer | undefined {
   const file = project.gate.resolve(rel, { inIgnoredFolder: true })
-  if ('error' in file) return undefined
+  if (isRefusal(file)) return undefined
   const read = project.gate.read(file, { maxBytes: HASH_MAX_BYTES })
-  return 'error' in read ? undefined : read.data
+  return isRefusal(read) ? undefined : read.data
 }
 
 /** Size, mtime, inode, mode and ctime (statWithCtime fields 1–5). */

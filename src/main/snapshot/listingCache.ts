@@ -173,6 +173,36 @@ function record(
 }
 
 /**
+ * What `prefetch` stats: every directory, then each ignore file that was present
+ * (`files`: its index in the ignore files → its index in `rels`).
+ */
+function prefetchPlan(
+  dirRels: readonly string[],
+  fileStats: Float64Array,
+): { files: Map<number, number>; rels: string[] } {
+  const files = new Map<number, number>()
+  const rels = [...dirRels]
+  for (let i = 0; i < dirRels.length * IGNORE_FILE_NAMES.length; i++) {
+    if (fileStats[i * FILE_FIELDS] === -1) continue
+    files.set(i, rels.length)
+    const d = dirRels[Math.floor(i / IGNORE_FILE_NAMES.length)]
+    const name = IGNORE_FILE_NAMES[i % IGNORE_FILE_NAMES.length]
+    rels.push(d === '' ? name : `${d}/${name}`)
+  }
+  return { files, rels }
+}
+
+/** An ignore file's stat still the one recorded at `at` in `fileStats` (inode, size, mtime, ctime). */
+function sameFileStat(st: FoundStat, fileStats: Float64Array, at: number): boolean {
+  return (
+    st.ino === fileStats[at] &&
+    st.size === fileStats[at + 1] &&
+    st.mtimeMs === fileStats[at + 2] &&
+    st.ctimeMs === fileStats[at + 3]
+  )
+}
+
+/**
  * The listing `state` describes, as `recordListing` made it (in this process or
  * another): its first `refresh` checks every directory and ignore file against
  * the recorded stats, so a state from an older process is trusted no further
@@ -206,15 +236,7 @@ export function restoreListing(root: string, state: ListingState, isIgnored?: Is
       }
     },
     async prefetch() {
-      const files = new Map<number, number>()
-      const rels = [...dirRels]
-      for (let i = 0; i < filePaths.length; i++) {
-        if (fileStats[i * FILE_FIELDS] === -1) continue
-        files.set(i, rels.length)
-        const d = dirRels[Math.floor(i / IGNORE_FILE_NAMES.length)]
-        const name = IGNORE_FILE_NAMES[i % IGNORE_FILE_NAMES.length]
-        rels.push(d === '' ? name : `${d}/${name}`)
-      }
+      const { files, rels } = prefetchPlan(dirRels, fileStats)
       prefetched = { files, stats: await statWithCtime(root, rels) }
     },
   }
@@ -247,13 +269,7 @@ export function restoreListing(root: string, state: ListingState, isIgnored?: Is
         if (fileStats[at] !== -1) return undefined
         continue
       }
-      if (
-        st.ino !== fileStats[at] ||
-        st.size !== fileStats[at + 1] ||
-        st.mtimeMs !== fileStats[at + 2] ||
-        st.ctimeMs !== fileStats[at + 3]
-      )
-        return undefined
+      if (!sameFileStat(st, fileStats, at)) return undefined
     }
     if (changed.length === 0) return paths
 

@@ -36,7 +36,8 @@ function tree(): { root: string; paths: string[]; contents: Map<string, Buffer> 
   return { root, paths: [...contents.keys()], contents }
 }
 
-const encoded = (r: FileRead) => ('data' in r ? { ...r, data: Buffer.from(r.data) } : r)
+const encoded = (r: FileRead) =>
+  r.error === undefined && r.data !== undefined ? { ...r, data: Buffer.from(r.data) } : r
 
 /**
  * Two reads alike: their fields equal and their bytes equal. The bytes are compared with

@@ -16,10 +16,14 @@ import { secretContentSource } from '../containment/secret-content'
  * find stored already (it stores answers in the order it sent the requests).
  */
 
-/** Per file: its content's hash and encoded bytes, or why it could not be read. */
+/**
+ * Per file: its content's hash and encoded bytes, or why it could not be read. `error` and
+ * `data` tell the kinds apart (present or not), so a reader narrows without a copy or a check
+ * of its own.
+ */
 export type FileRead =
-  | { hash: string; size: number; encoding: number; data: Uint8Array }
-  | { hash: string; size: number; encoding: typeof DUPLICATE }
+  | { hash: string; size: number; encoding: number; data: Uint8Array; error?: undefined }
+  | { hash: string; size: number; encoding: typeof DUPLICATE; data?: undefined; error?: undefined }
   | { error: string }
 
 /** The read error of a file that is a secret by content (the gate's check): skipped, never stored. */
