@@ -215,14 +215,14 @@ export class McpConnection {
       await client.connect(transport, { timeout })
       return
     }
-    const { url, headers } = httpTarget({ ...this.config, spec }, this.opts.env ?? process.env)
+    const target = httpTarget({ ...this.config, spec }, this.opts.env ?? process.env)
+    const { url } = target
     if (!this.auth) {
       this.auth = new ServerAuth(
         { ...this.config, spec },
-        url,
+        target,
         this.opts.auth,
         this.opts.env ?? process.env,
-        headers,
       )
       await this.auth.prepare(open)
     }

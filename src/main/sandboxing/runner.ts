@@ -80,6 +80,26 @@ function refused(reason: string, started: number): RunResult {
 
 export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const started = performance.now()
+  const launch = await prepareLaunch(opts)
+  if (launch.kind === 'refused') return refused(launch.reason, started)
+  return supervise(opts, launch, started)
+}
+
+/** What to start, and what its output is read with. */
+interface Launch {
+  kind: 'launch'
+  file: string
+  args: string[]
+  redactor: Redactor
+  sandboxed: boolean
+  notes: string[]
+}
+
+/**
+ * The command line to start — in bwrap when asked and available — and the redactor of its output;
+ * or why the sandbox refused to start it.
+ */
+async function prepareLaunch(opts: RunOptions): Promise<Launch | { kind: 'refused'; reason: string }> {
   // One look at the tree serves both the masks and the redaction of what the command prints.
   const project = await refreshProjectSecrets(opts.cwd, opts.walkLimit)
   const redactor = new Redactor([
@@ -89,32 +109,61 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
   const status = opts.sandbox ? sandboxStatus() : undefined
   const sandboxed = Boolean(status?.available)
   const hidden = sandboxed ? await historiesWithSecrets(project.gitPaths) : []
-  const notes = hidden.map(
-    (h) =>
-      `\`${path.relative(opts.cwd, h.objects) || h.objects}\` is hidden from commands: ${h.why}. git commands fail here ` +
-      '(`fatal: bad object HEAD`); use the git tools (git_status, git_log, git_show, git_diff). To lift it, remove the file ' +
-      'from the history (git filter-repo), expire the reflog, prune, and rotate the secret.',
+  const notes = hidden.map((h) => hiddenHistoryNote(opts.cwd, h))
+  if (!sandboxed)
+    return { kind: 'launch', file: 'bash', args: ['-c', opts.command], redactor, sandboxed, notes }
+  try {
+    const sandboxArgs = bwrapArgs({
+      root: opts.cwd,
+      ...opts.sandbox!,
+      userns: status!.userns,
+      disableNestedUserns: status!.disableNestedUserns,
+      project,
+      hiddenObjects: hidden.map((h) => h.objects),
+    })
+    return {
+      kind: 'launch',
+      file: 'bwrap',
+      args: [...sandboxArgs, '--', 'bash', '-c', opts.command],
+      redactor,
+      sandboxed,
+      notes,
+    }
+  } catch (err) {
+    if (!(err instanceof SandboxRefusal)) throw err
+    return { kind: 'refused', reason: err.message }
+  }
+}
+
+/** What the model is told of a repository history the sandbox hides, and how to lift it. */
+function hiddenHistoryNote(cwd: string, h: { objects: string; why: string }): string {
+  return (
+    `\`${path.relative(cwd, h.objects) || h.objects}\` is hidden from commands: ${h.why}. git commands fail here ` +
+    '(`fatal: bad object HEAD`); use the git tools (git_status, git_log, git_show, git_diff). To lift it, remove the file ' +
+    'from the history (git filter-repo), expire the reflog, prune, and rotate the secret.'
   )
-  let sandboxArgs: string[] = []
-  if (sandboxed) {
+}
+
+/** Signals a whole process group; one already gone is not an error. */
+function groupKiller(pid: number | undefined): (sig: NodeJS.Signals) => void {
+  return (sig) => {
+    if (pid === undefined) return
     try {
-      sandboxArgs = bwrapArgs({
-        root: opts.cwd,
-        ...opts.sandbox!,
-        userns: status!.userns,
-        disableNestedUserns: status!.disableNestedUserns,
-        project,
-        hiddenObjects: hidden.map((h) => h.objects),
-      })
-    } catch (err) {
-      if (!(err instanceof SandboxRefusal)) throw err
-      return refused(err.message, started)
+      process.kill(-pid, sig)
+    } catch {
+      // ESRCH: the group is already gone.
     }
   }
-  const [file, args] = sandboxed
-    ? ['bwrap', [...sandboxArgs, '--', 'bash', '-c', opts.command]]
-    : ['bash', ['-c', opts.command]]
-  const capture = new OutputCapture(opts.onOutput, { ...DEFAULT_CAPTURE_LIMITS, ...opts.limits }, redactor)
+}
+
+/** Starts the launch in its own process group and waits for it, its timeout, or the abort. */
+function supervise(opts: RunOptions, launch: Launch, started: number): Promise<RunResult> {
+  const { file, args, sandboxed, notes } = launch
+  const capture = new OutputCapture(
+    opts.onOutput,
+    { ...DEFAULT_CAPTURE_LIMITS, ...opts.limits },
+    launch.redactor,
+  )
   const grace = opts.killGraceMs ?? 2000
 
   return new Promise((resolve) => {
@@ -134,14 +183,7 @@ export async function runCommand(opts: RunOptions): Promise<RunResult> {
     })
     const pid = child.pid
 
-    const killGroup = (sig: NodeJS.Signals) => {
-      if (pid === undefined) return
-      try {
-        process.kill(-pid, sig)
-      } catch {
-        // ESRCH: the group is already gone.
-      }
-    }
+    const killGroup = groupKiller(pid)
     const stop = (why: 'timeout' | 'abort') => {
       if (exit || settled) return
       if (why === 'timeout') timedOut = true

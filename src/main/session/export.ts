@@ -1,6 +1,6 @@
 import { unifiedDiff } from '../../shared/diff'
 import type { StepwiseEvent } from '../../shared/protocol'
-import { reduceEvents } from '../../shared/reducer'
+import { reduceEvents, type SessionView, type TimelineStep, type ToolStep } from '../../shared/reducer'
 import type { SessionRow, SnapshotFile, Store } from '../store/types'
 import { ignoredRecordAt } from './ignored-at'
 import { inertDeep } from '../../shared/terminalText'
@@ -108,7 +108,21 @@ export function exportMarkdown(raw: SessionRow, events: StepwiseEvent[]): string
   // A transcript is read in terminals and editors: control sequences are shown, not acted on.
   const session = inertDeep(raw)
   const view = reduceEvents(events.map(inertDeep))
-  const lines = [
+  const lines = markdownHeader(session, view)
+  for (const step of view.steps) pushAll(lines, stepMarkdown(step))
+  if (view.finishReason)
+    lines.push(
+      `---`,
+      '',
+      `Finished: ${view.finishReason}${view.finishMessage ? ` — ${view.finishMessage}` : ''}`,
+      '',
+    )
+  return lines.join('\n')
+}
+
+/** The transcript's title and the session's facts. */
+function markdownHeader(session: SessionRow, view: SessionView): string[] {
+  return [
     `# ${session.title}`,
     '',
     `- Session: \`${session.id}\``,
@@ -119,93 +133,87 @@ export function exportMarkdown(raw: SessionRow, events: StepwiseEvent[]): string
     `- Tokens: ${view.usage.inputTokens} in / ${view.usage.outputTokens} out`,
     '',
   ]
-  for (const step of view.steps) {
-    switch (step.kind) {
-      case 'user':
-        lines.push(`## User [${step.seq}]`, '', step.text, '')
-        break
-      case 'model':
-        lines.push(`## Assistant, step ${step.step} [${step.seq}]`, '')
-        if (step.text.trim()) lines.push(step.text.trim(), '')
-        break
-      case 'tool': {
-        const status = step.status === 'ok' ? 'ok' : step.status
-        lines.push(
-          `### Tool \`${step.name}\` — ${status} [${step.seq}]`,
-          '',
-          fence(JSON.stringify(step.args, null, 2)),
-          '',
-        )
-        if (step.approval?.diff) lines.push(fence(step.approval.diff.trimEnd()), '')
-        if (step.approval && step.approval.decision !== 'pending') {
-          lines.push(
-            `Approval: ${step.approval.decision} (by ${step.approval.by})${step.approval.reason ? ` — ${step.approval.reason}` : ''}`,
-            '',
-          )
-        }
-        if (step.result && !step.result.ok) lines.push(`Error: ${String(step.result.error)}`, '')
-        break
-      }
-      case 'checkpoint':
-        lines.push(
-          `*Checkpoint ${step.snapshotId}: ${step.paths.join(', ') || 'no change'} [${step.seq}]*`,
-          '',
-        )
-        break
-      case 'compaction':
-        lines.push(
-          `*Context compacted${step.onRequest ? ' on request' : ''}: ${step.beforeTokens} → ${step.afterTokens} tokens [${step.seq}]*`,
-          '',
-        )
-        // A summary asked for is what every later turn starts from: the transcript shows it.
-        if (step.onRequest && step.summary) {
-          pushAll(
-            lines,
-            step.summary.split('\n').map((l) => `> ${l}`),
-          )
-          lines.push('')
-        }
-        break
-      case 'finding': {
-        const f = step.finding
-        lines.push(
-          `- **${f.severity}** ${f.category} \`${f.file}:${f.line}\` — ${f.message}${f.suggestion ? ` Suggestion: ${f.suggestion}` : ''} [${step.seq}]`,
-          '',
-        )
-        break
-      }
-      case 'restore':
-        lines.push(
-          `*Restored (${step.restore}) to checkpoint ${step.snapshotId}${step.toSeq !== undefined ? `, step ${step.toSeq}` : ''}: ${step.paths.join(', ') || 'no change'}; the present saved as checkpoint ${step.savedSnapshotId} [${step.seq}]*`,
-          '',
-        )
-        break
-      case 'switch':
-        lines.push(
-          `*Model switched to ${step.model} (${step.provider})${step.from ? ` from ${step.from.model} (${step.from.provider})` : ''} [${step.seq}]*`,
-          '',
-        )
-        break
-      case 'fork':
-        lines.push(`*Forked at step ${step.atSeq} into session \`${step.childSessionId}\` [${step.seq}]*`, '')
-        break
-      case 'verify':
-        lines.push(
-          `*Verify round ${step.round}/${step.maxRounds}: ${step.passed ? 'build and tests pass' : step.failures.join('; ')} [${step.seq}]*`,
-          '',
-        )
-        break
-      case 'error':
-        lines.push(`> **Error** (${step.code}): ${step.message}${step.hint ? ` ${step.hint}` : ''}`, '')
-        break
+}
+
+/** One step of the timeline as transcript lines. */
+function stepMarkdown(step: TimelineStep): string[] {
+  switch (step.kind) {
+    case 'user':
+      return [`## User [${step.seq}]`, '', step.text, '']
+    case 'model':
+      return [
+        `## Assistant, step ${step.step} [${step.seq}]`,
+        '',
+        ...(step.text.trim() ? [step.text.trim(), ''] : []),
+      ]
+    case 'tool':
+      return toolMarkdown(step)
+    case 'checkpoint':
+      return [`*Checkpoint ${step.snapshotId}: ${step.paths.join(', ') || 'no change'} [${step.seq}]*`, '']
+    case 'compaction':
+      return compactionMarkdown(step)
+    case 'finding': {
+      const f = step.finding
+      return [
+        `- **${f.severity}** ${f.category} \`${f.file}:${f.line}\` — ${f.message}${f.suggestion ? ` Suggestion: ${f.suggestion}` : ''} [${step.seq}]`,
+        '',
+      ]
     }
+    case 'restore':
+      return [
+        `*Restored (${step.restore}) to checkpoint ${step.snapshotId}${step.toSeq !== undefined ? `, step ${step.toSeq}` : ''}: ${step.paths.join(', ') || 'no change'}; the present saved as checkpoint ${step.savedSnapshotId} [${step.seq}]*`,
+        '',
+      ]
+    case 'switch':
+      return [
+        `*Model switched to ${step.model} (${step.provider})${step.from ? ` from ${step.from.model} (${step.from.provider})` : ''} [${step.seq}]*`,
+        '',
+      ]
+    case 'fork':
+      return [`*Forked at step ${step.atSeq} into session \`${step.childSessionId}\` [${step.seq}]*`, '']
+    case 'verify':
+      return [
+        `*Verify round ${step.round}/${step.maxRounds}: ${step.passed ? 'build and tests pass' : step.failures.join('; ')} [${step.seq}]*`,
+        '',
+      ]
+    case 'error':
+      return [`> **Error** (${step.code}): ${step.message}${step.hint ? ` ${step.hint}` : ''}`, '']
   }
-  if (view.finishReason)
+  return []
+}
+
+/** A tool call: its arguments, the diff it asked approval for, the decision, an error. */
+function toolMarkdown(step: ToolStep): string[] {
+  const status = step.status === 'ok' ? 'ok' : step.status
+  const lines = [
+    `### Tool \`${step.name}\` — ${status} [${step.seq}]`,
+    '',
+    fence(JSON.stringify(step.args, null, 2)),
+    '',
+  ]
+  if (step.approval?.diff) lines.push(fence(step.approval.diff.trimEnd()), '')
+  if (step.approval && step.approval.decision !== 'pending') {
     lines.push(
-      `---`,
-      '',
-      `Finished: ${view.finishReason}${view.finishMessage ? ` — ${view.finishMessage}` : ''}`,
+      `Approval: ${step.approval.decision} (by ${step.approval.by})${step.approval.reason ? ` — ${step.approval.reason}` : ''}`,
       '',
     )
-  return lines.join('\n')
+  }
+  if (step.result && !step.result.ok) lines.push(`Error: ${String(step.result.error)}`, '')
+  return lines
+}
+
+/** A compaction, and the summary when the user asked for it: every later turn starts from it. */
+function compactionMarkdown(step: Extract<TimelineStep, { kind: 'compaction' }>): string[] {
+  const lines = [
+    `*Context compacted${step.onRequest ? ' on request' : ''}: ${step.beforeTokens} → ${step.afterTokens} tokens [${step.seq}]*`,
+    '',
+  ]
+  if (step.onRequest && step.summary) {
+    pushAll(
+      lines,
+      step.summary.split('\n').map((l) => `> ${l}`),
+    )
+    lines.push('')
+  }
+  return lines
 }

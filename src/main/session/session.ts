@@ -80,13 +80,17 @@ export class Session {
   private loaded: readonly StepwiseEvent[] | undefined
   private readonly emit: (event: StepwiseEvent) => void
 
+  private readonly parts: Parts
+
+  /** `opened`: what outlives a turn, and the provider the session starts with (`setModel` replaces it). */
   private constructor(
     private readonly store: Store,
     readonly id: string,
     private readonly setup: SessionSetup,
-    private readonly parts: Parts,
-    provider: ModelProvider,
+    opened: Parts & { provider: ModelProvider },
   ) {
+    const { provider, ...parts } = opened
+    this.parts = parts
     this.provider = provider
     this.policy = setup.policy
     this.emit = tracedEmit(setup.emit)
@@ -121,28 +125,19 @@ export class Session {
       // threads): taken side by side, a big tree pays for the longer of the two. The new
       // baseline's listing serves the index's check (no second listing of 70,000 files).
       prepared = prepareContext(
-        store,
-        sandbox,
-        provider,
-        setup,
-        () => created.then(() => snapshotter.lastListing()),
-        firstBaseline,
+        { store, sandbox, provider, systemExtra: setup.systemExtra },
+        { listing: () => created.then(() => snapshotter.lastListing()), firstBaseline },
       )
       warmFirstRequest(provider, setup)
     }
     const [, { id, baselineId }] = await bothSettled(prepared ?? Promise.resolve(undefined), created)
-    const session = new Session(
-      store,
-      id,
-      setup,
-      {
-        sandbox,
-        snapshotter,
-        baselineId,
-        ignored: trackIgnored(sandbox, snapshotter),
-      },
+    const session = new Session(store, id, setup, {
+      sandbox,
+      snapshotter,
+      baselineId,
+      ignored: trackIgnored(sandbox, snapshotter),
       provider,
-    )
+    })
     session.prepared = prepared
     return session
   }
@@ -161,18 +156,13 @@ export class Session {
     const sandbox = await createSandbox(setup.repo)
     const provider = setup.providerOverride ?? createProvider(setup.provider)
     const snapshotter = snapshotterFor(store, sandbox)
-    const session = new Session(
-      store,
-      sessionId,
-      setup,
-      {
-        sandbox,
-        snapshotter,
-        baselineId: started.baselineSnapshotId,
-        ignored: trackIgnored(sandbox, snapshotter, events),
-      },
+    const session = new Session(store, sessionId, setup, {
+      sandbox,
+      snapshotter,
+      baselineId: started.baselineSnapshotId,
+      ignored: trackIgnored(sandbox, snapshotter, events),
       provider,
-    )
+    })
     session.loaded = events
     return session
   }
@@ -193,7 +183,12 @@ export class Session {
   async prepare(): Promise<string[]> {
     const { sandbox } = this.parts
     if (!this.prepared) {
-      this.prepared = prepareContext(this.store, sandbox, this.provider, this.setup)
+      this.prepared = prepareContext({
+        store: this.store,
+        sandbox,
+        provider: this.provider,
+        systemExtra: this.setup.systemExtra,
+      })
       warmFirstRequest(this.provider, this.setup)
     }
     const pending = this.prepared
@@ -296,14 +291,20 @@ export function eventsSince(
 /** How long a finished turn waits for the trace collector (live traces, telemetry/live.ts). */
 const TRACE_FLUSH_MS = 1000
 
+/** What the code context and system prompt are built from. */
+interface ContextSources {
+  store: Store
+  sandbox: Sandbox
+  provider: ModelProvider
+  /** Instructions appended to the system prompt (SessionSetup.systemExtra). */
+  systemExtra?: string
+}
+
 function prepareContext(
-  store: Store,
-  sandbox: Sandbox,
-  provider: ModelProvider,
-  setup: SessionSetup,
-  listing?: () => Promise<ReturnType<Snapshotter['lastListing']>>,
-  firstBaseline = false,
+  { store, sandbox, provider, systemExtra }: ContextSources,
+  opts: { listing?: () => Promise<ReturnType<Snapshotter['lastListing']>>; firstBaseline?: boolean } = {},
 ): Promise<Prepared> {
+  const { listing, firstBaseline = false } = opts
   return prepareCodeContext(store, sandbox, provider, { listing, firstBaseline }).then((code) => {
     // A partial map (a big tree's index still building) gets the outline of the whole tree, from
     // the listing the baseline took: the first request never goes without the project's shape.
@@ -313,9 +314,8 @@ function prepareContext(
       code,
       system: buildSystemPrompt(sandbox.root, {
         extra:
-          [setup.systemExtra, code.repoMap?.text, outline && treeOutline(outline)]
-            .filter(Boolean)
-            .join('\n\n') || undefined,
+          [systemExtra, code.repoMap?.text, outline && treeOutline(outline)].filter(Boolean).join('\n\n') ||
+          undefined,
       }).text,
     }
   })

@@ -34,37 +34,13 @@ export interface ChatSpans {
 }
 
 export function createChatSpans(tree: SpanTree, opts: SpanMappingOptions): ChatSpans {
-  const { sessionId } = tree
-  let model = { provider: 'openai' as ProviderId, model: '', baseUrl: undefined as string | undefined }
+  let model: ChatModel = { provider: 'openai', model: '', baseUrl: undefined }
   /** Retries of the model step in progress, attached to its chat span. */
   let retries: TraceSpan['events'] = []
   let input: PendingInput[] = []
 
-  const chatSpan = (
-    step: number,
-    seq: number,
-    startMs: number,
-    parent: OpenSpan,
-    extra: Attributes,
-  ): OpenSpan => {
-    const span = tree.open({
-      spanId: spanIdFor(sessionId, 'chat', seq),
-      parentSpanId: parent.spanId,
-      name: `chat ${model.model}`,
-      kind: 'client',
-      startMs: Math.max(startMs, parent.startMs),
-      attributes: {
-        'gen_ai.operation.name': 'chat',
-        'gen_ai.provider.name': providerName(model.provider),
-        'gen_ai.request.model': model.model,
-        'gen_ai.conversation.id': sessionId,
-        'stepwise.provider': model.provider,
-        'stepwise.step': step,
-        'stepwise.seq': seq,
-        ...serverAttributes(model.baseUrl),
-        ...extra,
-      },
-    })
+  const chatSpan = (call: ChatCall): OpenSpan => {
+    const span = openChatSpan(tree, model, call)
     pushAll(span.events, retries)
     retries = []
     return span
@@ -73,18 +49,7 @@ export function createChatSpans(tree: SpanTree, opts: SpanMappingOptions): ChatS
   return {
     started(e) {
       model = { provider: e.provider, model: e.model, baseUrl: e.baseUrl }
-      const s = tree.session(e.ts)
-      Object.assign(s.attributes, {
-        'gen_ai.provider.name': providerName(e.provider),
-        'gen_ai.request.model': e.model,
-        'stepwise.approval_policy': e.approvalPolicy,
-      })
-      if (e.parent)
-        s.links.push({
-          traceId: traceIdFor(e.parent.sessionId),
-          spanId: spanIdFor(e.parent.sessionId, 'session'),
-          attributes: { 'stepwise.link': 'forked-from', 'stepwise.seq': e.parent.seq },
-        })
+      sessionStarted(tree, e)
     },
 
     configured(e) {
@@ -115,12 +80,18 @@ export function createChatSpans(tree: SpanTree, opts: SpanMappingOptions): ChatS
       const parent = tree.ensureTurn(e)
       model = { ...model, provider: e.provider, model: e.model }
       const finish = e.toolCalls.length > 0 ? 'tool_call' : 'stop'
-      const span = chatSpan(e.step, e.seq, e.ts - e.durationMs, parent, {
-        'gen_ai.response.finish_reasons': [finish],
-        ...usageAttributes(e.usage),
-        ...(e.textToolCalls ? { 'stepwise.text_tool_calls': true } : {}),
-        ...(e.context ? { 'stepwise.context.used_tokens': e.context.usedTokens } : {}),
-        ...(e.context ? { 'stepwise.context.window_tokens': e.context.windowTokens } : {}),
+      const span = chatSpan({
+        step: e.step,
+        seq: e.seq,
+        startMs: e.ts - e.durationMs,
+        parent,
+        attributes: {
+          'gen_ai.response.finish_reasons': [finish],
+          ...usageAttributes(e.usage),
+          ...(e.textToolCalls ? { 'stepwise.text_tool_calls': true } : {}),
+          ...(e.context ? { 'stepwise.context.used_tokens': e.context.usedTokens } : {}),
+          ...(e.context ? { 'stepwise.context.window_tokens': e.context.windowTokens } : {}),
+        },
       })
       if (opts.includeContent) {
         span.attributes['gen_ai.input.messages'] = chatInputMessages(input)
@@ -133,10 +104,65 @@ export function createChatSpans(tree: SpanTree, opts: SpanMappingOptions): ChatS
     },
 
     failed(e, parent, attributes) {
-      const span = chatSpan(0, e.seq, tree.readyAt, parent, attributes)
+      const span = chatSpan({ step: 0, seq: e.seq, startMs: tree.readyAt, parent, attributes })
       delete span.attributes['stepwise.step']
       span.status = { code: 'error', message: e.message }
       tree.close(span, e.ts)
     },
   }
+}
+
+/** The model the session talks to. */
+interface ChatModel {
+  provider: ProviderId
+  model: string
+  baseUrl: string | undefined
+}
+
+/** One model call: its step and event, when it began, the span it sits under, and its own attributes. */
+interface ChatCall {
+  step: number
+  seq: number
+  startMs: number
+  parent: OpenSpan
+  attributes: Attributes
+}
+
+function openChatSpan(tree: SpanTree, model: ChatModel, call: ChatCall): OpenSpan {
+  const { sessionId } = tree
+  const { step, seq, parent } = call
+  return tree.open({
+    spanId: spanIdFor(sessionId, 'chat', seq),
+    parentSpanId: parent.spanId,
+    name: `chat ${model.model}`,
+    kind: 'client',
+    startMs: Math.max(call.startMs, parent.startMs),
+    attributes: {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': providerName(model.provider),
+      'gen_ai.request.model': model.model,
+      'gen_ai.conversation.id': sessionId,
+      'stepwise.provider': model.provider,
+      'stepwise.step': step,
+      'stepwise.seq': seq,
+      ...serverAttributes(model.baseUrl),
+      ...call.attributes,
+    },
+  })
+}
+
+/** The session span's model attributes, and the link to the session it was forked from. */
+function sessionStarted(tree: SpanTree, e: EventOf<'session.started'>): void {
+  const s = tree.session(e.ts)
+  Object.assign(s.attributes, {
+    'gen_ai.provider.name': providerName(e.provider),
+    'gen_ai.request.model': e.model,
+    'stepwise.approval_policy': e.approvalPolicy,
+  })
+  if (e.parent)
+    s.links.push({
+      traceId: traceIdFor(e.parent.sessionId),
+      spanId: spanIdFor(e.parent.sessionId, 'session'),
+      attributes: { 'stepwise.link': 'forked-from', 'stepwise.seq': e.parent.seq },
+    })
 }

@@ -1,7 +1,7 @@
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { HttpServerConfig, McpServerConfig } from '../config'
 import type { OAuthConfig } from '../config-entry'
-import { expandEnv } from '../launch'
+import { expandEnv, type HttpTarget } from '../launch'
 import { startLoopback, type Loopback } from './loopback'
 import { McpOAuthProvider } from './provider'
 import { registeredRedirects, type OAuthStore } from './store'
@@ -35,20 +35,24 @@ export class ServerAuth {
   readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = input instanceof Request ? input.url : String(input)
     if (url !== this.url.href) this.lastAuthRequest = url
-    if (Object.keys(this.headers).length === 0 || new URL(url).origin !== this.url.origin)
+    if (Object.keys(this.target.headers).length === 0 || new URL(url).origin !== this.url.origin)
       return fetch(input, init)
     const headers = new Headers(init?.headers)
-    for (const [k, v] of Object.entries(this.headers)) headers.set(k, v)
+    for (const [k, v] of Object.entries(this.target.headers)) headers.set(k, v)
     return fetch(input, { ...init, headers })
   }
 
+  /** The server's URL and the entry's `headers`, as read from the environment (`httpTarget`). */
   constructor(
     private readonly config: McpServerConfig & { spec: HttpServerConfig },
-    private readonly url: URL,
+    private readonly target: HttpTarget,
     private readonly ctx: McpAuthContext,
     private readonly env: NodeJS.ProcessEnv,
-    private readonly headers: Record<string, string> = {},
   ) {}
+
+  private get url(): URL {
+    return this.target.url
+  }
 
   /**
    * The provider for the transport. Without one a 401 is simply "needs sign-in": a server with no
@@ -65,14 +69,14 @@ export class ServerAuth {
       this.loopback = await this.openLoopback(registeredRedirects(stored?.client))
       interaction = { loopback: this.loopback, open: (u: URL) => open(u, this.config.name) }
     }
-    this.provider = new McpOAuthProvider(
-      this.config.name,
-      key,
-      this.ctx.store,
+    this.provider = new McpOAuthProvider({
+      server: this.config.name,
+      url: key,
+      store: this.ctx.store,
       oauth,
       interaction,
-      this.ctx.clientMetadataUrl,
-    )
+      defaultClientMetadataUrl: this.ctx.clientMetadataUrl,
+    })
     return this.provider
   }
 

@@ -20,49 +20,38 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-/** Listens on `port` (0: any free one); fails with a clear message when the port is taken. */
-export async function startLoopback(port = 0): Promise<Loopback> {
-  type Waiter = { state: string; resolve(code: string): void; reject(err: Error): void }
-  let waiter: Waiter | undefined
-  const early: URLSearchParams[] = []
-  const settle = (params: URLSearchParams): boolean => {
-    if (!waiter || params.get('state') !== waiter.state) return false
-    const error = params.get('error')
-    const code = params.get('code')
-    if (error)
-      waiter.reject(
-        new Error(
-          `the authorization server refused: ${error}${params.get('error_description') ? ` (${params.get('error_description')})` : ''}`,
-        ),
-      )
-    else if (code) waiter.resolve(code)
-    else waiter.reject(new Error('the authorization server redirected back without a code'))
-    return true
-  }
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    if (url.pathname !== '/callback') {
-      res.writeHead(404).end()
-      return
-    }
-    const params = url.searchParams
-    const mine = waiter ? settle(params) : (early.push(params), true)
-    const failed = params.has('error')
-    res.writeHead(mine ? 200 : 400, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-    })
-    res.end(
-      !mine
-        ? PAGE(
-            'Sign-in not recognised',
-            'This answer does not match the sign-in Stepwise started. Start it again.',
-          )
-        : failed
-          ? PAGE('Sign-in refused', escapeHtml(params.get('error_description') ?? params.get('error') ?? ''))
-          : PAGE('Signed in', 'Stepwise has the answer; you can close this tab.'),
+type Waiter = { state: string; resolve(code: string): void; reject(err: Error): void }
+
+/** Hands the redirect's answer to the waiter when its `state` matches; false when it is not ours. */
+function settle(waiter: Waiter | undefined, params: URLSearchParams): boolean {
+  if (!waiter || params.get('state') !== waiter.state) return false
+  const error = params.get('error')
+  const code = params.get('code')
+  if (error)
+    waiter.reject(
+      new Error(
+        `the authorization server refused: ${error}${params.get('error_description') ? ` (${params.get('error_description')})` : ''}`,
+      ),
     )
-  })
+  else if (code) waiter.resolve(code)
+  else waiter.reject(new Error('the authorization server redirected back without a code'))
+  return true
+}
+
+/** The page the browser is shown after the redirect. */
+function answerPage(mine: boolean, params: URLSearchParams): string {
+  if (!mine)
+    return PAGE(
+      'Sign-in not recognised',
+      'This answer does not match the sign-in Stepwise started. Start it again.',
+    )
+  if (params.has('error'))
+    return PAGE('Sign-in refused', escapeHtml(params.get('error_description') ?? params.get('error') ?? ''))
+  return PAGE('Signed in', 'Stepwise has the answer; you can close this tab.')
+}
+
+/** Listens on 127.0.0.1:`port`; a taken port fails naming the setting that picks another. */
+async function listen(server: http.Server, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(
@@ -79,7 +68,28 @@ export async function startLoopback(port = 0): Promise<Loopback> {
   const address = server.address()
   if (address === null || typeof address === 'string')
     throw new Error(`The sign-in callback server is not listening on a TCP port (${address}).`)
-  const actual = address.port
+  return address.port
+}
+
+/** Listens on `port` (0: any free one); fails with a clear message when the port is taken. */
+export async function startLoopback(port = 0): Promise<Loopback> {
+  let waiter: Waiter | undefined
+  const early: URLSearchParams[] = []
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    if (url.pathname !== '/callback') {
+      res.writeHead(404).end()
+      return
+    }
+    const params = url.searchParams
+    const mine = waiter ? settle(waiter, params) : (early.push(params), true)
+    res.writeHead(mine ? 200 : 400, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+    })
+    res.end(answerPage(mine, params))
+  })
+  const actual = await listen(server, port)
   return {
     redirectUrl: `http://127.0.0.1:${actual}/callback`,
     code(state, timeoutMs = 5 * 60_000) {
@@ -97,7 +107,7 @@ export async function startLoopback(port = 0): Promise<Loopback> {
             fn(v)
           }
         waiter = { state, resolve: done(resolve), reject: done(reject) }
-        for (const params of early.splice(0)) if (settle(params)) return
+        for (const params of early.splice(0)) if (settle(waiter, params)) return
       })
     },
     close() {

@@ -34,6 +34,21 @@ export interface Interaction {
   open(url: URL): void | Promise<void>
 }
 
+/** One server's sign-in: whose tokens, where they are kept, and how the user is reached. */
+export interface McpOAuthProviderOptions {
+  /** The server's name in the MCP configuration. */
+  server: string
+  /** The server's URL: the key its record is stored under. */
+  url: string
+  store: OAuthStore
+  /** The entry's `oauth`, its secrets read from the environment. */
+  oauth: OAuthConfig | undefined
+  /** Only while the user signs in. */
+  interaction?: Interaction
+  /** Stepwise's client metadata document, when the entry names none. */
+  defaultClientMetadataUrl?: string
+}
+
 /** Sign-in attempts (authorization requests) per connection before giving up: step-up loops end here. */
 export const MAX_AUTHORIZATIONS = 3
 
@@ -50,14 +65,21 @@ export class McpOAuthProvider implements OAuthClientProvider {
   addClientAuthentication?: AddClientAuthentication
   private readonly privateKey?: string
 
-  constructor(
-    private readonly server: string,
-    private readonly url: string,
-    private readonly store: OAuthStore,
-    private readonly oauth: OAuthConfig | undefined,
-    private readonly interaction?: Interaction,
-    private readonly defaultClientMetadataUrl?: string,
-  ) {
+  private readonly server: string
+  private readonly url: string
+  private readonly store: OAuthStore
+  private readonly oauth: OAuthConfig | undefined
+  private readonly interaction?: Interaction
+  private readonly defaultClientMetadataUrl?: string
+
+  constructor(opts: McpOAuthProviderOptions) {
+    const { server, url, store, oauth, interaction } = opts
+    this.server = server
+    this.url = url
+    this.store = store
+    this.oauth = oauth
+    this.interaction = interaction
+    this.defaultClientMetadataUrl = opts.defaultClientMetadataUrl
     this.draft = structuredClone(store.get(server, url) ?? { url })
     const registered = registeredRedirects(this.draft.client)
     // A dynamic registration for another callback port cannot take this one's answer: register again.
