@@ -4,7 +4,7 @@ import { databaseOf } from './handle'
 
 /*
  * The code index's rows (tables code_files, code_index_roots and code_index_memos,
- * see schema.ts), for one project root: the only SQL of the index (index/code-index.ts
+ * see schema.ts), for one project root: the only SQL of the index (codeindex/code-index.ts
  * uses this typed repository). Facts are stored as JSON and parsed by the index on
  * first use; identifier search stays in SQLite so the bulky occurrence lists never
  * fill the heap. `L` is the index's language names: the rows hold what it wrote.

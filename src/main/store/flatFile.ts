@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { z } from 'zod'
 
 /*
- * Caches kept as flat files beside the store (snapshot/savedState.ts, index/checkState.ts,
+ * Caches kept as flat files beside the store (snapshot/savedState.ts, codeindex/checkState.ts,
  * containment/secrets-scan-state.ts):
  * a JSON header line, then binary sections. Written whole to a new file renamed
  * over the old one, so a crash leaves one or the other, never half of one.
