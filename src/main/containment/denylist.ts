@@ -1,4 +1,5 @@
 import { boundedIgnore } from './bounded-ignore'
+import { anyOfLiterals } from '../../shared/regexp'
 
 /*
  * The one list of secrets (docs/sandbox.md#the-denylist): the file tools refuse these names, the
@@ -181,9 +182,7 @@ function literalFilter(patterns: readonly string[]): RegExp | undefined {
   const literals = patterns.map((p) =>
     /^!|\\|\[/.test(p) ? '' : p.split(/[*?/]/).reduce((a, b) => (b.length > a.length ? b : a), ''),
   )
-  return literals.length === 0 || literals.includes('')
-    ? undefined
-    : new RegExp(literals.map((l) => l.replace(/[.+^${}()|[\]\\]/g, '\\$&')).join('|'), 'i')
+  return literals.length === 0 || literals.includes('') ? undefined : anyOfLiterals(literals, 'i')
 }
 
 /**

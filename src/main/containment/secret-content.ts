@@ -1,3 +1,5 @@
+import { anyOfLiterals } from '../../shared/regexp'
+
 /*
  * Secrets recognised by what they hold, whatever their name: a GCP key saved as `deploy.json`, a
  * kubeconfig copied to `cluster.yaml`. Only the head of a file is looked at (SECRET_HEAD_BYTES),
@@ -76,7 +78,10 @@ const RULES: readonly ContentRule[] = [
 ]
 
 /** Matches any head a rule could match (and a few more): the rules' hints, ignoring case. */
-const HINT = new RegExp(RULES.map((r) => r.hint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i')
+const HINT = anyOfLiterals(
+  RULES.map((r) => r.hint),
+  'i',
+)
 
 /**
  * What kind of secret the head of a file holds, or undefined. `head` is the file's first

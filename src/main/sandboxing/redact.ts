@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { pushAll } from '../../shared/arrays'
+import { anyOfLiterals } from '../../shared/regexp'
 
 /*
  * Secret values taken out of every command's output before it reaches the model,
@@ -92,9 +93,7 @@ export class Redactor {
     const values = [...this.names.keys()].sort((a, b) => b.length - a.length)
     this.maxLength = values[0]?.length ?? 0
     for (const v of values) for (let i = 1; i < v.length; i++) this.prefixes.add(v.slice(0, i))
-    this.re = values.length
-      ? new RegExp(values.map((v) => v.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'g')
-      : null
+    this.re = values.length ? anyOfLiterals(values, 'g') : null
   }
 
   get empty(): boolean {

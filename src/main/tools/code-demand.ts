@@ -9,6 +9,7 @@ import { MAX_LOAD_BYTES, readGated, resolveGated, resolvePath } from './files'
 import { splitLines } from './text'
 import { decodeText } from '../../shared/text-bytes'
 import type { ToolContext, ToolResult } from './types'
+import { escapeRegExp } from '../../shared/regexp'
 
 /*
  * The code tools on an index that does not cover a file yet (a build still running in the
@@ -158,7 +159,7 @@ export async function lineTexts(
 export async function mentionsOutsideIndex(ctx: ToolContext, index: CodeIndex, symbol: string) {
   const name = symbol.includes('.') ? symbol.slice(symbol.lastIndexOf('.') + 1) : symbol
   const out: Array<{ path: string; line: number }> = []
-  const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`)
+  const word = new RegExp(`(?<![\\w$])${escapeRegExp(name)}(?![\\w$])`)
   const files = await unindexedFilesMentioning(ctx, index, name)
   for (const [rel, lines] of await lineTexts(
     ctx,

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import path from 'node:path'
 import type { RunnerKind } from './detect'
+import { escapeRegExp } from '../../shared/regexp'
 
 /*
  * Test results read from what the runners print (best effort): counts and, for
@@ -139,7 +140,7 @@ export function parseJsonReport(json: string, root?: string): TestReport | null 
 
 function lineInStack(stack: string, file: string): number | undefined {
   if (!file) return undefined
-  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const escaped = escapeRegExp(file)
   const m = new RegExp(`${escaped}:(\\d+):\\d+`).exec(stack)
   return m ? Number(m[1]) : undefined
 }
@@ -298,9 +299,9 @@ function parsePytest(text: string, root?: string): TestReport | null {
   for (const m of text.matchAll(/^(FAILED|ERROR) (\S+?)(?:::(\S+))?(?: - (.*))?$/gm)) {
     const file = m[2]
     const name = m[3] ?? file
-    const escaped = (m[3] ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/::/g, '\\.')
+    const escaped = escapeRegExp(m[3] ?? '').replace(/::/g, '\\.')
     const section = new RegExp(`^_+ ${escaped} _+$([\\s\\S]*?)(?=^_{3,} |^=+ )`, 'm').exec(text)?.[1] ?? ''
-    const where = new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:(\\d+):`, 'm').exec(section)
+    const where = new RegExp(`^${escapeRegExp(file)}:(\\d+):`, 'm').exec(section)
     const details = section
       .split('\n')
       .filter((l) => l.startsWith('E '))

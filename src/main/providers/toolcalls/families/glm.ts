@@ -2,6 +2,7 @@ import type { FamilyResult, ToolCallFamily } from '../types'
 import { forwardFinder, isObject, parseJson, parseJsonLoose } from '../json-scan'
 import { quote } from './markup-util'
 import { minOf } from '../../../../shared/arrays'
+import { escapeRegExp } from '../../../../shared/regexp'
 
 /*
  * GLM-4.5/4.6/4.7: `<tool_call>NAME\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>…</tool_call>`,
@@ -29,7 +30,7 @@ interface Tags {
 }
 
 function tags(sfx: string, tag = 'tool_call'): Tags {
-  const s = sfx.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const s = escapeRegExp(sfx)
   return {
     open: new RegExp(
       `<${tag}${s}>\\s*([^\\s<>{}[\\]"'\`]+)\\s*(?:<tool_sep>\\s*)?(?=<arg_key${s}>|<arg_value${s}>|<\\/${tag}${s}>|\\{|$)`,
