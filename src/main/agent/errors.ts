@@ -1,6 +1,7 @@
 import { ProviderError, type ModelProvider } from '../providers/types'
 import { isProviderId, providerDescriptor, type ProviderDescriptor } from '../../shared/providers'
 import type { ErrorCode } from '../../shared/protocol'
+import { errorMessage } from '../../shared/errors'
 
 export interface DescribedError {
   code: ErrorCode
@@ -113,7 +114,7 @@ export function describeProviderError(
   if (!(err instanceof ProviderError)) {
     return {
       code: 'internal',
-      message: `Internal error: ${err instanceof Error ? err.message : String(err)}`,
+      message: `Internal error: ${errorMessage(err)}`,
     }
   }
   const code = CODES[err.kind]

@@ -2,6 +2,7 @@ import type { CommandInput, CommandOutput } from '../../shared/protocol'
 import { compactSession } from '../session/compact'
 import type { ServiceContext } from './context'
 import { ServiceError, type SessionRuntime } from './sessions'
+import { errorMessage } from '../../shared/errors'
 
 /**
  * `session/compact` (`/compact [focus]` in the app): compacts a session's context between turns
@@ -37,7 +38,7 @@ export async function compactOnRequest(
     )
   } catch (err) {
     if (controller.signal.aborted) throw new ServiceError('Compaction stopped: nothing was changed.')
-    const detail = err instanceof Error ? err.message : String(err)
+    const detail = errorMessage(err)
     throw new ServiceError(`Compaction failed, nothing was changed: ${detail}`)
   } finally {
     live.turn = undefined

@@ -7,6 +7,7 @@ import { ElicitationDesk } from './mcp-elicitations'
 import type { MentionedResource } from '../agent/mentions'
 import { parsePromptCommand } from '../mcp/prompts'
 import { ServiceError } from './service-error'
+import { errorMessage } from '../../shared/errors'
 
 type ListOutput = CommandOutput<'mcp/list'>
 
@@ -159,7 +160,7 @@ export async function turnMessage(
     try {
       return { message: await manager.expandPrompt(text), resources: [] }
     } catch (err) {
-      throw new ServiceError(err instanceof Error ? err.message : String(err))
+      throw new ServiceError(errorMessage(err))
     }
   }
   const { mentions, problems } = manager.resourceMentions(text)

@@ -2,6 +2,7 @@ import type { CommandInput, CommandOutput } from '../../shared/protocol'
 import type { ServiceContext } from './context'
 import { ServiceError } from './service-error'
 import type { MessageQueue } from './queue'
+import { errorMessage } from '../../shared/errors'
 
 /**
  * The message queue's commands (docs/sessions.md#messages-during-a-turn): a message sent while a
@@ -70,7 +71,7 @@ export async function flushQueue(
 
 /** A queue that could not start its turn after the last one ended: said on the timeline. */
 export function reportQueueFailure(ctx: ServiceContext, sessionId: string, err: unknown): void {
-  const detail = err instanceof Error ? err.message : String(err)
+  const detail = errorMessage(err)
   ctx.broadcast(
     ctx.store.appendEvent(sessionId, {
       type: 'error',

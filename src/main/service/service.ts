@@ -28,6 +28,7 @@ import { reviewInService, startReview } from './review'
 import { readSettings, writeSettings } from './settings'
 import { TimeTravel } from './timetravel'
 import type { CoreService, InvokeReply } from './types'
+import { errorMessage } from '../../shared/errors'
 
 export type Handler<C extends CommandName> = (
   input: CommandInput<C>,
@@ -133,7 +134,7 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & {
         return { ok: true, output: await runCommand(handlers, command, parsed) }
       } catch (caught) {
         const error = explainStoreError(caught)
-        return { ok: false, error: error instanceof Error ? error.message : String(error) }
+        return { ok: false, error: errorMessage(error) }
       }
     },
     subscribe(listener) {

@@ -12,6 +12,7 @@ import type { Store } from '../store/types'
 import { createReadTracker } from '../tools/read-tracker'
 import type { ToolContext, ToolDefinition, ToolLimits } from '../tools/types'
 import type { CodeContext } from './code-context'
+import { errorMessage } from '../../shared/errors'
 
 /**
  * One turn of a session (session.ts): what lives only while it runs — its abort signal, the
@@ -159,7 +160,7 @@ export async function playTurn(deps: TurnDeps, opts: TurnOptions, signal: AbortS
 
 /** A turn that broke an invariant (a tool's store write failed, …): said, and the turn ends. */
 function internalFailure(err: unknown, record: (draft: EventDraft) => void): TurnOutcome {
-  const detail = err instanceof Error ? err.message : String(err)
+  const detail = errorMessage(err)
   const message = `The turn stopped on an internal error: ${detail}`
   try {
     record({

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { STORE_FILE_NAME } from './open'
 import { Database, type SqliteDatabase } from './sqlite'
+import { errorMessage } from '../../shared/errors'
 
 /**
  * Moving the desktop app's old database into the shared data folder, once.
@@ -118,7 +119,7 @@ export function adoptLegacyDatabase(legacyDir: string, dataDir: string): DataMov
 }
 
 function failed(from: string, err: unknown): DataMove {
-  const detail = err instanceof Error ? err.message : String(err)
+  const detail = errorMessage(err)
   return {
     kind: 'failed',
     from,

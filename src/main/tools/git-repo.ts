@@ -5,6 +5,7 @@ import { openSafeGit, type SafeGit } from '../git/git-safe'
 import { MAX_LINES_PER_READ, byteLength, truncatedLines } from './text'
 import { pushAll } from '../../shared/arrays'
 import type { Outcome, ToolFailure } from './types'
+import { errorMessage } from '../../shared/errors'
 
 /*
  * The git tools' access to the repository (through git-safe: nothing the
@@ -70,7 +71,7 @@ export async function openRepo(opts: RepoOptions): Promise<Outcome<GitRepo>> {
 }
 
 export function errorText(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err)
+  const text = errorMessage(err)
   return (
     text
       .split('\n')

@@ -20,6 +20,7 @@ import { StatusBar } from './statusbar/StatusBar'
 import { connect, useApp } from './state/store'
 import { hostApi } from './transport'
 import './layout/layout.css'
+import { errorMessage } from '../../shared/errors'
 
 /**
  * The app's frame. It re-renders only when the project or the replay mode
@@ -39,7 +40,7 @@ export function App(): React.JSX.Element {
   useAttention()
 
   useEffect(() => {
-    connect(hostApi()).catch((err: unknown) => setFailed(err instanceof Error ? err.message : String(err)))
+    connect(hostApi()).catch((err: unknown) => setFailed(errorMessage(err)))
   }, [])
 
   if (failed) {

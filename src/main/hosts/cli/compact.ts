@@ -10,6 +10,7 @@ import { EXIT, UsageError } from './exit-codes'
 import { dataDirOption, requireSession, openCliStore } from './session-store'
 import { inertText } from '../../../shared/terminalText'
 import { envBaseUrl } from '../../config/provider-env'
+import { errorMessage } from '../../../shared/errors'
 
 /*
  * `stepwise sessions compact ID [--focus TEXT]` (docs/cli.md): the app's `/compact` from a
@@ -81,7 +82,7 @@ async function runCompact(id: string, opts: CompactCliOptions): Promise<number> 
         return EXIT.interrupted
       }
       if (err instanceof InvalidStepError) throw new UsageError(err.message)
-      const detail = err instanceof Error ? err.message : String(err)
+      const detail = errorMessage(err)
       process.stderr.write(`stepwise: compaction failed, nothing was changed: ${inertText(detail)}\n`)
       return err instanceof ProviderError ? EXIT.model : EXIT.failed
     } finally {

@@ -35,6 +35,7 @@ import { addDoctorCommand } from './doctor'
 import { DEFAULT_MAX_TOOL_CALLS } from '../../agent/loop'
 import { loadProgramDotenv } from '../../config/dotenv'
 import { providerIds } from '../../../shared/providers'
+import { errorMessage } from '../../../shared/errors'
 
 function positiveInt(value: string): number {
   const n = Number(value)
@@ -203,9 +204,7 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.usage
     }
     const explained = explainStoreError(err)
-    process.stderr.write(
-      `stepwise: ${inertText(explained instanceof Error ? explained.message : String(explained))}\n`,
-    )
+    process.stderr.write(`stepwise: ${inertText(errorMessage(explained))}\n`)
     return EXIT.failed
   }
 }

@@ -13,6 +13,7 @@ import {
   type ServerPush,
   type ServerReply,
 } from '../../../shared/protocol/wire'
+import { errorMessage } from '../../../shared/errors'
 
 // The WebSocket half of the web host (protocol in shared/protocol/wire.ts). Upgrades are checked here (Host,
 // Origin, token) before `ws` sees them; each socket gets its own subscription to the service.
@@ -36,8 +37,6 @@ function refuse(socket: Duplex, status: number, reason: string, body: string): v
       body,
   )
 }
-
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 function serveSocket(socket: WebSocket, service: CoreService): void {
   let open = true
@@ -67,7 +66,7 @@ function serveSocket(socket: WebSocket, service: CoreService): void {
     } catch (error) {
       text = JSON.stringify({
         id: message.id,
-        reply: { ok: false, error: `The reply could not be encoded: ${errorText(error)}` },
+        reply: { ok: false, error: `The reply could not be encoded: ${errorMessage(error)}` },
       })
     }
     sendText(text)
@@ -96,7 +95,7 @@ function serveSocket(socket: WebSocket, service: CoreService): void {
       reply = await service.answer(command, input)
     } catch (error) {
       // `answer` should never throw; if it does, the caller still gets an answer.
-      reply = { ok: false, error: `${command} failed: ${errorText(error)}` }
+      reply = { ok: false, error: `${command} failed: ${errorMessage(error)}` }
     }
     send({ id, reply })
   }

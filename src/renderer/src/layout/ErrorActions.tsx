@@ -4,6 +4,7 @@ import type { ProviderId } from '../../../shared/protocol'
 import { openModelPicker } from '../models/pickerState'
 import { getApi, send, useApp } from '../state/store'
 import { errorActionsFor, lastTurnError } from './errorCard'
+import { errorMessage } from '../../../shared/errors'
 
 export const SKIP_MESSAGE =
   'Skip the step that failed and carry on with the rest of the task. Say what you skipped.'
@@ -31,7 +32,7 @@ export function ErrorActions(): React.JSX.Element | null {
     try {
       await getApi().invoke('turn/retry', { sessionId })
     } catch (err) {
-      setRetryFailed({ seq: lastSeq, why: err instanceof Error ? err.message : String(err) })
+      setRetryFailed({ seq: lastSeq, why: errorMessage(err) })
     }
   }
   const why = retryFailed?.seq === lastSeq ? retryFailed.why : null

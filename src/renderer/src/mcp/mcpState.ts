@@ -4,6 +4,7 @@ import { closePanel, isPanelOpen, openPanel } from '../panels/panelState'
 import { getApi, invoke, toast } from '../state/store'
 import { pendingToastText } from './model'
 import type { McpCommand, McpCommands, McpElicitationView, McpList } from './types'
+import { errorMessage } from '../../../shared/errors'
 
 /**
  * The MCP view's state (whether its dialog is open is the panel state's): the last `mcp/list`, and which actions are
@@ -79,7 +80,7 @@ export function refreshMcp(quiet = false): Promise<void> {
         const list = await (quiet ? quietCall : call)('mcp/list', {})
         useMcpUi.setState({ list, error: null })
       } catch (err) {
-        useMcpUi.setState({ error: err instanceof Error ? err.message : String(err) })
+        useMcpUi.setState({ error: errorMessage(err) })
       }
     } while (again)
   })().finally(() => (inFlight = null))

@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react'
 import type { ProviderId } from '../../../shared/protocol'
 import { providerDescriptor } from '../../../shared/providers'
 import { setProviderAddress } from './allModels'
+import { errorMessage } from '../../../shared/errors'
 
 interface AddressFormProps {
   provider: ProviderId
@@ -51,7 +52,7 @@ export function AddressForm({ provider, value, onRetry }: AddressFormProps): Rea
       setDraft(saved)
       setError(null)
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err))
+      setError(errorMessage(err))
     } finally {
       setSaving(false)
     }

@@ -3,6 +3,7 @@ import type { ModelInfo, ProviderId } from '../../../shared/protocol'
 import { isProviderId, providerDescriptor } from '../../../shared/providers'
 import { invoke, useApp } from '../state/store'
 import { refreshCatalog } from './allModels'
+import { errorMessage } from '../../../shared/errors'
 
 /**
  * The models one server offers (`models/list`), cached by provider and base URL, for the prices
@@ -63,7 +64,7 @@ export function loadModels(provider: ProviderId, baseUrl?: string, force = false
         set({
           loading: false,
           reachable: false,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
           models: [],
         }),
     )

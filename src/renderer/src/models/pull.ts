@@ -1,5 +1,6 @@
 import { invoke, toast, useApp, type PullProgress } from '../state/store'
 import { loadModels, requestRecheck } from './catalog'
+import { errorMessage } from '../../../shared/errors'
 
 /**
  * Pulling an Ollama model. Progress arrives as `host.pull-progress` notices into
@@ -45,7 +46,7 @@ export async function startPull(model: string, baseUrl?: string): Promise<void> 
           ...pending,
           status: 'error',
           done: true,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorMessage(err),
         },
       },
     }))

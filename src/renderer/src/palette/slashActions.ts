@@ -5,6 +5,7 @@ import { chooseModel, currentChoice, currentChoiceFor } from '../models/choice'
 import { rewindFiles } from '../replay/rewind'
 import { POLICY_INFO, switchPolicy } from '../settings/policy'
 import { invoke, loadSession, toast, useApp, workingToast } from '../state/store'
+import { errorMessage } from '../../../shared/errors'
 
 /** What the commands that take an argument do (`/rewind 12`, `/model qwen3:8b`, `/policy ask`…). */
 
@@ -19,7 +20,7 @@ export async function rewindTo(arg: string): Promise<void> {
   try {
     seq = seqOfStep(useApp.getState().events, n)
   } catch (err) {
-    return toast('error', `Cannot rewind: ${err instanceof Error ? err.message : String(err)}`)
+    return toast('error', `Cannot rewind: ${errorMessage(err)}`)
   }
   await rewindFiles(sessionId, seq)
 }

@@ -11,6 +11,7 @@ import {
 } from '../../../shared/protocol'
 import { emptySessionView, reduceEvent, reduceEvents, type SessionView } from '../../../shared/reducer'
 import type { StepwiseApi } from '../../../preload/api'
+import { errorMessage } from '../../../shared/errors'
 
 /**
  * The renderer's state: the open project, the session list, and the open
@@ -105,7 +106,7 @@ export async function invoke<C extends CommandName>(
   try {
     return await getApi().invoke(command, input)
   } catch (err) {
-    toast('error', err instanceof Error ? err.message : String(err))
+    toast('error', errorMessage(err))
     throw err
   }
 }
