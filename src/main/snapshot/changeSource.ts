@@ -159,56 +159,157 @@ export function createChangeSource(
   opts: SnapshotterOptions,
   latest: () => SnapshotRow | undefined,
 ): ChangeSource {
-  const { root } = opts
-  const maxFileBytes = opts.maxFileBytes ?? 64 * 1024 * 1024
+  return new TreeChangeSource(opts, latest)
+}
+
+/**
+ * What the source keeps between snapshots: the listing it last took (while its
+ * directories are unchanged), what the last snapshot's stats vouch for, and the
+ * file events since it.
+ */
+class TreeChangeSource implements ChangeSource {
+  private readonly root: string
+  private readonly maxFileBytes: number
   // A name the listing would drop (see listedPaths) counts as ignored when a directory is re-read.
-  const ignored = opts.isIgnored
-  const isIgnored = ignored && ((rel: string) => !isSafeRelative(rel) || ignored(rel))
+  private readonly isIgnored: ((rel: string) => boolean) | undefined
   // The last listing, while the directories it came from are unchanged.
-  let listing: ReusableListing | undefined
+  private listing: ReusableListing | undefined
   // The last snapshot, when taking it again from the same listing and the same
   // stats is bound to give the same manifest: no file was skipped for a reason its
   // stat does not show (a too-big or special file is skipped again by its stat) or
   // racily clean, so each captured file has a clean stat-cache entry matching its stat.
   // Racily clean files are vouched for by their content instead (reproduce.ts).
-  let reproducible: Reproducible | undefined
+  private reproducible: Reproducible | undefined
   // A snapshot whose state is not saved yet (partial captures save it at `close`).
-  let unsaved: string | undefined
+  private unsaved: string | undefined
   // With `watch`: file events since the last snapshot, and what that snapshot was
   // taken from, so the next one need only re-capture the files events name.
-  const tracker = opts.watch && opts.listDirectories ? createChangeTracker(root) : undefined
-  let tracked: { paths: readonly string[]; manifestHash: string } | undefined
-  // A state this big means a big stat is coming: start its threads while the session sets up.
-  if (opts.stateFile && (fileSize(opts.stateFile) ?? 0) >= WARM_STATE_BYTES) warmStatHelpers()
+  private readonly tracker: ReturnType<typeof createChangeTracker> | undefined
+  private tracked: { paths: readonly string[]; manifestHash: string } | undefined
   // Whether the state file was looked at (once, before the first snapshot).
-  let restored = false
+  private restored = false
   // What `restore` started for the first snapshot, until it takes them.
-  let pending: { startedAt: number; prefetching?: Promise<void>; early?: EarlyStats } | undefined
-  // Snapshots this snapshotter took by stat'ing (the first one starts no watch).
-  let taken = 0
+  private pending: { startedAt: number; prefetching?: Promise<void>; early?: EarlyStats } | undefined
+  // Snapshots this source planned by stat'ing (the first one starts no watch).
+  private taken = 0
   // What the newest snapshot was taken from (`lastListing`).
-  let lastTaken: TakenListing | undefined
+  private lastTaken: TakenListing | undefined
+
+  constructor(
+    private readonly opts: SnapshotterOptions,
+    private readonly latest: () => SnapshotRow | undefined,
+  ) {
+    this.root = opts.root
+    this.maxFileBytes = opts.maxFileBytes ?? 64 * 1024 * 1024
+    const ignored = opts.isIgnored
+    this.isIgnored = ignored && ((rel: string) => !isSafeRelative(rel) || ignored(rel))
+    this.tracker = opts.watch && opts.listDirectories ? createChangeTracker(opts.root) : undefined
+    // A state this big means a big stat is coming: start its threads while the session sets up.
+    if (opts.stateFile && (fileSize(opts.stateFile) ?? 0) >= WARM_STATE_BYTES) warmStatHelpers()
+  }
+
+  async plan(calledAt: number): Promise<SnapshotPlan> {
+    const report = await this.tracker?.collect()
+    this.restore()
+    const { early, prefetching, startedAt: startedEarly = calledAt } = this.pending ?? {}
+    this.pending = undefined
+    // Stats started ahead (`prepare`, the CLI's entry) show the tree as of then.
+    const startedAt = Math.min(calledAt, startedEarly)
+    this.lastTaken = undefined
+    const { paths, relisted } = await this.currentPaths(prefetching)
+    this.lastTaken = { paths }
+    const previous = this.latest()
+    const since = this.tracked
+    this.tracked = undefined
+    const { tracker, listing } = this
+    const eventsHold = report?.trusted && !relisted && tracker?.watching
+    if (eventsHold && since && previous && since.manifestHash === previous.manifest_hash)
+      return { startedAt, changes: this.fromEvents(report.paths, since, paths, previous) }
+    // Watch before the stats: a change after them is an event for the next snapshot. Not
+    // for the first one (a session's baseline): a session that changes nothing never
+    // needs the events, and a watch per directory costs a big tree ~0.1 s to set up
+    // and again to close. The first checkpoint stats everything and starts watching.
+    if (tracker && listing && this.taken > 0 && (relisted || !tracker.watching))
+      tracker.watch(listing.directories)
+    this.taken++
+    const stats = await (early?.paths === paths ? early.stats : statFiles(this.root, paths))
+    this.lastTaken = { paths, stats }
+    return { startedAt, changes: this.fromStats(paths, stats, previous, startedAt) }
+  }
+
+  storedUnchanged(changes: Extract<Changes, { kind: 'none' }>): void {
+    if (changes.save) this.persist(changes.previous.manifest_hash)
+  }
+
+  storedSome(
+    changes: Extract<Changes, { kind: 'some' }>,
+    manifestHash: string,
+    captured: ReadonlyMap<string, { st: FileStat; hash: string }> | undefined,
+  ): void {
+    const { paths, base } = changes
+    if (this.tracker?.watching) this.tracked = { paths, manifestHash }
+    if (base && captured) this.reproducible = withCaptured(base, paths, captured, manifestHash)
+    // Saved when the snapshotter closes: a step's checkpoint should not write the whole state.
+    this.unsaved = manifestHash
+  }
+
+  storedAll(
+    changes: Extract<Changes, { kind: 'all' }>,
+    manifestHash: string,
+    racy: Capture['racy'] | undefined,
+  ): void {
+    const { paths, stats } = changes
+    if (racy) this.reproducible = { paths, stats, manifestHash, untrusted: untrustedOf(paths, racy) }
+    if (this.tracker?.watching) this.tracked = { paths, manifestHash }
+    this.persist(manifestHash)
+  }
+
+  forget(): void {
+    this.reproducible = undefined
+    this.tracked = undefined
+  }
+
+  prepare(): void {
+    this.restore()
+  }
+
+  lastListing(): TakenListing | undefined {
+    return this.listing ? this.lastTaken : undefined
+  }
+
+  close(): void {
+    if (this.unsaved) this.persist(this.unsaved)
+    this.tracker?.close()
+    this.tracked = undefined
+  }
 
   /** The files to capture: the last listing when it still holds, else a new one. */
-  async function currentPaths(
+  private async currentPaths(
     prefetching?: Promise<void>,
   ): Promise<{ paths: readonly string[]; relisted: boolean }> {
+    const { opts } = this
     const now = opts.now ?? Date.now
     await prefetching?.catch(() => undefined) // without it, the refresh stats on this thread
-    const kept = listing?.refresh(now())
+    const kept = this.listing?.refresh(now())
     if (kept) return { paths: kept, relisted: false }
-    listing = undefined
+    this.listing = undefined
     const listedAt = now()
     const [listed, directories] = await Promise.all([opts.listFiles(), opts.listDirectories?.()])
     const paths = listedPaths(listed)
-    if (directories) listing = recordListing(root, { paths, directories, listedAt }, isIgnored)
+    if (directories) this.listing = recordListing(this.root, { paths, directories, listedAt }, this.isIgnored)
     return { paths, relisted: true }
   }
 
   /** Leaves the listing and, when they vouch for the manifest, the stats for the next process. */
-  function persist(manifestHash: string): void {
-    unsaved = undefined
-    if (opts.stateFile && listing) saveListing(opts.stateFile, root, { listing, manifestHash, reproducible })
+  private persist(manifestHash: string): void {
+    this.unsaved = undefined
+    const { stateFile } = this.opts
+    if (stateFile && this.listing)
+      saveListing(stateFile, this.root, {
+        listing: this.listing,
+        manifestHash,
+        reproducible: this.reproducible,
+      })
   }
 
   /**
@@ -217,23 +318,24 @@ export function createChangeSource(
    * goes on. The first snapshot uses the stats when the listing holds; later ones may
    * need no stats at all.
    */
-  function restore(): void {
-    if (restored) return
-    restored = true
+  private restore(): void {
+    if (this.restored) return
+    this.restored = true
     // Stats the CLI started before this program had loaded (earlyState.ts) are these.
-    const saved = listing ? undefined : restoreSaved(opts, latest(), isIgnored)
-    if (saved) ({ listing, reproducible } = saved)
+    const saved = this.listing ? undefined : restoreSaved(this.opts, this.latest(), this.isIgnored)
+    if (saved) ({ listing: this.listing, reproducible: this.reproducible } = saved)
     const prefetched = saved?.early
+    const reproducible = this.reproducible
     const early = reproducible && {
       paths: reproducible.paths,
-      stats: prefetched?.stats ?? statFiles(root, reproducible.paths),
+      stats: prefetched?.stats ?? statFiles(this.root, reproducible.paths),
     }
     const startedAt = (early && prefetched?.startedAt) || Date.now()
-    pending = { startedAt, prefetching: listing?.prefetch(), early }
+    this.pending = { startedAt, prefetching: this.listing?.prefetch(), early }
   }
 
   /** Changes as file events name them, since the snapshot `since` describes. */
-  function fromEvents(
+  private fromEvents(
     named: ReadonlySet<string>,
     since: { paths: readonly string[] },
     paths: readonly string[],
@@ -242,32 +344,32 @@ export function createChangeSource(
     if (named.size === 0 && paths === since.paths) {
       // Nothing named and the same listing: the previous manifest as it is, without loading it
       // (~0.3 s for 70,000 files the first time in a process).
-      tracked = { paths, manifestHash: previous.manifest_hash }
+      this.tracked = { paths, manifestHash: previous.manifest_hash }
       return { kind: 'none', how: 'events', previous, skipped: [], save: false }
     }
-    const base = reproducible?.manifestHash === previous.manifest_hash ? reproducible : undefined
-    reproducible = undefined
+    const base = this.reproducible?.manifestHash === previous.manifest_hash ? this.reproducible : undefined
+    this.reproducible = undefined
     return { kind: 'some', how: 'events', previous, named, listedBefore: since.paths, paths, base }
   }
 
   /** Changes as stats show them, against what the last snapshot's stats vouched for. */
-  function fromStats(
+  private fromStats(
     paths: readonly string[],
     stats: Float64Array,
     previous: SnapshotRow | undefined,
     startedAt: number,
   ): Changes {
-    const last = reproducible
-    reproducible = undefined
+    const last = this.reproducible
+    this.reproducible = undefined
     if (!last || !previous || last.manifestHash !== previous.manifest_hash)
       return { kind: 'all', previous, paths, stats }
-    const v = verify(last, { paths, stats }, root, startedAt)
+    const v = verify(last, { paths, stats }, this.root, startedAt)
     if (v.changed.length === 0 && last.paths === paths) {
       // An unchanged tree: what the full capture would conclude, without the per-file work.
-      reproducible = { ...last, untrusted: v.untrusted }
-      if (tracker?.watching) tracked = { paths, manifestHash: last.manifestHash }
-      if (lastTaken) lastTaken.unchangedSince = last.manifestHash
-      const skipped = skippedByStat(paths, stats, maxFileBytes)
+      this.reproducible = { ...last, untrusted: v.untrusted }
+      if (this.tracker?.watching) this.tracked = { paths, manifestHash: last.manifestHash }
+      if (this.lastTaken) this.lastTaken.unchangedSince = last.manifestHash
+      const skipped = skippedByStat(paths, stats, this.maxFileBytes)
       // Entries the content vouched for and that are now old enough: the next process need not read them.
       return { kind: 'none', how: 'stat', previous, skipped, save: v.untrusted.size < last.untrusted.size }
     }
@@ -283,70 +385,5 @@ export function createChangeSource(
       paths,
       base,
     }
-  }
-
-  async function plan(calledAt: number): Promise<SnapshotPlan> {
-    const report = await tracker?.collect()
-    restore()
-    const { early, prefetching, startedAt: startedEarly = calledAt } = pending ?? {}
-    pending = undefined
-    // Stats started ahead (`prepare`, the CLI's entry) show the tree as of then.
-    const startedAt = Math.min(calledAt, startedEarly)
-    lastTaken = undefined
-    const { paths, relisted } = await currentPaths(prefetching)
-    lastTaken = { paths }
-    const previous = latest()
-    const since = tracked
-    tracked = undefined
-    const eventsHold = report?.trusted && !relisted && tracker?.watching
-    if (eventsHold && since && previous && since.manifestHash === previous.manifest_hash)
-      return { startedAt, changes: fromEvents(report.paths, since, paths, previous) }
-    // Watch before the stats: a change after them is an event for the next snapshot. Not
-    // for the first one (a session's baseline): a session that changes nothing never
-    // needs the events, and a watch per directory costs a big tree ~0.1 s to set up
-    // and again to close. The first checkpoint stats everything and starts watching.
-    if (tracker && listing && taken > 0 && (relisted || !tracker.watching)) tracker.watch(listing.directories)
-    taken++
-    const stats = await (early?.paths === paths ? early.stats : statFiles(root, paths))
-    lastTaken = { paths, stats }
-    return { startedAt, changes: fromStats(paths, stats, previous, startedAt) }
-  }
-
-  return {
-    plan,
-
-    storedUnchanged(changes) {
-      if (changes.save) persist(changes.previous.manifest_hash)
-    },
-
-    storedSome(changes, manifestHash, captured) {
-      const { paths, base } = changes
-      if (tracker?.watching) tracked = { paths, manifestHash }
-      if (base && captured) reproducible = withCaptured(base, paths, captured, manifestHash)
-      // Saved when the snapshotter closes: a step's checkpoint should not write the whole state.
-      unsaved = manifestHash
-    },
-
-    storedAll(changes, manifestHash, racy) {
-      const { paths, stats } = changes
-      if (racy) reproducible = { paths, stats, manifestHash, untrusted: untrustedOf(paths, racy) }
-      if (tracker?.watching) tracked = { paths, manifestHash }
-      persist(manifestHash)
-    },
-
-    forget() {
-      reproducible = undefined
-      tracked = undefined
-    },
-
-    prepare: restore,
-
-    lastListing: () => (listing ? lastTaken : undefined),
-
-    close() {
-      if (unsaved) persist(unsaved)
-      tracker?.close()
-      tracked = undefined
-    },
   }
 }

@@ -75,10 +75,10 @@ export function createSnapshotter(tables: SnapshotTables, opts: SnapshotterOptio
       blobs.put(hash, raw)
     },
 
-    lastListing: source.lastListing,
+    lastListing: () => source.lastListing(),
 
-    prepare: source.prepare,
+    prepare: () => source.prepare(),
 
-    close: source.close,
+    close: () => source.close(),
   }
 }

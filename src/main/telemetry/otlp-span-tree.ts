@@ -43,93 +43,108 @@ export interface SpanTree {
   finish(endMs: number): void
 }
 
-export function createSpanTree(sessionId: string, onSpan: (span: TraceSpan) => void): SpanTree {
-  const traceId = traceIdFor(sessionId)
-  let session: OpenSpan | undefined
-  let turn: OpenSpan | undefined
-  let turns = 0
+/** The session's open spans; `onSpan` gets each span as it ends. */
+class OpenSpanTree implements SpanTree {
+  private readonly traceId: string
+  private sessionSpan: OpenSpan | undefined
+  private turnSpan: OpenSpan | undefined
+  private turns = 0
+  readyAt = 0
 
-  const open = (span: NewSpan): OpenSpan => ({
-    traceId,
-    events: [],
-    links: [],
-    status: { code: 'unset' },
-    endMs: span.startMs,
-    ...span,
-  })
+  constructor(
+    readonly sessionId: string,
+    private readonly onSpan: (span: TraceSpan) => void,
+  ) {
+    this.traceId = traceIdFor(sessionId)
+  }
 
-  const close = (span: OpenSpan, endMs: number): void => {
+  get turn(): OpenSpan | undefined {
+    return this.turnSpan
+  }
+
+  open(span: NewSpan): OpenSpan {
+    return {
+      traceId: this.traceId,
+      events: [],
+      links: [],
+      status: { code: 'unset' },
+      endMs: span.startMs,
+      ...span,
+    }
+  }
+
+  close(span: OpenSpan, endMs: number): void {
     const { usage, ...rest } = span
     if (usage) Object.assign(rest.attributes, usageAttributes(usage))
     // A child never outlives its parent in the file: clocks only go forward here.
-    onSpan({ ...rest, endMs: Math.max(endMs, rest.startMs) })
+    this.onSpan({ ...rest, endMs: Math.max(endMs, rest.startMs) })
   }
 
-  const ensureSession = (ts: number): OpenSpan => {
-    session ??= open({
-      spanId: spanIdFor(sessionId, 'session'),
+  session(ts: number): OpenSpan {
+    this.sessionSpan ??= this.open({
+      spanId: spanIdFor(this.sessionId, 'session'),
       name: `invoke_agent ${AGENT_NAME}`,
       kind: 'internal',
       startMs: ts,
       attributes: {
         'gen_ai.operation.name': 'invoke_agent',
         'gen_ai.agent.name': AGENT_NAME,
-        'gen_ai.conversation.id': sessionId,
+        'gen_ai.conversation.id': this.sessionId,
       },
       usage: { inputTokens: 0, outputTokens: 0 },
     })
-    return session
+    return this.sessionSpan
   }
 
-  const tree: SpanTree = {
-    sessionId,
-    open,
-    close,
-    session: ensureSession,
-    get turn() {
-      return turn
-    },
-    ensureTurn(event) {
-      const parent = ensureSession(event.ts)
-      if (turn) return turn
-      turns += 1
-      tree.readyAt = event.ts
-      turn = open({
-        spanId: spanIdFor(sessionId, 'turn', event.seq),
-        parentSpanId: parent.spanId,
-        name: `turn ${turns}`,
-        kind: 'internal',
-        startMs: event.ts,
-        attributes: {
-          'gen_ai.conversation.id': sessionId,
-          'stepwise.turn': turns,
-          'stepwise.seq': event.seq,
-        },
-        usage: { inputTokens: 0, outputTokens: 0 },
-      })
-      return turn
-    },
-    current: (ts) => turn ?? ensureSession(ts),
-    endTurn(endMs) {
-      if (turn) close(turn, endMs)
-      turn = undefined
-    },
-    readyAt: 0,
-    addUsage(usage) {
-      for (const span of [session, turn]) {
-        if (!span?.usage) continue
-        span.usage.inputTokens += usage.inputTokens
-        span.usage.outputTokens += usage.outputTokens
-      }
-    },
-    eventOn(span, name, ts, attributes) {
-      span.events.push({ name, timeMs: ts, attributes })
-    },
-    finish(endMs) {
-      tree.endTurn(endMs)
-      if (session) close(session, endMs)
-      session = undefined
-    },
+  ensureTurn(event: Pick<StepwiseEvent, 'ts' | 'seq'>): OpenSpan {
+    const parent = this.session(event.ts)
+    if (this.turnSpan) return this.turnSpan
+    this.turns += 1
+    this.readyAt = event.ts
+    this.turnSpan = this.open({
+      spanId: spanIdFor(this.sessionId, 'turn', event.seq),
+      parentSpanId: parent.spanId,
+      name: `turn ${this.turns}`,
+      kind: 'internal',
+      startMs: event.ts,
+      attributes: {
+        'gen_ai.conversation.id': this.sessionId,
+        'stepwise.turn': this.turns,
+        'stepwise.seq': event.seq,
+      },
+      usage: { inputTokens: 0, outputTokens: 0 },
+    })
+    return this.turnSpan
   }
-  return tree
+
+  current(ts: number): OpenSpan {
+    return this.turnSpan ?? this.session(ts)
+  }
+
+  endTurn(endMs: number): void {
+    if (this.turnSpan) this.close(this.turnSpan, endMs)
+    this.turnSpan = undefined
+  }
+
+  addUsage(usage: Usage): void {
+    for (const span of [this.sessionSpan, this.turnSpan]) {
+      if (!span?.usage) continue
+      span.usage.inputTokens += usage.inputTokens
+      span.usage.outputTokens += usage.outputTokens
+    }
+  }
+
+  eventOn(span: OpenSpan, name: string, ts: number, attributes: Attributes): void {
+    span.events.push({ name, timeMs: ts, attributes })
+  }
+
+  finish(endMs: number): void {
+    this.endTurn(endMs)
+    if (this.sessionSpan) this.close(this.sessionSpan, endMs)
+    this.sessionSpan = undefined
+  }
+}
+
+export function createSpanTree(sessionId: string, onSpan: (span: TraceSpan) => void): SpanTree {
+  return new OpenSpanTree(sessionId, onSpan)
 }

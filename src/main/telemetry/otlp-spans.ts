@@ -1,8 +1,8 @@
 import type { EventOf, StepwiseEvent } from '../../shared/protocol'
 import { markerFor, type SpanMappingOptions, type TraceSpan } from './otlp-attributes'
-import { createChatSpans } from './otlp-chat-spans'
-import { createSpanTree } from './otlp-span-tree'
-import { createToolSpans } from './otlp-tool-spans'
+import { createChatSpans, type ChatSpans } from './otlp-chat-spans'
+import { createSpanTree, type SpanTree } from './otlp-span-tree'
+import { createToolSpans, type ToolSpans } from './otlp-tool-spans'
 
 /**
  * Session events → spans in the OpenTelemetry GenAI conventions (docs/traces.md).
@@ -35,115 +35,160 @@ export function createSpanMapper(
   opts: SpanMappingOptions,
   onSpan: (span: TraceSpan) => void,
 ): SpanMapper {
-  const tree = createSpanTree(sessionId, onSpan)
-  const chat = createChatSpans(tree, opts)
-  const tools = createToolSpans(tree, opts)
-  let lastTs = 0
+  return new TraceMapper(createSpanTree(sessionId, onSpan), opts)
+}
+
+type ConversationEvent = EventOf<
+  | 'session.started'
+  | 'session.configured'
+  | 'user.message'
+  | 'assistant.delta'
+  | 'assistant.message'
+  | 'model.retry'
+  | 'toolcall.unparsed'
+>
+
+type ToolEvent = EventOf<
+  | 'tool.started'
+  | 'tool.output'
+  | 'change.proposed'
+  | 'approval.requested'
+  | 'approval.resolved'
+  | 'tool.finished'
+>
+
+class TraceMapper implements SpanMapper {
+  private readonly chat: ChatSpans
+  private readonly tools: ToolSpans
+  private lastTs = 0
+
+  constructor(
+    private readonly tree: SpanTree,
+    opts: SpanMappingOptions,
+  ) {
+    this.chat = createChatSpans(tree, opts)
+    this.tools = createToolSpans(tree, opts)
+  }
+
+  push(e: StepwiseEvent): void {
+    this.lastTs = Math.max(this.lastTs, e.ts)
+    switch (e.type) {
+      case 'session.started':
+      case 'session.configured':
+      case 'user.message':
+      case 'assistant.delta':
+      case 'assistant.message':
+      case 'model.retry':
+      case 'toolcall.unparsed':
+        return this.conversation(e)
+      case 'tool.started':
+      case 'tool.output':
+      case 'change.proposed':
+      case 'approval.requested':
+      case 'approval.resolved':
+      case 'tool.finished':
+        return this.tool(e)
+      case 'checkpoint.created':
+      case 'checkpoint.restored':
+      case 'session.forked':
+      case 'context.compacted':
+      case 'review.finding':
+        return this.mark(e)
+      case 'verify.finished':
+        this.mark(e)
+        this.tree.readyAt = e.ts
+        return
+      case 'error':
+        return this.failed(e)
+      case 'session.finished':
+        return this.finished(e)
+      case 'turn.started':
+      case 'turn.finished':
+        // The turn span opens at the user message and closes at session.finished.
+        return
+      default: {
+        const unmapped: never = e
+        throw new Error(`otlp: unmapped event ${JSON.stringify(unmapped)}`)
+      }
+    }
+  }
+
+  finish(endMs?: number): void {
+    const end = endMs ?? this.lastTs
+    this.tools.endAll(end)
+    this.tree.finish(end)
+  }
+
+  /** What the user and the model say, and which model they say it to. */
+  private conversation(e: ConversationEvent): void {
+    const { tree, chat } = this
+    switch (e.type) {
+      case 'session.started':
+        return chat.started(e)
+      case 'session.configured':
+        chat.configured(e)
+        return this.mark(e)
+      case 'user.message':
+        tree.ensureTurn(e)
+        return chat.userText(e.text)
+      case 'assistant.delta':
+        tree.ensureTurn(e)
+        return
+      case 'assistant.message':
+        return chat.answered(e)
+      case 'model.retry':
+        tree.ensureTurn(e)
+        return chat.retry(e)
+      case 'toolcall.unparsed':
+        tree.ensureTurn(e)
+        this.mark(e)
+        if (e.repair) chat.userText(e.repair)
+    }
+  }
+
+  /** A tool call's course: it starts, may wait for approval, and finishes with a result for the model. */
+  private tool(e: ToolEvent): void {
+    switch (e.type) {
+      case 'tool.started':
+        return this.tools.started(e)
+      case 'tool.output':
+      case 'change.proposed':
+        return
+      case 'approval.requested':
+      case 'approval.resolved':
+        return this.tools.approval(e)
+      case 'tool.finished':
+        if (!this.tools.finished(e)) return
+        this.chat.toolResult(e.callId, e.result)
+        this.tree.readyAt = e.ts
+    }
+  }
 
   /** A moment rather than work (otlp-attributes.ts): an event on the turn, or on the session between turns. */
-  const mark = (e: Parameters<typeof markerFor>[0]): void => {
+  private mark(e: Parameters<typeof markerFor>[0]): void {
     const { name, attributes } = markerFor(e)
-    tree.eventOn(tree.current(e.ts), name, e.ts, attributes)
+    this.tree.eventOn(this.tree.current(e.ts), name, e.ts, attributes)
   }
 
   /** A model call that failed before answering: a chat span from when it began to the error. */
-  const onError = (e: EventOf<'error'>): void => {
-    const parent = tree.current(e.ts)
+  private failed(e: EventOf<'error'>): void {
+    const parent = this.tree.current(e.ts)
     const attributes = { 'error.type': e.code, 'stepwise.error.message': e.message }
     // Tools answer their errors as values: an error while none runs is the model call's.
-    if (tree.turn && !tools.running()) chat.failed(e, parent, attributes)
-    tree.eventOn(parent, 'stepwise.error', e.ts, attributes)
+    if (this.tree.turn && !this.tools.running()) this.chat.failed(e, parent, attributes)
+    this.tree.eventOn(parent, 'stepwise.error', e.ts, attributes)
   }
 
-  const onFinished = (e: EventOf<'session.finished'>): void => {
-    const current = tree.ensureTurn(e)
-    tools.endAll(e.ts)
+  private finished(e: EventOf<'session.finished'>): void {
+    const current = this.tree.ensureTurn(e)
+    this.tools.endAll(e.ts)
     current.attributes['stepwise.finish_reason'] = e.reason
     current.attributes['stepwise.model_steps'] = e.steps
     if (e.reason === 'error') {
       current.attributes['error.type'] = 'error'
       current.status = { code: 'error', ...(e.message ? { message: e.message } : {}) }
     }
-    tree.endTurn(e.ts)
-  }
-
-  return {
-    push(e) {
-      lastTs = Math.max(lastTs, e.ts)
-      switch (e.type) {
-        case 'session.started':
-          chat.started(e)
-          break
-        case 'session.configured':
-          chat.configured(e)
-          mark(e)
-          break
-        case 'user.message':
-          tree.ensureTurn(e)
-          chat.userText(e.text)
-          break
-        case 'assistant.delta':
-          tree.ensureTurn(e)
-          break
-        case 'assistant.message':
-          chat.answered(e)
-          break
-        case 'model.retry':
-          tree.ensureTurn(e)
-          chat.retry(e)
-          break
-        case 'toolcall.unparsed':
-          tree.ensureTurn(e)
-          mark(e)
-          if (e.repair) chat.userText(e.repair)
-          break
-        case 'tool.started':
-          tools.started(e)
-          break
-        case 'tool.output':
-        case 'change.proposed':
-          break
-        case 'approval.requested':
-        case 'approval.resolved':
-          tools.approval(e)
-          break
-        case 'tool.finished':
-          if (!tools.finished(e)) break
-          chat.toolResult(e.callId, e.result)
-          tree.readyAt = e.ts
-          break
-        case 'checkpoint.created':
-        case 'checkpoint.restored':
-        case 'session.forked':
-        case 'context.compacted':
-        case 'review.finding':
-          mark(e)
-          break
-        case 'verify.finished':
-          mark(e)
-          tree.readyAt = e.ts
-          break
-        case 'error':
-          onError(e)
-          break
-        case 'session.finished':
-          onFinished(e)
-          break
-        case 'turn.started':
-        case 'turn.finished':
-          // The turn span opens at the user message and closes at session.finished (above).
-          break
-        default: {
-          const unmapped: never = e
-          throw new Error(`otlp: unmapped event ${JSON.stringify(unmapped)}`)
-        }
-      }
-    },
-    finish(endMs) {
-      const end = endMs ?? lastTs
-      tools.endAll(end)
-      tree.finish(end)
-    },
+    this.tree.endTurn(e.ts)
   }
 }
 
