@@ -30,8 +30,18 @@ function readJson(store: Pick<Store, 'getSetting'>, key: string): Record<string,
   return parseJsonObject(store.getSetting(key) ?? '{}') ?? {}
 }
 
-export function commandSettings(store: Store): CommandSettings {
-  return commandSettingsFrom(readJson(store, 'commands'))
+/**
+ * The stored `commands` setting, the one reader of it for every host. `onInvalid` hears when
+ * the stored text is not a JSON object; the defaults are used then.
+ */
+export function commandSettings(
+  store: Pick<Store, 'getSetting'>,
+  onInvalid?: (message: string) => void,
+): CommandSettings {
+  const stored = store.getSetting('commands')
+  const parsed = stored === undefined ? {} : parseJsonObject(stored)
+  if (!parsed) onInvalid?.('the stored "commands" setting is not a valid JSON object; using the defaults.')
+  return commandSettingsFrom(parsed)
 }
 
 const shape = appSettingsSchema.shape

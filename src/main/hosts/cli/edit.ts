@@ -11,13 +11,13 @@ import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
 import { onIndexProgress } from '../../session/code-context'
 import { closeSnapshotters, prepareBaseline } from '../../session/start'
-import { commandSettingsFrom, type CommandSettings } from '../../sandboxing/settings'
+import type { CommandSettings } from '../../sandboxing/settings'
 import { sandboxStatus } from '../../sandboxing/sandbox-probe'
 import { createCoreService } from '../../service/service'
 import { ServiceError } from '../../service/service-error'
 import type { HostTurnSettings } from '../../service/sessions'
 import { isHostNotice } from '../../../shared/protocol'
-import { flagModelOptions, storedModelOptions } from '../../service/settings'
+import { commandSettings, flagModelOptions, storedModelOptions } from '../../service/settings'
 import type { Store } from '../../store/types'
 import { EXIT, UsageError } from './exit-codes'
 import { startCliMcp } from './mcp-start'
@@ -179,16 +179,6 @@ export function approverFor(policy: ApprovalPolicy, interactive: boolean, render
 }
 
 /** A stored JSON setting, or undefined when absent or unreadable (defaults apply). */
-function parseJsonSetting(value: string | undefined): unknown {
-  if (value === undefined) return undefined
-  try {
-    return JSON.parse(value)
-  } catch {
-    process.stderr.write('stepwise: the stored "commands" setting is not valid JSON; using the defaults.\n')
-    return undefined
-  }
-}
-
 export function exitCodeFor(outcome: Pick<TurnOutcome, 'reason' | 'errorKind'>): number {
   switch (outcome.reason) {
     case 'done':
@@ -335,7 +325,7 @@ function turnSettingsFor(
 /** The stored command settings, with this run's flag; says once what happens where the sandbox cannot run. */
 function commandsFor(store: Store, opts: EditOptions): CommandSettings {
   const sandbox = sandboxStatus()
-  const stored = commandSettingsFrom(parseJsonSetting(store.getSetting('commands')))
+  const stored = commandSettings(store, (message) => process.stderr.write(`stepwise: ${message}\n`))
   const commands = opts.allowUnsandboxed ? { ...stored, allowUnsandboxed: true } : stored
   if (!sandbox.available && commands.sandbox !== 'off') {
     // Said once: what is missing, how to fix it, and what happens to commands meanwhile.

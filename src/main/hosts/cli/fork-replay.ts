@@ -10,7 +10,7 @@ import {
 import { InvalidStepError } from '../../agent/resume'
 import { defaultDataDir } from '../../config/paths'
 import type { ProviderConfig } from '../../providers/types'
-import { commandSettingsFrom } from '../../sandboxing/settings'
+import { commandSettings } from '../../service/settings'
 import { checkForkAt, ForkError, forkContinuation, forkSession, type ForkResult } from '../../timetravel/fork'
 import { createCoreService } from '../../service/service'
 import { closeSnapshotters } from '../../session/start'
@@ -247,7 +247,7 @@ async function rerunFork(
       signal: controller.signal,
       host: {
         maxSteps: opts.maxSteps,
-        commands: commandSettingsFrom(parseJson(store.getSetting('commands'))),
+        commands: commandSettings(store),
       },
     })
     const ended = await outcome
@@ -260,14 +260,6 @@ async function rerunFork(
     stopListening()
     await service.close()
     closeSnapshotters(store)
-  }
-}
-
-function parseJson(value: string | undefined): unknown {
-  try {
-    return value === undefined ? undefined : JSON.parse(value)
-  } catch {
-    return undefined
   }
 }
 
