@@ -80,11 +80,18 @@ function lstatOrNull(p: string): fs.Stats | null {
   }
 }
 
+/** True when `abs` is `root` or below it, whatever form either is given in. */
 export function isInside(root: string, abs: string): boolean {
-  // A string test on resolved paths (path.relative costs more, and the gate asks this often).
-  const r = path.resolve(root)
-  const a = path.resolve(abs)
-  return a === r || a.startsWith(r.endsWith(path.sep) ? r : r + path.sep)
+  return isInsideResolved(path.resolve(root), path.resolve(abs))
+}
+
+/**
+ * `isInside` for paths already absolute and normalized (as path.resolve and path.join leave
+ * them): a string test (path.relative costs more), for callers that ask it hundreds of times
+ * a command or a tool call.
+ */
+export function isInsideResolved(root: string, abs: string): boolean {
+  return abs === root || abs.startsWith(root.endsWith(path.sep) ? root : root + path.sep)
 }
 
 export function toPosix(p: string): string {

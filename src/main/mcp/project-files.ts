@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { isInside } from '../sandboxing/secrets-mask'
+import { isInsideResolved } from '../containment/paths'
 import { isStdio, type HttpServerConfig, type StdioServerConfig } from './config-entry'
 
 /*
@@ -90,11 +90,11 @@ function cover(file: string, root: string, out: FileDigests): void {
     real = fs.realpathSync(lexical)
   } catch {
     // A missing path inside the project that looks like a file: creating it must ask again.
-    if (isInside(lexical, root) && LOOKS_LIKE_FILE.test(path.basename(lexical)))
+    if (isInsideResolved(root, lexical) && LOOKS_LIKE_FILE.test(path.basename(lexical)))
       out[rel(root, lexical)] ??= 'missing'
     return
   }
-  if (!isInside(real, root) || real === root) return
+  if (!isInsideResolved(root, real) || real === root) return
   const pkg = packageFolder(real, root)
   if (pkg) coverFolder(pkg, root, out)
   else if (fs.statSync(real).isFile()) out[rel(root, real)] = `sha256:${hashFile(real)}`
@@ -161,7 +161,7 @@ function npxPackages(command: string, args: readonly string[], cwd: string, root
   if (!spec) return []
   const name = spec.replace(/(?<=.)@[^/]*$/, '')
   const found: string[] = []
-  for (let d = cwd; isInside(d, root); d = path.dirname(d)) {
+  for (let d = cwd; isInsideResolved(root, d); d = path.dirname(d)) {
     const pkg = path.join(d, 'node_modules', name, 'package.json')
     if (fs.existsSync(pkg)) found.push(pkg)
     if (d === root) break

@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { HOME_CREDENTIALS, isInside } from '../sandboxing/secrets-mask'
+import { HOME_CREDENTIALS } from '../containment/denylist'
+import { isInsideResolved } from '../containment/paths'
 
 /*
  * A sandboxed stdio server must still see its own program. The command sandbox hides
@@ -22,15 +23,20 @@ export function serverFileBinds(
   const named = [command, ...args].filter((a) => a.includes('/')).map((a) => path.resolve(cwd, a))
   const roots = new Set<string>()
   for (const file of named) {
-    if (!isFile(file) || isInside(file, project)) continue
+    if (!isFile(file) || isInsideResolved(project, file)) continue
     const root = packageRoot(path.dirname(file))
     // Bound after the project, a folder around it would make the project read-only: skip it.
-    if (root === '/' || isInside(home, root) || isInside(project, root) || touchesCredentials(root, home))
+    if (
+      root === '/' ||
+      isInsideResolved(root, home) ||
+      isInsideResolved(root, project) ||
+      touchesCredentials(root, home)
+    )
       continue
     roots.add(root)
   }
   // A folder inside another one bound back needs no mount of its own.
-  const list = [...roots].filter((r) => ![...roots].some((q) => q !== r && isInside(r, q)))
+  const list = [...roots].filter((r) => ![...roots].some((q) => q !== r && isInsideResolved(q, r)))
   return list.flatMap((r) => ['--ro-bind', r, r])
 }
 
@@ -53,6 +59,6 @@ function packageRoot(dir: string): string {
 function touchesCredentials(root: string, home: string): boolean {
   return HOME_CREDENTIALS.some((rel) => {
     const cred = path.join(home, rel)
-    return isInside(cred, root) || isInside(root, cred)
+    return isInsideResolved(root, cred) || isInsideResolved(cred, root)
   })
 }

@@ -9,7 +9,9 @@ import {
   hiddenByHost,
 } from '../containment/project-secrets'
 import { repoDirs } from './git-history'
-import { HOME_CREDENTIALS, isHomeCredential, isInside } from './secrets-mask'
+import { HOME_CREDENTIALS } from '../containment/denylist'
+import { isInsideResolved } from '../containment/paths'
+import { isHomeCredential } from './secrets-mask'
 
 /*
  * The command sandbox (docs/sandbox.md#commands) with bubblewrap. Confinement that root cannot
@@ -108,10 +110,10 @@ export function bwrapArgs(opts: BwrapOptions): string[] {
   const keep = ['/run/current-system', '/run/wrappers']
   if (opts.network) keep.push(realpathOr('/etc/resolv.conf'))
   for (const p of keep)
-    if (privateDirs.some((d) => isInside(p, d)) && fs.existsSync(p)) args.push('--ro-bind', p, p)
+    if (privateDirs.some((d) => isInsideResolved(d, p)) && fs.existsSync(p)) args.push('--ro-bind', p, p)
 
   const bound: string[] = [root]
-  const homeHidden = home !== '/' && isRealDir(home) && !isInside(home, root)
+  const homeHidden = home !== '/' && isRealDir(home) && !isInsideResolved(root, home)
   if (homeHidden) {
     args.push('--tmpfs', home)
     for (const dir of readableHomePaths(home, opts.readablePaths ?? [])) {
@@ -122,8 +124,8 @@ export function bwrapArgs(opts: BwrapOptions): string[] {
   args.push('--bind', root, root)
   // Whether a host path can be seen inside at all (not under a tmpfs, nor in the hidden $HOME).
   const visible = (p: string) =>
-    bound.some((b) => isInside(p, b)) ||
-    (!privateDirs.some((d) => isInside(p, d)) && !(homeHidden && isInside(p, home)))
+    bound.some((b) => isInsideResolved(b, p)) ||
+    (!privateDirs.some((d) => isInsideResolved(d, p)) && !(homeHidden && isInsideResolved(home, p)))
 
   // Home credentials that are visible despite the tmpfs: inside a folder bound back, or all of them.
   for (const rel of HOME_CREDENTIALS) {
@@ -247,7 +249,8 @@ function linkedGitDirs(gitPath: string): string[] {
   const dirs = isFile(gitPath) ? repoDirs(gitPath) : undefined
   if (!dirs) return []
   const { gitDir, commonDir } = dirs
-  if (commonDir !== gitDir && isRealDir(commonDir) && !isInside(gitDir, commonDir)) return [commonDir, gitDir]
+  if (commonDir !== gitDir && isRealDir(commonDir) && !isInsideResolved(commonDir, gitDir))
+    return [commonDir, gitDir]
   return isRealDir(commonDir) ? [commonDir] : [gitDir]
 }
 
@@ -260,7 +263,7 @@ function readableHomePaths(home: string, extra: readonly string[]): string[] {
     .split(path.delimiter)
     .filter((p) => p.startsWith('/'))
     .map((p) => path.resolve(p))
-    .filter((p) => isInside(p, home))
+    .filter((p) => isInsideResolved(home, p))
   const wanted = [
     ...HOME_TOOLCHAINS.map((p) => path.join(home, p)),
     ...fromPath,
@@ -271,13 +274,14 @@ function readableHomePaths(home: string, extra: readonly string[]): string[] {
     .map((p) => path.resolve(p))
     .filter((abs) => {
       // A credential folder is never bound back, even when the user lists it.
-      if (seen.has(abs) || !isInside(abs, home) || abs === home || isHomeCredential(abs, home)) return false
+      if (seen.has(abs) || !isInsideResolved(home, abs) || abs === home || isHomeCredential(abs, home))
+        return false
       if (!fs.existsSync(abs)) return false
       seen.add(abs)
       return true
     })
   // A folder inside another one bound back needs no mount of its own (`~/.cargo/bin` in `~/.cargo`).
-  return found.filter((p) => !found.some((q) => q !== p && isInside(p, q)))
+  return found.filter((p) => !found.some((q) => q !== p && isInsideResolved(q, p)))
 }
 
 function realpathOr(p: string): string {

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { HOME_CREDENTIALS } from '../containment/denylist'
+import { isInsideResolved } from '../containment/paths'
 import {
   MAX_WALK_ENTRIES,
   walkedFolders,
@@ -114,20 +115,7 @@ export async function refreshProjectSecrets(
   return found
 }
 
-/** The denylist's home credentials (one list for the policy and the mask). */
-export { HOME_CREDENTIALS }
-
-/**
- * True when `child` is `parent` or below it. Both absolute and normalized (as
- * path.resolve and path.join leave them): a string test, since it runs hundreds
- * of times per command.
- */
-export function isInside(child: string, parent: string): boolean {
-  if (child === parent) return true
-  return child.startsWith(parent.endsWith('/') ? parent : `${parent}/`)
-}
-
 /** True when `p` is a home credential or lies inside one (so it may never be bound back). */
 export function isHomeCredential(p: string, home: string): boolean {
-  return HOME_CREDENTIALS.some((c) => isInside(path.resolve(p), path.join(home, c)))
+  return HOME_CREDENTIALS.some((c) => isInsideResolved(path.join(home, c), path.resolve(p)))
 }
