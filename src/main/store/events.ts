@@ -1,4 +1,5 @@
 import { stepwiseEventSchema, type StepwiseEvent } from '../../shared/protocol'
+import { PER_STEP_PARSE } from '../../shared/parse-options'
 import type { Guard } from './open'
 import type { StoredEvent } from './records'
 import type { SqliteDatabase } from './sqlite'
@@ -49,7 +50,7 @@ export function createEventRepository(db: SqliteDatabase, guard: Guard): EventRe
       const ts = opts.ts ?? Date.now()
       // Validate before anything is written: a malformed event is a bug in the core,
       // and the log must replay through the same schema the renderer trusts.
-      const checked = stepwiseEventSchema.safeParse({ ...draft, sessionId, seq: 0, ts })
+      const checked = stepwiseEventSchema.safeParse({ ...draft, sessionId, seq: 0, ts }, PER_STEP_PARSE)
       if (!checked.success) {
         throw new Error(`appendEvent: invalid ${String(draft.type)} event: ${checked.error.message}`)
       }

@@ -7,6 +7,7 @@ import { readTools } from './read'
 import { reviewTools } from './review'
 import type { ToolDefinition, ToolSpec } from './types'
 import { errorMessage } from '../../shared/errors'
+import { PER_STEP_PARSE } from '../../shared/parse-options'
 import { isRecord } from '../../shared/records'
 
 /** Every tool this module family provides, in the order the model sees them. */
@@ -124,7 +125,7 @@ export function parseToolCall(tool: ToolDefinition, rawArguments: string): Parse
       error: `The arguments for ${tool.name} must be a JSON object, not ${describeValue(value)}. ${signature}`,
     }
   }
-  const parsed = tool.input.safeParse(value)
+  const parsed = tool.input.safeParse(value, PER_STEP_PARSE)
   if (parsed.success) return { ok: true, input: parsed.data }
   const problems = parsed.error.issues.map((issue) => describeIssue(issue, value, tool))
   return { ok: false, error: `Invalid arguments for ${tool.name}: ${problems.join('; ')}. ${signature}` }
