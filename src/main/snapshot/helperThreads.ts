@@ -7,6 +7,14 @@ import { Worker } from 'node:worker_threads'
  * nothing alive. Once a helper fails, the pool is given up for good and `get`
  * answers undefined, so callers do the work on their own thread from then on.
  */
+/**
+ * The young generation of each helper's heap, in MB. V8's default (up to 16 MB a semi-space) let
+ * each of a first baseline's read helpers hold tens of MB of short-lived read and compression
+ * buffers between collections; at 8 MB a session's first baseline of the 72,000-file bench tree
+ * peaked at 536 MB against 580–610 MB, no slower (bench/scale-profile.ts, docs/benchmarks.md).
+ */
+const HELPER_YOUNG_GENERATION_MB = 8
+
 export interface HelperThreads<Out> {
   /** The helpers, started now if they were not; undefined when they cannot run. */
   get(): readonly HelperThread<Out>[] | undefined
@@ -47,7 +55,10 @@ export function helperThreads<Out>(source: string, count: () => number): HelperT
   }
 
   const start = (): HelperThread<Out> => {
-    const worker = new Worker(source, { eval: true })
+    const worker = new Worker(source, {
+      eval: true,
+      resourceLimits: { maxYoungGenerationSizeMb: HELPER_YOUNG_GENERATION_MB },
+    })
     const h: HelperThread<Out> = { worker, pending: new Map() }
     worker.on('message', ({ id, out }: { id: number; out: Out }) => {
       h.pending.get(id)?.(out)
