@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads'
  * The young generation of each helper's heap, in MB. V8's default (up to 16 MB a semi-space) let
  * each of a first baseline's read helpers hold tens of MB of short-lived read and compression
  * buffers between collections; at 8 MB a session's first baseline of the 72,000-file bench tree
- * peaked at 536 MB against 580–610 MB, no slower (bench/scale-profile.ts, docs/benchmarks.md).
+ * peaked at 536–538 MB against 567–610 MB, no slower (bench/scale-first-run.ts, docs/benchmarks.md).
  */
 const HELPER_YOUNG_GENERATION_MB = 8
 
