@@ -178,7 +178,6 @@ export function approverFor(policy: ApprovalPolicy, interactive: boolean, render
   return refusingApprover
 }
 
-/** A stored JSON setting, or undefined when absent or unreadable (defaults apply). */
 export function exitCodeFor(outcome: Pick<TurnOutcome, 'reason' | 'errorKind'>): number {
   switch (outcome.reason) {
     case 'done':
