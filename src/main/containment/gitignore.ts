@@ -142,8 +142,8 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
   }
 }
 
-/** The folder holding `rel` ('' for the root). */
-function parentOf(rel: string): string {
+/** The folder holding the project path `rel` ('' for the root). */
+export function parentOf(rel: string): string {
   const cut = rel.lastIndexOf('/')
   return cut < 0 ? '' : rel.slice(0, cut)
 }

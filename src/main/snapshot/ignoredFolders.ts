@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
+import { parentOf } from '../containment/gitignore'
 import { isRefusal, type Sandbox } from '../containment/types'
 import { createChangeTracker, type ChangeTracker } from './changeTracker'
 import { byPath } from './sortedPaths'
@@ -237,8 +238,7 @@ async function reread(tree: FolderTree, dirs: Iterable<string>): Promise<boolean
 function knownParents(folders: ReadonlyMap<string, Folder>, paths: Iterable<string>): Set<string> {
   const out = new Set<string>()
   for (const p of paths) {
-    const slash = p.lastIndexOf('/')
-    const parent = slash < 0 ? '' : p.slice(0, slash)
+    const parent = parentOf(p)
     if (folders.has(parent)) out.add(parent)
   }
   return out
