@@ -17,7 +17,7 @@ import {
   type McpServerConfig,
   type ProjectConfig,
 } from './config'
-import { McpConnection } from './connection'
+import type { McpConnection } from './connection'
 import { httpTarget, logPath, readLogTail } from './launch'
 import type { Elicit } from './elicitation'
 import type { OpenUrl } from './oauth/flow'
@@ -76,6 +76,13 @@ export interface McpManagerOptions {
 
 export const DEFAULT_START_TIMEOUT_MS = 30_000
 
+let connectionModule: Promise<typeof import('./connection')> | undefined
+/**
+ * The connection side, with the MCP SDK and its schema validator (~0.2 s and ~15 MB to load),
+ * loads when the first server starts: a session without MCP servers never loads it.
+ */
+const loadConnections = () => (connectionModule ??= import('./connection'))
+
 export class McpManager {
   /** Problems with configuration files, each naming the file and what is wrong. */
   configErrors: string[] = []
@@ -132,7 +139,8 @@ export class McpManager {
     return server.source !== 'project' || this.projectApproved()
   }
 
-  private connectionFor(server: McpServerConfig): McpConnection {
+  private async connectionFor(server: McpServerConfig): Promise<McpConnection> {
+    const { McpConnection } = await loadConnections()
     let conn = this.connections.get(server.name)
     if (conn && JSON.stringify(conn.config) !== JSON.stringify(server)) {
       void conn.stop()
@@ -166,9 +174,9 @@ export class McpManager {
     // Servers no longer configured or allowed stop.
     for (const [name, conn] of this.connections) if (!runnable.some((s) => s.name === name)) await conn.stop()
     await Promise.all(
-      runnable.map((s) => {
-        const conn = this.connectionFor(s)
-        return conn.state === 'ready' ? undefined : conn.start()
+      runnable.map(async (s) => {
+        const conn = await this.connectionFor(s)
+        if (conn.state !== 'ready') await conn.start()
       }),
     )
   }
@@ -374,7 +382,7 @@ export class McpManager {
     })
     if (tool) this.opts.onStatus?.(server, this.connections.get(server)?.state ?? 'stopped')
     else if (!enabled) await this.connections.get(server)?.stop()
-    else if (this.mayRun(config)) await this.connectionFor(config).start()
+    else if (this.mayRun(config)) await (await this.connectionFor(config)).start()
   }
 
   setAllowed(server: string, tool: string | undefined, allowed: boolean): void {
@@ -421,7 +429,7 @@ export class McpManager {
     if (!this.mayRun(config)) throw new Error(`MCP server "${server}" is disabled or awaiting approval.`)
     this.signingIn.set(server, open)
     try {
-      await this.connectionFor(config).restart()
+      await (await this.connectionFor(config)).restart()
     } finally {
       this.signingIn.delete(server)
     }
@@ -440,7 +448,7 @@ export class McpManager {
   async restart(server: string): Promise<void> {
     const config = this.known(server)
     if (!this.mayRun(config)) throw new Error(`MCP server "${server}" is disabled or awaiting approval.`)
-    await this.connectionFor(config).restart()
+    await (await this.connectionFor(config)).restart()
   }
 
   log(server: string): string {

@@ -5,7 +5,9 @@ import type { StepwiseEvent } from '../../shared/protocol'
 import { EVENTS, PROMPT, SECRET, SID } from '../../../test/otlp-session-fixture'
 import { startOtlpReceiver, type OtlpReceiver } from '../../../test/otlp-receiver'
 import { exportOtlp, stepwiseResource } from './otlp'
-import { createLiveTraces, liveTraceSettings } from './live'
+import { deferredTraces, liveTraceSettings } from './live'
+import type { LiveTraces } from './live-traces'
+import { createLiveTraces } from './live-export'
 
 const receivers: OtlpReceiver[] = []
 afterEach(async () => {
@@ -26,6 +28,10 @@ function live(to: OtlpReceiver, includeContent = false) {
     includeContent,
   })
 }
+
+type SpanKey = { spanId: string; name: string; parentSpanId?: string; startTimeUnixNano: string }
+/** What must match between a sent span and the file export's: ids, name, parent and start. */
+const spanKey = (s: SpanKey) => `${s.spanId} ${s.name} ${s.parentSpanId ?? '-'} ${s.startTimeUnixNano}`
 
 const FIRST_TURN_END = EVENTS.findIndex((e) => e.type === 'session.finished') + 1
 
@@ -61,15 +67,8 @@ describe('live traces through the official exporter', () => {
     const received = to.spans()
     expect(to.requests.every((r) => r.headers['content-type'] === 'application/json')).toBe(true)
     expect(received.every((s) => s.resource['service.name'] === 'stepwise')).toBe(true)
-    const file = JSON.parse(exportOtlp(SID, EVENTS)).resourceSpans[0].scopeSpans[0].spans as {
-      spanId: string
-      name: string
-      parentSpanId?: string
-      startTimeUnixNano: string
-    }[]
-    const key = (s: { spanId: string; name: string; parentSpanId?: string; startTimeUnixNano: string }) =>
-      `${s.spanId} ${s.name} ${s.parentSpanId ?? '-'} ${s.startTimeUnixNano}`
-    expect(received.map((s) => key(s.span)).sort()).toEqual(file.map(key).sort())
+    const file = JSON.parse(exportOtlp(SID, EVENTS)).resourceSpans[0].scopeSpans[0].spans as SpanKey[]
+    expect(received.map((s) => spanKey(s.span)).sort()).toEqual(file.map(spanKey).sort())
     // The session span ends at shutdown, not at the last event: the process lived on after it.
     const root = received.find((s) => !s.span.parentSpanId)!.span
     expect(BigInt(root.endTimeUnixNano)).toBeGreaterThan(
@@ -130,5 +129,66 @@ describe('live traces through the official exporter', () => {
     for (const e of EVENTS) traces.observe(e)
     expect(await traces.shutdown(300)).toBe(false)
     expect(to.requests.length).toBeGreaterThan(0)
+  })
+})
+
+describe('while the SDK side is loading', () => {
+  /** A load the test finishes (or fails) when it chooses. */
+  function pendingLoad() {
+    let finish!: (traces: LiveTraces) => void
+    let fail!: (err: Error) => void
+    const loading = new Promise<LiveTraces>((resolve, reject) => {
+      finish = resolve
+      fail = reject
+    })
+    return { loading, finish, fail }
+  }
+
+  it('keeps what the session emitted and sends it, in order, once loaded: the same spans as the file export', async () => {
+    const to = await receiver()
+    const load = pendingLoad()
+    const traces = deferredTraces(load.loading)
+    for (const e of EVENTS.slice(0, FIRST_TURN_END)) traces.observe(e)
+    const flushed = traces.flush(10_000)
+    load.finish(live(to))
+    expect(await flushed).toBe(true)
+    expect(to.spans().map((s) => s.span.name)).toContain('turn 1')
+    for (const e of EVENTS.slice(FIRST_TURN_END)) traces.observe(e)
+    expect(await traces.shutdown(10_000)).toBe(true)
+    const file = JSON.parse(exportOtlp(SID, EVENTS)).resourceSpans[0].scopeSpans[0].spans as SpanKey[]
+    expect(
+      to
+        .spans()
+        .map((s) => spanKey(s.span))
+        .sort(),
+    ).toEqual(file.map(spanKey).sort())
+  })
+
+  it('counts the load in the time flush and shutdown may take', async () => {
+    const traces = deferredTraces(pendingLoad().loading)
+    traces.observe(EVENTS[0])
+    expect(await traces.flush(50)).toBe(false)
+    expect(await traces.shutdown(50)).toBe(false)
+  })
+
+  it('sends nothing and answers false when the SDK cannot load, with one warning and no crash', async () => {
+    const warnings: string[] = []
+    const onWarning = (w: Error) => warnings.push(w.message)
+    process.on('warning', onWarning)
+    try {
+      const load = pendingLoad()
+      const traces = deferredTraces(load.loading)
+      traces.observe(EVENTS[0])
+      load.fail(new Error('Cannot find module @opentelemetry/sdk-trace'))
+      expect(await traces.flush(1000)).toBe(false)
+      traces.observe(EVENTS[1])
+      expect(await traces.shutdown(1000)).toBe(false)
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(warnings).toEqual([
+        'Live traces are off: the OpenTelemetry exporter did not load (Cannot find module @opentelemetry/sdk-trace).',
+      ])
+    } finally {
+      process.off('warning', onWarning)
+    }
   })
 })

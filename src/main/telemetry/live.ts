@@ -1,11 +1,5 @@
-import type { InstrumentationScope } from '@opentelemetry/core'
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
-import { detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources'
-import { BatchSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace'
-import type { StepwiseEvent } from '../../shared/protocol'
-import { INSTRUMENTATION_SCOPE, stepwiseResource } from './otlp'
-import { createSpanMapper, type SpanMapper } from './otlp-spans'
-import { toReadableSpan } from './readable-span'
+import { errorMessage } from '../../shared/errors'
+import { within, type LiveTraces } from './live-traces'
 
 /**
  * Live traces (docs/traces.md): while sessions run, their spans go to an OTLP/HTTP
@@ -13,6 +7,9 @@ import { toReadableSpan } from './readable-span'
  * `sessions export --format otlp`. Off unless the user sets the standard
  * OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT; the exporter itself reads the other OTEL_*
  * variables (headers, timeout, compression, certificates).
+ *
+ * This file is what every process loads: the settings, and a stand-in that queues events
+ * while the SDK's side (live-export.ts, ~250 modules) loads, only when traces are on.
  */
 
 export interface LiveTraceSettings {
@@ -42,117 +39,65 @@ export function liveTraceSettings(env: NodeJS.ProcessEnv): LiveTraceSettings {
   return { enabled, includeContent: isTrue(env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT) }
 }
 
-export interface LiveTraces {
-  /** One emitted event of any session. */
-  observe(event: StepwiseEvent): void
-  /**
-   * A session continued (a chat's next message, perhaps after a restart): its stored
-   * events the mapping has not seen (all of them in a new process; those the host
-   * emitted outside a run, such as an undo, in this one) bring its state up to date,
-   * so turn numbers and ids carry on; nothing already ended is sent again.
-   */
-  resume(sessionId: string, stored: StepwiseEvent[]): void
-  /** Sends what has ended; resolves false if that took longer than `timeoutMs`. */
-  flush(timeoutMs: number): Promise<boolean>
-  /** Ends every session span still open, sends them, stops; false if it ran out of time. */
-  shutdown(timeoutMs: number): Promise<boolean>
-}
-
-function within(promise: Promise<unknown>, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), timeoutMs)
-    timer.unref()
-    promise.then(
-      () => {
-        clearTimeout(timer)
-        resolve(true)
-      },
-      () => {
-        clearTimeout(timer)
-        resolve(false)
-      },
-    )
-  })
-}
-
-export function createLiveTraces(opts: {
-  exporter: SpanExporter
-  resource: Resource
-  includeContent: boolean
-  scope?: InstrumentationScope
-}): LiveTraces {
-  // Batches, so a turn's spans go out in a few requests; flushed at every turn's end.
-  const processor = new BatchSpanProcessor({ exporter: opts.exporter })
-  const scope = opts.scope ?? INSTRUMENTATION_SCOPE
-  const mappers = new Map<string, SpanMapper>()
-  /** The last `seq` each session's mapping has taken: events are never mapped twice. */
-  const seen = new Map<string, number>()
-  let replaying = false
-  let stopped = false
-  let shutdown: Promise<boolean> | undefined
-
-  const mapperFor = (sessionId: string): SpanMapper => {
-    let mapper = mappers.get(sessionId)
-    if (!mapper) {
-      mapper = createSpanMapper(sessionId, { includeContent: opts.includeContent }, (span) => {
-        if (!replaying) processor.onEnd(toReadableSpan(span, opts.resource, scope))
-      })
-      mappers.set(sessionId, mapper)
-    }
-    return mapper
+/**
+ * Live traces whose SDK side (live-export.ts) is still loading: what the sessions emit meanwhile
+ * waits, in order, and goes through once it has loaded; flush and shutdown wait for it within
+ * their time. If it cannot load, nothing is sent and both answer false.
+ */
+export function deferredTraces(loading: Promise<LiveTraces>): LiveTraces {
+  let loaded: LiveTraces | undefined
+  let failed = false
+  const waiting: Array<(traces: LiveTraces) => void> = []
+  const settled = loading.then(
+    (traces) => {
+      loaded = traces
+      for (const call of waiting.splice(0)) call(traces)
+      return traces
+    },
+    (err: unknown) => {
+      failed = true
+      waiting.length = 0
+      throw err
+    },
+  )
+  settled.catch((err: unknown) =>
+    process.emitWarning(
+      `Live traces are off: the OpenTelemetry exporter did not load (${errorMessage(err)}).`,
+    ),
+  )
+  const whenLoaded = (call: (traces: LiveTraces) => void) => {
+    if (loaded) call(loaded)
+    else if (!failed) waiting.push(call)
   }
-
   return {
-    observe(event) {
-      if (stopped || event.seq <= (seen.get(event.sessionId) ?? -1)) return
-      seen.set(event.sessionId, event.seq)
-      mapperFor(event.sessionId).push(event)
-    },
-    resume(sessionId, stored) {
-      if (stopped) return
-      const mapper = mapperFor(sessionId)
-      replaying = true
-      try {
-        for (const e of stored) {
-          if (e.seq <= (seen.get(sessionId) ?? -1)) continue
-          seen.set(sessionId, e.seq)
-          mapper.push(e)
-        }
-      } finally {
-        replaying = false
-      }
-    },
-    flush(timeoutMs) {
-      return within(processor.forceFlush(), timeoutMs)
-    },
-    shutdown(timeoutMs) {
-      // A second call (the service closing, then the CLI's exit) answers as the first did: a
-      // collector that never answered must still make the CLI drop its request and exit.
-      if (shutdown) return shutdown
-      for (const mapper of mappers.values()) mapper.finish(Date.now())
-      mappers.clear()
-      stopped = true
-      shutdown = within(processor.shutdown(), timeoutMs)
-      return shutdown
-    },
+    observe: (event) => whenLoaded((traces) => traces.observe(event)),
+    resume: (sessionId, stored) => whenLoaded((traces) => traces.resume(sessionId, stored)),
+    flush: (timeoutMs) =>
+      within(
+        settled.then((traces) => traces.flush(timeoutMs)),
+        timeoutMs,
+      ),
+    shutdown: (timeoutMs) =>
+      within(
+        settled.then((traces) => traces.shutdown(timeoutMs)),
+        timeoutMs,
+      ),
   }
 }
 
 let shared: LiveTraces | null | undefined
 
-/** The process's live traces, set up from the environment on first use; undefined when off. */
+/**
+ * The process's live traces, set up from the environment on first use; undefined when off.
+ * The SDK loads in the background the first time they are on.
+ */
 export function liveTraces(env: NodeJS.ProcessEnv = process.env): LiveTraces | undefined {
   if (shared === undefined) {
     const settings = liveTraceSettings(env)
     shared = settings.enabled
-      ? createLiveTraces({
-          exporter: new OTLPTraceExporter(),
-          // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the defaults, as the SDKs do.
-          resource: resourceFromAttributes(stepwiseResource()).merge(
-            detectResources({ detectors: [envDetector] }),
-          ),
-          includeContent: settings.includeContent,
-        })
+      ? deferredTraces(
+          import('./live-export').then((sdk) => sdk.liveTracesFromEnvironment(settings.includeContent)),
+        )
       : null
   }
   return shared ?? undefined

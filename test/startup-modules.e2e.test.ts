@@ -1,0 +1,93 @@
+/**
+ * What a `stepwise` process loads: the OpenTelemetry SDK (~250 modules) only when live traces
+ * are on, and the MCP SDK (with its schema validator) only when an MCP server starts. Each
+ * costs every process that does not use it ~0.1–0.2 s and ~15 MB before its first request.
+ * The built CLI runs under a module hook (Node's `--import`, through NODE_OPTIONS) that writes
+ * down every ES module it loads; a run with live traces on shows the hook sees the SDK.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildCli, editArgs, git, runCli } from './cli-harness'
+import { startFakeModelServer } from './fake-model-server'
+import { startOtlpReceiver } from './otlp-receiver'
+
+let CLI = ''
+let tmp = ''
+let repo = ''
+
+const HOOKS = `
+import fs from 'node:fs'
+export async function load(url, context, next) {
+  fs.appendFileSync(process.env.STEPWISE_TEST_LOADED, url + '\\n')
+  return next(url, context)
+}
+`
+const REGISTER = `
+import { register } from 'node:module'
+register(new URL('./hooks.mjs', import.meta.url))
+`
+
+beforeAll(() => {
+  CLI = buildCli('stepwise-startup-modules-e2e')
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-startup-modules-')))
+  fs.writeFileSync(path.join(tmp, 'hooks.mjs'), HOOKS)
+  fs.writeFileSync(path.join(tmp, 'register.mjs'), REGISTER)
+  repo = path.join(tmp, 'repo')
+  fs.mkdirSync(repo)
+  fs.writeFileSync(path.join(repo, 'main.ts'), 'export const answer = 42\n')
+  git(repo, 'init', '-q')
+}, 120_000)
+
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
+
+/** One `stepwise edit` against the fake model, and the modules it loaded. */
+async function modulesOfSession(name: string, env: Record<string, string> = {}): Promise<string[]> {
+  const loaded = path.join(tmp, `${name}.txt`)
+  const server = await startFakeModelServer({
+    turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'main.ts' } }] }, { text: 'Done.' }],
+  })
+  try {
+    const res = await runCli(
+      CLI,
+      editArgs({ repo, dataDir: path.join(tmp, `data-${name}`), baseUrl: server.v1Url }, 'Look at main.ts'),
+      {
+        env: {
+          ...env,
+          NODE_OPTIONS: `--import=${pathToFileURL(path.join(tmp, 'register.mjs')).href}`,
+          STEPWISE_TEST_LOADED: loaded,
+        },
+      },
+    )
+    expect(res.code, res.stderr).toBe(0)
+  } finally {
+    await server.close()
+  }
+  return fs.readFileSync(loaded, 'utf8').split('\n').filter(Boolean)
+}
+
+const from = (modules: string[], pkg: string) =>
+  modules.filter((url) => url.includes(`/node_modules/${pkg}/`))
+
+describe('a stepwise edit session', () => {
+  it('loads neither the OpenTelemetry SDK nor the MCP SDK when it uses neither', async () => {
+    const modules = await modulesOfSession('plain')
+    expect(from(modules, 'zod').length).toBeGreaterThan(0) // the hook saw the session's own modules
+    expect(from(modules, '@opentelemetry')).toEqual([])
+    expect(from(modules, '@modelcontextprotocol')).toEqual([])
+  }, 60_000)
+
+  it('loads the OpenTelemetry SDK once live traces are on, and sends the session to the collector', async () => {
+    const collector = await startOtlpReceiver()
+    try {
+      const modules = await modulesOfSession('traced', { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint })
+      expect(from(modules, '@opentelemetry').length).toBeGreaterThan(50)
+      expect(from(modules, '@modelcontextprotocol')).toEqual([])
+      expect(collector.spans().map((s) => s.span.name)).toContain('turn 1')
+    } finally {
+      await collector.close()
+    }
+  }, 60_000)
+})
