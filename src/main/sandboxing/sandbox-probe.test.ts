@@ -8,7 +8,12 @@ import { runAction, type MutationDeps } from '../agent/mutations'
 import { testMutationDeps } from '../agent/test-support'
 import { runCommandTool } from '../tools/exec'
 import type { ToolContext } from '../tools/types'
-import { resetSandboxStatus, sandboxStatus, unconfinedCommandProblem } from './sandbox-probe'
+import {
+  probeSandboxSoon,
+  resetSandboxStatus,
+  sandboxStatus,
+  unconfinedCommandProblem,
+} from './sandbox-probe'
 import { commandSettingsFrom } from './settings'
 
 /* Where bwrap cannot run: said once, and commands are refused unless the user allows them. */
@@ -108,5 +113,43 @@ describe('without a working sandbox', () => {
     })
     expect(result).toMatchObject({ ok: true, sandboxed: false })
     expect(fs.readFileSync(path.join(deps.toolContext.root, 'ran.txt'), 'utf8')).toBe('ran\n')
+  })
+})
+
+describe('the probe in the background (probeSandboxSoon)', () => {
+  it('finds what the probe on this thread finds, and leaves it for sandboxStatus', async () => {
+    resetSandboxStatus()
+    const onThisThread = sandboxStatus()
+    resetSandboxStatus()
+    const inBackground = await probeSandboxSoon()
+    expect(inBackground).toEqual(onThisThread)
+    expect(sandboxStatus()).toBe(inBackground)
+  })
+
+  it('lets the event loop turn while bwrap runs', async () => {
+    resetSandboxStatus()
+    let turns = 0
+    const ticker = setInterval(() => (turns += 1), 1)
+    try {
+      await probeSandboxSoon()
+    } finally {
+      clearInterval(ticker)
+    }
+    // bwrap is started at least once where it is installed; without it there is nothing to wait on.
+    if (sandboxStatus().summary !== 'not sandboxed: bwrap (bubblewrap) is not installed')
+      expect(turns).toBeGreaterThan(0)
+  })
+
+  it('says the same where bwrap is missing', async () => {
+    const saved = process.env.PATH
+    process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-nobwrap-'))
+    try {
+      resetSandboxStatus()
+      const status = await probeSandboxSoon()
+      expect(status.available).toBe(false)
+      expect(status.summary).toBe('not sandboxed: bwrap (bubblewrap) is not installed')
+    } finally {
+      process.env.PATH = saved
+    }
   })
 })

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -10,8 +10,10 @@ import type { CommandSettings } from './settings'
  * from bwrap being installed): a throwaway project with a `.env` and a `.git`
  * is run through the very arguments commands get, and the command inside reports
  * its capabilities, namespaces, /tmp, /run, the secret and `.git`. Probed once
- * (about 10–20 ms) and cached; hosts show `summary`, and refuse to say
- * "sandboxed" unless every guarantee below holds.
+ * (two or three bwrap runs, ~35–50 ms) and cached; hosts show `summary`, and refuse to
+ * say "sandboxed" unless every guarantee below holds. A host that can go on meanwhile
+ * starts the probe in the background (`probeSandboxSoon`); `sandboxStatus` then finds it
+ * done, and the session's start does not wait on bwrap.
  */
 
 export interface SandboxGuarantees {
@@ -51,16 +53,84 @@ const HOW_TO_FIX =
   'Install bubblewrap ("bwrap") and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu; in Docker run with --security-opt seccomp=unconfined or as a privileged container), or set "allowUnsandboxed": true in the command settings to run commands unconfined.'
 
 let cached: SandboxStatus | undefined
+let probing: Promise<SandboxStatus> | undefined
 
 /** Whether, and how well, commands are confined here; probed once and cached. */
 export function sandboxStatus(): SandboxStatus {
-  cached ??= probe()
+  cached ??= runProbeSync(probe())
   return cached
+}
+
+/**
+ * The same answer as `sandboxStatus`, probed without holding this thread while bwrap runs
+ * (its programs run as child processes, on another core when there is one).
+ */
+export function probeSandboxSoon(): Promise<SandboxStatus> {
+  if (cached) return Promise.resolve(cached)
+  if (!probing) {
+    probing = runProbeAsync(probe()).then((status) => (cached ??= status))
+    // Awaited later (edit awaits it before the turn): a failure meanwhile must not end the process.
+    probing.catch(() => undefined)
+  }
+  return probing
 }
 
 /** For tests: forget the cached probe. */
 export function resetSandboxStatus(): void {
   cached = undefined
+  probing = undefined
+}
+
+/** A program the probe runs, and what it reported: the probe's steps are the same either way. */
+interface ProbeRun {
+  file: string
+  args: string[]
+  env?: NodeJS.ProcessEnv
+}
+interface ProbeOutput {
+  status: number | null
+  stdout: string
+  stderr: string
+  error?: Error
+}
+type Probe = Generator<ProbeRun, SandboxStatus, ProbeOutput>
+
+const PROBE_TIMEOUT_MS = 10_000
+
+function runProbeSync(steps: Probe): SandboxStatus {
+  let step = steps.next()
+  while (!step.done) {
+    const { file, args, env } = step.value
+    const run = spawnSync(file, args, { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, env })
+    step = steps.next({
+      status: run.status,
+      stdout: run.stdout ?? '',
+      stderr: run.stderr ?? '',
+      error: run.error,
+    })
+  }
+  return step.value
+}
+
+async function runProbeAsync(steps: Probe): Promise<SandboxStatus> {
+  let step = steps.next()
+  while (!step.done) {
+    const { file, args, env } = step.value
+    const output = await new Promise<ProbeOutput>((resolve) =>
+      execFile(file, args, { encoding: 'utf8', timeout: PROBE_TIMEOUT_MS, env }, (error, stdout, stderr) => {
+        // An exit code is a number; a spawn failure (ENOENT, …) or a timeout's kill is not.
+        const code = (error as { code?: unknown } | null)?.code
+        resolve({
+          status: error ? (typeof code === 'number' ? code : null) : 0,
+          stdout,
+          stderr,
+          error: error && typeof code !== 'number' ? error : undefined,
+        })
+      }),
+    )
+    step = steps.next(output)
+  }
+  return step.value
 }
 
 function unavailable(why: string): SandboxStatus {
@@ -73,13 +143,11 @@ function unavailable(why: string): SandboxStatus {
   }
 }
 
-function probe(): SandboxStatus {
+function* probe(): Probe {
   if (process.platform !== 'linux')
     return unavailable(`the command sandbox (bubblewrap) needs Linux; this is ${process.platform}`)
   const bwrap = findBwrap()
   if (!bwrap) return unavailable('bwrap (bubblewrap) is not installed')
-  const tryRun = (flags: string[]) =>
-    spawnSync(bwrap, [...flags, '--ro-bind', '/', '/', '--', 'true'], { encoding: 'utf8', timeout: 10_000 })
   // Prefer a user namespace with nested ones disabled; older bwrap lacks --disable-userns;
   // root without user namespaces (some containers) still gets every capability dropped.
   const attempts = [
@@ -89,26 +157,25 @@ function probe(): SandboxStatus {
   ]
   let firstError = ''
   for (const flags of attempts) {
-    const run = tryRun([
+    const flagArgs = [
       ...(flags.userns ? ['--unshare-user'] : []),
       ...(flags.disableNestedUserns ? ['--disable-userns'] : []),
       '--unshare-pid',
       '--cap-drop',
       'ALL',
-    ])
-    if (run.status === 0) return probeGuarantees(bwrap, flags)
+    ]
+    const run = yield { file: bwrap, args: [...flagArgs, '--ro-bind', '/', '/', '--', 'true'] }
+    if (run.status === 0) return yield* probeGuarantees(bwrap, flags)
     firstError ||= (run.stderr || run.error?.message || `exit code ${run.status}`).trim().split('\n')[0]
   }
   return unavailable(`bwrap is installed but cannot create a sandbox here (${firstError})`)
 }
 
 /** Runs the real arguments on a throwaway project and reads what the command inside reports. */
-function probeGuarantees(
-  bwrap: string,
-  flags: { userns: boolean; disableNestedUserns: boolean },
-): SandboxStatus {
+function* probeGuarantees(bwrap: string, flags: { userns: boolean; disableNestedUserns: boolean }): Probe {
   const project = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-probe-'))
-  const marker = path.join(os.tmpdir(), `stepwise-probe-marker-${process.pid}`)
+  // Its own name: a second probe running at once (probeSandboxSoon, then sandboxStatus) must not remove it.
+  const marker = `${project}-marker`
   try {
     fs.writeFileSync(path.join(project, '.env'), 'STEPWISE_PROBE=secret\n')
     fs.mkdirSync(path.join(project, '.git'))
@@ -121,15 +188,11 @@ function probeGuarantees(
       'echo "env=$(cat .env 2>/dev/null | wc -c)"',
       'touch .git/probe 2>/dev/null && echo git=writable || echo git=readonly',
     ].join('\n')
-    const run = spawnSync(
-      bwrap,
-      [...bwrapArgs({ root: project, network: false, ...flags }), '--', 'bash', '-c', script],
-      {
-        encoding: 'utf8',
-        timeout: 10_000,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      },
-    )
+    const run = yield {
+      file: bwrap,
+      args: [...bwrapArgs({ root: project, network: false, ...flags }), '--', 'bash', '-c', script],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    }
     if (run.status !== 0)
       return unavailable(
         `bwrap cannot run the sandbox here (${(run.stderr || run.error?.message || '').trim().split('\n')[0]})`,

@@ -12,7 +12,7 @@ import type { ProviderConfig } from '../../providers/types'
 import { onIndexProgress } from '../../session/code-context'
 import { closeSnapshotters, prepareBaseline } from '../../session/start'
 import type { CommandSettings } from '../../sandboxing/settings'
-import { sandboxStatus } from '../../sandboxing/sandbox-probe'
+import { probeSandboxSoon, type SandboxStatus } from '../../sandboxing/sandbox-probe'
 import { createCoreService } from '../../service/service'
 import { ServiceError } from '../../service/service-error'
 import type { HostTurnSettings } from '../../service/sessions'
@@ -228,7 +228,9 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
   try {
     const provider = resolveProviderConfig(opts, process.env, store, dataDir)
     const approver = approverFor(opts.approve, interactive, renderer)
-    // Before the sandbox probe and MCP servers: their time then hides the baseline's stats.
+    // bwrap's runs go on in the background while the session opens; they are awaited before the turn.
+    const sandboxProbe = probeSandboxSoon()
+    // Before MCP servers start: their time then hides the baseline's stats.
     await prepareBaseline(store, repo).catch(() => undefined) // opening the session says what is wrong
     const commands = commandsFor(store, opts)
     // Started before the session: the first request must list their tools.
@@ -265,6 +267,7 @@ export async function runEdit(task: string, opts: EditOptions): Promise<number> 
       eager: true,
       host: turnSettingsFor(opts, commands, mcp),
     })
+    warnIfUnconfined(await sandboxProbe, commands, opts)
     for (const notice of await sessions.prepare(sessionId))
       process.stderr.write(`stepwise: ${inertText(notice)}\n`)
     const { outcome } = await sessions.beginTurn(sessionId, task, {
@@ -321,19 +324,19 @@ function turnSettingsFor(
   }
 }
 
-/** The stored command settings, with this run's flag; says once what happens where the sandbox cannot run. */
+/** The stored command settings, with this run's flag. */
 function commandsFor(store: Store, opts: EditOptions): CommandSettings {
-  const sandbox = sandboxStatus()
   const stored = commandSettings(store, (message) => process.stderr.write(`stepwise: ${message}\n`))
-  const commands = opts.allowUnsandboxed ? { ...stored, allowUnsandboxed: true } : stored
-  if (!sandbox.available && commands.sandbox !== 'off') {
-    // Said once: what is missing, how to fix it, and what happens to commands meanwhile.
-    const meanwhile = commands.allowUnsandboxed
-      ? 'commands run unconfined ("allowUnsandboxed": true)'
-      : opts.approve === 'ask'
-        ? 'each command is asked for, with this warning'
-        : `commands are refused under ${opts.approve}`
-    process.stderr.write(`stepwise: ${sandbox.summary}. ${sandbox.reason} Meanwhile ${meanwhile}.\n`)
-  }
-  return commands
+  return opts.allowUnsandboxed ? { ...stored, allowUnsandboxed: true } : stored
+}
+
+/** Says once where the sandbox cannot run: what is missing, how to fix it, and what happens to commands meanwhile. */
+function warnIfUnconfined(sandbox: SandboxStatus, commands: CommandSettings, opts: EditOptions): void {
+  if (sandbox.available || commands.sandbox === 'off') return
+  const meanwhile = commands.allowUnsandboxed
+    ? 'commands run unconfined ("allowUnsandboxed": true)'
+    : opts.approve === 'ask'
+      ? 'each command is asked for, with this warning'
+      : `commands are refused under ${opts.approve}`
+  process.stderr.write(`stepwise: ${sandbox.summary}. ${sandbox.reason} Meanwhile ${meanwhile}.\n`)
 }
