@@ -140,6 +140,20 @@ describe('the probe in the background (probeSandboxSoon)', () => {
       expect(turns).toBeGreaterThan(0)
   })
 
+  it('leaves nothing behind when reset while it runs (a later probe decides)', async () => {
+    resetSandboxStatus()
+    const inFlight = probeSandboxSoon()
+    resetSandboxStatus()
+    const saved = process.env.PATH
+    process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-nobwrap-'))
+    try {
+      await inFlight
+      expect(sandboxStatus().summary).toBe('not sandboxed: bwrap (bubblewrap) is not installed')
+    } finally {
+      process.env.PATH = saved
+    }
+  })
+
   it('says the same where bwrap is missing', async () => {
     const saved = process.env.PATH
     process.env.PATH = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-nobwrap-'))

@@ -54,6 +54,7 @@ const HOW_TO_FIX =
 
 let cached: SandboxStatus | undefined
 let probing: Promise<SandboxStatus> | undefined
+let resets = 0
 
 /** Whether, and how well, commands are confined here; probed once and cached. */
 export function sandboxStatus(): SandboxStatus {
@@ -68,7 +69,9 @@ export function sandboxStatus(): SandboxStatus {
 export function probeSandboxSoon(): Promise<SandboxStatus> {
   if (cached) return Promise.resolve(cached)
   if (!probing) {
-    probing = runProbeAsync(probe()).then((status) => (cached ??= status))
+    const generation = resets
+    // A probe that outlives a reset (tests) leaves its answer to nobody.
+    probing = runProbeAsync(probe()).then((status) => (generation === resets ? (cached ??= status) : status))
     // Awaited later (edit awaits it before the turn): a failure meanwhile must not end the process.
     probing.catch(() => undefined)
   }
@@ -79,6 +82,7 @@ export function probeSandboxSoon(): Promise<SandboxStatus> {
 export function resetSandboxStatus(): void {
   cached = undefined
   probing = undefined
+  resets += 1
 }
 
 /** A program the probe runs, and what it reported: the probe's steps are the same either way. */

@@ -9,6 +9,7 @@ import {
 } from '../../shared/protocol'
 import { readApiKey, resolveApiKey, writeApiKey, credentialsFile } from '../config/credentials'
 import type { Store } from '../store/types'
+import { probeSandboxSoon } from '../sandboxing/sandbox-probe'
 import { shutdownLiveTraces } from '../telemetry/live'
 import { explainStoreError } from '../store/failures'
 import { onIndexProgress } from '../session/code-context'
@@ -104,6 +105,9 @@ export function createCoreService(opts: CoreServiceOptions): CoreService & {
     broadcast,
   }
   for (const notice of opts.notices ?? []) console.error(`[stepwise] ${notice}`)
+  // What the sandbox holds here, probed now off this thread: the app's first `app/info` and a
+  // session's first command find it answered instead of waiting on bwrap.
+  void probeSandboxSoon()
   const sessions = new SessionRuntime(ctx)
   // Code index builds run in the background; the status bar shows how far they got.
   const stopIndexProgress = onIndexProgress((root, p) =>

@@ -5,7 +5,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander'
 import { APPROVAL_POLICIES, type ApprovalPolicy, type ProviderId } from '../../../shared/protocol'
 import { defaultModels } from '../../config/defaults'
 import { defaultDataDir } from '../../config/paths'
-import { sandboxStatus } from '../../sandboxing/sandbox-probe'
+import { probeSandboxSoon } from '../../sandboxing/sandbox-probe'
 import { createCoreService } from '../../service/service'
 import { openDataFolder } from '../../open-data-folder'
 import { startWebHost } from '../web/server'
@@ -102,6 +102,8 @@ export function addServeCommand(program: Command): void {
 export async function runServe(opts: ServeOptions): Promise<number> {
   const startProject = opts.repo ? resolveRepo(opts.repo) : undefined
   const dataDir = path.resolve(opts.dataDir ?? defaultDataDir())
+  // bwrap's runs go on while the data folder opens and the host starts listening.
+  const sandboxProbe = probeSandboxSoon()
   const { store, notices } = openDataFolder(dataDir, { backup: true })
   const service = createCoreService({
     store,
@@ -135,7 +137,7 @@ export async function runServe(opts: ServeOptions): Promise<number> {
     process.stderr.write(
       `stepwise: WARNING: listening on ${opts.host}: anyone who can reach this address and has the token can run the agent on your files.\n`,
     )
-  const sandbox = sandboxStatus()
+  const sandbox = await sandboxProbe
   // One line on what confines commands here, from a real probe; the fix when nothing does.
   process.stderr.write(`stepwise: commands: ${sandbox.summary}\n`)
   if (!sandbox.available)
