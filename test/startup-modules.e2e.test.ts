@@ -1,7 +1,8 @@
 /**
  * What a `stepwise` process loads: the OpenTelemetry SDK (~250 modules) only when live traces
- * are on, and the MCP SDK (with its schema validator) only when an MCP server starts. Each
- * costs every process that does not use it ~0.1–0.2 s and ~15 MB before its first request.
+ * are on, the MCP SDK (with its schema validator) only when an MCP server starts, and the web
+ * host's WebSocket library only for `stepwise serve`. Each costs every process that does not use
+ * it 0.05–0.2 s and up to ~15 MB before its first request.
  * The built CLI runs under a module hook (Node's `--import`, through NODE_OPTIONS) that writes
  * down every ES module it loads; a run with live traces on shows the hook sees the SDK.
  */
@@ -77,6 +78,8 @@ describe('a stepwise edit session', () => {
     expect(from(modules, 'zod').length).toBeGreaterThan(0) // the hook saw the session's own modules
     expect(from(modules, '@opentelemetry')).toEqual([])
     expect(from(modules, '@modelcontextprotocol')).toEqual([])
+    // The web host's WebSocket library: `stepwise serve` alone loads it.
+    expect(from(modules, 'ws')).toEqual([])
   }, 60_000)
 
   it('loads the OpenTelemetry SDK once live traces are on, and sends the session to the collector', async () => {

@@ -8,7 +8,6 @@ import { defaultDataDir } from '../../config/paths'
 import { probeSandboxSoon } from '../../sandboxing/sandbox-probe'
 import { createCoreService } from '../../service/service'
 import { openDataFolder } from '../../open-data-folder'
-import { startWebHost } from '../web/server'
 import {
   firstTokenTimeoutOption,
   idleTimeoutOption,
@@ -120,6 +119,9 @@ export async function runServe(opts: ServeOptions): Promise<number> {
   })
   let host
   try {
+    // Loaded here, not with the CLI: the web host and its WebSocket library (~60 ms to load)
+    // serve no other command.
+    const { startWebHost } = await import('../web/server')
     host = await startWebHost({
       service,
       rendererDir: rendererDir(),
