@@ -69,7 +69,7 @@ function unignoredFiles(absDir: string, dir: string, sandbox: Pick<Sandbox, 'isI
   const files: string[] = []
   for (const entry of entries) {
     const rel = dir === '' ? entry.name : `${dir}/${entry.name}`
-    if (entry.isFile() && !sandbox.isIgnored(rel)) files.push(rel)
+    if (entry.isFile() && !sandbox.isIgnored(rel, false)) files.push(rel)
   }
   return files
 }
@@ -140,8 +140,8 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
         for (const entry of entries) {
           const rel = join(dir, entry.name)
           if (entry.isDirectory()) {
-            if (!opts.sandbox.isIgnored(rel)) queue.push(rel)
-          } else if (files && entry.isFile() && !opts.sandbox.isIgnored(rel)) changed(rel)
+            if (!opts.sandbox.isIgnored(rel, true)) queue.push(rel)
+          } else if (files && entry.isFile() && !opts.sandbox.isIgnored(rel, false)) changed(rel)
         }
       }
     }

@@ -44,7 +44,7 @@ interface Folder {
  * each folder's record is built once, so a walk down a chain n deep does O(n) work per folder
  * (before: per ancestor per path, a chain 2,000 deep took over a minute).
  */
-export function createGitignoreMatcher(root: string): (rel: string) => boolean {
+export function createGitignoreMatcher(root: string): (rel: string, isDir?: boolean) => boolean {
   const folders = new Map<string, Folder>() // by folder ('' for the root)
   let generation = 0
 
@@ -124,7 +124,8 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
     return generation === before
   }
 
-  return (rel: string) => {
+  /** `isDir`, when the caller knows (a walk's directory entry), saves the stat that would tell. */
+  return (rel: string, isDir?: boolean) => {
     if (rel === '' || rel === '.') return false
     const joined = withoutEmptyParts(rel)
     const full = `${root}/${joined}`
@@ -136,6 +137,7 @@ export function createGitignoreMatcher(root: string): (rel: string) => boolean {
     let parent = folderOf(parentRel, now)
     if (!lookNear(parent, now)) parent = folderOf(parentRel, now)
     if (parent.ignored) return true
+    if (isDir !== undefined) return verdict(parent.holders, joined, isDir)
     const stat = reachableStat(full)
     if (stat === 'unreachable') return true
     return verdict(parent.holders, joined, stat?.isDirectory() ?? false)

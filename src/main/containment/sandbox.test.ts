@@ -214,6 +214,34 @@ describe('isIgnored', () => {
     for (const f of listed) expect(sb.isIgnored(f), f).toBe(false)
   })
 
+  it('answers alike when a walk says what an entry is and when it stats the entry itself', async () => {
+    const root = project({
+      '.gitignore': 'out/\ncache/\n*.tmp\n',
+      'out/x.js': 'x',
+      cache: 'a file named like an ignored folder',
+      'src/cache/c.ts': 'x',
+      'src/out.tmp/y.ts': 'x',
+      'src/a.ts': 'x',
+    })
+    const sb = await createSandbox(root)
+    const entries: Array<{ rel: string; isDir: boolean }> = []
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+        const rel = dir ? `${dir}/${e.name}` : e.name
+        entries.push({ rel, isDir: e.isDirectory() })
+        if (e.isDirectory()) walk(rel)
+      }
+    }
+    walk('')
+    expect(entries.length).toBeGreaterThan(8)
+    for (const { rel, isDir } of entries) expect(sb.isIgnored(rel, isDir), rel).toBe(sb.isIgnored(rel))
+    expect(sb.isIgnored('cache')).toBe(false) // `cache/` names folders only
+    expect(sb.isIgnored('src/cache')).toBe(true)
+    // Told, it does not look: a folder that is not there (yet) is judged as one.
+    expect(sb.isIgnored('gone/out', true)).toBe(true)
+    expect(sb.isIgnored('gone/out')).toBe(false)
+  })
+
   it('sees a .gitignore edited during the session', async () => {
     const root = project({ '.gitignore': '', 'a.tmp': 'x' })
     const sb = await createSandbox(root)

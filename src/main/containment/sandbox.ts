@@ -35,8 +35,8 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
   const deny = gate.deny
   const projectIgnored = createGitignoreMatcher(realRoot)
   const defaults = boundedIgnore([...DEFAULT_IGNORED])
-  const gitignored = (rel: string) =>
-    defaults.ignores(rel) || defaults.ignores(`${rel}/`) || projectIgnored(rel)
+  const gitignored = (rel: string, isDir?: boolean) =>
+    defaults.ignores(rel) || defaults.ignores(`${rel}/`) || projectIgnored(rel, isDir)
   const listArgs = sandboxRipgrepArgs(deny.patterns)
   const searchArgs = sandboxRipgrepArgs(deny.patterns)
 
@@ -118,7 +118,7 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
     gate,
     resolve: gate.resolve,
     isDenied: (rel) => !gate.admitsName(rel),
-    isIgnored: (rel) => !gate.admitsName(rel) || gitignored(rel),
+    isIgnored: (rel, isDir) => !gate.admitsName(rel) || gitignored(rel, isDir),
     listFiles,
     ripgrep,
   }

@@ -30,8 +30,11 @@ export interface Sandbox {
   resolve(path: string, opts?: { allowDenied?: boolean }): ResolvedPath | { error: string }
   /** True when a root-relative POSIX path is on the denylist (any letter case) or in a denied location. */
   isDenied(rel: string): boolean
-  /** True when a root-relative path is ignored by .gitignore (or denied). */
-  isIgnored(rel: string): boolean
+  /**
+   * True when a root-relative path is ignored by .gitignore (or denied). `isDir`, when the caller
+   * knows whether it is a folder (a walk's entry), saves the stat that would tell.
+   */
+  isIgnored(rel: string, isDir?: boolean): boolean
   /**
    * Every file a snapshot or listing may see: not denied, not ignored, regular files
    * only, sorted, POSIX-relative. Fast on big trees (ripgrep).

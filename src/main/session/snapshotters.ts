@@ -53,7 +53,8 @@ export function snapshotterFor(
       : createSnapshotter(snapshotTablesOf(store), {
           root: sandbox.root,
           listFiles,
-          listDirectories: () => listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel)),
+          listDirectories: () =>
+            listUnignoredDirectories(sandbox.root, (rel) => sandbox.isIgnored(rel, true)),
           isIgnored: (rel) => sandbox.isIgnored(rel),
           watch: true,
           stateFile: snapshotStateFile(store, sandbox),

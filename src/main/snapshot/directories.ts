@@ -11,7 +11,8 @@ import fs from 'node:fs/promises'
  * ignored), which is why they come from a walk and not from the listed paths.
  * `isIgnored` must exclude exactly the directories the listing skips; one it
  * wrongly excludes would hide files created there, one it wrongly keeps only costs
- * a stat per snapshot. In the app: `(rel) => sandbox.isIgnored(rel)`.
+ * a stat per snapshot. It is only asked about directories; in the app:
+ * `(rel) => sandbox.isIgnored(rel, true)`.
  *
  * Symbolic links are not followed, like ripgrep's listing.
  */

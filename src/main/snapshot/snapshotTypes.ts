@@ -20,7 +20,7 @@ export interface SnapshotterOptions {
    * `listFiles` and only stat the files: every directory the listing descends into,
    * root-relative ('' for the root), including those holding no listed file (empty,
    * or all of whose files are ignored). In the app:
-   * `() => listUnignoredDirectories(root, (rel) => sandbox.isIgnored(rel))`.
+   * `() => listUnignoredDirectories(root, (rel) => sandbox.isIgnored(rel, true))`.
    * Without it every snapshot lists.
    */
   listDirectories?: () => Promise<string[]>
