@@ -45,41 +45,24 @@ export function liveTraceSettings(env: NodeJS.ProcessEnv): LiveTraceSettings {
  * their time. If it cannot load, nothing is sent and both answer false.
  */
 export function deferredTraces(loading: Promise<LiveTraces>): LiveTraces {
-  let loaded: LiveTraces | undefined
-  let failed = false
-  const waiting: Array<(traces: LiveTraces) => void> = []
-  const settled = loading.then(
-    (traces) => {
-      loaded = traces
-      for (const call of waiting.splice(0)) call(traces)
-      return traces
-    },
-    (err: unknown) => {
-      failed = true
-      waiting.length = 0
-      throw err
-    },
-  )
-  settled.catch((err: unknown) =>
+  loading.catch((err: unknown) =>
     process.emitWarning(
       `Live traces are off: the OpenTelemetry exporter did not load (${errorMessage(err)}).`,
     ),
   )
-  const whenLoaded = (call: (traces: LiveTraces) => void) => {
-    if (loaded) call(loaded)
-    else if (!failed) waiting.push(call)
-  }
+  // Callbacks on one promise run in the order they were added: events keep theirs.
+  const whenLoaded = (call: (traces: LiveTraces) => void) => void loading.then(call, () => undefined)
   return {
     observe: (event) => whenLoaded((traces) => traces.observe(event)),
     resume: (sessionId, stored) => whenLoaded((traces) => traces.resume(sessionId, stored)),
     flush: (timeoutMs) =>
       within(
-        settled.then((traces) => traces.flush(timeoutMs)),
+        loading.then((traces) => traces.flush(timeoutMs)),
         timeoutMs,
       ),
     shutdown: (timeoutMs) =>
       within(
-        settled.then((traces) => traces.shutdown(timeoutMs)),
+        loading.then((traces) => traces.shutdown(timeoutMs)),
         timeoutMs,
       ),
   }
