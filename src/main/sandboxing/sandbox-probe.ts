@@ -54,7 +54,6 @@ const HOW_TO_FIX =
 
 let cached: SandboxStatus | undefined
 let probing: Promise<SandboxStatus> | undefined
-let resets = 0
 
 /** Whether, and how well, commands are confined here; probed once and cached. */
 export function sandboxStatus(): SandboxStatus {
@@ -69,11 +68,13 @@ export function sandboxStatus(): SandboxStatus {
 export function probeSandboxSoon(): Promise<SandboxStatus> {
   if (cached) return Promise.resolve(cached)
   if (!probing) {
-    const generation = resets
-    // A probe that outlives a reset (tests) leaves its answer to nobody.
-    probing = runProbeAsync(probe()).then((status) => (generation === resets ? (cached ??= status) : status))
+    // A probe that outlives a reset (tests) is no longer `probing`: it leaves its answer to nobody.
+    const run: Promise<SandboxStatus> = runProbeAsync(probe()).then((status) =>
+      probing === run ? (cached ??= status) : status,
+    )
     // Awaited later (edit awaits it before the turn): a failure meanwhile must not end the process.
-    probing.catch(() => undefined)
+    run.catch(() => undefined)
+    probing = run
   }
   return probing
 }
@@ -82,7 +83,6 @@ export function probeSandboxSoon(): Promise<SandboxStatus> {
 export function resetSandboxStatus(): void {
   cached = undefined
   probing = undefined
-  resets += 1
 }
 
 /** A program the probe runs, and what it reported: the probe's steps are the same either way. */
