@@ -31,6 +31,8 @@ export interface CheckpointTaker {
     info: { id: number }
     changed: { added: string[]; modified: string[]; deleted: string[] }
   }>
+  /** A command may change the tree: get the checkpoint after it ready while it runs (Snapshotter). */
+  expectChanges?(): Promise<void>
 }
 
 export interface ToolRunnerDeps {
@@ -113,7 +115,10 @@ export class ToolRunner {
     else {
       try {
         // A command or a server may change ignored folders: their record is taken before the first.
-        if (isMcpTool(tool) || isActionTool(tool)) await this.deps.opts.toolContext.beforeCommand?.()
+        if (isMcpTool(tool) || isActionTool(tool)) {
+          if (!isMcpTool(tool) || !tool.mcp.readOnly) await this.deps.opts.checkpoints.expectChanges?.()
+          await this.deps.opts.toolContext.beforeCommand?.()
+        }
         const running = { callId: call.id, input: parsed.input, signal }
         if (isMcpTool(tool)) {
           const ran = await runMcpCall(this.mutations, tool, running)

@@ -75,6 +75,8 @@ export interface ChangeSource {
   ): void
   /** After a failed snapshot: vouch for nothing that snapshot may have touched. */
   forget(): void
+  /** Snapshotter.expectChanges, run in the snapshots' queue: watching when it returns. */
+  watchAhead(): { checked: Promise<void> } | undefined
   /** Snapshotter.prepare. */
   prepare(): void
   /** Snapshotter.lastListing. */
@@ -271,6 +273,36 @@ class TreeChangeSource implements ChangeSource {
 
   prepare(): void {
     this.restore()
+  }
+
+  /**
+   * Starts the file events before a change rather than at the checkpoint after it, and checks
+   * the tree against the newest snapshot meanwhile (`checked`): when it is unchanged, that
+   * snapshot plus the events since the watch began is the tree, so the checkpoint goes by events
+   * instead of stat'ing every file (~0.5 s on a 72,000-file tree) after the command. The order
+   * is what makes it sound: watch, then list, then stat. A change before the watch shows in the
+   * listing or the stats (and then nothing is vouched for); one after it is an event.
+   */
+  watchAhead(): { checked: Promise<void> } | undefined {
+    const { tracker, listing } = this
+    const last = this.reproducible
+    const previous = this.latest()
+    // Before the first snapshot there is nothing to vouch from; once watching, nothing to start.
+    if (!tracker || tracker.watching || !listing || !last || !previous || this.taken === 0) return
+    if (last.manifestHash !== previous.manifest_hash) return
+    const startedAt = (this.opts.now ?? Date.now)()
+    tracker.watch(listing.directories)
+    if (!tracker.watching) return
+    const paths = listing.refresh(startedAt)
+    // Names came or went since the last snapshot: its checkpoint lists and stats as before.
+    if (paths !== last.paths) return
+    const check = async () => {
+      const stats = await statFiles(this.root, paths)
+      // fromStats vouches (`tracked`) only for an unchanged tree; otherwise the checkpoint
+      // compares with the last snapshot's stats, as it would have without this.
+      if (this.fromStats(paths, stats, previous, startedAt).kind !== 'none') this.reproducible = last
+    }
+    return { checked: check() }
   }
 
   lastListing(): TakenListing | undefined {

@@ -119,6 +119,7 @@ async function pair(files: Record<string, string>) {
     s.getManifest(id).map((f) => `${f.path} ${f.hash} ${(f.mode & 0o777).toString(8)}`)
   return {
     root,
+    watching,
     async snap() {
       const a = await watching.takeSnapshot({ sessionId: null })
       const b = await stating.takeSnapshot({ sessionId: null })
@@ -185,5 +186,51 @@ describe('a watching snapshotter', () => {
     })
     write(root, 'src/deeper/d.ts', 'moved and changed')
     expect(await snap()).toMatchObject({ how: 'events', changed: { modified: ['src/deeper/d.ts'] } })
+  })
+
+  describe('told a change is coming (expectChanges, before a command)', () => {
+    it('watches from then on: the checkpoint after the change goes by events', async () => {
+      const { root, snap, watching } = await pair({ 'a.ts': 'a', 'src/b.ts': 'b' })
+      expect((await snap()).how).toBe('stat') // a session's baseline watches nothing
+      await watching.expectChanges()
+      write(root, 'src/b.ts', 'changed by the command')
+      write(root, 'src/new.ts', 'new')
+      // The pair holds it to what stat'ing every file finds.
+      expect(await snap()).toMatchObject({
+        how: 'events',
+        changed: { added: ['src/new.ts'], modified: ['src/b.ts'] },
+      })
+      write(root, 'a.ts', 'changed again')
+      expect(await snap()).toMatchObject({ how: 'events', changed: { modified: ['a.ts'] } })
+    })
+
+    it('a change made before it was told is still captured, by the stats, and vouched for by nothing', async () => {
+      const { root, snap, watching } = await pair({ 'a.ts': 'a', 'src/b.ts': 'b' })
+      await snap()
+      write(root, 'a.ts', 'changed before the command')
+      await watching.expectChanges()
+      write(root, 'src/b.ts', 'changed by the command')
+      expect(await snap()).toMatchObject({ how: 'stat', changed: { modified: ['a.ts', 'src/b.ts'] } })
+      expect(await snap()).toMatchObject({ how: 'events', changed: { modified: [] } })
+    })
+
+    it('a file added before it was told is a new listing, as without it', async () => {
+      const { root, snap, watching } = await pair({ 'a.ts': 'a', 'src/b.ts': 'b' })
+      await snap()
+      write(root, 'src/added.ts', 'added before the command')
+      await watching.expectChanges()
+      write(root, 'a.ts', 'changed by the command')
+      expect(await snap()).toMatchObject({
+        how: 'stat',
+        changed: { added: ['src/added.ts'], modified: ['a.ts'] },
+      })
+    })
+
+    it('does nothing before the first snapshot', async () => {
+      const { root, snap, watching } = await pair({ 'a.ts': 'a' })
+      await watching.expectChanges()
+      write(root, 'a.ts', 'changed')
+      expect((await snap()).how).toBe('stat')
+    })
   })
 })

@@ -119,6 +119,13 @@ export interface Snapshotter {
    * (a session's baseline). Does nothing after the first call or snapshot.
    */
   prepare(): void
+  /**
+   * A change to the tree may come (a command is about to run): starts the file events (done
+   * when this resolves) and checks the tree against the newest snapshot in the background, so
+   * the checkpoint after the change need only look at what the events name. Does nothing
+   * before the first snapshot, or once watching. Never rejects.
+   */
+  expectChanges(): Promise<void>
   /** Stops watching (with `watch`); later snapshots stat every file. */
   close(): void
 }

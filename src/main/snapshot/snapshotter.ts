@@ -69,6 +69,17 @@ export function createSnapshotter(tables: SnapshotTables, opts: SnapshotterOptio
       return run
     },
 
+    expectChanges() {
+      // In the queue, after any snapshot under way; the checkpoint after the change waits for
+      // the check. The caller waits only for the watch.
+      const watched = queue.then(() => source.watchAhead())
+      queue = watched.then((w) => w?.checked).catch(() => source.forget())
+      return watched.then(
+        () => undefined,
+        () => undefined,
+      )
+    },
+
     ...rows.reads,
 
     keepBlob(hash, raw) {
