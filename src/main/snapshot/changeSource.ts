@@ -297,7 +297,8 @@ class TreeChangeSource implements ChangeSource {
     // Names came or went since the last snapshot: its checkpoint lists and stats as before.
     if (paths !== last.paths) return
     const check = async () => {
-      const stats = await statFiles(this.root, paths)
+      // On the low-priority helpers: the ignored-folder record and the command come first.
+      const stats = await statFiles(this.root, paths, { background: true })
       // fromStats vouches (`tracked`) only for an unchanged tree; otherwise the checkpoint
       // compares with the last snapshot's stats, as it would have without this.
       if (this.fromStats(paths, stats, previous, startedAt).kind !== 'none') this.reproducible = last
