@@ -296,12 +296,18 @@ function statChanges(
 /** Every folder above a listed file (none of them is ignored, or the file would not be listed). */
 function foldersOf(files: readonly string[]): Set<string> {
   const out = new Set<string>()
-  for (const f of files)
-    for (let at = f.lastIndexOf('/'); at > 0; at = f.lastIndexOf('/', at - 1)) {
-      const dir = f.slice(0, at)
+  // The listing is sorted: most files share the folder of the one before, which needs no slice.
+  let last = ''
+  for (const f of files) {
+    const at = f.lastIndexOf('/')
+    if (at > 0 && at === last.length && f.startsWith(last)) continue
+    last = at > 0 ? f.slice(0, at) : ''
+    for (let up = at; up > 0; up = f.lastIndexOf('/', up - 1)) {
+      const dir = up === at ? last : f.slice(0, up)
       if (out.has(dir)) break
       out.add(dir)
     }
+  }
   return out
 }
 
