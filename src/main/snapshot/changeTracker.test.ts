@@ -204,26 +204,27 @@ describe('a watching snapshotter', () => {
       })
     })
 
-    it('a change made before it was told is still captured, by the stats, and vouched for by nothing', async () => {
-      const { root, snap, watching } = await pair({ 'a.ts': 'a', 'src/b.ts': 'b' })
-      await snap()
-      write(root, 'a.ts', 'changed before the command')
-      await watching.expectChanges()
-      write(root, 'src/b.ts', 'changed by the command')
-      expect(await snap()).toMatchObject({ how: 'stat', changed: { modified: ['a.ts', 'src/b.ts'] } })
-      expect(await snap()).toMatchObject({ how: 'events', changed: { modified: [] } })
-    })
-
-    it('a file added before it was told is a new listing, as without it', async () => {
-      const { root, snap, watching } = await pair({ 'a.ts': 'a', 'src/b.ts': 'b' })
-      await snap()
-      write(root, 'src/added.ts', 'added before the command')
-      await watching.expectChanges()
-      write(root, 'a.ts', 'changed by the command')
-      expect(await snap()).toMatchObject({
-        how: 'stat',
+    it.each([
+      {
+        what: 'a file changed',
+        before: { 'a.ts': 'changed before the command' },
+        byCommand: 'src/b.ts',
+        changed: { modified: ['a.ts', 'src/b.ts'] },
+      },
+      {
+        what: 'a file added (a new listing)',
+        before: { 'src/added.ts': 'added before the command' },
+        byCommand: 'a.ts',
         changed: { added: ['src/added.ts'], modified: ['a.ts'] },
-      })
+      },
+    ])('$what before it was told is captured by the stats, and vouched for by nothing', async (c) => {
+      const { root, snap, watching } = await pair({ 'a.ts': 'a', 'src/b.ts': 'b' })
+      await snap()
+      for (const [rel, text] of Object.entries(c.before)) write(root, rel, text)
+      await watching.expectChanges()
+      write(root, c.byCommand, 'changed by the command')
+      expect(await snap()).toMatchObject({ how: 'stat', changed: c.changed })
+      expect(await snap()).toMatchObject({ how: 'events', changed: { added: [], modified: [] } })
     })
 
     it('does nothing before the first snapshot', async () => {
