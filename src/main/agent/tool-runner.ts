@@ -114,7 +114,8 @@ export class ToolRunner {
     else if (!parsed?.ok) result = { ok: false, error: parsed?.error ?? 'Invalid arguments.' }
     else {
       try {
-        // A command or a server may change ignored folders: their record is taken before the first.
+        // A command or a server may change the tree: the checkpoint after it gets ready now (one
+        // that says it only reads takes none), and ignored folders are recorded before the first.
         if (isMcpTool(tool) || isActionTool(tool)) {
           if (!isMcpTool(tool) || !tool.mcp.readOnly) await this.deps.opts.checkpoints.expectChanges?.()
           await this.deps.opts.toolContext.beforeCommand?.()
