@@ -114,18 +114,17 @@ export class ToolRunner {
     else if (!parsed?.ok) result = { ok: false, error: parsed?.error ?? 'Invalid arguments.' }
     else {
       try {
-        // A command or a server may change the tree: the checkpoint after it gets ready now (one
-        // that says it only reads takes none), and ignored folders are recorded before the first.
-        if (isMcpTool(tool) || isActionTool(tool)) {
-          if (!isMcpTool(tool) || !tool.mcp.readOnly) await this.deps.opts.checkpoints.expectChanges?.()
-          await this.deps.opts.toolContext.beforeCommand?.()
-        }
+        // A command may change any file; a server's tool too, unless it says it only reads (taken
+        // at its word): the checkpoint after it gets ready now.
+        const mayWrite = isMcpTool(tool) ? !tool.mcp.readOnly : isActionTool(tool)
+        if (mayWrite) await this.deps.opts.checkpoints.expectChanges?.()
+        // A command or a server may change ignored folders: their record is taken before the first.
+        if (isMcpTool(tool) || isActionTool(tool)) await this.deps.opts.toolContext.beforeCommand?.()
         const running = { callId: call.id, input: parsed.input, signal }
         if (isMcpTool(tool)) {
           const ran = await runMcpCall(this.mutations, tool, running)
           ;({ result, attachments } = ran)
-          // A server's tool may change files; one that says it only reads is taken at its word here.
-          applied = ran.executed && !tool.mcp.readOnly
+          applied = ran.executed && mayWrite
         } else if (isActionTool(tool)) {
           const ran = { executed: false }
           result = await runAction(this.mutations, tool, running, ran)
