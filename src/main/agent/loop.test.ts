@@ -10,6 +10,7 @@ import { openStore } from '../store/store'
 import type { Store } from '../store/types'
 import type { ApprovalAnswer, Approver } from './approvals'
 import type { AgentOptions } from './loop'
+import { foreground } from '../foreground'
 
 type Step = Partial<ModelTurn> | ProviderError | ((req: ModelRequest) => Partial<ModelTurn>)
 
@@ -210,6 +211,29 @@ describe('Agent loop', () => {
     )
     expect(approver.asked).toEqual(['new1.txt'])
     expect(fs.readFileSync(path.join(repo, 'new2.txt'), 'utf8')).toBe('y\n')
+  })
+
+  it("holds the process's foreground while a step's calls run, not while the model is asked", async () => {
+    const busyAt: Record<string, boolean> = {}
+    const approver = answering([{ decision: 'accept' }])
+    const asking = approver.requestApproval.bind(approver)
+    approver.requestApproval = (req, signal) => ((busyAt.approval = foreground.busy()), asking(req, signal))
+    const askModel = (name: string, turn: Partial<ModelTurn>): Step => {
+      return () => ((busyAt[name] = foreground.busy()), turn)
+    }
+    await run(
+      [
+        askModel('first request', {
+          toolCalls: [call('c1', 'edit_file', { path: 'a.txt', old_string: 'two', new_string: 'TWO' })],
+        }),
+        askModel('second request', { text: 'ok' }),
+      ],
+      { policy: 'ask', approver },
+    )
+    // The approval is asked inside the call: the walks wait (foreground.ts bounds how long).
+    expect(busyAt).toEqual({ 'first request': false, approval: true, 'second request': false })
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('one\nTWO\nthree\n')
+    expect(foreground.busy()).toBe(false)
   })
 
   it('answers malformed arguments, unknown tools and escaping paths as errors, and keeps going', async () => {

@@ -21,6 +21,7 @@ import { ToolRunner, type CheckpointTaker } from './tool-runner'
 import { userMessageWithResources, type MentionedResource } from './mentions'
 import { describeProviderError, type ErrorAudience } from './errors'
 import { pushAll } from '../../shared/arrays'
+import { foreground } from '../foreground'
 
 export type { CheckpointTaker } from './tool-runner'
 
@@ -231,24 +232,13 @@ export class Agent {
         continue
       }
       const maxToolCalls = this.opts.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS
-      let overLimit = false
-      await this.tools.announce(turn.toolCalls, this.stepBase + this.steps)
-      for (const call of turn.toolCalls) {
-        overLimit ||= this.toolCalls >= maxToolCalls
-        if (!overLimit && !signal.aborted) this.toolCalls += 1
-        // A stop during a tool, or the tool-call limit, still answers every call, so the transcript stays valid.
-        const output = signal.aborted
-          ? INTERRUPTED_OUTPUT
-          : overLimit
-            ? toolLimitOutput(maxToolCalls)
-            : JSON.stringify(await this.tools.run(call, signal))
-        this.transcript.push({
-          role: 'tool',
-          callId: call.id,
-          name: call.name,
-          // A result larger than the window allows is cut with a marker saying how to ask for less.
-          output: await this.window.capToolOutput(call, output, signal),
-        })
+      // The step's calls are what the user waits on: the process's background walks yield to them.
+      const release = foreground.hold()
+      let overLimit: boolean
+      try {
+        overLimit = await this.runCalls(turn.toolCalls, maxToolCalls, signal)
+      } finally {
+        release()
       }
       if (overLimit)
         return {
@@ -261,6 +251,34 @@ export class Agent {
           }`,
         }
     }
+  }
+
+  /** Runs a step's tool calls, each answered in the transcript; true when the tool-call limit was reached. */
+  private async runCalls(
+    calls: readonly ToolCall[],
+    maxToolCalls: number,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    let overLimit = false
+    await this.tools.announce(calls, this.stepBase + this.steps)
+    for (const call of calls) {
+      overLimit ||= this.toolCalls >= maxToolCalls
+      if (!overLimit && !signal.aborted) this.toolCalls += 1
+      // A stop during a tool, or the tool-call limit, still answers every call, so the transcript stays valid.
+      const output = signal.aborted
+        ? INTERRUPTED_OUTPUT
+        : overLimit
+          ? toolLimitOutput(maxToolCalls)
+          : JSON.stringify(await this.tools.run(call, signal))
+      this.transcript.push({
+        role: 'tool',
+        callId: call.id,
+        name: call.name,
+        // A result larger than the window allows is cut with a marker saying how to ask for less.
+        output: await this.window.capToolOutput(call, output, signal),
+      })
+    }
+    return overLimit
   }
 
   /** Delivers the queued messages (Options.inbox) as user messages; returns how many. */

@@ -4,6 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import type { UpdateReport } from './code-index'
 import { indexedProject } from './test-support'
 import { watchIndex } from './watch'
+import { foreground } from '../foreground'
 
 /** Polls `check` until it holds; no fixed sleeps. */
 async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
@@ -119,6 +120,24 @@ describe('watchIndex', () => {
     fs.writeFileSync(path.join(root, 'd39', 'late.ts'), 'export function late() {}\n')
     fs.rmSync(path.join(root, 'd0'), { recursive: true })
     await until(() => index.definitions('late').length === 1 && index.file('d0/f.ts') === undefined)
+  })
+
+  it("sets up no watch while an agent's step holds the foreground, and all of them once it ends", async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 9; i++) files[`d${i}/f.ts`] = `export const f${i} = ${i}\n`
+    const { index, sandbox } = await indexedProject(files)
+    await index.build()
+    const release = foreground.hold()
+    const watcher = watchIndex(index, { sandbox })
+    onTestFinished(() => watcher.close())
+    let ready = false
+    void watcher.ready.then(() => (ready = true))
+    // Long enough for the whole walk of ten folders without the hold.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect({ ready, ...watcher.state() }).toEqual({ ready: false, watches: 0, rescanning: false })
+    release()
+    await watcher.ready
+    expect(watcher.state()).toEqual({ watches: 10, rescanning: false })
   })
 
   it('under its budget watches every folder', async () => {

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { errnoCode } from '../../shared/errors'
 import type { Sandbox } from '../containment/types'
+import { foreground } from '../foreground'
 import { watchBudget } from '../snapshot/changeTracker'
 import type { CodeIndex, UpdateReport } from './code-index'
 
@@ -123,13 +124,15 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
    * Watches `top` and every unignored directory under it; with `files`, re-indexes
    * their files too. A gentle walk: a few directory reads at a time, so the shared
    * I/O threads stay free for the agent's own reads and a step never queues
-   * behind thousands of them.
+   * behind thousands of them; none at all while a step runs (foreground.ts).
    */
   const addTree = async (top: string, files: boolean) => {
     if (top !== '') folders.unwatch(top)
     const queue = [top]
     const worker = async () => {
       for (let dir = queue.pop(); dir !== undefined && !closed && !rescans; dir = queue.pop()) {
+        await foreground.wait() // an agent's step comes first: the walk goes on between steps
+        if (closed || rescans) break
         watchDir(dir)
         let entries: fs.Dirent[]
         try {
