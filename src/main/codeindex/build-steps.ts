@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { STAT_FIELDS, STAT_OK, statFiles } from '../snapshot/statFiles'
+import { foreground } from '../foreground'
 import type { BuildReport } from './api'
 import type { CodeIndexTables, StoredStat } from '../store/code-index-tables'
 import type { FileJob } from './process-file'
@@ -9,8 +10,14 @@ import type { FileJob } from './process-file'
 /** Main-thread work between two yields to the event loop: bounded by time, not rows. */
 export const SLICE_MS = 8
 
-/** Lets timers, I/O and the agent loop run between two slices of a long build. */
-export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+/**
+ * Lets timers, I/O and the agent loop run between two slices of a long build; while an agent's
+ * step runs (foreground.ts), the build waits for it.
+ */
+export async function yieldToLoop(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve))
+  await foreground.wait()
+}
 
 /** True once the current slice has run SLICE_MS; `next()` after a yield starts a new one. */
 export function sliceTimer(): { due(): boolean; next(): void } {

@@ -6,6 +6,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { z } from 'zod'
 import { processFile, type FileJob, type FileOutcome } from './process-file'
+import { yieldToLoop } from './build-steps'
+import { foreground } from '../foreground'
 import type { WorkerRequest, WorkerResponse } from './worker'
 
 /*
@@ -134,6 +136,9 @@ export async function processAll(
       let started = false
       let stopping = false
       const next = () => {
+        // An agent's step comes first (foreground.ts): the next batch is sent once it ends.
+        const waiting = foreground.wait()
+        if (waiting) return void waiting.then(next)
         const jobsBatch = opts.signal?.aborted ? undefined : queue.shift()
         if (jobsBatch) {
           const request: WorkerRequest = { id: nextId++, jobs: jobsBatch }
@@ -188,7 +193,7 @@ async function processInline(jobs: readonly FileJob[], opts: PoolOptions): Promi
       opts.onResults(batch)
       batch = []
       // Parsing on the main thread: let the agent loop and I/O in between batches.
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      await yieldToLoop()
     }
   }
   if (batch.length > 0) opts.onResults(batch)
