@@ -6,22 +6,23 @@ import type { FakeTurn } from '../test/fake-model-server'
 
 /*
  * One session on the scale tree with `--cpu-prof`, for finding where a step goes:
- * `npx tsx bench/scale-profile.ts <cli.js> <dataDir> <read|command> [profileDir]`.
+ * `npx tsx bench/scale-profile.ts <cli.js> <dataDir> <read|command|search> [profileDir]`.
  */
 const [cli, dataDir, kind, profDir] = process.argv.slice(2)
 // The scale bench's tree (BENCH_SCALE_TREE, or the cached one, built on first use).
 const { root } = ensureScaleTree()
 const file = process.env.BENCH_FILE ?? 'packages/ramda/es/add.js'
+const calls = (n: number, name: string, args: object): FakeTurn[] =>
+  Array.from({ length: n }, (_, i) => callTurn(name, args, `${name}_${i}`))
 const turns: FakeTurn[] =
-  kind === 'command'
+  kind === 'search'
     ? [
-        ...Array.from({ length: 4 }, (_, i) => callTurn('run_command', { command: 'echo hi' }, `run_${i}`)),
+        ...calls(3, 'search_in_files', { query: 'zqxDefinitelyAbsent', limit_matches: 1000 }),
         { text: 'Done.' },
       ]
-    : [
-        ...Array.from({ length: 8 }, (_, i) => callTurn('read_file', { path: file }, `read_${i}`)),
-        { text: 'Done.' },
-      ]
+    : kind === 'command'
+      ? [...calls(4, 'run_command', { command: 'echo hi' }), { text: 'Done.' }]
+      : [...calls(8, 'read_file', { path: file }), { text: 'Done.' }]
 fs.mkdirSync(dataDir, { recursive: true })
 if (profDir) process.env.BENCH_SCALE_PROFILE = path.resolve(profDir)
 const t = await timeSession(cli, { repo: root, dataDir }, turns)
