@@ -5,6 +5,7 @@ import { BACKGROUND_NICE, POOL_THRESHOLD, processAll, workerCountAt } from './po
 import type { FileOutcome } from './process-file'
 import { tempDir, writeTree } from './test-support'
 import { pushAll } from '../../shared/arrays'
+import { foreground } from '../foreground'
 
 describe('processAll', () => {
   it('gives the same outcomes from worker threads as in process', async () => {
@@ -33,6 +34,41 @@ describe('processAll', () => {
     expect(single.out).toEqual(inline.out)
     expect(pooled.out.find((o) => o.rel === 'missing.ts')).toEqual({ rel: 'missing.ts', status: 'gone' })
   })
+  it.each([
+    ['worker threads', 1, 3],
+    ['in process', 0, 1],
+  ])(
+    "sends no batch while an agent's step holds the foreground (%s), and the rest once it ends",
+    async (_, threads, batchesSent) => {
+      const root = tempDir('stepwise-pool-held-')
+      const files: Record<string, string> = {}
+      for (let i = 0; i < POOL_THRESHOLD + 100; i++) files[`f${i}.ts`] = `export const f${i} = ${i}\n`
+      writeTree(root, files)
+      const jobs = Object.keys(files).map((rel) => ({ rel, abs: path.join(root, rel) }))
+      const out: FileOutcome[] = []
+      let release: (() => void) | undefined
+      let firstBatch: () => void
+      const warm = new Promise<void>((resolve) => (firstBatch = resolve))
+      const done = processAll(jobs, {
+        threads,
+        onResults: (batch) => {
+          pushAll(out, batch)
+          if (release) return
+          release = foreground.hold() // a step starts once the parser is warm
+          firstBatch()
+        },
+      })
+      await warm
+      // Long enough for a warm parser to finish all 300 files without the hold.
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      // Only what was sent before the hold comes back (48 files a batch): in process the batch that
+      // took it; from a worker that one and the two it keeps in flight.
+      expect(out.length).toBeLessThanOrEqual(48 * batchesSent)
+      release!()
+      await done
+      expect(out).toHaveLength(jobs.length)
+    },
+  )
 })
 
 describe('workerCountAt', () => {
