@@ -85,6 +85,9 @@ describe('MCP tools from the reference servers', () => {
     expect(String((finished[1].result as { text: string }).text)).toContain('42')
     expect(finished[2].result).toMatchObject({ ok: true, structured: { temperature: expect.any(Number) } })
     expect(String((finished[4].result as { text: string }).text)).toContain('speaks MCP')
+    // A server's tool may change the project unless it says it only reads (readOnlyHint): a
+    // checkpoint follows create_entities alone, none of the four tools marked read-only.
+    expect(ofType(s.events, 'checkpoint.created').map((e) => e.callId)).toEqual(['c4'])
   }, 60_000)
 
   it('keeps an image for the app and describes it to the model', async () => {
