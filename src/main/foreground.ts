@@ -1,9 +1,9 @@
 /*
  * Foreground work: what the user waits on now — the tool calls of an agent's step. Background work of
- * the same process (the code index watcher's first walk of the tree) asks `foreground.wait()`
- * between its units and yields while a step runs: on 2 cores the walk's directory reads and entry
- * checks made a session's first whole-tree search take 0.80 s instead of 0.52 s, and its trivial
- * reads 23 ms instead of 15 ms (medians, a big tree's later sessions).
+ * the same process (the code index watcher's first walk of the tree, a build's parse batches and
+ * main-thread slices) asks `foreground.wait()` between its units and yields while a step runs. On 2
+ * cores the watcher's walk alone made a session's first whole-tree search take ~0.80 s instead of
+ * ~0.54 s (medians, a big tree's later sessions; docs/benchmarks.md).
  *
  * One owner for the whole process, not one per session: the cores and libuv's I/O threads are the
  * process's, so one session's step is slowed as much by another session's walk as by its own.
