@@ -39,7 +39,7 @@ describe('Foreground', () => {
     expect(fg.wait()).toBeUndefined()
   })
 
-  it('holds back for at most maxMs of one busy stretch, so a long command cannot starve the walk', () => {
+  it('holds back for at most maxMs of a hold, so a long command cannot starve the walk', () => {
     const clock = manualClock()
     const fg = new Foreground(500, clock.now)
     const release = fg.hold()
@@ -48,10 +48,40 @@ describe('Foreground', () => {
     clock.advance(1)
     expect(fg.busy()).toBe(false)
     expect(fg.wait()).toBeUndefined()
-    // A new stretch after the long one ended starts its own bound.
+    // A new hold after the long one ended has its own bound.
     release()
     fg.hold()
     expect(fg.busy()).toBe(true)
+  })
+
+  it("gives a new hold its own bound while an older one is still on past its own (another session's pending approval)", async () => {
+    const clock = manualClock()
+    const fg = new Foreground(500, clock.now)
+    fg.hold() // waits on the user for minutes
+    clock.advance(60_000)
+    expect(fg.busy()).toBe(false)
+    const releaseStep = fg.hold()
+    expect(fg.busy()).toBe(true)
+    const waiting = fg.wait()!
+    expect(await settled(waiting)).toBe(false)
+    // The step ends: the walk goes on, though the old hold is still on.
+    releaseStep()
+    expect(await settled(waiting)).toBe(true)
+    expect(fg.wait()).toBeUndefined()
+  })
+
+  it('keeps a hold that began after the waiters started waiting on an older one', async () => {
+    // The clock that judges the holds moves by hand; the timer that wakes the waiters is real.
+    const clock = manualClock()
+    const fg = new Foreground(40, clock.now)
+    fg.hold()
+    const first = fg.wait()!
+    clock.advance(20)
+    fg.hold() // a second session's step, 20 ms into the first hold
+    await first // the first hold's bound
+    expect(fg.busy()).toBe(true)
+    clock.advance(40)
+    expect(fg.busy()).toBe(false)
   })
 
   it('wakes its waiters when the bound passes while the hold is still on', async () => {

@@ -8,18 +8,17 @@
  * One owner for the whole process, not one per session: the cores and libuv's I/O threads are the
  * process's, so one session's step is slowed as much by another session's walk as by its own.
  *
- * Yielding is bounded: a busy stretch holds background work back for at most `maxMs`. A command
- * that runs for minutes (a test suite, a build) must not keep the index's watches from being set
- * up, or the files it writes in folders not yet watched would go unseen by the index.
+ * Yielding is bounded: a hold keeps background work back for at most `maxMs`. A command that runs
+ * for minutes (a test suite, a build) must not keep the index's watches from being set up, or the
+ * files it writes in folders not yet watched would go unseen by the index.
  */
 
-/** Longest a busy stretch holds background work back. */
+/** Longest one hold keeps background work back. */
 export const FOREGROUND_MAX_MS = 1_000
 
 export class Foreground {
-  private holds = 0
-  /** When the current busy stretch began (holds went from 0 to 1); meaningful while holds > 0. */
-  private busySince = 0
+  /** Each hold under way, with when it began (-Infinity once its bound has passed). */
+  private readonly holds = new Map<object, number>()
   private waiters: Array<() => void> = []
   private timer: NodeJS.Timeout | undefined
 
@@ -30,37 +29,50 @@ export class Foreground {
 
   /** Marks foreground work under way until the returned function is called (once is enough; more are ignored). */
   hold(): () => void {
-    if (this.holds++ === 0) this.busySince = this.now()
-    let released = false
+    const token = {}
+    this.holds.set(token, this.now())
     return () => {
-      if (released) return
-      released = true
-      if (--this.holds === 0) this.wake()
+      if (this.holds.delete(token) && !this.busy()) this.wake()
     }
   }
 
-  /** True while foreground work is under way and background work should yield to it. */
+  /**
+   * True while a hold younger than `maxMs` is on. The bound is each hold's own: one session's step
+   * waiting minutes on an approval does not take the priority from another session's step.
+   */
   busy(): boolean {
-    return this.holds > 0 && this.now() - this.busySince < this.maxMs
+    return this.now() - this.newestHold() < this.maxMs
   }
 
   /**
    * Undefined when background work may go on now (no promise to await on the common path); else a
-   * promise that resolves when the busy stretch ends or has lasted `maxMs`.
+   * promise that resolves when the holds end or the newest has lasted `maxMs`.
    */
   wait(): Promise<void> | undefined {
     if (!this.busy()) return undefined
     if (!this.timer) {
-      const left = this.busySince + this.maxMs - this.now()
-      this.timer = setTimeout(() => {
-        // The bound is reached (a timer may fire a moment before the clock agrees): this stretch is over.
-        this.busySince = Number.NEGATIVE_INFINITY
-        this.wake()
-      }, left)
+      const newest = this.newestHold()
+      this.timer = setTimeout(
+        () => {
+          // Those holds are past their bound (a timer may fire a moment before the clock agrees); a
+          // newer one since gets its own timer when the waiters ask again.
+          for (const [token, began] of this.holds)
+            if (began <= newest) this.holds.set(token, Number.NEGATIVE_INFINITY)
+          this.wake()
+        },
+        newest + this.maxMs - this.now(),
+      )
       // A waiting walk never keeps the process alive: its host decides when it ends.
       this.timer.unref()
     }
     return new Promise((resolve) => this.waiters.push(resolve))
+  }
+
+  /** When the newest hold under way began; -Infinity with none. */
+  private newestHold(): number {
+    let newest = Number.NEGATIVE_INFINITY
+    for (const began of this.holds.values()) newest = Math.max(newest, began)
+    return newest
   }
 
   private wake(): void {
