@@ -1,5 +1,6 @@
 import os from 'node:os'
 import path from 'node:path'
+import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
 import { BACKGROUND_NICE, POOL_THRESHOLD, processAll, workerCountAt } from './pool'
 import type { FileOutcome } from './process-file'
@@ -69,6 +70,48 @@ describe('processAll', () => {
       expect(out).toHaveLength(jobs.length)
     },
   )
+})
+
+/**
+ * A stand-in parse worker (the pool is under test, not the parser): answers each batch with
+ * 'unchanged'; with `dieAfterMs` set, it throws that long after its second answer.
+ */
+function stubWorker(dieAfterMs?: number): Worker {
+  const script = `
+    const { parentPort } = require('node:worker_threads')
+    let answered = 0
+    parentPort.on('message', (request) => {
+      parentPort.postMessage({ id: request.id, results: request.jobs.map((job) => ({ rel: job.rel, status: 'unchanged' })) })
+      if (++answered === 2 && ${dieAfterMs ?? -1} >= 0) setTimeout(() => { throw new Error('parser crashed') }, ${dieAfterMs ?? 0})
+    })`
+  return new Worker(script, { eval: true })
+}
+
+describe('processAll when a worker dies', () => {
+  it('loses no batch when a worker dies while a step holds the foreground', async () => {
+    const jobs = Array.from({ length: POOL_THRESHOLD + 200 }, (_, i) => ({
+      rel: `f${i}.ts`,
+      abs: `/nowhere/f${i}.ts`,
+    }))
+    const rels: string[] = []
+    let release: (() => void) | undefined
+    let dying: Worker | undefined
+    let started = 0
+    const done = processAll(jobs, {
+      threads: 2,
+      startWorker: () => (started++ === 0 ? (dying = stubWorker(100)) : stubWorker()),
+      onResults: (batch) => {
+        for (const outcome of batch) rels.push(outcome.rel)
+        release ??= foreground.hold() // a step starts: the dying worker's next batch waits for it
+      },
+    })
+    // The step ends after the worker has died: its deferred turn must not take a batch to it.
+    await new Promise((resolve) => dying!.once('exit', resolve))
+    release!()
+    await done
+    expect(rels).toHaveLength(jobs.length)
+    expect(new Set(rels).size).toBe(jobs.length)
+  })
 })
 
 describe('workerCountAt', () => {

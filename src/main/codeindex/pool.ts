@@ -111,6 +111,8 @@ export interface PoolOptions {
   /** Called with each finished batch, as it arrives. */
   onResults: (results: FileOutcome[]) => void
   signal?: AbortSignal
+  /** Starts one parse worker (default: worker.ts, as `workerSource` finds it); a test starts one that fails. */
+  startWorker?: (workerData: { nice: number }) => Worker
 }
 
 /** Processes every job, in workers when there are enough of them; `onResults` sees each batch. */
@@ -119,7 +121,11 @@ export async function processAll(
   opts: PoolOptions,
 ): Promise<{ workersUsed: number }> {
   const source = workerSource()
-  if (opts.threads < 1 || jobs.length < POOL_THRESHOLD || !source) {
+  const startWorker =
+    opts.startWorker ??
+    (source &&
+      ((workerData: { nice: number }) => new Worker(source.script, { eval: source.eval, workerData })))
+  if (opts.threads < 1 || jobs.length < POOL_THRESHOLD || !startWorker) {
     await processInline(jobs, opts)
     return { workersUsed: 0 }
   }
@@ -128,14 +134,16 @@ export async function processAll(
   let used = 0
   const runWorker = () =>
     new Promise<void>((resolve) => {
-      const workerData = { nice: opts.nice ?? BACKGROUND_NICE }
-      const worker = new Worker(source.script, { eval: source.eval, workerData })
+      const worker = startWorker({ nice: opts.nice ?? BACKGROUND_NICE })
       // Two batches in flight per worker, so a worker never waits while this thread stores results.
       const inFlight = new Map<number, FileJob[]>()
       let nextId = 0
       let started = false
       let stopping = false
+      /** Set once the worker errs or exits: a batch sent to it then would be lost, not handed back. */
+      let gone = false
       const next = () => {
+        if (gone) return
         // An agent's step comes first (foreground.ts): the next batch is sent once it ends.
         const waiting = foreground.wait()
         if (waiting) return void waiting.then(next)
@@ -161,6 +169,7 @@ export async function processAll(
       })
       // A worker that dies hands its batches back; the caller finishes what is left in process.
       worker.on('error', () => {
+        gone = true
         for (const jobsBatch of inFlight.values()) queue.unshift(jobsBatch)
         inFlight.clear()
       })
@@ -172,6 +181,7 @@ export async function processAll(
       }
       opts.signal?.addEventListener('abort', onAbort, { once: true })
       worker.on('exit', () => {
+        gone = true
         opts.signal?.removeEventListener('abort', onAbort)
         resolve()
       })
