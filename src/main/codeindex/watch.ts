@@ -4,6 +4,7 @@ import { errnoCode } from '../../shared/errors'
 import type { Sandbox } from '../containment/types'
 import { foreground } from '../foreground'
 import { watchBudget } from '../snapshot/changeTracker'
+import { watchFolder } from '../snapshot/folderWatches'
 import type { CodeIndex, UpdateReport } from './code-index'
 
 /*
@@ -97,7 +98,7 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   /** Past the budget: every watch closed, and a check of the whole tree every rescanMs instead. */
   const overBudget = () => {
     if (rescans) return
-    for (const w of folders.closeAll()) w.close()
+    for (const stop of folders.closeAll()) stop()
     updates.clear()
     opts.onOverBudget?.(budget)
     rescans = setInterval(updates.rebuild, opts.rescanMs ?? RESCAN_MS)
@@ -243,24 +244,25 @@ function createFolderWatches(
   onError: ((error: Error) => void) | undefined,
   onEvent: (dir: string, name: string | undefined) => void,
 ) {
-  const watches = new Map<string, fs.FSWatcher>()
+  /** Each folder's stop (folderWatches.ts: the watch is shared with other watchers of the folder). */
+  const watches = new Map<string, () => void>()
   let exhausted = false
   return {
     size: () => watches.size,
     /** Watches `dir` (again); false, watching nothing, when the budget is spent. */
     watch(dir: string): boolean {
       if (!watches.has(dir) && watches.size >= budget) return false
-      watches.get(dir)?.close()
+      watches.get(dir)?.()
       try {
-        const w = fs.watch(abs(dir), { persistent: false }, (_type, name) =>
-          onEvent(dir, name === null || name === undefined ? undefined : String(name)),
-        )
-        // Its directory went away: the parent's watch reports that, and a new one is watched afresh.
-        w.on('error', () => {
-          w.close()
-          if (watches.get(dir) === w) watches.delete(dir)
+        const stop = watchFolder(abs(dir), {
+          onEvent: (name) => onEvent(dir, name),
+          // Its directory went away: the parent's watch reports that, and a new one is watched afresh.
+          onError: () => {
+            stop()
+            if (watches.get(dir) === stop) watches.delete(dir)
+          },
         })
-        watches.set(dir, w)
+        watches.set(dir, stop)
       } catch (err) {
         watches.delete(dir) // vanished since it was walked
         // Out of inotify watches or descriptors: the index goes stale there; say so once.
@@ -274,14 +276,14 @@ function createFolderWatches(
     },
     /** Stops watching `dir` and every folder under it. */
     unwatch(dir: string): void {
-      for (const [rel, w] of watches)
+      for (const [rel, stop] of watches)
         if (rel === dir || rel.startsWith(dir + '/')) {
-          w.close()
+          stop()
           watches.delete(rel)
         }
     },
-    /** Forgets every watch; returns them, still open, for the caller to close (`closeInSlices`). */
-    closeAll(): fs.FSWatcher[] {
+    /** Forgets every watch; returns their stops, not yet called, for the caller (`closeInSlices`). */
+    closeAll(): Array<() => void> {
       const all = [...watches.values()]
       watches.clear()
       return all
@@ -292,7 +294,7 @@ function createFolderWatches(
 /** Watches closed per slice (see `close`). */
 const CLOSE_SLICE = 250
 
-function closeInSlices(list: fs.FSWatcher[]): void {
-  for (const w of list.splice(0, CLOSE_SLICE)) w.close()
+function closeInSlices(list: Array<() => void>): void {
+  for (const stop of list.splice(0, CLOSE_SLICE)) stop()
   if (list.length > 0) setTimeout(() => closeInSlices(list), 0).unref()
 }

@@ -91,6 +91,26 @@ describe('createChangeTracker', () => {
     tracker.watch(['src', 'gone'])
     expect(tracker.watching).toBe(false)
   })
+
+  it('vouches for nothing it missed in a folder replaced while another tracker kept its watch', async () => {
+    const root = tree({ 'src/a.ts': 'a' })
+    // Another watcher of the same folder (the code index, the secrets walk) keeps the shared watch.
+    const keeper = createChangeTracker(root)
+    const tracker = createChangeTracker(root)
+    cleanups.push(
+      () => keeper.close(),
+      () => tracker.close(),
+    )
+    keeper.watch(['src'])
+    fs.rmSync(path.join(root, 'src'), { recursive: true })
+    fs.mkdirSync(path.join(root, 'src'))
+    tracker.watch(['src'])
+    write(root, 'src/new.ts', 'n')
+    const report = await tracker.collect()
+    // Either it watches the new folder, or it heard the old one's deletion and does not vouch.
+    expect(!report.trusted || report.paths.has('src/new.ts'), JSON.stringify([...report.paths])).toBe(true)
+    expect((await keeper.collect()).trusted).toBe(false) // its folder went away under it
+  })
 })
 
 /**

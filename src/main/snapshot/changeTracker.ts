@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { errnoCode } from '../../shared/errors'
+import { watchFolder } from './folderWatches'
 
 /**
  * Which files changed since the last look, from the kernel's file events, so a
@@ -87,7 +88,8 @@ export function createChangeTracker(
 ): ChangeTracker {
   const maxEvents = Math.min(opts.maxEvents ?? Infinity, queueLimit() - 1)
   const budget = opts.watchBudget ?? watchBudget()
-  let watchers: fs.FSWatcher[] = []
+  /** Stops each folder's watch (folderWatches.ts: shared with other watchers of the folder). */
+  let watchers: Array<() => void> = []
   let paths = new Set<string>()
   let events = 0
   // Set when something since the last collect (or for good: no watches) leaves a gap.
@@ -96,7 +98,7 @@ export function createChangeTracker(
   let closed = (opts.platform ?? process.platform) !== 'linux'
 
   const closeAll = () => {
-    for (const w of watchers) w.close()
+    for (const stop of watchers) stop()
     watchers = []
     watching = false
   }
@@ -104,26 +106,27 @@ export function createChangeTracker(
   const add = (dir: string) => {
     const abs = dir === '' ? root : `${root}/${dir}`
     const self = path.basename(abs)
-    const w = fs.watch(abs, { persistent: false }, (_type, name) => {
-      events++
-      if (name === null || name === undefined) return void (gap = true)
-      paths.add(dir === '' ? String(name) : `${dir}/${String(name)}`)
-      // The directory itself was deleted or moved (the event carries its own name): its
-      // watch is gone or follows it elsewhere, and a new directory of that name (the
-      // same inode number, even) would go unwatched. Watch afresh. (A file named like
-      // its folder lands here too, which costs one full check.)
-      if (String(name) === self) {
+    const stop = watchFolder(abs, {
+      onEvent(name) {
+        events++
+        if (name === undefined) return void (gap = true)
+        paths.add(dir === '' ? name : `${dir}/${name}`)
+        // The directory itself was deleted or moved (the event carries its own name): its
+        // watch is gone or follows it elsewhere, and a new directory of that name (the
+        // same inode number, even) would go unwatched. Watch afresh. (A file named like
+        // its folder lands here too, which costs one full check.)
+        if (name === self) {
+          gap = true
+          watching = false
+        }
+      },
+      // A watch that fails later (its directory went away) can no longer vouch for it.
+      onError() {
         gap = true
         watching = false
-      }
+      },
     })
-    // A watch that fails later (its directory went away) can no longer vouch for it.
-    w.on('error', () => {
-      gap = true
-      watching = false
-    })
-    w.unref()
-    watchers.push(w)
+    watchers.push(stop)
   }
 
   return {
