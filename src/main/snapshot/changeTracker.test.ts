@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createSandbox } from '../containment/sandbox'
 import { openStore } from '../store/store'
 import { tempDir } from '../store/testing/helpers'
@@ -140,6 +140,7 @@ async function pair(files: Record<string, string>) {
   return {
     root,
     watching,
+    stating,
     async snap() {
       const a = await watching.takeSnapshot({ sessionId: null })
       const b = await stating.takeSnapshot({ sessionId: null })
@@ -206,6 +207,38 @@ describe('a watching snapshotter', () => {
     })
     write(root, 'src/deeper/d.ts', 'moved and changed')
     expect(await snap()).toMatchObject({ how: 'events', changed: { modified: ['src/deeper/d.ts'] } })
+  })
+
+  it('checks the listing only where the events cannot vouch for it', async () => {
+    const { root, snap, watching, stating } = await pair({
+      'a.ts': 'a',
+      'src/b.ts': 'b',
+      'src/deep/c.ts': 'c',
+    })
+    const folders = new Set([root, `${root}/src`, `${root}/src/deep`])
+    const spy = vi.spyOn(fs, 'statSync')
+    cleanups.push(() => spy.mockRestore())
+    /** Stats of the listed folders (the listing's check) during one snapshot of the watching one. */
+    const folderStats = async () => {
+      spy.mockClear()
+      const r = await watching.takeSnapshot({ sessionId: null })
+      const stats = spy.mock.calls.filter(([p]) => folders.has(String(p))).length
+      const s = await stating.takeSnapshot({ sessionId: null }) // the pair stays in step
+      expect(r.changed).toEqual(s.changed)
+      return { how: r.how, stats }
+    }
+    await snap()
+    await snap() // stats, and starts watching after its listing was checked
+    // A name that came between that check and the watch would be no event: checked once more.
+    expect(await folderStats()).toEqual({ how: 'events', stats: 3 })
+    // Checked under the watch, and no event since: nothing to stat.
+    expect(await folderStats()).toEqual({ how: 'events', stats: 0 })
+    expect(await folderStats()).toEqual({ how: 'events', stats: 0 })
+    write(root, 'src/deep/new.ts', 'n') // an event: the listing is checked again
+    expect(await folderStats()).toEqual({ how: 'events', stats: 3 })
+    expect((await snap()).changed).toEqual({ added: [], modified: [], deleted: [] })
+    fs.writeFileSync(path.join(root, 'src/b.ts'), 'B')
+    expect((await snap()).changed).toEqual({ added: [], modified: ['src/b.ts'], deleted: [] })
   })
 
   describe('told a change is coming (expectChanges, before a command)', () => {
