@@ -1,5 +1,4 @@
 import fs from 'node:fs'
-import path from 'node:path'
 import { errnoCode } from '../../shared/errors'
 import { watchFolder } from './folderWatches'
 
@@ -105,20 +104,18 @@ export function createChangeTracker(
 
   const add = (dir: string) => {
     const abs = dir === '' ? root : `${root}/${dir}`
-    const self = path.basename(abs)
     const stop = watchFolder(abs, {
       onEvent(name) {
         events++
         if (name === undefined) return void (gap = true)
         paths.add(dir === '' ? name : `${dir}/${name}`)
-        // The directory itself was deleted or moved (the event carries its own name): its
-        // watch is gone or follows it elsewhere, and a new directory of that name (the
-        // same inode number, even) would go unwatched. Watch afresh. (A file named like
-        // its folder lands here too, which costs one full check.)
-        if (name === self) {
-          gap = true
-          watching = false
-        }
+      },
+      // The directory itself was deleted or moved: a new directory of that name (the same
+      // inode number, even) would go unwatched. Watch afresh. (A file named like its folder
+      // lands here too, which costs one full check.)
+      onGone() {
+        gap = true
+        watching = false
       },
       // A watch that fails later (its directory went away) can no longer vouch for it.
       onError() {

@@ -9,8 +9,10 @@ import path from 'node:path'
  * kernel already shares one inotify watch per directory; this shares the handle too.
  *
  * Each subscriber sees exactly the events it would have seen with a watch of its own made when
- * it subscribed: every event delivered after that, its error, and the folder's own name when the
- * folder itself is deleted or moved (the subscribers decide what that means).
+ * it subscribed: every event delivered after that, and its error. An event that carries the
+ * folder's own name means the folder itself was deleted or moved (or, rarely, an entry named like
+ * its folder changed): the watch is gone or follows the folder elsewhere. This module owns that
+ * reading; it tells subscribers that care through `onGone`, after the event itself.
  *
  * Joining a watch made earlier must not leave a subscriber deaf to a folder deleted and made
  * again under the same name. A shared watch that reports its folder's own name (deleted or moved)
@@ -26,6 +28,11 @@ export interface FolderListener {
   onEvent(name: string | undefined): void
   /** The watch failed (its folder went away, mostly): no more events come from it. */
   onError(error: Error): void
+  /**
+   * The folder itself was deleted or moved (an event carried its own name): a folder made again
+   * under that name goes unwatched by this subscription. Told after `onEvent` of that event.
+   */
+  onGone?(): void
 }
 
 interface Shared {
@@ -59,9 +66,13 @@ function open(abs: string): Shared {
   const self = path.basename(abs)
   const watcher = fs.watch(abs, { persistent: false }, (_type, name) => {
     const entry = name === null || name === undefined ? undefined : String(name)
+    const gone = entry === self
     // The folder itself deleted or moved: whoever comes next watches afresh.
-    if (entry === self) leave(abs, s)
-    for (const l of [...listeners]) l.onEvent(entry)
+    if (gone) leave(abs, s)
+    for (const l of [...listeners]) {
+      l.onEvent(entry)
+      if (gone) l.onGone?.()
+    }
   })
   const s: Shared = { watcher, listeners }
   watcher.on('error', (err) => {
