@@ -140,6 +140,28 @@ describe('watchIndex', () => {
     expect(watcher.state()).toEqual({ watches: 10, rescanning: false })
   })
 
+  it("judges no entry of a folder whose read was out when an agent's step began", async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 9; i++) files[`d${i}/f.ts`] = `export const f${i} = ${i}\n`
+    const { index, sandbox } = await indexedProject(files)
+    await index.build()
+    let judged = 0
+    const counting = {
+      ...sandbox,
+      isIgnored: (rel: string, isDir?: boolean) => (judged++, sandbox.isIgnored(rel, isDir)),
+    }
+    const watcher = watchIndex(index, { sandbox: counting })
+    onTestFinished(() => watcher.close())
+    // The walk has asked the foreground and goes on to read the root: the step begins meanwhile.
+    const release = foreground.hold()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect({ judged, ...watcher.state() }).toEqual({ judged: 0, watches: 1, rescanning: false })
+    release()
+    await watcher.ready
+    expect(judged).toBeGreaterThanOrEqual(9)
+    expect(watcher.state()).toEqual({ watches: 10, rescanning: false })
+  })
+
   it('under its budget watches every folder', async () => {
     const files: Record<string, string> = {}
     for (let i = 0; i < 9; i++) files[`d${i}/f.ts`] = `export const f${i} = ${i}\n`

@@ -60,6 +60,9 @@ export interface WatchOptions {
   onOverBudget?: (budget: number) => void
 }
 
+/** A root-relative path's child ('' is the root). */
+const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`)
+
 /** The unignored files directly in `dir` (at `absDir`), as project paths; none when it cannot be read. */
 function unignoredFiles(absDir: string, dir: string, sandbox: Pick<Sandbox, 'isIgnored'>): string[] {
   let entries: fs.Dirent[]
@@ -70,10 +73,55 @@ function unignoredFiles(absDir: string, dir: string, sandbox: Pick<Sandbox, 'isI
   }
   const files: string[] = []
   for (const entry of entries) {
-    const rel = dir === '' ? entry.name : `${dir}/${entry.name}`
+    const rel = join(dir, entry.name)
     if (entry.isFile() && !sandbox.isIgnored(rel, false)) files.push(rel)
   }
   return files
+}
+
+/**
+ * Walks `top` and every unignored directory under it, calling `enter` for each directory as the
+ * walk reaches it and `file`, when given, for each unignored file. A gentle walk: a few directory
+ * reads at a time, so the shared I/O threads stay free for the agent's own reads and a step never
+ * queues behind thousands of them; none at all while a step runs (foreground.ts). It ends at its
+ * next directory once `stopped()`.
+ */
+async function gentleWalk(
+  top: string,
+  o: {
+    abs: (rel: string) => string
+    sandbox: Pick<Sandbox, 'isIgnored'>
+    stopped: () => boolean
+    enter: (dir: string) => void
+    file?: (rel: string) => void
+  },
+): Promise<void> {
+  const queue = [top]
+  const worker = async () => {
+    for (let dir = queue.pop(); dir !== undefined && !o.stopped(); dir = queue.pop()) {
+      await foreground.wait() // an agent's step comes first: the walk goes on between steps
+      if (o.stopped()) break
+      o.enter(dir)
+      let entries: fs.Dirent[]
+      try {
+        entries = await fs.promises.readdir(o.abs(dir), { withFileTypes: true })
+      } catch {
+        continue // vanished or unreadable: nothing to index there either
+      }
+      // A step may have begun while the read was out: judging the entries stats the folders for
+      // their ignore files, on this thread (~10 ms of a big tree's first step when it did not wait).
+      await foreground.wait()
+      if (o.stopped()) break
+      for (const entry of entries) {
+        const rel = join(dir, entry.name)
+        if (entry.isDirectory()) {
+          if (!o.sandbox.isIgnored(rel, true)) queue.push(rel)
+        } else if (o.file && entry.isFile() && !o.sandbox.isIgnored(rel, false)) o.file(rel)
+      }
+    }
+  }
+  // The queue only grows while a read is out: keep starting workers until it is empty.
+  while (queue.length > 0 && !o.stopped()) await Promise.all(Array.from({ length: WALK_READS }, worker))
 }
 
 export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
@@ -83,7 +131,6 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   const budget = opts.watchBudget ?? watchBudget()
   let rescans: NodeJS.Timeout | undefined
 
-  const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`)
   const abs = (rel: string) => (rel === '' ? root : path.join(root, rel))
   const changed = (rel: string) => {
     if (!rescans) updates.add(abs(rel)) // else the next rescan finds it
@@ -121,37 +168,16 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
     if (isDir) void addTree(rel, true)
   }
 
-  /**
-   * Watches `top` and every unignored directory under it; with `files`, re-indexes
-   * their files too. A gentle walk: a few directory reads at a time, so the shared
-   * I/O threads stay free for the agent's own reads and a step never queues
-   * behind thousands of them; none at all while a step runs (foreground.ts).
-   */
-  const addTree = async (top: string, files: boolean) => {
+  /** Watches `top` and every unignored directory under it; with `files`, re-indexes their files too. */
+  const addTree = (top: string, files: boolean) => {
     if (top !== '') folders.unwatch(top)
-    const queue = [top]
-    const worker = async () => {
-      for (let dir = queue.pop(); dir !== undefined && !closed && !rescans; dir = queue.pop()) {
-        await foreground.wait() // an agent's step comes first: the walk goes on between steps
-        if (closed || rescans) break
-        watchDir(dir)
-        let entries: fs.Dirent[]
-        try {
-          entries = await fs.promises.readdir(abs(dir), { withFileTypes: true })
-        } catch {
-          continue // vanished or unreadable: nothing to index there either
-        }
-        for (const entry of entries) {
-          const rel = join(dir, entry.name)
-          if (entry.isDirectory()) {
-            if (!opts.sandbox.isIgnored(rel, true)) queue.push(rel)
-          } else if (files && entry.isFile() && !opts.sandbox.isIgnored(rel, false)) changed(rel)
-        }
-      }
-    }
-    // The queue only grows while a read is out: keep starting workers until it is empty.
-    while (queue.length > 0 && !closed && !rescans)
-      await Promise.all(Array.from({ length: WALK_READS }, worker))
+    return gentleWalk(top, {
+      abs,
+      sandbox: opts.sandbox,
+      stopped: () => closed || rescans !== undefined,
+      enter: watchDir,
+      file: files ? changed : undefined,
+    })
   }
 
   /** Every file of `dir` goes to the next update (events were lost, or came before the watch). */
