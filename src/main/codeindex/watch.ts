@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { errnoCode } from '../../shared/errors'
+import { childOf } from '../containment/paths'
 import type { Sandbox } from '../containment/types'
 import { foreground } from '../foreground'
 import { watchBudget } from '../snapshot/changeTracker'
@@ -60,9 +61,6 @@ export interface WatchOptions {
   onOverBudget?: (budget: number) => void
 }
 
-/** A root-relative path's child ('' is the root). */
-const join = (dir: string, name: string) => (dir === '' ? name : `${dir}/${name}`)
-
 /** The unignored files directly in `dir` (at `absDir`), as project paths; none when it cannot be read. */
 function unignoredFiles(absDir: string, dir: string, sandbox: Pick<Sandbox, 'isIgnored'>): string[] {
   let entries: fs.Dirent[]
@@ -73,7 +71,7 @@ function unignoredFiles(absDir: string, dir: string, sandbox: Pick<Sandbox, 'isI
   }
   const files: string[] = []
   for (const entry of entries) {
-    const rel = join(dir, entry.name)
+    const rel = childOf(dir, entry.name)
     if (entry.isFile() && !sandbox.isIgnored(rel, false)) files.push(rel)
   }
   return files
@@ -113,7 +111,7 @@ async function gentleWalk(
       await foreground.wait()
       if (o.stopped()) break
       for (const entry of entries) {
-        const rel = join(dir, entry.name)
+        const rel = childOf(dir, entry.name)
         if (entry.isDirectory()) {
           if (!o.sandbox.isIgnored(rel, true)) queue.push(rel)
         } else if (o.file && entry.isFile() && !o.sandbox.isIgnored(rel, false)) o.file(rel)
@@ -138,7 +136,7 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   const folders = createFolderWatches(abs, budget, opts.onError, (dir, name) => {
     if (closed) return
     if (name === undefined) return rescan(dir)
-    const rel = join(dir, name)
+    const rel = childOf(dir, name)
     if (!opts.sandbox.isIgnored(rel)) entryChanged(rel)
   })
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { boundedIgnore, type BoundedIgnore } from './bounded-ignore'
+import { parentOf } from './paths'
 import { errnoCode } from '../../shared/errors'
 
 /** One folder's .gitignore as last read, and when it was last looked at. */
@@ -142,12 +143,6 @@ export function createGitignoreMatcher(root: string): (rel: string, isDir?: bool
     if (stat === 'unreachable') return true
     return verdict(parent.holders, joined, stat?.isDirectory() ?? false)
   }
-}
-
-/** The folder holding the project path `rel` ('' for the root). */
-export function parentOf(rel: string): string {
-  const cut = rel.lastIndexOf('/')
-  return cut < 0 ? '' : rel.slice(0, cut)
 }
 
 /** `rel` without a leading, trailing or doubled slash. */

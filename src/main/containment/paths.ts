@@ -94,6 +94,22 @@ export function isInsideResolved(root: string, abs: string): boolean {
   return abs === root || abs.startsWith(root.endsWith(path.sep) ? root : root + path.sep)
 }
 
+/** The folder holding the project path `rel` ('' for the root). */
+export function parentOf(rel: string): string {
+  const cut = rel.lastIndexOf('/')
+  return cut < 0 ? '' : rel.slice(0, cut)
+}
+
+/** The project path of `name` inside the folder at project path `dir` ('' is the root). */
+export function childOf(dir: string, name: string): string {
+  return dir === '' ? name : `${dir}/${name}`
+}
+
+/** Where the project path `rel` ('' is the root) is on disk, for a project at `root`. */
+export function onDisk(root: string, rel: string): string {
+  return rel === '' ? root : `${root}/${rel}`
+}
+
 export function toPosix(p: string): string {
   return path.sep === '/' ? p : p.split(path.sep).join('/')
 }

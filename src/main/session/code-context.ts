@@ -12,6 +12,7 @@ import {
 } from '../codeindex/code-index'
 import { watchIndex, type IndexWatcher } from '../codeindex/watch'
 import type { ModelProvider } from '../providers/types'
+import { childOf } from '../containment/paths'
 import type { Sandbox } from '../containment/types'
 import type { Store } from '../store/types'
 import { errorMessage } from '../../shared/errors'
@@ -199,7 +200,7 @@ export async function smallTree(sandbox: Sandbox): Promise<boolean> {
     }
     if ((entries += names.length) > SMALL_TREE_ENTRIES) return false
     for (const entry of names) {
-      const rel = dir === '' ? entry.name : `${dir}/${entry.name}`
+      const rel = childOf(dir, entry.name)
       if (entry.isDirectory()) {
         if (!sandbox.isDenied(rel)) queue.push(rel)
       } else if (entry.isFile() && ++files > SMALL_TREE_FILES) return false

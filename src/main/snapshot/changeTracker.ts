@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { errnoCode } from '../../shared/errors'
 import { watchFolder } from './folderWatches'
+import { childOf, onDisk } from '../containment/paths'
 
 /**
  * Which files changed since the last look, from the kernel's file events, so a
@@ -103,12 +104,11 @@ export function createChangeTracker(
   }
 
   const add = (dir: string) => {
-    const abs = dir === '' ? root : `${root}/${dir}`
-    const stop = watchFolder(abs, {
+    const stop = watchFolder(onDisk(root, dir), {
       onEvent(name) {
         events++
         if (name === undefined) return void (gap = true)
-        paths.add(dir === '' ? name : `${dir}/${name}`)
+        paths.add(childOf(dir, name))
       },
       // The directory itself was deleted or moved: a new directory of that name (the same
       // inode number, even) would go unwatched. Watch afresh. (A file named like its folder

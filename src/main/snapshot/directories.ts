@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises'
+import { childOf, onDisk } from '../containment/paths'
 
 /**
  * Every directory under `root` that `isIgnored` does not exclude, as root-relative
@@ -27,13 +28,13 @@ export async function listUnignoredDirectories(
       level.map(async (dir) => {
         let entries
         try {
-          entries = await fs.readdir(dir === '' ? root : `${root}/${dir}`, { withFileTypes: true })
+          entries = await fs.readdir(onDisk(root, dir), { withFileTypes: true })
         } catch {
           return // vanished or unreadable: the listing cannot see into it either
         }
         for (const entry of entries) {
           if (!entry.isDirectory()) continue
-          const rel = dir === '' ? entry.name : `${dir}/${entry.name}`
+          const rel = childOf(dir, entry.name)
           if (isIgnored(rel)) continue
           below.push(rel)
           found.push(rel)

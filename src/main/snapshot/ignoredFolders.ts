@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
-import { parentOf } from '../containment/gitignore'
+import { childOf, onDisk, parentOf } from '../containment/paths'
 import { isRefusal, type Sandbox } from '../containment/types'
 import { createChangeTracker, type ChangeTracker } from './changeTracker'
 import { byPath } from './sortedPaths'
@@ -193,7 +193,7 @@ async function walk(tree: FolderTree, start: string, ignored: boolean): Promise<
       level.map(async ({ dir, ignored: inside }) => {
         const f: Folder = { ignored: inside, subdirs: [], files: [], mtime: NaN, ctime: NaN }
         for (const e of await entries(root, dir)) {
-          const rel = dir === '' ? e.name : `${dir}/${e.name}`
+          const rel = childOf(dir, e.name)
           if (e.isDirectory()) {
             if (dir === '' && NEVER.has(e.name)) continue
             f.subdirs.push(rel)
@@ -377,7 +377,7 @@ async function entries(
 ): Promise<import('node:fs').Dirent[] | undefined>
 async function entries(root: string, dir: string, strict = false) {
   try {
-    return await fs.readdir(dir === '' ? root : `${root}/${dir}`, { withFileTypes: true })
+    return await fs.readdir(onDisk(root, dir), { withFileTypes: true })
   } catch {
     return strict ? undefined : [] // vanished or unreadable
   }

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import { childOf, onDisk } from '../containment/paths'
 import { RACY_MARGIN_MS } from './statCache'
 import { CTIME_FIELDS, STAT_OK, statWithCtime } from './statFiles'
 
@@ -141,7 +142,7 @@ function record(
   }
   const trustedBefore = listedAt - RACY_MARGIN_MS
   const dirRels = [...dirs]
-  const dirPaths = dirRels.map((d) => (d === '' ? root : `${root}/${d}`))
+  const dirPaths = dirRels.map((d) => onDisk(root, d))
   const dirStats = new Float64Array(dirPaths.length * DIR_FIELDS)
   // 1 when the directory's timestamps vouch for the listing, 0 when it must be read again.
   const trusted = new Uint8Array(dirPaths.length)
@@ -187,7 +188,7 @@ function prefetchPlan(
     files.set(i, rels.length)
     const d = dirRels[Math.floor(i / IGNORE_FILE_NAMES.length)]
     const name = IGNORE_FILE_NAMES[i % IGNORE_FILE_NAMES.length]
-    rels.push(d === '' ? name : `${d}/${name}`)
+    rels.push(childOf(d, name))
   }
   return { files, rels }
 }
@@ -211,7 +212,7 @@ function sameFileStat(st: FoundStat, fileStats: Float64Array, at: number): boole
  */
 export function restoreListing(root: string, state: ListingState, isIgnored?: IsIgnored): ReusableListing {
   const { directories: dirRels, dirStats, trusted, fileStats } = state
-  const dirPaths = dirRels.map((d) => (d === '' ? root : `${root}/${d}`))
+  const dirPaths = dirRels.map((d) => onDisk(root, d))
   const filePaths = dirPaths.flatMap((d) => IGNORE_FILE_NAMES.map((name) => `${d}/${name}`))
   let paths = state.paths
   // Built on the first re-read: most snapshots of an unchanged tree never need it.
@@ -281,8 +282,8 @@ export function restoreListing(root: string, state: ListingState, isIgnored?: Is
     for (const { i } of changed) {
       const u = reread(dirRels[i], dirPaths[i], contents.get(dirRels[i])!, isIgnored!)
       if (!u) return undefined
-      for (const name of u.added) added.push(dirRels[i] === '' ? name : `${dirRels[i]}/${name}`)
-      for (const name of u.removed) removed.add(dirRels[i] === '' ? name : `${dirRels[i]}/${name}`)
+      for (const name of u.added) added.push(childOf(dirRels[i], name))
+      for (const name of u.removed) removed.add(childOf(dirRels[i], name))
       updates.push(u)
     }
 
@@ -337,7 +338,7 @@ function reread(
   const entries = fs.readdirSync(abs, { withFileTypes: true })
   for (const e of entries) {
     const name = e.name
-    const childRel = rel === '' ? name : `${rel}/${name}`
+    const childRel = childOf(rel, name)
     if (e.isDirectory()) {
       if (c.subdirs.has(name)) subdirsSeen++
       else if (c.ignoredDirs.has(name)) continue
