@@ -12,6 +12,7 @@ import type { IndexState } from './index-state'
 import { BACKGROUND_NICE, processAll, workerCountAt } from './pool'
 import type { FileJob, FileOutcome } from './process-file'
 import { sharedRun } from './shared-run'
+import { foreground } from '../foreground'
 import type { FileFacts } from './types'
 
 /*
@@ -96,7 +97,9 @@ async function build(
   const saved = checkState.take()
   if (!saved) state.ensureLoaded()
   const nice = opts.workerNice ?? BACKGROUND_NICE
-  const listed = vouched?.paths ?? (await opts.sandbox.listFiles({ prefix, signal, nice })).files
+  // Judging the listed paths takes slices of this thread: none while an agent's step runs.
+  const pause = () => foreground.wait()
+  const listed = vouched?.paths ?? (await opts.sandbox.listFiles({ prefix, signal, nice, pause })).files
   const run: Run = { parts, signal, report, started, listed, stats: vouched?.stats, saved, tree }
   // A listing cut short is not the project: taken as such, it would drop every stored file.
   if (signal.aborted) return nothingChanged(started, fileCount(run), true)

@@ -272,6 +272,26 @@ describe('listFiles', () => {
     })
   })
 
+  it("awaits the caller's pause between the slices in which it judges the paths", async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 4200; i++) files[`d${i % 30}/f${i}.ts`] = ''
+    const sb = await createSandbox(project(files))
+    // A background listing while a step runs: it finishes only once the pause lets it.
+    let pauses = 0
+    let resume: () => void = () => {}
+    const held = new Promise<void>((resolve) => (resume = resolve))
+    let done = false
+    const listing = sb.listFiles({ pause: () => (pauses++, held) }).then((r) => ((done = true), r))
+    for (let waited = 0; pauses === 0 && waited < 10_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect({ pauses, done }).toEqual({ pauses: 1, done: false })
+    resume()
+    const { files: listed } = await listing
+    expect(listed).toHaveLength(4200)
+    expect(pauses).toBe(1) // 4,200 paths: two slices of 4,096 at most, one pause between them
+  })
+
   it('filters by prefix and glob (braces, anchored, negated)', async () => {
     const root = project({
       'src/a.ts': '',

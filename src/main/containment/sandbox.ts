@@ -84,7 +84,8 @@ export async function createSandbox(root: string, opts: SandboxOptions = {}): Pr
       const skipped = unreached.length > 0 ? { skipped: unreached } : {}
       // ripgrep's globs skip the denied names already; the gate also skips denied locations
       // (the project is $HOME, or holds the data folder).
-      const files = await filterInSlices(lines, (f) => gate.admitsName(f) && (!matches || matches(f)))
+      const keep = (f: string) => gate.admitsName(f) && (!matches || matches(f))
+      const files = await filterInSlices(lines, keep, listOpts.pause)
       files.sort() // the default order is code-unit order, as comparePaths
       const total = files.length
       if (total <= limit) return { files, truncated: false, total, ...skipped }
@@ -141,11 +142,19 @@ const FILTER_SLICE = 4096
  * `items.filter(keep)` in slices with a turn of the event loop between them: a listing of a big
  * tree is 70,000+ paths, and judging them in one go held the session's thread for ~50–100 ms
  * (~1 s before the deny list's literal filter), a stall a step running beside it paid in full.
+ * `pause`, when given, is awaited between slices as well.
  */
-async function filterInSlices<T>(items: readonly T[], keep: (item: T) => boolean): Promise<T[]> {
+async function filterInSlices<T>(
+  items: readonly T[],
+  keep: (item: T) => boolean,
+  pause?: () => Promise<void> | undefined,
+): Promise<T[]> {
   const kept: T[] = []
   for (let i = 0; i < items.length; i += FILTER_SLICE) {
-    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve))
+    if (i > 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      await pause?.()
+    }
     const end = Math.min(items.length, i + FILTER_SLICE)
     for (let j = i; j < end; j++) if (keep(items[j])) kept.push(items[j])
   }
