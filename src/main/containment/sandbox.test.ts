@@ -272,7 +272,7 @@ describe('listFiles', () => {
     })
   })
 
-  it("awaits the caller's pause between the slices in which it judges the paths", async () => {
+  it("awaits the caller's pause before each slice in which it judges the paths", async () => {
     const files: Record<string, string> = {}
     for (let i = 0; i < 4200; i++) files[`d${i % 30}/f${i}.ts`] = ''
     const sb = await createSandbox(project(files))
@@ -285,11 +285,12 @@ describe('listFiles', () => {
     for (let waited = 0; pauses === 0 && waited < 10_000; waited += 10)
       await new Promise((resolve) => setTimeout(resolve, 10))
     await new Promise((resolve) => setTimeout(resolve, 50))
+    // Held before the first slice: no path judged yet.
     expect({ pauses, done }).toEqual({ pauses: 1, done: false })
     resume()
     const { files: listed } = await listing
     expect(listed).toHaveLength(4200)
-    expect(pauses).toBe(1) // 4,200 paths: two slices of 4,096 at most, one pause between them
+    expect(pauses).toBe(2) // 4,200 paths: two slices of 4,096 at most, a pause before each
   })
 
   it('filters by prefix and glob (braces, anchored, negated)', async () => {

@@ -142,7 +142,8 @@ const FILTER_SLICE = 4096
  * `items.filter(keep)` in slices with a turn of the event loop between them: a listing of a big
  * tree is 70,000+ paths, and judging them in one go held the session's thread for ~50–100 ms
  * (~1 s before the deny list's literal filter), a stall a step running beside it paid in full.
- * `pause`, when given, is awaited between slices as well.
+ * `pause`, when given, is awaited before each slice as well (the first included: the listing may
+ * come back while a step runs).
  */
 async function filterInSlices<T>(
   items: readonly T[],
@@ -151,10 +152,8 @@ async function filterInSlices<T>(
 ): Promise<T[]> {
   const kept: T[] = []
   for (let i = 0; i < items.length; i += FILTER_SLICE) {
-    if (i > 0) {
-      await new Promise<void>((resolve) => setImmediate(resolve))
-      await pause?.()
-    }
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve))
+    await pause?.()
     const end = Math.min(items.length, i + FILTER_SLICE)
     for (let j = i; j < end; j++) if (keep(items[j])) kept.push(items[j])
   }

@@ -47,7 +47,7 @@ export interface Sandbox {
     /** Nice value of the listing's ripgrep (Linux, macOS): above 0 for background work. */
     nice?: number
     /**
-     * Awaited between the slices in which the listing's paths are judged on this thread (when it
+     * Awaited before each slice in which the listing's paths are judged on this thread (when it
      * returns a promise): background work passes the foreground's wait, so a step never pays a slice.
      */
     pause?: () => Promise<void> | undefined
