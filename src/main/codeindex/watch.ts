@@ -1,7 +1,6 @@
 import fs from 'node:fs'
-import path from 'node:path'
 import { errnoCode } from '../../shared/errors'
-import { childOf } from '../containment/paths'
+import { childOf, onDisk } from '../containment/paths'
 import type { Sandbox } from '../containment/types'
 import { foreground } from '../foreground'
 import { watchBudget } from '../snapshot/changeTracker'
@@ -129,7 +128,8 @@ export function watchIndex(index: CodeIndex, opts: WatchOptions): IndexWatcher {
   const budget = opts.watchBudget ?? watchBudget()
   let rescans: NodeJS.Timeout | undefined
 
-  const abs = (rel: string) => (rel === '' ? root : path.join(root, rel))
+  // Spelled as the change tracker spells its folders, so the two share each folder's watch.
+  const abs = (rel: string) => onDisk(root, rel)
   const changed = (rel: string) => {
     if (!rescans) updates.add(abs(rel)) // else the next rescan finds it
   }
