@@ -38,7 +38,8 @@ export function buildBenchCli(): string {
 
 export async function timeSession(
   cli: string,
-  at: { repo: string; dataDir: string },
+  /** `approve`: the approval policy (`auto-edit` unless said; under `ask` no one answers: refused). */
+  at: { repo: string; dataDir: string; approve?: string },
   turns: readonly FakeTurn[],
   extraEnv: Record<string, string> = {},
 ): Promise<SessionTiming> {
@@ -51,7 +52,8 @@ export async function timeSession(
     },
   })
   try {
-    const args = editArgs({ ...at, baseUrl: server.v1Url }, 'look around', '--json', '--approve', 'auto-edit')
+    const { approve = 'auto-edit', ...where } = at
+    const args = editArgs({ ...where, baseUrl: server.v1Url }, 'look around', '--json', '--approve', approve)
     const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv }
     for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OLLAMA_HOST', 'OPENAI_MODEL', 'OLLAMA_MODEL'])
       delete env[name]

@@ -260,6 +260,12 @@ const commandScript: FakeTurn[] = [
   { text: 'Done.' },
 ]
 
+/** A command the policy asks about, under `ask` where no one answers: refused once asked. */
+const askedScript: FakeTurn[] = [
+  callTurn('run_command', { command: 'rm -f zz-absent' }, 'ask_0'),
+  { text: 'Done.' },
+]
+
 /**
  * A trivial command, sandboxed, as the first step of a session and as later ones, each
  * repo's second such session (the first one ever also walks the whole tree for secrets
@@ -288,7 +294,17 @@ async function commandFigures(
     reference: pick(stepGaps(tiny.again)),
     note: `\`echo hi\`; steps ${steps(ours.again)} (tiny repo ${steps(tiny.again)}); the first such session ever: ${steps(ours.ever)} (tiny repo ${steps(tiny.ever)})`,
   })
-  return [row('first step', (g) => g[0]), row('later steps', (g) => median(g.slice(1)))]
+  const asked = async (repo: string, dataDir: string) =>
+    stepGaps(checked(await timeSession(cli, { repo, dataDir, approve: 'ask' }, askedScript), 'asked'))[0]
+  const prompt: BenchRow = {
+    name: 'scale: a command the user is asked about, first step',
+    unit: 's',
+    ours: await asked(big.root, big.data),
+    refName: 'tiny repo',
+    reference: await asked(small.tiny, small.tinyData),
+    note: 'how long an approval prompt waits: under `ask` with no one to answer, the step is the time to the prompt plus its refusal',
+  }
+  return [row('first step', (g) => g[0]), row('later steps', (g) => median(g.slice(1))), prompt]
 }
 
 /** One search_in_files, limit 50, against rg over the whole tree with the tool's own filters. */

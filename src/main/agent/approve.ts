@@ -44,6 +44,32 @@ export interface RunningCall {
   callId: string
   input: unknown
   signal: AbortSignal
+  /**
+   * Starts what must be done before the call may start (the checkpoint's watch, the ignored
+   * folders' record: tool-runner.ts) and answers its promise, the same one on every call. The
+   * call starts it once it will run or ask — after the prompt is out, so the user reads the
+   * prompt while it runs — and awaits it right before it starts. A refused call never starts it.
+   */
+  prepare?: () => Promise<void>
+}
+
+/**
+ * Asks the user about a call and, the prompt being out, starts the call's preparations
+ * (`RunningCall.prepare`) while the user reads it. An approver that answers at once (no one to
+ * ask: a refusal) has shown no prompt, and a refused call needs no preparing: they start only
+ * when the answer has not come by the event loop's next turn.
+ */
+export async function askWhilePreparing(
+  deps: MutationDeps,
+  call: AskedCall & Pick<RunningCall, 'prepare'>,
+  subject: ApprovalSubject,
+  why: string,
+): Promise<ApprovalAnswer> {
+  const answer = askUser(deps, call, subject, why)
+  const waiting = Symbol('waiting')
+  const nextTurn = new Promise<typeof waiting>((resolve) => setImmediate(resolve, waiting))
+  if ((await Promise.race([answer, nextTurn])) === waiting) void call.prepare?.()
+  return answer
 }
 
 /** The call a question is about: its tool's name, its id, and the turn's signal (a stop ends the wait). */

@@ -1,5 +1,5 @@
 import type { SubjectOf, ToolAttachment } from '../../shared/protocol'
-import { askUser, decideCall, reasonOf, type MutationDeps, type RunningCall } from './approve'
+import { askWhilePreparing, decideCall, reasonOf, type MutationDeps, type RunningCall } from './approve'
 import type { ToolResult } from '../tools/types'
 import { errorMessage } from '../../shared/errors'
 import { isRecord } from '../../shared/records'
@@ -52,7 +52,8 @@ export async function runMcpCall(
       },
     }
   if (decision.action === 'ask') {
-    const answer = await askUser(deps, { tool: tool.name, callId, signal }, subject, decision.why)
+    const asked = { tool: tool.name, callId, signal, prepare: call.prepare }
+    const answer = await askWhilePreparing(deps, asked, subject, decision.why)
     if (answer.decision !== 'accept' && answer.decision !== 'always') {
       const reason = reasonOf(answer)
       deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason })
@@ -67,6 +68,7 @@ export async function runMcpCall(
     if (answer.decision === 'accept')
       deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
   }
+  await call.prepare?.()
   try {
     const converted = await tool.call(input, {
       signal,

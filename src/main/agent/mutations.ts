@@ -17,6 +17,7 @@ import {
 } from '../tools/types'
 import {
   askUser,
+  askWhilePreparing,
   decideCall,
   reasonOf,
   rejection,
@@ -206,7 +207,7 @@ export async function runAction(
   /** Set when the command is handed to the sandbox (a refused one changed nothing). */
   ran?: { executed: boolean },
 ): Promise<ToolResult> {
-  const { callId, signal } = call
+  const { callId, signal, prepare } = call
   const policy = deps.policy()
   if (policy === 'read-only') return readOnlyError(tool.name)
   const plan = await tool.plan(call.input, deps.toolContext)
@@ -225,7 +226,7 @@ export async function runAction(
   if (decision.action === 'ask') {
     // The prompt carries the warning, so the user knows this one would run unconfined.
     const why = plan.unconfined ? `WARNING: ${plan.unconfined}` : decision.why
-    const answer = await askUser(deps, { tool: tool.name, callId, signal }, subject, why)
+    const answer = await askWhilePreparing(deps, { tool: tool.name, callId, signal, prepare }, subject, why)
     if (answer.decision !== 'accept' && answer.decision !== 'always') {
       const reason = reasonOf(answer)
       deps.record({ type: 'approval.resolved', callId, decision: 'reject', by: 'user', reason })
@@ -234,6 +235,7 @@ export async function runAction(
     if (answer.decision === 'accept')
       deps.record({ type: 'approval.resolved', callId, decision: 'accept', by: 'user' })
   }
+  await prepare?.()
   if (ran) ran.executed = true
   return tool.execute(plan, deps.toolContext, {
     onOutput: (stream, text) => {

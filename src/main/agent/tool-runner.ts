@@ -114,17 +114,13 @@ export class ToolRunner {
     else if (!parsed?.ok) result = { ok: false, error: parsed?.error ?? 'Invalid arguments.' }
     else {
       try {
-        // A command may change any file; a server's tool too, unless it says it only reads (taken
-        // at its word): the checkpoint after it gets ready now.
-        const mayWrite = isMcpTool(tool) ? !tool.mcp.readOnly : isActionTool(tool)
-        if (mayWrite) await this.deps.opts.checkpoints.expectChanges?.()
-        // A command or a server may change ignored folders: their record is taken before the first.
-        if (isMcpTool(tool) || isActionTool(tool)) await this.deps.opts.toolContext.beforeCommand?.()
-        const running = { callId: call.id, input: parsed.input, signal }
+        let ready: Promise<void> | undefined
+        const prepare = () => (ready ??= this.prepare(tool))
+        const running = { callId: call.id, input: parsed.input, signal, prepare }
         if (isMcpTool(tool)) {
           const ran = await runMcpCall(this.mutations, tool, running)
           ;({ result, attachments } = ran)
-          applied = ran.executed && mayWrite
+          applied = ran.executed && !tool.mcp.readOnly
         } else if (isActionTool(tool)) {
           const ran = { executed: false }
           result = await runAction(this.mutations, tool, running, ran)
@@ -155,6 +151,27 @@ export class ToolRunner {
     })
     if (applied) await this.checkpoint(call.id, tool !== undefined && !isFileChangeTool(tool))
     return result
+  }
+
+  /**
+   * What a command or a server's tool needs done before it starts (RunningCall.prepare: begun
+   * once the prompt is out, so on a big tree its ~0.5 s runs while the user reads the prompt
+   * instead of delaying it): either may change any file — a server's tool unless it says it only
+   * reads, taken at its word — so the checkpoint after it gets ready; and either may change
+   * ignored folders, whose record is taken before the session's first.
+   */
+  private prepare(tool: ToolDefinition): Promise<void> {
+    const mcp = isMcpTool(tool)
+    if (!mcp && !isActionTool(tool)) return Promise.resolve()
+    const mayWrite = mcp ? !tool.mcp.readOnly : true
+    const { checkpoints, toolContext } = this.deps.opts
+    const ready = Promise.all([
+      mayWrite ? checkpoints.expectChanges?.() : undefined,
+      toolContext.beforeCommand?.(),
+    ]).then(() => undefined)
+    // Awaited where the call starts; a call the user then turns down leaves it unobserved.
+    ready.catch(() => undefined)
+    return ready
   }
 
   /** `ranCommand`: a command or MCP tool ran, which may also have changed ignored folders. */

@@ -1,0 +1,190 @@
+import fs from 'node:fs'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import type { ApprovalAnswer, EventDraft } from '../../shared/protocol'
+import { openStore } from '../store/store'
+import { tempDir } from '../store/testing/helpers'
+import type { Store } from '../store/types'
+import type { ActionTool, ToolContext, ToolResult } from '../tools/types'
+import type { ApprovalRequest } from './approvals'
+import { ToolRunner } from './tool-runner'
+
+/*
+ * What a command needs before it starts (the checkpoint's watch, the ignored folders' record)
+ * begins once the approval prompt is out and runs while the user reads it: on a big tree it took
+ * ~0.5 s, and the prompt waited on it. The command itself never starts before it is done, and a
+ * command refused outright never pays for it.
+ */
+
+let dir: string
+let store: Store
+
+beforeEach(() => {
+  dir = tempDir('stepwise-runner-')
+  store = openStore(dir)
+})
+
+afterEach(() => {
+  store.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+})
+
+/** A promise settled from outside, and whether it has been. */
+function deferred(): { promise: Promise<void>; resolve(): void; reject(err: Error): void } {
+  let resolve!: () => void
+  let reject!: (err: Error) => void
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)))
+  return { promise, resolve, reject }
+}
+
+/** One step of the runner's story, in the order it happened. */
+type Log = string[]
+
+function action(log: Log, verdict: 'ask' | 'deny'): ActionTool {
+  return {
+    name: 'build',
+    family: 'exec',
+    description: 'Runs the build.',
+    input: z.object({}),
+    mutating: true,
+    async plan() {
+      log.push('planned')
+      return { ok: true, summary: 'the build', verdict, data: undefined }
+    },
+    async execute(): Promise<ToolResult> {
+      log.push('executed')
+      return { ok: true, output: 'built' }
+    },
+  }
+}
+
+interface Preparations {
+  watch: Promise<void>
+  record: Promise<void>
+}
+
+/** `answer`: the user's answer, or a promise of it (a user who takes their time). */
+function runner(
+  log: Log,
+  prep: Preparations,
+  answer: ApprovalAnswer | Promise<ApprovalAnswer>,
+  verdict: 'ask' | 'deny' = 'ask',
+) {
+  const tool = action(log, verdict)
+  return new ToolRunner({
+    opts: {
+      store,
+      sessionId: 's1',
+      toolContext: {
+        root: dir,
+        beforeCommand: () => (log.push('record'), prep.record),
+      } as unknown as ToolContext,
+      checkpoints: {
+        expectChanges: () => (log.push('watch'), prep.watch),
+        takeSnapshot: async () => {
+          log.push('checkpoint')
+          return { info: { id: 1 }, changed: { added: [], modified: [], deleted: [] } }
+        },
+      },
+      approver: {
+        async requestApproval(_request: ApprovalRequest) {
+          log.push('asked')
+          return answer
+        },
+      },
+    },
+    reads: { take: () => [] } as never,
+    record: (draft: EventDraft) => ({ ...draft, seq: 0, ts: '' }) as never,
+    policy: () => 'ask',
+    allTools: () => [tool],
+    offeredTools: () => [tool],
+    now: () => 0,
+  })
+}
+
+const call = { id: 'c1', name: 'build', arguments: '{}' }
+const tick = () => new Promise((r) => setTimeout(r, 20))
+
+describe('a command call and what it needs before it starts', () => {
+  it('asks first, prepares while the user reads the prompt, and starts only once prepared', async () => {
+    const log: Log = []
+    const watch = deferred()
+    const record = deferred()
+    let answer!: (a: ApprovalAnswer) => void
+    const user = new Promise<ApprovalAnswer>((resolve) => (answer = resolve))
+    const ran = runner(log, { watch: watch.promise, record: record.promise }, user).run(
+      call,
+      new AbortController().signal,
+    )
+    await tick()
+    expect(log).toEqual(['planned', 'asked', 'watch', 'record'])
+    answer({ decision: 'accept' })
+    watch.resolve()
+    await tick()
+    expect(log).toEqual(['planned', 'asked', 'watch', 'record'])
+    record.resolve()
+    const result = await ran
+    expect(result).toMatchObject({ ok: true, output: 'built' })
+    expect(log).toEqual(['planned', 'asked', 'watch', 'record', 'executed', 'checkpoint'])
+  })
+
+  it('a command the user turns down does not wait on them, and their failure is no loose rejection', async () => {
+    const log: Log = []
+    const watch = deferred()
+    const record = deferred()
+    const user = new Promise<ApprovalAnswer>((resolve) =>
+      setTimeout(() => resolve({ decision: 'reject', reason: 'not now' }), 20),
+    )
+    const result = await runner(log, { watch: watch.promise, record: record.promise }, user).run(
+      call,
+      new AbortController().signal,
+    )
+    expect(result.ok).toBe(false)
+    expect(log).toEqual(['planned', 'asked', 'watch', 'record'])
+    watch.reject(new Error('watch failed'))
+    record.resolve()
+    await tick()
+  })
+
+  it('an approver that answers at once (no one to ask) shows no prompt to prepare behind', async () => {
+    const log: Log = []
+    const never = new Promise<void>(() => undefined)
+    const refused = await runner(log, { watch: never, record: never }, { decision: 'reject' }).run(
+      call,
+      new AbortController().signal,
+    )
+    expect(refused.ok).toBe(false)
+    expect(log).toEqual(['planned', 'asked'])
+    const accepted: Log = []
+    await runner(
+      accepted,
+      { watch: Promise.resolve(), record: Promise.resolve() },
+      { decision: 'accept' },
+    ).run(call, new AbortController().signal)
+    expect(accepted).toEqual(['planned', 'asked', 'watch', 'record', 'executed', 'checkpoint'])
+  })
+
+  it('a command refused outright never starts them', async () => {
+    const log: Log = []
+    const never = new Promise<void>(() => undefined)
+    const result = await runner(log, { watch: never, record: never }, { decision: 'accept' }, 'deny').run(
+      call,
+      new AbortController().signal,
+    )
+    expect(result).toMatchObject({ ok: false, error: expect.stringContaining('Refused') })
+    expect(log).toEqual(['planned'])
+  })
+
+  it('a failed preparation stops the command: it does not run unprepared', async () => {
+    const log: Log = []
+    const watch = deferred()
+    watch.reject(new Error('no inotify watches left'))
+    const result = await runner(
+      log,
+      { watch: watch.promise, record: Promise.resolve() },
+      { decision: 'accept' },
+    ).run(call, new AbortController().signal)
+    expect(result).toMatchObject({ ok: false, error: expect.stringContaining('no inotify watches left') })
+    expect(log).toEqual(['planned', 'asked', 'watch', 'record'])
+  })
+})
