@@ -90,6 +90,14 @@ export function findProjectSecrets(root: string, maxEntries = MAX_WALK_ENTRIES):
 }
 
 /**
+ * findProjectSecrets of a throwaway folder (the sandbox's probe): nothing of it is remembered, in
+ * this process or in the data folder, where each probe's folder had left a file never read again.
+ */
+export function findSecretsOnce(root: string): ProjectSecrets {
+  return walkProjectSecrets(root, MAX_WALK_ENTRIES, undefined, { remember: false })
+}
+
+/**
  * findProjectSecrets, skipping the stat of each folder for which `unchanged(dir)` is true (the
  * sandbox's change tracker vouches that its listing is what it was).
  */
@@ -97,11 +105,12 @@ export function walkProjectSecrets(
   root: string,
   maxEntries: number,
   unchanged: ((dir: string) => boolean) | undefined,
+  { remember = true }: { remember?: boolean } = {},
 ): ProjectSecrets {
   const out: ProjectSecrets = { secrets: [], gitPaths: [], hardLinks: [], entries: 0 }
   const links: string[] = []
   const firstInProcess = !scans.has(root)
-  const previous = scans.get(root) ?? loadScans(root) ?? new Map<string, DirEntry>()
+  const previous = (remember && (scans.get(root) ?? loadScans(root))) || new Map<string, DirEntry>()
   const next = new Map<string, DirEntry>()
   let reread = false
   const queue = [root]
@@ -137,6 +146,7 @@ export function walkProjectSecrets(
     pushAll(queue, entry.subdirs)
   }
   out.hardLinks = linksLeavingTree(links, out.truncatedAt === undefined)
+  if (!remember) return out
   scans.set(root, next)
   // Saved once per process: the next one re-reads whatever changed since, as this one does.
   if (firstInProcess && (reread || next.size !== previous.size)) saveScans(root, next)

@@ -10,7 +10,7 @@ async function newProcess(dataDir: string) {
   const state = await import('./secrets-scan-state')
   const mask = await import('./project-secrets')
   state.keepSecretsScansIn(dataDir)
-  return { findProjectSecrets: mask.findProjectSecrets }
+  return mask
 }
 
 function tempDir(prefix: string): string {
@@ -102,5 +102,22 @@ describe("the history check's saved verdict", () => {
     const moved = await (await processWithoutGit(dataDir))([path.join(repo, '.git')])
     expect(moved.map((h) => h.files)).toEqual([[]])
     expect(moved[0].why).toMatch(/could not be checked/)
+  })
+
+  it('keeps nothing of a throwaway folder (the sandbox probe makes one per process)', async () => {
+    const root = tempDir('stepwise-scan-once-')
+    const dataDir = tempDir('stepwise-scan-data-')
+    fs.writeFileSync(path.join(root, '.env'), 'K=v\n')
+    fs.mkdirSync(path.join(root, '.git'))
+    const walk = await newProcess(dataDir)
+    expect(walk.findSecretsOnce(root)).toMatchObject({
+      secrets: [path.join(root, '.env')],
+      gitPaths: [path.join(root, '.git')],
+    })
+    expect(fs.existsSync(path.join(dataDir, 'secrets-scan'))).toBe(false)
+    expect(walk.walkedFolders(root)).toEqual([])
+    // The walk that remembers still writes its file.
+    walk.findProjectSecrets(root)
+    expect(fs.readdirSync(path.join(dataDir, 'secrets-scan'))).toHaveLength(1)
   })
 })

@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { bwrapArgs } from './bwrap'
+import { findSecretsOnce } from '../containment/project-secrets'
 import type { CommandSettings } from './settings'
 
 /*
@@ -194,7 +195,13 @@ function* probeGuarantees(bwrap: string, flags: { userns: boolean; disableNested
     ].join('\n')
     const run = yield {
       file: bwrap,
-      args: [...bwrapArgs({ root: project, network: false, ...flags }), '--', 'bash', '-c', script],
+      args: [
+        ...bwrapArgs({ root: project, network: false, ...flags, project: findSecretsOnce(project) }),
+        '--',
+        'bash',
+        '-c',
+        script,
+      ],
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     }
     if (run.status !== 0)
