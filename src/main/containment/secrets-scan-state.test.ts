@@ -103,8 +103,10 @@ describe("the history check's saved verdict", () => {
     expect(moved.map((h) => h.files)).toEqual([[]])
     expect(moved[0].why).toMatch(/could not be checked/)
   })
+})
 
-  it('keeps nothing of a throwaway folder (the sandbox probe makes one per process)', async () => {
+describe('the walk of a throwaway folder', () => {
+  it('keeps nothing of it (the sandbox probe makes one per process)', async () => {
     const root = tempDir('stepwise-scan-once-')
     const dataDir = tempDir('stepwise-scan-data-')
     fs.writeFileSync(path.join(root, '.env'), 'K=v\n')
