@@ -29,7 +29,7 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true })
 })
 
-/** A promise settled from outside, and whether it has been. */
+/** A promise settled from outside. */
 function deferred(): { promise: Promise<void>; resolve(): void; reject(err: Error): void } {
   let resolve!: () => void
   let reject!: (err: Error) => void

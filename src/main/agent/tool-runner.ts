@@ -120,7 +120,7 @@ export class ToolRunner {
         if (isMcpTool(tool)) {
           const ran = await runMcpCall(this.mutations, tool, running)
           ;({ result, attachments } = ran)
-          applied = ran.executed && !tool.mcp.readOnly
+          applied = ran.executed && mayWrite(tool)
         } else if (isActionTool(tool)) {
           const ran = { executed: false }
           result = await runAction(this.mutations, tool, running, ran)
@@ -156,17 +156,14 @@ export class ToolRunner {
   /**
    * What a command or a server's tool needs done before it starts (RunningCall.prepare: begun
    * once the prompt is out, so on a big tree its ~0.5 s runs while the user reads the prompt
-   * instead of delaying it): either may change any file — a server's tool unless it says it only
-   * reads, taken at its word — so the checkpoint after it gets ready; and either may change
-   * ignored folders, whose record is taken before the session's first.
+   * instead of delaying it): one that may change files (`mayWrite`) gets the checkpoint after it
+   * ready; and either may change ignored folders, whose record is taken before the session's first.
    */
   private prepare(tool: ToolDefinition): Promise<void> {
-    const mcp = isMcpTool(tool)
-    if (!mcp && !isActionTool(tool)) return Promise.resolve()
-    const mayWrite = mcp ? !tool.mcp.readOnly : true
+    if (!isMcpTool(tool) && !isActionTool(tool)) return Promise.resolve()
     const { checkpoints, toolContext } = this.deps.opts
     const ready = Promise.all([
-      mayWrite ? checkpoints.expectChanges?.() : undefined,
+      mayWrite(tool) ? checkpoints.expectChanges?.() : undefined,
       toolContext.beforeCommand?.(),
     ]).then(() => undefined)
     // Awaited where the call starts; a call the user then turns down leaves it unobserved.
@@ -205,4 +202,12 @@ export class ToolRunner {
       })
     }
   }
+}
+
+/**
+ * A command may change any file; a server's tool too, unless it says it only reads (taken at its
+ * word). Such a call gets a checkpoint ready before it and one after it.
+ */
+function mayWrite(tool: ToolDefinition): boolean {
+  return isMcpTool(tool) ? !tool.mcp.readOnly : isActionTool(tool)
 }
