@@ -262,6 +262,17 @@ const commandScript: FakeTurn[] = [
   { text: 'Done.' },
 ]
 
+/**
+ * A command whose call streams like a real model's: its events 60 ms apart, the arguments
+ * ~0.3 s after the name (a dozen tokens at ~40 a second), so what the command needs before it
+ * runs can start from the name on (tool-runner.ts `warm`).
+ */
+const STREAM_PACE_MS = 60
+const streamedScript: FakeTurn[] = [
+  { ...callTurn('run_command', { command: 'echo hi' }, 'streamed_0'), paceMs: STREAM_PACE_MS },
+  { text: 'Done.' },
+]
+
 /** A command the policy asks about, under `ask` where no one answers: refused once asked. */
 const askedScript: FakeTurn[] = [
   callTurn('run_command', { command: 'rm -f zz-absent' }, 'ask_0'),
@@ -306,7 +317,22 @@ async function commandFigures(
     reference: await asked(small.tiny, small.tinyData),
     note: 'how long an approval prompt waits: under `ask` with no one to answer, the step is the time to the prompt plus its refusal',
   }
-  return [row('first step', (g) => g[0]), row('later steps', (g) => median(g.slice(1))), prompt]
+  const streamed = async (repo: string, dataDir: string) =>
+    stepGaps(checked(await timeSession(cli, { repo, dataDir }, streamedScript), 'streamed'))[0]
+  const whileStreaming: BenchRow = {
+    name: 'scale: a command the model streams, first step',
+    unit: 's',
+    ours: await streamed(big.root, big.data),
+    refName: 'tiny repo',
+    reference: await streamed(small.tiny, small.tinyData),
+    note: `\`echo hi\` under auto-edit, its call's events ${STREAM_PACE_MS} ms apart (both gaps hold the stream's ~${(STREAM_PACE_MS * 6) / 1000} s): what the command needs before it runs starts when the call's name arrives`,
+  }
+  return [
+    row('first step', (g) => g[0]),
+    row('later steps', (g) => median(g.slice(1))),
+    prompt,
+    whileStreaming,
+  ]
 }
 
 /** One search_in_files, limit 50, against rg over the whole tree with the tool's own filters. */

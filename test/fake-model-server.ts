@@ -205,11 +205,9 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs))
     const parts = render(protocol, turn, req.body ?? {}, turnsUsed - 1)
     res.writeHead(200, { 'content-type': contentTypeOf(protocol) })
-    await writeChunked(
-      res,
-      parts.map((p) => Buffer.from(p)),
-      opts.chunkBytes,
-    )
+    const buffers = parts.map((p) => Buffer.from(p))
+    if (turn.paceMs) await writePaced(res, buffers, turn.paceMs)
+    else await writeChunked(res, buffers, opts.chunkBytes)
     res.end()
   }
 
@@ -351,6 +349,15 @@ function write(res: http.ServerResponse, buf: Buffer): Promise<void> {
 }
 
 /** Writes each part, or re-splits everything into `chunkBytes`-sized writes, yielding between writes. */
+/** One event at a time, `paceMs` apart. */
+async function writePaced(res: http.ServerResponse, parts: Buffer[], paceMs: number): Promise<void> {
+  for (const [i, p] of parts.entries()) {
+    if (i > 0) await new Promise((r) => setTimeout(r, paceMs))
+    if (res.destroyed) return
+    await write(res, p)
+  }
+}
+
 async function writeChunked(
   res: http.ServerResponse,
   parts: Buffer[],

@@ -17,6 +17,8 @@ export interface FakeScriptedTurn {
   usage?: { inputTokens: number; outputTokens: number }
   /** Wait this long before answering (paces a run, as a real model's latency would). */
   delayMs?: number
+  /** Wait this long between the stream's events (a model writing its tokens); ignores `chunkBytes`. */
+  paceMs?: number
 }
 
 export const DEFAULT_FAKE_USAGE = { inputTokens: 10, outputTokens: 5 }

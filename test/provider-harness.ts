@@ -24,9 +24,11 @@ export interface TurnOutcome {
   error?: unknown
   deltas: string[]
   traffic: TrafficEntry[]
+  /** The names `onToolCall` announced, in order; `(after the end)` when the whole response was in. */
+  calls: string[]
 }
 
-/** Runs one streamed turn, capturing text deltas, traffic and the result or the error. */
+/** Runs one streamed turn, capturing text deltas, announced calls, traffic and the result or the error. */
 export async function runTurn(
   provider: ModelProvider,
   request: ModelRequest,
@@ -34,10 +36,17 @@ export async function runTurn(
 ): Promise<TurnOutcome> {
   const deltas: string[] = []
   const traffic: TrafficEntry[] = []
-  const handlers = { onText: (d: string) => deltas.push(d), onTraffic: (e: TrafficEntry) => traffic.push(e) }
+  const calls: string[] = []
+  // The response's body is logged once it has all come: a call announced before that was announced mid-stream.
+  const ended = () => traffic.some((e) => e.direction === 'response')
+  const handlers = {
+    onText: (d: string) => deltas.push(d),
+    onTraffic: (e: TrafficEntry) => traffic.push(e),
+    onToolCall: (name: string) => calls.push(ended() ? `${name} (after the end)` : name),
+  }
   try {
-    return { turn: await provider.streamTurn(request, handlers, signal), deltas, traffic }
+    return { turn: await provider.streamTurn(request, handlers, signal), deltas, traffic, calls }
   } catch (error) {
-    return { error, deltas, traffic }
+    return { error, deltas, traffic, calls }
   }
 }

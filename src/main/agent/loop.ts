@@ -361,6 +361,7 @@ export class Agent {
       tools: await this.window.toolSpecs(this.offeredTools(), signal),
     }
     const started = this.now()
+    this.tools.beginTurn()
     const send = () =>
       withRetry(
         () =>
@@ -371,6 +372,8 @@ export class Agent {
                 if (text) this.record({ type: 'assistant.delta', step, text })
               },
               onTraffic: this.onTraffic,
+              // A command's preparations start while the model writes its arguments.
+              onToolCall: (name) => this.tools.warm(name),
             },
             signal,
           ),

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { ApprovalAnswer, EventDraft } from '../../shared/protocol'
+import type { ApprovalAnswer, ApprovalPolicy, EventDraft } from '../../shared/protocol'
 import { openStore } from '../store/store'
 import { tempDir } from '../store/testing/helpers'
 import type { Store } from '../store/types'
@@ -69,6 +69,7 @@ function runner(
   prep: Preparations,
   answer: ApprovalAnswer | Promise<ApprovalAnswer>,
   verdict: 'ask' | 'deny' = 'ask',
+  policy: ApprovalPolicy = 'ask',
 ) {
   const tool = action(log, verdict)
   return new ToolRunner({
@@ -95,7 +96,7 @@ function runner(
     },
     reads: { take: () => [] } as never,
     record: (draft: EventDraft) => ({ ...draft, seq: 0, ts: '' }) as never,
-    policy: () => 'ask',
+    policy: () => policy,
     allTools: () => [tool],
     offeredTools: () => [tool],
     now: () => 0,
@@ -186,5 +187,59 @@ describe('a command call and what it needs before it starts', () => {
     ).run(call, new AbortController().signal)
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('no inotify watches left') })
     expect(log).toEqual(['planned', 'asked', 'watch', 'record'])
+  })
+})
+
+describe('a command call the model is still streaming', () => {
+  const accept: ApprovalAnswer = { decision: 'accept' }
+
+  it('is prepared for from its name on, and the whole call takes that over instead of starting again', async () => {
+    const log: Log = []
+    const watch = deferred()
+    const record = deferred()
+    const tools = runner(log, { watch: watch.promise, record: record.promise }, accept)
+    tools.beginTurn()
+    tools.warm('build')
+    expect(log).toEqual(['watch', 'record'])
+    tools.warm('build') // a second call to it in the same turn: already under way
+    const ran = tools.run(call, new AbortController().signal)
+    await tick()
+    expect(log).toEqual(['watch', 'record', 'planned', 'asked'])
+    watch.resolve()
+    record.resolve()
+    expect(await ran).toMatchObject({ ok: true, output: 'built' })
+    expect(log).toEqual(['watch', 'record', 'planned', 'asked', 'executed', 'checkpoint'])
+  })
+
+  it('starts nothing for a tool that needs no preparing, an unknown one, or under read-only', async () => {
+    const log: Log = []
+    const ready = { watch: Promise.resolve(), record: Promise.resolve() }
+    const tools = runner(log, ready, accept)
+    tools.warm('read_file')
+    tools.warm('')
+    expect(log).toEqual([])
+    const readOnly: Log = []
+    runner(readOnly, ready, accept, 'ask', 'read-only').warm('build')
+    expect(readOnly).toEqual([])
+  })
+
+  it("a turn's unused warm-up is not the next turn's: its call prepares afresh", async () => {
+    const log: Log = []
+    const tools = runner(log, { watch: Promise.resolve(), record: Promise.resolve() }, accept)
+    tools.warm('build')
+    tools.beginTurn()
+    await tools.run(call, new AbortController().signal)
+    expect(log).toEqual(['watch', 'record', 'planned', 'asked', 'watch', 'record', 'executed', 'checkpoint'])
+  })
+
+  it('a warm-up that failed stops the command as a failed preparation would', async () => {
+    const log: Log = []
+    const watch = deferred()
+    const tools = runner(log, { watch: watch.promise, record: Promise.resolve() }, accept)
+    tools.warm('build')
+    watch.reject(new Error('no inotify watches left'))
+    const result = await tools.run(call, new AbortController().signal)
+    expect(result).toMatchObject({ ok: false, error: expect.stringContaining('no inotify watches left') })
+    expect(log).toEqual(['watch', 'record', 'planned', 'asked'])
   })
 })

@@ -57,6 +57,8 @@ export class ToolRunner {
   private readonly mutations: MutationDeps
   /** Calls whose file change the user approved themselves: their agent files are not marked. */
   private readonly approvedCalls = new Set<string>()
+  /** Preparations a streaming call began (`warm`), for this turn's next call that needs them. */
+  private early: { writes: boolean; ready: Promise<void> } | undefined
 
   constructor(private readonly deps: ToolRunnerDeps) {
     const { sessionId, toolContext } = deps.opts
@@ -94,6 +96,26 @@ export class ToolRunner {
     } catch {
       // Only the preview failed; each change is still asked when its call runs.
     }
+  }
+
+  /**
+   * The model began streaming a call to `name` (StreamHandlers.onToolCall): its arguments are still
+   * to come. A command or a server's tool will need preparing (`prepare` below) if it runs, so that
+   * starts now — on a big tree its ~0.5 s then runs while a real model writes the arguments, not
+   * after. Nothing starts for other tools, under `read-only` (which refuses them), or twice in a
+   * turn; a call refused once whole has only started work that stands on its own (the watch
+   * serves later commands, the record is the session's).
+   */
+  warm(name: string): void {
+    if (this.early || this.deps.policy() === 'read-only') return
+    const tool = findTool(name, this.deps.allTools())
+    if (!tool || !needsPreparing(tool)) return
+    this.early = { writes: mayWrite(tool), ready: this.startPreparing(tool) }
+  }
+
+  /** A new model turn: what the last one warmed and no call took is not this turn's to reuse. */
+  beginTurn(): void {
+    this.early = undefined
   }
 
   async run(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
@@ -156,11 +178,21 @@ export class ToolRunner {
   /**
    * What a command or a server's tool needs done before it starts (RunningCall.prepare: begun
    * once the prompt is out, so on a big tree its ~0.5 s runs while the user reads the prompt
-   * instead of delaying it): one that may change files (`mayWrite`) gets the checkpoint after it
-   * ready; and either may change ignored folders, whose record is taken before the session's first.
+   * instead of delaying it — or earlier, by `warm`, while the model streamed the call): one that
+   * may change files (`mayWrite`) gets the checkpoint after it ready; and either may change
+   * ignored folders, whose record is taken before the session's first.
    */
   private prepare(tool: ToolDefinition): Promise<void> {
-    if (!isMcpTool(tool) && !isActionTool(tool)) return Promise.resolve()
+    if (!needsPreparing(tool)) return Promise.resolve()
+    const early = this.early
+    // Taken by one call: the checkpoint's watch is asked for again by the next (in the
+    // snapshots' queue, after this one's checkpoint).
+    this.early = undefined
+    if (early && (early.writes || !mayWrite(tool))) return early.ready
+    return this.startPreparing(tool)
+  }
+
+  private startPreparing(tool: ToolDefinition): Promise<void> {
     const { checkpoints, toolContext } = this.deps.opts
     const ready = Promise.all([
       mayWrite(tool) ? checkpoints.expectChanges?.() : undefined,
@@ -202,6 +234,11 @@ export class ToolRunner {
       })
     }
   }
+}
+
+/** Commands and servers' tools may change files and ignored folders: they are prepared for. */
+function needsPreparing(tool: ToolDefinition): boolean {
+  return isMcpTool(tool) || isActionTool(tool)
 }
 
 /**

@@ -32,7 +32,8 @@ export class ChatToolCallAccumulator {
   /** The call currently being filled for each wire `index`. */
   private readonly byIndex = new Map<number, PartialCall>()
 
-  push(delta: Record<string, unknown>): void {
+  /** Adds one fragment; answers the tool's name when this fragment is the first to name its call. */
+  push(delta: Record<string, unknown>): string | undefined {
     const id = typeof delta.id === 'string' && delta.id !== '' ? delta.id : undefined
     const fn = recordOf(delta.function)
     const name = typeof fn.name === 'string' ? fn.name : ''
@@ -49,8 +50,10 @@ export class ChatToolCallAccumulator {
     if (index !== undefined) this.byIndex.set(index, call)
     if (id && !call.id) call.id = id
     // Names are repeated (vLLM) or "" (LM Studio) on continuation chunks: set once, never concatenate.
-    if (name && !call.name) call.name = name
+    const named = name !== '' && call.name === ''
+    if (named) call.name = name
     call.arguments += args
+    return named ? name : undefined
   }
 
   private target(index: number | undefined, id: string | undefined, name: string): PartialCall | undefined {

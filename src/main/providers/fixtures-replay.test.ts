@@ -272,6 +272,10 @@ describe('replaying every recorded and synthesized stream in 1–7-byte chunks',
         expect(outcome.error).toBeUndefined()
         expect(outcome.turn).toEqual(expected.turn)
         if (!expected.turn.textToolCalls) expect(outcome.deltas.join('')).toBe(expected.turn.text)
+        // Each native call is announced once, by name, while the response still streams; calls
+        // written in the text are found only once it has all come.
+        const native = expected.turn.textToolCalls ? [] : expected.turn.toolCalls
+        expect(outcome.calls).toEqual(native.map((c) => c.name).filter((name) => name !== ''))
       } else {
         expect(outcome.error).toBeInstanceOf(ProviderError)
         expect(outcome.error).toMatchObject({

@@ -149,7 +149,7 @@ export class OllamaProvider implements ModelProvider {
     }
     if (!textMode && request.tools.length > 0) body.tools = ollamaTools(request.tools)
 
-    const state = new OllamaStreamState(handlers.onText)
+    const state = new OllamaStreamState(handlers)
     const received = await postStreaming(
       {
         provider: this.id,
@@ -235,7 +235,7 @@ class OllamaStreamState {
   private lines = 0
   private done = false
 
-  constructor(private readonly onText: (delta: string) => void) {}
+  constructor(private readonly handlers: Pick<StreamHandlers, 'onText' | 'onToolCall'>) {}
 
   line(line: string): void {
     if (this.done) return // lines after done are ignored, as ollama-js does
@@ -246,16 +246,19 @@ class OllamaStreamState {
     const message = recordOf(obj.message)
     if (typeof message.content === 'string' && message.content !== '') {
       this.text += message.content
-      this.onText(message.content)
+      this.handlers.onText(message.content)
     }
     if (Array.isArray(message.tool_calls)) {
       for (const raw of message.tool_calls) {
         const tc = recordOf(raw)
         const fn = recordOf(tc.function)
         const args = fn.arguments
+        const name = typeof fn.name === 'string' ? fn.name : ''
+        // A native call comes whole; it may still come before the turn's other calls and its end.
+        if (name) this.handlers.onToolCall?.(name)
         this.calls.push({
           id: typeof tc.id === 'string' && tc.id ? tc.id : newCallId(),
-          name: typeof fn.name === 'string' ? fn.name : '',
+          name,
           arguments: typeof args === 'string' ? args || '{}' : JSON.stringify(args ?? {}),
         })
       }

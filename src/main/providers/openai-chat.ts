@@ -59,7 +59,7 @@ export class OpenAIChatProvider implements ModelProvider {
       body[isOpenAIHost(this.baseUrl) ? 'max_completion_tokens' : 'max_tokens'] = this.limits.maxOutputTokens
     if (request.tools.length > 0) body.tools = chatTools(request.tools)
 
-    const state = new ChatStreamState(handlers.onText)
+    const state = new ChatStreamState(handlers)
     const received = await postStreaming(
       {
         provider: this.id,
@@ -121,7 +121,7 @@ class ChatStreamState {
   private events = 0
   private done = false
 
-  constructor(private readonly onText: (delta: string) => void) {}
+  constructor(private readonly handlers: Pick<StreamHandlers, 'onText' | 'onToolCall'>) {}
 
   handle(event: SseEvent): void {
     if (this.done) return // events after [DONE] are ignored
@@ -153,14 +153,15 @@ class ChatStreamState {
     if (typeof delta.content === 'string' && delta.content !== '') {
       this.deltas++
       this.text += delta.content
-      this.onText(delta.content)
+      this.handlers.onText(delta.content)
     }
     if (typeof delta.reasoning === 'string' || typeof delta.reasoning_content === 'string') this.deltas++
     if (Array.isArray(delta.tool_calls)) {
       for (const tc of delta.tool_calls) {
         if (isRecord(tc)) {
           this.deltas++
-          this.calls.push(tc)
+          const named = this.calls.push(tc)
+          if (named) this.handlers.onToolCall?.(named)
         }
       }
     }

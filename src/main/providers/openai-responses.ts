@@ -71,7 +71,7 @@ export class OpenAIResponsesProvider implements ModelProvider {
     if (previousResponseId) body.previous_response_id = previousResponseId
     if (request.tools.length > 0) body.tools = responsesTools(request.tools)
 
-    const state = new ResponsesStreamState(handlers.onText)
+    const state = new ResponsesStreamState(handlers)
     const received = await postStreaming(
       {
         provider: this.id,
@@ -115,7 +115,7 @@ class ResponsesStreamState {
   private events = 0
   private terminal = false
 
-  constructor(private readonly onText: (delta: string) => void) {}
+  constructor(private readonly handlers: Pick<StreamHandlers, 'onText' | 'onToolCall'>) {}
 
   handle(event: SseEvent): void {
     if (event.error !== undefined)
@@ -196,7 +196,7 @@ class ResponsesStreamState {
     const item = this.item(index)
     item.type ??= 'message'
     item.text += delta
-    this.onText(delta)
+    this.handlers.onText(delta)
   }
 
   /** output_item.added / .done (and response.completed's output): authoritative fields win. */
@@ -205,7 +205,11 @@ class ResponsesStreamState {
     if (typeof raw.type === 'string') item.type = raw.type
     if (raw.type === 'function_call') {
       if (typeof raw.call_id === 'string' && raw.call_id) item.callId = raw.call_id
-      if (typeof raw.name === 'string' && raw.name) item.name = raw.name
+      if (typeof raw.name === 'string' && raw.name) {
+        // output_item.added names the call before its arguments stream; .done and completed repeat it.
+        if (item.name === undefined) this.handlers.onToolCall?.(raw.name)
+        item.name = raw.name
+      }
       if (typeof raw.arguments === 'string' && raw.arguments) item.args = raw.arguments
     } else if (raw.type === 'message' && item.text === '' && Array.isArray(raw.content)) {
       const text = raw.content
