@@ -369,7 +369,9 @@ export class Agent {
             request,
             {
               onText: (text) => {
-                if (text) this.record({ type: 'assistant.delta', step, text })
+                if (!text) return
+                this.record({ type: 'assistant.delta', step, text })
+                this.tools.noticeText(text)
               },
               onTraffic: this.onTraffic,
               // A command's preparations start while the model writes its arguments.

@@ -243,3 +243,41 @@ describe('a command call the model is still streaming', () => {
     expect(log).toEqual(['watch', 'record', 'planned', 'asked'])
   })
 })
+
+describe('a command call written as text, while the answer streams', () => {
+  const accept: ApprovalAnswer = { decision: 'accept' }
+  const ready = () => ({ watch: Promise.resolve(), record: Promise.resolve() })
+
+  it('is prepared for once its tool is named, even split across pieces, and only once a turn', () => {
+    const log: Log = []
+    const tools = runner(log, ready(), accept)
+    tools.beginTurn()
+    tools.noticeText('<tool_call>\n{"name": "bu')
+    expect(log).toEqual([])
+    tools.noticeText('ild", "arguments": {}}\n</tool_call>')
+    expect(log).toEqual(['watch', 'record'])
+    tools.noticeText('<tool_call>\n{"name": "build", "arguments": {}}\n</tool_call>')
+    expect(log).toEqual(['watch', 'record'])
+  })
+
+  it('takes the name only as a whole word, and nothing under read-only', () => {
+    const log: Log = []
+    const tools = runner(log, ready(), accept)
+    tools.noticeText('I will rebuild it, then run build_all and build.sh, see builds/')
+    expect(log).toEqual([])
+    const readOnly: Log = []
+    runner(readOnly, ready(), accept, 'ask', 'read-only').noticeText('[build()]')
+    expect(readOnly).toEqual([])
+  })
+
+  it('warms again in the next turn, whose call takes it over', async () => {
+    const log: Log = []
+    const tools = runner(log, ready(), accept)
+    tools.noticeText('functions.build:0')
+    tools.beginTurn()
+    tools.noticeText('[TOOL_CALLS]build[ARGS]{}')
+    expect(log).toEqual(['watch', 'record', 'watch', 'record'])
+    await tools.run(call, new AbortController().signal)
+    expect(log).toEqual(['watch', 'record', 'watch', 'record', 'planned', 'asked', 'executed', 'checkpoint'])
+  })
+})

@@ -9,6 +9,7 @@ import { errorMessage } from '../../shared/errors'
 import { runMcpCall } from './mcp-run'
 import { isMcpTool } from '../mcp/tools'
 import { isAgentFile } from '../containment/agent-files'
+import { spotToolNames, type NameSpotter } from '../providers/toolcalls/spot'
 import { findTool, parseToolCall, unknownToolError } from '../tools/registry'
 import type { JournaledReadTracker } from '../tools/read-tracker'
 import { isActionTool, isFileChangeTool, type ToolDefinition, type ToolResult } from '../tools/types'
@@ -59,6 +60,8 @@ export class ToolRunner {
   private readonly approvedCalls = new Set<string>()
   /** Preparations a streaming call began (`warm`), for this turn's next call that needs them. */
   private early: { writes: boolean; ready: Promise<void> } | undefined
+  /** This turn's spotter of prepared-for tools' names in streamed text (`noticeText`). */
+  private spotter: NameSpotter | undefined
 
   constructor(private readonly deps: ToolRunnerDeps) {
     const { sessionId, toolContext } = deps.opts
@@ -113,9 +116,29 @@ export class ToolRunner {
     this.early = { writes: mayWrite(tool), ready: this.startPreparing(tool) }
   }
 
+  /**
+   * Streamed text of the answer. A call written as text (a model without native calling) is
+   * found only once the answer is whole, but its tool's name shows as it streams
+   * (providers/toolcalls/spot.ts): a command's or a server tool's name warms it. Named in prose
+   * instead, it warms a call that may not come (harmless, as in `warm`).
+   */
+  noticeText(delta: string): void {
+    if (this.early || this.deps.policy() === 'read-only') return
+    this.spotter ??= spotToolNames(
+      this.deps
+        .allTools()
+        .filter(needsPreparing)
+        .map((t) => t.name),
+    )
+    const name = this.spotter.push(delta)
+    if (name) this.warm(name)
+  }
+
   /** A new model turn: what the last one warmed and no call took is not this turn's to reuse. */
   beginTurn(): void {
     this.early = undefined
+    // Tools come and go between turns (an MCP server's list).
+    this.spotter = undefined
   }
 
   async run(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
