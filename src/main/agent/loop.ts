@@ -397,6 +397,8 @@ export class Agent {
       await this.window.fit(request, signal, { afterOverflow: true })
       estimated = this.window.estimate(request)
       turn = await send()
+    } finally {
+      this.tools.answerComplete()
     }
     turn = withUniqueCallIds(turn, this.callIds)
     // A server count below our estimate (a prompt cache hit, or none at all) is not trusted.

@@ -190,6 +190,9 @@ describe('a command call and what it needs before it starts', () => {
   })
 })
 
+/** Longer than the runner waits to see whether an answer is still streaming (WARM_AFTER_MS). */
+const stillStreaming = () => new Promise((r) => setTimeout(r, 60))
+
 describe('a command call the model is still streaming', () => {
   const accept: ApprovalAnswer = { decision: 'accept' }
 
@@ -200,8 +203,10 @@ describe('a command call the model is still streaming', () => {
     const tools = runner(log, { watch: watch.promise, record: record.promise }, accept)
     tools.beginTurn()
     tools.warm('build')
+    await stillStreaming()
     expect(log).toEqual(['watch', 'record'])
     tools.warm('build') // a second call to it in the same turn: already under way
+    tools.answerComplete()
     const ran = tools.run(call, new AbortController().signal)
     await tick()
     expect(log).toEqual(['watch', 'record', 'planned', 'asked'])
@@ -211,15 +216,27 @@ describe('a command call the model is still streaming', () => {
     expect(log).toEqual(['watch', 'record', 'planned', 'asked', 'executed', 'checkpoint'])
   })
 
+  it('an answer whole before the wait is over goes the usual way: prompt first, then preparations', async () => {
+    const log: Log = []
+    const tools = runner(log, { watch: Promise.resolve(), record: Promise.resolve() }, accept)
+    tools.warm('build')
+    tools.answerComplete()
+    await stillStreaming()
+    expect(log).toEqual([])
+    await tools.run(call, new AbortController().signal)
+    expect(log).toEqual(['planned', 'asked', 'watch', 'record', 'executed', 'checkpoint'])
+  })
+
   it('starts nothing for a tool that needs no preparing, an unknown one, or under read-only', async () => {
     const log: Log = []
     const ready = { watch: Promise.resolve(), record: Promise.resolve() }
     const tools = runner(log, ready, accept)
     tools.warm('read_file')
     tools.warm('')
-    expect(log).toEqual([])
     const readOnly: Log = []
     runner(readOnly, ready, accept, 'ask', 'read-only').warm('build')
+    await stillStreaming()
+    expect(log).toEqual([])
     expect(readOnly).toEqual([])
   })
 
@@ -227,6 +244,7 @@ describe('a command call the model is still streaming', () => {
     const log: Log = []
     const tools = runner(log, { watch: Promise.resolve(), record: Promise.resolve() }, accept)
     tools.warm('build')
+    await stillStreaming()
     tools.beginTurn()
     await tools.run(call, new AbortController().signal)
     expect(log).toEqual(['watch', 'record', 'planned', 'asked', 'watch', 'record', 'executed', 'checkpoint'])
@@ -237,6 +255,7 @@ describe('a command call the model is still streaming', () => {
     const watch = deferred()
     const tools = runner(log, { watch: watch.promise, record: Promise.resolve() }, accept)
     tools.warm('build')
+    await stillStreaming()
     watch.reject(new Error('no inotify watches left'))
     const result = await tools.run(call, new AbortController().signal)
     expect(result).toMatchObject({ ok: false, error: expect.stringContaining('no inotify watches left') })
@@ -248,25 +267,29 @@ describe('a command call written as text, while the answer streams', () => {
   const accept: ApprovalAnswer = { decision: 'accept' }
   const ready = () => ({ watch: Promise.resolve(), record: Promise.resolve() })
 
-  it('is prepared for once its tool is named, even split across pieces, and only once a turn', () => {
+  it('is prepared for once its tool is named, even split across pieces, and only once a turn', async () => {
     const log: Log = []
     const tools = runner(log, ready(), accept)
     tools.beginTurn()
     tools.noticeText('<tool_call>\n{"name": "bu')
+    await stillStreaming()
     expect(log).toEqual([])
     tools.noticeText('ild", "arguments": {}}\n</tool_call>')
+    await stillStreaming()
     expect(log).toEqual(['watch', 'record'])
     tools.noticeText('<tool_call>\n{"name": "build", "arguments": {}}\n</tool_call>')
+    await stillStreaming()
     expect(log).toEqual(['watch', 'record'])
   })
 
-  it('takes the name only as a whole word, and nothing under read-only', () => {
+  it('takes the name only as a whole word, and nothing under read-only', async () => {
     const log: Log = []
     const tools = runner(log, ready(), accept)
     tools.noticeText('I will rebuild it, then run build_all and build.sh, see builds/')
-    expect(log).toEqual([])
     const readOnly: Log = []
     runner(readOnly, ready(), accept, 'ask', 'read-only').noticeText('[build()]')
+    await stillStreaming()
+    expect(log).toEqual([])
     expect(readOnly).toEqual([])
   })
 
@@ -274,8 +297,10 @@ describe('a command call written as text, while the answer streams', () => {
     const log: Log = []
     const tools = runner(log, ready(), accept)
     tools.noticeText('functions.build:0')
+    await stillStreaming()
     tools.beginTurn()
     tools.noticeText('[TOOL_CALLS]build[ARGS]{}')
+    await stillStreaming()
     expect(log).toEqual(['watch', 'record', 'watch', 'record'])
     await tools.run(call, new AbortController().signal)
     expect(log).toEqual(['watch', 'record', 'watch', 'record', 'planned', 'asked', 'executed', 'checkpoint'])

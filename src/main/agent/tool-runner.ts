@@ -60,6 +60,8 @@ export class ToolRunner {
   private readonly approvedCalls = new Set<string>()
   /** Preparations a streaming call began (`warm`), for this turn's next call that needs them. */
   private early: { writes: boolean; ready: Promise<void> } | undefined
+  /** A warm-up waiting to see whether the answer is still streaming (`warm`). */
+  private warming: NodeJS.Timeout | undefined
   /** This turn's spotter of prepared-for tools' names in streamed text (`noticeText`). */
   private spotter: NameSpotter | undefined
 
@@ -104,16 +106,22 @@ export class ToolRunner {
   /**
    * The model began streaming a call to `name` (StreamHandlers.onToolCall): its arguments are still
    * to come. A command or a server's tool will need preparing (`prepare` below) if it runs, so that
-   * starts now — on a big tree its ~0.5 s then runs while a real model writes the arguments, not
-   * after. Nothing starts for other tools, under `read-only` (which refuses them), or twice in a
-   * turn; a call refused once whole has only started work that stands on its own (the watch
-   * serves later commands, the record is the session's).
+   * starts while a real model writes the arguments — on a big tree its ~0.5 s then runs beside
+   * them, not after. It starts only if the answer is still streaming WARM_AFTER_MS later
+   * (`answerComplete` stops it): an answer that came in one burst goes the usual way, prompt first,
+   * and a call then refused outright prepares nothing. Nothing starts for other tools, under
+   * `read-only` (which refuses them), or twice in a turn; a call refused once whole has only
+   * started work that stands on its own (the watch serves later commands, the record is the
+   * session's).
    */
   warm(name: string): void {
-    if (this.early || this.deps.policy() === 'read-only') return
+    if (this.early || this.warming || this.deps.policy() === 'read-only') return
     const tool = findTool(name, this.deps.allTools())
     if (!tool || !needsPreparing(tool)) return
-    this.early = { writes: mayWrite(tool), ready: this.startPreparing(tool) }
+    this.warming = setTimeout(() => {
+      this.warming = undefined
+      this.early = { writes: mayWrite(tool), ready: this.startPreparing(tool) }
+    }, WARM_AFTER_MS)
   }
 
   /**
@@ -123,7 +131,7 @@ export class ToolRunner {
    * instead, it warms a call that may not come (harmless, as in `warm`).
    */
   noticeText(delta: string): void {
-    if (this.early || this.deps.policy() === 'read-only') return
+    if (this.early || this.warming || this.deps.policy() === 'read-only') return
     this.spotter ??= spotToolNames(
       this.deps
         .allTools()
@@ -134,8 +142,15 @@ export class ToolRunner {
     if (name) this.warm(name)
   }
 
+  /** The model's answer is whole (or failed): a warm-up not begun is left to the call itself. */
+  answerComplete(): void {
+    clearTimeout(this.warming)
+    this.warming = undefined
+  }
+
   /** A new model turn: what the last one warmed and no call took is not this turn's to reuse. */
   beginTurn(): void {
+    this.answerComplete()
     this.early = undefined
     // Tools come and go between turns (an MCP server's list).
     this.spotter = undefined
@@ -258,6 +273,12 @@ export class ToolRunner {
     }
   }
 }
+
+/**
+ * How long a call's name must have been streaming before its preparations start (`warm`): a model
+ * writing arguments takes longer; an answer that arrived in one burst is whole sooner.
+ */
+const WARM_AFTER_MS = 30
 
 /** Commands and servers' tools may change files and ignored folders: they are prepared for. */
 function needsPreparing(tool: ToolDefinition): boolean {
