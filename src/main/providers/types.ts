@@ -61,9 +61,9 @@ export type { TrafficEntry }
 export interface StreamHandlers {
   onText(delta: string): void
   /**
-   * A call to `name` began streaming: its arguments are still to come. Once per call, as soon as
-   * the wire names it (a native call; calls written in the text are found only at the end). The
-   * loop starts what a command needs before it runs (agent/tool-runner.ts `warm`).
+   * A native call to `name` began streaming: its arguments are still to come. Once per call, as
+   * soon as the wire names it. The loop starts what a command needs before it runs
+   * (agent/tool-runner.ts `warm`; a call written as text is spotted there, from `onText`).
    */
   onToolCall?(name: string): void
   /** Every request and response body, for the raw traffic log. */
