@@ -115,7 +115,7 @@ export class ToolRunner {
    * session's).
    */
   warm(name: string): void {
-    if (this.early || this.warming || this.deps.policy() === 'read-only') return
+    if (!this.mayWarm()) return
     const tool = findTool(name, this.deps.allTools())
     if (!tool || !needsPreparing(tool)) return
     this.warming = setTimeout(() => {
@@ -131,7 +131,7 @@ export class ToolRunner {
    * instead, it warms a call that may not come (harmless, as in `warm`).
    */
   noticeText(delta: string): void {
-    if (this.early || this.warming || this.deps.policy() === 'read-only') return
+    if (!this.mayWarm()) return
     this.spotter ??= spotToolNames(
       this.deps
         .allTools()
@@ -140,6 +140,11 @@ export class ToolRunner {
     )
     const name = this.spotter.push(delta)
     if (name) this.warm(name)
+  }
+
+  /** Not twice a turn (one begun or waiting), and never under `read-only`, which refuses them. */
+  private mayWarm(): boolean {
+    return !this.early && !this.warming && this.deps.policy() !== 'read-only'
   }
 
   /** The model's answer is whole (or failed): a warm-up not begun is left to the call itself. */
