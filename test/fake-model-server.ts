@@ -206,7 +206,7 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     const parts = render(protocol, turn, req.body ?? {}, turnsUsed - 1)
     res.writeHead(200, { 'content-type': contentTypeOf(protocol) })
     const buffers = parts.map((p) => Buffer.from(p))
-    if (turn.paceMs) await writePaced(res, buffers, turn.paceMs)
+    if (turn.paceMs) await writeEach(res, buffers, () => new Promise((r) => setTimeout(r, turn.paceMs)))
     else await writeChunked(res, buffers, opts.chunkBytes)
     res.end()
   }
@@ -348,28 +348,28 @@ function write(res: http.ServerResponse, buf: Buffer): Promise<void> {
   return new Promise((resolve, reject) => res.write(buf, (err) => (err ? reject(err) : resolve())))
 }
 
-/** Writes each part, or re-splits everything into `chunkBytes`-sized writes, yielding between writes. */
-/** One event at a time, `paceMs` apart. */
-async function writePaced(res: http.ServerResponse, parts: Buffer[], paceMs: number): Promise<void> {
+/** One write per part, `pause` awaited between writes. */
+async function writeEach(
+  res: http.ServerResponse,
+  parts: Buffer[],
+  pause: () => Promise<unknown>,
+): Promise<void> {
   for (const [i, p] of parts.entries()) {
-    if (i > 0) await new Promise((r) => setTimeout(r, paceMs))
+    if (i > 0) await pause()
     if (res.destroyed) return
     await write(res, p)
   }
 }
 
+const nextLoopTurn = () => new Promise((r) => setImmediate(r))
+
+/** Writes each part, or re-splits everything into `chunkBytes`-sized writes, yielding between writes. */
 async function writeChunked(
   res: http.ServerResponse,
   parts: Buffer[],
   chunkBytes: ChunkBytes | undefined,
 ): Promise<void> {
-  if (chunkBytes === undefined) {
-    for (const p of parts) {
-      await write(res, p)
-      await new Promise((r) => setImmediate(r))
-    }
-    return
-  }
+  if (chunkBytes === undefined) return writeEach(res, parts, nextLoopTurn)
   const all = Buffer.concat(parts)
   let seed = 42
   const nextSize = () => {
@@ -381,7 +381,7 @@ async function writeChunked(
     const n = Math.max(1, nextSize())
     if (res.destroyed) return
     await write(res, all.subarray(i, i + n))
-    await new Promise((r) => setImmediate(r))
+    await nextLoopTurn()
     i += n
   }
 }
