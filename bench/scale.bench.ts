@@ -95,30 +95,47 @@ async function gitAddShadow(root: string): Promise<number> {
   }
 }
 
+interface FirstPair {
+  tinyFirst: SessionTiming
+  first: SessionTiming
+  gitAdd: number
+}
+
 /**
- * One more first session on the big tree, in a fresh data folder, with the tiny repo's first
- * session before it (the fixed cost) and `git add -A` after it, each from a warm page cache.
+ * A first session on the big tree, in the data folder `data.big`, with the tiny repo's first
+ * session (in `data.tiny`) before it as its fixed cost and `git add -A` after it, each from a warm
+ * page cache.
  */
 async function firstPair(
   cli: string,
-  root: string,
-  tiny: string,
-  file: string,
-): Promise<{ ours: number; gitAdd: number }> {
-  const dirs = [newDataDir(), newDataDir()]
+  at: { root: string; tiny: string; file: string },
+  data: { tiny: string; big: string },
+): Promise<FirstPair> {
+  const tinyFirst = checked(
+    await timeSession(cli, { repo: at.tiny, dataDir: data.tiny }, readScript('notes.txt')),
+    'tiny',
+  )
+  settle()
+  warmCache(at.root)
+  const first = checked(
+    await timeSession(cli, { repo: at.root, dataDir: data.big }, readScript(at.file)),
+    'first',
+  )
+  settle()
+  warmCache(at.root)
+  return { tinyFirst, first, gitAdd: await gitAddShadow(at.root) }
+}
+
+/** One more first pair, in data folders of its own. */
+async function anotherFirstPair(
+  cli: string,
+  at: { root: string; tiny: string; file: string },
+): Promise<FirstPair> {
+  const data = { tiny: newDataDir(), big: newDataDir() }
   try {
-    const tinyFirst = checked(
-      await timeSession(cli, { repo: tiny, dataDir: dirs[0] }, readScript('notes.txt')),
-      'tiny',
-    )
-    settle()
-    warmCache(root)
-    const first = checked(await timeSession(cli, { repo: root, dataDir: dirs[1] }, readScript(file)), 'first')
-    settle()
-    warmCache(root)
-    return { ours: first.wall - tinyFirst.wall, gitAdd: await gitAddShadow(root) }
+    return await firstPair(cli, at, data)
   } finally {
-    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true })
+    for (const dir of Object.values(data)) fs.rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -141,28 +158,23 @@ async function main(): Promise<void> {
     { big: readScript(file), tiny: readScript('notes.txt') },
   )
 
-  // Fixed cost: the same scripts on the tiny repo, first session (here) and again (below).
+  // Fixed cost: the same scripts on the tiny repo, first session (here) and again (below); the
+  // first session on the big tree, and the reference beside it.
+  const at = { root: tree.root, tiny, file }
   const tinyData = newDataDir()
-  const tinySession = async () =>
-    checked(await timeSession(cli, { repo: tiny, dataDir: tinyData }, readScript('notes.txt')), 'tiny')
-  const tinyFirst = await tinySession()
-  log(`tiny repo: first session ${tinyFirst.wall.toFixed(2)} s`)
-
-  // First session on the big tree, and the reference beside it, each from a warm page cache.
-  settle()
-  warmCache(tree.root)
   const data = newDataDir()
-  const first = checked(await timeSession(cli, { repo: tree.root, dataDir: data }, readScript(file)), 'first')
-  settle()
-  warmCache(tree.root)
-  const gitAdd = await gitAddShadow(tree.root)
+  const { tinyFirst, first, gitAdd } = await firstPair(cli, at, { tiny: tinyData, big: data })
+  log(`tiny repo: first session ${tinyFirst.wall.toFixed(2)} s`)
   log(`first session ${first.wall.toFixed(2)} s, git add -A ${gitAdd.toFixed(2)} s`)
   // One run of each moves with the machine (0.27× and 0.37× in two runs an hour apart): more
   // pairs, each with the tiny repo's first session before it as its fixed cost.
-  const firstPairs = [{ ours: first.wall - tinyFirst.wall, gitAdd }]
-  for (let i = 1; i < FIRST_RUNS; i++) firstPairs.push(await firstPair(cli, tree.root, tiny, file))
-  const pairs = firstPairs.map((p) => `${p.ours.toFixed(2)} s against ${p.gitAdd.toFixed(2)} s`)
+  const firstPairs = [{ tinyFirst, first, gitAdd }]
+  for (let i = 1; i < FIRST_RUNS; i++) firstPairs.push(await anotherFirstPair(cli, at))
+  const ourFirst = (p: FirstPair) => p.first.wall - p.tinyFirst.wall
+  const pairs = firstPairs.map((p) => `${ourFirst(p).toFixed(2)} s against ${p.gitAdd.toFixed(2)} s`)
   log(`first sessions less the tiny repo's, against git add -A: ${pairs.join('; ')}`)
+  const tinySession = async () =>
+    checked(await timeSession(cli, { repo: tiny, dataDir: tinyData }, readScript('notes.txt')), 'tiny')
 
   // The first session ends long before its code index is built (~30 s here): the next
   // session goes on building it in the background. Then the index is finished, as a first
@@ -216,11 +228,11 @@ async function main(): Promise<void> {
     {
       name: 'scale: first session (baseline)',
       unit: 's',
-      ours: median(firstPairs.map((p) => p.ours)),
+      ours: median(firstPairs.map(ourFirst)),
       refName: 'git add -A, fresh shadow repo',
       reference: median(firstPairs.map((p) => p.gitAdd)),
       target: { maxRatio: 0.5 },
-      note: `${note}; medians of ${firstPairs.length}, each in a fresh data folder (ratios ${firstPairs.map((p) => (p.ours / p.gitAdd).toFixed(2)).join(', ')})`,
+      note: `${note}; medians of ${firstPairs.length}, each in a fresh data folder (ratios ${firstPairs.map((p) => (ourFirst(p) / p.gitAdd).toFixed(2)).join(', ')})`,
     },
     {
       name: 'scale: session on the unchanged tree',
