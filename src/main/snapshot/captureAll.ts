@@ -9,9 +9,9 @@ import { STAT_FIELDS, STAT_OK } from './statFiles'
 /**
  * The full capture of a snapshot: every listed file, in slices. This thread works
  * out which files its stat cache cannot vouch for; helper threads read, hash and
- * compress those (readThreads.ts) while this thread stores the slice before, one
- * transaction per slice, with the event loop free in between. Without helpers
- * this thread reads them itself.
+ * compress those (readThreads.ts) while this thread stores the slice before (its
+ * blobs and stat-cache rows), one transaction per slice, with the event loop free
+ * in between. Without helpers this thread reads them itself.
  */
 
 /** Files and bytes to read per slice: a slice is one message to the helpers and one transaction. */
@@ -89,6 +89,10 @@ export async function captureAll(a: {
       const f = c.file(paths[i], s.stats[i - s.from], read)
       if (f) files.push(f)
     }
+    // The slice's stat-cache rows go with its blobs (the stat cache keeps its hashes' blobs
+    // from a purge): written here, while the helpers read the next slices, instead of all
+    // at once with the snapshot row after the last read (~0.5 s of a big first baseline).
+    cache.flush()
   })
 
   const ahead: Slice[] = []
@@ -105,6 +109,7 @@ export async function captureAll(a: {
     const s = ahead.shift()!
     const got = await s.reads
     store(s, got)
+    cache.committed()
     fill()
     await new Promise((resolve) => setImmediate(resolve))
   }

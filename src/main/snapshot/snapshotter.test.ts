@@ -161,6 +161,25 @@ describe('takeSnapshot', () => {
     expect(again.readFileAt(second.info.id, 'pkg0/f0.js')?.toString()).toBe(`${files['pkg0/f0.js']}changed\n`)
   }, 60_000)
 
+  it('writes each slice’s stat-cache rows with its blobs, not all after the last read', async () => {
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 2600; i++) files[`pkg${i % 13}/f${i}.js`] = `export const v${i} = ${i}\n`
+    const { store, snapshotter, session } = setup(files)
+    // The stat cache's rows as each blob is stored: a slice is 2,000 files (captureAll.ts).
+    const blobRows = snapshotTablesOf(store).blobs
+    const insert = blobRows.insert
+    const seen: number[] = []
+    blobRows.insert = (...args) => {
+      seen.push(count(store, 'SELECT count(*) FROM stat_cache'))
+      return insert(...args)
+    }
+    await snapshotter.takeSnapshot({ sessionId: session.id })
+    // 2,600 files' blobs and the manifest's; the second slice's found the first slice's rows.
+    expect(seen).toHaveLength(2601)
+    expect(seen[2000]).toBe(2000)
+    expect(count(store, 'SELECT count(*) FROM stat_cache')).toBe(2600)
+  }, 60_000)
+
   it('reports added, modified and deleted files against the previous snapshot', async () => {
     const { root, snapshotter, session } = setup({
       'keep.ts': 'k',

@@ -95,7 +95,7 @@ export function loadStatCache(table: StatCacheTable, opts: { unloaded?: boolean 
     },
     flush() {
       for (const path of removed) table.remove(path)
-      for (const path of dirty) table.upsert({ path, ...entries.get(path)! })
+      for (const path of dirty) table.upsert(path, entries.get(path)!)
     },
     committed() {
       removed.clear()
