@@ -6,6 +6,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { backupStore, checkStore, repairStore } from './doctor'
 import { StoreFailure } from './failures'
+import { Database } from './sqlite'
 import { openStore, STORE_FILE_NAME } from './store'
 import type { Store } from './types'
 
@@ -214,5 +215,49 @@ describe('the daily backup', () => {
     )
     expect(open(copyDir).listSessions()).toHaveLength(2)
     fs.rmSync(copyDir, { recursive: true, force: true })
+  })
+
+  /** The sessions of a backup, opened from a folder of its own. */
+  function sessionsIn(backup: string): number {
+    const copyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-backup-open-'))
+    try {
+      fs.copyFileSync(backup, path.join(copyDir, STORE_FILE_NAME))
+      return open(copyDir).listSessions().length
+    } finally {
+      fs.rmSync(copyDir, { recursive: true, force: true })
+    }
+  }
+
+  it('copies a quiet store as a file, and the store goes on as before', async () => {
+    const store = open()
+    record(store, 3, 2)
+    const db = databaseOf(store)
+    // The page-by-page API is for a store another connection is using (below).
+    db.backup = () => Promise.reject(new Error('the backup API was used'))
+    const copy = await backupStore(store, dataDir)
+    expect(sessionsIn(copy!)).toBe(3)
+    expect(db.inTransaction).toBe(false)
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(3000)
+    record(store, 1, 1)
+    expect(store.listSessions()).toHaveLength(4)
+  })
+
+  it('copies what the WAL still holds while another connection reads an older state', async () => {
+    const store = open()
+    record(store, 2, 2)
+    // A reader elsewhere (the app beside the CLI) keeps the WAL from being checkpointed: the
+    // store's file alone then lacks the newest writes, and a copy of it would lose them.
+    const reader = new Database(path.join(dataDir, STORE_FILE_NAME))
+    try {
+      reader.exec('BEGIN')
+      reader.prepare('SELECT count(*) FROM sessions').pluck().get()
+      record(store, 3, 2)
+      const started = Date.now()
+      const copy = await backupStore(store, dataDir)
+      expect(Date.now() - started).toBeLessThan(2500) // not the store's 3 s lock timeout
+      expect(sessionsIn(copy!)).toBe(5)
+    } finally {
+      reader.close()
+    }
   })
 })

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { STORE_FILE_NAME } from './open'
+import { copyFileDurably } from './durable-copy'
 import { Database, type SqliteDatabase } from './sqlite'
 import { errorMessage } from '../../shared/errors'
 
@@ -79,10 +80,7 @@ export function adoptLegacyDatabase(legacyDir: string, dataDir: string): DataMov
     db.exec('BEGIN EXCLUSIVE')
     const expected = counts(db)
     fs.mkdirSync(dataDir, { recursive: true })
-    fs.copyFileSync(from, tmp)
-    const fd = fs.openSync(tmp, 'r+')
-    fs.fsyncSync(fd)
-    fs.closeSync(fd)
+    copyFileDurably(from, tmp)
     const copy = new Database(tmp, { readonly: true })
     try {
       const check = copy.pragma('integrity_check', { simple: true })
