@@ -4,7 +4,15 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { snapshotTablesOf } from '../store/snapshot-tables'
 import { openStore } from '../store/store'
 import { tempDir } from '../store/testing/helpers'
-import { createBlobStore, ENCODING_BROTLI, ENCODING_DEFLATE_RAW, encodeBlob, sha256 } from './blobs'
+import {
+  createBlobStore,
+  ENCODING_BROTLI,
+  ENCODING_DEFLATE_RAW,
+  ENCODING_RAW,
+  encodeBlob,
+  RAW_BELOW_BYTES,
+  sha256,
+} from './blobs'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -36,5 +44,18 @@ describe('blobs stored at earlier settings', () => {
     expect(encodeBlob(now).encoding).toBe(ENCODING_BROTLI)
     blobs.put(sha256(now), now)
     for (const c of [...contents, now]) expect(blobs.get(sha256(c)).equals(c)).toBe(true)
+  })
+})
+
+describe('encodeBlob', () => {
+  it('stores contents under RAW_BELOW_BYTES raw, and compresses from there on', () => {
+    const text = (n: number) => Buffer.from('export const a = 1\n'.repeat(64).slice(0, n))
+    expect(encodeBlob(text(RAW_BELOW_BYTES - 1))).toEqual({
+      encoding: ENCODING_RAW,
+      data: text(RAW_BELOW_BYTES - 1),
+    })
+    const packed = encodeBlob(text(RAW_BELOW_BYTES))
+    expect(packed.encoding).toBe(ENCODING_BROTLI)
+    expect(zlib.brotliDecompressSync(packed.data).equals(text(RAW_BELOW_BYTES))).toBe(true)
   })
 })
