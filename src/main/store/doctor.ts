@@ -238,6 +238,8 @@ function copyQuietFile(db: SqliteDatabase, file: string, to: string): boolean {
   let done: { busy: number; log: number } | undefined
   try {
     done = db.prepare<[], { busy: number; log: number }>('PRAGMA wal_checkpoint(TRUNCATE)').get()
+  } catch {
+    return false // whatever stopped the checkpoint, the online backup can still copy the store
   } finally {
     db.pragma(`busy_timeout = ${timeout}`)
   }
