@@ -226,32 +226,32 @@ function quote(name: string): string {
  * The file alone is the whole database, and stays so through the copy, when the WAL has been
  * checkpointed and truncated and a read transaction begins on the empty WAL: such a reader reads
  * the file alone, and no connection's checkpoint writes the file until it ends (SQLite takes WAL
- * read lock 0 exclusively to backfill). False, having copied nothing, when that cannot be had —
- * another connection's reader kept the checkpoint from finishing, or a write came in between —
- * and the caller uses the backup API.
+ * read lock 0 exclusively to backfill). That reader is a connection of its own, so the store's
+ * goes on reading and writing (into the WAL) while the file is copied off this thread. False,
+ * having copied nothing, when that cannot be had — a reader elsewhere kept the checkpoint from
+ * finishing (it never waits), a write came in between — and the caller uses the backup API.
  */
-function copyQuietFile(db: SqliteDatabase, file: string, to: string): boolean {
-  if (db.inTransaction) return false
-  // Busy at once rather than after the store's lock timeout: a reader elsewhere means the API.
-  const timeout = Number(db.pragma('busy_timeout', { simple: true }))
-  db.pragma('busy_timeout = 0')
-  let done: { busy: number; log: number } | undefined
+async function copyQuietFile(file: string, to: string): Promise<boolean> {
+  let db: SqliteDatabase
   try {
-    done = db.prepare<[], { busy: number; log: number }>('PRAGMA wal_checkpoint(TRUNCATE)').get()
+    db = new Database(file, { fileMustExist: true, timeout: 0 })
   } catch {
-    return false // whatever stopped the checkpoint, the online backup can still copy the store
-  } finally {
-    db.pragma(`busy_timeout = ${timeout}`)
+    return false
   }
-  if (done?.busy !== 0 || done.log !== 0) return false
-  db.exec('BEGIN')
   try {
+    const done = db.prepare<[], { busy: number; log: number }>('PRAGMA wal_checkpoint(TRUNCATE)').get()
+    if (done?.busy !== 0 || done.log !== 0) return false
+    db.exec('BEGIN')
     db.prepare('SELECT count(*) FROM sqlite_schema').pluck().get() // begins the read
     if ((fs.statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0) return false
-    copyFileDurably(file, to)
+    await copyFileDurably(file, to)
     return true
+  } catch {
+    fs.rmSync(to, { force: true })
+    return false // whatever stopped the copy, the online backup can still make one
   } finally {
-    db.exec('COMMIT')
+    if (db.inTransaction) db.exec('COMMIT')
+    db.close()
   }
 }
 
@@ -281,8 +281,7 @@ export async function backupStore(
   const name = `stepwise-${new Date(now).toISOString().slice(0, 10)}.db`
   const tmp = path.join(dir, `${name}.partial`)
   fs.rmSync(tmp, { force: true })
-  const db = databaseOf(store)
-  if (!copyQuietFile(db, path.join(dataDir, STORE_FILE_NAME), tmp)) await db.backup(tmp)
+  if (!(await copyQuietFile(path.join(dataDir, STORE_FILE_NAME), tmp))) await databaseOf(store).backup(tmp)
   fs.renameSync(tmp, path.join(dir, name))
   const kept = [...new Set([...existing, name])].sort()
   for (const old of kept.slice(0, Math.max(0, kept.length - BACKUPS_KEPT)))

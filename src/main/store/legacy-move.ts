@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { STORE_FILE_NAME } from './open'
-import { copyFileDurably } from './durable-copy'
+import { copyFileDurablySync } from './durable-copy'
 import { Database, type SqliteDatabase } from './sqlite'
 import { errorMessage } from '../../shared/errors'
 
@@ -80,7 +80,7 @@ export function adoptLegacyDatabase(legacyDir: string, dataDir: string): DataMov
     db.exec('BEGIN EXCLUSIVE')
     const expected = counts(db)
     fs.mkdirSync(dataDir, { recursive: true })
-    copyFileDurably(from, tmp)
+    copyFileDurablySync(from, tmp)
     const copy = new Database(tmp, { readonly: true })
     try {
       const check = copy.pragma('integrity_check', { simple: true })
