@@ -79,7 +79,10 @@ const NOT_A_PROJECT_FILE: Record<string, Why> = {
   'containment/temp-files.ts': { reads: 2, why: 'the journals of temp-file writes in the data folder' },
   'store/health.ts': { reads: 2, why: "the store's own marks in the data folder (open processes, damage)" },
   'store/doctor.ts': { reads: 1, why: "the data folder's backups" },
-  'store/legacy-move.ts': { reads: 1, why: 'moving the data folder: its own files' },
+  'store/durable-copy.ts': {
+    reads: 2,
+    why: 'opens its own copy of a data-folder file (the store, moved or backed up) to sync it',
+  },
   'hosts/cli/doctor.ts': { reads: 1, why: "the data folder's backups, by name" },
   'tools/apply.ts': { reads: 1, why: 'creates a temp file to write a change (wx)' },
   'timetravel/fork-worktree.ts': { reads: 1, why: 'checks that a fork target folder is empty (names only)' },
