@@ -1,4 +1,4 @@
-import type { StatCacheTable } from '../store/snapshot-tables'
+import type { StatCacheEntry, StatCacheTable } from '../store/snapshot-tables'
 
 /**
  * Like git's index: what a file's stat looked like when we last hashed it. If
@@ -13,15 +13,8 @@ import type { StatCacheTable } from '../store/snapshot-tables'
  */
 export const RACY_MARGIN_MS = 2000
 
-export interface StatEntry {
-  size: number
-  mtimeMs: number
-  ino: number
-  mode: number
-  hash: string
-  /** Date.now() at the start of the snapshot that recorded this entry. */
-  checkedAt: number
-}
+/** An entry as its `stat_cache` row records it (store/snapshot-tables.ts). */
+export type StatEntry = StatCacheEntry
 
 /** The parts of a file's stat the cache compares. */
 export interface FileStat {

@@ -59,6 +59,7 @@ export interface StatCacheEntry {
   ino: number
   mode: number
   hash: string
+  /** Date.now() at the start of the snapshot that recorded this entry. */
   checkedAt: number
 }
 
