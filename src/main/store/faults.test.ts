@@ -188,6 +188,17 @@ describe('a data folder this user cannot write', () => {
 })
 
 describe('the daily backup', () => {
+  /** The sessions of a backup, opened from a folder of its own. */
+  function sessionsIn(backup: string): number {
+    const copyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-backup-open-'))
+    try {
+      fs.copyFileSync(backup, path.join(copyDir, STORE_FILE_NAME))
+      return open(copyDir).listSessions().length
+    } finally {
+      fs.rmSync(copyDir, { recursive: true, force: true })
+    }
+  }
+
   it('copies the store once a day, keeps two, and the copy opens', async () => {
     const store = open()
     record(store, 2, 2)
@@ -208,25 +219,8 @@ describe('the daily backup', () => {
       'stepwise-2026-11-02.db',
       'stepwise-2026-11-03.db',
     ])
-    const copyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-backup-open-'))
-    fs.copyFileSync(
-      path.join(dataDir, 'backups', 'stepwise-2026-11-03.db'),
-      path.join(copyDir, STORE_FILE_NAME),
-    )
-    expect(open(copyDir).listSessions()).toHaveLength(2)
-    fs.rmSync(copyDir, { recursive: true, force: true })
+    expect(sessionsIn(path.join(dataDir, 'backups', 'stepwise-2026-11-03.db'))).toBe(2)
   })
-
-  /** The sessions of a backup, opened from a folder of its own. */
-  function sessionsIn(backup: string): number {
-    const copyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-backup-open-'))
-    try {
-      fs.copyFileSync(backup, path.join(copyDir, STORE_FILE_NAME))
-      return open(copyDir).listSessions().length
-    } finally {
-      fs.rmSync(copyDir, { recursive: true, force: true })
-    }
-  }
 
   it('copies a quiet store as a file while the store writes on, as it stood when the copy began', async () => {
     const store = open()
