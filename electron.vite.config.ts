@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 import type { Plugin } from 'vite'
+import { builtTablePath, ENCODINGS, tableJson } from './src/main/context/token-tables'
 
 const SHEBANG = '#!/usr/bin/env node'
 const { version } = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { version: string }
@@ -44,9 +45,24 @@ function cliBundleGuard(): Plugin {
   }
 }
 
+/**
+ * The tokenizer's rank tables as JSON beside the main bundle, where a session reads them instead
+ * of compiling the library's modules (src/main/context/token-tables.ts says why).
+ */
+function tokenTables(): Plugin {
+  return {
+    name: 'stepwise:token-tables',
+    apply: 'build',
+    generateBundle() {
+      for (const encoding of ENCODINGS)
+        this.emitFile({ type: 'asset', fileName: builtTablePath(encoding), source: tableJson(encoding) })
+    },
+  }
+}
+
 export default defineConfig({
   main: {
-    plugins: [cliBundleGuard()],
+    plugins: [cliBundleGuard(), tokenTables()],
     build: {
       // One build, two programs: the Electron main process and the `stepwise` CLI. The CLI runs on
       // plain Node 20, so target that instead of Electron's newer Node.

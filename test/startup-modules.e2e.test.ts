@@ -4,7 +4,8 @@
  * host's WebSocket library only for `stepwise serve`. Each costs every process that does not use
  * it 0.05–0.2 s and up to ~15 MB before its first request.
  * The built CLI runs under a module hook (Node's `--import`, through NODE_OPTIONS) that writes
- * down every ES module it loads; a run with live traces on shows the hook sees the SDK.
+ * down every ES module it loads; a run with live traces on shows the hook sees the SDK. CommonJS
+ * modules (what `require` loaded: the tokenizer) are written down from the require cache at exit.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -26,6 +27,11 @@ export async function load(url, context, next) {
   return next(url, context)
 }
 `
+const REQUIRED = `
+process.on('exit', () =>
+  require('node:fs').writeFileSync(process.env.STEPWISE_TEST_REQUIRED, Object.keys(require.cache).join('\\n')),
+)
+`
 const REGISTER = `
 import { register } from 'node:module'
 register(new URL('./hooks.mjs', import.meta.url))
@@ -36,6 +42,7 @@ beforeAll(() => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-startup-modules-')))
   fs.writeFileSync(path.join(tmp, 'hooks.mjs'), HOOKS)
   fs.writeFileSync(path.join(tmp, 'register.mjs'), REGISTER)
+  fs.writeFileSync(path.join(tmp, 'required.cjs'), REQUIRED)
   repo = path.join(tmp, 'repo')
   fs.mkdirSync(repo)
   fs.writeFileSync(path.join(repo, 'main.ts'), 'export const answer = 42\n')
@@ -44,9 +51,10 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
-/** One `stepwise edit` against the fake model, and the modules it loaded. */
+/** One `stepwise edit` against the fake model, and the modules it loaded (ES modules, then CommonJS). */
 async function modulesOfSession(name: string, env: Record<string, string> = {}): Promise<string[]> {
   const loaded = path.join(tmp, `${name}.txt`)
+  const required = path.join(tmp, `${name}-required.txt`)
   const server = await startFakeModelServer({
     turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'main.ts' } }] }, { text: 'Done.' }],
   })
@@ -57,8 +65,12 @@ async function modulesOfSession(name: string, env: Record<string, string> = {}):
       {
         env: {
           ...env,
-          NODE_OPTIONS: `--import=${pathToFileURL(path.join(tmp, 'register.mjs')).href}`,
+          NODE_OPTIONS: [
+            `--import=${pathToFileURL(path.join(tmp, 'register.mjs')).href}`,
+            `--require=${path.join(tmp, 'required.cjs')}`,
+          ].join(' '),
           STEPWISE_TEST_LOADED: loaded,
+          STEPWISE_TEST_REQUIRED: required,
         },
       },
     )
@@ -66,7 +78,8 @@ async function modulesOfSession(name: string, env: Record<string, string> = {}):
   } finally {
     await server.close()
   }
-  return fs.readFileSync(loaded, 'utf8').split('\n').filter(Boolean)
+  const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean)
+  return [...lines(loaded), ...lines(required)]
 }
 
 const from = (modules: string[], pkg: string) =>
@@ -80,6 +93,11 @@ describe('a stepwise edit session', () => {
     expect(from(modules, '@modelcontextprotocol')).toEqual([])
     // The web host's WebSocket library: `stepwise serve` alone loads it.
     expect(from(modules, 'ws')).toEqual([])
+    // The tokenizer counts on the rank tables the build wrote as JSON (context/token-tables.ts):
+    // its encoder is loaded, its 2.4 MB table modules are not.
+    const tokenizer = from(modules, 'gpt-tokenizer')
+    expect(tokenizer.some((file) => file.endsWith('/GptEncoding.js'))).toBe(true)
+    expect(tokenizer.filter((file) => file.includes('/bpeRanks/'))).toEqual([])
   }, 60_000)
 
   it('loads the OpenTelemetry SDK once live traces are on, and sends the session to the collector', async () => {

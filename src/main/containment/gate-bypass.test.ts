@@ -59,6 +59,7 @@ const NOT_A_PROJECT_FILE: Record<string, Why> = {
   },
   'review/review.ts': { reads: 1, why: 'resources/prompts/review.md' },
   'context/windows.ts': { reads: 1, why: 'resources/models.json' },
+  'context/token-tables.ts': { reads: 1, why: 'the tokenizer tables the build writes beside the bundle' },
   'codeindex/parser.ts': { reads: 1, why: 'tree-sitter grammar files shipped with Stepwise' },
   'codeindex/pool.ts': { reads: 1, why: "a grammar package's manifest in node_modules of Stepwise itself" },
   'codeindex/worker.ts': { reads: 1, why: '/proc/thread-self (the worker thread id)' },

@@ -1,26 +1,33 @@
 import { createRequire } from 'node:module'
 import { isRecord } from '../../shared/records'
 import type { ModelRequest, TranscriptItem } from '../providers/types'
+import { rankTable, type Encoding } from './token-tables'
 
 type Count = (text: string) => number
 
-// The encodings' tables take ~100 ms to load: only a command that counts tokens pays for them
+// The encodings' tables take ~0.1 s to load: only a command that counts tokens pays for them
 // (an undo or `sessions list` does not).
 const load = createRequire(import.meta.url)
 let o200k: Count | undefined
 let cl100k: Count | undefined
-/** The `countTokens` of a gpt-tokenizer encoding module, checked once when it loads. */
-function loadCounter(id: string): Count {
-  const mod: unknown = load(id)
-  if (!isRecord(mod) || typeof mod.countTokens !== 'function')
-    throw new Error(
-      `${id} exports no countTokens function: the installed gpt-tokenizer is not the one expected.`,
-    )
-  const countTokens = mod.countTokens
+/**
+ * The `countTokens` of gpt-tokenizer's encoder for `encoding`, made as the library's own encoding
+ * modules make it but on the rank table token-tables.ts finds; checked once when it loads.
+ */
+function loadCounter(encoding: Encoding): Count {
+  const mod: unknown = load('gpt-tokenizer/GptEncoding')
+  const encoder: unknown = isRecord(mod) ? mod.GptEncoding : undefined
+  const make: unknown = typeof encoder === 'function' ? Reflect.get(encoder, 'getEncodingApi') : undefined
+  if (typeof make !== 'function')
+    throw new Error('gpt-tokenizer exports no GptEncoding.getEncodingApi: not the gpt-tokenizer expected.')
+  const api: unknown = make.call(encoder, encoding, () => rankTable(encoding))
+  if (!isRecord(api) || typeof api.countTokens !== 'function')
+    throw new Error(`gpt-tokenizer's ${encoding} encoder has no countTokens: not the gpt-tokenizer expected.`)
+  const countTokens = api.countTokens
   return (text) => Number(countTokens(text))
 }
-const countO200k: Count = (text) => (o200k ??= loadCounter('gpt-tokenizer'))(text)
-const countCl100k: Count = (text) => (cl100k ??= loadCounter('gpt-tokenizer/cjs/encoding/cl100k_base'))(text)
+const countO200k: Count = (text) => (o200k ??= loadCounter('o200k_base'))(text)
+const countCl100k: Count = (text) => (cl100k ??= loadCounter('cl100k_base'))(text)
 
 /**
  * Token counts for the context meter and compaction. OpenAI models get their real

@@ -1,0 +1,95 @@
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { isRecord } from '../../shared/records'
+
+/**
+ * The rank tables of gpt-tokenizer's encodings, which tokens.ts counts with. The library ships
+ * each as a 2.4 MB JavaScript module of one array literal; compiling it held ~18 MB more of a
+ * session's memory for good (parser memory, the script's source and constants) and took ~30 ms
+ * longer than parsing the same array as JSON. So the build writes each table as JSON beside the
+ * main bundle (electron.vite.config.ts), named with the library's version, and a session reads
+ * that; run from the sources (tests) or when the file is missing, the library's own module.
+ * Either way the table is the library's, given to the library's own encoder.
+ */
+
+export const ENCODINGS = ['o200k_base', 'cl100k_base'] as const
+export type Encoding = (typeof ENCODINGS)[number]
+
+/** One entry per rank: the token's text, or its bytes when they are not UTF-8. */
+export type RankTable = ReadonlyArray<string | readonly number[]>
+
+const load = createRequire(import.meta.url)
+
+function libraryVersion(): string {
+  const pkg: unknown = load('gpt-tokenizer/package.json')
+  if (!isRecord(pkg) || typeof pkg.version !== 'string')
+    throw new Error('gpt-tokenizer/package.json names no version.')
+  return pkg.version
+}
+
+/** Every rank from 0 up holds a token (JSON keeps no gap), as text or as bytes. */
+function isRankTable(value: unknown): value is RankTable {
+  if (!Array.isArray(value) || value.length === 0) return false
+  for (let i = 0; i < value.length; i++) {
+    const token: unknown = value[i]
+    if (typeof token !== 'string' && !Array.isArray(token)) return false
+  }
+  return true
+}
+
+/**
+ * Where the build writes `encoding`'s table, relative to the main bundle's folder. The version in
+ * the name keeps a build from reading the table of another install's library.
+ */
+export function builtTablePath(encoding: Encoding): string {
+  return `tokenizer/gpt-tokenizer-${libraryVersion()}-${encoding}.json`
+}
+
+/** The library's table, from its module. */
+export function libraryTable(encoding: Encoding): RankTable {
+  const mod: unknown = load(`gpt-tokenizer/bpeRanks/${encoding}`)
+  const table = isRecord(mod) ? mod.default : undefined
+  if (!isRankTable(table))
+    throw new Error(
+      `gpt-tokenizer/bpeRanks/${encoding} exports no gapless rank table: not the gpt-tokenizer expected.`,
+    )
+  return table
+}
+
+/** The table as the build writes it. */
+export function tableJson(encoding: Encoding): string {
+  return JSON.stringify(libraryTable(encoding))
+}
+
+/**
+ * `encoding`'s table: the build's JSON when one lies beside this module (in the bundle's folder,
+ * or the one above it for a module in chunks/), else the library's module.
+ */
+export function rankTable(
+  encoding: Encoding,
+  from = path.dirname(fileURLToPath(import.meta.url)),
+): RankTable {
+  const name = builtTablePath(encoding)
+  for (const dir of [from, path.dirname(from)]) {
+    let text: string
+    try {
+      text = fs.readFileSync(path.join(dir, name), 'utf8')
+    } catch {
+      continue
+    }
+    const table = parsed(text)
+    if (isRankTable(table)) return table
+  }
+  return libraryTable(encoding)
+}
+
+/** A damaged file is passed over like a missing one: the library's module holds the same table. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
