@@ -104,14 +104,18 @@ export async function captureAll(a: {
       ahead.push(s)
     }
   }
-  fill()
-  while (ahead.length > 0) {
-    const s = ahead.shift()!
-    const got = await s.reads
-    store(s, got)
-    cache.committed()
+  try {
     fill()
-    await new Promise((resolve) => setImmediate(resolve))
+    while (ahead.length > 0) {
+      const s = ahead.shift()!
+      const got = await s.reads
+      store(s, got)
+      cache.committed()
+      fill()
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+  } finally {
+    reads.done()
   }
   return { files, notStated }
 }

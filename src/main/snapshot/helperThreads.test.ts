@@ -1,10 +1,15 @@
 import { spawnSync } from 'node:child_process'
+import { once } from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../store/testing/helpers'
+import { helperThreads } from './helperThreads'
 
-/* Helper threads must never keep a process alive once their work is answered. */
+/*
+ * Helper threads must never keep a process alive once their work is answered, and a pool ended on
+ * purpose is not a pool given up.
+ */
 
 const HERE = path.dirname(new URL(import.meta.url).pathname)
 
@@ -26,4 +31,21 @@ describe('helperThreads', () => {
     expect(child.stdout.trim()).toBe('42')
     expect({ status: child.status, signal: child.signal }).toEqual({ status: 0, signal: null })
   }, 20_000)
+
+  it('ends its helpers on stop, answering what was asked with nothing, and starts new ones after', async () => {
+    const slowEcho = `const { parentPort } = require('node:worker_threads')
+      parentPort.on('message', ({ id, wait }) => setTimeout(() => parentPort.postMessage({ id, out: 42 }), wait))`
+    const pool = helperThreads<number>(slowEcho, () => 2)
+    expect(await pool.run({ wait: 0 })).toBe(42)
+    const first = pool.get()!.map((h) => h.worker)
+    const gone = Promise.all(first.map((w) => once(w, 'exit')))
+    const asked = pool.run({ wait: 10_000 })
+    await pool.stop()
+    await gone
+    expect(await asked).toBeUndefined() // the caller does that work itself
+    // Not given up: the next run starts new helpers.
+    expect(await pool.run({ wait: 0 })).toBe(42)
+    expect(pool.get()!.some((h) => first.includes(h.worker))).toBe(false)
+    await pool.stop()
+  })
 })

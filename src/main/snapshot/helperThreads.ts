@@ -18,6 +18,12 @@ const HELPER_YOUNG_GENERATION_MB = 8
 export interface HelperThreads<Out> {
   /** The helpers, started now if they were not; undefined when they cannot run. */
   get(): readonly HelperThread<Out>[] | undefined
+  /**
+   * Ends the helpers (their heaps and buffers go back now, not at exit), answering what is still
+   * asked of them with undefined, for the caller to do itself; the next `get` starts new ones.
+   * Resolves once they are gone.
+   */
+  stop(): Promise<void>
   /** Sends `message` (plus its id) to the least busy helper; undefined when that is not possible. */
   run(message: Record<string, unknown>, transfer?: readonly ArrayBuffer[]): Promise<Out | undefined>
   /**
@@ -43,41 +49,21 @@ export function helperThreads<Out>(source: string, count: () => number): HelperT
   let helpers: HelperThread<Out>[] | undefined
   let broken = false
   let nextId = 1
+  /** Helpers being ended on purpose: their exit gives nothing up. */
+  const ending = new WeakSet<Worker>()
 
   const giveUp = () => {
     broken = true
     const all = helpers ?? []
     helpers = undefined
-    for (const h of all) {
-      for (const resolve of h.pending.values()) resolve(undefined)
-      h.pending.clear()
-    }
+    all.forEach(answerAll)
   }
 
-  const start = (): HelperThread<Out> => {
-    const worker = new Worker(source, {
-      eval: true,
-      resourceLimits: { maxYoungGenerationSizeMb: HELPER_YOUNG_GENERATION_MB },
+  const start = () =>
+    startHelper<Out>(source, (h) => {
+      answerAll(h)
+      if (!ending.has(h.worker)) giveUp()
     })
-    const h: HelperThread<Out> = { worker, pending: new Map() }
-    worker.on('message', ({ id, out }: { id: number; out: Out }) => {
-      h.pending.get(id)?.(out)
-      h.pending.delete(id)
-      if (h.pending.size === 0) worker.unref()
-    })
-    const fail = () => {
-      for (const resolve of h.pending.values()) resolve(undefined)
-      h.pending.clear()
-      giveUp()
-    }
-    worker.on('error', fail)
-    worker.on('exit', fail)
-    // An idle helper must not keep the process alive. After the listeners: adding a
-    // 'message' listener refs the worker again, and a helper never sent anything then
-    // held a finished CLI run open for good.
-    worker.unref()
-    return h
-  }
 
   const get = () => {
     if (helpers || broken) return helpers
@@ -115,6 +101,15 @@ export function helperThreads<Out>(source: string, count: () => number): HelperT
   return {
     get,
     runOn,
+    async stop() {
+      const all = helpers ?? []
+      helpers = undefined
+      for (const h of all) {
+        ending.add(h.worker)
+        answerAll(h)
+      }
+      await Promise.all(all.map((h) => h.worker.terminate()))
+    },
     run(message, transfer) {
       const pool = get()
       if (!pool) return Promise.resolve(undefined)
@@ -125,4 +120,31 @@ export function helperThreads<Out>(source: string, count: () => number): HelperT
       )
     },
   }
+}
+
+/** One helper; `failed` hears of its error or exit. */
+function startHelper<Out>(source: string, failed: (h: HelperThread<Out>) => void): HelperThread<Out> {
+  const worker = new Worker(source, {
+    eval: true,
+    resourceLimits: { maxYoungGenerationSizeMb: HELPER_YOUNG_GENERATION_MB },
+  })
+  const h: HelperThread<Out> = { worker, pending: new Map() }
+  worker.on('message', ({ id, out }: { id: number; out: Out }) => {
+    h.pending.get(id)?.(out)
+    h.pending.delete(id)
+    if (h.pending.size === 0) worker.unref()
+  })
+  worker.on('error', () => failed(h))
+  worker.on('exit', () => failed(h))
+  // An idle helper must not keep the process alive. After the listeners: adding a
+  // 'message' listener refs the worker again, and a helper never sent anything then
+  // held a finished CLI run open for good.
+  worker.unref()
+  return h
+}
+
+/** Answers what is still asked of a helper with undefined: the callers do it themselves. */
+function answerAll<Out>(h: HelperThread<Out>): void {
+  for (const resolve of h.pending.values()) resolve(undefined)
+  h.pending.clear()
 }

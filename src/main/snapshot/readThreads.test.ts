@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process'
+import { once } from 'node:events'
 import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '../store/testing/helpers'
 import { sha256 } from './blobs'
-import { createThreadedReads, DUPLICATE, localRead, type FileRead } from './readThreads'
+import { createThreadedReads, DUPLICATE, localRead, readHelpers, type FileRead } from './readThreads'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -36,6 +37,13 @@ function tree(): { root: string; paths: string[]; contents: Map<string, Buffer> 
   return { root, paths: [...contents.keys()], contents }
 }
 
+/** A capture's reads, said done after the test (the last capture done ends the helpers). */
+function readsOf(root: string): ReturnType<typeof createThreadedReads> {
+  const reads = createThreadedReads(root)
+  cleanups.push(() => reads.done())
+  return reads
+}
+
 const encoded = (r: FileRead) =>
   r.error === undefined && r.data !== undefined ? { ...r, data: Buffer.from(r.data) } : r
 
@@ -54,7 +62,7 @@ function expectSameRead(got: FileRead, want: FileRead): void {
 describe('createThreadedReads', () => {
   it('answers what reading, hashing and encoding here would, byte for byte, in the order asked', async () => {
     const { root, paths, contents } = tree()
-    const got = await createThreadedReads(root).read(paths)
+    const got = await readsOf(root).read(paths)
     expect(got).toHaveLength(paths.length)
     got!.forEach((r, i) => expectSameRead(r, localRead(contents.get(paths[i])!)))
     expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning')
@@ -67,7 +75,7 @@ describe('createThreadedReads', () => {
     const copies = Array.from({ length: 9 }, (_, i) => `copies/c${i}.txt`)
     fs.mkdirSync(path.join(root, 'copies'))
     for (const rel of copies) fs.writeFileSync(path.join(root, rel), same)
-    const reads = createThreadedReads(root)
+    const reads = readsOf(root)
     const first = (await reads.read(copies))!
     // Each helper sends its first copy with bytes; every later one (in order) is a DUPLICATE.
     const withBytes = first.flatMap((r, i) => ('data' in r ? [i] : []))
@@ -79,7 +87,7 @@ describe('createThreadedReads', () => {
     )
     // Later in the same capture: all duplicates. A new capture sends the bytes again.
     expect((await reads.read(copies))!.every((r) => 'encoding' in r && r.encoding === DUPLICATE)).toBe(true)
-    const again = (await createThreadedReads(root).read(copies.slice(0, 1)))![0]
+    const again = (await readsOf(root).read(copies.slice(0, 1)))![0]
     expect(encoded(again)).toEqual(encoded(localRead(same)))
   })
 
@@ -88,12 +96,32 @@ describe('createThreadedReads', () => {
     // A FIFO (a file swapped for one after its stat) is refused at once, never waited on.
     execFileSync('mkfifo', [path.join(root, 'fifo')])
     const asked = [paths[0], 'missing.txt', 'd0', 'fifo', paths[1]]
-    const got = (await createThreadedReads(root).read(asked))!
+    const got = (await readsOf(root).read(asked))!
     expect(got.slice(1, 4)).toEqual([
       { error: 'ENOENT' },
       { error: 'not a regular file' },
       { error: 'not a regular file' },
     ])
     expect('hash' in got[0] && 'hash' in got[4]).toBe(true)
+  })
+
+  it('ends its helpers when the last capture reading is done, not before', async () => {
+    const { root, paths } = tree()
+    const some = paths.slice(0, 40)
+    const a = createThreadedReads(root)
+    const b = createThreadedReads(root)
+    expect(await a.read(some)).toHaveLength(40)
+    const workers = readHelpers.get()!.map((h) => h.worker)
+    const gone = Promise.all(workers.map((w) => once(w, 'exit')))
+    a.done()
+    expect(await b.read(some)).toHaveLength(40)
+    // b read on the same helpers: a's end left them running.
+    expect(readHelpers.get()!.map((h) => h.worker)).toEqual(workers)
+    b.done()
+    await gone
+    // A capture after that starts new ones.
+    const c = readsOf(root)
+    expect((await c.read(some))!.every((r) => r.error === undefined)).toBe(true)
+    expect(readHelpers.get()!.some((h) => workers.includes(h.worker))).toBe(false)
   })
 })

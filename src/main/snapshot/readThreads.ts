@@ -124,22 +124,37 @@ parentPort.on('message', ({ id, root, paths, token, quality, windowBits, rawBelo
 })
 `
 
-/** Two helpers: on two cores the caller's thread mostly waits on them, then stores. */
-const helpers = helperThreads<FileRead[]>(WORKER_SOURCE, () =>
+/**
+ * Two helpers: on two cores the caller's thread mostly waits on them, then stores. Shared by the
+ * captures reading at a time, and ended when the last of them is done: two idle helpers held
+ * ~40 MB of a first session past its baseline (their heaps, and what their reads had left).
+ */
+export const readHelpers = helperThreads<FileRead[]>(WORKER_SOURCE, () =>
   Math.max(1, Math.min(3, os.availableParallelism())),
 )
 
 let captures = 0
+/** Captures that have not said they are done. */
+let reading = 0
 
 /** One capture's reads: contents are compressed once per capture on each helper. */
 export function createThreadedReads(root: string): {
   /** Reads `paths` (root-relative); undefined when the helpers cannot, so the caller reads them itself. */
   read(paths: readonly string[]): Promise<FileRead[] | undefined>
+  /** This capture reads no more (call it once, failed or not): the last one done ends the helpers. */
+  done(): void
 } {
   const token = ++captures
+  reading++
+  let open = true
   return {
+    done() {
+      if (!open) return
+      open = false
+      if (--reading === 0) void readHelpers.stop()
+    },
     async read(paths) {
-      const pool = helpers.get()
+      const pool = readHelpers.get()
       if (!pool) return undefined
       // Each helper takes every n-th file (not a block): big and small files spread evenly.
       const parts = pool.map((h, k) => {
@@ -152,7 +167,7 @@ export function createThreadedReads(root: string): {
           windowBits: BROTLI_WINDOW_BITS,
           rawBelow: RAW_BELOW_BYTES,
         }
-        return helpers.runOn(h, message)
+        return readHelpers.runOn(h, message)
       })
       const answers = await Promise.all(parts)
       if (answers.some((a) => a === undefined)) return undefined
