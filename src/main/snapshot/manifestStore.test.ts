@@ -52,6 +52,24 @@ describe('manifest deltas', () => {
     expect(decodeManifest(encodeManifest(base))).toEqual({ kind: 'full', files: base })
   })
 
+  it('encode byte for byte as the records joined into one text would, past any first guess at their size', () => {
+    const odd = [
+      file('ascii.ts', 'x'),
+      file(`deep/${'ü'.repeat(3000)}/κ.ts`, 'y'), // two bytes a character, longer than a record's guess
+      file(`emoji/${'🙂'.repeat(2000)}.md`, 'z'), // four bytes a character: two UTF-16 units each
+      file('日本/語.ts', 'w'),
+    ]
+    const record = (f: SnapshotFile) => `${f.hash} ${f.size} 100644 ${f.mtimeMs} ${f.path}\0`
+    const many = Array.from({ length: 3000 }, (_, i) => file(`p/${String(i).padStart(5, '0')}.ts`, `${i}`))
+    for (const files of [odd, many, []]) {
+      const joined = Buffer.from(`stepwise-manifest 1\n${files.map(record).join('')}`, 'utf8')
+      expect(encodeManifest(files).equals(joined)).toBe(true)
+      expect(decodeManifest(encodeManifest(files))).toEqual({ kind: 'full', files })
+    }
+    const delta = encodeManifestDelta(sha256('base'), odd.slice(1, 3), ['a', `${'ü'.repeat(5000)}`])
+    expect(decodeManifest(delta)).toMatchObject({ set: odd.slice(1, 3), removed: ['a', 'ü'.repeat(5000)] })
+  })
+
   it('apply in order: the newest record of a path wins, a removed path can come back', () => {
     const first = { set: [file('a.ts', 'A1'), file('0.ts', 'zero')], removed: ['m/b.ts', 'z.ts'] }
     const second = { set: [file('m/b.ts', 'back'), file('zz.ts', 'last')], removed: ['0.ts'] }
