@@ -7,14 +7,19 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** `text` parsed as JSON when it is an object; undefined for anything else (or not JSON). */
-export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+/** `text` parsed as JSON; undefined when it is not JSON. */
+export function parseJsonOrUndefined(text: string): unknown {
   try {
-    const value: unknown = JSON.parse(text)
-    return isRecord(value) ? value : undefined
+    return JSON.parse(text)
   } catch {
     return undefined
   }
+}
+
+/** `text` parsed as JSON when it is an object; undefined for anything else (or not JSON). */
+export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  const value = parseJsonOrUndefined(text)
+  return isRecord(value) ? value : undefined
 }
 
 /**

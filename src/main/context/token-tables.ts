@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { isRecord } from '../../shared/records'
+import { isRecord, parseJsonOrUndefined } from '../../shared/records'
 
 /**
  * The rank tables of gpt-tokenizer's encodings, which tokens.ts counts with. The library ships
@@ -79,17 +79,9 @@ export function rankTable(
     } catch {
       continue
     }
-    const table = parsed(text)
+    // A damaged file is passed over like a missing one: the library's module holds the same table.
+    const table = parseJsonOrUndefined(text)
     if (isRankTable(table)) return table
   }
   return libraryTable(encoding)
-}
-
-/** A damaged file is passed over like a missing one: the library's module holds the same table. */
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }

@@ -1,6 +1,6 @@
 import type { ProviderId, Usage } from '../../shared/protocol'
 import type { ToolSpec } from '../../shared/tool-spec'
-import { isRecord, recordOf } from '../../shared/records'
+import { isRecord, parseJsonOrUndefined, recordOf } from '../../shared/records'
 import { ChatToolCallAccumulator } from './chat-accumulator'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming } from './http'
@@ -127,7 +127,7 @@ class ChatStreamState {
     if (this.done) return // events after [DONE] are ignored
     if (event.error !== undefined) {
       // llama.cpp 2025 builds: `error: {…}` at HTTP 200 (the SDKs drop it silently).
-      throw errorFromPayload(payloadFromValue(tryJson(event.error)) ?? { message: event.error })
+      throw errorFromPayload(payloadFromValue(parseJsonOrUndefined(event.error)) ?? { message: event.error })
     }
     if (event.data.trim() === '') return
     this.events++
@@ -135,7 +135,7 @@ class ChatStreamState {
       this.done = true
       return
     }
-    const parsed = tryJson(event.data)
+    const parsed = parseJsonOrUndefined(event.data)
     if (!parsed || typeof parsed !== 'object')
       throw badResponse('a malformed stream event (cut off mid-JSON?)', event.data)
     const chunk = recordOf(parsed) // an array carries no field we read, as before
@@ -189,13 +189,5 @@ function isOpenAIHost(baseUrl: string): boolean {
     return new URL(baseUrl).hostname === 'api.openai.com'
   } catch {
     return false
-  }
-}
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
   }
 }

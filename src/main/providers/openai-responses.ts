@@ -1,4 +1,4 @@
-import { isRecord, recordOf } from '../../shared/records'
+import { isRecord, parseJsonOrUndefined, recordOf } from '../../shared/records'
 import type { Usage } from '../../shared/protocol'
 import { badResponse, errorFromPayload, payloadFromValue } from './errors'
 import { joinUrl, postStreaming } from './http'
@@ -119,9 +119,9 @@ class ResponsesStreamState {
 
   handle(event: SseEvent): void {
     if (event.error !== undefined)
-      throw errorFromPayload(payloadFromValue(tryJson(event.error)) ?? { message: event.error })
+      throw errorFromPayload(payloadFromValue(parseJsonOrUndefined(event.error)) ?? { message: event.error })
     if (event.data === '' || event.data === '[DONE]' || this.terminal) return
-    const obj = tryJson(event.data)
+    const obj = parseJsonOrUndefined(event.data)
     if (!obj || typeof obj !== 'object') throw badResponse('a malformed stream event', event.data)
     const ev = recordOf(obj) // an array carries no field we read, as before
     this.events++
@@ -241,13 +241,5 @@ class ResponsesStreamState {
     const reason = recordOf(response.incomplete_details).reason
     this.finishReason = incomplete ? (typeof reason === 'string' ? reason : 'incomplete') : 'completed'
     this.terminal = true
-  }
-}
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
   }
 }

@@ -1,4 +1,5 @@
 import type { ToolCall } from '../../shared/protocol'
+import { parseJsonOrUndefined } from '../../shared/records'
 import type { ToolSpec } from '../../shared/tool-spec'
 import { applyTextToolCalls, readToolCalls, type TextToolCalls } from './toolcalls'
 import type { ModelTurn } from './types'
@@ -64,14 +65,6 @@ export function renderToolResponse(output: string): string {
 }
 
 function jsonOrString(args: string): string {
-  const parsed = safeParse(args)
+  const parsed = parseJsonOrUndefined(args)
   return parsed === undefined ? JSON.stringify(args) : JSON.stringify(parsed)
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
 }
