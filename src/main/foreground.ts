@@ -1,16 +1,19 @@
 /*
- * Foreground work: what the user waits on now — the tool calls of an agent's step. Background work of
- * the same process (the code index watcher's first walk of the tree, a build's parse batches and
- * main-thread slices) asks `foreground.wait()` between its units and yields while a step runs. On 2
- * cores the watcher's walk alone made a session's first whole-tree search take ~0.80 s instead of
+ * Foreground work: what the user waits on now — an agent's turn: its steps' calls, the making of its
+ * requests, the model's answers (agent/loop.ts holds it from a turn's start to its end). Background
+ * work of the same process (the code index watcher's first walk of the tree, a build's parse batches
+ * and main-thread slices) asks `foreground.wait()` between its units and yields while a turn runs. On
+ * 2 cores the watcher's walk alone made a session's first whole-tree search take ~0.80 s instead of
  * ~0.54 s (medians, a big tree's later sessions; docs/benchmarks.md).
  *
  * One owner for the whole process, not one per session: the cores and libuv's I/O threads are the
  * process's, so one session's step is slowed as much by another session's walk as by its own.
  *
  * Yielding is bounded: a hold keeps background work back for at most `maxMs`. A command that runs
- * for minutes (a test suite, a build) must not keep the index's watches from being set up, or the
- * files it writes in folders not yet watched would go unseen by the index.
+ * for minutes (a test suite, a build) or a model's long answer must not keep the index's watches
+ * from being set up, or the files written in folders not yet watched would go unseen by the index.
+ * The loop takes a new hold for each request and each step, so a turn whose every request and
+ * step takes less than `maxMs` keeps background work back until it ends.
  */
 
 /** Longest one hold keeps background work back. */
@@ -84,5 +87,5 @@ export class Foreground {
   }
 }
 
-/** The process's foreground: held by the agent loop's steps, waited on by background walks. */
+/** The process's foreground: held by the agent loop's turns, waited on by background walks. */
 export const foreground = new Foreground()

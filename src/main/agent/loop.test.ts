@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { StepwiseEvent, ToolCall } from '../../shared/protocol'
 import type { ModelProvider, ModelRequest, ModelTurn } from '../providers/types'
 import { ProviderError } from '../providers/types'
@@ -10,9 +10,12 @@ import { openStore } from '../store/store'
 import type { Store } from '../store/types'
 import type { ApprovalAnswer, Approver } from './approvals'
 import type { AgentOptions } from './loop'
-import { foreground } from '../foreground'
+import { FOREGROUND_MAX_MS, foreground } from '../foreground'
 
-type Step = Partial<ModelTurn> | ProviderError | ((req: ModelRequest) => Partial<ModelTurn>)
+type Step =
+  | Partial<ModelTurn>
+  | ProviderError
+  | ((req: ModelRequest) => Partial<ModelTurn> | Promise<Partial<ModelTurn>>)
 
 /** A model that plays a script: the remote model is the one thing we cannot run here. */
 function scriptedProvider(steps: Step[]): ModelProvider & { requests: ModelRequest[] } {
@@ -28,7 +31,7 @@ function scriptedProvider(steps: Step[]): ModelProvider & { requests: ModelReque
       const step = steps[i++]
       if (step === undefined) throw new Error('script exhausted')
       if (step instanceof ProviderError) throw step
-      const turn = typeof step === 'function' ? step(request) : step
+      const turn = typeof step === 'function' ? await step(request) : step
       if (turn.text) handlers.onText(turn.text)
       handlers.onTraffic({ direction: 'request', provider: 'openai-chat', url: 'fake', body: '{}' })
       return { text: '', toolCalls: [], usage: { inputTokens: 10, outputTokens: 5 }, ...turn }
@@ -213,14 +216,20 @@ describe('Agent loop', () => {
     expect(fs.readFileSync(path.join(repo, 'new2.txt'), 'utf8')).toBe('y\n')
   })
 
-  it("holds the process's foreground while a step's calls run, not while the model is asked", async () => {
+  it("holds the process's foreground for a turn's whole life, each request with a bound of its own", async () => {
     const busyAt: Record<string, boolean> = {}
     const approver = answering([{ decision: 'accept' }])
     const asking = approver.requestApproval.bind(approver)
     approver.requestApproval = (req, signal) => ((busyAt.approval = foreground.busy()), asking(req, signal))
-    const askModel = (name: string, turn: Partial<ModelTurn>): Step => {
-      return () => ((busyAt[name] = foreground.busy()), turn)
-    }
+    // Each request is looked at when the provider gets it and once its sending has had a turn of the loop.
+    const askModel =
+      (name: string, turn: Partial<ModelTurn>): Step =>
+      async () => {
+        busyAt[name] = foreground.busy()
+        await new Promise((resolve) => setImmediate(resolve))
+        busyAt[`${name}, out`] = foreground.busy()
+        return turn
+      }
     await run(
       [
         askModel('first request', {
@@ -230,10 +239,41 @@ describe('Agent loop', () => {
       ],
       { policy: 'ask', approver },
     )
-    // The approval is asked inside the call: the walks wait (foreground.ts bounds how long).
-    expect(busyAt).toEqual({ 'first request': false, approval: true, 'second request': false })
+    expect(busyAt).toEqual({
+      'first request': true,
+      'first request, out': true,
+      approval: true,
+      'second request': true,
+      'second request, out': true,
+    })
     expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('one\nTWO\nthree\n')
+    // The turn is over: background work goes on.
     expect(foreground.busy()).toBe(false)
+  })
+
+  it("lets the foreground go when a turn ends in an error, and renews a request's hold past its bound", async () => {
+    const clock = { now: 0 }
+    vi.spyOn(performance, 'now').mockImplementation(() => clock.now)
+    try {
+      const busyAt: Record<string, boolean> = {}
+      const slowModel: Step = async () => {
+        // The turn's first hold lasts past its bound while the request is made...
+        clock.now += FOREGROUND_MAX_MS + 1
+        await new Promise((resolve) => setImmediate(resolve))
+        busyAt['request out, past the bound of the first hold'] = foreground.busy()
+        return { toolCalls: [call('c1', 'read_file', { path: 'a.txt' })] }
+      }
+      const { outcome } = await run([
+        slowModel,
+        new ProviderError('auth', 'Incorrect API key provided', { status: 401 }),
+      ])
+      // ...and the request got a hold of its own.
+      expect(busyAt).toEqual({ 'request out, past the bound of the first hold': true })
+      expect(outcome.reason).toBe('error')
+      expect(foreground.busy()).toBe(false)
+    } finally {
+      vi.restoreAllMocks()
+    }
   })
 
   it('answers malformed arguments, unknown tools and escaping paths as errors, and keeps going', async () => {

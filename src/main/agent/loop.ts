@@ -97,6 +97,8 @@ export class Agent {
   private policy: ApprovalPolicy
   private usage: Usage = { inputTokens: 0, outputTokens: 0 }
   private steps = 0
+  /** Ends the foreground hold under way (holdForeground); undefined while no turn runs. */
+  private foregroundHold: (() => void) | undefined
   /** Tool calls run in this task, against maxToolCalls. */
   private toolCalls = 0
   /** Model turns before this run (a fork's history): event step numbers continue after them. */
@@ -190,10 +192,14 @@ export class Agent {
   async continueTurn(signal: AbortSignal): Promise<TurnOutcome> {
     const started = this.now()
     let outcome: Omit<TurnOutcome, 'steps' | 'usage'>
+    this.holdForeground()
     try {
       outcome = await this.loop(signal)
     } catch (err) {
       outcome = this.failure(err, signal)
+    } finally {
+      this.foregroundHold?.()
+      this.foregroundHold = undefined
     }
     const result: TurnOutcome = { ...outcome, steps: this.steps, usage: this.usage }
     this.record({
@@ -232,15 +238,7 @@ export class Agent {
         continue
       }
       const maxToolCalls = this.opts.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS
-      // The step's calls are what the user waits on: the process's background walks yield to them.
-      const release = foreground.hold()
-      let overLimit: boolean
-      try {
-        overLimit = await this.runCalls(turn.toolCalls, maxToolCalls, signal)
-      } finally {
-        release()
-      }
-      if (overLimit)
+      if (await this.runCalls(turn.toolCalls, maxToolCalls, signal))
         return {
           reason: 'step-limit',
           finalText,
@@ -352,6 +350,24 @@ export class Agent {
     return undefined
   }
 
+  /**
+   * The process's foreground (foreground.ts), from a turn's start to its end, so background walks and
+   * index batches yield to what the user waits on: a step's calls, their events, the next request's
+   * making, and the model's answer. A model on this machine works on the same cores; a fast server's
+   * answer is read without a background unit in its way. A hold keeps background work back for at
+   * most a second, so a long answer or command lets it go on.
+   */
+  private holdForeground(): void {
+    this.foregroundHold ??= foreground.hold()
+  }
+
+  /** A new hold for what comes next, with a bound of its own; then the old one ends. */
+  private renewForeground(): void {
+    const release = this.foregroundHold
+    this.foregroundHold = foreground.hold()
+    release?.()
+  }
+
   private async modelTurn(step: number, signal: AbortSignal): Promise<ModelTurn> {
     const { provider } = this.opts
     const request: ModelRequest = {
@@ -390,7 +406,11 @@ export class Agent {
     let estimated = this.window.estimate(request)
     let turn: ModelTurn
     try {
-      turn = await send()
+      const answer = send()
+      // A hold's bound runs from when it is taken: the model's wait gets its own.
+      this.renewForeground()
+      turn = await answer
+      this.renewForeground()
     } catch (err) {
       // The server counts differently from us: compact harder and retry once, never in a loop.
       if (!(err instanceof ProviderError) || err.kind !== 'context-overflow') throw err
