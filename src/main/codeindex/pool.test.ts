@@ -70,6 +70,27 @@ describe('processAll', () => {
       expect(out).toHaveLength(jobs.length)
     },
   )
+
+  it("starts no worker while an agent's turn holds the foreground, and each once it ends", async () => {
+    const jobs = Array.from({ length: POOL_THRESHOLD + 200 }, (_, i) => ({
+      rel: `f${i}.ts`,
+      abs: `/nowhere/f${i}.ts`,
+    }))
+    const out: FileOutcome[] = []
+    let started = 0
+    const release = foreground.hold()
+    const done = processAll(jobs, {
+      threads: 2,
+      startWorker: () => (started++, stubWorker()),
+      onResults: (batch) => pushAll(out, batch),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(started).toBe(0)
+    release()
+    const { workersUsed } = await done
+    expect(workersUsed).toBe(2)
+    expect(out).toHaveLength(jobs.length)
+  })
 })
 
 /**
@@ -95,18 +116,24 @@ describe('processAll when a worker dies', () => {
     }))
     const rels: string[] = []
     let release: (() => void) | undefined
-    let dying: Worker | undefined
+    let died!: () => void
+    const dead = new Promise<void>((resolve) => (died = resolve))
+    const dying = () => {
+      const worker = stubWorker(100)
+      worker.once('exit', died)
+      return worker
+    }
     let started = 0
     const done = processAll(jobs, {
       threads: 2,
-      startWorker: () => (started++ === 0 ? (dying = stubWorker(100)) : stubWorker()),
+      startWorker: () => (started++ === 0 ? dying() : stubWorker()),
       onResults: (batch) => {
         for (const outcome of batch) rels.push(outcome.rel)
         release ??= foreground.hold() // a step starts: the dying worker's next batch waits for it
       },
     })
     // The step ends after the worker has died: its deferred turn must not take a batch to it.
-    await new Promise((resolve) => dying!.once('exit', resolve))
+    await dead
     release!()
     await done
     expect(rels).toHaveLength(jobs.length)

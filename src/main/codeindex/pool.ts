@@ -132,8 +132,12 @@ export async function processAll(
   const queue: FileJob[][] = []
   for (let i = 0; i < jobs.length; i += BATCH) queue.push(jobs.slice(i, i + BATCH))
   let used = 0
-  const runWorker = () =>
-    new Promise<void>((resolve) => {
+  const runWorker = async () => {
+    // Starting a worker takes a core for ~40 ms (Node's own start, the parser's modules) before it
+    // can lower its priority: not while an agent's turn runs (foreground.ts).
+    await foreground.wait()
+    if (opts.signal?.aborted) return
+    await new Promise<void>((resolve) => {
       const worker = startWorker({ nice: opts.nice ?? BACKGROUND_NICE })
       // Two batches in flight per worker, so a worker never waits while this thread stores results.
       const inFlight = new Map<number, FileJob[]>()
@@ -188,6 +192,7 @@ export async function processAll(
       next()
       next()
     })
+  }
   await Promise.all(Array.from({ length: Math.min(opts.threads, queue.length) }, runWorker))
   const left = queue.flat()
   if (left.length > 0 && !opts.signal?.aborted) await processInline(left, opts)
