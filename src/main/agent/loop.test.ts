@@ -276,6 +276,33 @@ describe('Agent loop', () => {
     }
   })
 
+  it('takes a fresh hold for the answer to a request sent again after the server said it overflowed', async () => {
+    const clock = { now: 0 }
+    vi.spyOn(performance, 'now').mockImplementation(() => clock.now)
+    try {
+      const busyAt: Record<string, boolean> = {}
+      const approver = answering([{ decision: 'accept' }])
+      const asking = approver.requestApproval.bind(approver)
+      approver.requestApproval = (req, signal) => ((busyAt.approval = foreground.busy()), asking(req, signal))
+      const slowAnswer: Step = () => {
+        // The resent request's wait lasts past the bound of every hold taken before it...
+        clock.now += FOREGROUND_MAX_MS + 1
+        return {
+          toolCalls: [call('c1', 'edit_file', { path: 'a.txt', old_string: 'two', new_string: 'TWO' })],
+        }
+      }
+      const { outcome } = await run(
+        [new ProviderError('context-overflow', 'the prompt is too long'), slowAnswer, { text: 'ok' }],
+        { policy: 'ask', approver },
+      )
+      // ...and the step after its answer still holds the foreground.
+      expect(busyAt).toEqual({ approval: true })
+      expect(outcome.reason).toBe('done')
+    } finally {
+      vi.restoreAllMocks()
+    }
+  })
+
   it('answers malformed arguments, unknown tools and escaping paths as errors, and keeps going', async () => {
     const { outcome, provider } = await run([
       {

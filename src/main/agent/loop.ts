@@ -368,6 +368,15 @@ export class Agent {
     release?.()
   }
 
+  /** The model's answer to a request just sent: its wait, and what follows it, each under a fresh hold. */
+  private async answerOf(answer: Promise<ModelTurn>): Promise<ModelTurn> {
+    // A hold's bound runs from when it is taken: the model's wait gets its own.
+    this.renewForeground()
+    const turn = await answer
+    this.renewForeground()
+    return turn
+  }
+
   private async modelTurn(step: number, signal: AbortSignal): Promise<ModelTurn> {
     const { provider } = this.opts
     const request: ModelRequest = {
@@ -406,17 +415,13 @@ export class Agent {
     let estimated = this.window.estimate(request)
     let turn: ModelTurn
     try {
-      const answer = send()
-      // A hold's bound runs from when it is taken: the model's wait gets its own.
-      this.renewForeground()
-      turn = await answer
-      this.renewForeground()
+      turn = await this.answerOf(send())
     } catch (err) {
       // The server counts differently from us: compact harder and retry once, never in a loop.
       if (!(err instanceof ProviderError) || err.kind !== 'context-overflow') throw err
       await this.window.fit(request, signal, { afterOverflow: true })
       estimated = this.window.estimate(request)
-      turn = await send()
+      turn = await this.answerOf(send())
     } finally {
       this.tools.answerComplete()
     }
