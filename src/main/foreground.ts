@@ -1,6 +1,7 @@
 /*
  * Foreground work: what the user waits on now — an agent's turn: its steps' calls, the making of its
- * requests, the model's answers (agent/loop.ts holds it from a turn's start to its end). Background
+ * requests, the model's answers (agent/loop.ts holds it from a turn's start to its end), and a run
+ * about to start from the moment its baseline is taken (session/session.ts). Background
  * work of the same process (the code index watcher's first walk of the tree, a build's parse batches
  * and main-thread slices) asks `foreground.wait()` between its units and yields while a turn runs. On
  * 2 cores the watcher's walk alone made a session's first whole-tree search take ~0.80 s instead of

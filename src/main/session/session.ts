@@ -10,6 +10,7 @@ import { warmHttp } from '../providers/http'
 import type { RetryOptions } from '../providers/retry'
 import type { ModelProvider, ProviderConfig } from '../providers/types'
 import { createSandbox } from '../containment/sandbox'
+import { foreground } from '../foreground'
 import type { Sandbox } from '../containment/types'
 import type { Snapshotter } from '../snapshot/snapshotter'
 import type { Store } from '../store/types'
@@ -75,6 +76,8 @@ export class Session {
   private provider: ModelProvider
   private policy: ApprovalPolicy
   private prepared: Promise<Prepared> | undefined
+  /** The foreground held from a run's baseline to the end of its first turn (create, `eager`). */
+  private startHold: (() => void) | undefined
   private current: { controller: AbortController; agent?: Agent } | undefined
   /** The events `load` read, handed to the first turn (with any stored since) instead of a second read. */
   private loaded: readonly StepwiseEvent[] | undefined
@@ -120,7 +123,11 @@ export class Session {
       emit: tracedEmit(setup.emit),
     })
     let prepared: Promise<Prepared> | undefined
+    let startHold: Promise<(() => void) | undefined> | undefined
     if (opts.eager) {
+      let contextReady = false
+      // Before the index's build is given the baseline's listing (below): this hears of it first.
+      startHold = holdOnceBaselineIsTaken(created, () => !contextReady)
       // The baseline and the code index both mostly wait on the file system (and on their worker
       // threads): taken side by side, a big tree pays for the longer of the two. The new
       // baseline's listing serves the index's check (no second listing of 70,000 files).
@@ -128,9 +135,17 @@ export class Session {
         { store, sandbox, provider, systemExtra: setup.systemExtra },
         { listing: () => created.then(() => snapshotter.lastListing()), firstBaseline },
       )
+      prepared.then(
+        () => (contextReady = true),
+        () => undefined,
+      )
       warmFirstRequest(provider, setup)
     }
-    const [, { id, baselineId }] = await bothSettled(prepared ?? Promise.resolve(undefined), created)
+    const both = bothSettled(prepared ?? Promise.resolve(undefined), created)
+    const [, { id, baselineId }] = await both.catch(async (err: unknown) => {
+      ;(await startHold)?.()
+      throw err
+    })
     const session = new Session(store, id, setup, {
       sandbox,
       snapshotter,
@@ -139,6 +154,7 @@ export class Session {
       provider,
     })
     session.prepared = prepared
+    session.startHold = await startHold
     return session
   }
 
@@ -245,6 +261,7 @@ export class Session {
         current.controller.signal,
       )
     } finally {
+      this.letGoOfStart()
       opts.signal?.removeEventListener('abort', stop)
       this.current = undefined
       // The turn's spans go out now, not at the next batch; a slow collector waits no longer.
@@ -254,8 +271,14 @@ export class Session {
 
   /** Lets go of what the session watches (the ignored folders); a running turn is stopped first. */
   close(): void {
+    this.letGoOfStart()
     this.interrupt()
     this.parts.ignored.close()
+  }
+
+  private letGoOfStart(): void {
+    this.startHold?.()
+    this.startHold = undefined
   }
 
   /** Stops the running turn (it records its end); false when none runs. */
@@ -331,6 +354,26 @@ function warmFirstRequest(provider: ModelProvider, setup: SessionSetup): void {
     toolSpecs(setup.tools ?? allTools)
     warmHttp()
   })
+}
+
+/**
+ * A run about to start (`create`, `eager`) holds the foreground (foreground.ts) from the moment its
+ * baseline is taken, as its turn will: on a big tree that moment is when the code index's build,
+ * given the baseline's listing, would start its parse threads — beside the turn's first step,
+ * which took 34–60 ms (median 42.5) instead of 24–39 (median 28.5; the bench tree's first session,
+ * fourteen each, docs/benchmarks.md). Not while the session still waits on the build itself (a
+ * small tree's first index, waited for so the first request holds its symbols): that wait is the
+ * user's. Resolves to the hold's release, or undefined when none was taken; call it once the first
+ * turn ends.
+ */
+export function holdOnceBaselineIsTaken(
+  created: Promise<unknown>,
+  waitingOnContext: () => boolean,
+): Promise<(() => void) | undefined> {
+  return created.then(
+    () => (waitingOnContext() ? undefined : foreground.hold()),
+    () => undefined,
+  )
 }
 
 /** The host's listener, and the live trace export beside it (on only when OTEL_* says so). */
