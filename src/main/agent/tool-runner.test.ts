@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { ApprovalAnswer, ApprovalPolicy, EventDraft } from '../../shared/protocol'
 import { openStore } from '../store/store'
-import { tempDir } from '../store/testing/helpers'
+import { deferred, tempDir } from '../store/testing/helpers'
 import type { Store } from '../store/types'
 import type { ActionTool, ToolContext, ToolResult } from '../tools/types'
 import type { ApprovalRequest } from './approvals'
@@ -28,14 +28,6 @@ afterEach(() => {
   store.close()
   fs.rmSync(dir, { recursive: true, force: true })
 })
-
-/** A promise settled from outside. */
-function deferred(): { promise: Promise<void>; resolve(): void; reject(err: Error): void } {
-  let resolve!: () => void
-  let reject!: (err: Error) => void
-  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)))
-  return { promise, resolve, reject }
-}
 
 /** One step of the runner's story, in the order it happened. */
 type Log = string[]

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { foreground } from '../foreground'
+import { deferred } from '../store/testing/helpers'
 import { holdOnceBaselineIsTaken } from './session'
-
-/** A promise and its resolve/reject, to settle by hand. */
-function deferred(): { promise: Promise<void>; resolve: () => void; reject: (err: Error) => void } {
-  let resolve!: () => void
-  let reject!: (err: Error) => void
-  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)))
-  return { promise, resolve, reject }
-}
 
 describe('holdOnceBaselineIsTaken', () => {
   it('holds the foreground before anything later told of the baseline runs, until let go', async () => {

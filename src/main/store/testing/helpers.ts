@@ -11,6 +11,14 @@ export function tempDir(prefix = 'stepwise-store-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix))
 }
 
+/** A promise settled from outside, for a test to decide when something happens. */
+export function deferred(): { promise: Promise<void>; resolve(): void; reject(err: Error): void } {
+  let resolve!: () => void
+  let reject!: (err: Error) => void
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)))
+  return { promise, resolve, reject }
+}
+
 /** Absolute path of the SQLite binding this runtime loads, for child processes. */
 export const sqliteBindingPath = createRequire(import.meta.url).resolve(bindingName)
 
