@@ -75,7 +75,7 @@ ensureSystemPackages()
 ensureNodeModules()
 fs.mkdirSync(results, { recursive: true })
 
-let failedChecks = 0
+const checks = []
 for (const [name, script] of [
   ['lint', 'lint'],
   ['typecheck', 'typecheck'],
@@ -83,25 +83,29 @@ for (const [name, script] of [
   ['build', 'build'],
 ]) {
   log(name)
-  if (!run('npm', ['run', '--silent', script]).ok) {
-    failedChecks += 1
-    log(`${name} FAILED`)
-  }
+  const ok = run('npm', ['run', '--silent', script]).ok
+  if (!ok) log(`${name} FAILED`)
+  checks.push([name, ok])
 }
 
 const vitestReport = path.join(results, 'vitest.json')
+const vitestErrors = path.join(results, 'vitest-errors.json')
 const playwrightReport = path.join(results, 'playwright.json')
-fs.rmSync(vitestReport, { force: true })
-fs.rmSync(playwrightReport, { force: true })
+for (const file of [vitestReport, vitestErrors, playwrightReport]) fs.rmSync(file, { force: true })
 
 log('unit and integration tests (vitest)')
-const vitest = run(process.execPath, [
-  path.join(root, 'node_modules', 'vitest', 'vitest.mjs'),
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestReport}`,
-])
+const vitest = run(
+  process.execPath,
+  [
+    path.join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    '--reporter=./scripts/vitest-errors.mjs',
+    `--outputFile.json=${vitestReport}`,
+  ],
+  { env: { ...process.env, STEPWISE_VITEST_ERRORS: vitestErrors } },
+)
 
 log('end-to-end tests (playwright, Chromium)')
 const playwright = run(
@@ -113,37 +117,72 @@ const playwright = run(
 )
 
 let passed = 0
-let failed = failedChecks
 let skipped = 0
-const v = readJson(vitestReport)
-if (v) {
+/** What failed, one line each, printed above the summary: a red run's last lines say why. */
+const whatFailed = []
+for (const [name, ok] of checks) if (!ok) whatFailed.push(`${name} failed (its output is above)`)
+
+/** Counts one Vitest run's JSON report (and its reporter's errors file) into the summary. */
+function countVitest(label, report, errorsFile, exit) {
+  const v = readJson(report)
+  if (!v) {
+    whatFailed.push(`${label}: no report (${exit?.ok === false ? `exit status ${exit.status}` : 'missing'})`)
+    return
+  }
   passed += v.numPassedTests
-  failed += v.numFailedTests
   skipped += v.numPendingTests + (v.numTodoTests ?? 0)
-  // A suite that failed to load has no tests to count but is a failure all the same.
-  failed += v.testResults.filter((r) => r.status === 'failed' && r.assertionResults.length === 0).length
+  const errors = readJson(errorsFile) ?? []
+  for (const file of v.testResults) {
+    const name = path.relative(root, file.name)
+    const failedTests = file.assertionResults.filter((a) => a.status === 'failed')
+    for (const test of failedTests) whatFailed.push(`${label}: ${name} › ${test.fullName}`)
+    // A file that failed with no failed test: it did not load, or a hook failed (its tests may
+    // count as passed or skipped). Failed all the same.
+    if (file.status === 'failed' && failedTests.length === 0) {
+      const own = errors.filter((e) => e.file === name).map((e) => `${e.where}: ${e.error}`)
+      const why = own.length > 0 ? own.join('; ') : `${name}: ${file.message.split('\n')[0] || 'failed'}`
+      whatFailed.push(`${label}: ${why}`)
+    }
+  }
+  // Errors no test owns (an unhandled rejection, a worker that died) fail the run too.
+  for (const { file, where, error } of errors)
+    if (file === null) whatFailed.push(`${label}: ${where}: ${error}`)
+  if (exit && !exit.ok && whatFailed.every((line) => !line.startsWith(`${label}:`))) {
+    whatFailed.push(
+      `${label}: exited with status ${exit.status} though no test failed (see its output above)`,
+    )
+  }
 }
-if (!v || (!vitest.ok && v.numFailedTests === 0)) failed += 1
+
+countVitest('vitest', vitestReport, vitestErrors, vitest)
 // CI (.ci/run) also runs the sandbox suites as an unprivileged user; their counts join the summary.
-if (process.env.STEPWISE_UNPRIVILEGED_REPORT) {
-  const u = readJson(process.env.STEPWISE_UNPRIVILEGED_REPORT)
-  if (u) {
-    passed += u.numPassedTests
-    failed += u.numFailedTests
-    skipped += u.numPendingTests + (u.numTodoTests ?? 0)
-    // A file that failed with no failed test: it did not load, or a hook failed (its tests count as skipped).
-    failed += u.testResults.filter(
-      (r) => r.status === 'failed' && !r.assertionResults.some((a) => a.status === 'failed'),
-    ).length
-  } else failed += 1
-}
+const unprivileged = process.env.STEPWISE_UNPRIVILEGED_REPORT
+if (unprivileged)
+  countVitest('vitest (unprivileged)', unprivileged, unprivileged.replace(/\.json$/, '-errors.json'))
+
 const p = readJson(playwrightReport)
 if (p) {
   passed += p.stats.expected + p.stats.flaky
-  failed += p.stats.unexpected
   skipped += p.stats.skipped
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === 'unexpected')
+          whatFailed.push(`playwright: ${spec.file}:${spec.line} › ${spec.title}`)
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child)
+  }
+  for (const suite of p.suites ?? []) walk(suite)
 }
-if (!p || (!playwright.ok && p.stats.unexpected === 0)) failed += 1
+if (!p) whatFailed.push('playwright: no report')
+else if (!playwright.ok && p.stats.unexpected === 0) {
+  whatFailed.push(
+    `playwright: exited with status ${playwright.status} though no spec failed (see its output above)`,
+  )
+}
 
+const failed = whatFailed.length
+if (failed > 0) log(`what failed:\n${whatFailed.map((line) => `  - ${line}`).join('\n')}`)
 process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`)
 process.exit(failed > 0 ? 1 : 0)
