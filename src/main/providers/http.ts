@@ -137,19 +137,6 @@ export async function requestJson(
   }
 }
 
-/**
- * Loads Node's HTTP client now (undici, ~12 ms of this thread on first use), for a
- * caller with the thread idle before its first request. A data: URL needs no network.
- * Its body is read to the end as `readStream` reads one: the first release of a
- * stream's reader makes Node build a VM context for its error message (~5 ms, once).
- */
-export function warmHttp(): void {
-  void (async () => {
-    const { body } = await fetch('data:,')
-    if (body) for await (const chunk of body as AsyncIterable<Uint8Array>) void chunk
-  })().catch(() => undefined)
-}
-
 async function send(
   req: Omit<PostRequest, 'body'> & { method?: string },
   body: string | undefined,

@@ -6,7 +6,7 @@ import { ruleFilesChangedSince } from '../agent/rule-files'
 import { treeOutline } from '../context/repo-map'
 import { warmTokenizer } from '../context/tokens'
 import { createProvider } from '../providers'
-import { warmHttp } from '../providers/http'
+import { warmHttp } from '../providers/warm-http'
 import type { RetryOptions } from '../providers/retry'
 import type { ModelProvider, ProviderConfig } from '../providers/types'
 import { createSandbox } from '../containment/sandbox'
@@ -352,7 +352,7 @@ function warmFirstRequest(provider: ModelProvider, setup: SessionSetup): void {
   setImmediate(() => {
     warmTokenizer(provider.model)
     toolSpecs(setup.tools ?? allTools)
-    warmHttp()
+    void warmHttp()
   })
 }
 
