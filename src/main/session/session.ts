@@ -18,6 +18,7 @@ import { liveTraces } from '../telemetry/live'
 import { allTools, toolSpecs } from '../tools/registry'
 import type { ToolDefinition } from '../tools/types'
 import { prepareCodeContext, type CodeContext } from './code-context'
+import { collectGarbageNow } from './collect-garbage'
 import { bindDataFolder } from './data-folder'
 import { trackIgnored, type IgnoredTracking } from './ignored-tracking'
 import { skippedNotice, snapshotterFor } from './snapshotters'
@@ -139,7 +140,10 @@ export class Session {
         () => (contextReady = true),
         () => undefined,
       )
-      warmFirstRequest(provider, setup)
+      let baselineTaken = false
+      const taken = (): void => void (baselineTaken = true)
+      created.then(taken, taken)
+      warmFirstRequest(provider, setup, () => !baselineTaken)
     }
     const both = bothSettled(prepared ?? Promise.resolve(undefined), created)
     const [, { id, baselineId }] = await both.catch(async (err: unknown) => {
@@ -346,13 +350,21 @@ function prepareContext(
 
 /**
  * What the first request needs — token tables (~0.2 s of this thread), the tools' JSON schemas,
- * Node's HTTP client — loads while a big tree's baseline waits on its stat threads.
+ * Node's HTTP client — loads while a big tree's baseline waits on its stat threads. If the
+ * baseline is still being taken then, the garbage of that load is collected too
+ * (collect-garbage.ts): while the session waits anyway, not in its first step.
  */
-function warmFirstRequest(provider: ModelProvider, setup: SessionSetup): void {
+export function warmFirstRequest(
+  provider: ModelProvider,
+  setup: Pick<SessionSetup, 'tools'>,
+  baselinePending: () => boolean = () => false,
+  collect: () => void = collectGarbageNow,
+): void {
   setImmediate(() => {
     warmTokenizer(provider.model)
     toolSpecs(setup.tools ?? allTools)
     void warmHttp()
+    if (baselinePending()) collect()
   })
 }
 
