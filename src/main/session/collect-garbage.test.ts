@@ -34,7 +34,7 @@ describe('warmFirstRequest', () => {
     baseUrl: 'http://127.0.0.1:9/v1',
   })
 
-  it('collects the warm-up’s garbage while the baseline is still being taken', async () => {
+  it('collects the warm-up’s garbage while the session still prepares', async () => {
     let collected = 0
     warmFirstRequest(
       provider,
@@ -46,7 +46,7 @@ describe('warmFirstRequest', () => {
     expect(collected).toBe(1)
   })
 
-  it('collects nothing once the baseline is taken, or with none to wait on', async () => {
+  it('collects nothing once the session is ready, or with nothing to wait on', async () => {
     let collected = 0
     warmFirstRequest(
       provider,

@@ -6,8 +6,9 @@ import { runInNewContext } from 'node:vm'
  * (of 28 MB the load takes). V8 collects it when the old generation next reaches its limit, a
  * moment of its own choosing: in a big tree's later sessions that major collection (a 12–20 ms
  * pause) fell 30–45 ms after the first request about one session in four, making those first
- * steps 60–170 ms (docs/benchmarks.md). Collected at once while the baseline's threads still work,
- * it costs the session's thread ~50 ms it spends waiting on them anyway.
+ * steps 60–170 ms (docs/benchmarks.md). Collected at once while the session still prepares (its
+ * baseline's threads still at work, or its context), it costs the session's thread ~50 ms before the
+ * first request instead.
  */
 
 let collector: (() => void) | null | undefined

@@ -143,7 +143,7 @@ export class Session {
       let baselineTaken = false
       const taken = (): void => void (baselineTaken = true)
       created.then(taken, taken)
-      warmFirstRequest(provider, setup, () => !baselineTaken)
+      warmFirstRequest(provider, setup, () => !baselineTaken || !contextReady)
     }
     const both = bothSettled(prepared ?? Promise.resolve(undefined), created)
     const [, { id, baselineId }] = await both.catch(async (err: unknown) => {
@@ -350,21 +350,22 @@ function prepareContext(
 
 /**
  * What the first request needs — token tables (~0.2 s of this thread), the tools' JSON schemas,
- * Node's HTTP client — loads while a big tree's baseline waits on its stat threads. If the
- * baseline is still being taken then, the garbage of that load is collected too
- * (collect-garbage.ts): while the session waits anyway, not in its first step.
+ * Node's HTTP client — loads while a big tree's baseline waits on its stat threads. If the session
+ * is still getting ready then (`preparing`: its baseline or its context not yet done), the garbage
+ * of that load is collected too (collect-garbage.ts): before the first request, not in its first
+ * step. Never once ready: there it would only delay the first request.
  */
 export function warmFirstRequest(
   provider: ModelProvider,
   setup: Pick<SessionSetup, 'tools'>,
-  baselinePending: () => boolean = () => false,
+  preparing: () => boolean = () => false,
   collect: () => void = collectGarbageNow,
 ): void {
   setImmediate(() => {
     warmTokenizer(provider.model)
     toolSpecs(setup.tools ?? allTools)
     void warmHttp()
-    if (baselinePending()) collect()
+    if (preparing()) collect()
   })
 }
 
