@@ -140,10 +140,9 @@ export class Session {
         () => (contextReady = true),
         () => undefined,
       )
-      let baselineTaken = false
-      const taken = (): void => void (baselineTaken = true)
-      created.then(taken, taken)
-      warmFirstRequest(provider, setup, () => !baselineTaken || !contextReady)
+      let ready = false
+      void Promise.allSettled([prepared, created]).then(() => (ready = true))
+      warmFirstRequest(provider, setup, () => !ready)
     }
     const both = bothSettled(prepared ?? Promise.resolve(undefined), created)
     const [, { id, baselineId }] = await both.catch(async (err: unknown) => {
