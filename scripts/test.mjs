@@ -124,6 +124,7 @@ for (const [name, ok] of checks) if (!ok) whatFailed.push(`${name} failed (its o
 
 /** Counts one Vitest run's JSON report (and its reporter's errors file) into the summary. */
 function countVitest(label, report, errorsFile, exit) {
+  const before = whatFailed.length
   const v = readJson(report)
   if (!v) {
     whatFailed.push(`${label}: no report (${exit?.ok === false ? `exit status ${exit.status}` : 'missing'})`)
@@ -147,7 +148,7 @@ function countVitest(label, report, errorsFile, exit) {
   // Errors no test owns (an unhandled rejection, a worker that died) fail the run too.
   for (const { file, where, error } of errors)
     if (file === null) whatFailed.push(`${label}: ${where}: ${error}`)
-  if (exit && !exit.ok && whatFailed.every((line) => !line.startsWith(`${label}:`))) {
+  if (exit && !exit.ok && whatFailed.length === before) {
     whatFailed.push(
       `${label}: exited with status ${exit.status} though no test failed (see its output above)`,
     )
