@@ -8,6 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { committedRepo, editArgs, ROOT, runCli, type CliResult } from './cli-harness'
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from './fake-model-server'
+import { until } from '../src/main/store/testing/helpers'
 
 export const EVERYTHING = path.join(
   ROOT,
@@ -110,9 +111,5 @@ export const toolNames = (request: Json): string[] =>
   ((request.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name)
 
 export async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 50))
-  }
+  await until('an MCP server to get there', check, timeoutMs)
 }

@@ -7,6 +7,9 @@ import { openStore } from '../src/main/store/store'
 import type { ApprovalPolicy } from '../src/shared/protocol'
 import type { Store } from '../src/main/store/types'
 
+// The polling helper the service tests import from here lives with the other test helpers.
+export { until } from '../src/main/store/testing/helpers'
+
 export type CoreService = ReturnType<typeof createCoreService>
 
 /** The web host on `store`, new chats on the fake server's `coder:1b`, edits approved unless `approvalPolicy` says otherwise. */
@@ -91,20 +94,5 @@ export function restartableService(where: () => { dataDir: string; baseUrl: stri
     },
     call: (command, input) => answer(started().service, command, input),
     runTurn: (sessionId, text) => runTurn(started().service, sessionId, text),
-  }
-}
-
-/** Polls `probe` every 10 ms until it gives a value (not undefined or false); fails after `timeoutMs`. */
-export async function until<T>(
-  what: string,
-  probe: () => T | undefined | false,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs
-  for (;;) {
-    const value = probe()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
   }
 }

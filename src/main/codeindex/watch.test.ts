@@ -5,15 +5,11 @@ import type { UpdateReport } from './code-index'
 import { indexedProject } from './test-support'
 import { watchIndex } from './watch'
 import { foreground } from '../foreground'
+import { until } from '../store/testing/helpers'
 
 /** Polls `check` until it holds; no fixed sleeps. */
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the index to catch up')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+const caughtUp = (check: () => boolean, timeoutMs = 5000): Promise<boolean> =>
+  until('the index to catch up', check, timeoutMs)
 
 describe('watchIndex', () => {
   it('re-indexes saved, added and deleted files, skipping ignored ones, in one debounced update', async () => {
@@ -33,7 +29,7 @@ describe('watchIndex', () => {
     fs.mkdirSync(path.join(root, 'build'))
     fs.writeFileSync(path.join(root, 'build/out.ts'), 'export const out = 1\n')
     fs.rmSync(path.join(root, 'src/b.ts'))
-    await until(
+    await caughtUp(
       () =>
         index.file('src/c.ts') !== undefined &&
         index.file('src/b.ts') === undefined &&
@@ -58,18 +54,20 @@ describe('watchIndex', () => {
     fs.mkdirSync(path.join(root, 'lib/deep/er'), { recursive: true })
     fs.writeFileSync(path.join(root, 'lib/deep/er/b.ts'), 'export function fromDeep() {}\n')
     fs.writeFileSync(path.join(root, 'lib/c.ts'), 'export function fromLib() {}\n')
-    await until(() => index.definitions('fromDeep').length === 1 && index.definitions('fromLib').length === 1)
+    await caughtUp(
+      () => index.definitions('fromDeep').length === 1 && index.definitions('fromLib').length === 1,
+    )
 
     // Watched now: a later save in the new folder is seen too.
     fs.writeFileSync(path.join(root, 'lib/deep/er/d.ts'), 'export function later() {}\n')
-    await until(() => index.definitions('later').length === 1)
+    await caughtUp(() => index.definitions('later').length === 1)
 
     fs.renameSync(path.join(root, 'lib'), path.join(root, 'moved'))
-    await until(() => index.file('lib/c.ts') === undefined && index.file('moved/c.ts') !== undefined)
+    await caughtUp(() => index.file('lib/c.ts') === undefined && index.file('moved/c.ts') !== undefined)
     expect(index.file('moved/deep/er/d.ts')).toBeDefined()
 
     fs.rmSync(path.join(root, 'moved'), { recursive: true })
-    await until(() => index.file('moved/c.ts') === undefined && index.definitions('later').length === 0)
+    await caughtUp(() => index.file('moved/c.ts') === undefined && index.definitions('later').length === 0)
   })
 
   it('stops reporting after close()', async () => {
@@ -119,7 +117,7 @@ describe('watchIndex', () => {
     expect(told).toBe(1)
     fs.writeFileSync(path.join(root, 'd39', 'late.ts'), 'export function late() {}\n')
     fs.rmSync(path.join(root, 'd0'), { recursive: true })
-    await until(() => index.definitions('late').length === 1 && index.file('d0/f.ts') === undefined)
+    await caughtUp(() => index.definitions('late').length === 1 && index.file('d0/f.ts') === undefined)
   })
 
   it("sets up no watch while an agent's step holds the foreground, and all of them once it ends", async () => {

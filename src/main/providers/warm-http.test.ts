@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { until } from '../store/testing/helpers'
 import { startWarmServer, warmHttp } from './warm-http'
 
 /** How many TCP handles (servers and sockets) this process holds open: none but the tests' own. */
@@ -6,12 +7,8 @@ function tcpHandles(): number {
   return process.getActiveResourcesInfo().filter((r) => r.startsWith('TCP')).length
 }
 
-async function settles(check: () => boolean, ms = 2_000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 10))) {
-    if (check()) return true
-  }
-  return check()
-}
+/** Until this process holds no TCP handle; a socket left open fails the test after 2 s. */
+const noTcpHandles = (): Promise<boolean> => until('no TCP handle open', () => tcpHandles() === 0, 2_000)
 
 describe('startWarmServer', () => {
   it('streams a short answer to a POST on its secret path, and nothing to anything else', async () => {
@@ -34,22 +31,22 @@ describe('startWarmServer', () => {
   })
 
   it('stops listening and drops the kept-alive connection when closed', async () => {
-    expect(await settles(() => tcpHandles() === 0)).toBe(true)
+    await expect(noTcpHandles()).resolves.toBe(true)
     const server = await startWarmServer()
     await (await fetch(server.url, { method: 'POST', body: '{}' })).text()
     expect(tcpHandles()).toBeGreaterThan(0)
     server.close()
-    expect(await settles(() => tcpHandles() === 0)).toBe(true)
+    await expect(noTcpHandles()).resolves.toBe(true)
     await expect(fetch(server.url, { method: 'POST', body: '{}' })).rejects.toThrow()
   })
 })
 
 describe('warmHttp', () => {
   it('runs once per process and leaves no server or socket open', async () => {
-    expect(await settles(() => tcpHandles() === 0)).toBe(true)
+    await expect(noTcpHandles()).resolves.toBe(true)
     const first = warmHttp()
     expect(warmHttp()).toBe(first)
     await expect(first).resolves.toBeUndefined()
-    expect(await settles(() => tcpHandles() === 0)).toBe(true)
+    await expect(noTcpHandles()).resolves.toBe(true)
   })
 })

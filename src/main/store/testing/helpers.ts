@@ -19,6 +19,21 @@ export function deferred(): { promise: Promise<void>; resolve(): void; reject(er
   return { promise, resolve, reject }
 }
 
+/** Polls `probe` every 10 ms until it gives a value (not undefined or false); fails after `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | false,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const value = probe()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
 /** Absolute path of the SQLite binding this runtime loads, for child processes. */
 export const sqliteBindingPath = createRequire(import.meta.url).resolve(bindingName)
 
