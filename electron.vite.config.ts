@@ -4,8 +4,8 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 import type { Plugin } from 'vite'
 import { builtTablePath, ENCODINGS, tableJson } from './src/main/context/token-tables'
+import { launcherHeader } from './src/main/hosts/cli/launcher'
 
-const SHEBANG = '#!/usr/bin/env node'
 const { version } = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { version: string }
 
 /**
@@ -46,6 +46,24 @@ function cliBundleGuard(): Plugin {
 }
 
 /**
+ * The CLI starts with the lines that launch it (src/main/hosts/cli/launcher.ts says why). Put in
+ * the finished bundle: a banner or a rendered chunk is transpiled again for the target, which
+ * prints the code anew and drops the comment the shell's line hides in.
+ */
+function cliLauncher(): Plugin {
+  return {
+    name: 'stepwise:cli-launcher',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle))
+        if (chunk.type === 'chunk' && chunk.isEntry && chunk.name === 'cli')
+          chunk.code = `${launcherHeader()}\n${chunk.code}`
+    },
+  }
+}
+
+/**
  * The tokenizer's rank tables as JSON beside the main bundle, where a session reads them instead
  * of compiling the library's modules (src/main/context/token-tables.ts says why).
  */
@@ -62,7 +80,7 @@ function tokenTables(): Plugin {
 
 export default defineConfig({
   main: {
-    plugins: [cliBundleGuard(), tokenTables()],
+    plugins: [cliBundleGuard(), cliLauncher(), tokenTables()],
     build: {
       // One build, two programs: the Electron main process and the `stepwise` CLI. The CLI runs on
       // plain Node 20, so target that instead of Electron's newer Node.
@@ -79,7 +97,6 @@ export default defineConfig({
         },
         output: {
           entryFileNames: '[name].js',
-          banner: (chunk) => (chunk.isEntry && chunk.name === 'cli' ? SHEBANG : ''),
         },
       },
     },

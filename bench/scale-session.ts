@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import { ALLOCATOR_ENV } from '../src/main/hosts/cli/launcher'
 import { buildCli, editArgs } from '../test/cli-harness'
 import { startFakeModelServer, type FakeTurn } from '../test/fake-model-server'
 
@@ -59,8 +60,9 @@ export async function timeSession(
       delete env[name]
     return await new Promise<SessionTiming>((resolve, reject) => {
       spawnedAt = performance.now()
-      const child = spawn(process.execPath, [...profileArgs(), cli, ...args], {
-        env,
+      const started = launch(cli, args)
+      const child = spawn(started.file, started.args, {
+        env: { ...started.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       let lastEvent = 0
@@ -88,6 +90,16 @@ export async function timeSession(
   } finally {
     await server.close()
   }
+}
+
+/**
+ * The CLI as a user starts it: as a program (its launcher's lines, src/main/hosts/cli/launcher.ts),
+ * or under the profiler through Node's command line, with what the launcher would have set.
+ */
+function launch(cli: string, args: string[]): { file: string; args: string[]; env: Record<string, string> } {
+  const profile = profileArgs()
+  if (profile.length === 0) return { file: cli, args, env: {} }
+  return { file: process.execPath, args: [...profile, cli, ...args], env: { ...ALLOCATOR_ENV } }
 }
 
 /**

@@ -3,7 +3,7 @@
  * git repo in a temp dir, a real SQLite file, and the fake model server on
  * 127.0.0.1 speaking each wire protocol.
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -17,6 +17,7 @@ import {
   ROOT,
   runCli as runBuiltCli,
 } from './cli-harness'
+import { launcherHeader } from '../src/main/hosts/cli/launcher'
 import { startFakeModelServer, type FakeModelServer, type FakeModelServerOptions } from './fake-model-server'
 
 let CLI = ''
@@ -442,4 +443,15 @@ describe('usage errors exit 2 with a clear message', () => {
     expect(help.code).toBe(0)
     expect(help.stdout).toContain('--format')
   })
+
+  it.skipIf(process.platform === 'win32')(
+    'runs as a program through its launcher, as `stepwise` does',
+    () => {
+      expect(fs.readFileSync(CLI, 'utf8').startsWith(`${launcherHeader()}\n`)).toBe(true)
+      const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }
+      const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`
+      const run = spawnSync(CLI, ['--version'], { env: { ...process.env, PATH }, encoding: 'utf8' })
+      expect(run).toMatchObject({ status: 0, stdout: `${pkg.version}\n`, stderr: '' })
+    },
+  )
 })
