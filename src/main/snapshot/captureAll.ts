@@ -2,7 +2,7 @@ import type { SnapshotTables } from '../store/snapshot-tables'
 import type { SnapshotFile } from '../store/types'
 import type { BlobStore } from './blobs'
 import { skipReasonOf, statOf, type Capture, type ReadElsewhere } from './capture'
-import { createThreadedReads, type FileRead } from './readThreads'
+import { createThreadedReads, releaseReads, type FileRead } from './readThreads'
 import type { FileStat, StatCache } from './statCache'
 import { STAT_FIELDS, STAT_OK } from './statFiles'
 
@@ -110,6 +110,7 @@ export async function captureAll(a: {
       const s = ahead.shift()!
       const got = await s.reads
       store(s, got)
+      if (got) releaseReads(got)
       cache.committed()
       fill()
       await new Promise((resolve) => setImmediate(resolve))

@@ -6,7 +6,14 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '../store/testing/helpers'
 import { sha256 } from './blobs'
-import { createThreadedReads, DUPLICATE, localRead, readHelpers, type FileRead } from './readThreads'
+import {
+  createThreadedReads,
+  DUPLICATE,
+  localRead,
+  readHelpers,
+  releaseReads,
+  type FileRead,
+} from './readThreads'
 
 const cleanups: Array<() => void> = []
 afterEach(() => {
@@ -103,6 +110,20 @@ describe('createThreadedReads', () => {
       { error: 'not a regular file' },
     ])
     expect('hash' in got[0] && 'hash' in got[4]).toBe(true)
+  })
+
+  it('frees the bytes of stored answers at once (their buffers detached), and skips the rest', async () => {
+    const { root, paths } = tree()
+    const got = (await readsOf(root).read([...paths, 'missing.txt', paths[0]]))!
+    const withBytes = got.flatMap((r) => (r.error === undefined && r.data !== undefined ? [r.data] : []))
+    // All but the empty file's.
+    expect(withBytes.filter((d) => d.byteLength > 0).length).toBe(withBytes.length - 1)
+    // An error and a DUPLICATE (the first path again) carry no bytes; a second release finds none left.
+    releaseReads(got)
+    releaseReads(got)
+    expect(withBytes.filter((d) => d.byteLength > 0)).toEqual([])
+    expect(got.at(-2)).toEqual({ error: 'ENOENT' })
+    expect(got.at(-1)).toMatchObject({ encoding: DUPLICATE })
   })
 
   it('ends its helpers when the last capture reading is done, not before', async () => {

@@ -179,6 +179,22 @@ export function createThreadedReads(root: string): {
   }
 }
 
+/**
+ * Frees the bytes of answers once stored. They came from the helpers as transferred buffers, and
+ * V8 frees such a buffer at its owner's collection: a buffer that lived through a slice's read and
+ * store is old by then, and the session's thread collects its old generation only once ~64 MB of
+ * them has piled up (a first baseline of the bench tree held ~40 MB of stored answers at its peak).
+ * Transferred away here, each is a new, unreachable buffer, freed by the next young collection.
+ */
+export function releaseReads(reads: readonly FileRead[]): void {
+  const buffers = new Set<ArrayBuffer>()
+  for (const r of reads) {
+    const buffer = r.error === undefined ? r.data?.buffer : undefined
+    if (buffer instanceof ArrayBuffer && buffer.byteLength > 0) buffers.add(buffer)
+  }
+  if (buffers.size > 0) structuredClone(undefined, { transfer: [...buffers] })
+}
+
 /** What a helper answers for one file, done on this thread (tests hold the helpers to it). */
 export function localRead(raw: Buffer): FileRead {
   const { encoding, data } = encodeBlob(raw)
