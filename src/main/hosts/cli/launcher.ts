@@ -11,11 +11,20 @@
  * arena behind them at the session's peak, little of it live; one arena for the process took a
  * first session on the 85,000-file bench tree from 362–375 MB to 320–330 MB at its peak and later
  * sessions from 183–198 MB to 171–182 MB, at the same speed (five alternated rounds of three
- * sessions, docs/benchmarks.md). glibc reads these only when a process starts, so they cannot be set
- * from inside it. A value the user set is kept; other allocators (macOS, musl) ignore the names.
- * Commands the agent runs never see them (sandboxing/env.ts passes an allowlist).
+ * sessions, docs/benchmarks.md). And fixed thresholds: glibc otherwise raises the size it maps
+ * apart, and the free memory it keeps at the heap's top, to the largest mapped block freed so far
+ * (a 24 MB file read whole: every block under 24 MB then comes from the heap, which returns nothing
+ * under 48 MB free). Blocks of 4 MB and more mapped apart, 8 MB kept: first sessions peaked at a
+ * median of 311 MB against 318 (five alternated each). glibc reads these only when a process
+ * starts, so they cannot be set from inside it. A value the user set is kept; other allocators
+ * (macOS, musl) ignore the names. Commands the agent runs never see them (sandboxing/env.ts
+ * passes an allowlist).
  */
-export const ALLOCATOR_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '1' }
+export const ALLOCATOR_ENV: Readonly<Record<string, string>> = {
+  MALLOC_ARENA_MAX: '1',
+  MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024),
+  MALLOC_TRIM_THRESHOLD_: String(8 * 1024 * 1024),
+}
 
 /**
  * The header: a POSIX `sh` line that is also valid JavaScript — `':' //` is `:` (do nothing) to
