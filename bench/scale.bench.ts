@@ -68,7 +68,7 @@ function warmCache(root: string): void {
 
 /** Finishes the session's code index as a first session longer than ~30 s would have. */
 async function finishIndex(cli: string, root: string, dataDir: string): Promise<void> {
-  await runProgram(process.execPath, [cli, 'index', '--json', '--repo', root, '--data-dir', dataDir])
+  await runProgram(cli, ['index', '--json', '--repo', root, '--data-dir', dataDir])
 }
 
 function checked(t: SessionTiming, what: string): SessionTiming {
@@ -428,7 +428,7 @@ async function coldIndex(cli: string, root: string): Promise<BenchRow> {
   try {
     settle()
     const { seconds, value } = await timed(() =>
-      runProgram(process.execPath, [cli, 'index', '--json', '--repo', root, '--data-dir', dataDir]),
+      runProgram(cli, ['index', '--json', '--repo', root, '--data-dir', dataDir]),
     )
     const { status, report: built } = JSON.parse(value.toString()) as {
       status: { files: number }
