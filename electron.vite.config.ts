@@ -2,11 +2,18 @@ import { chmodSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
-import type { Plugin } from 'vite'
+import type { Plugin, Rolldown } from 'vite'
 import { builtTablePath, ENCODINGS, tableJson } from './src/main/context/token-tables'
 import { launcherHeader } from './src/main/hosts/cli/launcher'
 
 const { version } = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { version: string }
+
+/** The `stepwise` CLI's entry chunk (out/main/cli.js) in a finished bundle. */
+function cliEntry(bundle: Rolldown.OutputBundle): Rolldown.OutputChunk | undefined {
+  return Object.values(bundle).find(
+    (c): c is Rolldown.OutputChunk => c.type === 'chunk' && c.isEntry && c.name === 'cli',
+  )
+}
 
 /**
  * Guards the `stepwise` CLI bundle: it runs on plain Node, where importing `electron` tries to download
@@ -18,8 +25,8 @@ function cliBundleGuard(): Plugin {
     name: 'stepwise:cli-bundle-guard',
     apply: 'build',
     generateBundle(_options, bundle) {
-      const cli = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry && c.name === 'cli')
-      if (!cli || cli.type !== 'chunk') return
+      const cli = cliEntry(bundle)
+      if (!cli) return
       const seen = new Set<string>()
       const visit = (fileName: string): void => {
         if (seen.has(fileName)) return
@@ -36,11 +43,8 @@ function cliBundleGuard(): Plugin {
       visit(cli.fileName)
     },
     writeBundle(options, bundle) {
-      for (const chunk of Object.values(bundle)) {
-        if (chunk.type === 'chunk' && chunk.isEntry && chunk.name === 'cli' && options.dir) {
-          chmodSync(resolve(options.dir, chunk.fileName), 0o755)
-        }
-      }
+      const cli = cliEntry(bundle)
+      if (cli && options.dir) chmodSync(resolve(options.dir, cli.fileName), 0o755)
     },
   }
 }
@@ -56,9 +60,8 @@ function cliLauncher(): Plugin {
     apply: 'build',
     enforce: 'post',
     generateBundle(_options, bundle) {
-      for (const chunk of Object.values(bundle))
-        if (chunk.type === 'chunk' && chunk.isEntry && chunk.name === 'cli')
-          chunk.code = `${launcherHeader()}\n${chunk.code}`
+      const cli = cliEntry(bundle)
+      if (cli) cli.code = `${launcherHeader()}\n${cli.code}`
     },
   }
 }
