@@ -21,14 +21,18 @@ export interface Prefetched {
 
 let prefetched: (Prefetched & { file: string; root: string }) | undefined
 
-/** Reads `file`'s state for `root` and starts its stats; nothing when there is no usable state. */
-export function prefetchSavedState(file: string, root: string): void {
+/**
+ * Reads `file`'s state for `root` and starts its stats; nothing when there is no usable state.
+ * Says whether there was one: without it the session takes a first baseline of the whole tree.
+ */
+export function prefetchSavedState(file: string, root: string): boolean {
   const state = loadState(file, root)
-  if (!state?.listing) return
+  if (!state?.listing) return false
   const startedAt = Date.now()
   const stats = state.stats && statFiles(root, state.listing.paths)
   stats?.catch(() => undefined) // never taken: not an unhandled rejection
   prefetched = { file, root, state, startedAt, stats }
+  return true
 }
 
 /** What `prefetchSavedState` started for this file and root, once; undefined otherwise. */

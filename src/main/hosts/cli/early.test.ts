@@ -61,10 +61,13 @@ describe("the CLI's head start on a baseline", () => {
 
   it("starts the stats the session's baseline then uses, dated when they started", async () => {
     const { root, dataDir } = project()
+    const edit = ['edit', 'look around', '--repo', root, '--data-dir', dataDir]
+    expect(prefetchForEdit(edit)).toBe(false) // nothing saved yet: a first baseline is ahead
     const first = await baseline(root, dataDir)
+    expect(prefetchForEdit(['index', '--repo', root, '--data-dir', dataDir])).toBe(false)
     // A new process: the entry starts the stats, the program loads, the session takes its baseline.
     const before = Date.now()
-    prefetchForEdit(['edit', 'look around', '--repo', root, '--data-dir', dataDir])
+    expect(prefetchForEdit(edit)).toBe(true) // a saved state: no first baseline in this process
     const after = Date.now()
     const file = stateFileIn(dataDir, root, (await createSandbox(root)).denyPatterns)
     expect(takePrefetched(file, `${root}/other`)).toBeUndefined() // not for another root

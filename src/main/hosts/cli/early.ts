@@ -32,15 +32,20 @@ export function editTarget(
   }
 }
 
-/** Starts the baseline's stats for a `stepwise edit`; a head start only, so it never throws. */
-export function prefetchForEdit(args: readonly string[]): void {
+/**
+ * Starts the baseline's stats for a `stepwise edit`; a head start only, so it never throws.
+ * Says whether the project has a saved state to start from, so the session will not take a
+ * first baseline of the whole tree; false for any other command.
+ */
+export function prefetchForEdit(args: readonly string[]): boolean {
   try {
     const target = editTarget(args)
-    if (!target) return
+    if (!target) return false
     const root = fs.realpathSync(target.repo)
     // The sandbox a session opens (createSandbox with no options) denies the default list.
-    prefetchSavedState(stateFileIn(target.dataDir, root, createDenyList().patterns), root)
+    return prefetchSavedState(stateFileIn(target.dataDir, root, createDenyList().patterns), root)
   } catch {
     // Nothing saved, a folder that is not there: the session does it all itself and says why.
+    return false
   }
 }

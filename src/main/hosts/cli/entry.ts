@@ -5,6 +5,7 @@ import { keepOldGenerationTight } from './old-generation'
 import { keepYoungGenerationSmall } from './young-generation'
 
 keepYoungGenerationSmall()
-keepOldGenerationTight()
-prefetchForEdit(process.argv.slice(2))
+const resumesSavedState = prefetchForEdit(process.argv.slice(2))
+// Only a process that may take a first baseline needs it; a later session would pay in collections.
+if (!resumesSavedState) keepOldGenerationTight()
 await import('./main')

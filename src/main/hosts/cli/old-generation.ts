@@ -8,9 +8,11 @@ import { setFlagsFromString } from 'node:v8'
  * records), so the heap grew to ~105 MB before its next full collection, and the code index's
  * build after it (its parse thread included) grew the same way. At 1.5 times, first sessions on the
  * 85,000-file bench tree peaked at 274–280 MB against 297–341 MB, their first request as early
- * (medians 5.78 s against 5.84 s) and their steps as fast (six alternated each, docs/benchmarks.md);
- * later sessions were unchanged (175–182 MB). V8 reads the factor each time it sets a heap's
- * limit, so it can be set once Node has started, and it holds for the worker threads too.
+ * (medians 5.78 s against 5.84 s) and their steps as fast (six alternated each, docs/benchmarks.md).
+ * A later session, which starts from the project's saved state, gains little memory from it and
+ * pays ~40 ms more in collections, so the CLI's entry sets it only when no saved state is found
+ * (a first session, and every command but `stepwise edit`). V8 reads the factor each time it sets
+ * a heap's limit, so it can be set once Node has started, and it holds for the worker threads too.
  */
 export const OLD_GENERATION_FLAG = '--heap-growing-percent=50'
 
