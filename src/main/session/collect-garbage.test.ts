@@ -34,26 +34,16 @@ describe('warmFirstRequest', () => {
     baseUrl: 'http://127.0.0.1:9/v1',
   })
 
-  it('collects the warm-up’s garbage while the session still prepares', async () => {
+  it('collects the warm-up’s garbage for a session about to run its first turn', async () => {
     let collected = 0
-    warmFirstRequest(
-      provider,
-      { tools: [] },
-      () => true,
-      () => collected++,
-    )
+    warmFirstRequest(provider, { tools: [] }, true, () => collected++)
     await nextTurn()
     expect(collected).toBe(1)
   })
 
-  it('collects nothing once the session is ready, or with nothing to wait on', async () => {
+  it('collects nothing for a session prepared ahead of its turn', async () => {
     let collected = 0
-    warmFirstRequest(
-      provider,
-      { tools: [] },
-      () => false,
-      () => collected++,
-    )
+    warmFirstRequest(provider, { tools: [] }, false, () => collected++)
     warmFirstRequest(provider, { tools: [] }, undefined, () => collected++)
     await nextTurn()
     expect(collected).toBe(0)

@@ -6,9 +6,9 @@ import { runInNewContext } from 'node:vm'
  * (of 28 MB the load takes). V8 collects it when the old generation next reaches its limit, a
  * moment of its own choosing: in a big tree's later sessions that major collection (a 12–20 ms
  * pause) fell 30–45 ms after the first request about one session in four, making those first
- * steps 60–170 ms (docs/benchmarks.md). Collected at once while the session still prepares (its
- * baseline's threads still at work, or its context), it costs the session's thread ~50 ms before the
- * first request instead.
+ * steps 60–170 ms (docs/benchmarks.md). Collected at once before a session's first turn (with the
+ * first request's warm-up, session.ts), it costs the session's thread ~40–50 ms while its baseline's
+ * threads or its context are still at work, before the first request instead.
  */
 
 let collector: (() => void) | null | undefined

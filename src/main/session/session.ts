@@ -140,9 +140,7 @@ export class Session {
         () => (contextReady = true),
         () => undefined,
       )
-      let ready = false
-      void Promise.allSettled([prepared, created]).then(() => (ready = true))
-      warmFirstRequest(provider, setup, () => !ready)
+      warmFirstRequest(provider, setup, true)
     }
     const both = bothSettled(prepared ?? Promise.resolve(undefined), created)
     const [, { id, baselineId }] = await both.catch(async (err: unknown) => {
@@ -349,22 +347,27 @@ function prepareContext(
 
 /**
  * What the first request needs — token tables (~0.2 s of this thread), the tools' JSON schemas,
- * Node's HTTP client — loads while a big tree's baseline waits on its stat threads. If the session
- * is still getting ready then (`preparing`: its baseline or its context not yet done), the garbage
- * of that load is collected too (collect-garbage.ts): before the first request, not in its first
- * step. Never once ready: there it would only delay the first request.
+ * Node's HTTP client — loads while a big tree's baseline waits on its stat threads. For a session
+ * whose first turn starts at once (`beforeFirstTurn`), the garbage of that load and of the
+ * session's start is collected then too (collect-garbage.ts), so that V8's own full collection
+ * does not fall in the turn's steps. It was skipped when the session was already ready, to send
+ * the first request sooner; but in the later sessions on the bench tree that skipped it, the
+ * collection and its marking came in the steps (later steps of 33–56 ms in 3 of 16 sessions,
+ * none over 24 ms in 16 collecting always, with the same first requests: medians 1.06 s each;
+ * docs/benchmarks.md). Not for a session prepared ahead of its turn (the app's, while the user
+ * writes): a full collection there could pause another session's step.
  */
 export function warmFirstRequest(
   provider: ModelProvider,
   setup: Pick<SessionSetup, 'tools'>,
-  preparing: () => boolean = () => false,
+  beforeFirstTurn = false,
   collect: () => void = collectGarbageNow,
 ): void {
   setImmediate(() => {
     warmTokenizer(provider.model)
     toolSpecs(setup.tools ?? allTools)
     void warmHttp()
-    if (preparing()) collect()
+    if (beforeFirstTurn) collect()
   })
 }
 
