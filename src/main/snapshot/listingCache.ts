@@ -142,7 +142,7 @@ function record(
   }
   const trustedBefore = listedAt - RACY_MARGIN_MS
   const dirRels = [...dirs]
-  const dirPaths = dirRels.map((d) => onDisk(root, d))
+  const { dirs: dirPaths, files: filePaths } = absolutePaths(root, dirRels)
   const dirStats = new Float64Array(dirPaths.length * DIR_FIELDS)
   // 1 when the directory's timestamps vouch for the listing, 0 when it must be read again.
   const trusted = new Uint8Array(dirPaths.length)
@@ -154,7 +154,6 @@ function record(
     dirStats.set([st.ino, st.mtimeMs, st.ctimeMs], i * DIR_FIELDS)
     trusted[i] = old ? 1 : 0
   }
-  const filePaths = dirPaths.flatMap((d) => IGNORE_FILE_NAMES.map((name) => `${d}/${name}`))
   const fileStats = new Float64Array(filePaths.length * FILE_FIELDS)
   for (let i = 0; i < filePaths.length; i++) {
     const st = fs.statSync(filePaths[i], { throwIfNoEntry: false })
@@ -171,6 +170,12 @@ function record(
     { paths: listedPaths, directories: dirRels, dirStats, trusted, fileStats },
     isIgnored,
   )
+}
+
+/** The directories on disk, and each one's IGNORE_FILE_NAMES in order. */
+function absolutePaths(root: string, dirRels: readonly string[]): { dirs: string[]; files: string[] } {
+  const dirs = dirRels.map((d) => onDisk(root, d))
+  return { dirs, files: dirs.flatMap((d) => IGNORE_FILE_NAMES.map((name) => `${d}/${name}`)) }
 }
 
 /**
@@ -212,13 +217,15 @@ function sameFileStat(st: FoundStat, fileStats: Float64Array, at: number): boole
  */
 export function restoreListing(root: string, state: ListingState, isIgnored?: IsIgnored): ReusableListing {
   const { directories: dirRels, dirStats, trusted, fileStats } = state
-  const dirPaths = dirRels.map((d) => onDisk(root, d))
-  const filePaths = dirPaths.flatMap((d) => IGNORE_FILE_NAMES.map((name) => `${d}/${name}`))
+  // Made when a refresh first stats on this thread or reads a directory: a session whose
+  // stats were prefetched on a helper never needs them (~40,000 strings on a big tree).
+  let onDiskPaths: ReturnType<typeof absolutePaths> | undefined
+  const absolute = () => (onDiskPaths ??= absolutePaths(root, dirRels))
   let paths = state.paths
   // Built on the first re-read: most snapshots of an unchanged tree never need it.
   let contents: Map<string, Contents> | undefined
   // From `prefetch`, for the next refresh only: the directories' stats, then those of the
-  // ignore files that were present (`files`: index in filePaths → record).
+  // ignore files that were present (`files`: index among the ignore files → record).
   let prefetched: { files: Map<number, number>; stats: Float64Array } | undefined
 
   return {
@@ -245,9 +252,9 @@ export function restoreListing(root: string, state: ListingState, isIgnored?: Is
   function refreshed(now: number, pre: typeof prefetched): readonly string[] | undefined {
     const changed: Array<{ i: number; st: FoundStat }> = []
     // 1 for a directory whose trusted timestamps are unchanged: no name in it came or went.
-    const same = new Uint8Array(dirPaths.length)
-    for (let i = 0, at = 0; i < dirPaths.length; i++, at += DIR_FIELDS) {
-      const st = pre ? fromPrefetch(pre.stats, i) : fs.statSync(dirPaths[i], { throwIfNoEntry: false })
+    const same = new Uint8Array(dirRels.length)
+    for (let i = 0, at = 0; i < dirRels.length; i++, at += DIR_FIELDS) {
+      const st = pre ? fromPrefetch(pre.stats, i) : fs.statSync(absolute().dirs[i], { throwIfNoEntry: false })
       // A directory gone or replaced: what was below it is anyone's guess.
       if (!st?.isDirectory() || st.ino !== dirStats[at]) return undefined
       if (trusted[i] && st.mtimeMs === dirStats[at + 1] && st.ctimeMs === dirStats[at + 2]) {
@@ -257,7 +264,8 @@ export function restoreListing(root: string, state: ListingState, isIgnored?: Is
       if (!isIgnored) return undefined
       changed.push({ i, st })
     }
-    for (let i = 0, at = 0; i < filePaths.length; i++, at += FILE_FIELDS) {
+    const ignoreFiles = dirRels.length * IGNORE_FILE_NAMES.length
+    for (let i = 0, at = 0; i < ignoreFiles; i++, at += FILE_FIELDS) {
       // An ignore file that was absent from an unchanged directory is absent still: creating
       // it would have changed the directory. One that exists may have been edited in place.
       if (fileStats[at] === -1 && same[Math.floor(i / IGNORE_FILE_NAMES.length)]) continue
@@ -265,7 +273,7 @@ export function restoreListing(root: string, state: ListingState, isIgnored?: Is
       const st =
         pre && k !== undefined
           ? fromPrefetch(pre.stats, k)
-          : fs.statSync(filePaths[i], { throwIfNoEntry: false })
+          : fs.statSync(absolute().files[i], { throwIfNoEntry: false })
       if (!st) {
         if (fileStats[at] !== -1) return undefined
         continue
@@ -280,7 +288,7 @@ export function restoreListing(root: string, state: ListingState, isIgnored?: Is
     const updates: Array<{ c: Contents; added: string[]; removed: string[] }> = []
     // The stats above were taken before these reads: a change after them shows next time.
     for (const { i } of changed) {
-      const u = reread(dirRels[i], dirPaths[i], contents.get(dirRels[i])!, isIgnored!)
+      const u = reread(dirRels[i], absolute().dirs[i], contents.get(dirRels[i])!, isIgnored!)
       if (!u) return undefined
       for (const name of u.added) added.push(childOf(dirRels[i], name))
       for (const name of u.removed) removed.add(childOf(dirRels[i], name))
