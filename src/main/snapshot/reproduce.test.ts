@@ -5,7 +5,7 @@ import { tempDir } from '../store/testing/helpers'
 import { sha256 } from './blobs'
 import { verify, withCaptured } from './reproduce'
 import { RACY_MARGIN_MS } from './statCache'
-import { statFiles } from './statFiles'
+import { STAT_FIELDS, statFiles } from './statFiles'
 
 const roots: string[] = []
 afterEach(() => {
@@ -38,6 +38,39 @@ describe('stats that vouch for a snapshot', () => {
     // A content that does not match is a change, whatever the stats say.
     const wrong = { ...last, untrusted: new Map([[1, sha256(Buffer.from('x'))]]) }
     expect(verify(wrong, { paths, stats }, root, mtime + RACY_MARGIN_MS + 1).changed).toEqual(['b.ts'])
+  })
+
+  it('finds a changed stat, and a file no longer stat-able even when its numbers read the same', async () => {
+    const { root, paths, stats } = await tree({ 'a.ts': 'a', 'b.ts': 'b', 'c.ts': 'c' })
+    const last = { paths, stats: stats.slice(), manifestHash: 'm', untrusted: new Map<number, string>() }
+    const later = Date.now() + RACY_MARGIN_MS
+    expect(verify(last, { paths, stats }, root, later)).toEqual({ changed: [], untrusted: new Map() })
+    // c.ts one byte longer: its size alone tells.
+    const grown = stats.slice()
+    grown[2 * STAT_FIELDS + 1] += 1
+    expect(verify(last, { paths, stats: grown }, root, later).changed).toEqual(['c.ts'])
+    // b.ts could not be stat'ed now (status 0, no numbers), and the saved state says the same:
+    // equal numbers, but no stat vouches for it.
+    const lost = stats.slice()
+    lost.fill(0, STAT_FIELDS, 2 * STAT_FIELDS)
+    expect(verify({ ...last, stats: lost.slice() }, { paths, stats: lost }, root, later).changed).toEqual([
+      'b.ts',
+    ])
+  })
+
+  it('reads every untrusted file of an unchanged tree, and names those that differ in path order', async () => {
+    const { root, paths, stats } = await tree({ 'a.ts': 'a', 'b.ts': 'b', 'c.ts': 'c' })
+    const wrong = sha256(Buffer.from('x'))
+    const untrusted = new Map([
+      [2, wrong],
+      [0, wrong],
+      [1, sha256(Buffer.from('b'))],
+    ])
+    const last = { paths, stats, manifestHash: 'm', untrusted }
+    expect(verify(last, { paths, stats }, root, Date.now() + RACY_MARGIN_MS)).toEqual({
+      changed: ['a.ts', 'c.ts'],
+      untrusted: new Map(),
+    })
   })
 
   it('merges the stats of captured files into the old ones, and refuses a path neither knows', async () => {
