@@ -29,7 +29,7 @@ export function prefetchSavedState(file: string, root: string): boolean {
   const state = loadState(file, root)
   if (!state?.listing) return false
   const startedAt = Date.now()
-  const stats = state.stats && statFiles(root, state.listing.paths)
+  const stats = state.stats && statFiles(root, state.listing.paths, { encoded: state.encodedPaths })
   stats?.catch(() => undefined) // never taken: not an unhandled rejection
   prefetched = { file, root, state, startedAt, stats }
   return true

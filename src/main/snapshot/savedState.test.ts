@@ -252,10 +252,22 @@ describe('the state a snapshotter leaves for the next process', () => {
       trusted: new Uint8Array([1]),
       fileStats: new Float64Array(12).fill(-1),
     }
+    const none = new Uint8Array(0) // the listing's paths as the file holds them: none
     saveState(file, '/r', { manifestHash: 'h', listing, stats: new Float64Array(0) })
-    expect(loadState(file, '/r')).toEqual({ manifestHash: 'h', listing, stats: new Float64Array(0) })
+    expect(loadState(file, '/r')).toEqual({
+      manifestHash: 'h',
+      listing,
+      stats: new Float64Array(0),
+      encodedPaths: Buffer.from(none),
+    })
     saveState(file, '/r', { manifestHash: 'h2', listing })
-    expect(loadState(file, '/r')).toEqual({ manifestHash: 'h2', listing })
+    expect(loadState(file, '/r')).toEqual({ manifestHash: 'h2', listing, encodedPaths: Buffer.from(none) })
+    // Paths the file holds: the bytes a helper thread splits itself (statFiles' `encoded`).
+    const named = { ...listing, paths: ['a.ts', 'dir/é.ts'] }
+    saveState(file, '/r', { manifestHash: 'h3', listing: named })
+    const loaded = loadState(file, '/r')
+    expect(loaded?.listing?.paths).toEqual(named.paths)
+    expect(Buffer.from(loaded!.encodedPaths!).toString('utf8').split('\0')).toEqual(named.paths)
     expect(loadState(file, '/other')).toBeUndefined()
     expect(fs.readdirSync(dir)).toEqual([path.basename(file)]) // no temporary file left behind
   })

@@ -39,6 +39,8 @@ export interface SavedState {
    * for them, with the manifest's hash for each (reproduce.ts).
    */
   untrusted?: ReadonlyMap<number, string>
+  /** As loaded: `listing.paths` as the file holds them, UTF-8 with a NUL between (statFiles' `encoded`). */
+  encodedPaths?: Uint8Array
 }
 
 const headerSchema = z.object({
@@ -110,7 +112,8 @@ function parse(h: Header, data: Buffer, start: number, root: string): SavedState
   }
   const text = (s: { at: number; len: number }) => data.toString('utf8', s.at, s.at + s.len).split('\0')
   if (!h.hasListing) return { manifestHash: h.manifestHash }
-  const paths = text(next())
+  const p = next()
+  const paths = text(p)
   const directories = text(next())
   const d = next()
   const dirStats = float64s(data, d.at, d.len)
@@ -128,12 +131,13 @@ function parse(h: Header, data: Buffer, start: number, root: string): SavedState
   )
     return undefined
   const listing: ListingState = { paths, directories, dirStats, trusted, fileStats }
-  if (!h.hasStats) return { manifestHash: h.manifestHash, listing }
+  const encodedPaths = data.subarray(p.at, p.at + p.len)
+  if (!h.hasStats) return { manifestHash: h.manifestHash, listing, encodedPaths }
   const s = next()
   const stats = float64s(data, s.at, s.len)
   if (stats.length !== paths.length * STAT_FIELDS) return undefined
   const untrusted = new Map(h.untrusted ?? [])
   for (const [i, hash] of untrusted)
     if (!Number.isInteger(i) || i < 0 || i >= paths.length || typeof hash !== 'string') return undefined
-  return { manifestHash: h.manifestHash, listing, stats, ...(h.untrusted && { untrusted }) }
+  return { manifestHash: h.manifestHash, listing, stats, encodedPaths, ...(h.untrusted && { untrusted }) }
 }

@@ -58,6 +58,33 @@ describe('statFiles', () => {
     expect(await statFiles(root, fewer, { parallelMinFiles: 1 })).toEqual(expected(root, fewer))
   })
 
+  it('gives the same answer when the helpers get the paths as the bytes a saved state holds', async () => {
+    const { root, paths } = tree()
+    for (const name of ['d2/été ü.txt', 'd2/日本語.ts', 'd2/🙂.md']) {
+      fs.writeFileSync(path.join(root, name), name)
+      paths.push(name)
+    }
+    // A view into a bigger buffer, as a loaded state file's section is: it must stay the caller's.
+    const file = Buffer.concat([
+      Buffer.from('header\n'),
+      Buffer.from(paths.join('\0'), 'utf8'),
+      Buffer.from('rest'),
+    ])
+    const encoded = file.subarray(7, file.length - 4)
+    expect(await statFiles(root, paths, { parallelMinFiles: 1, encoded })).toEqual(expected(root, paths))
+    expect(file.toString('utf8', 0, 7)).toBe('header\n')
+    expect(encoded.toString('utf8').split('\0')).toEqual(paths)
+    // The helper stats what the bytes name (which is why they must be the paths' own bytes).
+    const renamed = Buffer.from([...paths.slice(1), paths[0]].join('\0'), 'utf8')
+    const shifted = await statFiles(root, paths, { parallelMinFiles: 1, encoded: renamed })
+    expect(shifted).toEqual(expected(root, [...paths.slice(1), paths[0]]))
+    // Bytes that do not hold as many paths: the helper answers nothing, and this thread stats them.
+    const wrong = Buffer.from(paths.slice(1).join('\0'), 'utf8')
+    expect(await statFiles(root, paths, { parallelMinFiles: 1, encoded: wrong })).toEqual(
+      expected(root, paths),
+    )
+  })
+
   it('answers undefined at once when stopped, and the helpers answer the next call rightly', async () => {
     const { root, paths } = tree()
     // Many paths, so the helpers are still at it when the stop comes.

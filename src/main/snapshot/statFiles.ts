@@ -28,13 +28,22 @@ const PARALLEL_MIN_FILES = 4000
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads')
 const { statSync } = require('node:fs')
-parentPort.on('message', ({ id, root, paths, ctime }) => {
+// An EncodedRange's paths, all of them; undefined when the bytes do not hold its count.
+const decode = ({ bytes, count }) => {
+  const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8').split('\\0')
+  return all.length === count ? all : undefined
+}
+parentPort.on('message', ({ id, root, paths, encoded, ctime }) => {
+  const list = encoded ? decode(encoded) : paths
+  if (!list) return parentPort.postMessage({ id, out: undefined })
+  const from = encoded ? encoded.from : 0
+  const to = encoded ? encoded.to : paths.length
   const n = ctime ? 6 : 5
-  const out = new Float64Array(paths.length * n)
-  for (let i = 0, o = 0; i < paths.length; i++, o += n) {
+  const out = new Float64Array((to - from) * n)
+  for (let i = from, o = 0; i < to; i++, o += n) {
     let st
     try {
-      st = statSync(root + '/' + paths[i], { throwIfNoEntry: false })
+      st = statSync(root + '/' + list[i], { throwIfNoEntry: false })
     } catch {}
     if (st === undefined) continue
     out[o] = 1
@@ -47,6 +56,18 @@ parentPort.on('message', ({ id, root, paths, ctime }) => {
   parentPort.postMessage({ id, out }, [out.buffer])
 })
 `
+
+/**
+ * A helper's part of a listing sent as the bytes it was saved as (statFiles' `encoded`): the
+ * helper decodes them itself, so the calling thread posts one buffer instead of cloning a string
+ * per path (~10 ms for 85,000 paths at a session's start). `count`: how many paths the bytes hold.
+ */
+interface EncodedRange {
+  bytes: Uint8Array<ArrayBuffer>
+  count: number
+  from: number
+  to: number
+}
 
 /** A slice of a listing: paths[from..to). */
 interface PathRange {
@@ -106,6 +127,17 @@ export function warmStatHelpers(): void {
   helpers.get()
 }
 
+interface StatOptions {
+  parallelMinFiles?: number
+  background?: boolean
+  /**
+   * `paths` as UTF-8 with a NUL between each (as a saved state holds them): sent to the helpers
+   * instead of the strings. A helper that finds another count of paths in them answers nothing,
+   * and its part is stat'ed here.
+   */
+  encoded?: Uint8Array
+}
+
 /**
  * Stats every `root/path` (following links, like fs.statSync), returning
  * STAT_FIELDS numbers per path. A path whose status is not STAT_OK could not be
@@ -117,17 +149,17 @@ export function warmStatHelpers(): void {
 export async function statFiles(
   root: string,
   paths: readonly string[],
-  opts?: { parallelMinFiles?: number; background?: boolean },
+  opts?: StatOptions,
 ): Promise<Float64Array>
 export async function statFiles(
   root: string,
   paths: readonly string[],
-  opts: { parallelMinFiles?: number; signal: AbortSignal; background?: boolean },
+  opts: StatOptions & { signal: AbortSignal },
 ): Promise<Float64Array | undefined>
 export async function statFiles(
   root: string,
   paths: readonly string[],
-  opts: { parallelMinFiles?: number; signal?: AbortSignal; background?: boolean } = {},
+  opts: StatOptions & { signal?: AbortSignal } = {},
 ): Promise<Float64Array | undefined> {
   const { signal } = opts
   const out = new Float64Array(paths.length * STAT_FIELDS)
@@ -141,12 +173,16 @@ export async function statFiles(
   const parts = pool.map((h, i) => {
     const from = Math.min(i * per, paths.length)
     const to = Math.min(from + per, paths.length)
-    return { from, to, answer: threads.runOn(h, { root, paths: paths.slice(from, to) }, [], signal) }
+    if (!opts.encoded)
+      return { from, to, answer: threads.runOn(h, { root, paths: paths.slice(from, to) }, [], signal) }
+    // A copy of its own to hand over (a Buffer's slice would share, and detach, the caller's memory).
+    const part: EncodedRange = { bytes: new Uint8Array(opts.encoded), count: paths.length, from, to }
+    return { from, to, answer: threads.runOn(h, { root, encoded: part }, [part.bytes.buffer], signal) }
   })
   for (const { from, to, answer } of parts) {
     const got = await answer
     if (signal?.aborted) return undefined
-    if (got) out.set(got, from * STAT_FIELDS)
+    if (got?.length === (to - from) * STAT_FIELDS) out.set(got, from * STAT_FIELDS)
     else fill(root, { paths, from, to }, out) // the helper failed: here instead
   }
   return out
