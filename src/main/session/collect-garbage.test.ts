@@ -1,6 +1,7 @@
 import { runInNewContext } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import { createProvider } from '../providers'
+import { warmHttp } from '../providers/warm-http'
 import { collectGarbageNow } from './collect-garbage'
 import { warmFirstRequest } from './session'
 
@@ -39,6 +40,14 @@ describe('warmFirstRequest', () => {
     warmFirstRequest(provider, { tools: [] }, true, () => collected++)
     await nextTurn()
     expect(collected).toBe(1)
+  })
+
+  it('resolves once the HTTP client’s warm-up is over, for the first turn to wait on', async () => {
+    let httpWarmed = false
+    // The same warm-up warmFirstRequest starts (one per process): seen from here as it ends.
+    void warmHttp().then(() => (httpWarmed = true))
+    await warmFirstRequest(provider, { tools: [] }, false, () => undefined)
+    expect(httpWarmed).toBe(true)
   })
 
   it('collects nothing for a session prepared ahead of its turn', async () => {

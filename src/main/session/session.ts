@@ -15,6 +15,7 @@ import type { Sandbox } from '../containment/types'
 import type { Snapshotter } from '../snapshot/snapshotter'
 import type { Store } from '../store/types'
 import { liveTraces } from '../telemetry/live'
+import { within } from '../telemetry/live-traces'
 import { allTools, toolSpecs } from '../tools/registry'
 import type { ToolDefinition } from '../tools/types'
 import { prepareCodeContext, type CodeContext } from './code-context'
@@ -77,6 +78,8 @@ export class Session {
   private provider: ModelProvider
   private policy: ApprovalPolicy
   private prepared: Promise<Prepared> | undefined
+  /** The first request's warm-up (warmFirstRequest), until a turn has waited for it. */
+  private warmed: Promise<void> | undefined
   /** The foreground held from a run's baseline to the end of its first turn (create, `eager`). */
   private startHold: (() => void) | undefined
   private current: { controller: AbortController; agent?: Agent } | undefined
@@ -124,6 +127,7 @@ export class Session {
       emit: tracedEmit(setup.emit),
     })
     let prepared: Promise<Prepared> | undefined
+    let warmed: Promise<void> | undefined
     let startHold: Promise<(() => void) | undefined> | undefined
     if (opts.eager) {
       let contextReady = false
@@ -140,7 +144,7 @@ export class Session {
         () => (contextReady = true),
         () => undefined,
       )
-      warmFirstRequest(provider, setup, true)
+      warmed = warmFirstRequest(provider, setup, true)
     }
     const both = bothSettled(prepared ?? Promise.resolve(undefined), created)
     const [, { id, baselineId }] = await both.catch(async (err: unknown) => {
@@ -155,6 +159,7 @@ export class Session {
       provider,
     })
     session.prepared = prepared
+    session.warmed = warmed
     session.startHold = await startHold
     return session
   }
@@ -206,7 +211,7 @@ export class Session {
         provider: this.provider,
         systemExtra: this.setup.systemExtra,
       })
-      warmFirstRequest(this.provider, this.setup)
+      this.warmed = warmFirstRequest(this.provider, this.setup)
     }
     const pending = this.prepared
     try {
@@ -235,6 +240,8 @@ export class Session {
     try {
       await this.prepare()
       const { code, system } = await this.prepared!
+      if (this.warmed) await within(this.warmed, WARM_WAIT_MS)
+      this.warmed = undefined
       // Events stored by others since (a switch, a compaction) reach the live traces first.
       traces?.resume(this.id, this.store.listEvents(this.id))
       const events = this.loaded && eventsSince(this.store, this.id, this.loaded)
@@ -355,21 +362,34 @@ function prepareContext(
  * collection and its marking came in the steps (later steps of 33–56 ms in 3 of 16 sessions,
  * none over 24 ms in 16 collecting always, with the same first requests: medians 1.06 s each;
  * docs/benchmarks.md). Not for a session prepared ahead of its turn (the app's, while the user
- * writes): a full collection there could pause another session's step.
+ * writes): a full collection there could pause another session's step. Resolves once the HTTP
+ * client's warm-up is over (it never fails).
  */
 export function warmFirstRequest(
   provider: ModelProvider,
   setup: Pick<SessionSetup, 'tools'>,
   beforeFirstTurn = false,
   collect: () => void = collectGarbageNow,
-): void {
-  setImmediate(() => {
-    warmTokenizer(provider.model)
-    toolSpecs(setup.tools ?? allTools)
-    void warmHttp()
-    if (beforeFirstTurn) collect()
+): Promise<void> {
+  return new Promise((resolve) => {
+    setImmediate(() => {
+      warmTokenizer(provider.model)
+      toolSpecs(setup.tools ?? allTools)
+      const http = warmHttp()
+      if (beforeFirstTurn) collect()
+      void http.then(resolve)
+    })
   })
 }
+
+/**
+ * How long a turn waits for the warm-up (`warmFirstRequest`) still under way before its first
+ * request. The HTTP warm-up is an exchange with a server of this process, a few event-loop turns
+ * that the session's own work can push back: sent before it, the first request had the warm-up's
+ * server and client work inside its first step (14 of 16 profiled sessions, docs/benchmarks.md).
+ * Waited for, it is ~10 ms before the request; the bound keeps a stalled warm-up from holding a turn.
+ */
+const WARM_WAIT_MS = 250
 
 /**
  * A run about to start (`create`, `eager`) holds the foreground (foreground.ts) from the moment its
