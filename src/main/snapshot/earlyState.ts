@@ -26,10 +26,13 @@ let prefetched: (Prefetched & { file: string; root: string }) | undefined
  * Says whether there was one: without it the session takes a first baseline of the whole tree.
  */
 export function prefetchSavedState(file: string, root: string): boolean {
-  const state = loadState(file, root)
-  if (!state?.listing) return false
+  const loaded = loadState(file, root)
+  if (!loaded?.listing) return false
+  // The listing's bytes (a view of the whole file) go to the stat helper, copied at once, and are
+  // not kept: the state waits here until a snapshotter takes it, or for the process's life.
+  const { encodedPaths, ...state } = loaded
   const startedAt = Date.now()
-  const stats = state.stats && statFiles(root, state.listing.paths, { encoded: state.encodedPaths })
+  const stats = state.stats && statFiles(root, loaded.listing.paths, { encoded: encodedPaths })
   stats?.catch(() => undefined) // never taken: not an unhandled rejection
   prefetched = { file, root, state, startedAt, stats }
   return true
