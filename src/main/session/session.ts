@@ -387,7 +387,7 @@ export function warmFirstRequest(
  * request. The HTTP warm-up is an exchange with a server of this process, a few event-loop turns
  * that the session's own work can push back: sent before it, the first request had the warm-up's
  * server and client work inside its first step (14 of 16 profiled sessions, docs/benchmarks.md).
- * Waited for, it is ~10 ms before the request; the bound keeps a stalled warm-up from holding a turn.
+ * Waited for, it is 15–18 ms before the request; the bound keeps a stalled warm-up from holding a turn.
  */
 const WARM_WAIT_MS = 250
 
