@@ -244,7 +244,8 @@ class TreeChangeSource implements ChangeSource {
       this.listedUnderWatch = false // a name that came between the listing and the watch is no event
     }
     this.taken++
-    const stats = await (early?.paths === paths ? early.stats : statFiles(this.root, paths))
+    // Nothing else to do meanwhile: this thread stats a share too.
+    const stats = await (early?.paths === paths ? early.stats : statFiles(this.root, paths, { shared: true }))
     this.lastTaken = { paths, stats }
     return { startedAt, changes: this.fromStats(paths, stats, previous, startedAt) }
   }

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { tempDir } from '../store/testing/helpers'
 import { STAT_FIELDS, STAT_OK, statFiles } from './statFiles'
 
@@ -82,6 +82,29 @@ describe('statFiles', () => {
     const wrong = Buffer.from(paths.slice(1).join('\0'), 'utf8')
     expect(await statFiles(root, paths, { parallelMinFiles: 1, encoded: wrong })).toEqual(
       expected(root, paths),
+    )
+  })
+
+  it('shares the paths between the helpers and the calling thread when the caller waits', async () => {
+    const { root, paths } = tree()
+    const many = Array.from({ length: 50 }, () => paths).flat()
+    const want = expected(root, many)
+    // Chunks of 7 paths, so that chunk bounds fall on failing paths too.
+    const here = vi.spyOn(fs, 'statSync')
+    try {
+      const out = await statFiles(root, many, { parallelMinFiles: 1, shared: true, chunkFiles: 7 })
+      expect(out).toEqual(want)
+      // This thread took chunks from the end; the helpers' first chunks were theirs alone.
+      expect(here.mock.calls.length).toBeGreaterThan(0)
+      expect(here.mock.calls.length).toBeLessThan(many.length)
+      const lastChunk = Math.floor((many.length - 1) / 7) * 7
+      expect(here.mock.calls[0][0]).toBe(`${root}/${many[lastChunk]}`)
+    } finally {
+      here.mockRestore()
+    }
+    // Fewer paths than one chunk: the helper takes it, this thread has none left.
+    expect(await statFiles(root, paths.slice(0, 5), { parallelMinFiles: 1, shared: true })).toEqual(
+      expected(root, paths.slice(0, 5)),
     )
   })
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import os from 'node:os'
-import { helperThreads } from './helperThreads'
+import { helperThreads, type HelperThread, type HelperThreads } from './helperThreads'
 
 /**
  * Stats many files at once on helper threads. On an unchanged tree a snapshot is
@@ -136,7 +136,18 @@ interface StatOptions {
    * and its part is stat'ed here.
    */
   encoded?: Uint8Array
+  /**
+   * The caller waits for the answer with nothing else to do (a snapshot's stats of a new
+   * listing): it stats a share of the paths itself (statShared) instead of idling beside the
+   * helpers. Not with `encoded`.
+   */
+  shared?: boolean
+  /** With `shared`: paths per chunk (SHARED_CHUNK_FILES unless said; tests use fewer). */
+  chunkFiles?: number
 }
+
+/** With `shared`, paths per chunk: ~5 ms of stats, so the caller's event loop turns between them. */
+const SHARED_CHUNK_FILES = 2048
 
 /**
  * Stats every `root/path` (following links, like fs.statSync), returning
@@ -169,6 +180,12 @@ export async function statFiles(
     fill(root, { paths, from: 0, to: paths.length }, out)
     return out
   }
+  if (opts.shared && !opts.encoded)
+    return statShared(root, { paths, chunk: opts.chunkFiles ?? SHARED_CHUNK_FILES }, out, {
+      threads,
+      pool,
+      signal,
+    })
   const per = Math.ceil(paths.length / pool.length)
   const parts = pool.map((h, i) => {
     const from = Math.min(i * per, paths.length)
@@ -186,6 +203,51 @@ export async function statFiles(
     else fill(root, { paths, from, to }, out) // the helper failed: here instead
   }
   return out
+}
+
+/**
+ * `statFiles` with the caller as one more helper: the list in chunks, the helpers taking them
+ * from the front (one each at a time) and the calling thread from the back, a chunk per turn of
+ * its event loop, until they meet. On two cores, where one helper stats and the other core would
+ * sit idle while the caller waits, a first baseline's stats of 72,000 files took ~0.3 s on the
+ * helper alone. A helper that fails takes no more chunks; the caller does the rest.
+ */
+async function statShared(
+  root: string,
+  { paths, chunk }: { paths: readonly string[]; chunk: number },
+  out: Float64Array,
+  on: {
+    threads: HelperThreads<Float64Array>
+    pool: readonly HelperThread<Float64Array>[]
+    signal: AbortSignal | undefined
+  },
+): Promise<Float64Array | undefined> {
+  const { threads, signal } = on
+  let front = 0
+  let back = Math.ceil(paths.length / chunk)
+  const range = (c: number): PathRange => ({
+    paths,
+    from: c * chunk,
+    to: Math.min(paths.length, (c + 1) * chunk),
+  })
+  const onHelper = async (h: HelperThread<Float64Array>) => {
+    while (front < back && !signal?.aborted) {
+      const r = range(front++)
+      const got = await threads.runOn(h, { root, paths: paths.slice(r.from, r.to) }, [], signal)
+      if (signal?.aborted) return
+      if (got?.length === (r.to - r.from) * STAT_FIELDS) out.set(got, r.from * STAT_FIELDS)
+      else return fill(root, r, out) // the helper failed: its chunk here, the rest by the others
+    }
+  }
+  const here = async () => {
+    while (front < back && !signal?.aborted) {
+      fill(root, range(--back), out)
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+  }
+  // The helpers' first chunks are posted before this thread starts on its first.
+  await Promise.all([...on.pool.map(onHelper), here()])
+  return signal?.aborted ? undefined : out
 }
 
 /** Per path with `statWithCtime`: the STAT_FIELDS, then ctimeMs. */
