@@ -1,10 +1,17 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SnapshotRow } from '../store/snapshot-tables'
 import { tempDir } from '../store/testing/helpers'
 import { createChangeSource, type ChangeSource } from './changeSource'
 import { listUnignoredDirectories } from './directories'
+import { statFiles } from './statFiles'
+
+// The real statFiles, watched: which paths a source stats, and how it sends them.
+vi.mock('./statFiles', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./statFiles')>()
+  return { ...real, statFiles: vi.fn(real.statFiles) }
+})
 
 /** A stored row naming `manifestHash`, as the store would hand it back. */
 const row = (manifestHash: string): SnapshotRow => ({
@@ -26,12 +33,14 @@ describe('the change source', () => {
     for (const r of roots.splice(0)) fs.rmSync(r, { recursive: true, force: true })
   })
 
-  function setUp() {
-    const root = fs.realpathSync(tempDir('stepwise-changes-'))
-    roots.push(root)
-    fs.mkdirSync(path.join(root, 'd'))
-    fs.writeFileSync(path.join(root, 'a.txt'), 'a')
-    fs.writeFileSync(path.join(root, 'd/b.txt'), 'b')
+  function setUp(at: { root?: string; stateFile?: string } = {}) {
+    const root = at.root ?? fs.realpathSync(tempDir('stepwise-changes-'))
+    if (!at.root) {
+      roots.push(root)
+      fs.mkdirSync(path.join(root, 'd'))
+      fs.writeFileSync(path.join(root, 'a.txt'), 'a')
+      fs.writeFileSync(path.join(root, 'd/b.txt'), 'b')
+    }
     const listFiles = async () => ['d/b.txt', 'a.txt']
     let latest: SnapshotRow | undefined
     source = createChangeSource(
@@ -39,6 +48,7 @@ describe('the change source', () => {
         root,
         listFiles,
         listDirectories: () => listUnignoredDirectories(root, () => false),
+        stateFile: at.stateFile,
         // Directories changed moments ago count as settled: the listing is kept.
         now: () => Date.now() + 60_000,
       },
@@ -89,6 +99,26 @@ describe('the change source', () => {
     source.storedAll(again.changes, 'm1', [])
     source.forget()
     expect((await source.plan(Date.now())).changes.kind).toBe('all')
+  })
+
+  it('restoring a saved state unprefetched, sends its paths to the helpers as the bytes it holds', async () => {
+    const stateFile = path.join(fs.realpathSync(tempDir('stepwise-state-')), 'tree.state')
+    roots.push(path.dirname(stateFile))
+    const made = setUp({ stateFile })
+    const taken = await made.source.plan(Date.now())
+    if (taken.changes.kind !== 'all') throw new Error('expected a full capture')
+    made.source.storedAll(taken.changes, 'm1', [])
+    made.source.close()
+
+    // The next process: no prefetch, so the source starts the stats itself.
+    vi.mocked(statFiles).mockClear()
+    const next = setUp({ root: made.root, stateFile })
+    next.setLatest(row('m1'))
+    next.source.prepare()
+    const [[root, paths, opts]] = vi.mocked(statFiles).mock.calls
+    expect([root, paths]).toEqual([made.root, ['a.txt', 'd/b.txt']])
+    expect(Buffer.from(opts!.encoded!).toString('utf8').split('\0')).toEqual(['a.txt', 'd/b.txt'])
+    expect((await next.source.plan(Date.now())).changes).toMatchObject({ kind: 'none', how: 'stat' })
   })
 
   it('does not trust stats saved with another manifest than the newest snapshot', async () => {

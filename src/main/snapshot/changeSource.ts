@@ -110,7 +110,13 @@ function restoreSaved(
   previous: SnapshotRow | undefined,
   isIgnored: ((rel: string) => boolean) | undefined,
 ):
-  | { listing: ReusableListing; reproducible: Reproducible | undefined; early: Prefetched | undefined }
+  | {
+      listing: ReusableListing
+      reproducible: Reproducible | undefined
+      early: Prefetched | undefined
+      /** With `reproducible`: its paths as the file holds them (statFiles' `encoded`). */
+      encodedPaths: Uint8Array | undefined
+    }
   | undefined {
   const { root } = opts
   if (!opts.stateFile || !opts.listDirectories) return undefined
@@ -127,7 +133,7 @@ function restoreSaved(
           untrusted: saved.untrusted ?? new Map<number, string>(),
         }
       : undefined
-  return { listing, reproducible, early }
+  return { listing, reproducible, early, encodedPaths: reproducible && saved.encodedPaths }
 }
 
 /** What a snapshot leaves to reuse: its listing, its manifest, and the stats that may vouch for it. */
@@ -385,9 +391,11 @@ class TreeChangeSource implements ChangeSource {
     if (saved) ({ listing: this.listing, reproducible: this.reproducible } = saved)
     const prefetched = saved?.early
     const reproducible = this.reproducible
+    // Not prefetched (the app's and serve's processes): the helpers get the paths as the file's
+    // bytes, as the CLI's prefetch sends them, instead of a clone of every string.
     const early = reproducible && {
       paths: reproducible.paths,
-      stats: prefetched?.stats ?? statFiles(this.root, reproducible.paths),
+      stats: prefetched?.stats ?? statFiles(this.root, reproducible.paths, { encoded: saved?.encodedPaths }),
     }
     const startedAt = (early && prefetched?.startedAt) || Date.now()
     this.pending = { startedAt, prefetching: this.listing?.prefetch(), early }
