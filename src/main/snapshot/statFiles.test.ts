@@ -89,16 +89,15 @@ describe('statFiles', () => {
     const { root, paths } = tree()
     const many = Array.from({ length: 50 }, () => paths).flat()
     const want = expected(root, many)
-    // Chunks of 7 paths, so that chunk bounds fall on failing paths too.
+    // Helper chunks of 7 paths, so that chunk bounds fall on failing paths too.
     const here = vi.spyOn(fs, 'statSync')
     try {
       const out = await statFiles(root, many, { parallelMinFiles: 1, shared: true, chunkFiles: 7 })
       expect(out).toEqual(want)
-      // This thread took chunks from the end; the helpers' first chunks were theirs alone.
+      // This thread took paths from the end, 64 at a time; the helpers' first chunks were theirs.
       expect(here.mock.calls.length).toBeGreaterThan(0)
       expect(here.mock.calls.length).toBeLessThan(many.length)
-      const lastChunk = Math.floor((many.length - 1) / 7) * 7
-      expect(here.mock.calls[0][0]).toBe(`${root}/${many[lastChunk]}`)
+      expect(here.mock.calls[0][0]).toBe(`${root}/${many[many.length - 64]}`)
     } finally {
       here.mockRestore()
     }

@@ -142,12 +142,16 @@ interface StatOptions {
    * helpers. Not with `encoded`.
    */
   shared?: boolean
-  /** With `shared`: paths per chunk (SHARED_CHUNK_FILES unless said; tests use fewer). */
+  /** With `shared`: paths per helper message (SHARED_CHUNK_FILES unless said; tests use fewer). */
   chunkFiles?: number
 }
 
-/** With `shared`, paths per chunk: ~5 ms of stats, so the caller's event loop turns between them. */
+/** With `shared`, paths per helper message (~5 ms of stats on a local disk). */
 const SHARED_CHUNK_FILES = 2048
+/** With `shared`, the calling thread's stats between two turns of its event loop: at most this long… */
+const SHARED_TURN_MS = 5
+/** …checked after each this many paths. */
+const SHARED_STEP_FILES = 64
 
 /**
  * Stats every `root/path` (following links, like fs.statSync), returning
@@ -206,11 +210,13 @@ export async function statFiles(
 }
 
 /**
- * `statFiles` with the caller as one more helper: the list in chunks, the helpers taking them
- * from the front (one each at a time) and the calling thread from the back, a chunk per turn of
- * its event loop, until they meet. On two cores, where one helper stats and the other core would
- * sit idle while the caller waits, a first baseline's stats of 72,000 files took ~0.3 s on the
- * helper alone. A helper that fails takes no more chunks; the caller does the rest.
+ * `statFiles` with the caller as one more helper: the helpers take chunks from the front of the
+ * list (one each at a time), the calling thread takes a few paths at a time from the back, until
+ * they meet. On two cores, where one helper stats and the other core would sit idle while the
+ * caller waits, a first baseline's stats of 72,000 files took ~0.3 s on the helper alone. The
+ * caller hands its event loop a turn every SHARED_TURN_MS whatever the disk's speed (a stat on a
+ * network file system can take a millisecond). A helper that fails takes no more chunks; the caller
+ * does the rest.
  */
 async function statShared(
   root: string,
@@ -223,16 +229,13 @@ async function statShared(
   },
 ): Promise<Float64Array | undefined> {
   const { threads, signal } = on
+  // paths[front..back) are left to stat.
   let front = 0
-  let back = Math.ceil(paths.length / chunk)
-  const range = (c: number): PathRange => ({
-    paths,
-    from: c * chunk,
-    to: Math.min(paths.length, (c + 1) * chunk),
-  })
+  let back = paths.length
   const onHelper = async (h: HelperThread<Float64Array>) => {
     while (front < back && !signal?.aborted) {
-      const r = range(front++)
+      const r: PathRange = { paths, from: front, to: Math.min(back, front + chunk) }
+      front = r.to
       const got = await threads.runOn(h, { root, paths: paths.slice(r.from, r.to) }, [], signal)
       if (signal?.aborted) return
       if (got?.length === (r.to - r.from) * STAT_FIELDS) out.set(got, r.from * STAT_FIELDS)
@@ -241,11 +244,16 @@ async function statShared(
   }
   const here = async () => {
     while (front < back && !signal?.aborted) {
-      fill(root, range(--back), out)
+      const until = performance.now() + SHARED_TURN_MS
+      do {
+        const r: PathRange = { paths, from: Math.max(front, back - SHARED_STEP_FILES), to: back }
+        back = r.from
+        fill(root, r, out)
+      } while (front < back && performance.now() < until)
       await new Promise((resolve) => setImmediate(resolve))
     }
   }
-  // The helpers' first chunks are posted before this thread starts on its first.
+  // The helpers' first chunks are taken before this thread starts on its first paths.
   await Promise.all([...on.pool.map(onHelper), here()])
   return signal?.aborted ? undefined : out
 }
