@@ -8,8 +8,9 @@ import { helperThreads, type HelperThread, type HelperThreads } from './helperTh
  * several threads (core.preloadIndex) — so must we, to keep up. Measured on 2
  * cores, 50,000 files: 130–165 ms on one thread, 90–110 ms split. The calling
  * thread stats none of a big list itself: it stays free for the session (a
- * session loads its tokenizer while its baseline is taken). Two helpers at most
- * (more would only queue on the same disk cache), one core left to the caller.
+ * session loads its tokenizer while its baseline is taken), unless it says it
+ * only waits (`shared`). Two helpers at most (more would only queue on the same
+ * disk cache), one core left to the caller.
  */
 
 /** Per file: status, size, mtimeMs, ino, mode. */
