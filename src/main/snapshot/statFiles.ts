@@ -204,10 +204,23 @@ export async function statFiles(
   for (const { from, to, answer } of parts) {
     const got = await answer
     if (signal?.aborted) return undefined
-    if (got?.length === (to - from) * STAT_FIELDS) out.set(got, from * STAT_FIELDS)
-    else fill(root, { paths, from, to }, out) // the helper failed: here instead
+    place(root, { paths, from, to }, got, out)
   }
   return out
+}
+
+/**
+ * A helper's answer for `range` into `out`. An answer that does not fit (the helper failed, or
+ * found another count of paths in `encoded` bytes) is no answer: the range is stat'ed here, and
+ * false says so.
+ */
+function place(root: string, range: PathRange, got: Float64Array | undefined, out: Float64Array): boolean {
+  if (got?.length === (range.to - range.from) * STAT_FIELDS) {
+    out.set(got, range.from * STAT_FIELDS)
+    return true
+  }
+  fill(root, range, out)
+  return false
 }
 
 /**
@@ -239,8 +252,7 @@ async function statShared(
       front = r.to
       const got = await threads.runOn(h, { root, paths: paths.slice(r.from, r.to) }, [], signal)
       if (signal?.aborted) return
-      if (got?.length === (r.to - r.from) * STAT_FIELDS) out.set(got, r.from * STAT_FIELDS)
-      else return fill(root, r, out) // the helper failed: its chunk here, the rest by the others
+      if (!place(root, r, got, out)) return // the rest by the others
     }
   }
   const here = async () => {
