@@ -139,4 +139,30 @@ describe('a command that changes an ignored folder', () => {
     purgeSessions(store, [session.sessionId], storedManifestReader(store))
     expect(() => reader.readBlob(sha256)).toThrow()
   }, 30_000)
+
+  it('is seen by a later session too, whose record starts from the one the first kept', async () => {
+    const run = async (command: string) => {
+      const session = await startSession(store, {
+        task: 'run it',
+        repo,
+        provider: { provider: 'openai-chat', model: 'scripted' },
+        providerOverride: scripted([
+          { toolCalls: [call('c1', 'run_command', { command })] },
+          { text: 'done' },
+        ]),
+        policy: 'full-auto',
+        approver: { requestApproval: async () => ({ decision: 'accept' }) },
+        retry: { sleep: async () => {} },
+      })
+      expect((await session.run(new AbortController().signal)).reason).toBe('done')
+      const checkpoint = store.listEvents(session.sessionId).find((e) => e.type === 'checkpoint.created')
+      return checkpoint?.type === 'checkpoint.created' ? checkpoint.ignored : undefined
+    }
+    expect(await run('echo hi')).toEqual([])
+    // Kept in the data folder, for the next process's first command (snapshot/ignoredState.ts).
+    expect(fs.readdirSync(path.join(dataDir, 'ignored-state'))).toHaveLength(1)
+    closeSnapshotters(store)
+    const changed = await run('echo "evil()" >> node_modules/left-pad/index.js')
+    expect(changed?.map((c) => `${c.path}:${c.status}`)).toEqual(['node_modules/left-pad/index.js:modified'])
+  }, 30_000)
 })

@@ -24,11 +24,14 @@ export function trackIgnored(
   sandbox: Sandbox,
   snapshotter: Snapshotter,
   events: readonly StepwiseEvent[] = [],
+  /** Where the record's folders are kept for the next process (snapshot/ignoredState.ts). */
+  stateFile?: string,
 ): IgnoredTracking {
   const prior = ignoredRecordAt(events)
   const folders = createIgnoredFolders(sandbox, {
     listed: () => snapshotter.lastListing()?.paths,
     keep: (hash, raw) => snapshotter.keepBlob(hash, raw),
+    stateFile,
   })
   let recorded: Promise<unknown> | undefined
   return {

@@ -22,7 +22,7 @@ import { prepareCodeContext, type CodeContext } from './code-context'
 import { collectGarbageNow } from './collect-garbage'
 import { bindDataFolder } from './data-folder'
 import { trackIgnored, type IgnoredTracking } from './ignored-tracking'
-import { skippedNotice, snapshotterFor } from './snapshotters'
+import { ignoredStateFile, skippedNotice, snapshotterFor } from './snapshotters'
 import { DEFAULT_MAX_STEPS, playTurn, type TurnOptions } from './turn'
 
 /**
@@ -155,7 +155,7 @@ export class Session {
       sandbox,
       snapshotter,
       baselineId,
-      ignored: trackIgnored(sandbox, snapshotter),
+      ignored: trackIgnored(sandbox, snapshotter, [], ignoredStateFile(store, sandbox)),
       provider,
     })
     session.prepared = prepared
@@ -182,7 +182,7 @@ export class Session {
       sandbox,
       snapshotter,
       baselineId: started.baselineSnapshotId,
-      ignored: trackIgnored(sandbox, snapshotter, events),
+      ignored: trackIgnored(sandbox, snapshotter, events, ignoredStateFile(store, sandbox)),
       provider,
     })
     session.loaded = events

@@ -4,6 +4,7 @@ import { createSandbox } from '../containment/sandbox'
 import type { UnreadablePath } from '../containment/ripgrep'
 import type { Sandbox } from '../containment/types'
 import { listUnignoredDirectories } from '../snapshot/directories'
+import { ignoredStateFileIn } from '../snapshot/ignoredState'
 import { stateFileIn } from '../snapshot/savedState'
 import { createSnapshotter, type Snapshotter } from '../snapshot/snapshotter'
 import type { Store } from '../store/types'
@@ -79,9 +80,21 @@ export function closeSnapshotters(store: Store): void {
  * None for a database in memory.
  */
 function snapshotStateFile(store: Store, sandbox: Sandbox): string | undefined {
+  const dataDir = dataFolderOf(store)
+  return dataDir && stateFileIn(dataDir, sandbox.root, sandbox.denyPatterns)
+}
+
+/** Where a session's ignored-folder record is kept for the next process (snapshot/ignoredState.ts), as above. */
+export function ignoredStateFile(store: Store, sandbox: Sandbox): string | undefined {
+  const dataDir = dataFolderOf(store)
+  return dataDir && ignoredStateFileIn(dataDir, sandbox.root, sandbox.denyPatterns)
+}
+
+/** The folder of the store's database file; undefined for a database in memory. */
+function dataFolderOf(store: Store): string | undefined {
   const file = store.path
   if (!file || file === ':memory:' || !path.isAbsolute(file)) return undefined
-  return stateFileIn(path.dirname(file), sandbox.root, sandbox.denyPatterns)
+  return path.dirname(file)
 }
 
 /**

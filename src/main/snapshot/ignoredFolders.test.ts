@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import fsp from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createSandbox } from '../containment/sandbox'
 import type { Sandbox } from '../containment/types'
 import { CONTENT_MAX_BYTES, createIgnoredFolders, type IgnoredFolders } from './ignoredFolders'
@@ -186,5 +187,86 @@ describe('what a changed file under an ignored folder keeps', () => {
     } finally {
       fs.rmSync(outside, { recursive: true, force: true })
     }
+  })
+})
+
+// A later process's first command starts from the folders an earlier one saved, reading again only
+// those that moved (ignoredState.ts), and asks the rules again about the rest.
+describe('the record kept for the next process', () => {
+  const opened: IgnoredFolders[] = []
+  let stateDir: string
+  beforeEach(() => (stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stepwise-ignored-state-'))))
+  afterEach(() => {
+    opened.splice(0).forEach((f) => f.close())
+    vi.restoreAllMocks()
+    fs.rmSync(stateDir, { recursive: true, force: true })
+  })
+
+  /** A new process's record. `later`: its clock a minute ahead, so every folder is old enough to trust. */
+  async function recordAgain(later = true) {
+    const sandbox = await createSandbox(repo)
+    const folders = createIgnoredFolders(sandbox, {
+      stateFile: path.join(stateDir, 'record.state'),
+      now: later ? () => Date.now() + 60_000 : undefined,
+    })
+    opened.push(folders)
+    return { folders, counts: await folders.record() }
+  }
+
+  /** The folders `fn` reads (their project paths). */
+  async function foldersRead<T>(fn: () => Promise<T>): Promise<{ read: string[]; value: T }> {
+    const readdir = vi.spyOn(fsp, 'readdir')
+    const value = await fn()
+    const read = readdir.mock.calls.map(([dir]) => path.relative(repo, String(dir))).sort()
+    readdir.mockRestore()
+    return { read, value }
+  }
+
+  it('reads again only the folders that moved, and sees the changes of the next command', async () => {
+    const first = await foldersRead(() => recordAgain())
+    expect(first.read).toEqual(['', 'build', 'node_modules', 'node_modules/left-pad'])
+    // Between the processes, outside any command: part of the next record, not a change.
+    fs.writeFileSync(path.join(repo, 'node_modules/left-pad/README.md'), 'pad\n')
+
+    const second = await foldersRead(() => recordAgain())
+    expect(second.read).toEqual(['node_modules/left-pad'])
+    expect(second.value.counts).toEqual({ folders: 2, files: 4 })
+    fs.appendFileSync(path.join(repo, 'node_modules/left-pad/README.md'), 'evil()\n')
+    fs.rmSync(path.join(repo, 'build/out.js'))
+    const changes = await second.value.folders.changes()
+    expect(changes.map((c) => `${c.path}:${c.status}`)).toEqual([
+      'build/out.js:deleted',
+      'node_modules/left-pad/README.md:modified',
+    ])
+  })
+
+  it('asks the rules again: an ignore file edited in place moves no folder', async () => {
+    for (const dir of ['gen', 'logs']) {
+      fs.mkdirSync(path.join(repo, dir))
+      fs.writeFileSync(path.join(repo, dir, 'api.js'), 'x')
+    }
+    fs.writeFileSync(path.join(repo, '.gitignore'), 'build/\nlogs/\n')
+    expect((await recordAgain()).counts).toEqual({ folders: 3, files: 4 })
+    fs.writeFileSync(path.join(repo, '.gitignore'), 'build/\ngen/\n')
+
+    const { read, value } = await foldersRead(() => recordAgain())
+    // gen/ is now ignored and walked; logs/ no longer is, and what it holds is not recorded.
+    expect(read).toEqual(['gen', 'logs'])
+    expect(value.counts).toEqual({ folders: 3, files: 4 })
+    fs.appendFileSync(path.join(repo, 'gen/api.js'), 'y')
+    expect((await value.folders.changes()).map((c) => `${c.path}:${c.status}`)).toEqual([
+      'gen/api.js:modified',
+    ])
+  })
+
+  it('trusts no folder that changed just before it was recorded, nor a garbled file', async () => {
+    await recordAgain(false)
+    const racy = await foldersRead(() => recordAgain())
+    expect(racy.read).toEqual(['', 'build', 'node_modules', 'node_modules/left-pad'])
+
+    fs.writeFileSync(path.join(stateDir, 'record.state'), '{"version":1,"root":"/elsewhere"}\n[]')
+    const foreign = await foldersRead(() => recordAgain())
+    expect(foreign.read).toEqual(['', 'build', 'node_modules', 'node_modules/left-pad'])
+    expect(foreign.value.counts).toEqual({ folders: 2, files: 3 })
   })
 })

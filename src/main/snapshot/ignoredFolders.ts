@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto'
+import type { Dirent } from 'node:fs'
 import fs from 'node:fs/promises'
 import { childOf, onDisk, parentOf } from '../containment/paths'
 import { isRefusal, type Sandbox } from '../containment/types'
 import { createChangeTracker, type ChangeTracker } from './changeTracker'
+import { loadFolders, saveFolders, type RecordedFolder } from './ignoredState'
 import { byPath } from './sortedPaths'
 import { CTIME_FIELDS, STAT_OK, statWithCtime } from './statFiles'
 
@@ -59,15 +61,8 @@ export interface IgnoredFolders {
 /** Folders never walked: git's own store (the git tools show it) — not the project's files. */
 const NEVER = new Set(['.git'])
 
-interface Folder {
-  /** Inside an ignored folder (or one itself): its files are recorded. */
-  ignored: boolean
-  subdirs: string[]
-  files: string[]
-  /** mtime and ctime when it was read, for the look without a tracker. */
-  mtime: number
-  ctime: number
-}
+/** A folder as the record read it; its mtime and ctime serve the look without a tracker too. */
+type Folder = RecordedFolder
 
 /**
  * `project.isIgnored(rel)` is the listing's rule (the sandbox's): true for a path the listing
@@ -76,6 +71,8 @@ interface Folder {
  * `track: false` never watches (the look without a tracker, everywhere). `listed()`: the files the
  * listing holds now (the snapshot's), when known: a folder holding one is not ignored, which spares
  * the rule's test (~0.1 ms a folder: its `.gitignore` files looked up) for nearly every folder.
+ * `stateFile`: where the folders are kept for the next process's record (ignoredState.ts), which
+ * then reads only those that moved; `now` is the clock its trust is reckoned by (tests).
  */
 export function createIgnoredFolders(
   project: Pick<Sandbox, 'root' | 'gate' | 'isIgnored'>,
@@ -83,6 +80,8 @@ export function createIgnoredFolders(
     track?: boolean
     listed?: () => readonly string[] | undefined
     keep?: (sha256: string, data: Buffer) => void
+    stateFile?: string
+    now?: () => number
   } = {},
 ): IgnoredFolders {
   const { root } = project
@@ -92,7 +91,6 @@ export function createIgnoredFolders(
     folders,
     isIgnored: (rel) => project.isIgnored(rel),
     listed: opts.listed,
-    tops: 0,
   }
   let recorded: Map<string, Float64Array> | undefined
   const current = new Map<string, Float64Array>()
@@ -107,9 +105,12 @@ export function createIgnoredFolders(
     paths.forEach((p, i) => current.set(p, raw.slice(i * CTIME_FIELDS, (i + 1) * CTIME_FIELDS)))
   }
 
-  /** Stats every folder and every ignored file afresh, and watches the folders as they are now. */
-  async function rewatch(): Promise<void> {
-    await statFolders(root, folders)
+  /**
+   * Stats every folder (unless `folderStats` is false: they were, and nothing moved since) and every
+   * ignored file afresh, and watches the folders as they are now.
+   */
+  async function rewatch(folderStats = true): Promise<void> {
+    if (folderStats) await statFolders(root, folders)
     // Watch before the file stats: a change after them is an event for the next look.
     tracker?.watch([...folders.keys()]) // past the watch budget it watches nothing (changeTracker.ts)
     current.clear()
@@ -143,13 +144,15 @@ export function createIgnoredFolders(
   return {
     async record() {
       folders.clear()
-      tree.tops = 0
       if (opts.track !== false) tracker ??= createChangeTracker(root)
-      await walk(tree, '', false)
-      await rewatch()
+      const lookedAt = (opts.now ?? Date.now)()
+      const saved = opts.stateFile ? loadFolders(opts.stateFile, root) : undefined
+      const same = saved ? await resume(tree, saved) : (await walk(tree, '', false), false)
+      await rewatch(!same)
+      if (opts.stateFile && !same) saveFolders(opts.stateFile, root, folders, lookedAt)
       recorded = new Map(current)
       last = []
-      return { folders: tree.tops, files: recorded.size }
+      return { folders: topFolders(folders), files: recorded.size }
     },
     async changes() {
       if (!recorded) return []
@@ -174,16 +177,17 @@ interface FolderTree {
   isIgnored: (rel: string) => boolean
   /** The files the listing holds now, when known (see createIgnoredFolders). */
   listed: (() => readonly string[] | undefined) | undefined
-  /** Top ignored folders met by the walks since the last reset. */
-  tops: number
 }
 
-/** Reads `dir` and everything new below it; returns the folders read. */
-async function walk(tree: FolderTree, start: string, ignored: boolean): Promise<string[]> {
+/** Reads `start` (unless its entries are given) and everything new below it. */
+async function walk(
+  tree: FolderTree,
+  start: string,
+  ignored: boolean,
+  startEntries?: readonly Dirent[],
+): Promise<void> {
   const { root, folders } = tree
-  const read: string[] = []
-  const listing = tree.listed?.()
-  const unignored = listing ? foldersOf(listing) : undefined
+  const unignored = unignoredFolders(tree)
   for (
     let level = [{ dir: start, ignored }], below: typeof level = [];
     level.length > 0;
@@ -192,22 +196,64 @@ async function walk(tree: FolderTree, start: string, ignored: boolean): Promise<
     await Promise.all(
       level.map(async ({ dir, ignored: inside }) => {
         const f: Folder = { ignored: inside, subdirs: [], files: [], mtime: NaN, ctime: NaN }
-        for (const e of await entries(root, dir)) {
+        for (const e of dir === start && startEntries ? startEntries : await entries(root, dir)) {
           const rel = childOf(dir, e.name)
           if (e.isDirectory()) {
             if (dir === '' && NEVER.has(e.name)) continue
             f.subdirs.push(rel)
             const childIgnored = inside || (!unignored?.has(rel) && tree.isIgnored(rel))
-            if (childIgnored && !inside) tree.tops++
             if (!folders.has(rel)) below.push({ dir: rel, ignored: childIgnored })
           } else if (inside && e.isFile()) f.files.push(rel)
         }
         folders.set(dir, f)
-        read.push(dir)
       }),
     )
   }
-  return read
+}
+
+/**
+ * The folders an earlier process recorded (ignoredState.ts), brought up to date in `tree`: those
+ * whose stat moved are read again, and a folder the rules now judge otherwise (an ignore file
+ * edited, a folder's first listed file) is walked afresh with all below it. True when nothing
+ * moved and no rule changed: what was saved still holds, stats and all.
+ */
+async function resume(tree: FolderTree, saved: ReadonlyMap<string, Folder>): Promise<boolean> {
+  const { folders } = tree
+  for (const [dir, f] of saved) folders.set(dir, f)
+  const moved = await statFolders(tree.root, folders)
+  // Most of the tree moved (or was saved too soon after it changed to be trusted): one walk of it
+  // all reads each folder once, where reading each again would read it twice, one at a time.
+  if (moved.length > folders.size / 2) {
+    folders.clear()
+    await walk(tree, '', false)
+    return false
+  }
+  await reread(tree, moved)
+  const unignored = unignoredFolders(tree)
+  const judged: { dir: string; ignored: boolean }[] = []
+  for (const f of folders.values()) {
+    if (f.ignored) continue // what is inside an ignored folder is ignored, whatever the rules say
+    for (const sub of f.subdirs) {
+      const ignored = !unignored?.has(sub) && tree.isIgnored(sub)
+      if (folders.get(sub)?.ignored !== ignored) judged.push({ dir: sub, ignored })
+    }
+  }
+  const walked: string[] = []
+  for (const { dir, ignored } of judged) {
+    // Found inside one walked afresh (the saved order is the walk's: outer folders first).
+    if (walked.some((w) => dir.startsWith(`${w}/`))) continue
+    forget(folders, dir)
+    await walk(tree, dir, ignored)
+    walked.push(dir)
+  }
+  return moved.length === 0 && judged.length === 0
+}
+
+/** How many ignored folders sit in a folder that is not: the tops the record walked whole. */
+function topFolders(folders: ReadonlyMap<string, Folder>): number {
+  let tops = 0
+  for (const [dir, f] of folders) if (f.ignored && dir !== '' && !folders.get(parentOf(dir))?.ignored) tops++
+  return tops
 }
 
 /** Reads `dirs` again: folders no longer there go, new ones are walked. True when folders changed. */
@@ -217,14 +263,14 @@ async function reread(tree: FolderTree, dirs: Iterable<string>): Promise<boolean
   for (const dir of dirs) {
     const was = folders.get(dir)
     if (!was) continue
-    const gone = await entries(root, dir, true)
-    if (gone === undefined) {
+    const read = await entries(root, dir, true)
+    if (read === undefined) {
       forget(folders, dir)
       moved = true
       continue
     }
     folders.delete(dir)
-    await walk(tree, dir, was.ignored)
+    await walk(tree, dir, was.ignored, read)
     const now = folders.get(dir)!
     const kept = new Set(now.subdirs)
     for (const s of was.subdirs) if (!kept.has(s)) forget(folders, s)
@@ -291,6 +337,17 @@ function statChanges(
   for (const [p, was] of recorded)
     if (was[0] === STAT_OK && (current.get(p)?.[0] ?? 0) !== STAT_OK) out.push({ path: p, status: 'deleted' })
   return out
+}
+
+const unignoredByListing = new WeakMap<readonly string[], Set<string>>()
+
+/** foldersOf the listing `tree.listed` gives now, made once per listing (a walk asks per folder read again). */
+function unignoredFolders(tree: FolderTree): Set<string> | undefined {
+  const listing = tree.listed?.()
+  if (!listing) return undefined
+  let folders = unignoredByListing.get(listing)
+  if (!folders) unignoredByListing.set(listing, (folders = foldersOf(listing)))
+  return folders
 }
 
 /** Every folder above a listed file (none of them is ignored, or the file would not be listed). */
@@ -369,12 +426,8 @@ function sameFile(a: Float64Array, b: Float64Array): boolean {
   return a[1] === b[1] && a[2] === b[2] && a[3] === b[3] && a[4] === b[4] && a[5] === b[5]
 }
 
-async function entries(root: string, dir: string, strict?: false): Promise<import('node:fs').Dirent[]>
-async function entries(
-  root: string,
-  dir: string,
-  strict: true,
-): Promise<import('node:fs').Dirent[] | undefined>
+async function entries(root: string, dir: string, strict?: false): Promise<Dirent[]>
+async function entries(root: string, dir: string, strict: true): Promise<Dirent[] | undefined>
 async function entries(root: string, dir: string, strict = false) {
   try {
     return await fs.readdir(onDisk(root, dir), { withFileTypes: true })
