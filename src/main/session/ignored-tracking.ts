@@ -30,6 +30,7 @@ export function trackIgnored(
   const prior = ignoredRecordAt(events)
   const folders = createIgnoredFolders(sandbox, {
     listed: () => snapshotter.lastListing()?.paths,
+    listedFolders: () => snapshotter.lastListing()?.directories,
     keep: (hash, raw) => snapshotter.keepBlob(hash, raw),
     stateFile,
   })

@@ -326,7 +326,9 @@ class TreeChangeSource implements ChangeSource {
   }
 
   lastListing(): TakenListing | undefined {
-    return this.listing ? this.lastTaken : undefined
+    const { listing, lastTaken } = this
+    if (!listing || !lastTaken) return undefined
+    return listing.paths === lastTaken.paths ? { ...lastTaken, directories: listing.directories } : lastTaken
   }
 
   close(): void {

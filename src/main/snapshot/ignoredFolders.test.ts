@@ -120,6 +120,29 @@ describe.each([
   })
 })
 
+describe('the folders whose ignore rules the record tests', () => {
+  it('are those the listing did not descend into, when it says which it did', async () => {
+    fs.mkdirSync(path.join(repo, 'src/empty'), { recursive: true })
+    fs.writeFileSync(path.join(repo, 'src/app.js'), 'x')
+    const sandbox = await createSandbox(repo)
+    const listed = () => ['.gitignore', 'index.js', 'src/app.js']
+    const asked = async (listedFolders?: () => string[]) => {
+      const rels: string[] = []
+      const isIgnored = (rel: string) => (rels.push(rel), sandbox.isIgnored(rel))
+      const folders = createIgnoredFolders(
+        { root: repo, gate: sandbox.gate, isIgnored },
+        { listed, listedFolders },
+      )
+      expect(await folders.record()).toEqual({ folders: 2, files: 3 })
+      folders.close()
+      return rels.sort()
+    }
+    // From the files alone, a folder holding none (src/empty) could be ignored: the rules are asked.
+    expect(await asked()).toEqual(['build', 'node_modules', 'src/empty'])
+    expect(await asked(() => ['', 'src', 'src/empty'])).toEqual(['build', 'node_modules'])
+  })
+})
+
 describe('what a changed file under an ignored folder keeps', () => {
   const opened: IgnoredFolders[] = []
   afterEach(() => opened.splice(0).forEach((f) => f.close()))

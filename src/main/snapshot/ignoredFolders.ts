@@ -64,25 +64,37 @@ const NEVER = new Set(['.git'])
 /** A folder as the record read it; its mtime and ctime serve the look without a tracker too. */
 type Folder = RecordedFolder
 
+/** What the record learns from the listing, where it keeps what it found, whether it watches. */
+export interface IgnoredFoldersOptions {
+  /** false: never watch (the look without a tracker, everywhere). */
+  track?: boolean
+  /**
+   * The files the listing holds now (the snapshot's), when known: a folder holding one is not
+   * ignored, which spares the rule's test (~0.1 ms a folder: its `.gitignore` files looked up) for
+   * nearly every folder.
+   */
+  listed?: () => readonly string[] | undefined
+  /** The folders the listing descended into, when known: the same of them, and of those holding no file. */
+  listedFolders?: () => readonly string[] | undefined
+  /** Stores a changed file's bytes (the blob store); without it nothing is kept. */
+  keep?: (sha256: string, data: Buffer) => void
+  /**
+   * Where the folders are kept for the next process's record (ignoredState.ts), which then reads
+   * again only those that moved.
+   */
+  stateFile?: string
+  /** The clock the kept folders' trust is reckoned by (tests). */
+  now?: () => number
+}
+
 /**
  * `project.isIgnored(rel)` is the listing's rule (the sandbox's): true for a path the listing
- * leaves out; `project.gate` reads changed files. `keep(sha256, bytes)` stores a changed file's
- * bytes (the blob store); without it nothing is kept. Each top ignored folder (one inside an unignored folder) is walked whole; links are not followed.
- * `track: false` never watches (the look without a tracker, everywhere). `listed()`: the files the
- * listing holds now (the snapshot's), when known: a folder holding one is not ignored, which spares
- * the rule's test (~0.1 ms a folder: its `.gitignore` files looked up) for nearly every folder.
- * `stateFile`: where the folders are kept for the next process's record (ignoredState.ts), which
- * then reads only those that moved; `now` is the clock its trust is reckoned by (tests).
+ * leaves out; `project.gate` reads changed files. Each top ignored folder (one inside an unignored
+ * folder) is walked whole; links are not followed.
  */
 export function createIgnoredFolders(
   project: Pick<Sandbox, 'root' | 'gate' | 'isIgnored'>,
-  opts: {
-    track?: boolean
-    listed?: () => readonly string[] | undefined
-    keep?: (sha256: string, data: Buffer) => void
-    stateFile?: string
-    now?: () => number
-  } = {},
+  opts: IgnoredFoldersOptions = {},
 ): IgnoredFolders {
   const { root } = project
   const folders = new Map<string, Folder>()
@@ -91,6 +103,7 @@ export function createIgnoredFolders(
     folders,
     isIgnored: (rel) => project.isIgnored(rel),
     listed: opts.listed,
+    listedFolders: opts.listedFolders,
   }
   let recorded: Map<string, Float64Array> | undefined
   const current = new Map<string, Float64Array>()
@@ -177,6 +190,8 @@ interface FolderTree {
   isIgnored: (rel: string) => boolean
   /** The files the listing holds now, when known (see createIgnoredFolders). */
   listed: (() => readonly string[] | undefined) | undefined
+  /** The folders the listing descended into, when known (see createIgnoredFolders). */
+  listedFolders: (() => readonly string[] | undefined) | undefined
 }
 
 /** Reads `start` (unless its entries are given) and everything new below it. */
@@ -341,12 +356,20 @@ function statChanges(
 
 const unignoredByListing = new WeakMap<readonly string[], Set<string>>()
 
-/** foldersOf the listing `tree.listed` gives now, made once per listing (a walk asks per folder read again). */
+/**
+ * Folders the listing shows are not ignored: those it descended into, or else those above its
+ * files; made once per listing (a walk asks per folder it reads again).
+ */
 function unignoredFolders(tree: FolderTree): Set<string> | undefined {
-  const listing = tree.listed?.()
-  if (!listing) return undefined
+  const descended = tree.listedFolders?.()
+  if (descended) return once(descended, () => new Set(descended))
+  const files = tree.listed?.()
+  return files && once(files, () => foldersOf(files))
+}
+
+function once(listing: readonly string[], make: () => Set<string>): Set<string> {
   let folders = unignoredByListing.get(listing)
-  if (!folders) unignoredByListing.set(listing, (folders = foldersOf(listing)))
+  if (!folders) unignoredByListing.set(listing, (folders = make()))
   return folders
 }
 

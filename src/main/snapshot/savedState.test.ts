@@ -112,6 +112,8 @@ describe('the state a snapshotter leaves for the next process', () => {
     const taken = later.lastListing()!
     expect(taken.paths).toEqual(await listing())
     expect(taken.stats).toEqual(await statFiles(root, taken.paths))
+    // And the folders it descended into, which the ignored-folder record need not ask the rules about.
+    expect([...taken.directories!].sort()).toEqual(['', 'src'])
     // Found as the first process left it: the index checked against that tree need not check.
     expect(taken.unchangedSince).toBe(first.manifestHash)
     expect(again).toEqual({

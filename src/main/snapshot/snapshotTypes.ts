@@ -74,6 +74,8 @@ export interface TakenListing {
   paths: readonly string[]
   /** STAT_FIELDS per path (statFiles.ts) as the snapshot found them; absent when it took no stats. */
   stats?: Float64Array
+  /** Every folder the listing descended into ('' the root; none ignored), when it is kept for reuse. */
+  directories?: readonly string[]
   /**
    * The snapshot's manifest hash when it found the tree as an earlier snapshot left
    * it: its listing kept, every file with the stats saved with that manifest. Equal
