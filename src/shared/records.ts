@@ -7,6 +7,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** The one check for "a JSON array of strings". */
+export function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string')
+}
+
 /** `text` parsed as JSON; undefined when it is not JSON. */
 export function parseJsonOrUndefined(text: string): unknown {
   try {

@@ -56,6 +56,11 @@ describe("the secrets walk's saved state", () => {
       fs.writeFileSync(saved, broken)
       expect((await newProcess(dataDir)).findProjectSecrets(root)).toMatchObject(everything)
     }
+    // One folder of the wrong shape (a secret that is not a path): none of the file is taken.
+    const whole = JSON.parse(fs.readFileSync(saved, 'utf8')) as { dirs: [string, { secrets: unknown[] }][] }
+    whole.dirs.find(([dir]) => dir === root)![1].secrets = [42]
+    fs.writeFileSync(saved, JSON.stringify(whole) + '\n')
+    expect((await newProcess(dataDir)).findProjectSecrets(root)).toMatchObject(everything)
   })
 })
 

@@ -291,5 +291,16 @@ describe('the record kept for the next process', () => {
     const foreign = await foldersRead(() => recordAgain())
     expect(foreign.read).toEqual(['', 'build', 'node_modules', 'node_modules/left-pad'])
     expect(foreign.value.counts).toEqual({ folders: 2, files: 3 })
+
+    // A trusted record with one row of the wrong shape (a file that is not a path): none of it is taken.
+    const file = path.join(stateDir, 'record.state')
+    const [header, body] = fs.readFileSync(file, 'utf8').split('\n')
+    const rows = JSON.parse(body) as unknown[][]
+    expect(rows.every((row) => row[2] !== null)).toBe(true)
+    rows.find((row) => row[0] === 'build')![5] = [7]
+    fs.writeFileSync(file, `${header}\n${JSON.stringify(rows)}`)
+    const shaped = await foldersRead(() => recordAgain())
+    expect(shaped.read).toEqual(['', 'build', 'node_modules', 'node_modules/left-pad'])
+    expect(shaped.value.counts).toEqual({ folders: 2, files: 3 })
   })
 })
