@@ -236,8 +236,8 @@ async function resume(tree: FolderTree, saved: ReadonlyMap<string, Folder>): Pro
   const { folders } = tree
   for (const [dir, f] of saved) folders.set(dir, f)
   const moved = await statFolders(tree.root, folders)
-  // Most of the tree moved (or was saved too soon after it changed to be trusted): one walk of it
-  // all reads each folder once, where reading each again would read it twice, one at a time.
+  // Most of the tree moved (or was saved too soon after it changed to be trusted): one walk reads
+  // the folders of a level together, where reading each moved one again goes one at a time.
   if (moved.length > folders.size / 2) {
     folders.clear()
     await walk(tree, '', false)
