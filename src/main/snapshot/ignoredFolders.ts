@@ -216,14 +216,27 @@ async function walk(
           if (e.isDirectory()) {
             if (dir === '' && NEVER.has(e.name)) continue
             f.subdirs.push(rel)
-            const childIgnored = inside || (!unignored?.has(rel) && tree.isIgnored(rel))
-            if (!folders.has(rel)) below.push({ dir: rel, ignored: childIgnored })
+            if (!folders.has(rel))
+              below.push({ dir: rel, ignored: isIgnoredBelow(tree, unignored, rel, inside) })
           } else if (inside && e.isFile()) f.files.push(rel)
         }
         folders.set(dir, f)
       }),
     )
   }
+}
+
+/**
+ * Whether the folder `rel` is ignored, in a folder that is (`inside`) or not: everything inside an
+ * ignored folder is; a folder the listing shows (`unignored`) is not; the rules decide the rest.
+ */
+function isIgnoredBelow(
+  tree: FolderTree,
+  unignored: ReadonlySet<string> | undefined,
+  rel: string,
+  inside: boolean,
+): boolean {
+  return inside || (!unignored?.has(rel) && tree.isIgnored(rel))
 }
 
 /**
@@ -249,7 +262,7 @@ async function resume(tree: FolderTree, saved: ReadonlyMap<string, Folder>): Pro
   for (const f of folders.values()) {
     if (f.ignored) continue // what is inside an ignored folder is ignored, whatever the rules say
     for (const sub of f.subdirs) {
-      const ignored = !unignored?.has(sub) && tree.isIgnored(sub)
+      const ignored = isIgnoredBelow(tree, unignored, sub, false)
       if (folders.get(sub)?.ignored !== ignored) judged.push({ dir: sub, ignored })
     }
   }
