@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'electron-vite'
 import type { Plugin, Rolldown } from 'vite'
-import { builtTablePath, ENCODINGS, tableJson } from './src/main/context/token-tables'
+import { builtTablePath, ENCODINGS, tableBytes } from './src/main/context/token-tables'
 import { launcherHeader } from './src/main/hosts/cli/launcher'
 
 const { version } = JSON.parse(readFileSync(resolve('package.json'), 'utf8')) as { version: string }
@@ -67,7 +67,7 @@ function cliLauncher(): Plugin {
 }
 
 /**
- * The tokenizer's rank tables as JSON beside the main bundle, where a session reads them instead
+ * The tokenizer's rank tables beside the main bundle, where a session reads them instead
  * of compiling the library's modules (src/main/context/token-tables.ts says why).
  */
 function tokenTables(): Plugin {
@@ -76,7 +76,7 @@ function tokenTables(): Plugin {
     apply: 'build',
     generateBundle() {
       for (const encoding of ENCODINGS)
-        this.emitFile({ type: 'asset', fileName: builtTablePath(encoding), source: tableJson(encoding) })
+        this.emitFile({ type: 'asset', fileName: builtTablePath(encoding), source: tableBytes(encoding) })
     },
   }
 }

@@ -93,7 +93,7 @@ describe('a stepwise edit session', () => {
     expect(from(modules, '@modelcontextprotocol')).toEqual([])
     // The web host's WebSocket library: `stepwise serve` alone loads it.
     expect(from(modules, 'ws')).toEqual([])
-    // The tokenizer counts on the rank tables the build wrote as JSON (context/token-tables.ts):
+    // The tokenizer counts on the rank tables the build wrote beside it (context/token-tables.ts):
     // its encoder is loaded, its 2.4 MB table modules are not.
     const tokenizer = from(modules, 'gpt-tokenizer')
     expect(tokenizer.some((file) => file.endsWith('/GptEncoding.js'))).toBe(true)

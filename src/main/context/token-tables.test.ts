@@ -2,14 +2,15 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
+import v8 from 'node:v8'
 import { GptEncoding } from 'gpt-tokenizer/GptEncoding'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { builtTablePath, ENCODINGS, libraryTable, rankTable, tableJson, type Encoding } from './token-tables'
+import { builtTablePath, ENCODINGS, libraryTable, rankTable, tableBytes, type Encoding } from './token-tables'
 
 /*
- * The rank tables a session counts with: the JSON the build writes holds the library's table
+ * The rank tables a session counts with: the file the build writes holds the library's table
  * exactly, a session finds it beside the bundle (or one folder up, from chunks/) and passes over
- * one of another version or a damaged one. The encoder on the JSON table is held to tiktoken's
+ * one of another version, a damaged one or one a newer V8 wrote. The encoder on the built table is held to tiktoken's
  * own answers: the test plans gpt-tokenizer ships (data/TestPlans.txt, each sample encoded by
  * OpenAI's Python tiktoken).
  */
@@ -21,7 +22,7 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
 /** A bundle folder (`main/`) with `chunks/` under it and the build's tables beside it. */
-function bundleWithTables(tables: Partial<Record<string, string>>): { main: string; chunks: string } {
+function bundleWithTables(tables: Partial<Record<string, Uint8Array>>): { main: string; chunks: string } {
   const main = path.join(tmp, 'main')
   const chunks = path.join(main, 'chunks')
   fs.mkdirSync(chunks, { recursive: true })
@@ -51,16 +52,16 @@ function testPlans(): Plan[] {
 }
 
 describe('token rank tables', () => {
-  it("writes each encoding's table as JSON that reads back as the library's table", () => {
+  it("writes each encoding's table as bytes that read back as the library's table", () => {
     for (const encoding of ENCODINGS) {
       const table = libraryTable(encoding)
       expect(table.length).toBeGreaterThan(100_000)
-      expect(JSON.parse(tableJson(encoding))).toEqual(table)
+      expect(v8.deserialize(tableBytes(encoding))).toEqual(table)
     }
   })
 
   it('reads the built table beside the bundle, or one folder up from chunks/', () => {
-    const tiny = JSON.stringify(['a', 'b', [255]])
+    const tiny = v8.serialize(['a', 'b', [255]])
     const { main, chunks } = bundleWithTables({ [builtTablePath('o200k_base')]: tiny })
     expect(rankTable('o200k_base', main)).toEqual(['a', 'b', [255]])
     expect(rankTable('o200k_base', chunks)).toEqual(['a', 'b', [255]])
@@ -68,24 +69,36 @@ describe('token rank tables', () => {
     expect(rankTable('cl100k_base', main)).toEqual(libraryTable('cl100k_base'))
   })
 
-  it("passes over another version's table and a damaged one, for the library's", () => {
+  it("passes over another version's table, a damaged one and a newer V8's, for the library's", () => {
     const other = builtTablePath('o200k_base').replace(/gpt-tokenizer-[^-]+-/, 'gpt-tokenizer-0.0.1-')
+    const whole = v8.serialize(['a', 'b', 'c'])
     const cut = bundleWithTables({
-      [other]: JSON.stringify(['a']),
-      [builtTablePath('cl100k_base')]: '["a", "b",',
+      [other]: v8.serialize(['a']),
+      [builtTablePath('cl100k_base')]: whole.subarray(0, whole.length - 2),
     })
     expect(rankTable('o200k_base', cut.main)).toEqual(libraryTable('o200k_base'))
     expect(rankTable('cl100k_base', cut.main)).toEqual(libraryTable('cl100k_base'))
-    // JSON, but not a table: a number where a token belongs, a gap.
-    fs.writeFileSync(path.join(cut.main, builtTablePath('cl100k_base')), '["a", 7]')
+    const write = (bytes: Uint8Array) =>
+      fs.writeFileSync(path.join(cut.main, builtTablePath('cl100k_base')), bytes)
+    // Whole, but not a table: a number where a token belongs, a gap, an object.
+    for (const value of [['a', 7], ['a', null], { 0: 'a' }]) {
+      write(v8.serialize(value))
+      expect(rankTable('cl100k_base', cut.main)).toEqual(libraryTable('cl100k_base'))
+    }
+    // The format's version (the byte after the 0xFF tag) above this V8's: written by a newer one.
+    const newer = Buffer.from(whole)
+    expect(newer[0]).toBe(0xff)
+    newer[1] = 0xfe
+    write(newer)
     expect(rankTable('cl100k_base', cut.main)).toEqual(libraryTable('cl100k_base'))
-    fs.writeFileSync(path.join(cut.main, builtTablePath('cl100k_base')), '["a", null]')
-    expect(rankTable('cl100k_base', cut.main)).toEqual(libraryTable('cl100k_base'))
+    // The same file as this V8 wrote it is taken: the cases above fail for what they change.
+    write(whole)
+    expect(rankTable('cl100k_base', cut.main)).toEqual(['a', 'b', 'c'])
   })
 
-  it("counts as tiktoken does on gpt-tokenizer's test plans, from the built JSON", () => {
+  it("counts as tiktoken does on gpt-tokenizer's test plans, from the built table", () => {
     const { chunks } = bundleWithTables(
-      Object.fromEntries(ENCODINGS.map((e) => [builtTablePath(e), tableJson(e)])),
+      Object.fromEntries(ENCODINGS.map((e) => [builtTablePath(e), tableBytes(e)])),
     )
     const plans = testPlans().filter((p): p is Plan & { encoding: Encoding } =>
       (ENCODINGS as readonly string[]).includes(p.encoding),
