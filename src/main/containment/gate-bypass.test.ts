@@ -61,6 +61,7 @@ const NOT_A_PROJECT_FILE: Record<string, Why> = {
   'context/windows.ts': { reads: 1, why: 'resources/models.json' },
   'context/token-tables.ts': { reads: 1, why: 'the tokenizer tables the build writes beside the bundle' },
   'codeindex/parser.ts': { reads: 1, why: 'tree-sitter grammar files shipped with Stepwise' },
+  'policy/parse.ts': { reads: 1, why: "the shell parser's WebAssembly files shipped with Stepwise" },
   'codeindex/pool.ts': { reads: 1, why: "a grammar package's manifest in node_modules of Stepwise itself" },
   'codeindex/worker.ts': { reads: 1, why: '/proc/thread-self (the worker thread id)' },
   'snapshot/statFiles.ts': { reads: 1, why: '/proc/thread-self (the stat thread id)' },
