@@ -89,8 +89,12 @@ export default defineConfig({
       // plain Node 20, so target that instead of Electron's newer Node.
       target: 'node20.19',
       // Runtime dependencies stay external (electron-vite's default): native better-sqlite3 cannot
-      // be bundled, and `npm install` of the package provides them.
-      externalizeDeps: true,
+      // be bundled, and `npm install` of the package provides them. Except the ones every process
+      // loads at start as many small ES modules (zod alone is 95), each resolved, read and linked
+      // on its own: in the bundle they cost each `stepwise` process 60–90 ms less before its first
+      // request (alternated tiny-repo sessions, docs/benchmarks.md). Libraries that bring their own
+      // copy of zod (the MCP SDK) keep it, and get only their own schemas back.
+      externalizeDeps: { exclude: ['zod', 'diff', 'commander'] },
       rolldownOptions: {
         input: {
           'electron-main': resolve('src/main/electron-main.ts'),
