@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { Worker } from 'node:worker_threads'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { tempDir } from '../store/testing/helpers'
 import { STAT_FIELDS, STAT_OK, statFiles } from './statFiles'
@@ -104,6 +105,29 @@ describe('statFiles', () => {
     // Fewer paths than one chunk: the helper takes it, this thread has none left.
     expect(await statFiles(root, paths.slice(0, 5), { parallelMinFiles: 1, shared: true })).toEqual(
       expected(root, paths.slice(0, 5)),
+    )
+  })
+
+  it('shares the rest with this thread when a helper answers nothing, and offers it no more', async () => {
+    const { root, paths } = tree()
+    const many = Array.from({ length: 50 }, () => paths).flat()
+    // The helpers are running (made by a call of their own), then cannot be sent anything.
+    expect(await statFiles(root, paths, { parallelMinFiles: 1 })).toEqual(expected(root, paths))
+    const post = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(() => {
+      throw new Error('could not clone the message')
+    })
+    try {
+      const out = await statFiles(root, many, { parallelMinFiles: 1, shared: true, chunkFiles: 7 })
+      expect(out).toEqual(expected(root, many))
+      // Each helper was offered one chunk of ~300, which this thread then stat'ed itself.
+      expect(post.mock.calls.length).toBeGreaterThan(0)
+      expect(post.mock.calls.length).toBeLessThanOrEqual(2)
+    } finally {
+      post.mockRestore()
+    }
+    // The helpers were never broken: the next call goes to them again.
+    expect(await statFiles(root, many, { parallelMinFiles: 1, shared: true, chunkFiles: 7 })).toEqual(
+      expected(root, many),
     )
   })
 
