@@ -1,15 +1,16 @@
-import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Language as Grammar, Parser, Query } from 'web-tree-sitter'
 import { errorMessage } from '../../shared/errors'
+import { loadLanguage } from '../tree-sitter'
 import type { CodeLanguage, Language } from './types'
 
 /*
  * web-tree-sitter with the WASM grammars VS Code ships (@vscode/tree-sitter-wasm):
  * no native build, nothing downloaded. The runtime is initialised once per thread,
- * on first use; each grammar is loaded on first use too, and a grammar that fails
- * to load is remembered (and reported once) rather than retried per file.
+ * on first use, and each grammar is loaded on first use too (tree-sitter.ts, which
+ * keeps a load on the session's thread from stalling); a grammar that fails to load
+ * is remembered (and reported once) rather than retried per file.
  */
 
 // Not named `require`: the bundler adds a `require` shim of its own to ESM chunks.
@@ -75,7 +76,6 @@ export interface GrammarFailure {
   error: string
 }
 
-let runtime: Promise<void> | undefined
 const grammars = new Map<CodeLanguage, Promise<LoadedGrammar | GrammarFailure>>()
 let directory: string | undefined
 
@@ -91,10 +91,7 @@ export function loadGrammar(lang: CodeLanguage): Promise<LoadedGrammar | Grammar
   if (!pending) {
     pending = (async () => {
       try {
-        runtime ??= Parser.init()
-        await runtime
-        const file = path.join(directory ?? grammarDir(), GRAMMAR_FILES[lang])
-        const language = await Grammar.load(new Uint8Array(fs.readFileSync(file)))
+        const language = await loadLanguage(path.join(directory ?? grammarDir(), GRAMMAR_FILES[lang]))
         const parser = new Parser()
         parser.setLanguage(language)
         return { loaded: true, parser, language, queries: new Map<string, Query>() }

@@ -1,8 +1,6 @@
-import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import v8 from 'node:v8'
-import { Language, Parser, type Node } from 'web-tree-sitter'
-import { isRecord } from '../../shared/records'
+import { Parser, type Node } from 'web-tree-sitter'
+import { loadLanguage } from '../tree-sitter'
 import { reevaluation, type Reevaluation } from './reeval'
 
 /*
@@ -76,63 +74,24 @@ const TIERING_BUDGET = 1_800_000
 const NEVER_TIER_UP = 2_000_000_000
 
 /**
- * The shared parser; WASM is loaded once, on first use (a session's first command). Two things
- * keep that load from waiting on V8's unrelated background work, which it did for 60–115 ms of
- * that command's step (a runtime of 210 KB that compiles in ~10 ms on its own):
- * - The event loop is held open while the load awaits. Nothing else holds it then (the model's
- *   socket is idle, the watches are unref'd), so the loop ran dry and Node blocked in
- *   NodePlatform::DrainTasks until every V8 task thread was idle — including the optimising
- *   compiles the first request's JavaScript had queued — not only the module's compile.
- * - web-tree-sitter's runtime is compiled on this thread (emscripten's `instantiateWasm` hook)
- *   instead of queued behind those tasks; its files are read at once rather than on libuv's
- *   thread pool. The 1.4 MB grammar still compiles in the background, the loop held open.
- * The first `run_command` step on a tiny repo, two series of eight alternated rounds: medians
- * 145 → 87 ms and 163 → 100 ms (docs/benchmarks.md).
+ * The shared parser; WASM is loaded once, on first use (a session's first command), the way
+ * tree-sitter.ts loads every grammar: the runtime compiled on this thread, the event loop held open.
  */
 export function loadShellParser(): Promise<Parser> {
   parserPromise ??= (async () => {
-    // Not named `require`: the bundler adds a `require` shim of its own to ESM chunks.
-    const nodeRequire = createRequire(import.meta.url)
-    const wasm = (name: string) => fs.readFileSync(nodeRequire.resolve(name))
-    const holdLoop = setInterval(() => undefined, 60_000)
     v8.setFlagsFromString(`--wasm-tiering-budget=${NEVER_TIER_UP}`)
     try {
-      await Parser.init({ instantiateWasm: instantiateHere(wasm('web-tree-sitter/web-tree-sitter.wasm')) })
-      const language = await Language.load(wasm('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm'))
+      const language = await loadLanguage('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm')
       const parser = new Parser()
       parser.setLanguage(language)
       return parser
     } finally {
-      clearInterval(holdLoop)
       // Read when an instance is made: the index's grammars (in its worker threads) keep V8's default.
       v8.setFlagsFromString(`--wasm-tiering-budget=${TIERING_BUDGET}`)
     }
   })()
   parserPromise.catch(() => (parserPromise = undefined))
   return parserPromise
-}
-
-/** The part of the WebAssembly API used here: TypeScript declares it only in the DOM's library. */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object
-  Instance: new (module: object, imports: object) => object
-}
-
-const isWasmApi = (value: unknown): value is WasmApi =>
-  isRecord(value) && typeof value.Module === 'function' && typeof value.Instance === 'function'
-
-/**
- * Emscripten's `instantiateWasm` hook for a module compiled and instantiated on this thread: it
- * hands the instance (then the module) to the runtime's callback.
- */
-function instantiateHere(bytes: Uint8Array) {
-  const wasm: unknown = Reflect.get(globalThis, 'WebAssembly')
-  if (!isWasmApi(wasm))
-    throw new Error('This JavaScript runtime has no WebAssembly: the shell parser needs it.')
-  return (imports: object, received: (instance: object, module: object) => void): void => {
-    const module = new wasm.Module(bytes)
-    received(new wasm.Instance(module, imports), module)
-  }
 }
 
 export function parseShell(parser: Parser, text: string): ParsedLine {
