@@ -18,7 +18,7 @@ import { toElicitation, type Elicit } from './elicitation'
 import type { McpServerState } from '../../shared/protocol'
 import { VERSION } from '../version'
 import { describeTarget, isStdio, type McpServerConfig } from './config'
-import { httpTarget, logPath, openLog, stdioLaunch } from './launch'
+import { closeLog, httpTarget, logPath, openLog, stdioLaunch } from './launch'
 import { ServerAuth, type McpAuthContext, type OpenUrl } from './oauth/flow'
 import { callTimeout, isSignInError, olderTransportMayAnswer, startFailureMessage } from './connection-errors'
 import { isUnauthorized, needsSignInMessage } from './sign-in-errors'
@@ -393,8 +393,9 @@ export class McpConnection {
     this.client = undefined
     await Promise.all(clients.map((c) => c?.close().catch(() => undefined)))
     this.auth?.close()
-    this.log?.end()
+    const log = this.log
     this.log = undefined
+    if (log) await closeLog(log)
     if (this.state !== 'failed') this.setState('stopped')
   }
 

@@ -135,7 +135,20 @@ export function openLog(file: string): fs.WriteStream {
   } catch {
     // No log yet.
   }
-  return fs.createWriteStream(file, { flags: 'a', mode: 0o600 })
+  const log = fs.createWriteStream(file, { flags: 'a', mode: 0o600 })
+  // The file opens later, off this call: a folder removed or a disk full by then must cost the
+  // server's log, never the app (an 'error' with no listener is an uncaught exception).
+  log.on('error', () => undefined)
+  return log
+}
+
+/** Ends a log and waits until its file is closed, so nothing writes to the folder afterwards. */
+export async function closeLog(log: fs.WriteStream): Promise<void> {
+  if (log.closed) return
+  // Not `events.once`: that rejects on the 'error' a failed log emits before it closes.
+  const closed = new Promise<void>((resolve) => log.once('close', () => resolve()))
+  log.end()
+  await closed
 }
 
 export function readLogTail(file: string, maxBytes = 16 * 1024): string {
