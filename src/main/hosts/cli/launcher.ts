@@ -17,13 +17,13 @@
  * under 48 MB free). Blocks of 4 MB and more mapped apart, 8 MB kept: first sessions peaked at a
  * median of 311 MB against 318 (five alternated each). And transparent huge pages for what malloc
  * maps (`glibc.malloc.hugetlb=1`, glibc 2.35 and later; Linux's default THP mode, `madvise`, gives
- * them only to memory that asks): on the 2-core VMs this is measured on a first touch of a fresh
+ * them only to memory that asks): on the 2-core VMs this is measured on, a first touch of a fresh
  * 4 KB page costs ~13 µs (7 MB written the first time 22 ms, again 0.3 ms), and a tiny repo's
  * session took ~29,800 such faults, 0.3–0.45 s of system time. With the tunable ~20,300, the first
- * request 1,095 → 1,034 ms (ten alternated rounds), peak RSS within 1–5 MB. glibc reads these only
- * when a process starts, so they cannot be set from inside it. A value the user set is kept; other
- * allocators (macOS, musl) and older glibc ignore the names. Commands the agent runs never see them (sandboxing/env.ts
- * passes an allowlist).
+ * request 980 → 928 ms (ten alternated rounds), peak RSS within 1–5 MB (docs/benchmarks.md). glibc
+ * reads these only when a process starts, so they cannot be set from inside it. A value the user
+ * set is kept; other allocators (macOS, musl) and older glibc ignore the names. Commands the agent
+ * runs never see them (sandboxing/env.ts passes an allowlist).
  */
 export const ALLOCATOR_ENV: Readonly<Record<string, string>> = {
   MALLOC_ARENA_MAX: '1',
