@@ -60,11 +60,12 @@ export function saveCheckState(file: string, { root, generation, rows, tree }: C
 
 /** The header saved for `root` at `generation`, when the file is whole. */
 function readHeader(file: string, root: string, generation: number) {
-  const read = readFlatFile(file, headerSchema)
+  // The numbers are the last section: read straight into their array.
+  const read = readFlatFile(file, headerSchema, (h) => h.rows * FIELDS * 8)
   if (!read) return undefined
-  const { header: h, data, at } = read
+  const { header: h, data, at, tail } = read
   if (h.magic !== MAGIC || h.root !== root || h.generation !== generation) return undefined
-  if (data.length !== at + h.pathBytes + h.rows * FIELDS * 8) return undefined
+  if (data.length + (tail?.byteLength ?? 0) !== at + h.pathBytes + h.rows * FIELDS * 8) return undefined
   return read
 }
 
@@ -72,11 +73,11 @@ function readHeader(file: string, root: string, generation: number) {
 export function loadCheckState(file: string, root: string, generation: number): StoredStat[] | undefined {
   const read = readHeader(file, root, generation)
   if (!read) return undefined
-  const { header: h, data, at } = read
+  const { header: h, data, at, tail } = read
   try {
     const paths = h.rows === 0 ? [] : data.toString('utf8', at, at + h.pathBytes).split('\0')
     if (paths.length !== h.rows) return undefined
-    const numbers = float64s(data, at + h.pathBytes, h.rows * FIELDS * 8)
+    const numbers = tail ?? float64s(data, at + h.pathBytes, h.rows * FIELDS * 8)
     return paths.map((p, i) => ({
       path: p,
       size: numbers[i * FIELDS],

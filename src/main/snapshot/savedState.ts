@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { z } from 'zod'
 import { IGNORE_FILE_NAMES, type ListingState } from './listingCache'
-import { bytesOf, float64s, readFlatFile, writeFlatFile } from '../store/flatFile'
+import { bytesOf, float64s, readFlatFile, writeFlatFile, type FlatFileRead } from '../store/flatFile'
 import { STAT_FIELDS } from './statFiles'
 
 /**
@@ -90,20 +90,25 @@ export function saveState(file: string, root: string, state: SavedState): void {
 
 /** The state saved for `root` in `file`, or undefined when there is none or it cannot be trusted to be whole. */
 export function loadState(file: string, root: string): SavedState | undefined {
-  const read = readFlatFile(file, headerSchema)
+  // The stats, when there are any, are the last section: read straight into their array.
+  const read = readFlatFile(file, headerSchema, (h) => (h.hasStats ? (h.sections.at(-1) ?? 0) : 0))
   if (!read) return undefined
   try {
-    return parse(read.header, read.data, read.at, root)
+    return parse(read, root)
   } catch {
     return undefined // truncated or garbled: as if there were none
   }
 }
 
-function parse(h: Header, data: Buffer, start: number, root: string): SavedState | undefined {
+/** `tail`: the last section, when readFlatFile read it apart (then it is not in `data`). */
+function parse(
+  { header: h, data, at: start, tail }: FlatFileRead<Header>,
+  root: string,
+): SavedState | undefined {
   if (h.magic !== MAGIC || h.root !== root || typeof h.manifestHash !== 'string') return undefined
   let at = start
   const total = h.sections.reduce((a, b) => a + b, 0)
-  if (at + total !== data.length) return undefined
+  if (at + total !== data.length + (tail?.byteLength ?? 0)) return undefined
   const next = () => {
     const len = h.sections.shift()!
     const span = { at, len }
@@ -134,7 +139,8 @@ function parse(h: Header, data: Buffer, start: number, root: string): SavedState
   const encodedPaths = data.subarray(p.at, p.at + p.len)
   if (!h.hasStats) return { manifestHash: h.manifestHash, listing, encodedPaths }
   const s = next()
-  const stats = float64s(data, s.at, s.len)
+  if (tail && s.at !== data.length) return undefined // the tail read apart was not this section
+  const stats = tail ?? float64s(data, s.at, s.len)
   if (stats.length !== paths.length * STAT_FIELDS) return undefined
   const untrusted = new Map(h.untrusted ?? [])
   for (const [i, hash] of untrusted)
