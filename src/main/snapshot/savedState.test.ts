@@ -10,7 +10,7 @@ import { listUnignoredDirectories } from './directories'
 import { loadState, saveState, stateFileFor } from './savedState'
 import { RACY_MARGIN_MS } from './statCache'
 import { createSnapshotter } from './snapshotter'
-import { statFiles } from './statFiles'
+import { STAT_FIELDS, statFiles } from './statFiles'
 import { snapshotTablesOf } from '../store/snapshot-tables'
 
 const cleanups: Array<() => void> = []
@@ -272,5 +272,32 @@ describe('the state a snapshotter leaves for the next process', () => {
     expect(Buffer.from(loaded!.encodedPaths!).toString('utf8').split('\0')).toEqual(named.paths)
     expect(loadState(file, '/other')).toBeUndefined()
     expect(fs.readdirSync(dir)).toEqual([path.basename(file)]) // no temporary file left behind
+  })
+
+  it('refuses a state whose last section is not its stats, though it is as long as they are', () => {
+    const dir = tempDir()
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }))
+    const file = stateFileFor(dir, '/r', 'k')
+    const listing = {
+      paths: ['a.ts'],
+      directories: [''],
+      dirStats: new Float64Array([1, 2, 3]),
+      trusted: new Uint8Array([1]),
+      fileStats: new Float64Array(12).fill(-1),
+    }
+    const stats = new Float64Array(STAT_FIELDS).fill(7)
+    saveState(file, '/r', { manifestHash: 'h', listing, stats })
+    expect(loadState(file, '/r')?.stats).toEqual(stats)
+    // Another layout: a seventh section after the stats, of their length (the tail read apart).
+    const saved = fs.readFileSync(file)
+    const eol = saved.indexOf(10)
+    const header = JSON.parse(saved.subarray(0, eol).toString('utf8')) as { sections: number[] }
+    header.sections.push(stats.byteLength)
+    const extra = Buffer.from(new Float64Array(STAT_FIELDS).buffer)
+    fs.writeFileSync(
+      file,
+      Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), saved.subarray(eol + 1), extra]),
+    )
+    expect(loadState(file, '/r')).toBeUndefined()
   })
 })
